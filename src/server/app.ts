@@ -1,0 +1,163 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import type { AppDeps, AppEnv } from './lib/context.ts';
+import { AppError, errorBody, errorResponse } from './lib/errors.ts';
+import { loadStaticSite } from './lib/static-site.ts';
+import { healthRoutes } from './routes/health.ts';
+import { publicLeadRoutes } from './routes/public-leads.ts';
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Composes the API and the built client into one app. */
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    c.set('deps', deps);
+    c.set('requestId', crypto.randomUUID());
+    c.set('clientIp', clientIp(c, deps.config.trustProxy));
+    await next();
+    deps.logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ip: c.get('clientIp'),
+      },
+      'request',
+    );
+  });
+
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      xFrameOptions: 'DENY',
+      strictTransportSecurity: false, // only meaningful behind https; set by the proxy there
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
+      },
+    }),
+  );
+  app.use('/api/*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+      checkOrigin(c.req.header('origin'), c.req.header('host'));
+      const type = c.req.header('content-type') ?? '';
+      if (c.req.header('content-length') !== '0' && !type.toLowerCase().startsWith('application/json') && type !== '') {
+        throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
+      }
+    }
+    await next();
+  });
+
+  app.route('/', healthRoutes);
+  app.route('/', publicLeadRoutes);
+
+  app.doc('/api/openapi.json', {
+    openapi: '3.0.3',
+    info: { title: 'Due diligence CRM API', version: '1.0.0' },
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'session',
+  });
+
+  app.all('/api/*', (c) => c.json(errorBody(c, 'not_found', 'No such API endpoint.'), 404));
+
+  mountClient(app, deps);
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) return errorResponse(c, err);
+    if (err instanceof HTTPException && err.status < 500) {
+      // Hono's own 4xx (for example a body that is not valid JSON).
+      const code = err.status === 413 ? 'payload_too_large' : 'bad_request';
+      return c.json(errorBody(c, code, err.status === 400 ? 'The request body is not valid JSON.' : err.message), err.status);
+    }
+    deps.logger.error({ err, requestId: c.get('requestId') }, 'unhandled error');
+    return c.json(errorBody(c, 'internal_error', 'Something went wrong on our side.'), 500);
+  });
+
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;
+
+function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
+  if (trustProxy) {
+    // The last hop was appended by our own proxy; anything before it the client could forge.
+    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const last = hops.at(-1);
+    if (last) return last;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
+}
+
+/** Cross-site request forgery guard: a browser always sends Origin on these requests. */
+function checkOrigin(origin: string | undefined, host: string | undefined) {
+  if (origin === undefined) return; // not a browser; no ambient credentials to abuse
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new AppError('forbidden', 'Cross-site request refused.');
+  }
+  if (originHost !== host) throw new AppError('forbidden', 'Cross-site request refused.');
+}
+
+function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
+  const clientDir = deps.clientDir;
+  if (!clientDir) {
+    app.get('*', (c) => c.text('The client is not built. Run `npm run build`, or `npm start`.', 404));
+    return;
+  }
+  const site = loadStaticSite(clientDir, deps.config.site);
+  app.use(
+    '/assets/*',
+    serveStatic({
+      root: clientDir,
+      onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
+    }),
+  );
+  app.get('*', async (c, next) => {
+    const html = site.page(c.req.path);
+    if (html === undefined) return next();
+    c.header('Cache-Control', 'no-cache');
+    return c.html(html);
+  });
+  app.use('*', serveStatic({ root: clientDir }));
+  app.all('*', (c) => c.html(site.notFound, 404));
+}

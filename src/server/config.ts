@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
+import { emailSchema } from '#shared/schemas/lead';
+
+/**
+ * The whole environment, parsed once at start-up (conventions: nothing else reads process.env).
+ * A bad value stops start-up with one line naming the variable.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const intInRange = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const booleanFlag = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const s = (v ?? '').trim().toLowerCase();
+    if (['', '0', 'false', 'off', 'no'].includes(s)) return false;
+    if (['1', 'true', 'on', 'yes'].includes(s)) return true;
+    ctx.addIssue({ code: 'custom', message: `must be on or off, got "${v}"` });
+    return z.NEVER;
+  });
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const envSchema = z.object({
+  NODE_ENV: optionalString,
+  PORT: intInRange(0, 65535, 3000),
+  HOST: optionalString.transform((v) => v ?? '127.0.0.1'),
+  DATA_DIR: optionalString.transform((v) => path.resolve(v ?? './data')),
+  DATABASE_URL: optionalString.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        const u = new URL(v);
+        return u.protocol === 'postgres:' || u.protocol === 'postgresql:';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be a postgres:// or postgresql:// URL' },
+  ),
+  ADMIN_EMAIL: optionalString.pipe(emailSchema.optional()),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v.length === 0 || v.length >= PASSWORD_MIN_LENGTH, {
+      message: `must be at least ${PASSWORD_MIN_LENGTH} characters`,
+    })
+    .refine((v) => v === undefined || v.length <= 1024, { message: 'must be at most 1024 characters' }),
+  SITE_NAME: optionalString.transform((v) => v ?? 'Keystone Due Diligence').pipe(z.string().max(100)),
+  SITE_EMAIL: optionalString.transform((v) => v ?? 'info@example.com').pipe(emailSchema),
+  SITE_PHONE: optionalString.transform((v) => v ?? '(301) 555-0100').pipe(z.string().max(LIMITS.phone)),
+  BUSINESS_TIME_ZONE: optionalString
+    .transform((v) => v ?? 'America/New_York')
+    .refine(isTimeZone, { message: 'must be an IANA time zone such as America/New_York' }),
+  LEAD_RATE_LIMIT: intInRange(0, 1_000_000, 10),
+  LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
+  TRUST_PROXY: booleanFlag,
+  LOG_LEVEL: optionalString
+    .transform((v) => v ?? 'info')
+    .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  admin: { email: string; password: string } | undefined;
+  site: { name: string; email: string; phone: string };
+  businessTimeZone: string;
+  leadRateLimit: number;
+  leadMinFillSeconds: number;
+  trustProxy: boolean;
+  logLevel: string;
+  production: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const hasEmail = e.ADMIN_EMAIL !== undefined;
+  const hasPassword = e.ADMIN_PASSWORD !== undefined && e.ADMIN_PASSWORD.length > 0;
+  if (hasEmail !== hasPassword) {
+    throw new ConfigError('Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    admin: hasEmail && hasPassword ? { email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! } : undefined,
+    site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE },
+    businessTimeZone: e.BUSINESS_TIME_ZONE,
+    leadRateLimit: e.LEAD_RATE_LIMIT,
+    leadMinFillSeconds: e.LEAD_MIN_FILL_SECONDS,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { appRoot } from '../lib/app-root.ts';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** Either driver: every query function takes this, so tests hand in their own. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the committed migrations, in a transaction. */
+  migrate: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export const migrationsFolder = () => path.join(appRoot(), 'drizzle');
+
+/** Wraps an open PGlite (file-backed, in-memory or loaded from a template). */
+export function fromPglite(client: PGlite): Database {
+  const db = drizzlePglite(client, { schema });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+    close: () => client.close(),
+  };
+}
+
+export function fromPool(pool: pg.Pool): Database {
+  const db = drizzlePg(pool, { schema });
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    migrate: () => migratePostgres(pool),
+    close: () => pool.end(),
+  };
+}
+
+export async function openPglite(dataDir: string | undefined): Promise<Database> {
+  // dataDir undefined = in memory. Default durability: each commit is written to the OS
+  // before the query returns, so a killed process loses nothing it acknowledged.
+  const client = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  await client.waitReady;
+  return fromPglite(client);
+}
+
+export function openPostgres(url: string, max = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'due-diligence-crm' });
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return fromPool(pool);
+}
+
+// Any 64-bit number works; this one is ours, so two app processes never migrate at once.
+const MIGRATION_LOCK_ID = 4_274_105_201;
+
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  // Advisory locks belong to a connection: take, use and release one client.
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs raw SQL on either driver and returns its rows (both drivers answer `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** Runs a statement and returns how many rows it touched. */
+export async function execute(db: Db, query: SQL): Promise<number> {
+  const result = (await db.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };
+  return result.rowCount ?? result.affectedRows ?? 0;
+}

@@ -1,0 +1,71 @@
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * PGlite takes no lock on its data directory, and two processes writing one directory
+ * silently lose committed rows (measured: 15,242 of 19,100). So every process that opens
+ * DATA_DIR holds this lock file for its whole life. A lock left by a killed process is
+ * recognised by its dead pid and taken over.
+ */
+export class DataDirLockedError extends Error {}
+
+type LockInfo = { pid: number; hostname: string; purpose: string; since: string };
+
+export const lockFilePath = (dataDir: string) => path.join(dataDir, 'crm.lock');
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(file: string): LockInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as LockInfo;
+  } catch {
+    return undefined; // vanished, or half-written by a process that died mid-write
+  }
+}
+
+export function acquireDataDirLock(dataDir: string, purpose: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = lockFilePath(dataDir);
+  const me: LockInfo = { pid: process.pid, hostname: os.hostname(), purpose, since: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, JSON.stringify(me));
+      closeSync(fd);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        if (readLock(file)?.pid === process.pid) unlinkSync(file);
+      };
+      process.once('exit', release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = readLock(file);
+    const sameHost = holder === undefined || holder.hostname === me.hostname;
+    if (holder && holder.pid !== process.pid && (!sameHost || isAlive(holder.pid))) {
+      throw new DataDirLockedError(
+        `DATA_DIR ${dataDir} is in use by another process (${holder.purpose}, pid ${holder.pid} on ${holder.hostname}). ` +
+          'The embedded database allows one process at a time: stop that process first, ' +
+          'or set DATABASE_URL to a PostgreSQL server to run several. ' +
+          `If no such process is running, delete ${file}.`,
+      );
+    }
+    try {
+      unlinkSync(file); // stale: its process is gone
+    } catch {
+      // another process removed it first; try again
+    }
+  }
+  throw new DataDirLockedError(`Could not lock DATA_DIR ${dataDir}: another process keeps taking it.`);
+}

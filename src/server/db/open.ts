@@ -1,0 +1,38 @@
+import type { Config } from '../config.ts';
+import { openPglite, openPostgres, type Database } from './client.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+
+/**
+ * Opens the database the configuration names and brings its schema up to date.
+ * For the embedded database this process first takes DATA_DIR's lock, held until close().
+ */
+export async function openConfiguredDatabase(config: Config, purpose: string): Promise<Database> {
+  if (config.databaseUrl) {
+    const database = openPostgres(config.databaseUrl);
+    try {
+      await database.migrate();
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
+    return database;
+  }
+  const release = acquireDataDirLock(config.dataDir, purpose);
+  try {
+    const database = await openPglite(config.dataDir);
+    await database.migrate();
+    return {
+      ...database,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

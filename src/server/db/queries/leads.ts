@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import type { LeadFields } from '#shared/schemas/lead';
+import { queryRows, type Db } from '../client.ts';
+
+export type NewLead = LeadFields & { submission_id?: string | null };
+
+/**
+ * Stores a lead and a `lead` notification for every admin, in one statement (so one
+ * transaction, one round trip). A repeated submission_id stores nothing and reports
+ * `created: false`, which makes the public form's retries and double clicks harmless.
+ */
+export async function createLead(db: Db, lead: NewLead): Promise<{ id: string | null; created: boolean }> {
+  const message = lead.message && lead.message.length > 0 ? lead.message : null;
+  const notice = `New lead: ${lead.full_name} (${lead.email})`;
+  const rows = await queryRows<{ id: string }>(db, sql`
+    with inserted as (
+      insert into leads (full_name, email, phone, property_types, message, submission_id)
+      values (${lead.full_name}, ${lead.email}, ${lead.phone},
+              ${toTextArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null})
+      on conflict (submission_id) do nothing
+      returning id
+    ), notified as (
+      insert into notifications (user_id, type, message)
+      select u.id, 'lead', ${notice} from users u where exists (select 1 from inserted)
+    )
+    select id from inserted`);
+  const id = rows[0]?.id ?? null;
+  return { id, created: id !== null };
+}
+
+/** A Postgres array literal: drivers disagree on binding JS arrays, a literal works for both. */
+function toTextArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`).join(',')}}`;
+}
+
+export async function countLeads(db: Db): Promise<number> {
+  const rows = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from leads`);
+  return rows[0]?.n ?? 0;
+}

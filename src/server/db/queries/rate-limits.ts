@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { execute, queryRows, type Db } from '../client.ts';
+
+export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
+
+/**
+ * Counts one hit against `key` in a fixed window and says whether it is within `limit`.
+ * Counters live in Postgres so every app process shares them.
+ */
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<RateLimitResult> {
+  const rows = await queryRows<{ count: number; retry_after: number }>(db, sql`
+    insert into rate_limits as r (key, window_start, count)
+    values (${key}, to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}), 1)
+    on conflict (key, window_start) do update set count = r.count + 1
+    returning r.count,
+      ceil(extract(epoch from r.window_start) + ${windowSeconds} - extract(epoch from now()))::int as retry_after`);
+  const row = rows[0]!;
+  return { allowed: row.count <= limit, count: row.count, retryAfterSeconds: Math.max(1, row.retry_after) };
+}
+
+/** Drops windows that ended more than a day ago. */
+export async function deleteExpiredRateLimits(db: Db): Promise<number> {
+  return execute(db, sql`delete from rate_limits where window_start < now() - interval '1 day'`);
+}

@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * One schema for PGlite and PostgreSQL (nothing newer than PostgreSQL 15).
+ * Field names are the spec's (section 3); the rules the spec states live in the
+ * database too, as CHECK constraints, NOT NULLs and foreign keys.
+ */
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    password_hash: text('password_hash').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    // SHA-256 of the cookie's token: a database leak does not leak live sessions.
+    token_hash: text('token_hash').primaryKey(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.user_id), index('sessions_expires_at_idx').on(t.expires_at)],
+);
+
+export const leads = pgTable(
+  'leads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    created_at: createdAt(),
+    status: text('status').notNull().default('New'),
+    full_name: text('full_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    property_types: text('property_types').array().notNull(),
+    contacted: boolean('contacted').notNull().default(false),
+    message: text('message'),
+    // Idempotency key of a public form submission: a retry stores nothing twice.
+    submission_id: uuid('submission_id'),
+  },
+  (t) => [
+    check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
+    check(
+      'leads_property_types_check',
+      sql`cardinality(${t.property_types}) >= 1 and ${t.property_types} <@ array['single-family', 'multifamily', 'commercial', 'land', 'other']::text[]`,
+    ),
+    check('leads_full_name_check', sql`length(${t.full_name}) between 1 and 200`),
+    check('leads_email_check', sql`length(${t.email}) between 3 and 254`),
+    check('leads_phone_check', sql`length(${t.phone}) between 1 and 40`),
+    check('leads_message_check', sql`${t.message} is null or length(${t.message}) <= 5000`),
+    uniqueIndex('leads_submission_id_key').on(t.submission_id),
+    index('leads_created_at_idx').on(t.created_at.desc(), t.id.desc()),
+    index('leads_status_created_at_idx').on(t.status, t.created_at.desc()),
+  ],
+);
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // Deleting a lead keeps its appointments; they then show "Unknown Lead".
+    lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'set null' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    time: time('time').notNull(),
+    type: text('type').notNull(),
+    notes: text('notes'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('appointments_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
+    check('appointments_notes_check', sql`${t.notes} is null or length(${t.notes}) <= 5000`),
+    index('appointments_date_time_idx').on(t.date, t.time),
+    index('appointments_lead_id_idx').on(t.lead_id),
+  ],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    message: text('message').notNull(),
+    read: boolean('read').notNull().default(false),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment')`),
+    index('notifications_user_created_idx').on(t.user_id, t.created_at.desc()),
+  ],
+);
+
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    session_id: text('session_id').notNull(),
+    page_path: text('page_path').notNull(),
+    event_type: text('event_type').notNull(),
+    time_spent: integer('time_spent'),
+    user_agent: text('user_agent'),
+    referrer: text('referrer'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('analytics_events_type_check', sql`${t.event_type} in ('pageview', 'heartbeat', 'time_spent')`),
+    check('analytics_events_time_spent_check', sql`${t.time_spent} is null or ${t.time_spent} >= 0`),
+    index('analytics_events_created_at_idx').on(t.created_at),
+  ],
+);
+
+/** Fixed-window counters (public lead form, sign-in) shared by every app process. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    window_start: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.window_start] }), index('rate_limits_window_idx').on(t.window_start)],
+);

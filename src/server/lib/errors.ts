@@ -1,0 +1,29 @@
+import type { Context } from 'hono';
+import { ERROR_CODES, type ErrorCode, type ErrorResponse } from '#shared/schemas/error';
+
+/** The only error a handler throws on purpose; anything else is answered as a generic 500. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  get status() {
+    return ERROR_CODES[this.code];
+  }
+}
+
+export function errorBody(c: Context, code: ErrorCode, message: string, fields?: Record<string, string>) {
+  const body: ErrorResponse = { error: { code, message, requestId: c.get('requestId') } };
+  if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
+  return body;
+}
+
+export function errorResponse(c: Context, err: AppError) {
+  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+  return c.json(errorBody(c, err.code, err.message, err.fields), err.status);
+}

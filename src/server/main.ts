@@ -1,0 +1,86 @@
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { ConfigError, parseConfig } from './config.ts';
+import type { Database } from './db/client.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { openConfiguredDatabase } from './db/open.ts';
+import { ensureUser } from './db/queries/users.ts';
+import { startMaintenance } from './jobs/maintenance.ts';
+import { appRoot } from './lib/app-root.ts';
+import { findClientDir } from './lib/static-site.ts';
+import { createLogger } from './logger.ts';
+
+/** Prints one clear line and exits: no stack trace for a problem the operator can fix. */
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  let config;
+  try {
+    config = parseConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  let database: Database | undefined;
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()) });
+
+  // Take the data directory before listening, so a second server fails before it binds.
+  const opening = openConfiguredDatabase(config, 'server');
+  opening.catch(() => {}); // handled below; avoid an unhandled rejection while we bind
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    logger.info({ port: info.port, host: config.host }, `listening on http://${config.host}:${info.port}`);
+  });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    fail(err.code === 'EADDRINUSE' ? `Port ${config.port} is already in use: set PORT to a free port.` : err.message);
+  });
+
+  try {
+    database = await opening;
+  } catch (err) {
+    if (err instanceof DataDirLockedError) fail(err.message);
+    const reason = err instanceof Error ? err.message : String(err);
+    fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
+  }
+  logger.info({ database: database.kind }, 'database ready');
+
+  if (config.admin) {
+    const { created } = await ensureUser(database.db, config.admin.email, config.admin.password);
+    logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');
+  }
+  const stopMaintenance = startMaintenance(database, logger);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    stopMaintenance();
+    const force = setTimeout(() => {
+      logger.warn('requests still open after 10 s: closing them');
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    }, 10_000);
+    force.unref();
+    server.close(() => {
+      const db = database;
+      database = undefined;
+      void (db ? db.close() : Promise.resolve())
+        .then(() => {
+          logger.info('stopped cleanly');
+          process.exit(0);
+        })
+        .catch((err: unknown) => {
+          logger.error({ err }, 'error while closing the database');
+          process.exit(1);
+        });
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => fail(`Start-up failed: ${err instanceof Error ? err.message : String(err)}`));

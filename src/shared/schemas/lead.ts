@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { LEAD_STATUSES, LIMITS, PROPERTY_TYPES } from '../constants.ts';
+
+/**
+ * The lead contract: one schema validates the browser form and the server request.
+ * Messages are the spec's (section 5), word for word.
+ */
+
+// The "standard email pattern" of the original form.
+export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
+
+const required = (message: string) => ({ message, abort: true });
+
+export const emailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, required('Email is required'))
+  .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters`)
+  .regex(EMAIL_PATTERN, 'Invalid email address')
+  .toLowerCase();
+
+export const propertyTypeSchema = z.enum(PROPERTY_TYPES, { error: 'Property type is required' });
+
+/** Fields a person types into the public form and the admin Add/Edit Lead forms. */
+export const leadFieldsSchema = z.object({
+  full_name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, required('Name is required'))
+    .max(LIMITS.name, `Name must be at most ${LIMITS.name} characters`),
+  email: emailSchema,
+  phone: z
+    .string({ error: 'Phone number is required' })
+    .trim()
+    .min(1, required('Phone number is required'))
+    .max(LIMITS.phone, `Phone number must be at most ${LIMITS.phone} characters`),
+  // Forms use exactly one entry (spec section 3).
+  property_types: z
+    .array(propertyTypeSchema, { error: 'Property type is required' })
+    .min(1, 'Property type is required')
+    .max(1, 'Choose one property type'),
+  message: z
+    .string()
+    .trim()
+    .max(LIMITS.message, `Message must be at most ${LIMITS.message} characters`)
+    .optional()
+    .nullable(),
+});
+export type LeadFields = z.infer<typeof leadFieldsSchema>;
+
+/**
+ * The public form's request. Besides the lead it carries:
+ * - `website`: a honeypot input hidden from people; bots fill it in.
+ * - `submission_id`: one random id per filled-in form, so a double click or a retry
+ *   after a network error stores the lead once (an idempotency key).
+ * - `fill_ms`: milliseconds between the form being shown and being sent.
+ */
+export const publicLeadRequestSchema = leadFieldsSchema.extend({
+  website: z.string().max(500).optional(),
+  submission_id: z.uuid('Invalid submission id'),
+  fill_ms: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type PublicLeadRequest = z.infer<typeof publicLeadRequestSchema>;
+
+export const publicLeadResponseSchema = z.object({
+  status: z.literal('received'),
+});
+export type PublicLeadResponse = z.infer<typeof publicLeadResponseSchema>;
+
+export const leadStatusSchema = z.enum(LEAD_STATUSES);
+
+/** A lead as the admin API returns it. */
+export const leadSchema = z.object({
+  id: z.uuid(),
+  created_at: z.string(),
+  status: leadStatusSchema,
+  full_name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  property_types: z.array(z.string()),
+  contacted: z.boolean(),
+  message: z.string().nullable(),
+});
+export type Lead = z.infer<typeof leadSchema>;
