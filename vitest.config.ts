@@ -1,13 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
+// The API suite runs on in-memory PGlite, and again on a real PostgreSQL server when
+// TEST_DATABASE_URL is set (CI sets it and must not skip that leg).
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (process.env.CI === 'true' && !postgresUrl) {
+  throw new Error('CI=true needs TEST_DATABASE_URL: the PostgreSQL leg of the API tests must run.');
+}
+
+const shared = {
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const;
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
-    environment: 'node',
-    globalSetup: ['./src/server/test/global-setup.ts'],
     // PGlite instances are heavy (~300 MiB each): two workers on a 2-core machine.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    globalSetup: ['./src/server/test/global-setup.ts'],
+    projects: [
+      {
+        test: { ...shared, name: 'unit+api (pglite)', include: ['src/**/*.test.{ts,tsx}'], env: { TEST_DB: 'pglite' } },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              test: {
+                ...shared,
+                name: 'api (postgresql)',
+                include: ['src/server/**/*.api.test.ts'],
+                env: { TEST_DB: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from './db/client.ts';
+import { createTestApp } from './test/app.ts';
+import { createTestDatabase } from './test/database.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+describe('GET /api/health', () => {
+  it('answers 503 in the error shape while the database is not ready', async () => {
+    const { app } = createTestApp(undefined);
+    const res = await app.request('/api/health');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { code: 'service_unavailable' } });
+  });
+
+  it('answers 200 {"status":"ok"} once the database is ready', async () => {
+    const { app } = createTestApp(database);
+    const res = await app.request('/api/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('errors and headers', () => {
+  it('answers an unknown /api path with 404 JSON', async () => {
+    const { app } = createTestApp(database);
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const res = await app.request('/api/no-such-thing', { method });
+      expect(res.status).toBe(404);
+      const body = (await res.json()) as { error: { code: string; requestId: string } };
+      expect(body.error.code).toBe('not_found');
+      expect(body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('answers API writes while the database is starting with 503, not 500', async () => {
+    const { json } = createTestApp(undefined);
+    const res = await json('POST', '/api/public/leads', { full_name: 'x' });
+    expect([400, 503]).toContain(res.status);
+  });
+
+  it('sends the security headers', async () => {
+    const { app } = createTestApp(database);
+    const res = await app.request('/api/health');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+});
+
+describe('GET /api/openapi.json', () => {
+  type Operation = { security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+  type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+  it('documents every operation, marking public ones with security: []', async () => {
+    const { app } = createTestApp(database);
+    const doc = (await (await app.request('/api/openapi.json')).json()) as Doc;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes).toHaveProperty('sessionCookie');
+    expect(doc.paths['/api/health']?.get?.security).toEqual([]);
+    const submit = doc.paths['/api/public/leads']?.post;
+    expect(submit?.security).toEqual([]);
+    expect(submit?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { required: expect.arrayContaining(['full_name', 'email', 'phone', 'property_types']) } } },
+    });
+  });
+});

@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows, type Database } from '../db/client.ts';
+import { ensureUser } from '../db/queries/users.ts';
+import { createTestApp, validLead } from '../test/app.ts';
+import { createTestDatabase } from '../test/database.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+beforeEach(async () => {
+  await database.db.execute(sql`truncate leads, notifications, rate_limits, users cascade`);
+});
+
+const leadRows = () =>
+  queryRows<{ full_name: string; email: string; phone: string; property_types: string[]; message: string | null; status: string; contacted: boolean }>(
+    database.db,
+    sql`select full_name, email, phone, property_types, message, status, contacted from leads order by created_at`,
+  );
+
+describe('POST /api/public/leads', () => {
+  it('stores a valid lead, trimmed and with a lower-cased email, as New', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/leads', validLead({ full_name: '  Jane Investor ', email: ' Jane@Example.COM ' }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ status: 'received' });
+    expect(await leadRows()).toEqual([
+      {
+        full_name: 'Jane Investor',
+        email: 'jane@example.com',
+        phone: '(301) 555-0199',
+        property_types: ['multifamily'],
+        message: 'A 12-unit building in Baltimore.',
+        status: 'New',
+        contacted: false,
+      },
+    ]);
+  });
+
+  it('stores an empty message as null', async () => {
+    const { json } = createTestApp(database);
+    await json('POST', '/api/public/leads', validLead({ message: '   ' }));
+    expect((await leadRows())[0]?.message).toBeNull();
+  });
+
+  it('creates a lead notification naming the lead for every admin, in the same write', async () => {
+    await ensureUser(database.db, 'a@example.com', 'password-a');
+    await ensureUser(database.db, 'b@example.com', 'password-b');
+    const { json } = createTestApp(database);
+    await json('POST', '/api/public/leads', validLead());
+    const rows = await queryRows<{ email: string; type: string; message: string; read: boolean }>(
+      database.db,
+      sql`select u.email, n.type, n.message, n.read from notifications n join users u on u.id = n.user_id order by u.email`,
+    );
+    expect(rows).toEqual([
+      { email: 'a@example.com', type: 'lead', message: 'New lead: Jane Investor (jane@example.com)', read: false },
+      { email: 'b@example.com', type: 'lead', message: 'New lead: Jane Investor (jane@example.com)', read: false },
+    ]);
+  });
+
+  it.each([
+    ['full_name', { full_name: '' }, 'Name is required'],
+    ['full_name', { full_name: '   ' }, 'Name is required'],
+    ['email', { email: '' }, 'Email is required'],
+    ['email', { email: 'not-an-email' }, 'Invalid email address'],
+    ['phone', { phone: '' }, 'Phone number is required'],
+    ['property_types', { property_types: [] }, 'Property type is required'],
+    ['property_types', { property_types: ['castle'] }, 'Property type is required'],
+    ['full_name', { full_name: 'x'.repeat(201) }, 'Name must be at most 200 characters'],
+    ['email', { email: `${'x'.repeat(250)}@a.com` }, 'Email must be at most 254 characters'],
+    ['phone', { phone: '1'.repeat(41) }, 'Phone number must be at most 40 characters'],
+    ['message', { message: 'x'.repeat(5001) }, 'Message must be at most 5000 characters'],
+  ])('rejects a bad %s with "%s" and stores nothing', async (field, overrides, message) => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/leads', validLead(overrides));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; fields: Record<string, string> } };
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.fields[field]).toBe(message);
+    expect(await leadRows()).toEqual([]);
+  });
+
+  it('rejects a missing field as validation_failed, not a 500', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/leads', { submission_id: crypto.randomUUID() });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { fields: Record<string, string> } };
+    expect(body.error.fields).toMatchObject({
+      full_name: 'Name is required',
+      email: 'Email is required',
+      phone: 'Phone number is required',
+      property_types: 'Property type is required',
+    });
+  });
+
+  it('stores one lead for a repeated submission_id (double click, retry)', async () => {
+    const { json } = createTestApp(database);
+    const lead = validLead();
+    const answers = await Promise.all([1, 2, 3].map(() => json('POST', '/api/public/leads', lead)));
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('answers a filled honeypot as success and stores nothing', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/leads', validLead({ website: 'http://spam.example' }));
+    expect(res.status).toBe(201);
+    expect(await leadRows()).toEqual([]);
+  });
+
+  it('answers a submission faster than LEAD_MIN_FILL_SECONDS as success and stores nothing', async () => {
+    const { json } = createTestApp(database, { LEAD_MIN_FILL_SECONDS: '2' });
+    expect((await json('POST', '/api/public/leads', validLead({ fill_ms: 1999 }))).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', validLead({ fill_ms: undefined }))).status).toBe(201);
+    expect(await leadRows()).toEqual([]);
+    expect((await json('POST', '/api/public/leads', validLead({ fill_ms: 2000 }))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('limits submissions per client IP per hour with 429 and Retry-After', async () => {
+    const { json } = createTestApp(database, { LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'on' });
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    expect((await json('POST', '/api/public/leads', validLead(), from('203.0.113.1'))).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', validLead(), from('203.0.113.1'))).status).toBe(201);
+    const limited = await json('POST', '/api/public/leads', validLead(), from('203.0.113.1'));
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    const body = (await limited.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('rate_limited');
+    expect(body.error.message).toMatch(/^Too many requests\. Please try again in \d+ minutes?\.$/);
+    // Another client is not affected; the limited one stored nothing more.
+    expect((await json('POST', '/api/public/leads', validLead(), from('203.0.113.2'))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(3);
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY is on', async () => {
+    const { json } = createTestApp(database, { LEAD_RATE_LIMIT: '1' });
+    expect((await json('POST', '/api/public/leads', validLead(), { 'x-forwarded-for': '198.51.100.1' })).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', validLead(), { 'x-forwarded-for': '198.51.100.2' })).status).toBe(429);
+  });
+
+  it('turns the limit off with LEAD_RATE_LIMIT=0', async () => {
+    const { json } = createTestApp(database, { LEAD_RATE_LIMIT: '0' });
+    for (let i = 0; i < 15; i++) expect((await json('POST', '/api/public/leads', validLead())).status).toBe(201);
+  });
+
+  it('refuses a cross-site form post', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', 'http://localhost/api/public/leads', validLead(), {
+      origin: 'https://evil.example',
+      host: 'localhost',
+    });
+    expect(res.status).toBe(403);
+    expect(await leadRows()).toEqual([]);
+  });
+
+  it('accepts a same-origin form post', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', 'http://localhost:3000/api/public/leads', validLead(), {
+      origin: 'http://localhost:3000',
+      host: 'localhost:3000',
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('answers a body that is not JSON with 400 and the error shape', async () => {
+    const { app } = createTestApp(database);
+    const res = await app.request('/api/public/leads', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"full_name": ',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'bad_request' } });
+  });
+
+  it('answers a body over the size limit with 413', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/leads', validLead({ message: 'x'.repeat(70 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+  });
+
+  it('answers a non-JSON content type with 415', async () => {
+    const { app } = createTestApp(database);
+    const res = await app.request('/api/public/leads', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'full_name=x',
+    });
+    expect(res.status).toBe(415);
+  });
+});

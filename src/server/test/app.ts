@@ -1,0 +1,33 @@
+import pino from 'pino';
+import { createApp } from '../app.ts';
+import { parseConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+
+/** The real app on a test database, with the environment the test names. */
+export function createTestApp(database: Database | undefined, env: Record<string, string> = {}) {
+  const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
+  const logger = pino({ level: 'silent' });
+  const app = createApp({ config, logger, database: () => database, clientDir: undefined });
+
+  const json = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    app.request(path, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  return { app, config, json };
+}
+
+export function validLead(overrides: Record<string, unknown> = {}) {
+  return {
+    full_name: 'Jane Investor',
+    email: 'jane@example.com',
+    phone: '(301) 555-0199',
+    property_types: ['multifamily'],
+    message: 'A 12-unit building in Baltimore.',
+    submission_id: crypto.randomUUID(),
+    fill_ms: 8000,
+    ...overrides,
+  };
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { fromPglite, openPostgres, type Database } from '../db/client.ts';
+import { PG_TEMPLATE_DB, TEMPLATE_FILE } from './global-setup.ts';
+
+/** Which engine this test run uses: the postgres project sets TEST_DB=postgres. */
+export const testEngine = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+/**
+ * A fresh, migrated database for one test file, copied from the run's template.
+ * Always close it: an open PGlite keeps the process alive.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  if (testEngine === 'postgres') return createPostgresCopy();
+  const client = new PGlite({ loadDataDir: new Blob([readFileSync(TEMPLATE_FILE)]) });
+  await client.waitReady;
+  return fromPglite(client);
+}
+
+async function createPostgresCopy(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `crm_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  await adminQuery(url, `create database ${name} template ${PG_TEMPLATE_DB}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = openPostgres(u.toString(), 5);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await adminQuery(url, `drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, query: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
