@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite, openPostgres } from '../db/client.ts';
 
@@ -14,7 +15,7 @@ export default async function setup() {
   mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
   const database = await openPglite(undefined);
   await database.migrate();
-  const client = (database.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+  const client = (database.db as unknown as { $client: PGlite }).$client;
   const dump = await client.dumpDataDir('none');
   writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
   await database.close();
