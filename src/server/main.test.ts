@@ -31,6 +31,17 @@ describe('server start-up and shutdown', () => {
     expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
   });
 
+  it('stops `npm run seed:demo` with one line while the server holds DATA_DIR', async () => {
+    const dataDir = tempDir('seedlock');
+    const server = await startServer({ DATA_DIR: dataDir });
+    running.push(server);
+    const seed = runNode('src/server/cli/seed-demo.ts', { DATA_DIR: dataDir });
+    expect(await seed.exited).toBe(1);
+    const lines = seed.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^seed:demo: DATA_DIR .* is in use by another process \(server, pid \d+/);
+  });
+
   it('takes over a lock left by a killed process', async () => {
     const dataDir = tempDir('stale');
     const first = await startServer({ DATA_DIR: dataDir });

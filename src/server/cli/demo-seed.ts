@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { execute, queryRows } from '../db/client.ts';
+import { createLead } from '../db/queries/leads.ts';
+import { ensureUser } from '../db/queries/users.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { demoAppointments, demoLeads, demoPages } from './demo-data.ts';
+
+export const DEMO_EMAIL = 'demo@example.com';
+export const DEMO_PASSWORD = 'demo-password';
+
+/** Today's date in the business time zone, as UTC midnight (appointment dates are wall-clock). */
+function businessToday(timeZone: string): Date {
+  const ymd = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(`${ymd}T00:00:00Z`);
+}
+
+/** Fills the database with demo content; a second run adds nothing. Returns the report. */
+export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>): Promise<string> {
+  const admin = await ensureUser(db, DEMO_EMAIL, DEMO_PASSWORD);
+
+  let leadsAdded = 0;
+  for (const lead of demoLeads()) {
+    const { id, created } = await createLead(db, lead);
+    if (!created || !id) continue;
+    leadsAdded++;
+    const contacted = lead.status !== 'New';
+    await execute(db, sql`
+      update leads set status = ${lead.status}, contacted = ${contacted},
+        created_at = now() - make_interval(days => ${lead.daysAgo}) - make_interval(hours => ${lead.hour})
+      where id = ${id}`);
+  }
+
+  const leadIds = (
+    await queryRows<{ id: string }>(db, sql`select id from leads where submission_id is not null order by created_at desc limit 20`)
+  ).map((r) => r.id);
+  let appointmentsAdded = 0;
+  if (leadIds.length > 0) {
+    for (const a of demoAppointments(leadIds, businessToday(config.businessTimeZone))) {
+      appointmentsAdded += await execute(db, sql`
+        insert into appointments (id, lead_id, date, time, type, notes)
+        values (${a.id}, ${a.lead_id}, ${a.date}, ${a.time}, ${a.type}, ${a.notes})
+        on conflict (id) do nothing`);
+    }
+  }
+
+  const eventsAdded = await seedAnalytics(db);
+
+  return (
+    [
+      `Demo data: ${leadsAdded} leads, ${appointmentsAdded} appointments, ${eventsAdded} analytics events added` +
+        (leadsAdded + appointmentsAdded + eventsAdded === 0 ? ' (already seeded)' : '') + '.',
+      admin.created
+        ? `Demo admin created: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`
+        : `Demo admin: ${DEMO_EMAIL} (already existed; password unchanged)`,
+      'These are public demo credentials: do not seed a server that others can reach.',
+    ].join('\n') + '\n'
+  );
+}
+
+/** 30 days of visits, made in SQL: sessions with page views, heartbeats and time spent. */
+async function seedAnalytics(db: Db): Promise<number> {
+  const [existing] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from analytics_events where session_id like 'demo-%'`);
+  if ((existing?.n ?? 0) > 0) return 0;
+  const pages = `{${demoPages.join(',')}}`;
+  return execute(db, sql`
+    with sessions as (
+      select s, now() - (random() * interval '30 days') as started,
+             (array['https://www.google.com/', '', 'https://www.linkedin.com/', 'https://www.biggerpockets.com/'])[1 + floor(random() * 4)::int] as referrer
+      from generate_series(1, 1200) as s
+    ), views as (
+      select sessions.*, v, (${pages}::text[])[1 + floor(random() * ${demoPages.length})::int] as page,
+             15 + floor(random() * 170)::int as seconds
+      from sessions, generate_series(1, 1 + floor(random() * 3)::int) as v
+    )
+    insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, created_at)
+    select 'demo-' || s, page, kind, case when kind = 'pageview' then null else seconds end,
+           'Mozilla/5.0 (demo)', nullif(referrer, ''),
+           started + (v * interval '3 minutes') + case when kind = 'pageview' then interval '0' else make_interval(secs => seconds) end
+    from views, unnest(array['pageview', 'time_spent']) as kind`);
+}
