@@ -8,7 +8,9 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { loadStaticSite } from './lib/static-site.ts';
+import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -81,10 +83,14 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes);
   app.route('/', publicLeadRoutes);
+  app.route('/', authRoutes);
+  app.route('/', notificationRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'Due diligence CRM API', version: '1.0.0' },
+    // Every operation needs the session cookie unless it says `security: []`.
+    security: [{ sessionCookie: [] }],
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
     type: 'apiKey',

@@ -80,6 +80,7 @@ const envSchema = z.object({
   LEAD_RATE_LIMIT: intInRange(0, 1_000_000, 10),
   LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
   TRUST_PROXY: booleanFlag,
+  REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
     .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
@@ -96,6 +97,7 @@ export type Config = {
   leadRateLimit: number;
   leadMinFillSeconds: number;
   trustProxy: boolean;
+  reminderMinutesBefore: number;
   logLevel: string;
   production: boolean;
 };
@@ -125,6 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     leadRateLimit: e.LEAD_RATE_LIMIT,
     leadMinFillSeconds: e.LEAD_MIN_FILL_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
   };

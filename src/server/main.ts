@@ -5,10 +5,11 @@ import type { Database } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { ensureUser } from './db/queries/users.ts';
-import { startMaintenance } from './jobs/maintenance.ts';
+import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './lib/app-root.ts';
 import { findClientDir } from './lib/static-site.ts';
 import { createLogger } from './logger.ts';
+import { NotificationHub } from './realtime/notification-hub.ts';
 
 /** Prints one clear line and exits: no stack trace for a problem the operator can fix. */
 function fail(message: string): never {
@@ -26,7 +27,8 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   let database: Database | undefined;
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()) });
+  const hub = new NotificationHub();
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');
@@ -52,14 +54,16 @@ async function main() {
     const { created } = await ensureUser(database.db, config.admin.email, config.admin.password);
     logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');
   }
-  const stopMaintenance = startMaintenance(database, logger);
+  const stopListening = await hub.connect(database, logger);
+  const stopJobs = startJobs(database, config, logger);
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    stopMaintenance();
+    stopJobs();
+    hub.closeAllStreams();
     const force = setTimeout(() => {
       logger.warn('requests still open after 10 s: closing them');
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -68,7 +72,8 @@ async function main() {
     server.close(() => {
       const db = database;
       database = undefined;
-      void (db ? db.close() : Promise.resolve())
+      void stopListening()
+        .then(() => db?.close())
         .then(() => {
           logger.info('stopped cleanly');
           process.exit(0);

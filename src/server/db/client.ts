@@ -19,6 +19,8 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Applies the committed migrations, in a transaction. */
   migrate: () => Promise<void>;
+  /** LISTENs on a channel (PostgreSQL NOTIFY); resolves to an unlisten function. */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
 
@@ -31,6 +33,7 @@ export function fromPglite(client: PGlite): Database {
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+    listen: (channel, onPayload) => client.listen(channel, onPayload).then((stop) => () => stop()),
     close: () => client.close(),
   };
 }
@@ -41,6 +44,7 @@ export function fromPool(pool: pg.Pool): Database {
     db: db as unknown as Db,
     kind: 'postgres',
     migrate: () => migratePostgres(pool),
+    listen: (channel, onPayload) => listenPostgres(pool, channel, onPayload),
     close: () => pool.end(),
   };
 }
@@ -58,6 +62,38 @@ export function openPostgres(url: string, max = 10): Database {
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return fromPool(pool);
+}
+
+/**
+ * A dedicated connection that LISTENs. If it drops (server restart), it reconnects with
+ * backoff; notifications sent while it was away are not replayed, so SSE clients refetch
+ * on reconnect.
+ */
+async function listenPostgres(pool: pg.Pool, channel: string, onPayload: (payload: string) => void) {
+  const options = pool.options;
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const reconnect = () => {
+    if (!stopped) setTimeout(() => void connect().catch(reconnect), 1000).unref();
+  };
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ ...options });
+    c.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
+    });
+    c.on('error', () => {
+      c.end().catch(() => {});
+      reconnect();
+    });
+    await c.connect();
+    await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => {});
+  };
 }
 
 // Any 64-bit number works; this one is ours, so two app processes never migrate at once.

@@ -93,12 +93,15 @@ export const appointments = pgTable(
     type: text('type').notNull(),
     notes: text('notes'),
     created_at: createdAt(),
+    // Set once when the reminder job has notified the admins: never twice, across restarts and processes.
+    reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
   },
   (t) => [
     check('appointments_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
     check('appointments_notes_check', sql`${t.notes} is null or length(${t.notes}) <= 5000`),
     index('appointments_date_time_idx').on(t.date, t.time),
     index('appointments_lead_id_idx').on(t.lead_id),
+    index('appointments_reminder_due_idx').on(t.date, t.time).where(sql`${t.reminder_sent_at} is null`),
   ],
 );
 

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
+import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import type { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** What every request handler may use; tests build their own. */
 export type AppDeps = {
@@ -10,6 +12,8 @@ export type AppDeps = {
   database: () => Database | undefined;
   /** Folder of the built client (index.html, assets/); undefined when not built. */
   clientDir: string | undefined;
+  /** Live notifications for this process's open streams. */
+  hub: NotificationHub;
 };
 
 export type AppEnv = {
@@ -17,5 +21,7 @@ export type AppEnv = {
     requestId: string;
     deps: AppDeps;
     clientIp: string;
+    /** Set by requireUser on admin routes. */
+    user: CurrentUser;
   };
 };

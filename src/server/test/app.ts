@@ -2,12 +2,14 @@ import pino from 'pino';
 import { createApp } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The real app on a test database, with the environment the test names. */
 export function createTestApp(database: Database | undefined, env: Record<string, string> = {}) {
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
   const logger = pino({ level: 'silent' });
-  const app = createApp({ config, logger, database: () => database, clientDir: undefined });
+  const hub = new NotificationHub();
+  const app = createApp({ config, logger, database: () => database, clientDir: undefined, hub });
 
   const json = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.request(path, {
@@ -16,7 +18,7 @@ export function createTestApp(database: Database | undefined, env: Record<string
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  return { app, config, json };
+  return { app, config, json, hub };
 }
 
 export function validLead(overrides: Record<string, unknown> = {}) {
@@ -30,4 +32,17 @@ export function validLead(overrides: Record<string, unknown> = {}) {
     fill_ms: 8000,
     ...overrides,
   };
+}
+
+/** Signs in through the real endpoint and returns the Cookie header value. */
+export async function signIn(
+  json: ReturnType<typeof createTestApp>['json'],
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const res = await json('POST', '/api/auth/login', { email, password }, headers);
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.get('set-cookie') ?? '';
+  return cookie.split(';')[0]!;
 }

@@ -27,3 +27,17 @@ export async function hitRateLimit(
 export async function deleteExpiredRateLimits(db: Db): Promise<number> {
   return execute(db, sql`delete from rate_limits where window_start < now() - interval '1 day'`);
 }
+
+/** How many hits `key` has in the current window, without counting one. */
+export async function peekRateLimit(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfterSeconds: number }> {
+  const rows = await queryRows<{ count: number; retry_after: number }>(db, sql`
+    select count, ceil(extract(epoch from window_start) + ${windowSeconds} - extract(epoch from now()))::int as retry_after
+    from rate_limits
+    where key = ${key} and window_start = to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`);
+  const row = rows[0];
+  return { count: row?.count ?? 0, retryAfterSeconds: Math.max(1, row?.retry_after ?? windowSeconds) };
+}
+
+export async function clearRateLimit(db: Db, key: string): Promise<void> {
+  await execute(db, sql`delete from rate_limits where key = ${key}`);
+}

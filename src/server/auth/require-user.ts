@@ -1,0 +1,15 @@
+import { createMiddleware } from 'hono/factory';
+import { findSessionUser } from '../db/queries/sessions.ts';
+import type { AppEnv } from '../lib/context.ts';
+import { AppError } from '../lib/errors.ts';
+import { requireDb } from '../lib/router.ts';
+import { readSessionToken } from './session-cookie.ts';
+
+/** Every admin endpoint sits behind this: no valid session, 401 and no data. */
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  const token = readSessionToken(c);
+  const user = token ? await findSessionUser(requireDb(c), token) : undefined;
+  if (!user) throw new AppError('unauthorized', 'Please sign in.');
+  c.set('user', user);
+  await next();
+});

@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import type { Notification } from '#shared/schemas/notification';
+import { execute, queryRows, type Db } from '../client.ts';
+
+// Every function takes the signed-in user's id: no query touches another user's rows.
+const LIST_LIMIT = 100;
+
+export async function listNotifications(db: Db, userId: string): Promise<Notification[]> {
+  return queryRows<Notification>(db, sql`
+    select id, type, message, read, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+    from notifications where user_id = ${userId}
+    order by created_at desc, id desc
+    limit ${LIST_LIMIT}`);
+}
+
+/** False when the notification does not exist or belongs to someone else. */
+export async function markNotificationRead(db: Db, userId: string, id: string): Promise<boolean> {
+  return (await execute(db, sql`update notifications set read = true where id = ${id} and user_id = ${userId}`)) > 0;
+}
+
+export async function markAllNotificationsRead(db: Db, userId: string): Promise<number> {
+  return execute(db, sql`update notifications set read = true where user_id = ${userId} and not read`);
+}
+
+export async function clearNotifications(db: Db, userId: string): Promise<number> {
+  return execute(db, sql`delete from notifications where user_id = ${userId}`);
+}
