@@ -18,19 +18,25 @@ export async function createTestDatabase(): Promise<Database> {
   return fromPglite(client);
 }
 
-async function createPostgresCopy(): Promise<Database> {
+/** A new PostgreSQL database copied from the migrated template: its URL and how to drop it. */
+export async function createPostgresDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `crm_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
   await adminQuery(url, `create database ${name} template ${PG_TEMPLATE_DB}`);
   const u = new URL(url);
   u.pathname = `/${name}`;
-  const database = openPostgres(u.toString(), 5);
+  return { url: u.toString(), drop: () => adminQuery(url, `drop database if exists ${name} with (force)`) };
+}
+
+async function createPostgresCopy(): Promise<Database> {
+  const { url, drop } = await createPostgresDatabaseUrl();
+  const database = openPostgres(url, 5);
   return {
     ...database,
     close: async () => {
       await database.close();
-      await adminQuery(url, `drop database if exists ${name} with (force)`);
+      await drop();
     },
   };
 }
