@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
 import { emailSchema } from '#shared/schemas/lead';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { notificationSchema, type Notification } from '#shared/schemas/notification';
 import type { Database } from '../db/client.ts';
 

@@ -18,8 +18,8 @@ beforeEach(async () => {
   await ensureUser(database.db, 'admin@example.com', 'correct-password');
 });
 
-const session = (app: ReturnType<typeof createTestApp>['app'], cookie?: string) =>
-  app.request('/api/auth/session', { headers: cookie ? { cookie } : {} }).then((r) => r.json());
+const session = async (app: ReturnType<typeof createTestApp>['app'], cookie?: string) =>
+  (await app.request('/api/auth/session', { headers: cookie ? { cookie } : {} })).json();
 
 describe('POST /api/auth/login', () => {
   it('signs in with a case-insensitive email and sets an httpOnly SameSite=Lax cookie', async () => {

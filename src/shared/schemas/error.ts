@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every failure from the API has this one shape (conventions: one error model). */
 export const ERROR_CODES = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEAD_STATUSES, LIMITS, PROPERTY_TYPES } from '../constants.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NOTIFICATION_TYPES } from '../constants.ts';
 
 export const notificationSchema = z.object({
