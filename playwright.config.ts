@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Browser tests against the real, built server (`npm run build` first): the prerendered
+ * pages, the API and a fresh data directory per run. The config is evaluated again in each
+ * worker; the env var keeps one data directory per run.
+ */
+const PORT = 4173;
+const baseURL = `http://127.0.0.1:${PORT}`;
+process.env.E2E_DATA_DIR ??= path.join('.test-data', `e2e-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
+mkdirSync(dataDir, { recursive: true });
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  // Every admin receives a notification for every lead, so the admin specs run after the
+  // public ones (which submit leads) to see only the notifications they cause.
+  projects: [
+    { name: 'public', testIgnore: /admin\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
+  ],
+  webServer: {
+    command: 'node dist/server/main.js',
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // A real minimum fill time (bots are dropped silently) and a low limit the
+      // rate-limit spec can reach.
+      LEAD_MIN_FILL_SECONDS: '1',
+      LEAD_RATE_LIMIT: '5',
+      // Each spec that submits the form sends its own X-Forwarded-For (tests/e2e/fixtures.ts),
+      // so the per-IP limit of one spec never leaks into another.
+      TRUST_PROXY: '1',
+      // The admin the sign-in and dashboard specs use (tests/e2e/admin.spec.ts).
+      ADMIN_EMAIL: 'e2e-admin@example.com',
+      ADMIN_PASSWORD: 'e2e-admin-password',
+    },
+  },
+});

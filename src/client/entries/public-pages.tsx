@@ -1,0 +1,69 @@
+import { ContentPage } from '#client/features/legal/content-page.tsx';
+import { CONTENT_PAGES, type ContentPageKey } from '#client/features/legal/content.ts';
+import { fillContent } from '#client/features/legal/fill-content.ts';
+import { LandingPage } from '#client/features/landing/landing-page.tsx';
+import { NotFoundPage } from '#client/features/not-found/not-found-page.tsx';
+import { SiteConfigProvider } from '#client/lib/site-config-context.tsx';
+import type { SiteConfig } from '#client/lib/site-config.ts';
+
+/** The prerendered public pages: where each is written and what its <head> says. */
+export type PublicPageKey = 'landing' | ContentPageKey | 'not-found';
+
+export type PublicPageMeta = { title: string; description: string };
+
+export const PUBLIC_PAGES: Record<PublicPageKey, { path: string | null; file: string }> = {
+  landing: { path: '/', file: 'index.html' },
+  careers: { path: '/careers', file: 'careers/index.html' },
+  privacy: { path: '/privacy', file: 'privacy/index.html' },
+  terms: { path: '/terms', file: 'terms/index.html' },
+  cookies: { path: '/cookies', file: 'cookies/index.html' },
+  'not-found': { path: null, file: '404.html' },
+};
+
+export function isPublicPageKey(value: string | undefined): value is PublicPageKey {
+  return value !== undefined && Object.hasOwn(PUBLIC_PAGES, value);
+}
+
+/** Used in dev, where no prerendered page names itself. */
+export function pageKeyForPath(pathname: string): PublicPageKey {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const entry = Object.entries(PUBLIC_PAGES).find(([, page]) => page.path === path);
+  return entry ? (entry[0] as PublicPageKey) : 'not-found';
+}
+
+export function pageMeta(page: PublicPageKey, config: SiteConfig): PublicPageMeta {
+  if (page === 'landing') {
+    return {
+      title: `${config.name} | Real Estate Due Diligence & Underwriting`,
+      description:
+        'U.S.-based real estate due diligence and underwriting: reports within 24 hours, reviewed by local experts, in all 50 states. Your first deal analysis is free.',
+    };
+  }
+  if (page === 'not-found') {
+    return {
+      title: `Page Not Found | ${config.name}`,
+      description: "The page you are looking for doesn't exist or has been moved.",
+    };
+  }
+  const doc = CONTENT_PAGES[page];
+  return { title: `${doc.title} | ${config.name}`, description: fillContent(doc.description, config) };
+}
+
+function PageBody({ page }: { page: PublicPageKey }) {
+  switch (page) {
+    case 'landing':
+      return <LandingPage />;
+    case 'not-found':
+      return <NotFoundPage />;
+    default:
+      return <ContentPage page={page} />;
+  }
+}
+
+export function PublicApp({ page, config }: { page: PublicPageKey; config: SiteConfig }) {
+  return (
+    <SiteConfigProvider config={config}>
+      <PageBody page={page} />
+    </SiteConfigProvider>
+  );
+}

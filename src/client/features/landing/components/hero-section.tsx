@@ -1,0 +1,70 @@
+import { ArrowRight, BadgeCheck } from 'lucide-react';
+import { scrollToContactForm } from '../scroll-to-contact.ts';
+
+const STATS = [
+  { value: '24hr', label: 'Turnaround' },
+  { value: '50', label: 'States Coverage' },
+  { value: '100+', label: 'Active Clients' },
+  { value: '5,000+', label: 'Reports Delivered' },
+];
+
+const HIGHLIGHTS = [
+  'Reports within 24 hours, reviewed by local experts',
+  'Custom investor reports built around your strategy',
+  'Your first deal analysis is free',
+];
+
+export function HeroSection() {
+  return (
+    <section
+      aria-labelledby="hero-heading"
+      className="relative overflow-hidden bg-gradient-to-br from-navy-950 via-navy-900 to-brand-800 pt-16 text-white"
+    >
+      <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-24 lg:py-28">
+        <p className="inline-flex items-center gap-2 rounded-full border border-white/20 bg-white/10 px-3 py-1 text-sm font-medium text-brand-100">
+          <BadgeCheck aria-hidden="true" className="size-4" />
+          First deal analysis free
+        </p>
+        <h1 id="hero-heading" className="mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+          Real estate due diligence you can close on
+        </h1>
+        <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-200">
+          U.S.-based analysts underwrite your deal and deliver a clear, investor-ready report within 24 hours, in all
+          50 states.
+        </p>
+        <ul className="mt-6 space-y-2 text-slate-100">
+          {HIGHLIGHTS.map((item) => (
+            <li key={item} className="flex items-start gap-2">
+              <BadgeCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-300" />
+              <span>{item}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+          <button
+            type="button"
+            onClick={scrollToContactForm}
+            className="inline-flex items-center justify-center gap-2 rounded-md bg-brand-600 px-6 py-3 text-base font-semibold text-white shadow-lg ring-1 ring-white/20 hover:bg-brand-700"
+          >
+            Get Started Now
+            <ArrowRight aria-hidden="true" className="size-5" />
+          </button>
+          <a
+            href="#how-it-works"
+            className="inline-flex items-center justify-center rounded-md border border-white/40 px-6 py-3 text-base font-semibold text-white hover:bg-white/10"
+          >
+            How it works
+          </a>
+        </div>
+        <ul className="mt-14 grid grid-cols-2 gap-4 sm:grid-cols-4">
+          {STATS.map((stat) => (
+            <li key={stat.label} className="rounded-lg border border-white/15 bg-white/5 p-4">
+              <p className="text-2xl font-bold text-white sm:text-3xl">{stat.value}</p>
+              <p className="mt-1 text-sm text-slate-300">{stat.label}</p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import type { FormEvent, ReactNode } from 'react';
+import { Send } from 'lucide-react';
+import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '../lead-form-model.ts';
+import { useLeadForm } from '../use-lead-form.ts';
+
+const controlClass = (invalid: boolean) =>
+  `block w-full rounded-md border bg-white px-3 py-2.5 text-base text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-1 ${
+    invalid
+      ? 'border-red-600 focus-visible:ring-red-600'
+      : 'border-slate-300 focus-visible:border-brand-600 focus-visible:ring-brand-600'
+  }`;
+
+const focusField = (field: LeadFormField) => document.getElementById(`lead-${field}`)?.focus();
+
+/** The public lead form (spec sections 2, 4, 5): validated with the shared zod schema. */
+export function LeadForm() {
+  const { values, errors, submitting, setField, submit } = useLeadForm(focusField);
+
+  const field = (name: LeadFormField) => ({
+    id: `lead-${name}`,
+    name,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `lead-${name}-error` : undefined,
+    className: controlClass(Boolean(errors[name])),
+  });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  return (
+    <form noValidate onSubmit={onSubmit} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
+      <Field name="full_name" label="Full name" error={errors.full_name}>
+        <input
+          {...field('full_name')}
+          type="text"
+          autoComplete="name"
+          aria-required="true"
+          value={values.full_name}
+          onChange={(e) => setField('full_name', e.currentTarget.value)}
+        />
+      </Field>
+      <Field name="email" label="Email" error={errors.email}>
+        <input
+          {...field('email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          aria-required="true"
+          value={values.email}
+          onChange={(e) => setField('email', e.currentTarget.value)}
+        />
+      </Field>
+      <Field name="phone" label="Phone" error={errors.phone}>
+        <input
+          {...field('phone')}
+          type="tel"
+          autoComplete="tel"
+          aria-required="true"
+          value={values.phone}
+          onChange={(e) => setField('phone', e.currentTarget.value)}
+        />
+      </Field>
+      <Field name="property_type" label="Property type" error={errors.property_type}>
+        <select
+          {...field('property_type')}
+          aria-required="true"
+          value={values.property_type}
+          onChange={(e) => setField('property_type', e.currentTarget.value)}
+        >
+          <option value="">Select property type</option>
+          {PROPERTY_TYPE_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field name="message" label="Additional information" hint="Optional" error={errors.message} wide>
+        <textarea
+          {...field('message')}
+          rows={4}
+          placeholder="Tell us about the property or the deal"
+          value={values.message}
+          onChange={(e) => setField('message', e.currentTarget.value)}
+        />
+      </Field>
+
+      {/* Honeypot: people never see or reach it; bots that fill every input do. */}
+      <div className="honeypot" aria-hidden="true">
+        <label htmlFor="lead-website">Leave this field empty</label>
+        <input
+          id="lead-website"
+          name="website"
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          value={values.website}
+          onChange={(e) => setField('website', e.currentTarget.value)}
+        />
+      </div>
+
+      <div className="sm:col-span-2">
+        <button
+          type="submit"
+          disabled={submitting}
+          className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-70"
+        >
+          {submitting ? 'Submitting...' : 'Submit Request'}
+          {!submitting && <Send aria-hidden="true" className="size-4" />}
+        </button>
+        <p className="mt-3 text-center text-sm text-slate-600">Your first deal analysis is free. No obligation.</p>
+      </div>
+    </form>
+  );
+}
+
+type FieldProps = {
+  name: LeadFormField;
+  label: string;
+  error: string | undefined;
+  hint?: string;
+  wide?: boolean;
+  children: ReactNode;
+};
+
+function Field({ name, label, error, hint, wide, children }: FieldProps) {
+  return (
+    <div className={wide ? 'sm:col-span-2' : undefined}>
+      <div className="mb-1.5 flex items-baseline justify-between gap-2">
+        <label htmlFor={`lead-${name}`} className="text-sm font-medium text-slate-800">
+          {label}
+        </label>
+        {hint && <span className="text-xs text-slate-500">{hint}</span>}
+      </div>
+      {children}
+      {error && (
+        <p id={`lead-${name}-error`} className="mt-1.5 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

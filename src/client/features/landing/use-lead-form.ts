@@ -1,0 +1,120 @@
+import { useEffect, useRef, useState } from 'react';
+import { ApiError } from '#client/lib/api-client.ts';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { submitLead } from './api/submit-lead.ts';
+import {
+  EMPTY_LEAD_FORM,
+  LEAD_FORM_FIELDS,
+  buildLeadRequest,
+  msSince,
+  newSubmissionId,
+  toFormErrors,
+  validateLeadForm,
+  type LeadFormErrors,
+  type LeadFormField,
+  type LeadFormValues,
+} from './lead-form-model.ts';
+
+// Spec section 8, word for word.
+export const LEAD_SUCCESS_MESSAGE = 'Thank you for your interest! We will contact you shortly.';
+export const LEAD_FAILURE_MESSAGE = 'Something went wrong. Please try again.';
+
+function firstInvalid(errors: LeadFormErrors): LeadFormField | undefined {
+  return LEAD_FORM_FIELDS.find((field) => errors[field] !== undefined);
+}
+
+/**
+ * State and submission of the public lead form: idle → submitting → reset on success
+ * (spec section 4). `onInvalid` receives the first field with an error, to focus it.
+ */
+export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
+  const [values, setValues] = useState<LeadFormValues>(EMPTY_LEAD_FORM);
+  const [errors, setErrors] = useState<LeadFormErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  // After the first attempt, errors follow the input as it changes.
+  const attempted = useRef(false);
+  const busy = useRef(false);
+  // One id per filled-in form: a retry after a network error or 5xx reuses it, so the
+  // server stores the lead once; a new id is made after a success.
+  const submissionId = useRef<string | null>(null);
+  const shownAt = useRef<number | null>(null);
+
+  // Focus moves to the first invalid field after its error is rendered, so a screen reader
+  // reads the message (aria-describedby) along with the field.
+  const pendingFocus = useRef<LeadFormField | null>(null);
+
+  useEffect(() => {
+    shownAt.current = performance.now();
+  }, []);
+
+  useEffect(() => {
+    const field = pendingFocus.current;
+    pendingFocus.current = null;
+    if (field) onInvalid(field);
+  }, [errors, onInvalid]);
+
+  function setField(name: keyof LeadFormValues, value: string) {
+    const next = { ...values, [name]: value };
+    setValues(next);
+    if (attempted.current && name !== 'website') {
+      const result = validateLeadForm(next);
+      setErrors(result.ok ? {} : result.errors);
+    }
+  }
+
+  function showErrors(next: LeadFormErrors) {
+    pendingFocus.current = firstInvalid(next) ?? null;
+    setErrors(next);
+  }
+
+  async function submit() {
+    if (busy.current) return;
+    attempted.current = true;
+    const result = validateLeadForm(values);
+    if (!result.ok) {
+      showErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    submissionId.current ??= newSubmissionId();
+    const request = buildLeadRequest(result.lead, {
+      website: values.website,
+      submissionId: submissionId.current,
+      fillMs: msSince(shownAt.current),
+    });
+
+    busy.current = true;
+    setSubmitting(true);
+    try {
+      await submitLead(request);
+      submissionId.current = null;
+      attempted.current = false;
+      setValues(EMPTY_LEAD_FORM);
+      setErrors({});
+      toast.success(LEAD_SUCCESS_MESSAGE);
+    } catch (error) {
+      handleFailure(error);
+    } finally {
+      busy.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  function handleFailure(error: unknown) {
+    if (error instanceof ApiError && error.code === 'validation_failed' && error.fields) {
+      const serverErrors = toFormErrors(error.fields);
+      if (firstInvalid(serverErrors)) {
+        showErrors(serverErrors);
+        return;
+      }
+    }
+    if (error instanceof ApiError && error.code === 'rate_limited') {
+      toast.error(error.message);
+      return;
+    }
+    console.error('Lead form submission failed', error);
+    toast.error(LEAD_FAILURE_MESSAGE);
+  }
+
+  return { values, errors, submitting, setField, submit };
+}

@@ -1,0 +1,11 @@
+import type { SiteConfig } from '#client/lib/site-config.ts';
+
+/** Fills `{site}`, `{email}` and `{phone}` into a line of page text. */
+export function fillContent(text: string, config: SiteConfig): string {
+  return text.replaceAll('{site}', config.name).replaceAll('{email}', config.email).replaceAll('{phone}', config.phone);
+}
+
+/** Splits a line at `{email}` so the renderer can put a mailto link there. */
+export function splitAtEmail(text: string): string[] {
+  return text.split('{email}');
+}

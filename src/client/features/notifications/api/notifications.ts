@@ -1,0 +1,48 @@
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Notification } from '#shared/schemas/notification';
+import { apiRequest } from '#client/lib/api-client.ts';
+
+export const notificationsQueryKey = ['notifications'] as const;
+
+export const getNotifications = () =>
+  apiRequest<{ notifications: Notification[] }>('GET', '/api/notifications').then((r) => r.notifications);
+
+export const notificationsQueryOptions = () =>
+  queryOptions({ queryKey: notificationsQueryKey, queryFn: getNotifications, staleTime: 60_000 });
+
+/** The bell's list. Fetch errors stay in the query state, not shown (spec section 8). */
+export const useNotifications = () => useQuery(notificationsQueryOptions());
+
+const setList = (client: QueryClient, update: (list: Notification[]) => Notification[]) =>
+  client.setQueryData<Notification[]>(notificationsQueryKey, (list) => update(list ?? []));
+
+/** Adds a notification that arrived live, unless the list already has it. */
+export function addLiveNotification(client: QueryClient, notification: Notification) {
+  setList(client, (list) => (list.some((n) => n.id === notification.id) ? list : [notification, ...list]));
+}
+
+export function useMarkNotificationRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('POST', `/api/notifications/${id}/read`),
+    onMutate: (id) => setList(client, (list) => list.map((n) => (n.id === id ? { ...n, read: true } : n))),
+    onError: () => client.invalidateQueries({ queryKey: notificationsQueryKey }),
+  });
+}
+
+export function useMarkAllNotificationsRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('POST', '/api/notifications/read-all'),
+    onMutate: () => setList(client, (list) => list.map((n) => ({ ...n, read: true }))),
+    onError: () => client.invalidateQueries({ queryKey: notificationsQueryKey }),
+  });
+}
+
+export function useClearNotifications() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('DELETE', '/api/notifications'),
+    onSuccess: () => setList(client, () => []),
+  });
+}

@@ -1,0 +1,124 @@
+import * as Popover from '@radix-ui/react-popover';
+import { format, isValid, parseISO } from 'date-fns';
+import { Bell, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import {
+  useClearNotifications,
+  useMarkAllNotificationsRead,
+  useMarkNotificationRead,
+  useNotifications,
+} from '../api/notifications.ts';
+
+const CLEAR_CONFIRMATION = 'Are you sure you want to clear all notifications? This action cannot be undone.';
+
+function when(iso: string): string {
+  const date = parseISO(iso);
+  return isValid(date) ? format(date, 'MMM d, h:mm a') : 'N/A';
+}
+
+/** The header's bell: unread badge, the list, mark read, mark all read, clear all. */
+export function NotificationBell() {
+  const { data: notifications = [], isPending } = useNotifications();
+  const markRead = useMarkNotificationRead();
+  const markAll = useMarkAllNotificationsRead();
+  const clear = useClearNotifications();
+  const [confirming, setConfirming] = useState(false);
+  const unread = notifications.filter((n) => !n.read).length;
+
+  const clearAll = () =>
+    clear.mutate(undefined, {
+      onSuccess: () => toast.success('All notifications cleared'),
+      onError: () => toast.error('Failed to clear notifications'),
+      onSettled: () => setConfirming(false),
+    });
+
+  return (
+    <>
+      <Popover.Root>
+        <Popover.Trigger
+          aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+          className="relative rounded-full p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        >
+          <Bell aria-hidden="true" className="size-6" />
+          {unread > 0 ? (
+            <span
+              data-testid="unread-count"
+              className="absolute -top-0.5 -right-0.5 flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-xs font-bold text-white"
+            >
+              {unread > 99 ? '99+' : unread}
+            </span>
+          ) : null}
+        </Popover.Trigger>
+        <Popover.Portal>
+          <Popover.Content
+            align="end"
+            sideOffset={8}
+            aria-label="Notifications"
+            className="z-[70] w-[min(24rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white shadow-xl"
+          >
+            <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
+              <h2 className="font-semibold text-slate-900">Notifications</h2>
+              <div className="flex items-center gap-1">
+                <button
+                  type="button"
+                  onClick={() => markAll.mutate()}
+                  disabled={unread === 0}
+                  className="rounded px-2 py-1 text-sm text-blue-700 hover:bg-blue-50 disabled:text-slate-400 disabled:hover:bg-transparent"
+                >
+                  Mark all as read
+                </button>
+                {notifications.length > 0 ? (
+                  <button
+                    type="button"
+                    onClick={() => setConfirming(true)}
+                    aria-label="Clear all notifications"
+                    className="rounded p-1.5 text-slate-500 hover:bg-red-50 hover:text-red-700"
+                  >
+                    <Trash2 aria-hidden="true" className="size-4" />
+                  </button>
+                ) : null}
+              </div>
+            </div>
+            <div className="max-h-96 overflow-y-auto">
+              {isPending ? (
+                <p className="px-4 py-6 text-center text-sm text-slate-500">Loading notifications...</p>
+              ) : notifications.length === 0 ? (
+                <p className="px-4 py-6 text-center text-sm text-slate-500">No new notifications</p>
+              ) : (
+                <ul className="divide-y divide-slate-100">
+                  {notifications.map((n) => (
+                    <li key={n.id}>
+                      <button
+                        type="button"
+                        onClick={() => !n.read && markRead.mutate(n.id)}
+                        data-unread={!n.read || undefined}
+                        className={`block w-full px-4 py-3 text-left hover:bg-slate-50 ${n.read ? '' : 'bg-blue-50'}`}
+                      >
+                        <span className={`block text-sm ${n.read ? 'text-slate-700' : 'font-semibold text-slate-900'}`}>
+                          {n.read ? null : <span className="sr-only">Unread: </span>}
+                          {n.message}
+                        </span>
+                        <span className="mt-1 block text-xs text-slate-500">{when(n.created_at)}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </Popover.Content>
+        </Popover.Portal>
+      </Popover.Root>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Clear all notifications"
+        description={CLEAR_CONFIRMATION}
+        confirmLabel="Clear all"
+        busy={clear.isPending}
+        onConfirm={clearAll}
+      />
+    </>
+  );
+}

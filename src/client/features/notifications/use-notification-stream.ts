@@ -1,0 +1,47 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { notificationSchema, notificationTitle } from '#shared/schemas/notification';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { addLiveNotification, notificationsQueryKey } from './api/notifications.ts';
+
+const RETRY_AFTER_CLOSE_MS = 5000;
+
+/**
+ * One EventSource per tab. On every (re)connect the server sends `ready` and we refetch,
+ * so nothing created while disconnected (a server restart) is missed. Each new
+ * notification goes into the bell and shows a toast titled New Lead / Appointment Reminder.
+ * `onClosed` runs when the server refuses the stream (for example a 401), so the caller can
+ * re-check the session.
+ */
+export function useNotificationStream(onClosed: () => void) {
+  const client = useQueryClient();
+  useEffect(() => {
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+
+    const open = () => {
+      source = new EventSource('/api/notifications/stream');
+      source.addEventListener('ready', () => void client.invalidateQueries({ queryKey: notificationsQueryKey }));
+      source.addEventListener('notification', (event) => {
+        const parsed = notificationSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+        if (!parsed.success) return;
+        addLiveNotification(client, parsed.data);
+        toast.info(notificationTitle(parsed.data.type), parsed.data.message);
+      });
+      source.addEventListener('error', () => {
+        // CONNECTING: the browser retries by itself. CLOSED: the server said no; try later.
+        if (source?.readyState === EventSource.CLOSED && !stopped) {
+          onClosed();
+          retry = setTimeout(open, RETRY_AFTER_CLOSE_MS);
+        }
+      });
+    };
+    open();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [client, onClosed]);
+}

@@ -1,0 +1,70 @@
+import { errorResponseSchema, type ErrorCode } from '#shared/schemas/error';
+
+/**
+ * The one way the browser talks to /api (conventions 5 and 7): every non-2xx answer
+ * becomes an ApiError carrying the server's error envelope; a failed connection is
+ * left as the fetch TypeError.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | undefined;
+  readonly fields: Record<string, string> | undefined;
+
+  constructor(status: number, message: string, code?: ErrorCode, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = errorResponseSchema.safeParse(body);
+  if (!parsed.success) return new ApiError(response.status, `HTTP ${response.status}`);
+  const { code, message, fields } = parsed.data.error;
+  return new ApiError(response.status, message, code, fields);
+}
+
+export async function postJson<T>(path: string, body: unknown, init?: { signal?: AbortSignal }): Promise<T> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    signal: init?.signal,
+  });
+  if (!response.ok) throw await toApiError(response);
+  return (await response.json()) as T;
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** The admin app's auth state listens here: any 401 means the session is gone. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+/** A JSON request to our API; non-2xx answers throw ApiError (401s also notify onUnauthorized). */
+export async function apiRequest<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? { Accept: 'application/json' } : { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (response.status === 401) for (const listener of unauthorizedListeners) listener();
+    throw error;
+  }
+  return (await response.json()) as T;
+}

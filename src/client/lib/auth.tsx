@@ -1,0 +1,94 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { CurrentUser, LoginRequest } from '#shared/schemas/auth';
+import { apiRequest, onUnauthorized } from './api-client.ts';
+
+/**
+ * The admin's session in the browser: loading until the first check completes, then
+ * signed in or out. Sign-in and sign-out in one tab reach the others (the spec's auth
+ * state change listener) through a BroadcastChannel; any 401 from the API signs out.
+ */
+type AuthState = {
+  user: CurrentUser | null;
+  loading: boolean;
+  signIn: (credentials: LoginRequest) => Promise<CurrentUser>;
+  signOut: () => Promise<void>;
+  /** Re-checks the session with the server. */
+  refresh: () => Promise<void>;
+};
+
+const AuthContext = createContext<AuthState | undefined>(undefined);
+const CHANNEL = 'crm-auth';
+type AuthEvent = { type: 'signed-in' } | { type: 'signed-out' };
+
+async function fetchSessionUser(): Promise<CurrentUser | null> {
+  try {
+    return (await apiRequest<{ user: CurrentUser | null }>('GET', '/api/auth/session')).user;
+  } catch (err) {
+    console.error('Session check failed', err);
+    return null;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<CurrentUser | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [channel] = useState(() => (typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(CHANNEL)));
+
+  const refresh = useCallback(async () => {
+    setUser(await fetchSessionUser());
+    setLoading(false);
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void fetchSessionUser().then((current) => {
+      if (!live) return;
+      setUser(current);
+      setLoading(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => onUnauthorized(() => setUser(null)), []);
+
+  useEffect(() => {
+    if (!channel) return;
+    const onMessage = (message: MessageEvent<AuthEvent>) => {
+      if (message.data.type === 'signed-out') setUser(null);
+      else void refresh();
+    };
+    channel.addEventListener('message', onMessage);
+    return () => channel.removeEventListener('message', onMessage);
+  }, [channel, refresh]);
+
+  const signIn = useCallback(
+    async (credentials: LoginRequest) => {
+      const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/login', credentials);
+      setUser(result.user);
+      channel?.postMessage({ type: 'signed-in' } satisfies AuthEvent);
+      return result.user;
+    },
+    [channel],
+  );
+
+  const signOut = useCallback(async () => {
+    try {
+      await apiRequest('POST', '/api/auth/logout');
+    } catch (err) {
+      console.error('Sign-out failed', err); // spec: logout errors are logged
+    }
+    setUser(null);
+    channel?.postMessage({ type: 'signed-out' } satisfies AuthEvent);
+  }, [channel]);
+
+  const value = useMemo(() => ({ user, loading, signIn, signOut, refresh }), [user, loading, signIn, signOut, refresh]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used within an AuthProvider');
+  return context;
+}

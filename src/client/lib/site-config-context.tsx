@@ -1,0 +1,12 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { DEFAULT_SITE_CONFIG, type SiteConfig } from './site-config.ts';
+
+const SiteConfigContext = createContext<SiteConfig>(DEFAULT_SITE_CONFIG);
+
+export function SiteConfigProvider({ config, children }: { config: SiteConfig; children: ReactNode }) {
+  return <SiteConfigContext.Provider value={config}>{children}</SiteConfigContext.Provider>;
+}
+
+export function useSiteConfig(): SiteConfig {
+  return useContext(SiteConfigContext);
+}

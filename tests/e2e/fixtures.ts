@@ -1,0 +1,47 @@
+import { randomInt } from 'node:crypto';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Every test gets its own client IP (sent as X-Forwarded-For; the e2e server runs with
+ * TRUST_PROXY=1), so the per-IP lead rate limit of one test never affects another.
+ */
+export const test = base.extend<{ clientIp: string }>({
+  clientIp: [
+    async ({ page }, use) => {
+      const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+      await page.setExtraHTTPHeaders({ 'x-forwarded-for': ip });
+      await use(ip);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Opens a public page and waits until the browser bundle has hydrated it. */
+export async function openPage(page: Page, path: string) {
+  const response = await page.goto(path);
+  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+  return response;
+}
+
+export const SITE_NAME = 'Keystone Due Diligence';
+
+export type LeadInput = { name: string; email: string; phone: string; propertyType: string; message?: string };
+
+export const VALID_LEAD: LeadInput = {
+  name: 'Jordan Investor',
+  email: 'jordan@example.com',
+  phone: '(240) 555-0199',
+  propertyType: 'Multifamily',
+  message: '12-unit building in Frederick, MD.',
+};
+
+export async function fillLeadForm(page: Page, lead: LeadInput) {
+  const form = page.locator('#contact form');
+  await form.getByLabel('Full name').fill(lead.name);
+  await form.getByLabel('Email').fill(lead.email);
+  await form.getByLabel('Phone').fill(lead.phone);
+  await form.getByLabel('Property type').selectOption({ label: lead.propertyType });
+  if (lead.message !== undefined) await form.getByLabel('Additional information').fill(lead.message);
+}

@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig, type Alias, type Plugin } from 'vite';
+import { HEAD_PLACEHOLDER } from './src/client/entries/public-shell.ts';
+
+/**
+ * The public pages (/, /careers, /privacy, /terms, /cookies, 404) are written as React
+ * components but built against Preact's compat layer, so `/` stays far below its 60 KB
+ * gzipped JS budget. Why: docs/decisions/001-preact-for-public-pages.md.
+ * scripts/prerender.ts reuses `publicAliases` for the SSR build.
+ */
+export const publicAliases: Alias[] = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+];
+
+const clientRoot = fileURLToPath(new URL('./src/client', import.meta.url));
+const outDir = fileURLToPath(new URL('./dist/client', import.meta.url));
+
+/** The HTML shell every public page is prerendered into (see scripts/prerender.ts). */
+export const PUBLIC_TEMPLATE = 'public.html';
+
+/**
+ * In dev there is no prerender and no server substitution: send every page request to
+ * the shell, which renders client-side with the default site config. API calls are proxied.
+ */
+function publicDevPages(): Plugin {
+  return {
+    name: 'public-dev-pages',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const url = req.url ?? '/';
+        const accept = req.headers.accept ?? '';
+        const pathOnly = url.split('?')[0] ?? '/';
+        const isPage =
+          req.method === 'GET' &&
+          accept.includes('text/html') &&
+          !pathOnly.startsWith('/api/') &&
+          !pathOnly.startsWith('/@') &&
+          !/\.[a-z0-9]+$/i.test(pathOnly);
+        if (isPage) req.url = `/${PUBLIC_TEMPLATE}`;
+        next();
+      });
+    },
+    transformIndexHtml: (html) => html.replace(HEAD_PLACEHOLDER, '<title>Public pages (dev)</title>'),
+  };
+}
+
+export default defineConfig({
+  root: clientRoot,
+  publicDir: false,
+  resolve: { alias: publicAliases },
+  plugins: [tailwindcss(), publicDevPages()],
+  server: {
+    proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
+  },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    rolldownOptions: {
+      input: { public: fileURLToPath(new URL(`./src/client/${PUBLIC_TEMPLATE}`, import.meta.url)) },
+      onwarn(warning, warn) {
+        // lucide-react marks its modules "use client"; meaningless in this bundle.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
+  },
+});
