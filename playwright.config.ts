@@ -7,7 +7,10 @@ import { defineConfig, devices } from '@playwright/test';
  * pages, the API and a fresh data directory per run. The config is evaluated again in each
  * worker; the env var keeps one data directory per run.
  */
-const PORT = 4173;
+// One port per run, shared by the workers (they evaluate this file again), so two runs on
+// one machine do not collide.
+process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 10_000));
+const PORT = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_DATA_DIR ??= path.join('.test-data', `e2e-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;

@@ -41,20 +41,22 @@ async function main() {
     fail(err.code === 'EADDRINUSE' ? `Port ${config.port} is already in use: set PORT to a free port.` : err.message);
   });
 
+  let opened: Database;
   try {
-    database = await opening;
+    opened = await opening;
   } catch (err) {
     if (err instanceof DataDirLockedError) fail(err.message);
     const reason = err instanceof Error ? err.message : String(err);
     fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
   }
-  logger.info({ database: database.kind }, 'database ready');
-
   if (config.admin) {
-    const { created } = await ensureUser(database.db, config.admin.email, config.admin.password);
+    const { created } = await ensureUser(opened.db, config.admin.email, config.admin.password);
     logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');
   }
-  const stopListening = await hub.connect(database, logger);
+  const stopListening = await hub.connect(opened, logger);
+  // Ready only now: the admin exists, so no lead is stored without its notification.
+  database = opened;
+  logger.info({ database: database.kind }, 'database ready');
   const stopJobs = startJobs(database, config, logger);
 
   let stopping = false;

@@ -1,0 +1,115 @@
+import { constants, gzipSync } from 'node:zlib';
+
+/**
+ * What a first visit to a page downloads: the HTML, the scripts and stylesheets it names
+ * (`<script src>`, `<link rel=stylesheet|modulepreload>`), and every module those scripts
+ * import statically, recursively. Dynamic `import()` chunks load later, on demand, so
+ * they are not counted. Sizes are raw and gzipped (level 9), whatever the server sends.
+ */
+export type Asset = { url: string; kind: 'html' | 'js' | 'css'; raw: number; gzip: number };
+export type PageWeight = { assets: Asset[]; skipped: string[]; totals: Record<Asset['kind'], { raw: number; gzip: number }> };
+
+const MAX_ASSETS = 500;
+
+/** Attributes of every `<tag ...>` in the HTML. */
+function tags(html: string, tag: string): Record<string, string>[] {
+  const out: Record<string, string>[] = [];
+  for (const m of html.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'gi'))) {
+    const attrs: Record<string, string> = {};
+    for (const a of (m[1] ?? '').matchAll(/([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g)) {
+      attrs[(a[1] ?? '').toLowerCase()] = a[2] ?? a[3] ?? a[4] ?? '';
+    }
+    out.push(attrs);
+  }
+  return out;
+}
+
+/** URLs a page's HTML makes the browser fetch as JS or CSS right away. */
+export function htmlReferences(html: string): { js: string[]; css: string[] } {
+  const js: string[] = [];
+  const css: string[] = [];
+  for (const s of tags(html, 'script')) if (s.src) js.push(s.src);
+  for (const l of tags(html, 'link')) {
+    const rel = (l.rel ?? '').toLowerCase().split(/\s+/);
+    if (!l.href) continue;
+    if (rel.includes('stylesheet')) css.push(l.href);
+    else if (rel.includes('modulepreload')) js.push(l.href);
+  }
+  return { js, css };
+}
+
+/**
+ * Specifiers of static imports and re-exports in (minified) ES module code:
+ * `import"./a.js"`, `import{x}from"./b.js"`, `export*from"./c.js"`. Not `import("./d.js")`.
+ */
+export function staticImports(code: string): string[] {
+  const found = new Set<string>();
+  for (const m of code.matchAll(/\bimport\s*(["'])([^"'\n]+)\1/g)) found.add(m[2] ?? '');
+  for (const m of code.matchAll(/\bfrom\s*(["'])([^"'\n]+)\1/g)) found.add(m[2] ?? '');
+  return [...found].filter((s) => s.startsWith('./') || s.startsWith('../') || s.startsWith('/'));
+}
+
+const gzipSize = (buf: Buffer) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;
+
+async function download(url: string): Promise<Buffer> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+export async function measurePageWeight(pageUrl: string): Promise<PageWeight> {
+  const origin = new URL(pageUrl).origin;
+  const assets: Asset[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+
+  const html = await download(pageUrl);
+  assets.push({ url: pageUrl, kind: 'html', raw: html.length, gzip: gzipSize(html) });
+  seen.add(pageUrl);
+
+  const queue: { url: string; kind: 'js' | 'css' }[] = [];
+  const enqueue = (ref: string, base: string, kind: 'js' | 'css') => {
+    if (ref.startsWith('data:')) return;
+    const url = new URL(ref, base).toString();
+    if (new URL(url).origin !== origin) return void skipped.push(`${url} (other origin, not measured)`);
+    if (!seen.has(url)) {
+      seen.add(url);
+      queue.push({ url, kind });
+    }
+  };
+  const refs = htmlReferences(html.toString('utf8'));
+  for (const js of refs.js) enqueue(js, pageUrl, 'js');
+  for (const css of refs.css) enqueue(css, pageUrl, 'css');
+
+  while (queue.length > 0 && assets.length < MAX_ASSETS) {
+    const next = queue.shift()!;
+    const body = await download(next.url);
+    assets.push({ ...next, raw: body.length, gzip: gzipSize(body) });
+    if (next.kind === 'js') for (const spec of staticImports(body.toString('utf8'))) enqueue(spec, next.url, 'js');
+  }
+  if (queue.length > 0) throw new Error(`more than ${MAX_ASSETS} assets: is the import scan looping?`);
+
+  const totals = { html: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 } };
+  for (const a of assets) {
+    totals[a.kind].raw += a.raw;
+    totals[a.kind].gzip += a.gzip;
+  }
+  return { assets, skipped, totals };
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+export function describePageWeight(w: PageWeight): string[] {
+  const origin = new URL(w.assets[0]?.url ?? 'http://x').origin;
+  const lines = ['  file                                                raw        gzip -9'];
+  for (const a of w.assets) {
+    const name = a.url.startsWith(origin) ? a.url.slice(origin.length) : a.url;
+    lines.push(`  ${`${a.kind.padEnd(4)} ${name}`.padEnd(48)} ${kb(a.raw).padStart(10)} ${kb(a.gzip).padStart(10)}`);
+  }
+  for (const kind of ['html', 'js', 'css'] as const) {
+    const t = w.totals[kind];
+    lines.push(`  ${`total ${kind.toUpperCase()}`.padEnd(48)} ${kb(t.raw).padStart(10)} ${kb(t.gzip).padStart(10)}   (${t.gzip.toLocaleString('en-US')} bytes gzipped)`);
+  }
+  for (const s of w.skipped) lines.push(`  skipped: ${s}`);
+  return lines;
+}

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench` (after `npm run build`): page weight of `/` and lead-submission throughput
+ * through HTTP on PGlite and on PostgreSQL, against the built server.
+ *
+ *   tsx bench/run.ts [page] [pglite] [postgres]     (default: all three)
+ *
+ * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
+ * BENCH_DATABASE_URL (a PostgreSQL server to use; default: a throwaway cluster).
+ * Exits 1 if a target is missed.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeThroughput, hasNoFailures, measureLeadThroughput, type ThroughputResult } from './lead-throughput.ts';
+import { countPgliteRows } from './lib/pglite-count.ts';
+import { acquirePostgres, countRows, createFreshDatabase } from './lib/postgres.ts';
+import { SERVER_ENTRY, startServer } from './lib/server.ts';
+import { describePageWeight, measurePageWeight } from './page-weight.ts';
+
+const JS_TARGET_GZIP = 60 * 1024;
+const POSTGRES_TARGET_RPS = 1_000;
+
+function envInt(name: string, fallback: number, min: number, max: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+// Ctrl-C stops the load first, then the cleanups run, so no server or cluster outlives the bench.
+const interrupted = new AbortController();
+const load = {
+  signal: interrupted.signal,
+  connections: envInt('BENCH_CONNECTIONS', 32, 1, 512),
+  warmupMs: envInt('BENCH_WARMUP_SECONDS', 2, 0, 60) * 1000,
+  durationMs: envInt('BENCH_SECONDS', 10, 1, 300) * 1000,
+};
+const parts = new Set(process.argv.slice(2));
+const wants = (part: string) => parts.size === 0 || parts.has(part);
+
+const verdicts: { name: string; pass: boolean; detail: string }[] = [];
+const verdict = (name: string, pass: boolean, detail: string) => {
+  verdicts.push({ name, pass, detail });
+  console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${name}: ${detail}`);
+};
+
+const cleanups: (() => Promise<unknown>)[] = [];
+let cleaning: Promise<void> | undefined;
+/** Runs the cleanups in reverse order; callers at the same time share one run. */
+function runCleanups(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch((err: unknown) => console.error('cleanup failed:', err));
+  })().finally(() => {
+    cleaning = undefined;
+  });
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping and cleaning up...`);
+    interrupted.abort();
+    void runCleanups().finally(() => process.exit(130));
+  });
+}
+
+// One admin, so each lead also writes its `lead` notification, as in production.
+const adminEnv = { ADMIN_EMAIL: 'bench-admin@example.com', ADMIN_PASSWORD: randomBytes(18).toString('hex') };
+const serverEnv = { LEAD_RATE_LIMIT: '0', LOG_LEVEL: 'warn', ...adminEnv };
+
+function checkStored(name: string, r: ThroughputResult, leads: number, notifications: number) {
+  verdict(
+    `${name}: every 2xx stored once`,
+    leads === r.expectedLeads,
+    `${leads.toLocaleString('en-US')} leads in the database, ${r.expectedLeads.toLocaleString('en-US')} submissions answered 2xx`,
+  );
+  // Informational: /api/health turns 200 before main.ts has created the ADMIN_EMAIL admin, so
+  // a lead stored in that moment gets no notification (there was no admin to notify).
+  const note = notifications === leads ? 'one per lead' : `${(leads - notifications).toLocaleString('en-US')} fewer than leads`;
+  console.log(`  info  ${name}: ${notifications.toLocaleString('en-US')} lead notifications for the one admin (${note})`);
+}
+
+const COUNT_LEADS = 'select count(*) as n from leads';
+const COUNT_NOTIFICATIONS = "select count(*) as n from notifications where type = 'lead'";
+
+async function benchPglite() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-pglite-'));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  console.log(`\nStarting the server on PGlite (DATA_DIR ${dataDir})...`);
+  const server = await startServer({ ...serverEnv, DATA_DIR: dataDir });
+  const stop = server.stop;
+  cleanups.push(stop);
+
+  if (wants('page')) {
+    console.log(`\nPage weight of / (first visit; gzip level 9)`);
+    if (!existsSync(path.resolve(import.meta.dirname, '../dist/client/index.html'))) {
+      verdict('JS for / gzipped', false, 'not measured: dist/client/index.html is missing (run npm run build:client)');
+    } else {
+      const weight = await measurePageWeight(`${server.origin}/`);
+      for (const line of describePageWeight(weight)) console.log(line);
+      const js = weight.totals.js.gzip;
+      verdict('JS for / gzipped', js <= JS_TARGET_GZIP, `${js.toLocaleString('en-US')} bytes (target ≤ ${JS_TARGET_GZIP.toLocaleString('en-US')})`);
+    }
+  }
+
+  if (wants('pglite')) {
+    console.log(`\nLead submissions through HTTP, PGlite`);
+    const r = await measureLeadThroughput(server.origin, load);
+    if (interrupted.signal.aborted) return;
+    for (const line of describeThroughput('PGlite', r, load.connections)) console.log(line);
+    cleanups.pop();
+    const { clean } = await stop();
+    if (!clean) console.log('  warning: the server did not stop cleanly');
+    const leads = await countPgliteRows(dataDir, COUNT_LEADS);
+    const notifications = await countPgliteRows(dataDir, COUNT_NOTIFICATIONS);
+    verdict('PGlite: no errors', hasNoFailures(r), `${r.measured.requestsPerSecond.toFixed(0)} req/s (no target)`);
+    checkStored('PGlite', r, leads, notifications);
+  }
+}
+
+async function benchPostgres() {
+  console.log(`\nLead submissions through HTTP, PostgreSQL`);
+  const pgServer = await acquirePostgres();
+  cleanups.push(pgServer.release);
+  const database = await createFreshDatabase(pgServer.url);
+  cleanups.push(database.drop);
+  console.log(`  server: ${pgServer.source}; fresh database ${new URL(database.url).pathname.slice(1)}`);
+
+  const server = await startServer({ ...serverEnv, DATABASE_URL: database.url });
+  cleanups.push(server.stop);
+  const r = await measureLeadThroughput(server.origin, load);
+  if (interrupted.signal.aborted) return;
+  for (const line of describeThroughput('PostgreSQL', r, load.connections)) console.log(line);
+  // Every request was answered before runLoad returned, so the count is final now.
+  const leads = await countRows(database.url, COUNT_LEADS);
+  const notifications = await countRows(database.url, COUNT_NOTIFICATIONS);
+  const rps = r.measured.requestsPerSecond;
+  verdict(
+    'PostgreSQL: lead submissions/s with no error',
+    rps >= POSTGRES_TARGET_RPS && hasNoFailures(r),
+    `${rps.toFixed(0)} req/s (target ≥ ${POSTGRES_TARGET_RPS.toLocaleString('en-US')}), ` +
+      `${r.measured.non2xx + r.warmup.non2xx} non-2xx, ${r.measured.errors + r.warmup.errors} errors`,
+  );
+  checkStored('PostgreSQL', r, leads, notifications);
+  await runCleanups();
+}
+
+async function main() {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
+  console.log(`bench: ${load.connections} connections, ${load.warmupMs / 1000} s warm-up, ${load.durationMs / 1000} s per run`);
+  try {
+    if (wants('page') || wants('pglite')) {
+      await benchPglite();
+      await runCleanups();
+    }
+    if (wants('postgres')) await benchPostgres();
+  } finally {
+    await runCleanups();
+  }
+  if (interrupted.signal.aborted) return;
+  console.log('\nSummary');
+  for (const v of verdicts) console.log(`  ${v.pass ? 'PASS' : 'FAIL'}  ${v.name}: ${v.detail}`);
+  process.exitCode = verdicts.every((v) => v.pass) ? 0 : 1;
+}
+
+main().catch(async (err: unknown) => {
+  if (interrupted.signal.aborted) return; // the signal handler cleans up and exits
+  console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await runCleanups();
+  process.exit(1);
+});
