@@ -10,7 +10,9 @@ import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { loadStaticSite } from './lib/static-site.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { leadRoutes } from './routes/leads.ts';
 import { notificationRoutes } from './routes/notifications.ts';
+import { overviewRoutes } from './routes/overview.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', publicLeadRoutes);
   app.route('/', authRoutes);
   app.route('/', notificationRoutes);
+  app.route('/', leadRoutes);
+  app.route('/', overviewRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -49,10 +50,18 @@ export function fromPool(pool: pg.Pool): Database {
   };
 }
 
+/**
+ * A PGlite with the extensions our migrations use (pg_trgm, for substring search).
+ * Every PGlite in the project is made here, so none lacks them.
+ */
+export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): PGlite {
+  return new PGlite({ ...options, extensions: { pg_trgm } });
+}
+
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
   // dataDir undefined = in memory. Default durability: each commit is written to the OS
   // before the query returns, so a killed process loses nothing it acknowledged.
-  const client = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  const client = createPglite(dataDir === undefined ? {} : { dataDir });
   await client.waitReady;
   return fromPglite(client);
 }

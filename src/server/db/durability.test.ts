@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from './client.ts';
 import { describe, expect, it } from 'vitest';
 import { startServer, stopServer, tempDir } from '../test/process.ts';
 
@@ -50,7 +50,7 @@ describe('durability of acknowledged leads on the embedded database', () => {
     // Restart once more (crash recovery), then stop cleanly and read the rows directly.
     const last = await startServer({ DATA_DIR: dataDir });
     await stopServer(last);
-    const db = new PGlite(dataDir);
+    const db = createPglite({ dataDir });
     const { rows } = await db.query<{ submission_id: string }>('select submission_id from leads');
     await db.close();
 

@@ -79,6 +79,33 @@ export const leads = pgTable(
     uniqueIndex('leads_submission_id_key').on(t.submission_id),
     index('leads_created_at_idx').on(t.created_at.desc(), t.id.desc()),
     index('leads_status_created_at_idx').on(t.status, t.created_at.desc()),
+    // Substring search (ILIKE '%term%') on name, email and phone: trigram GIN indexes.
+    index('leads_full_name_trgm_idx').using('gin', sql`${t.full_name} gin_trgm_ops`),
+    index('leads_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('leads_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
+    // The property type filter: property_types @> array[type].
+    index('leads_property_types_idx').using('gin', t.property_types),
+  ],
+);
+
+/** Every status change of a lead, with who made it: the Edit Lead history and speed to lead. */
+export const leadStatusChanges = pgTable(
+  'lead_status_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lead_id: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    from_status: text('from_status'),
+    to_status: text('to_status').notNull(),
+    // Null when the change came from outside the dashboard (the public form), or the admin was deleted.
+    changed_by: uuid('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    changed_at: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('lead_status_changes_to_check', sql`${t.to_status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
+    index('lead_status_changes_lead_idx').on(t.lead_id, t.changed_at),
+    index('lead_status_changes_to_changed_idx').on(t.to_status, t.changed_at),
   ],
 );
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { fromPglite, openPostgres, type Database } from '../db/client.ts';
+import { createPglite, fromPglite, openPostgres, type Database } from '../db/client.ts';
 import { PG_TEMPLATE_DB, TEMPLATE_FILE } from './global-setup.ts';
 
 /** Which engine this test run uses: the postgres project sets TEST_DB=postgres. */
@@ -13,7 +12,7 @@ export const testEngine = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pgl
  */
 export async function createTestDatabase(): Promise<Database> {
   if (testEngine === 'postgres') return createPostgresCopy();
-  const client = new PGlite({ loadDataDir: new Blob([readFileSync(TEMPLATE_FILE)]) });
+  const client = createPglite({ loadDataDir: new Blob([readFileSync(TEMPLATE_FILE)]) });
   await client.waitReady;
   return fromPglite(client);
 }

@@ -82,3 +82,51 @@ export const leadSchema = z.object({
   message: z.string().nullable(),
 });
 export type Lead = z.infer<typeof leadSchema>;
+
+/** Admin: Add Lead. Status is not sent: a new lead is always New. */
+export const createLeadRequestSchema = leadFieldsSchema;
+export type CreateLeadRequest = z.infer<typeof createLeadRequestSchema>;
+
+/**
+ * Admin: Edit Lead. Only the fields sent are changed, so two people editing different
+ * fields of one lead at once do not undo each other's work.
+ */
+export const updateLeadRequestSchema = leadFieldsSchema
+  .extend({ contacted: z.boolean({ error: 'Contacted must be Yes or No' }), status: leadStatusSchema })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+export type UpdateLeadRequest = z.infer<typeof updateLeadRequestSchema>;
+
+export const leadIdParamSchema = z.object({ id: z.uuid('Invalid lead id') });
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(values).optional());
+
+/** The Leads Manager's view: search, filters and page, as they appear in the URL. */
+export const leadListQuerySchema = z.object({
+  search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
+  status: optionalEnum(LEAD_STATUSES),
+  property_type: optionalEnum(PROPERTY_TYPES),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
+
+export const leadListResponseSchema = z.object({
+  leads: z.array(leadSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type LeadListResponse = z.infer<typeof leadListResponseSchema>;
+
+export const leadStatusChangeSchema = z.object({
+  from_status: leadStatusSchema.nullable(),
+  to_status: leadStatusSchema,
+  changed_at: z.string(),
+  changed_by: z.string().nullable(),
+});
+export type LeadStatusChange = z.infer<typeof leadStatusChangeSchema>;
+
+export const leadDetailSchema = leadSchema.extend({ status_history: z.array(leadStatusChangeSchema) });
+export type LeadDetail = z.infer<typeof leadDetailSchema>;

@@ -5,11 +5,11 @@ import { queryRows, type Db } from '../client.ts';
 export type NewLead = LeadFields & { submission_id?: string | null };
 
 /**
- * Stores a lead and a `lead` notification for every admin, in one statement (so one
- * transaction, one round trip). A repeated submission_id stores nothing and reports
+ * Stores a lead (status New), its first status-history entry and a `lead` notification for
+ * every admin, in one statement (so one transaction, one round trip). A repeated submission_id stores nothing and reports
  * `created: false`, which makes the public form's retries and double clicks harmless.
  */
-export async function createLead(db: Db, lead: NewLead): Promise<{ id: string | null; created: boolean }> {
+export async function createLead(db: Db, lead: NewLead, createdBy: string | null = null): Promise<{ id: string | null; created: boolean }> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
   const rows = await queryRows<{ id: string }>(db, sql`
@@ -19,6 +19,9 @@ export async function createLead(db: Db, lead: NewLead): Promise<{ id: string | 
               ${toTextArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null})
       on conflict (submission_id) do nothing
       returning id
+    ), history as (
+      insert into lead_status_changes (lead_id, from_status, to_status, changed_by)
+      select id, null, 'New', ${createdBy} from inserted
     ), notified as (
       insert into notifications (user_id, type, message)
       select u.id, 'lead', ${notice} from users u where exists (select 1 from inserted)

@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Lead, LeadDetail, LeadListResponse } from '#shared/schemas/lead';
+import { execute, type Database } from '../db/client.ts';
+import { ensureUser } from '../db/queries/users.ts';
+import { createTestApp, signIn } from '../test/app.ts';
+import { createTestDatabase } from '../test/database.ts';
+
+let database: Database;
+let t: ReturnType<typeof createTestApp>;
+let cookie: string;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  t = createTestApp(database);
+});
+afterAll(async () => {
+  await database.close();
+});
+beforeEach(async () => {
+  await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, rate_limits cascade`);
+  await ensureUser(database.db, 'staff@example.com', 'staff-password');
+  cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
+});
+
+const api = async <T>(method: string, path: string, body?: unknown) => {
+  const res = await t.json(method, path, body, { cookie });
+  return { status: res.status, body: (await res.json()) as T };
+};
+const add = async (fields: Partial<Record<string, unknown>> = {}) =>
+  (
+    await api<Lead>('POST', '/api/leads', {
+      full_name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '(301) 555-0101',
+      property_types: ['single-family'],
+      message: 'Duplex',
+      ...fields,
+    })
+  ).body;
+const list = async (query = '') => (await api<LeadListResponse>('GET', `/api/leads${query}`)).body;
+
+describe('POST /api/leads', () => {
+  it('creates a New lead and returns it, with a notification and a history entry by this admin', async () => {
+    const res = await api<Lead>('POST', '/api/leads', {
+      full_name: ' Grace Hopper ',
+      email: 'GRACE@example.com',
+      phone: '555',
+      property_types: ['land'],
+      message: '',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ full_name: 'Grace Hopper', email: 'grace@example.com', status: 'New', contacted: false, message: null, property_types: ['land'] });
+    const detail = (await api<LeadDetail>('GET', `/api/leads/${res.body.id}`)).body;
+    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'New', changed_by: 'staff@example.com', changed_at: expect.any(String) }]);
+  });
+
+  it('ignores a status sent by the client', async () => {
+    expect((await add({ status: 'Converted' })).status).toBe('New');
+  });
+
+  it('rejects bad input with the spec messages', async () => {
+    const res = await api<{ error: { fields: Record<string, string> } }>('POST', '/api/leads', { full_name: '', email: 'x', phone: '', property_types: [] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields).toMatchObject({
+      full_name: 'Name is required',
+      email: 'Invalid email address',
+      phone: 'Phone number is required',
+      property_types: 'Property type is required',
+    });
+  });
+});
+
+describe('GET /api/leads', () => {
+  beforeEach(async () => {
+    await add({ full_name: 'Maria Garcia', email: 'maria@acme.test', phone: '(240) 555-1234', property_types: ['multifamily'] });
+    await add({ full_name: 'Mark Twain', email: 'twain@river.test', phone: '301-555-9876', property_types: ['land'] });
+    await add({ full_name: 'Zoe Park', email: 'zoe@MARKET.test', phone: '4105550000', property_types: ['multifamily'] });
+    const [zoe] = (await list('?search=zoe')).leads;
+    await api('PATCH', `/api/leads/${zoe!.id}`, { status: 'Converted' });
+  });
+
+  it('lists newest first with a total', async () => {
+    const page = await list();
+    expect(page.total).toBe(3);
+    expect(page.leads.map((l) => l.full_name)).toEqual(['Zoe Park', 'Mark Twain', 'Maria Garcia']);
+  });
+
+  it.each([
+    ['?search=mar', ['Zoe Park', 'Mark Twain', 'Maria Garcia']], // zoe@MARKET, Mark, Maria
+    ['?search=MARIA', ['Maria Garcia']],
+    ['?search=river.TEST', ['Mark Twain']],
+    ['?search=555-98', ['Mark Twain']],
+    ['?search=(240)', ['Maria Garcia']],
+    ['?search=5550000', ['Zoe Park']],
+    ['?search=%25', []], // a literal %, not a wildcard
+    ['?status=Converted', ['Zoe Park']],
+    ['?status=New', ['Mark Twain', 'Maria Garcia']],
+    ['?property_type=multifamily', ['Zoe Park', 'Maria Garcia']],
+    ['?search=mar&status=New', ['Mark Twain', 'Maria Garcia']],
+    ['?search=mar&property_type=multifamily', ['Zoe Park', 'Maria Garcia']],
+    ['?search=mar&status=New&property_type=multifamily', ['Maria Garcia']],
+    ['?search=nobody', []],
+    ['?status=&property_type=&search=', ['Zoe Park', 'Mark Twain', 'Maria Garcia']],
+  ])('filters %s', async (query, names) => {
+    const page = await list(query);
+    expect(page.leads.map((l) => l.full_name)).toEqual(names);
+    expect(page.total).toBe(names.length);
+  });
+
+  it('pages with the total of all matches', async () => {
+    const first = await list('?page_size=2&page=1');
+    const second = await list('?page_size=2&page=2');
+    expect(first.total).toBe(3);
+    expect(first.leads.map((l) => l.full_name)).toEqual(['Zoe Park', 'Mark Twain']);
+    expect(second.leads.map((l) => l.full_name)).toEqual(['Maria Garcia']);
+  });
+
+  it.each(['?status=Lost', '?property_type=castle', '?page=0', '?page_size=1000', `?search=${'x'.repeat(201)}`])('rejects %s with 400', async (query) => {
+    expect((await api('GET', `/api/leads${query}`)).status).toBe(400);
+  });
+});
+
+describe('PATCH /api/leads/{id}', () => {
+  it('changes only the fields sent', async () => {
+    const lead = await add();
+    const res = await api<Lead>('PATCH', `/api/leads/${lead.id}`, { phone: '999' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...lead, phone: '999' });
+  });
+
+  it('keeps both of two concurrent edits of different fields', async () => {
+    const lead = await add();
+    await Promise.all([api('PATCH', `/api/leads/${lead.id}`, { phone: '111' }), api('PATCH', `/api/leads/${lead.id}`, { message: 'Second edit' })]);
+    const after = (await api<LeadDetail>('GET', `/api/leads/${lead.id}`)).body;
+    expect(after).toMatchObject({ phone: '111', message: 'Second edit', full_name: lead.full_name });
+  });
+
+  it('moves a New lead marked contacted to Contacted, and records who and when', async () => {
+    const lead = await add();
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: true })).body).toMatchObject({ contacted: true, status: 'Contacted' });
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted' })).body.status).toBe('Converted');
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: true })).body.status).toBe('Converted');
+    const history = (await api<LeadDetail>('GET', `/api/leads/${lead.id}`)).body.status_history;
+    expect(history.map((h) => [h.from_status, h.to_status, h.changed_by])).toEqual([
+      [null, 'New', 'staff@example.com'],
+      ['New', 'Contacted', 'staff@example.com'],
+      ['Contacted', 'Converted', 'staff@example.com'],
+    ]);
+  });
+
+  it('answers 404 for a missing lead and 400 for bad input', async () => {
+    const lead = await add();
+    expect((await api('PATCH', '/api/leads/00000000-0000-4000-8000-000000000000', { phone: '1' })).status).toBe(404);
+    expect((await api('PATCH', `/api/leads/${lead.id}`, { status: 'Lost' })).status).toBe(400);
+    expect((await api('PATCH', `/api/leads/${lead.id}`, { email: 'nope' })).status).toBe(400);
+    expect((await api('PATCH', `/api/leads/${lead.id}`, {})).status).toBe(400);
+    expect((await api('PATCH', '/api/leads/not-a-uuid', { phone: '1' })).status).toBe(400);
+  });
+});
+
+describe('DELETE /api/leads/{id}', () => {
+  it('deletes the lead and keeps its appointments without a lead', async () => {
+    const lead = await add();
+    await execute(database.db, sql`insert into appointments (lead_id, date, time, type) values (${lead.id}, '2030-01-01', '10:00', 'Call')`);
+    expect((await api('DELETE', `/api/leads/${lead.id}`)).status).toBe(200);
+    expect((await api('GET', `/api/leads/${lead.id}`)).status).toBe(404);
+    expect((await api('DELETE', `/api/leads/${lead.id}`)).status).toBe(404);
+    const rows = await database.db.execute(sql`select lead_id from appointments`);
+    expect((rows as unknown as { rows: unknown[] }).rows).toEqual([{ lead_id: null }]);
+  });
+});
+
+describe('GET /api/leads/export', () => {
+  it('downloads the filtered leads as CSV with formula cells escaped', async () => {
+    await add({ full_name: '=HYPERLINK("http://evil")', email: 'evil@example.com' });
+    await add({ full_name: 'Plain Person', email: 'plain@example.com', property_types: ['land'] });
+    const res = await t.app.request('/api/leads/export?property_type=single-family', { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="leads-\d{4}-\d\d-\d\d\.csv"$/);
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('"Name","Email","Phone","Property Type","Status","Contacted","Date Added","Message"');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil""\)","evil@example.com","'\(301\)|^"'=HYPERLINK/);
+  });
+});
