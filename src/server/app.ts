@@ -7,7 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
-import { loadStaticSite } from './lib/static-site.ts';
+import { isAppPath, loadStaticSite } from './lib/static-site.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/leads.ts';
@@ -16,6 +16,28 @@ import { overviewRoutes } from './routes/overview.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Only our own scripts, styles, images and API; nobody may frame us. */
+const CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/**
+ * The admin app's dialogs lock page scroll with an injected <style> element (Radix via
+ * react-remove-scroll), so its shell also allows inline styles. Scripts stay 'self' only.
+ */
+export const ADMIN_APP_CSP = Object.entries({ ...CSP, styleSrc: ["'self'", "'unsafe-inline'"] })
+  .map(([k, v]) => `${k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)} ${v.join(' ')}`)
+  .join('; ');
 
 /** Composes the API and the built client into one app. */
 export function createApp(deps: AppDeps) {
@@ -42,18 +64,9 @@ export function createApp(deps: AppDeps) {
 
   app.use(
     secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
+      contentSecurityPolicy: CSP,
+      // A handler may set a stricter or page-specific policy (the admin app shell does).
+      overwrite: false,
       referrerPolicy: 'strict-origin-when-cross-origin',
       xFrameOptions: 'DENY',
       strictTransportSecurity: false, // only meaningful behind https; set by the proxy there
@@ -74,7 +87,8 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store');
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      checkOrigin(c.req.header('origin'), c.req.header('host'));
+      const host = (deps.config.trustProxy && c.req.header('x-forwarded-host')) || c.req.header('host');
+      checkOrigin(c.req.header('origin'), host);
       const type = c.req.header('content-type') ?? '';
       if (c.req.header('content-length') !== '0' && !type.toLowerCase().startsWith('application/json') && type !== '') {
         throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
@@ -113,7 +127,16 @@ export function createApp(deps: AppDeps) {
       const code = err.status === 413 ? 'payload_too_large' : 'bad_request';
       return c.json(errorBody(c, code, err.status === 400 ? 'The request body is not valid JSON.' : err.message), err.status);
     }
-    deps.logger.error({ err, requestId: c.get('requestId') }, 'unhandled error');
+    const dbCode = databaseErrorCode(err);
+    if (dbCode?.startsWith('22')) {
+      // A data exception (a value the database cannot store): the client's input, not our fault.
+      return c.json(errorBody(c, 'bad_request', 'The request contains a value that cannot be stored.'), 400);
+    }
+    // Log the error without the query's parameters: they hold people's personal data.
+    deps.logger.error(
+      { requestId: c.get('requestId'), error: err.name, dbCode, message: dbCode ? undefined : err.message, stack: dbCode ? undefined : err.stack },
+      'unhandled error',
+    );
     return c.json(errorBody(c, 'internal_error', 'Something went wrong on our side.'), 500);
   });
 
@@ -121,6 +144,15 @@ export function createApp(deps: AppDeps) {
 }
 
 export type AppType = ReturnType<typeof createApp>;
+
+/** The SQLSTATE of a database error, whether thrown by the driver or wrapped by Drizzle. */
+function databaseErrorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
@@ -166,8 +198,11 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     const html = site.page(c.req.path);
     if (html === undefined) return next();
     c.header('Cache-Control', 'no-cache');
+    if (isAppPath(c.req.path)) c.header('Content-Security-Policy', ADMIN_APP_CSP);
     return c.html(html);
   });
+  // HTML files are served only through their clean paths above, with the site values filled in.
+  app.use('*', async (c, next) => (c.req.path.endsWith('.html') ? c.html(site.notFound, 404) : next()));
   app.use('*', serveStatic({ root: clientDir }));
   app.all('*', (c) => c.html(site.notFound, 404));
 }

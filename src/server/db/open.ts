@@ -17,7 +17,7 @@ export async function openConfiguredDatabase(config: Config, purpose: string): P
     }
     return database;
   }
-  const release = acquireDataDirLock(config.dataDir, purpose);
+  const release = await acquireDataDirLock(config.dataDir, purpose);
   try {
     const database = await openPglite(config.dataDir);
     await database.migrate();

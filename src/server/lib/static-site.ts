@@ -22,12 +22,13 @@ export function fillSiteTokens(html: string, site: Config['site']): string {
     /</g,
     '\\u003c',
   );
+  // Replacer functions: a `$&` or `$'` in a value must stay literal text.
   return html
-    .replaceAll('%%SITE_CONFIG_JSON%%', json)
-    .replaceAll('%%SITE_NAME%%', escapeHtml(site.name))
-    .replaceAll('%%SITE_EMAIL%%', escapeHtml(site.email))
-    .replaceAll('%%SITE_PHONE_TEL%%', escapeHtml(phoneTel))
-    .replaceAll('%%SITE_PHONE%%', escapeHtml(site.phone));
+    .replaceAll('%%SITE_CONFIG_JSON%%', () => json)
+    .replaceAll('%%SITE_NAME%%', () => escapeHtml(site.name))
+    .replaceAll('%%SITE_EMAIL%%', () => escapeHtml(site.email))
+    .replaceAll('%%SITE_PHONE_TEL%%', () => escapeHtml(phoneTel))
+    .replaceAll('%%SITE_PHONE%%', () => escapeHtml(site.phone));
 }
 
 function htmlFiles(dir: string, prefix = ''): string[] {

@@ -14,6 +14,9 @@ type Listener = (notification: Notification) => void;
  * one process reaches browsers connected to any other.
  */
 export class NotificationHub {
+  /** Keep-alive interval of each stream (for proxies), and when it re-checks its session. */
+  constructor(readonly heartbeatMs = 25_000) {}
+
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly streams = new Set<() => void>();
 

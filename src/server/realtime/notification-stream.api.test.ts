@@ -71,3 +71,15 @@ describe('appointment reminders', () => {
     }
   });
 });
+
+describe('stream and session', () => {
+  it('closes an open stream once its session has ended (sign-out)', async () => {
+    await ensureUser(database.db, 'leaver@example.com', 'leaver-password');
+    const cookie = await signIn(t.json, 'leaver@example.com', 'leaver-password');
+    const res = await t.app.request('/api/notifications/stream', { headers: { cookie } });
+    const stream = sseReader(res);
+    expect((await stream.next()).event).toBe('ready');
+    await t.json('POST', '/api/auth/logout', undefined, { cookie });
+    await expect(stream.next(3000)).rejects.toThrow('SSE stream ended');
+  });
+});

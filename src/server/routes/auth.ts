@@ -3,7 +3,7 @@ import { loginRequestSchema, loginResponseSchema, sessionResponseSchema } from '
 import { errorResponseSchema } from '#shared/schemas/error';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clearSessionCookie, readSessionToken, writeSessionCookie } from '../auth/session-cookie.ts';
-import { clearRateLimit, hitRateLimit, peekRateLimit } from '../db/queries/rate-limits.ts';
+import { clearRateLimit, hitRateLimit, undoRateLimitHit } from '../db/queries/rate-limits.ts';
 import { createSession, deleteSession, findSessionUser } from '../db/queries/sessions.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
 import { AppError } from '../lib/errors.ts';
@@ -70,24 +70,26 @@ export const authRoutes = createRouter()
     const accountKey = `login:account:${email}`;
     const ipKey = `login:ip:${c.get('clientIp')}`;
 
-    for (const [key, max] of [[accountKey, MAX_FAILURES_PER_ACCOUNT], [ipKey, MAX_FAILURES_PER_IP]] as const) {
-      const seen = await peekRateLimit(db, key, WINDOW_SECONDS);
-      if (seen.count >= max) throw tooMany(seen.retryAfterSeconds);
+    // Count the attempt before checking the password, so parallel guesses cannot all slip
+    // in under the limit; a sign-in that succeeds takes its count back.
+    const account_ = await hitRateLimit(db, accountKey, MAX_FAILURES_PER_ACCOUNT, WINDOW_SECONDS);
+    const ip = await hitRateLimit(db, ipKey, MAX_FAILURES_PER_IP, WINDOW_SECONDS);
+    if (!account_.allowed || !ip.allowed) {
+      throw tooMany(Math.max(account_.allowed ? 0 : account_.retryAfterSeconds, ip.allowed ? 0 : ip.retryAfterSeconds));
     }
 
     const account = await findPasswordHash(db, email);
     const valid = await verifyPassword(account?.password_hash ?? (await getDummyHash()), password);
     if (!account || !valid) {
-      await hitRateLimit(db, accountKey, MAX_FAILURES_PER_ACCOUNT, WINDOW_SECONDS);
-      await hitRateLimit(db, ipKey, MAX_FAILURES_PER_IP, WINDOW_SECONDS);
       c.get('deps').logger.info({ event: 'login_failed', requestId: c.get('requestId') }, 'failed sign-in');
       throw new AppError('unauthorized', 'Invalid credentials');
     }
+    await clearRateLimit(db, accountKey);
+    await undoRateLimitHit(db, ipKey, WINDOW_SECONDS);
 
     // Rotate: whatever session the browser held before sign-in ends here.
     const previous = readSessionToken(c);
     if (previous) await deleteSession(db, previous);
-    await clearRateLimit(db, accountKey);
     writeSessionCookie(c, await createSession(db, account.id));
     return c.json({ user: { id: account.id, email: account.email } }, 200);
   })

@@ -8,6 +8,8 @@ import {
   type Notification,
 } from '#shared/schemas/notification';
 import { createAdminRoute } from '../auth/admin-route.ts';
+import { readSessionToken } from '../auth/session-cookie.ts';
+import { findSessionUser } from '../db/queries/sessions.ts';
 import {
   clearNotifications,
   listNotifications,
@@ -19,7 +21,6 @@ import { createRouter, requireDb } from '../lib/router.ts';
 
 const errorJson = { 'application/json': { schema: errorResponseSchema } };
 const countJson = { 'application/json': { schema: countResponseSchema } };
-const HEARTBEAT_MS = 25_000;
 
 const listRoute = createAdminRoute({
   method: 'get',
@@ -80,6 +81,7 @@ export const notificationRoutes = createRouter()
   .openapi(streamRoute, (c) => {
     const { hub } = c.get('deps');
     const userId = c.get('user').id;
+    const token = readSessionToken(c);
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no'); // nginx: do not buffer the stream
     return streamSSE(c, async (stream) => {
@@ -109,10 +111,15 @@ export const notificationRoutes = createRouter()
           }
           await new Promise<void>((resolve) => {
             wake = resolve;
-            setTimeout(resolve, HEARTBEAT_MS).unref();
+            setTimeout(resolve, hub.heartbeatMs).unref();
           });
           wake = undefined;
-          if (queue.length === 0 && !stream.aborted) await stream.write(': keep-alive\n\n');
+          if (queue.length === 0 && !stream.aborted && !closed) {
+            // The session may have ended meanwhile (sign-out, password reset, user deleted).
+            const database = c.get('deps').database();
+            if (!token || !database || !(await findSessionUser(database.db, token))) break;
+            await stream.write(': keep-alive\n\n');
+          }
         }
       } finally {
         unsubscribe();

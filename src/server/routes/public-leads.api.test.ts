@@ -74,6 +74,8 @@ describe('POST /api/public/leads', () => {
     ['email', { email: `${'x'.repeat(250)}@a.com` }, 'Email must be at most 254 characters'],
     ['phone', { phone: '1'.repeat(41) }, 'Phone number must be at most 40 characters'],
     ['message', { message: 'x'.repeat(5001) }, 'Message must be at most 5000 characters'],
+    ['full_name', { full_name: 'Nul\u0000Byte' }, 'Contains a character that is not allowed'],
+    ['message', { message: 'a\u0000b' }, 'Contains a character that is not allowed'],
   ])('rejects a bad %s with "%s" and stores nothing', async (field, overrides, message) => {
     const { json } = createTestApp(database);
     const res = await json('POST', '/api/public/leads', validLead(overrides));

@@ -8,7 +8,7 @@ import { NotificationHub } from '../realtime/notification-hub.ts';
 export function createTestApp(database: Database | undefined, env: Record<string, string> = {}) {
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
   const logger = pino({ level: 'silent' });
-  const hub = new NotificationHub();
+  const hub = new NotificationHub(200);
   const app = createApp({ config, logger, database: () => database, clientDir: undefined, hub });
 
   const json = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -11,6 +11,10 @@ export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
 
 const required = (message: string) => ({ message, abort: true });
 
+// PostgreSQL cannot store the NUL character in text; refuse it as bad input, not a 500.
+export const noNul = (s: string) => !s.includes('\u0000');
+export const NUL_MESSAGE = 'Contains a character that is not allowed';
+
 export const emailSchema = z
   .string({ error: 'Email is required' })
   .trim()
@@ -27,13 +31,15 @@ export const leadFieldsSchema = z.object({
     .string({ error: 'Name is required' })
     .trim()
     .min(1, required('Name is required'))
-    .max(LIMITS.name, `Name must be at most ${LIMITS.name} characters`),
+    .max(LIMITS.name, `Name must be at most ${LIMITS.name} characters`)
+    .refine(noNul, NUL_MESSAGE),
   email: emailSchema,
   phone: z
     .string({ error: 'Phone number is required' })
     .trim()
     .min(1, required('Phone number is required'))
-    .max(LIMITS.phone, `Phone number must be at most ${LIMITS.phone} characters`),
+    .max(LIMITS.phone, `Phone number must be at most ${LIMITS.phone} characters`)
+    .refine(noNul, NUL_MESSAGE),
   // Forms use exactly one entry (spec section 3).
   property_types: z
     .array(propertyTypeSchema, { error: 'Property type is required' })
@@ -43,6 +49,7 @@ export const leadFieldsSchema = z.object({
     .string()
     .trim()
     .max(LIMITS.message, `Message must be at most ${LIMITS.message} characters`)
+    .refine(noNul, NUL_MESSAGE)
     .optional()
     .nullable(),
 });
@@ -56,7 +63,7 @@ export type LeadFields = z.infer<typeof leadFieldsSchema>;
  * - `fill_ms`: milliseconds between the form being shown and being sent.
  */
 export const publicLeadRequestSchema = leadFieldsSchema.extend({
-  website: z.string().max(500).optional(),
+  website: z.string().max(500).refine(noNul, NUL_MESSAGE).optional(),
   submission_id: z.uuid('Invalid submission id'),
   fill_ms: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
@@ -104,7 +111,7 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
 
 /** The Leads Manager's view: search, filters and page, as they appear in the URL. */
 export const leadListQuerySchema = z.object({
-  search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
+  search: z.string().trim().max(200, 'Search must be at most 200 characters').refine(noNul, NUL_MESSAGE).optional(),
   status: optionalEnum(LEAD_STATUSES),
   property_type: optionalEnum(PROPERTY_TYPES),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -18,7 +18,7 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
   const startsAt = sql`((a.date + a.time) at time zone ${timeZone})`;
   // The date range first, so the (date, time) index narrows the rows before the exact test.
   const today = sql`(now() at time zone ${timeZone})::date`;
-  const upcomingWindow = sql`a.date between ${today} - 1 and ${today} + ${UPCOMING_DAYS + 1}
+  const upcomingWindow = sql`a.date between ${today} - 1 and ${today} + ${UPCOMING_DAYS + 1}::int
     and ${startsAt} >= now() and ${startsAt} < now() + make_interval(days => ${UPCOMING_DAYS})`;
   const [counts, recent, upcoming] = await Promise.all([
     queryRows<Omit<Overview, 'recent_leads' | 'upcoming'>>(db, sql`

@@ -41,3 +41,10 @@ export async function peekRateLimit(db: Db, key: string, windowSeconds: number):
 export async function clearRateLimit(db: Db, key: string): Promise<void> {
   await execute(db, sql`delete from rate_limits where key = ${key}`);
 }
+
+/** Takes back one hit of the current window (a sign-in that turned out to succeed). */
+export async function undoRateLimitHit(db: Db, key: string, windowSeconds: number): Promise<void> {
+  await execute(db, sql`
+    update rate_limits set count = greatest(count - 1, 0)
+    where key = ${key} and window_start = to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`);
+}

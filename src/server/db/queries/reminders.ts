@@ -13,7 +13,8 @@ export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: 
     with due as (
       update appointments a set reminder_sent_at = now()
       where a.reminder_sent_at is null
-        and a.date between (now() at time zone ${timeZone})::date - 1 and (now() at time zone ${timeZone})::date + 2
+        and a.date between (now() at time zone ${timeZone})::date - 1
+                       and (now() at time zone ${timeZone})::date + ${Math.ceil(minutesBefore / 1440) + 1}::int
         and (a.date + a.time) at time zone ${timeZone} <= now() + make_interval(mins => ${minutesBefore})
         and (a.date + a.time) at time zone ${timeZone} > now() - interval '1 hour'
       returning a.lead_id, a.time, a.type
