@@ -39,7 +39,8 @@ test.describe('admin sign-in', () => {
 
   test('toasts Invalid credentials for a wrong password and stays on /login', async ({ page }) => {
     await page.goto('/login');
-    await page.getByLabel('Email').fill(`wrong-${Date.now()}@example.com`);
+    // The real admin with a wrong password (a later successful sign-in resets its count).
+    await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Invalid credentials' })).toBeVisible();

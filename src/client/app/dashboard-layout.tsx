@@ -35,12 +35,17 @@ export function DashboardLayout() {
     setMenuPath(location.pathname);
     setMenuOpen(false);
   }
+  // Closing by the close button, the overlay or Escape puts focus back on the toggle.
+  const closeMenu = () => {
+    setMenuOpen(false);
+    toggle.current?.focus();
+  };
+
   useEffect(() => {
     if (!menuOpen) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      toggle.current?.focus();
+      closeMenu();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -60,8 +65,9 @@ export function DashboardLayout() {
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <Sidebar id={SIDEBAR_ID} open={menuOpen} desktop={desktop} siteName={siteName} onClose={() => setMenuOpen(false)} onLogout={() => void logout()} />
-      <div className="lg:pl-64">
+      <Sidebar id={SIDEBAR_ID} open={menuOpen} desktop={desktop} siteName={siteName} onClose={closeMenu} onLogout={() => void logout()} />
+      {/* While the phone menu is open, the page behind it is out of reach (a modal menu). */}
+      <div className="lg:pl-64" inert={menuOpen && !desktop}>
         <header className="sticky top-0 z-20 flex h-16 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 sm:px-6">
           <button
             ref={toggle}
@@ -77,7 +83,7 @@ export function DashboardLayout() {
           <div className="ml-auto flex items-center gap-3">
             <NotificationBell />
             <span className="hidden max-w-56 truncate text-sm text-slate-700 sm:inline">{email || 'Admin'}</span>
-            <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-blue-700 font-semibold text-white">
+            <span role="img" aria-label={`Signed in as ${email || 'Admin'}`} title={email || 'Admin'} className="flex size-9 items-center justify-center rounded-full bg-blue-700 font-semibold text-white">
               {(email[0] ?? 'A').toUpperCase()}
             </span>
           </div>

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { CurrentUser, LoginRequest } from '#shared/schemas/auth';
 import { apiRequest, onUnauthorized } from './api-client.ts';
@@ -20,22 +21,27 @@ const AuthContext = createContext<AuthState | undefined>(undefined);
 const CHANNEL = 'crm-auth';
 type AuthEvent = { type: 'signed-in' } | { type: 'signed-out' };
 
-async function fetchSessionUser(): Promise<CurrentUser | null> {
+/** The signed-in user, null when signed out, or undefined when the server could not say. */
+async function fetchSessionUser(): Promise<CurrentUser | null | undefined> {
   try {
     return (await apiRequest<{ user: CurrentUser | null }>('GET', '/api/auth/session')).user;
   } catch (err) {
     console.error('Session check failed', err);
-    return null;
+    return undefined;
   }
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
   const [user, setUser] = useState<CurrentUser | null>(null);
   const [loading, setLoading] = useState(true);
   const [channel] = useState(() => (typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(CHANNEL)));
 
+  // A check that fails (the server restarting, the network down) keeps whoever was signed
+  // in: only the server saying "nobody" (or a 401 anywhere) signs out.
   const refresh = useCallback(async () => {
-    setUser(await fetchSessionUser());
+    const current = await fetchSessionUser();
+    if (current !== undefined) setUser(current);
     setLoading(false);
   }, []);
 
@@ -43,7 +49,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let live = true;
     void fetchSessionUser().then((current) => {
       if (!live) return;
-      setUser(current);
+      setUser(current ?? null);
       setLoading(false);
     });
     return () => {
@@ -52,6 +58,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => onUnauthorized(() => setUser(null)), []);
+
+  // Signed out: forget every cached answer, so the next admin in this tab sees none of it.
+  useEffect(() => {
+    if (user === null) queryClient.clear();
+  }, [user, queryClient]);
 
   useEffect(() => {
     if (!channel) return;

@@ -1,4 +1,5 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
+import type { RefObject } from 'react';
 
 type Props = {
   open: boolean;
@@ -8,15 +9,23 @@ type Props = {
   confirmLabel: string;
   busy?: boolean;
   onConfirm: () => void;
+  /** Where focus goes on close, when the control that opened the dialog may be gone. */
+  returnFocusRef?: RefObject<HTMLElement | null>;
 };
 
 /** An accessible confirmation (focus trapped and restored, Escape cancels). */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busy = false, onConfirm }: Props) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busy = false, onConfirm, returnFocusRef }: Props) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
+        <AlertDialog.Content
+          onCloseAutoFocus={(event) => {
+            if (!returnFocusRef?.current) return;
+            event.preventDefault();
+            returnFocusRef.current.focus();
+          }}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
           <AlertDialog.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialog.Description>
           <div className="mt-6 flex justify-end gap-3">

@@ -14,6 +14,8 @@ export function Toaster({ belowHeader = false }: { belowHeader?: boolean }) {
   return (
     <section
       aria-label="Notifications"
+      aria-live="polite"
+      aria-relevant="additions"
       className={`pointer-events-none fixed ${belowHeader ? 'top-20' : 'top-4'} right-4 left-4 z-[60] flex flex-col items-end gap-3 sm:left-auto sm:w-96`}
     >
       {toasts.map((t) => (

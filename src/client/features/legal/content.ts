@@ -61,7 +61,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
       {
         heading: 'Your IP address',
         paragraphs: [
-          'We use the IP address your request comes from only to limit abuse (rate limiting repeated submissions). It is not stored with your lead.',
+          'We use the IP address your request comes from to limit abuse (rate limiting repeated submissions), and our server records it in its request logs, which we use to keep the service secure and working. It is not stored with your lead.',
         ],
       },
       {

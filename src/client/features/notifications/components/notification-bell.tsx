@@ -1,7 +1,7 @@
 import * as Popover from '@radix-ui/react-popover';
 import { format, isValid, parseISO } from 'date-fns';
 import { Bell, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import {
@@ -25,6 +25,7 @@ export function NotificationBell() {
   const markAll = useMarkAllNotificationsRead();
   const clear = useClearNotifications();
   const [confirming, setConfirming] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
   const unread = notifications.filter((n) => !n.read).length;
 
   const clearAll = () =>
@@ -38,6 +39,7 @@ export function NotificationBell() {
     <>
       <Popover.Root>
         <Popover.Trigger
+          ref={trigger}
           aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
           className="relative rounded-full p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
         >
@@ -118,6 +120,7 @@ export function NotificationBell() {
         confirmLabel="Clear all"
         busy={clear.isPending}
         onConfirm={clearAll}
+        returnFocusRef={trigger}
       />
     </>
   );
