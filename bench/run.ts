@@ -2,7 +2,10 @@
  * `npm run bench` (after `npm run build`): page weight of `/` and lead-submission throughput
  * through HTTP on PGlite and on PostgreSQL, against the built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres]     (default: all four)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [scale]     (default: all)
+ *
+ * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
+ * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms).
  *
  * `auth`: sign-in latency (p50) and how many live notification streams one process holds
  * with one notification delivered to all of them within 1 s (target: 1,000).
@@ -21,6 +24,8 @@ import { acquirePostgres, countRows, createFreshDatabase } from './lib/postgres.
 import { SERVER_ENTRY, startServer } from './lib/server.ts';
 import { describePageWeight, measurePageWeight } from './page-weight.ts';
 import { measureFanout, measureSignIn, signInCookie } from './auth-realtime.ts';
+import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
+import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
 const JS_TARGET_GZIP = 60 * 1024;
 const POSTGRES_TARGET_RPS = 1_000;
@@ -171,6 +176,35 @@ async function benchPostgres() {
   await runCleanups();
 }
 
+const SCALE_TARGET_MS = { PGlite: 150, PostgreSQL: 50 } as const;
+
+/** Seeds 100,000 leads (the server must not be running), then times the dashboard's queries. */
+async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
+  console.log(`\nLeads Manager and Overview at ${SCALE_LEADS.toLocaleString('en-US')} leads, ${engine}`);
+  const started = performance.now();
+  const database = await open();
+  try {
+    await database.migrate();
+    await seedLeadsAtScale(database.db);
+  } finally {
+    await database.close();
+  }
+  console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const server = await startServer({ ...serverEnv, ...env });
+  cleanups.push(server.stop);
+  const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
+  const timings = await timeQueries(server.origin, cookie);
+  const target = SCALE_TARGET_MS[engine];
+  for (const t of timings) {
+    verdict(
+      `${engine} at 100k leads: ${t.name}`,
+      t.p95Ms < target && t.failures === 0,
+      `p50 ${t.p50Ms.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms (target p95 < ${target} ms)${t.failures ? `, ${t.failures} failed` : ''}`,
+    );
+  }
+  await runCleanups();
+}
+
 async function main() {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
   console.log(`bench: ${load.connections} connections, ${load.warmupMs / 1000} s warm-up, ${load.durationMs / 1000} s per run`);
@@ -180,6 +214,17 @@ async function main() {
       await runCleanups();
     }
     if (wants('postgres')) await benchPostgres();
+    if (wants('scale')) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      await benchScale('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir });
+      const pgServer = await acquirePostgres();
+      cleanups.push(pgServer.release);
+      const database = await createFreshDatabase(pgServer.url);
+      cleanups.push(database.drop);
+      await benchScale('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
+      await runCleanups();
+    }
   } finally {
     await runCleanups();
   }

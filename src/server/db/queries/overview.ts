@@ -27,15 +27,18 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
         (select count(*)::int from appointments) as total_appointments,
         (select count(*)::int from leads where status = 'New') as new_leads,
         (select count(*)::int from appointments a where ${upcomingWindow}) as upcoming_appointments,
+        -- A lead of the last 30 days was contacted after it was created, so within those 30 days too:
+        -- the (to_status, changed_at) index finds those changes without visiting every lead.
         (select percentile_cont(0.5) within group (order by extract(epoch from c.first_at - l.created_at))::float8
-           from leads l
-           join lateral (select min(changed_at) as first_at from lead_status_changes
-                         where lead_id = l.id and to_status = 'Contacted') c on c.first_at is not null
+           from (select lead_id, min(changed_at) as first_at from lead_status_changes
+                 where to_status = 'Contacted' and changed_at >= now() - interval '30 days'
+                 group by lead_id) c
+           join leads l on l.id = c.lead_id
            where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted`),
     queryRows<Lead>(db, sql`
       select l.id, to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, l.status,
              l.full_name, l.email, l.phone, l.property_types, l.contacted, l.message
-      from leads l order by l.created_at desc, l.id desc limit ${LIST_SIZE}`),
+      from leads l order by l.created_at desc nulls last, l.id desc nulls last limit ${LIST_SIZE}`),
     queryRows<Appointment>(db, sql`
       select ${appointmentColumns}
       from appointments a left join leads l on l.id = a.lead_id

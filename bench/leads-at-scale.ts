@@ -1,0 +1,67 @@
+/**
+ * The Leads Manager and Overview at 100,000 leads: seeds them in SQL, then times the
+ * dashboard's queries through HTTP against the built server (sequential requests on
+ * loopback, so the time is the server's plus well under a millisecond of transport).
+ */
+import { sql } from 'drizzle-orm';
+import { execute, type Db } from '../src/server/db/client.ts';
+
+export const SCALE_LEADS = 100_000;
+
+/** Believable leads spread over two years, a quarter contacted with history, and appointments. */
+export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<void> {
+  await execute(db, sql`
+    insert into leads (full_name, email, phone, property_types, status, contacted, message, created_at)
+    select
+      (array['James','Maria','Robert','Linda','Michael','Patricia','David','Jennifer','Carlos','Aisha','Kevin','Priya','Thomas','Grace','Daniel','Sofia','Marcus','Emily','Andre','Hannah'])[1 + (i % 20)]
+        || ' ' || (array['Carter','Nguyen','Patel','Johnson','Rivera','Kim','Thompson','Garcia','Brooks','Murphy','Okafor','Schmidt','Reyes','Coleman','Walsh','Martin','Lopez','Clark','Lewis','Young','Allen','King','Wright','Scott','Hill'])[1 + ((i * 7) % 25)],
+      'lead' || i || '@' || (array['gmail.com','yahoo.com','outlook.com','invest.example','capital.example'])[1 + (i % 5)],
+      '(' || (200 + (i % 800)) || ') 555-' || lpad(((i * 37) % 10000)::text, 4, '0'),
+      array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]],
+      (array['New','New','Contacted','Converted','Dropped'])[1 + ((i / 7) % 5)],
+      ((i / 7) % 5) >= 2,
+      case when i % 3 = 0 then 'Looking for underwriting on a deal.' end,
+      now() - make_interval(mins => (i * 10.5)::int)
+    from generate_series(1, ${count}) as i`);
+  await execute(db, sql`
+    insert into lead_status_changes (lead_id, from_status, to_status, changed_at)
+    select id, 'New', 'Contacted', created_at + make_interval(mins => 30 + (abs(hashtext(id::text)) % 600))
+    from leads where status <> 'New'`);
+  await execute(db, sql`
+    insert into appointments (lead_id, date, time, type)
+    select id, (now() + make_interval(days => (abs(hashtext(id::text)) % 60) - 30))::date,
+           make_time(9 + abs(hashtext(email)) % 8, (abs(hashtext(phone)) % 2) * 30, 0),
+           (array['Call','Zoom','On-site'])[1 + abs(hashtext(full_name || id::text)) % 3]
+    from leads where status in ('Contacted', 'Converted') and random() < 0.2`);
+  await execute(db, sql`analyze`);
+}
+
+export const SCALE_QUERIES: { name: string; path: string }[] = [
+  { name: 'first page of the list', path: '/api/leads' },
+  { name: 'search by name fragment', path: '/api/leads?search=garc' },
+  { name: 'search by phone fragment', path: '/api/leads?search=555-12' },
+  { name: 'search + status + property type', path: '/api/leads?search=mar&status=New&property_type=multifamily' },
+  { name: 'overview stats', path: '/api/overview' },
+];
+
+export type QueryTiming = { name: string; p50Ms: number; p95Ms: number; failures: number };
+
+export async function timeQueries(origin: string, cookie: string, samples = 60, warmup = 5): Promise<QueryTiming[]> {
+  const results: QueryTiming[] = [];
+  for (const q of SCALE_QUERIES) {
+    const times: number[] = [];
+    let failures = 0;
+    for (let i = 0; i < warmup + samples; i++) {
+      const started = performance.now();
+      const res = await fetch(`${origin}${q.path}`, { headers: { cookie } });
+      await res.arrayBuffer();
+      const ms = performance.now() - started;
+      if (res.status !== 200) failures++;
+      if (i >= warmup) times.push(ms);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+    results.push({ name: q.name, p50Ms: at(0.5), p95Ms: at(0.95), failures });
+  }
+  return results;
+}
