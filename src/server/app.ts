@@ -8,7 +8,9 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { isAppPath, loadStaticSite } from './lib/static-site.ts';
+import { appointmentRoutes } from './routes/appointments.ts';
 import { authRoutes } from './routes/auth.ts';
+import { calendarFeedRoutes } from './routes/calendar-feed.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/leads.ts';
 import { notificationRoutes } from './routes/notifications.ts';
@@ -103,6 +105,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', notificationRoutes);
   app.route('/', leadRoutes);
   app.route('/', overviewRoutes);
+  app.route('/', appointmentRoutes);
+  app.route('/', calendarFeedRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

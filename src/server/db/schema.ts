@@ -179,3 +179,16 @@ export const rateLimits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.window_start] }), index('rate_limits_window_idx').on(t.window_start)],
 );
+
+/** One private calendar feed per admin: only a hash of its URL's token is kept; revocable. */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    user_id: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.token_hash)],
+);

@@ -1,7 +1,64 @@
 import * as z from 'zod';
-import { APPOINTMENT_TYPES } from '../constants.ts';
+import { APPOINTMENT_TYPES, LIMITS } from '../constants.ts';
+import { NUL_MESSAGE, noNul } from './lead.ts';
 
-export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES);
+export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' });
+
+/** A real calendar day as yyyy-mm-dd (2026-02-30 is not one). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1900 && y <= 2200 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+export const isClockTime = (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+
+export const dateSchema = z
+  .string({ error: 'Date is required' })
+  .trim()
+  .min(1, { message: 'Date is required', abort: true })
+  .refine(isCalendarDate, 'Invalid date');
+
+export const timeSchema = z
+  .string({ error: 'Time is required' })
+  .trim()
+  .min(1, { message: 'Time is required', abort: true })
+  .refine(isClockTime, 'Invalid time');
+
+const notesSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.message, `Notes must be at most ${LIMITS.message} characters`)
+  .refine(noNul, NUL_MESSAGE)
+  .optional()
+  .nullable();
+
+/** The Schedule Appointment form and request; messages are the spec's (section 5). */
+export const createAppointmentRequestSchema = z.object({
+  lead_id: z.string({ error: 'Please select a lead' }).min(1, { message: 'Please select a lead', abort: true }).pipe(z.uuid('Please select a lead')),
+  date: dateSchema,
+  time: timeSchema,
+  type: appointmentTypeSchema,
+  notes: notesSchema,
+});
+export type CreateAppointmentRequest = z.infer<typeof createAppointmentRequestSchema>;
+
+/** Change the date, time, type or notes (only the fields sent). */
+export const updateAppointmentRequestSchema = z
+  .object({ date: dateSchema, time: timeSchema, type: appointmentTypeSchema, notes: notesSchema })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+export type UpdateAppointmentRequest = z.infer<typeof updateAppointmentRequestSchema>;
+
+export const appointmentIdParamSchema = z.object({ id: z.uuid('Invalid appointment id') });
+
+/** A date range, both ends included; the calendar asks for its visible grid. */
+export const appointmentListQuerySchema = z
+  .object({ from: dateSchema.optional(), to: dateSchema.optional() })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['to'] });
+export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
 
 /** An appointment as the API returns it; date and time are wall-clock in BUSINESS_TIME_ZONE. */
 export const appointmentSchema = z.object({
@@ -14,3 +71,20 @@ export const appointmentSchema = z.object({
   lead: z.object({ full_name: z.string(), email: z.string(), phone: z.string() }).nullable(),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
+
+export const APPOINTMENT_LIST_LIMIT = 2000;
+export const appointmentListResponseSchema = z.object({
+  appointments: z.array(appointmentSchema),
+  /** True when more than APPOINTMENT_LIST_LIMIT matched; narrow the range to see them all. */
+  truncated: z.boolean(),
+  time_zone: z.string(),
+});
+export type AppointmentListResponse = z.infer<typeof appointmentListResponseSchema>;
+
+export const calendarFeedSchema = z.object({
+  /** The subscription URL; present only in the answer that created it (only a hash is kept). */
+  url: z.string().optional(),
+  active: z.boolean(),
+  created_at: z.string().nullable(),
+});
+export type CalendarFeed = z.infer<typeof calendarFeedSchema>;

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unprocessable: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { execute, queryRows, type Db } from '../client.ts';
+import { hashToken } from './sessions.ts';
+
+/** A new feed token for the admin (replacing any earlier one, which stops working). */
+export async function createCalendarFeed(db: Db, userId: string): Promise<{ token: string; created_at: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const [row] = await queryRows<{ created_at: string }>(db, sql`
+    insert into calendar_feeds (user_id, token_hash) values (${userId}, ${hashToken(token)})
+    on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = now()
+    returning to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`);
+  return { token, created_at: row!.created_at };
+}
+
+export async function getCalendarFeed(db: Db, userId: string): Promise<{ created_at: string } | undefined> {
+  const [row] = await queryRows<{ created_at: string }>(db, sql`
+    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+    from calendar_feeds where user_id = ${userId}`);
+  return row;
+}
+
+export async function revokeCalendarFeed(db: Db, userId: string): Promise<boolean> {
+  return (await execute(db, sql`delete from calendar_feeds where user_id = ${userId}`)) > 0;
+}
+
+/** Whether a feed token is live (its admin still exists: the row cascades away otherwise). */
+export async function isCalendarFeedToken(db: Db, token: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`select 1 from calendar_feeds where token_hash = ${hashToken(token)}`);
+  return rows.length > 0;
+}

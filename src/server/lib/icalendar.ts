@@ -1,0 +1,66 @@
+import type { CalendarAppointment } from '../db/queries/appointments.ts';
+
+/**
+ * iCalendar (RFC 5545) for appointments. Times are written in UTC (DTSTART:...Z), computed
+ * from the wall-clock date and time in BUSINESS_TIME_ZONE, so every calendar app shows the
+ * right moment in its own zone without needing our VTIMEZONE rules.
+ */
+const DURATION = 'PT30M';
+
+/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 3.3.11). */
+export const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+
+/** Lines longer than 75 octets continue on the next line after CRLF and a space (3.1). */
+export function foldLine(line: string): string {
+  const bytes = Buffer.from(line, 'utf8');
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  for (const ch of line) {
+    const n = Buffer.byteLength(ch, 'utf8');
+    if (size + n > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      size = 0;
+    }
+    current += ch;
+    size += n;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+function event(a: CalendarAppointment, host: string, now: Date): string[] {
+  const who = a.lead?.full_name ?? 'Unknown Lead';
+  const details = [a.notes, a.lead ? `Email: ${a.lead.email}` : null, a.lead ? `Phone: ${a.lead.phone}` : null].filter(Boolean).join('\n');
+  return [
+    'BEGIN:VEVENT',
+    `UID:${a.id}@${host}`,
+    `DTSTAMP:${utcStamp(now)}`,
+    `CREATED:${a.created_utc}`,
+    `DTSTART:${a.starts_utc}`,
+    `DURATION:${DURATION}`,
+    `SUMMARY:${escapeText(`${a.type} with ${who}`)}`,
+    ...(details ? [`DESCRIPTION:${escapeText(details)}`] : []),
+    'END:VEVENT',
+  ];
+}
+
+export function toICalendar(appointments: CalendarAppointment[], opts: { siteName: string; timeZone: string; host: string; now?: Date }): string {
+  const now = opts.now ?? new Date();
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:-//${escapeText(opts.siteName)}//Due Diligence CRM//EN`,
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText(`${opts.siteName} appointments`)}`,
+    `X-WR-TIMEZONE:${opts.timeZone}`,
+    ...appointments.flatMap((a) => event(a, opts.host, now)),
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join('\r\n') + '\r\n';
+}
