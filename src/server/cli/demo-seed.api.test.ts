@@ -32,6 +32,8 @@ describe('seedDemo', () => {
     expect(after.notifications).toBe(after.leads);
     expect(after.events).toBeGreaterThan(1000);
     expect(after.users).toBe(1);
+    const [history] = await queryRows<{ contacted: number }>(database.db, sql`select count(*)::int as contacted from lead_status_changes where to_status = 'Contacted'`);
+    expect(history!.contacted).toBeGreaterThan(10);
 
     const [range] = await queryRows<{ past: number; upcoming: number; oldest_event_days: number }>(
       database.db,

@@ -29,6 +29,20 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
       update leads set status = ${lead.status}, contacted = ${contacted},
         created_at = now() - make_interval(days => ${lead.daysAgo}) - make_interval(hours => ${lead.hour})
       where id = ${id}`);
+    // The history the dashboard shows: created New, contacted a few hours later, then the rest.
+    await execute(db, sql`update lead_status_changes set changed_at = l.created_at from leads l where l.id = ${id} and lead_id = l.id`);
+    if (contacted) {
+      await execute(db, sql`
+        insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
+        select l.id, 'New', 'Contacted', ${admin.user.id}, least(now(), l.created_at + make_interval(mins => ${30 + lead.hour * 17}))
+        from leads l where l.id = ${id}`);
+      if (lead.status !== 'Contacted') {
+        await execute(db, sql`
+          insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
+          select l.id, 'Contacted', ${lead.status}, ${admin.user.id}, least(now(), l.created_at + interval '2 days')
+          from leads l where l.id = ${id}`);
+      }
+    }
   }
 
   const leadIds = (
