@@ -157,4 +157,25 @@ test.describe('notifications', () => {
     await expect(panel.getByText('No new notifications')).toBeVisible();
     await expect(panel.getByRole('button', { name: 'Clear all notifications' })).toHaveCount(0);
   });
+
+  test('after losing its connection the bell reconnects by itself and shows what it missed', async ({ page, context }) => {
+    await login(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.request.delete('/api/notifications');
+    await page.reload();
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await expect(bell).toHaveAccessibleName('Notifications');
+
+    // The browser goes offline: the live stream drops. A lead arrives meanwhile.
+    await context.setOffline(true);
+    const name = `Missed Lead ${Date.now()}`;
+    await submitLead(page, name);
+    await context.setOffline(false);
+
+    // EventSource reconnects on its own; the server's `ready` makes the bell refetch.
+    await expect(bell).toHaveAccessibleName('Notifications, 1 unread', { timeout: 15_000 });
+    await bell.click();
+    await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(`New lead: ${name} (live@example.com)`)).toBeVisible();
+  });
 });
+

@@ -35,11 +35,18 @@ export function DashboardLayout() {
     setMenuPath(location.pathname);
     setMenuOpen(false);
   }
-  // Closing by the close button, the overlay or Escape puts focus back on the toggle.
+  // Closing by the close button, the overlay or Escape puts focus back on the toggle, once
+  // the page behind the menu is no longer inert (after the re-render).
+  const refocusToggle = useRef(false);
   const closeMenu = () => {
+    refocusToggle.current = true;
     setMenuOpen(false);
-    toggle.current?.focus();
   };
+  useEffect(() => {
+    if (menuOpen || !refocusToggle.current) return;
+    refocusToggle.current = false;
+    toggle.current?.focus();
+  }, [menuOpen]);
 
   useEffect(() => {
     if (!menuOpen) return;

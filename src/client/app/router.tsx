@@ -4,7 +4,10 @@ import { OverviewPage, SectionNotBuiltPage } from '#client/features/dashboard/ov
 import { DashboardLayout } from './dashboard-layout.tsx';
 import { ProtectedRoute } from './protected-route.tsx';
 
-/** The admin app's routes; the public pages are separate, prerendered documents. */
+/**
+ * The admin app's routes; the public pages are separate, prerendered documents. The Leads
+ * and Appointments pages load on first visit, so sign-in and the Overview download less.
+ */
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   {
@@ -15,8 +18,11 @@ export const router = createBrowserRouter([
         element: <DashboardLayout />,
         children: [
           { index: true, element: <OverviewPage /> },
-          { path: 'leads', element: <SectionNotBuiltPage title="Leads" /> },
-          { path: 'appointments', element: <SectionNotBuiltPage title="Appointments" /> },
+          { path: 'leads', lazy: () => import('#client/features/leads/leads-page.tsx').then((m) => ({ Component: m.LeadsPage })) },
+          {
+            path: 'appointments',
+            lazy: () => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ Component: m.AppointmentsPage })),
+          },
           { path: 'analytics', element: <SectionNotBuiltPage title="Analytics" /> },
           { path: '*', element: <Navigate to="/dashboard" replace /> },
         ],

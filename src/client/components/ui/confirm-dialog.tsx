@@ -1,4 +1,5 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
+import { useReturnFocus } from './return-focus.ts';
 import type { RefObject } from 'react';
 
 type Props = {
@@ -15,13 +16,16 @@ type Props = {
 
 /** An accessible confirmation (focus trapped and restored, Escape cancels). */
 export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busy = false, onConfirm, returnFocusRef }: Props) {
+  // Without a returnFocusRef, focus goes back to whatever opened the dialog (a row's button).
+  const returnFocus = useReturnFocus();
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <AlertDialog.Content
+          onOpenAutoFocus={returnFocus.onOpenAutoFocus}
           onCloseAutoFocus={(event) => {
-            if (!returnFocusRef?.current) return;
+            if (!returnFocusRef?.current) return returnFocus.onCloseAutoFocus(event);
             event.preventDefault();
             returnFocusRef.current.focus();
           }}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { appointmentsQueryKey } from './get-appointments.ts';
+
+export const deleteAppointment = (id: string) => apiRequest<{ id: string }>('DELETE', `/api/appointments/${encodeURIComponent(id)}`);
+
+/** The .ics download for one appointment (the session cookie goes with the link). */
+export const appointmentIcsUrl = (id: string) => `/api/appointments/${encodeURIComponent(id)}/ics`;
+
+export function useDeleteAppointment() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deleteAppointment,
+    onSuccess: () => client.invalidateQueries({ queryKey: appointmentsQueryKey }),
+  });
+}

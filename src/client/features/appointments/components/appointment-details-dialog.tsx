@@ -1,0 +1,86 @@
+import { CalendarPlus, Trash2 } from 'lucide-react';
+import type { Appointment } from '#shared/schemas/appointment';
+import { Modal } from '#client/components/ui/modal.tsx';
+import { appointmentIcsUrl } from '../api/delete-appointment.ts';
+import { formatAppointmentDate, formatClock } from '../calendar-month.ts';
+import { AppointmentTypeBadge } from './appointment-type-badge.tsx';
+
+type Props = {
+  appointment: Appointment | null;
+  onClose: () => void;
+  onDelete: (appointment: Appointment) => void;
+};
+
+/** Appointment Details: lead, date and time, type, notes, .ics download, delete and Close. */
+export function AppointmentDetailsDialog({ appointment, onClose, onDelete }: Props) {
+  return (
+    <Modal open={appointment !== null} onOpenChange={(open) => !open && onClose()} title="Appointment Details">
+      {appointment ? <Details appointment={appointment} onClose={onClose} onDelete={onDelete} /> : null}
+    </Modal>
+  );
+}
+
+function Details({ appointment, onClose, onDelete }: { appointment: Appointment; onClose: () => void; onDelete: (appointment: Appointment) => void }) {
+  const { lead } = appointment;
+  return (
+    <div className="space-y-5">
+      <dl className="grid grid-cols-1 gap-x-4 gap-y-3 text-sm sm:grid-cols-[8rem_1fr]">
+        <dt className="font-medium text-slate-500">Lead</dt>
+        <dd className="text-slate-900">{lead?.full_name ?? 'Unknown Lead'}</dd>
+        {lead ? (
+          <>
+            <dt className="font-medium text-slate-500">Email</dt>
+            <dd className="break-all">
+              <a href={`mailto:${lead.email}`} className="text-blue-700 hover:underline">
+                {lead.email}
+              </a>
+            </dd>
+            <dt className="font-medium text-slate-500">Phone</dt>
+            <dd>
+              <a href={`tel:${lead.phone.replace(/[^\d+]/g, '')}`} className="text-blue-700 hover:underline">
+                {lead.phone}
+              </a>
+            </dd>
+          </>
+        ) : null}
+        <dt className="font-medium text-slate-500">Date</dt>
+        <dd className="text-slate-900">{formatAppointmentDate(appointment, 'MMMM d, yyyy')}</dd>
+        <dt className="font-medium text-slate-500">Time</dt>
+        <dd className="text-slate-900">{formatClock(appointment.time)}</dd>
+        <dt className="font-medium text-slate-500">Type</dt>
+        <dd>
+          <AppointmentTypeBadge type={appointment.type} />
+        </dd>
+        {appointment.notes ? (
+          <>
+            <dt className="font-medium text-slate-500">Notes</dt>
+            <dd className="break-words whitespace-pre-wrap text-slate-900">{appointment.notes}</dd>
+          </>
+        ) : null}
+      </dl>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
+        <div className="flex items-center gap-2">
+          <a
+            href={appointmentIcsUrl(appointment.id)}
+            download
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
+            <CalendarPlus aria-hidden="true" className="size-4" />
+            Add to calendar (.ics)
+          </a>
+          <button
+            type="button"
+            onClick={() => onDelete(appointment)}
+            aria-label="Delete appointment"
+            className="rounded-md border border-red-200 p-2 text-red-600 hover:bg-red-50"
+          >
+            <Trash2 aria-hidden="true" className="size-4" />
+          </button>
+        </div>
+        <button type="button" onClick={onClose} className="rounded-md bg-slate-800 px-4 py-2 text-sm font-medium text-white hover:bg-slate-900">
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

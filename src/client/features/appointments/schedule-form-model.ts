@@ -1,0 +1,29 @@
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { createAppointmentRequestSchema, type CreateAppointmentRequest } from '#shared/schemas/appointment';
+import { ApiError } from '#client/lib/api-client.ts';
+
+/** What the Schedule Appointment inputs hold; '' until chosen. */
+export type ScheduleFormValues = { lead_id: string; date: string; time: string; type: string; notes: string };
+
+export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = { lead_id: '', date: '', time: '', type: '', notes: '' };
+
+const FIELDS = Object.keys(EMPTY_SCHEDULE_FORM) as (keyof ScheduleFormValues)[];
+const isFormField = (key: string): key is keyof ScheduleFormValues => (FIELDS as string[]).includes(key);
+
+/** Validates with the shared contract, so the messages are the spec's (section 5) and the server's. */
+export const scheduleFormResolver: Resolver<ScheduleFormValues, unknown, CreateAppointmentRequest> = (values) => {
+  const parsed = createAppointmentRequestSchema.safeParse(values);
+  if (parsed.success) return { values: parsed.data, errors: {} };
+  const errors: Record<string, { type: string; message: string }> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (isFormField(field) && !errors[field]) errors[field] = { type: issue.code, message: issue.message };
+  }
+  return { values: {}, errors: errors as FieldErrors<ScheduleFormValues> };
+};
+
+/** A 400's or 422's field messages, keyed by the form's fields (others are dropped). */
+export function serverFieldErrors(error: unknown): [keyof ScheduleFormValues, string][] {
+  if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422) || !error.fields) return [];
+  return Object.entries(error.fields).filter((entry): entry is [keyof ScheduleFormValues, string] => isFormField(entry[0]));
+}

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { leadsQueryKey } from './get-leads.ts';
+
+export const deleteLead = (id: string) => apiRequest<{ id: string }>('DELETE', `/api/leads/${encodeURIComponent(id)}`);
+
+export function useDeleteLead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deleteLead,
+    onSuccess: () => client.invalidateQueries({ queryKey: leadsQueryKey }),
+  });
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { LeadDetail } from '#shared/schemas/lead';
+import { ApiError } from '#client/lib/api-client.ts';
+import { Modal } from '#client/components/ui/modal.tsx';
+import { SelectField } from '#client/components/ui/select-field.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { useLead } from '../api/get-lead.ts';
+import { useUpdateLead } from '../api/update-lead.ts';
+import { STATUS_OPTIONS, buildLeadPatch, editLeadFormResolver, toEditFormValues, type EditLeadFields, type EditLeadFormValues } from '../lead-form-model.ts';
+import { showServerFieldErrors } from '../server-field-errors.ts';
+import { LeadFormActions, LeadFormFields } from './lead-form-fields.tsx';
+import { StatusHistory } from './status-history.tsx';
+
+type Props = { leadId: string | null; onClose: () => void };
+
+/** Edit Lead: pre-filled from the server, sends only what changed, shows the status history. */
+export function EditLeadDialog({ leadId, onClose }: Props) {
+  const lead = useLead(leadId);
+  let body;
+  if (lead.data) body = <EditLeadForm key={lead.data.id} lead={lead.data} onDone={onClose} />;
+  else if (lead.isError) body = <LoadError error={lead.error} />;
+  else body = <Spinner className="py-10" label="Loading lead..." />;
+  return (
+    <Modal open={leadId !== null} onOpenChange={(open) => !open && onClose()} title="Edit Lead">
+      {body}
+    </Modal>
+  );
+}
+
+function LoadError({ error }: { error: Error }) {
+  const gone = error instanceof ApiError && error.status === 404;
+  return <p className="py-6 text-center text-sm text-red-700">{gone ? 'This lead no longer exists.' : 'This lead could not be loaded.'}</p>;
+}
+
+function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
+  const updateLead = useUpdateLead();
+  // What the form started with: the PATCH carries only the fields changed since then.
+  const [initial] = useState(() => toEditFormValues(lead));
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<EditLeadFormValues, unknown, EditLeadFields>({ resolver: editLeadFormResolver, defaultValues: initial });
+
+  const onSubmit = handleSubmit(async (values) => {
+    const patch = buildLeadPatch(initial, values);
+    if (Object.keys(patch).length === 0) return onDone();
+    try {
+      await updateLead.mutateAsync({ id: lead.id, patch });
+    } catch (error) {
+      console.error('Updating the lead failed', error);
+      showServerFieldErrors(error, setError);
+      toast.error('Failed to update lead');
+      return;
+    }
+    toast.success('Lead updated successfully');
+    onDone();
+  });
+
+  return (
+    <>
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Edit Lead">
+        <LeadFormFields register={register} errors={errors} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectField label="Contacted" {...register('contacted')}>
+            <option value="no">No</option>
+            <option value="yes">Yes</option>
+          </SelectField>
+          <SelectField label="Status" {...register('status')}>
+            {STATUS_OPTIONS.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <LeadFormActions busy={isSubmitting} label="Update Lead" busyLabel="Updating..." onCancel={onDone} />
+      </form>
+      <StatusHistory history={lead.status_history} />
+    </>
+  );
+}

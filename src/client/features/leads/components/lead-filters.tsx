@@ -1,0 +1,74 @@
+import { Download, Search } from 'lucide-react';
+import { useId } from 'react';
+import { LEAD_STATUSES } from '#shared/constants';
+import { leadFilterParams, type LeadListView } from '../api/get-leads.ts';
+import { PROPERTY_TYPE_OPTIONS } from '../lead-form-model.ts';
+
+type Props = {
+  view: LeadListView;
+  searchText: string;
+  onSearchText: (text: string) => void;
+  onStatus: (status: string) => void;
+  onPropertyType: (propertyType: string) => void;
+};
+
+const selectClass =
+  'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600 sm:w-auto';
+
+/** Search box, the two filters and the CSV export of what they select. */
+export function LeadFilters({ view, searchText, onSearchText, onStatus, onPropertyType }: Props) {
+  const id = useId();
+  const exportQuery = leadFilterParams(view).toString();
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+      <div className="relative min-w-0 flex-1 sm:min-w-60">
+        <label htmlFor={`${id}-search`} className="sr-only">
+          Search leads
+        </label>
+        <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
+        <input
+          id={`${id}-search`}
+          type="search"
+          placeholder="Search leads..."
+          value={searchText}
+          onChange={(event) => onSearchText(event.currentTarget.value)}
+          className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-2 focus:outline-blue-600"
+        />
+      </div>
+      <div>
+        <label htmlFor={`${id}-status`} className="sr-only">
+          Filter by status
+        </label>
+        <select id={`${id}-status`} value={view.status} onChange={(event) => onStatus(event.currentTarget.value)} className={selectClass}>
+          <option value="">All Statuses</option>
+          {LEAD_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${id}-type`} className="sr-only">
+          Filter by property type
+        </label>
+        <select id={`${id}-type`} value={view.property_type} onChange={(event) => onPropertyType(event.currentTarget.value)} className={selectClass}>
+          <option value="">All Property Types</option>
+          {PROPERTY_TYPE_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <a
+        href={`/api/leads/export${exportQuery ? `?${exportQuery}` : ''}`}
+        download
+        className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50"
+      >
+        <Download aria-hidden="true" className="size-4" />
+        Export CSV
+      </a>
+    </div>
+  );
+}

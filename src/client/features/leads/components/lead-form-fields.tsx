@@ -1,0 +1,49 @@
+import type { FieldErrors, Path, UseFormRegister } from 'react-hook-form';
+import { SelectField } from '#client/components/ui/select-field.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { TextareaField } from '#client/components/ui/textarea-field.tsx';
+import { PROPERTY_TYPE_OPTIONS, type LeadFormValues } from '../lead-form-model.ts';
+
+type Props<T extends LeadFormValues> = { register: UseFormRegister<T>; errors: FieldErrors<LeadFormValues> };
+
+/** The inputs the Add and Edit Lead forms share (spec section 5). */
+export function LeadFormFields<T extends LeadFormValues>({ register: registerField, errors }: Props<T>) {
+  // Every form these fields go into has the lead's fields (T extends LeadFormValues).
+  const register = (name: keyof LeadFormValues) => registerField(name as Path<T>);
+  return (
+    <>
+      <TextField label="Full Name" autoComplete="off" error={errors.full_name?.message} {...register('full_name')} />
+      <TextField label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+      <TextField label="Phone" type="tel" autoComplete="off" error={errors.phone?.message} {...register('phone')} />
+      <SelectField label="Property Type" error={errors.property_type?.message} {...register('property_type')}>
+        <option value="">Select property type</option>
+        {PROPERTY_TYPE_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+      <TextareaField label="Additional Information" rows={4} error={errors.message?.message} {...register('message')} />
+    </>
+  );
+}
+
+type ActionsProps = { busy: boolean; label: string; busyLabel: string; onCancel: () => void };
+
+/** Cancel and submit; the submit button is disabled while the request runs (spec section 4). */
+export function LeadFormActions({ busy, label, busyLabel, onCancel }: ActionsProps) {
+  return (
+    <div className="flex justify-end gap-3 pt-2">
+      <button type="button" onClick={onCancel} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+        Cancel
+      </button>
+      <button
+        type="submit"
+        disabled={busy}
+        className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
+      >
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { LEAD_STATUSES, PROPERTY_TYPES } from '#shared/constants';
+import type { LeadListView } from './api/get-leads.ts';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const oneOf = (values: readonly string[], value: string | null) => (value !== null && values.includes(value) ? value : '');
+
+/** The view from the URL; unknown values count as "no filter" rather than failing the list. */
+function readView(params: URLSearchParams): LeadListView {
+  const page = Number.parseInt(params.get('page') ?? '', 10);
+  return {
+    search: (params.get('search') ?? '').trim(),
+    status: oneOf(LEAD_STATUSES, params.get('status')),
+    property_type: oneOf(PROPERTY_TYPES, params.get('property_type')),
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/**
+ * The Leads Manager's search, filters and page live in the URL, so a view can be shared and
+ * survives a reload. The search box writes to the URL after a pause in typing.
+ */
+export function useLeadListView() {
+  const [params, setParams] = useSearchParams();
+  const view = readView(params);
+  const [searchText, setSearchText] = useState(view.search);
+  // The last search this hook wrote: a URL change other than ours (back button, a shared
+  // link) replaces the box's text; ours must not, or a keystroke typed meanwhile is lost.
+  const [written, setWritten] = useState<string | null>(null);
+  const [seenSearch, setSeenSearch] = useState(view.search);
+  if (seenSearch !== view.search) {
+    setSeenSearch(view.search);
+    if (view.search === written) setWritten(null);
+    else setSearchText(view.search);
+  }
+
+  const update = useCallback(
+    (changes: Partial<Record<keyof LeadListView, string>>, replace = false) => {
+      const apply = (previous: URLSearchParams) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        // A new search or filter starts again at the first page.
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      };
+      void setParams(apply, { replace });
+    },
+    [setParams],
+  );
+
+  const wanted = searchText.trim();
+  useEffect(() => {
+    if (wanted === view.search) return;
+    const timer = setTimeout(() => {
+      setWritten(wanted);
+      update({ search: wanted }, true);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [wanted, view.search, update]);
+
+  return {
+    view,
+    searchText,
+    setSearchText,
+    setStatus: (status: string) => update({ status }),
+    setPropertyType: (property_type: string) => update({ property_type }),
+    setPage: (page: number) => update({ page: page > 1 ? String(page) : '' }),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Lead, LeadDetail } from '#shared/schemas/lead';
+
+let counter = 0;
+
+/** A lead as the API returns it, with overrides. */
+export function makeLead(overrides: Partial<Lead> = {}): Lead {
+  counter += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+    created_at: '2025-01-05T14:30:00.000Z',
+    status: 'New',
+    full_name: `Lead ${counter}`,
+    email: `lead${counter}@example.com`,
+    phone: `(301) 555-01${String(counter).padStart(2, '0')}`,
+    property_types: ['single-family'],
+    contacted: false,
+    message: null,
+    ...overrides,
+  };
+}
+
+export function makeLeadDetail(overrides: Partial<LeadDetail> = {}): LeadDetail {
+  return { ...makeLead(overrides), status_history: [], ...overrides };
+}

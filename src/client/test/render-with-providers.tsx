@@ -1,0 +1,46 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { Toaster } from '#client/components/ui/toaster.tsx';
+
+/** Shows the router's current URL, so a test can read what the page wrote to it. */
+function CurrentUrl() {
+  const location = useLocation();
+  return <div data-testid="current-url">{`${location.pathname}${location.search}`}</div>;
+}
+
+/** Renders a page with a fresh query cache, a router at `url` and the toasts. */
+export function renderWithProviders(ui: ReactElement, { url = '/' }: { url?: string } = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[url]}>
+        {ui}
+        <CurrentUrl />
+      </MemoryRouter>
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+export type ApiCall = { method: string; path: string; body: unknown };
+type Handler = (call: ApiCall) => { status?: number; body: unknown } | undefined;
+
+/**
+ * Stubs `fetch` with a handler that answers by method and path; records every call.
+ * An unhandled request answers 500, so a missing handler fails loudly.
+ */
+export function mockApi(handler: Handler) {
+  const calls: ApiCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = typeof input === 'string' ? input : input instanceof URL ? `${input.pathname}${input.search}` : input.url;
+    const call = { method: init?.method ?? 'GET', path, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
+    calls.push(call);
+    const answer = handler(call) ?? { status: 500, body: { error: { code: 'internal_error', message: `Unhandled ${call.method} ${path}` } } };
+    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
