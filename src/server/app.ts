@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
+import { publicOrigin } from './lib/public-origin.ts';
 import { isAppPath, loadStaticSite } from './lib/static-site.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -89,8 +90,7 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store');
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      const host = (deps.config.trustProxy && c.req.header('x-forwarded-host')) || c.req.header('host');
-      checkOrigin(c.req.header('origin'), host);
+      checkOrigin(c.req.header('origin'), publicOrigin(c).host);
       const type = c.req.header('content-type') ?? '';
       if (c.req.header('content-length') !== '0' && !type.toLowerCase().startsWith('application/json') && type !== '') {
         throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
@@ -173,7 +173,7 @@ function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
 }
 
 /** Cross-site request forgery guard: a browser always sends Origin on these requests. */
-function checkOrigin(origin: string | undefined, host: string | undefined) {
+function checkOrigin(origin: string | undefined, host: string) {
   if (origin === undefined) return; // not a browser; no ambient credentials to abuse
   let originHost: string;
   try {

@@ -1,28 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { calendarFeedSchema } from '#shared/schemas/appointment';
 import { errorResponseSchema } from '#shared/schemas/error';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { listCalendarAppointments } from '../db/queries/appointments.ts';
 import { createCalendarFeed, getCalendarFeed, isCalendarFeedToken, revokeCalendarFeed } from '../db/queries/calendar-feeds.ts';
-import type { AppEnv } from '../lib/context.ts';
 import { AppError } from '../lib/errors.ts';
 import { toICalendar } from '../lib/icalendar.ts';
+import { publicOrigin } from '../lib/public-origin.ts';
 import { createRouter, requireDb } from '../lib/router.ts';
 
 const feedJson = { 'application/json': { schema: calendarFeedSchema } };
-
-/** The site's own origin as the browser sees it (behind our proxy when TRUST_PROXY is on). */
-function publicOrigin(c: Context<AppEnv>): string {
-  const url = new URL(c.req.url);
-  if (c.get('deps').config.trustProxy) {
-    const proto = c.req.header('x-forwarded-proto');
-    const host = c.req.header('x-forwarded-host');
-    if (proto) url.protocol = `${proto}:`;
-    if (host) url.host = host;
-  }
-  return url.origin;
-}
 
 const getFeedRoute = createAdminRoute({
   method: 'get',
@@ -69,7 +56,7 @@ export const calendarFeedRoutes = createRouter()
   })
   .openapi(createFeedRoute, async (c) => {
     const { token, created_at } = await createCalendarFeed(requireDb(c), c.get('user').id);
-    return c.json({ active: true, created_at, url: `${publicOrigin(c)}/api/calendar/${token}/appointments.ics` }, 201);
+    return c.json({ active: true, created_at, url: `${publicOrigin(c).origin}/api/calendar/${token}/appointments.ics` }, 201);
   })
   .openapi(revokeFeedRoute, async (c) => {
     await revokeCalendarFeed(requireDb(c), c.get('user').id);

@@ -171,6 +171,14 @@ describe('POST /api/public/leads', () => {
     expect(res.status).toBe(201);
   });
 
+  it('accepts a same-origin post behind our proxy (X-Forwarded-Host) only with TRUST_PROXY', async () => {
+    const headers = { origin: 'https://crm.example', host: '127.0.0.1:3000', 'x-forwarded-host': 'crm.example', 'x-forwarded-proto': 'https' };
+    const behindProxy = createTestApp(database, { TRUST_PROXY: 'on' });
+    expect((await behindProxy.json('POST', 'http://127.0.0.1:3000/api/public/leads', validLead(), headers)).status).toBe(201);
+    const direct = createTestApp(database);
+    expect((await direct.json('POST', 'http://127.0.0.1:3000/api/public/leads', validLead(), headers)).status).toBe(403);
+  });
+
   it('answers a body that is not JSON with 400 and the error shape', async () => {
     const { app } = createTestApp(database);
     const res = await app.request('/api/public/leads', {
