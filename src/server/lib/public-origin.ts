@@ -7,13 +7,14 @@ import type { AppEnv } from './context.ts';
  */
 export function publicOrigin(c: Context<AppEnv>): URL {
   const url = new URL(c.req.url);
-  const host = c.req.header('host');
-  if (host) url.host = host;
+  let protocol = url.protocol.slice(0, -1);
+  let host = c.req.header('host') ?? url.host;
   if (c.get('deps').config.trustProxy) {
-    const proto = c.req.header('x-forwarded-proto');
+    const forwardedProto = c.req.header('x-forwarded-proto');
     const forwardedHost = c.req.header('x-forwarded-host');
-    if (proto === 'http' || proto === 'https') url.protocol = `${proto}:`;
-    if (forwardedHost) url.host = forwardedHost;
+    if (forwardedProto === 'http' || forwardedProto === 'https') protocol = forwardedProto;
+    if (forwardedHost) host = forwardedHost;
   }
-  return new URL(url.origin);
+  // Built whole: setting .host on a URL keeps its old port when the new host has none.
+  return new URL(`${protocol}://${host}`);
 }
