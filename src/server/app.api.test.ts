@@ -45,6 +45,12 @@ describe('errors and headers', () => {
     expect([400, 503]).toContain(res.status);
   });
 
+  it('answers a malformed Host header without a 500', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/leads', { full_name: 'x' }, { host: 'bad host^', origin: 'http://evil.example' });
+    expect(res.status).toBe(403);
+  });
+
   it('sends the security headers', async () => {
     const { app } = createTestApp(database);
     const res = await app.request('/api/health');

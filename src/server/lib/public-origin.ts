@@ -16,5 +16,9 @@ export function publicOrigin(c: Context<AppEnv>): URL {
     if (forwardedHost) host = forwardedHost;
   }
   // Built whole: setting .host on a URL keeps its old port when the new host has none.
-  return new URL(`${protocol}://${host}`);
+  try {
+    return new URL(`${protocol}://${host}`);
+  } catch {
+    return new URL(url.origin); // a malformed Host header: fall back to what we were asked
+  }
 }
