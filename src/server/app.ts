@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/leads.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { overviewRoutes } from './routes/overview.ts';
+import { publicEventRoutes } from './routes/public-events.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes);
   app.route('/', publicLeadRoutes);
+  app.route('/', publicEventRoutes);
   app.route('/', authRoutes);
   app.route('/', notificationRoutes);
   app.route('/', leadRoutes);

@@ -79,6 +79,7 @@ const envSchema = z.object({
     .refine(isTimeZone, { message: 'must be an IANA time zone such as America/New_York' }),
   LEAD_RATE_LIMIT: intInRange(0, 1_000_000, 10),
   LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
+  ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   TRUST_PROXY: booleanFlag,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   LOG_LEVEL: optionalString
@@ -96,6 +97,8 @@ export type Config = {
   businessTimeZone: string;
   leadRateLimit: number;
   leadMinFillSeconds: number;
+  /** Analytics events per client IP per minute, per app process; 0 = no limit. */
+  analyticsRateLimit: number;
   trustProxy: boolean;
   reminderMinutesBefore: number;
   logLevel: string;
@@ -126,6 +129,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     businessTimeZone: e.BUSINESS_TIME_ZONE,
     leadRateLimit: e.LEAD_RATE_LIMIT,
     leadMinFillSeconds: e.LEAD_MIN_FILL_SECONDS,
+    analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     logLevel: e.LOG_LEVEL,

@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import { EventRecorder } from './analytics/event-recorder.ts';
 import { createApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -28,7 +29,8 @@ async function main() {
   const logger = createLogger(config.logLevel);
   let database: Database | undefined;
   const hub = new NotificationHub();
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub });
+  const events = new EventRecorder(() => database, config.analyticsRateLimit);
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');

@@ -160,6 +160,10 @@ export const analyticsEvents = pgTable(
     time_spent: integer('time_spent'),
     user_agent: text('user_agent'),
     referrer: text('referrer'),
+    // From the landing URL, on the session's first pageview.
+    utm_source: text('utm_source'),
+    utm_medium: text('utm_medium'),
+    utm_campaign: text('utm_campaign'),
     created_at: createdAt(),
   },
   (t) => [

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import type { EventRecorder } from '../analytics/event-recorder.ts';
 import type { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** What every request handler may use; tests build their own. */
@@ -14,6 +15,8 @@ export type AppDeps = {
   clientDir: string | undefined;
   /** Live notifications for this process's open streams. */
   hub: NotificationHub;
+  /** Public analytics events: bot filter, per-IP limit, group commit. */
+  events: EventRecorder;
 };
 
 export type AppEnv = {

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { createApp } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { EventRecorder } from '../analytics/event-recorder.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The real app on a test database, with the environment the test names. */
@@ -9,9 +10,10 @@ export function createTestApp(database: Database | undefined, env: Record<string
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
   const logger = pino({ level: 'silent' });
   const hub = new NotificationHub(200);
-  const app = createApp({ config, logger, database: () => database, clientDir: undefined, hub });
+  const events = new EventRecorder(() => database, config.analyticsRateLimit);
+  const app = createApp({ config, logger, database: () => database, clientDir: undefined, hub, events });
 
-  const json = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     app.request(path, {
       method,
       headers: { 'content-type': 'application/json', ...headers },

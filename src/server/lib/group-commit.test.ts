@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit.ts';
+
+describe('GroupCommit', () => {
+  it('writes items that arrive together in one batch, and answers after the write', async () => {
+    const writes: number[][] = [];
+    let committed = false;
+    const gc = new GroupCommit<number>(
+      async (items) => {
+        writes.push(items);
+        await new Promise((r) => setTimeout(r, 10));
+        committed = true;
+      },
+      { maxBatch: 100, maxWaitMs: 5, maxInFlight: 1 },
+    );
+    const answers = [1, 2, 3].map((n) => gc.add(n).then(() => committed));
+    expect(await Promise.all(answers)).toEqual([true, true, true]);
+    expect(writes).toEqual([[1, 2, 3]]);
+  });
+
+  it('splits at maxBatch and never runs more than maxInFlight writes at once', async () => {
+    let running = 0;
+    let most = 0;
+    const sizes: number[] = [];
+    const gc = new GroupCommit<number>(
+      async (items) => {
+        running++;
+        most = Math.max(most, running);
+        sizes.push(items.length);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+      },
+      { maxBatch: 10, maxWaitMs: 2, maxInFlight: 2 },
+    );
+    await Promise.all(Array.from({ length: 45 }, (_, i) => gc.add(i)));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(45);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
+    expect(most).toBeLessThanOrEqual(2);
+    expect(gc.pending).toBe(0);
+  });
+
+  it('rejects every caller of a failed write, and later writes still work', async () => {
+    let fail = true;
+    const gc = new GroupCommit<number>(
+      async () => {
+        if (fail) throw new Error('disk full');
+      },
+      { maxBatch: 10, maxWaitMs: 1, maxInFlight: 1 },
+    );
+    const results = await Promise.allSettled([gc.add(1), gc.add(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    await expect(gc.add(3)).resolves.toBeUndefined();
+  });
+});

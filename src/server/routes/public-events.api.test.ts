@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { execute, queryRows, type Database } from '../db/client.ts';
+import { createTestApp } from '../test/app.ts';
+import { createTestDatabase } from '../test/database.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+beforeEach(async () => {
+  await execute(database.db, sql`truncate analytics_events`);
+});
+
+const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const event = (fields: Record<string, unknown> = {}) => ({ session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/', ...fields });
+const rows = () =>
+  queryRows<Record<string, unknown>>(database.db, sql`
+    select session_id, event_type, page_path, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign from analytics_events order by id`);
+
+describe('POST /api/public/events', () => {
+  it('stores a pageview with the user agent, referrer and UTM values, answering 204', async () => {
+    const { json } = createTestApp(database);
+    const res = await json('POST', '/api/public/events', event({ referrer: 'https://www.google.com/', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'fall' }), { 'user-agent': BROWSER });
+    expect(res.status).toBe(204);
+    expect(await rows()).toEqual([
+      { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/', time_spent: null, user_agent: BROWSER, referrer: 'https://www.google.com/', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'fall' },
+    ]);
+  });
+
+  it('stores heartbeat and time_spent with their seconds', async () => {
+    const { json } = createTestApp(database);
+    await json('POST', '/api/public/events', event({ event_type: 'heartbeat', time_spent: 30 }), { 'user-agent': BROWSER });
+    await json('POST', '/api/public/events', event({ event_type: 'time_spent', time_spent: 12 }), { 'user-agent': BROWSER });
+    expect((await rows()).map((r) => [r.event_type, r.time_spent])).toEqual([['heartbeat', 30], ['time_spent', 12]]);
+  });
+
+  it.each([
+    ['a bad session id', event({ session_id: 'short' })],
+    ['an unknown event type', event({ event_type: 'click' })],
+    ['a path not starting with /', event({ page_path: 'https://evil.example/' })],
+    ['a path over 512 characters', event({ page_path: `/${'a'.repeat(512)}` })],
+    ['a heartbeat without seconds', event({ event_type: 'heartbeat' })],
+    ['negative seconds', event({ event_type: 'time_spent', time_spent: -1 })],
+    ['more than an hour', event({ event_type: 'time_spent', time_spent: 3601 })],
+  ])('rejects %s with 400 and stores nothing', async (_name, body) => {
+    const { json } = createTestApp(database);
+    expect((await json('POST', '/api/public/events', body, { 'user-agent': BROWSER })).status).toBe(400);
+    expect(await rows()).toEqual([]);
+  });
+
+  it.each(['Googlebot/2.1 (+http://www.google.com/bot.html)', 'curl/8.5.0', 'Mozilla/5.0 HeadlessChrome/126.0', ''])('drops bot %j with 204', async (ua) => {
+    const { json } = createTestApp(database);
+    expect((await json('POST', '/api/public/events', event(), { 'user-agent': ua })).status).toBe(204);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('stores every event of a concurrent burst, acknowledging each after its write', async () => {
+    const { json } = createTestApp(database);
+    const burst = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => json('POST', '/api/public/events', event({ page_path: `/p${i}` }), { 'user-agent': BROWSER }).then((r) => r.status)),
+    );
+    expect(burst.every((s) => s === 204)).toBe(true);
+    expect(await rows()).toHaveLength(300);
+  });
+});
+
+describe('analytics rate limit', () => {
+  it('refuses more than ANALYTICS_RATE_LIMIT events per IP per minute with 429', async () => {
+    const { json } = createTestApp(database, { ANALYTICS_RATE_LIMIT: '2', TRUST_PROXY: 'on' });
+    const from = (ip: string) => ({ 'user-agent': BROWSER, 'x-forwarded-for': ip });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await json('POST', '/api/public/events', event(), from('203.0.113.7'))).status);
+    expect(statuses).toEqual([204, 204, 429]);
+    expect((await json('POST', '/api/public/events', event(), from('203.0.113.8'))).status).toBe(204);
+    expect(await rows()).toHaveLength(3);
+  });
+});
