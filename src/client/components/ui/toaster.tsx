@@ -48,11 +48,11 @@ function ToastItem({ toast: t }: { toast: ToastMessage }) {
       role={isError ? 'alert' : 'status'}
       aria-live={isError ? 'assertive' : 'polite'}
       aria-atomic="true"
-      onMouseEnter={() => (paused.current = true)}
-      onMouseLeave={() => (paused.current = false)}
       onFocus={() => (paused.current = true)}
       onBlur={() => (paused.current = false)}
-      className={`toast-enter pointer-events-auto flex w-full items-start gap-3 rounded-lg border bg-white p-4 text-sm shadow-lg ${
+      // Top-right is where pages keep their main buttons (Schedule, Add Lead, the bell): a
+      // toast must not block them, so only its close button takes clicks.
+      className={`toast-enter pointer-events-none flex w-full items-start gap-3 rounded-lg border bg-white p-4 text-sm shadow-lg ${
         isError ? 'border-red-200 text-red-900' : 'border-emerald-200 text-slate-900'
       }`}
     >
@@ -64,8 +64,10 @@ function ToastItem({ toast: t }: { toast: ToastMessage }) {
       <button
         type="button"
         onClick={() => toast.dismiss(t.id)}
+        onMouseEnter={() => (paused.current = true)}
+        onMouseLeave={() => (paused.current = false)}
         aria-label="Close notification"
-        className="-m-1 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+        className="pointer-events-auto -m-1 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900"
       >
         <X aria-hidden="true" className="size-4" />
       </button>
