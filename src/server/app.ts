@@ -9,6 +9,7 @@ import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { publicOrigin } from './lib/public-origin.ts';
 import { isAppPath, loadStaticSite } from './lib/static-site.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
 import { authRoutes } from './routes/auth.ts';
 import { calendarFeedRoutes } from './routes/calendar-feed.ts';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', overviewRoutes);
   app.route('/', appointmentRoutes);
   app.route('/', calendarFeedRoutes);
+  app.route('/', analyticsRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { execute, queryRows } from '../db/client.ts';
+import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
 import { createLead } from '../db/queries/leads.ts';
 import { ensureUser } from '../db/queries/users.ts';
 import type { Config } from '../config.ts';
@@ -59,6 +60,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
   }
 
   const eventsAdded = await seedAnalytics(db);
+  if (eventsAdded > 0) await rebuildAnalyticsRollups(db);
 
   return (
     [

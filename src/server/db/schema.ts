@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -195,4 +196,29 @@ export const calendarFeeds = pgTable(
     created_at: createdAt(),
   },
   (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.token_hash)],
+);
+
+/**
+ * Hourly rollups of analytics_events, written in the same transaction as the events they
+ * count (see insertAnalyticsEvents), so they are always exact. Hours are UTC-aligned.
+ */
+export const analyticsHourly = pgTable(
+  'analytics_hourly',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    page_path: text('page_path').notNull(),
+    views: integer('views').notNull().default(0),
+    time_spent: bigint('time_spent', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.page_path] })],
+);
+
+/** Which sessions were active in which hour: exact unique visitors for any whole-hour window. */
+export const analyticsSessionHours = pgTable(
+  'analytics_session_hours',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    session_id: text('session_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.session_id] })],
 );

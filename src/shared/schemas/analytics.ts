@@ -29,3 +29,38 @@ export const analyticsEventRequestSchema = z
     path: ['time_spent'],
   });
 export type AnalyticsEventRequest = z.infer<typeof analyticsEventRequestSchema>;
+
+export const ANALYTICS_PERIODS = ['24h', '7d', '14d', '30d'] as const;
+export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+export const ANALYTICS_PERIOD_LABELS: Record<AnalyticsPeriod, string> = {
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '14d': 'Last 14 days',
+  '30d': 'Last 30 days',
+};
+export const PERIOD_HOURS: Record<AnalyticsPeriod, number> = { '24h': 24, '7d': 168, '14d': 336, '30d': 720 };
+
+export const analyticsSummaryQuerySchema = z.object({ period: z.enum(ANALYTICS_PERIODS).default('7d') });
+
+/** What the Analytics dashboard shows; the server computes it all in SQL. */
+export const analyticsSummarySchema = z.object({
+  period: z.enum(ANALYTICS_PERIODS),
+  time_zone: z.string(),
+  page_views: z.number().int(),
+  previous_page_views: z.number().int(),
+  /** Percent change of page views versus the previous period of equal length; 100 when that was 0. */
+  change_percent: z.number(),
+  unique_visitors: z.number().int(),
+  /** Total time spent / unique sessions, in seconds. */
+  avg_time_seconds: z.number(),
+  /** 24 buckets by hour of day (0-23) in the business time zone. */
+  hourly: z.array(z.object({ hour: z.number().int(), views: z.number().int(), time_spent: z.number().int() })).length(24),
+  top_pages: z.array(z.object({ path: z.string(), views: z.number().int(), avg_time_seconds: z.number() })),
+});
+export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
+
+/** Percent change, one decimal; the spec's rule: 100% when the previous count is zero. */
+export function percentChange(current: number, previous: number): number {
+  if (previous === 0) return 100;
+  return Math.round(((current - previous) / previous) * 1000) / 10;
+}

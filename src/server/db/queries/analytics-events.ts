@@ -1,9 +1,45 @@
-import { analyticsEvents } from '../schema.ts';
-import type { Db } from '../client.ts';
+import { sql } from 'drizzle-orm';
+import { execute, type Db } from '../client.ts';
+import type { analyticsEvents } from '../schema.ts';
 
 export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;
 
-/** One multi-row INSERT (one transaction) for a batch of events. */
+// An event's UTC hour; the rollups are keyed by it.
+const HOUR = sql`date_trunc('hour', created_at at time zone 'UTC') at time zone 'UTC'`;
+
+/**
+ * One statement (one transaction) for a batch: the events, and the hourly rollups they
+ * change. Rollup rows are upserted in key order, so concurrent batches never deadlock.
+ */
 export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[]): Promise<void> {
-  if (events.length > 0) await db.insert(analyticsEvents).values(events);
+  if (events.length === 0) return;
+  const values = events.map(
+    (e) => sql`(${e.session_id}, ${e.page_path}, ${e.event_type}, ${e.time_spent ?? null}::int, ${e.user_agent ?? null}, ${e.referrer ?? null},
+      ${e.utm_source ?? null}, ${e.utm_medium ?? null}, ${e.utm_campaign ?? null})`,
+  );
+  await execute(db, sql`
+    with inserted as (
+      insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign)
+      values ${sql.join(values, sql`, `)}
+      returning created_at, session_id, page_path, event_type, time_spent
+    ), hourly as (
+      insert into analytics_hourly as h (hour, page_path, views, time_spent)
+      select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
+      from inserted group by 1, 2 order by 1, 2
+      on conflict (hour, page_path) do update set views = h.views + excluded.views, time_spent = h.time_spent + excluded.time_spent
+    )
+    insert into analytics_session_hours (hour, session_id)
+    select distinct ${HOUR}, session_id from inserted order by 1, 2
+    on conflict do nothing`);
+}
+
+/** Recomputes the rollups from the raw events (after events were written around insertAnalyticsEvents). */
+export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
+  await execute(db, sql`delete from analytics_hourly`);
+  await execute(db, sql`delete from analytics_session_hours`);
+  await execute(db, sql`
+    insert into analytics_hourly (hour, page_path, views, time_spent)
+    select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
+    from analytics_events group by 1, 2`);
+  await execute(db, sql`insert into analytics_session_hours (hour, session_id) select distinct ${HOUR}, session_id from analytics_events`);
 }

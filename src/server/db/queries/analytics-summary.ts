@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { PERIOD_HOURS, percentChange, type AnalyticsPeriod, type AnalyticsSummary } from '#shared/schemas/analytics';
+import { queryRows, type Db } from '../client.ts';
+
+const TOP_PAGES = 5;
+
+/**
+ * The Analytics dashboard's summary, from the hourly rollups (never the raw events), so it
+ * stays fast at millions of events. A period of N hours is the current hour and the N - 1
+ * before it; the previous period is the N hours before that. The 24 buckets are the hours
+ * of the day in the business time zone.
+ */
+export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZone: string): Promise<AnalyticsSummary> {
+  const hours = PERIOD_HOURS[period];
+  const start = sql`(date_trunc('hour', now() at time zone 'UTC') at time zone 'UTC' - make_interval(hours => ${hours - 1}))`;
+  const previousStart = sql`(${start} - make_interval(hours => ${hours}))`;
+
+  const [totals, hourly, topPages] = await Promise.all([
+    queryRows<{ page_views: number; previous_page_views: number; time_spent: number; unique_visitors: number }>(db, sql`
+      select
+        coalesce(sum(views) filter (where hour >= ${start}), 0)::int as page_views,
+        coalesce(sum(views) filter (where hour < ${start}), 0)::int as previous_page_views,
+        coalesce(sum(time_spent) filter (where hour >= ${start}), 0)::float8 as time_spent,
+        (select count(distinct session_id)::int from analytics_session_hours where hour >= ${start}) as unique_visitors
+      from analytics_hourly where hour >= ${previousStart}`),
+    queryRows<{ hour: number; views: number; time_spent: number }>(db, sql`
+      select extract(hour from hour at time zone ${timeZone})::int as hour, sum(views)::int as views, sum(time_spent)::int as time_spent
+      from analytics_hourly where hour >= ${start} group by 1`),
+    queryRows<{ path: string; views: number; avg_time_seconds: number }>(db, sql`
+      select page_path as path, sum(views)::int as views,
+             case when sum(views) > 0 then round(sum(time_spent)::numeric / sum(views), 1)::float8 else 0 end as avg_time_seconds
+      from analytics_hourly where hour >= ${start}
+      group by page_path having sum(views) > 0
+      order by views desc, path limit ${TOP_PAGES}`),
+  ]);
+  const t = totals[0]!;
+  const byHour = new Map(hourly.map((h) => [h.hour, h]));
+  return {
+    period,
+    time_zone: timeZone,
+    page_views: t.page_views,
+    previous_page_views: t.previous_page_views,
+    change_percent: percentChange(t.page_views, t.previous_page_views),
+    unique_visitors: t.unique_visitors,
+    avg_time_seconds: t.unique_visitors > 0 ? Math.round(t.time_spent / t.unique_visitors) : 0,
+    hourly: Array.from({ length: 24 }, (_, hour) => ({ hour, views: byHour.get(hour)?.views ?? 0, time_spent: byHour.get(hour)?.time_spent ?? 0 })),
+    top_pages: topPages,
+  };
+}

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import { execute, type Database } from '../db/client.ts';
+import { insertAnalyticsEvents, rebuildAnalyticsRollups, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
+import { ensureUser } from '../db/queries/users.ts';
+import { createTestApp, signIn } from '../test/app.ts';
+import { createTestDatabase } from '../test/database.ts';
+
+let database: Database;
+let t: ReturnType<typeof createTestApp>;
+let cookie: string;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  t = createTestApp(database, { BUSINESS_TIME_ZONE: 'America/New_York' });
+  await ensureUser(database.db, 'numbers@example.com', 'numbers-password');
+  cookie = await signIn(t.json, 'numbers@example.com', 'numbers-password');
+});
+afterAll(async () => {
+  await database.close();
+});
+beforeEach(async () => {
+  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_session_hours`);
+});
+
+/** Inserts events, then moves each to `hoursAgo` hours before now, and rebuilds the rollups. */
+async function eventsAt(list: (NewAnalyticsEvent & { hoursAgo: number })[]) {
+  for (const { hoursAgo, ...e } of list) {
+    await insertAnalyticsEvents(database.db, [e]);
+    await execute(database.db, sql`update analytics_events set created_at = now() - make_interval(hours => ${hoursAgo})
+      where id = (select max(id) from analytics_events)`);
+  }
+  await rebuildAnalyticsRollups(database.db);
+}
+const summary = async (period: string) =>
+  (await (await t.app.request(`/api/analytics/summary?period=${period}`, { headers: { cookie } })).json()) as AnalyticsSummary;
+const view = (session: string, path: string, hoursAgo: number): NewAnalyticsEvent & { hoursAgo: number } => ({ session_id: session, event_type: 'pageview', page_path: path, hoursAgo });
+const spent = (session: string, path: string, seconds: number, hoursAgo: number): NewAnalyticsEvent & { hoursAgo: number } => ({
+  session_id: session,
+  event_type: 'time_spent',
+  page_path: path,
+  time_spent: seconds,
+  hoursAgo,
+});
+
+describe('GET /api/analytics/summary', () => {
+  it('computes the hand-checked figures for the last 24 hours', async () => {
+    await eventsAt([
+      view('sessionAAAAAAAAAAAA', '/', 1),
+      spent('sessionAAAAAAAAAAAA', '/', 90, 1),
+      view('sessionAAAAAAAAAAAA', '/privacy', 1),
+      spent('sessionAAAAAAAAAAAA', '/privacy', 30, 1),
+      view('sessionBBBBBBBBBBBB', '/', 3),
+      spent('sessionBBBBBBBBBBBB', '/', 60, 3),
+      // The previous 24 hours: one view.
+      view('sessionCCCCCCCCCCCC', '/', 30),
+      // Older than both periods.
+      view('sessionDDDDDDDDDDDD', '/', 60),
+    ]);
+    const s = await summary('24h');
+    expect(s).toMatchObject({ period: '24h', time_zone: 'America/New_York', page_views: 3, previous_page_views: 1, change_percent: 200, unique_visitors: 2 });
+    // (90 + 30 + 60) seconds / 2 sessions.
+    expect(s.avg_time_seconds).toBe(90);
+    expect(s.top_pages).toEqual([
+      { path: '/', views: 2, avg_time_seconds: 75 },
+      { path: '/privacy', views: 1, avg_time_seconds: 30 },
+    ]);
+    expect(s.hourly).toHaveLength(24);
+    expect(s.hourly.reduce((n, b) => n + b.views, 0)).toBe(3);
+    expect(s.hourly.reduce((n, b) => n + b.time_spent, 0)).toBe(180);
+  });
+
+  it('puts buckets at the hour of day in the business time zone', async () => {
+    await eventsAt([view('sessionEEEEEEEEEEEE', '/', 2)]);
+    const nyHour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(new Date(Date.now() - 2 * 3600_000)));
+    const s = await summary('24h');
+    expect(s.hourly.find((b) => b.views > 0)?.hour).toBe(nyHour);
+  });
+
+  it('reports 100% change when the previous period had no views, and zeros with no data', async () => {
+    await eventsAt([view('sessionFFFFFFFFFFFF', '/', 5)]);
+    expect((await summary('7d')).change_percent).toBe(100);
+    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_session_hours`);
+    const empty = await summary('30d');
+    expect(empty).toMatchObject({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [] });
+  });
+
+  it('keeps the rollups exact for events written through the ingestion path', async () => {
+    await insertAnalyticsEvents(database.db, [
+      { session_id: 'sessionGGGGGGGGGGGG', event_type: 'pageview', page_path: '/' },
+      { session_id: 'sessionGGGGGGGGGGGG', event_type: 'heartbeat', page_path: '/', time_spent: 30 },
+      { session_id: 'sessionHHHHHHHHHHHH', event_type: 'pageview', page_path: '/careers' },
+    ]);
+    const s = await summary('24h');
+    expect(s).toMatchObject({ page_views: 2, unique_visitors: 2, avg_time_seconds: 15 });
+  });
+
+  it('rejects an unknown period', async () => {
+    expect((await t.app.request('/api/analytics/summary?period=1y', { headers: { cookie } })).status).toBe(400);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { analyticsEventRequestSchema, percentChange } from './analytics.ts';
+
+describe('percentChange', () => {
+  it.each([
+    [150, 100, 50],
+    [50, 100, -50],
+    [100, 100, 0],
+    [1, 3, -66.7],
+    [7, 0, 100], // the spec: 100% when the previous count is zero
+    [0, 0, 100],
+  ])('%i vs %i is %d%%', (current, previous, expected) => {
+    expect(percentChange(current, previous)).toBe(expected);
+  });
+});
+
+describe('analyticsEventRequestSchema', () => {
+  const base = { session_id: 'AbCdEfGhIjKlMnOpQrSt', page_path: '/' };
+  it('needs seconds for heartbeat and time_spent, not for pageview', () => {
+    expect(analyticsEventRequestSchema.safeParse({ ...base, event_type: 'pageview' }).success).toBe(true);
+    expect(analyticsEventRequestSchema.safeParse({ ...base, event_type: 'heartbeat' }).success).toBe(false);
+    expect(analyticsEventRequestSchema.safeParse({ ...base, event_type: 'time_spent', time_spent: 5 }).success).toBe(true);
+  });
+});
