@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
  */
 export type LoadOptions = {
   url: string;
-  method: 'POST';
+  method: 'GET' | 'POST';
   headers: Record<string, string>;
   /** A fresh body for every request. */
   body: () => string;

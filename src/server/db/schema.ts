@@ -213,12 +213,15 @@ export const analyticsHourly = pgTable(
   (t) => [primaryKey({ columns: [t.hour, t.page_path] })],
 );
 
-/** Which sessions were active in which hour: exact unique visitors for any whole-hour window. */
-export const analyticsSessionHours = pgTable(
-  'analytics_session_hours',
+/**
+ * Each session's latest active hour. A period always ends now, so a session was active in
+ * it exactly when its latest hour falls inside it: unique visitors is one indexed count.
+ */
+export const analyticsSessions = pgTable(
+  'analytics_sessions',
   {
-    hour: timestamp('hour', { withTimezone: true }).notNull(),
-    session_id: text('session_id').notNull(),
+    session_id: text('session_id').primaryKey(),
+    last_hour: timestamp('last_hour', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.hour, t.session_id] })],
+  (t) => [index('analytics_sessions_last_hour_idx').on(t.last_hour)],
 );

@@ -20,7 +20,7 @@ afterAll(async () => {
   await database.close();
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_session_hours`);
+  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
 });
 
 /** Inserts events, then moves each to `hoursAgo` hours before now, and rebuilds the rollups. */
@@ -80,7 +80,7 @@ describe('GET /api/analytics/summary', () => {
   it('reports 100% change when the previous period had no views, and zeros with no data', async () => {
     await eventsAt([view('sessionFFFFFFFFFFFF', '/', 5)]);
     expect((await summary('7d')).change_percent).toBe(100);
-    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_session_hours`);
+    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
     const empty = await summary('30d');
     expect(empty).toMatchObject({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [] });
   });

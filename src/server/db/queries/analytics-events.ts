@@ -28,18 +28,18 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
       from inserted group by 1, 2 order by 1, 2
       on conflict (hour, page_path) do update set views = h.views + excluded.views, time_spent = h.time_spent + excluded.time_spent
     )
-    insert into analytics_session_hours (hour, session_id)
-    select distinct ${HOUR}, session_id from inserted order by 1, 2
-    on conflict do nothing`);
+    insert into analytics_sessions as s (session_id, last_hour)
+    select session_id, max(${HOUR}) from inserted group by 1 order by 1
+    on conflict (session_id) do update set last_hour = greatest(s.last_hour, excluded.last_hour)`);
 }
 
 /** Recomputes the rollups from the raw events (after events were written around insertAnalyticsEvents). */
 export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
   await execute(db, sql`delete from analytics_hourly`);
-  await execute(db, sql`delete from analytics_session_hours`);
+  await execute(db, sql`delete from analytics_sessions`);
   await execute(db, sql`
     insert into analytics_hourly (hour, page_path, views, time_spent)
     select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
     from analytics_events group by 1, 2`);
-  await execute(db, sql`insert into analytics_session_hours (hour, session_id) select distinct ${HOUR}, session_id from analytics_events`);
+  await execute(db, sql`insert into analytics_sessions (session_id, last_hour) select session_id, max(${HOUR}) from analytics_events group by 1`);
 }

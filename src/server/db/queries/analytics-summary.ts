@@ -21,7 +21,8 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
         coalesce(sum(views) filter (where hour >= ${start}), 0)::int as page_views,
         coalesce(sum(views) filter (where hour < ${start}), 0)::int as previous_page_views,
         coalesce(sum(time_spent) filter (where hour >= ${start}), 0)::float8 as time_spent,
-        (select count(distinct session_id)::int from analytics_session_hours where hour >= ${start}) as unique_visitors
+        -- A period ends now, so a session was active in it exactly when its last hour is in it.
+        (select count(*)::int from analytics_sessions where last_hour >= ${start}) as unique_visitors
       from analytics_hourly where hour >= ${previousStart}`),
     queryRows<{ hour: number; views: number; time_spent: number }>(db, sql`
       select extract(hour from hour at time zone ${timeZone})::int as hour, sum(views)::int as views, sum(time_spent)::int as time_spent
