@@ -1,5 +1,6 @@
 import '../styles/public.css';
 import { hydrate, render, type ComponentChild } from 'preact';
+import { startTracker } from '#client/lib/analytics-tracker.ts';
 import { readSiteConfig } from '#client/lib/site-config.ts';
 import { PUBLIC_PAGE_ATTRIBUTE, PUBLIC_ROOT_ID } from './public-shell.ts';
 import { PublicApp, isPublicPageKey, pageKeyForPath } from './public-pages.tsx';
@@ -19,4 +20,6 @@ if (root) {
   else render(app, root);
   // Lets browser tests wait until the page is interactive.
   document.documentElement.setAttribute('data-hydrated', 'true');
+  // Public pages only; after hydration so it never delays rendering.
+  startTracker();
 }
