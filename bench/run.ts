@@ -2,7 +2,12 @@
  * `npm run bench` (after `npm run build`): page weight of `/` and lead-submission throughput
  * through HTTP on PGlite and on PostgreSQL, against the built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [scale]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [scale] [ingest] [analytics]     (default: all)
+ *
+ * `ingest`: analytics events through HTTP for BENCH_INGEST_SECONDS (60) from 64 connections,
+ * on PGlite and PostgreSQL, against GET /api/health (near hello-world) in the same run;
+ * acknowledged must equal stored. `analytics`: the summary's p50/p95 per period with 1M and
+ * 10M events on PostgreSQL (target p95 < 100 ms for 30 days at 10M) and 1M on PGlite.
  *
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
  * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms).
@@ -15,6 +20,7 @@
  * Exits 1 if a target is missed.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +31,7 @@ import { SERVER_ENTRY, startServer } from './lib/server.ts';
 import { describePageWeight, measurePageWeight } from './page-weight.ts';
 import { measureFanout, measureSignIn, signInCookie } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
+import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
 const JS_TARGET_GZIP = 60 * 1024;
@@ -205,6 +212,50 @@ async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Prom
   await runCleanups();
 }
 
+const INGEST_TARGET = { PGlite: 5_000, PostgreSQL: 10_000 } as const;
+
+async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<string, string>, countStored: () => Promise<number>) {
+  const seconds = envInt('BENCH_INGEST_SECONDS', 60, 1, 600);
+  console.log(`\nAnalytics ingestion through HTTP, ${engine} (${seconds} s, 64 connections)`);
+  const server = await startServer({ ...serverEnv, ...env, ANALYTICS_RATE_LIMIT: '0' });
+  cleanups.push(server.stop);
+  const { events, hello } = await measureIngestion(server.origin, 64, seconds * 1000);
+  cleanups.pop();
+  await server.stop();
+  const stored = await countStored();
+  const rps = events.requestsPerSecond;
+  console.log(`  GET /api/health: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s (${((rps / hello.requestsPerSecond) * 100).toFixed(0)}% of it), p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`);
+  console.log(`  sent ${events.sent.toLocaleString('en-US')}, acknowledged ${events.ok2xx.toLocaleString('en-US')}, stored ${stored.toLocaleString('en-US')}, non-2xx ${events.non2xx}, errors ${events.errors}`);
+  verdict(`${engine}: every acknowledged event stored`, stored === events.ok2xx && events.errors === 0 && events.non2xx === 0, `${events.ok2xx} acknowledged, ${stored} stored`);
+  verdict(`${engine}: events/s`, rps >= INGEST_TARGET[engine], `${rps.toFixed(0)}/s (target ≥ ${INGEST_TARGET[engine].toLocaleString('en-US')})`);
+}
+
+async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise<Database>, env: Record<string, string>, sizes: number[]) {
+  for (const size of sizes) {
+    console.log(`\nAnalytics summary with ${size.toLocaleString('en-US')} events, ${engine}`);
+    const database = await open();
+    const started = performance.now();
+    try {
+      await database.migrate();
+      await database.db.execute(sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
+      await seedEvents(database.db, size);
+    } finally {
+      await database.close();
+    }
+    console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const server = await startServer({ ...serverEnv, ...env });
+    cleanups.push(server.stop);
+    const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
+    for (const t of await timeSummary(server.origin, cookie)) {
+      const target = engine === 'PostgreSQL' && size >= 10_000_000 && t.period === '30d' ? 100 : undefined;
+      const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;
+      verdict(`${engine} summary ${t.period} at ${size / 1_000_000}M events`, target ? t.p95 < target : true, detail);
+    }
+    cleanups.pop();
+    await server.stop();
+  }
+}
+
 async function main() {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
   console.log(`bench: ${load.connections} connections, ${load.warmupMs / 1000} s warm-up, ${load.durationMs / 1000} s per run`);
@@ -223,6 +274,24 @@ async function main() {
       const database = await createFreshDatabase(pgServer.url);
       cleanups.push(database.drop);
       await benchScale('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
+      await runCleanups();
+    }
+    if (wants('ingest') || wants('analytics')) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-analytics-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      const pgServer = await acquirePostgres();
+      cleanups.push(pgServer.release);
+      const database = await createFreshDatabase(pgServer.url);
+      cleanups.push(database.drop);
+      const COUNT_EVENTS = 'select count(*) as n from analytics_events';
+      if (wants('ingest')) {
+        await benchIngest('PGlite', { DATA_DIR: dataDir }, () => countPgliteRows(dataDir, COUNT_EVENTS));
+        await benchIngest('PostgreSQL', { DATABASE_URL: database.url }, () => countRows(database.url, COUNT_EVENTS));
+      }
+      if (wants('analytics')) {
+        await benchSummary('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir }, [1_000_000]);
+        await benchSummary('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url }, [1_000_000, 10_000_000]);
+      }
       await runCleanups();
     }
   } finally {

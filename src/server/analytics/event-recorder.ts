@@ -21,11 +21,16 @@ export class EventRecorder {
   /** `perIpPerMinute`: ANALYTICS_RATE_LIMIT (a person's tab sends a few a minute); 0 = no limit. */
   constructor(database: () => Database | undefined, perIpPerMinute: number) {
     this.limiter = perIpPerMinute > 0 ? new MemoryRateLimit(perIpPerMinute, 60_000) : undefined;
-    this.batches = new GroupCommit(async (rows) => {
-      const db = database();
-      if (!db) throw new Error('database not ready');
-      await insertAnalyticsEvents(db.db, rows);
-    });
+    // One batch in flight at a time: concurrent batches would queue on the same rollup rows
+    // (the current hour of each page) anyway; meanwhile the next batch fills up.
+    this.batches = new GroupCommit(
+      async (rows) => {
+        const db = database();
+        if (!db) throw new Error('database not ready');
+        await insertAnalyticsEvents(db.db, rows);
+      },
+      { maxBatch: 2000, maxWaitMs: 5, maxInFlight: 1 },
+    );
   }
 
   allow(ip: string): boolean {

@@ -31,6 +31,13 @@ describe('POST /api/public/events', () => {
     ]);
   });
 
+  it('stores awkward text exactly (quotes, backslashes, commas, braces, the word NULL)', async () => {
+    const { json } = createTestApp(database);
+    const referrer = 'https://x.test/?q="a,b"\\{c}&z=NULL';
+    await json('POST', '/api/public/events', event({ referrer, utm_source: 'NULL', page_path: '/a,b{c}"d' }), { 'user-agent': BROWSER });
+    expect(await rows()).toMatchObject([{ referrer, utm_source: 'NULL', page_path: '/a,b{c}"d', utm_medium: null }]);
+  });
+
   it('stores heartbeat and time_spent with their seconds', async () => {
     const { json } = createTestApp(database);
     await json('POST', '/api/public/events', event({ event_type: 'heartbeat', time_spent: 30 }), { 'user-agent': BROWSER });

@@ -4,6 +4,12 @@ import type { analyticsEvents } from '../schema.ts';
 
 export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;
 
+/** A PostgreSQL array literal; both drivers take it as text, cast by the query. */
+export function pgArray(values: (string | number | null)[]): string {
+  const items = values.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`));
+  return `{${items.join(',')}}`;
+}
+
 // An event's UTC hour; the rollups are keyed by it.
 const HOUR = sql`date_trunc('hour', created_at at time zone 'UTC') at time zone 'UTC'`;
 
@@ -13,14 +19,15 @@ const HOUR = sql`date_trunc('hour', created_at at time zone 'UTC') at time zone 
  */
 export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const values = events.map(
-    (e) => sql`(${e.session_id}, ${e.page_path}, ${e.event_type}, ${e.time_spent ?? null}::int, ${e.user_agent ?? null}, ${e.referrer ?? null},
-      ${e.utm_source ?? null}, ${e.utm_medium ?? null}, ${e.utm_campaign ?? null})`,
-  );
+  // One array per column (unnest): nine parameters whatever the batch size, so PostgreSQL
+  // parses a short statement instead of one with thousands of parameters.
+  const col = (pick: (e: NewAnalyticsEvent) => string | number | null | undefined) => pgArray(events.map((e) => pick(e) ?? null));
   await execute(db, sql`
     with inserted as (
       insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign)
-      values ${sql.join(values, sql`, `)}
+      select * from unnest(${col((e) => e.session_id)}::text[], ${col((e) => e.page_path)}::text[], ${col((e) => e.event_type)}::text[],
+        ${col((e) => e.time_spent)}::int[], ${col((e) => e.user_agent)}::text[], ${col((e) => e.referrer)}::text[],
+        ${col((e) => e.utm_source)}::text[], ${col((e) => e.utm_medium)}::text[], ${col((e) => e.utm_campaign)}::text[])
       returning created_at, session_id, page_path, event_type, time_spent
     ), hourly as (
       insert into analytics_hourly as h (hour, page_path, views, time_spent)
