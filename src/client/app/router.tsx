@@ -1,12 +1,12 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '#client/features/auth/login-page.tsx';
-import { OverviewPage, SectionNotBuiltPage } from '#client/features/dashboard/overview-page.tsx';
+import { OverviewPage } from '#client/features/dashboard/overview-page.tsx';
 import { DashboardLayout } from './dashboard-layout.tsx';
 import { ProtectedRoute } from './protected-route.tsx';
 
 /**
- * The admin app's routes; the public pages are separate, prerendered documents. The Leads
- * and Appointments pages load on first visit, so sign-in and the Overview download less.
+ * The admin app's routes; the public pages are separate, prerendered documents. The Leads,
+ * Appointments and Analytics pages load on first visit, so sign-in and the Overview download less.
  */
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
@@ -23,7 +23,11 @@ export const router = createBrowserRouter([
             path: 'appointments',
             lazy: () => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ Component: m.AppointmentsPage })),
           },
-          { path: 'analytics', element: <SectionNotBuiltPage title="Analytics" /> },
+          // recharts is large: it loads with this page only.
+          {
+            path: 'analytics',
+            lazy: () => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ Component: m.AnalyticsPage })),
+          },
           { path: '*', element: <Navigate to="/dashboard" replace /> },
         ],
       },

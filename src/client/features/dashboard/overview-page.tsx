@@ -46,15 +46,3 @@ export function OverviewPage() {
     </section>
   );
 }
-
-/** A dashboard section that is not built yet: says so plainly instead of showing a broken page. */
-export function SectionNotBuiltPage({ title }: { title: string }) {
-  return (
-    <section aria-labelledby="section-heading">
-      <h1 id="section-heading" className="text-2xl font-bold text-slate-900">
-        {title}
-      </h1>
-      <p className="mt-2 text-slate-600">This section is not available yet.</p>
-    </section>
-  );
-}

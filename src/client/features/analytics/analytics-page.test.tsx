@@ -1,0 +1,157 @@
+// @vitest-environment happy-dom
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type * as Recharts from 'recharts';
+import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import { getToasts, toast } from '#client/components/ui/toast-store.ts';
+import { mockApi, renderWithProviders } from '#client/test/render-with-providers.tsx';
+import { AnalyticsPage } from './analytics-page.tsx';
+
+// happy-dom has no layout, so ResponsiveContainer would measure 0 px and draw nothing:
+// give it a fixed size and let the real BarChart render its bars.
+vi.mock('recharts', async (importOriginal) => {
+  const recharts = await importOriginal<typeof Recharts>();
+  const { cloneElement } = await import('react');
+  return {
+    ...recharts,
+    ResponsiveContainer: ({ children }: { children: React.ReactElement<{ width?: number; height?: number }> }) =>
+      cloneElement(children, { width: 720, height: 288 }),
+  };
+});
+
+afterEach(() => {
+  cleanup();
+  act(() => toast.clear());
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const hourly = Array.from({ length: 24 }, (_, hour) => ({ hour, views: hour === 14 ? 12 : hour % 3, time_spent: hour === 14 ? 200 : 0 }));
+
+const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
+  period: '7d',
+  time_zone: 'America/New_York',
+  page_views: 1234,
+  previous_page_views: 1097,
+  change_percent: 12.5,
+  unique_visitors: 321,
+  avg_time_seconds: 125,
+  hourly,
+  top_pages: [
+    { path: '/', views: 900, avg_time_seconds: 65 },
+    { path: '/pricing', views: 200, avg_time_seconds: 5 },
+  ],
+  ...over,
+});
+
+function serve(answer: (period: string) => { status?: number; body: unknown }) {
+  return mockApi(({ path }) => {
+    const match = /^\/api\/analytics\/summary\?period=(\w+)$/.exec(path);
+    return match ? answer(match[1]!) : undefined;
+  });
+}
+
+describe('AnalyticsPage', () => {
+  it('shows the three cards with a green rising change and minutes and seconds', async () => {
+    const { calls } = serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Analytics' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading analytics...');
+
+    expect(await screen.findByTestId('page-views')).toHaveTextContent('1,234');
+    const change = screen.getByTestId('page-views-change');
+    expect(change).toHaveTextContent('+12.5% vs previous period');
+    expect(change).toHaveClass('text-green-700');
+    expect(change.querySelector('[data-direction]')).toHaveAttribute('data-direction', 'up');
+    expect(screen.getByRole('heading', { name: 'Unique Visitors' }).parentElement).toHaveTextContent('321');
+    expect(screen.getByTestId('avg-time')).toHaveTextContent('2m 05s');
+    expect(calls.map((c) => c.path)).toEqual(['/api/analytics/summary?period=7d']);
+  });
+
+  it('shows a fall in red with a down arrow, and 100% when the previous period had none', async () => {
+    serve((period) => ({ body: period === '30d' ? summary({ period: '30d', change_percent: -40 }) : summary({ previous_page_views: 0, change_percent: 100 }) }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=30d' });
+    const fall = await screen.findByTestId('page-views-change');
+    expect(fall).toHaveTextContent('-40% vs previous period');
+    expect(fall).toHaveClass('text-red-700');
+    expect(fall.querySelector('[data-direction]')).toHaveAttribute('data-direction', 'down');
+
+    fireEvent.change(screen.getByLabelText('Period'), { target: { value: '14d' } });
+    expect(await screen.findByText('+100% vs previous period')).toBeInTheDocument();
+    expect(screen.getByTestId('page-views-change')).toHaveClass('text-green-700');
+  });
+
+  it('shows a flat change in red', async () => {
+    serve(() => ({ body: summary({ change_percent: 0 }) }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const flat = await screen.findByTestId('page-views-change');
+    expect(flat).toHaveTextContent('0% vs previous period');
+    expect(flat).toHaveClass('text-red-700');
+  });
+
+  it('keeps the period in the URL and titles the chart by it', async () => {
+    const { calls } = serve((period) => ({ body: summary({ period: period as AnalyticsSummary['period'] }) }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=24h' });
+    const select = screen.getByLabelText('Period');
+    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Last 24 hours', 'Last 7 days', 'Last 14 days', 'Last 30 days']);
+    expect(select).toHaveValue('24h');
+    expect(await screen.findByRole('heading', { name: 'Hourly Activity' })).toBeInTheDocument();
+
+    fireEvent.change(select, { target: { value: '14d' } });
+    expect(screen.getByTestId('current-url')).toHaveTextContent('/dashboard/analytics?period=14d');
+    expect(await screen.findByRole('heading', { name: 'Activity Trend' })).toBeInTheDocument();
+    expect(calls.map((c) => c.path)).toEqual(['/api/analytics/summary?period=24h', '/api/analytics/summary?period=14d']);
+  });
+
+  it('falls back to 7 days for an unknown period', async () => {
+    const { calls } = serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=1y' });
+    expect(screen.getByLabelText('Period')).toHaveValue('7d');
+    expect(await screen.findByRole('heading', { name: 'Activity Trend' })).toBeInTheDocument();
+    expect(calls[0]?.path).toBe('/api/analytics/summary?period=7d');
+  });
+
+  it('draws 24 hourly bars, describes them and lists their values for screen readers', async () => {
+    serve(() => ({ body: summary({ hourly: [...hourly].reverse() }) }));
+    const { container } = renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const chart = await screen.findByRole('img', { name: /24 bars; busiest hour 2pm with 12 views/ });
+    expect(chart).toBeInTheDocument();
+    // One bar per hour; only the 16 hours with views draw a filled rectangle.
+    expect(screen.getAllByTestId('activity-bar')).toHaveLength(24);
+    await waitFor(() => expect(container.querySelectorAll('[data-testid="activity-bar"] path')).toHaveLength(16));
+
+    const rows = within(screen.getByTestId('activity-table')).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(24);
+    expect(rows[0]).toHaveTextContent('12am0');
+    expect(rows[1]).toHaveTextContent('1am1');
+    expect(rows[14]).toHaveTextContent('2pm123m 20s');
+    expect(rows[23]).toHaveTextContent('11pm2');
+  });
+
+  it('lists the top pages with views and average time', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const [home, pricing] = await screen.findAllByTestId('top-page');
+    expect(home).toHaveTextContent('/9001m 05s');
+    expect(pricing).toHaveTextContent('/pricing2000m 05s');
+  });
+
+  it('shows the empty state when there are no page views', async () => {
+    serve(() => ({ body: summary({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [], hourly: hourly.map((h) => ({ ...h, views: 0, time_spent: 0 })) }) }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    expect(await screen.findByText('No page views yet')).toBeInTheDocument();
+    expect(screen.getByTestId('avg-time')).toHaveTextContent('0m 00s');
+    expect(screen.getByRole('img', { name: /no page views in this period/ })).toBeInTheDocument();
+  });
+
+  it('only logs a failed load and shows a neutral message instead of the cards', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    serve(() => ({ status: 500, body: { error: { code: 'internal_error', message: 'boom', requestId: 'r1' } } }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    expect(await screen.findByText('Analytics are not available right now.')).toBeInTheDocument();
+    expect(error).toHaveBeenCalledWith('Loading the analytics summary failed', expect.anything());
+    expect(screen.queryByTestId('page-views')).not.toBeInTheDocument();
+    expect(getToasts()).toEqual([]);
+  });
+});

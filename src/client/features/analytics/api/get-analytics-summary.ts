@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AnalyticsPeriod, AnalyticsSummary } from '#shared/schemas/analytics';
+import { apiRequest } from '#client/lib/api-client.ts';
+
+export const analyticsSummaryQueryKey = (period: AnalyticsPeriod) => ['analytics-summary', period] as const;
+
+export const getAnalyticsSummary = (period: AnalyticsPeriod) =>
+  apiRequest<AnalyticsSummary>('GET', `/api/analytics/summary?period=${encodeURIComponent(period)}`);
+
+export const analyticsSummaryQueryOptions = (period: AnalyticsPeriod) =>
+  queryOptions({ queryKey: analyticsSummaryQueryKey(period), queryFn: () => getAnalyticsSummary(period), staleTime: 60_000 });
+
+/** The dashboard's summary for one period; a failure is only logged (spec section 8, silent errors). */
+export const useAnalyticsSummary = (period: AnalyticsPeriod) => useQuery(analyticsSummaryQueryOptions(period));

@@ -1,0 +1,56 @@
+import { ArrowDownRight, ArrowRight, ArrowUpRight, Clock, Eye, Users, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import { formatChange, formatMinutesSeconds } from '../analytics-format.ts';
+
+function Card({ label, icon: Icon, tint, children }: { label: string; icon: LucideIcon; tint: string; children: ReactNode }) {
+  return (
+    <li className="flex items-start gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <span className={`flex size-11 shrink-0 items-center justify-center rounded-full ${tint}`}>
+        <Icon aria-hidden="true" className="size-5" />
+      </span>
+      <div className="min-w-0">
+        <h2 className="text-sm font-normal text-slate-600">{label}</h2>
+        {children}
+      </div>
+    </li>
+  );
+}
+
+/** Green up arrow when page views grew; red (down, or flat at 0%) otherwise (spec section 2). */
+function Change({ percent }: { percent: number }) {
+  const up = percent > 0;
+  const Arrow = up ? ArrowUpRight : percent < 0 ? ArrowDownRight : ArrowRight;
+  return (
+    <p data-testid="page-views-change" className={`mt-1 flex items-center gap-1 text-sm ${up ? 'text-green-700' : 'text-red-700'}`}>
+      <Arrow aria-hidden="true" className="size-4 shrink-0" data-direction={up ? 'up' : percent < 0 ? 'down' : 'flat'} />
+      <span>{formatChange(percent)} vs previous period</span>
+    </p>
+  );
+}
+
+const valueClass = 'block text-2xl font-bold text-slate-900';
+
+/** Total Page Views (with the change), Unique Visitors, Avg. Time on Site. */
+export function SummaryCards({ summary }: { summary: AnalyticsSummary }) {
+  return (
+    <ul className="grid gap-4 sm:grid-cols-3">
+      <Card label="Total Page Views" icon={Eye} tint="bg-blue-100 text-blue-700">
+        <span className={valueClass} data-testid="page-views">
+          {summary.page_views.toLocaleString('en-US')}
+        </span>
+        <Change percent={summary.change_percent} />
+      </Card>
+      <Card label="Unique Visitors" icon={Users} tint="bg-purple-100 text-purple-700">
+        <span className={valueClass} data-testid="unique-visitors">
+          {summary.unique_visitors.toLocaleString('en-US')}
+        </span>
+      </Card>
+      <Card label="Avg. Time on Site" icon={Clock} tint="bg-amber-100 text-amber-700">
+        <span className={valueClass} data-testid="avg-time">
+          {formatMinutesSeconds(summary.avg_time_seconds)}
+        </span>
+      </Card>
+    </ul>
+  );
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+// The e2e server is started with these (playwright.config.ts).
+const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
+const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+const sessionId = () => `E2eSession${Array.from(randomBytes(12), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('')}`;
+
+async function login(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Records two visits to a path of this test's own through the public endpoint, as the tracker would. */
+async function seedVisits(page: Page, ip: string): Promise<string> {
+  const path = `/e2e-analytics-${Date.now()}-${randomBytes(4).toString('hex')}`;
+  const [first, second] = [sessionId(), sessionId()];
+  const events = [
+    { session_id: first, event_type: 'pageview', page_path: path },
+    { session_id: first, event_type: 'heartbeat', page_path: path, time_spent: 30 },
+    { session_id: second, event_type: 'pageview', page_path: path },
+    { session_id: second, event_type: 'time_spent', page_path: path, time_spent: 20 },
+  ];
+  for (const data of events) {
+    const res = await page.request.post('/api/public/events', { data, headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': ip } });
+    expect(res.status(), await res.text()).toBe(204);
+  }
+  return path;
+}
+
+/** Console errors, a Content Security Policy violation included (recharts draws with inline styles). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.describe('analytics dashboard', () => {
+  test('shows the cards, 24 hourly bars with a tooltip and the seeded page in Top Pages', async ({ page, clientIp }) => {
+    const path = await seedVisits(page, clientIp);
+    const errors = collectErrors(page);
+    await login(page);
+    await page.goto('/dashboard/analytics?period=24h');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Analytics' })).toBeVisible();
+    await expect(page.getByLabel('Period')).toHaveValue('24h');
+    await expect(page.getByRole('heading', { name: 'Hourly Activity' })).toBeVisible();
+    await expect(page.getByTestId('page-views')).not.toHaveText('0');
+    await expect(page.getByTestId('page-views-change')).toContainText('vs previous period');
+    await expect(page.getByTestId('unique-visitors')).not.toHaveText('0');
+    await expect(page.getByTestId('avg-time')).toHaveText(/^\d+m \d{2}s$/);
+    await expect(page.getByTestId('avg-time')).not.toHaveText('0m 00s');
+
+    await expect(page.getByTestId('activity-bar')).toHaveCount(24);
+    await expect(page.getByRole('img', { name: /page views by hour of day, 24 bars/ })).toBeVisible();
+    await page.locator('[data-testid="activity-bar"] path').first().hover();
+    const tooltip = page.getByTestId('activity-tooltip');
+    await expect(tooltip).toBeVisible();
+    await expect(tooltip).toContainText(/Views: \d+/);
+    await expect(tooltip).toContainText(/Time spent: \d+m \d{2}s/);
+
+    const topPages = page.getByRole('region', { name: 'Top Pages' });
+    await expect(topPages.getByRole('row').filter({ hasText: path }).getByRole('cell').first()).toHaveText('2');
+
+    await page.getByLabel('Period').selectOption({ label: 'Last 30 days' });
+    await expect(page).toHaveURL(/period=30d/);
+    await expect(page.getByRole('heading', { name: 'Activity Trend' })).toBeVisible();
+    await expect(page.getByTestId('activity-bar')).toHaveCount(24);
+
+    expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
+  });
+
+  test('fits a 360 px wide screen without scrolling sideways', async ({ page, clientIp }) => {
+    await seedVisits(page, clientIp);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await login(page);
+    await page.goto('/dashboard/analytics?period=24h');
+    await expect(page.getByTestId('activity-bar')).toHaveCount(24);
+    await expect(page.getByRole('region', { name: 'Top Pages' }).getByRole('row').nth(1)).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
