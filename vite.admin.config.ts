@@ -1,7 +1,25 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** In dev, page requests for the admin app's paths get its shell (the server does this in production). */
+function adminDevShell(): Plugin {
+  return {
+    name: 'admin-dev-shell',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        const isPage = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+        if (isPage && (path === '/login' || path === '/dashboard' || path.startsWith('/dashboard/'))) req.url = '/app.html';
+        next();
+      });
+    },
+    // No server substitution in dev: the defaults of src/client/lib/site-config.ts apply.
+    transformIndexHtml: (html) => html.replace('%%SITE_NAME%%', 'Keystone Due Diligence').replace('%%SITE_CONFIG_JSON%%', '{}'),
+  };
+}
 
 /**
  * The admin app (/login, /dashboard/*): React 19, a single-page app served as app.html.
@@ -10,7 +28,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('./src/client', import.meta.url)),
   publicDir: false,
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), adminDevShell()],
   server: {
     port: 5174,
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
