@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { insertAnalyticsEvents, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { MemoryRateLimit } from '../lib/memory-rate-limit.ts';
+import { deviceOf, referrerHostOf } from './event-sources.ts';
 
 // Crawlers, link previews, headless browsers, monitors and HTTP libraries: not visitors.
 const BOT_PATTERN = /bot|crawl|spider|slurp|preview|headless|lighthouse|pingdom|uptime|monitor|curl|wget|python-requests|go-http-client|node-fetch|axios|^$/i;
@@ -37,8 +38,11 @@ export class EventRecorder {
     return this.limiter?.hit(ip) ?? true;
   }
 
-  record(event: AnalyticsEventRequest, userAgent: string | undefined): Promise<void> {
+  /** `ownHost`: the site's host, so moving between our own pages is not counted as a referrer. */
+  record(event: AnalyticsEventRequest, userAgent: string | undefined, ownHost: string): Promise<void> {
     return this.batches.add({
+      referrer_host: event.event_type === 'pageview' ? (referrerHostOf(event.referrer, ownHost) ?? null) : null,
+      device: deviceOf(userAgent),
       session_id: event.session_id,
       event_type: event.event_type,
       page_path: event.page_path,

@@ -89,9 +89,11 @@ async function seedAnalytics(db: Db): Promise<number> {
              15 + floor(random() * 170)::int as seconds
       from sessions, generate_series(1, 1 + floor(random() * 3)::int) as v
     )
-    insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, created_at)
+    insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, referrer_host, device, created_at)
     select 'demo-' || s, page, kind, case when kind = 'pageview' then null else seconds end,
            'Mozilla/5.0 (demo)', nullif(referrer, ''),
+           case when kind = 'pageview' then coalesce(substring(nullif(referrer, '') from '^https?://(?:www\.)?([^/:]+)'), 'Direct') end,
+           (array['desktop', 'desktop', 'mobile', 'tablet'])[1 + s % 4],
            started + (v * interval '3 minutes') + case when kind = 'pageview' then interval '0' else make_interval(secs => seconds) end
     from views, unnest(array['pageview', 'time_spent']) as kind`);
 }

@@ -165,6 +165,10 @@ export const analyticsEvents = pgTable(
     utm_source: text('utm_source'),
     utm_medium: text('utm_medium'),
     utm_campaign: text('utm_campaign'),
+    // Derived at ingestion: the referring site ('Direct' without one; our own pages are not
+    // a source) and the kind of device from the user agent.
+    referrer_host: text('referrer_host'),
+    device: text('device'),
     created_at: createdAt(),
   },
   (t) => [
@@ -224,4 +228,19 @@ export const analyticsSessions = pgTable(
     last_hour: timestamp('last_hour', { withTimezone: true }).notNull(),
   },
   (t) => [index('analytics_sessions_last_hour_idx').on(t.last_hour)],
+);
+
+/** Page views per UTC hour by referring site and by device kind (same transaction as the events). */
+export const analyticsHourlySources = pgTable(
+  'analytics_hourly_sources',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    kind: text('kind').notNull(),
+    value: text('value').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.hour, t.kind, t.value] }),
+    check('analytics_hourly_sources_kind_check', sql`${t.kind} in ('referrer', 'device')`),
+  ],
 );

@@ -20,7 +20,7 @@ afterAll(async () => {
   await database.close();
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
+  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
 });
 
 /** Inserts events, then moves each to `hoursAgo` hours before now, and rebuilds the rollups. */
@@ -80,7 +80,7 @@ describe('GET /api/analytics/summary', () => {
   it('reports 100% change when the previous period had no views, and zeros with no data', async () => {
     await eventsAt([view('sessionFFFFFFFFFFFF', '/', 5)]);
     expect((await summary('7d')).change_percent).toBe(100);
-    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
+    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
     const empty = await summary('30d');
     expect(empty).toMatchObject({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [] });
   });
@@ -93,6 +93,26 @@ describe('GET /api/analytics/summary', () => {
     ]);
     const s = await summary('24h');
     expect(s).toMatchObject({ page_views: 2, unique_visitors: 2, avg_time_seconds: 15 });
+  });
+
+  it('counts page views by referring site and by device, from the ingestion endpoint', async () => {
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
+    const desktop = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36';
+    const send = (ua: string, fields: Record<string, unknown>) =>
+      t.json('POST', 'http://crm.example/api/public/events', { session_id: 'sessionIIIIIIIIIIII', event_type: 'pageview', page_path: '/', ...fields }, { 'user-agent': ua, host: 'crm.example' });
+    await send(desktop, { referrer: 'https://www.google.com/search?q=due+diligence' });
+    await send(desktop, { referrer: 'https://www.google.com/' });
+    await send(iphone, { referrer: 'https://www.linkedin.com/feed/' });
+    await send(iphone, {});
+    await send(desktop, { referrer: 'https://crm.example/privacy', page_path: '/careers' }); // our own page: no source
+    await send(desktop, { event_type: 'heartbeat', time_spent: 30 }); // not a page view
+    const s = await summary('24h');
+    expect(s.top_referrers).toEqual([
+      { source: 'google.com', views: 2 },
+      { source: 'Direct', views: 1 },
+      { source: 'linkedin.com', views: 1 },
+    ]);
+    expect(s.devices).toEqual({ desktop: 3, mobile: 2, tablet: 0 });
   });
 
   it('rejects an unknown period', async () => {

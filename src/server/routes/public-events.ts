@@ -3,6 +3,7 @@ import { analyticsEventRequestSchema } from '#shared/schemas/analytics';
 import { errorResponseSchema } from '#shared/schemas/error';
 import { isBot } from '../analytics/event-recorder.ts';
 import { AppError } from '../lib/errors.ts';
+import { publicOrigin } from '../lib/public-origin.ts';
 import { createRouter, requireDb } from '../lib/router.ts';
 
 const recordEventRoute = createRoute({
@@ -26,7 +27,7 @@ export const publicEventRoutes = createRouter().openapi(recordEventRoute, async 
   const event = c.req.valid('json');
   const userAgent = c.req.header('user-agent');
   if (!events.allow(c.get('clientIp'))) throw new AppError('rate_limited', 'Too many events. Please slow down.', undefined, { 'Retry-After': '60' });
-  if (!isBot(userAgent)) await events.record(event, userAgent);
+  if (!isBot(userAgent)) await events.record(event, userAgent, publicOrigin(c).host);
   return c.body(null, 204);
 });
 

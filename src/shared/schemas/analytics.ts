@@ -56,6 +56,10 @@ export const analyticsSummarySchema = z.object({
   /** 24 buckets by hour of day (0-23) in the business time zone. */
   hourly: z.array(z.object({ hour: z.number().int(), views: z.number().int(), time_spent: z.number().int() })).length(24),
   top_pages: z.array(z.object({ path: z.string(), views: z.number().int(), avg_time_seconds: z.number() })),
+  /** Page views by referring site ('Direct' without a referrer), top 5. */
+  top_referrers: z.array(z.object({ source: z.string(), views: z.number().int() })),
+  /** Page views by kind of device. */
+  devices: z.object({ desktop: z.number().int(), mobile: z.number().int(), tablet: z.number().int() }),
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 

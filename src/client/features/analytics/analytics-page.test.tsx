@@ -42,6 +42,11 @@ const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
     { path: '/', views: 900, avg_time_seconds: 65 },
     { path: '/pricing', views: 200, avg_time_seconds: 5 },
   ],
+  top_referrers: [
+    { source: 'google.com', views: 700 },
+    { source: 'Direct', views: 400 },
+  ],
+  devices: { desktop: 900, mobile: 300, tablet: 34 },
   ...over,
 });
 
@@ -153,5 +158,13 @@ describe('AnalyticsPage', () => {
     expect(error).toHaveBeenCalledWith('Loading the analytics summary failed', expect.anything());
     expect(screen.queryByTestId('page-views')).not.toBeInTheDocument();
     expect(getToasts()).toEqual([]);
+  });
+
+  it('shows the top referrers and the device split', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    await waitFor(() => expect(screen.getAllByTestId('top-referrer')).toHaveLength(2));
+    expect(screen.getAllByTestId('top-referrer').map((li) => li.textContent)).toEqual(['google.com700', 'Direct400']);
+    expect(screen.getAllByTestId('device').map((li) => li.textContent)).toEqual(['Desktop900 (73%)', 'Mobile300 (24%)', 'Tablet34 (3%)']);
   });
 });

@@ -6,6 +6,7 @@ import { useAnalyticsSummary } from './api/get-analytics-summary.ts';
 import { ActivityChart } from './components/activity-chart.tsx';
 import { SummaryCards } from './components/summary-cards.tsx';
 import { TopPages } from './components/top-pages.tsx';
+import { VisitSources } from './components/visit-sources.tsx';
 import { useAnalyticsPeriod } from './use-analytics-period.ts';
 
 /** /dashboard/analytics: the site's page views, visitors, time, hourly activity and top pages. */
@@ -45,6 +46,7 @@ export function AnalyticsPage() {
             </div>
             <TopPages pages={summary.data.top_pages} />
           </div>
+          <VisitSources referrers={summary.data.top_referrers} devices={summary.data.devices} />
         </>
       )}
     </section>

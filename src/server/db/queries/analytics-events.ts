@@ -13,6 +13,14 @@ export function pgArray(values: (string | number | null)[]): string {
 // An event's UTC hour; the rollups are keyed by it.
 const HOUR = sql`date_trunc('hour', created_at at time zone 'UTC') at time zone 'UTC'`;
 
+/** Page views per hour by referring site and by device, from a set of events. */
+const SOURCES_SELECT = (from: string) => sql`
+  select ${HOUR}, kind, value, count(*)::int from (
+    select created_at, 'referrer' as kind, referrer_host as value from ${sql.raw(from)} where event_type = 'pageview' and referrer_host is not null
+    union all
+    select created_at, 'device', device from ${sql.raw(from)} where event_type = 'pageview' and device is not null
+  ) v group by 1, 2, 3 order by 1, 2, 3`;
+
 /**
  * One statement (one transaction) for a batch: the events, and the hourly rollups they
  * change. Rollup rows are upserted in key order, so concurrent batches never deadlock.
@@ -24,16 +32,22 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
   const col = (pick: (e: NewAnalyticsEvent) => string | number | null | undefined) => pgArray(events.map((e) => pick(e) ?? null));
   await execute(db, sql`
     with inserted as (
-      insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign)
+      insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
+        referrer_host, device)
       select * from unnest(${col((e) => e.session_id)}::text[], ${col((e) => e.page_path)}::text[], ${col((e) => e.event_type)}::text[],
         ${col((e) => e.time_spent)}::int[], ${col((e) => e.user_agent)}::text[], ${col((e) => e.referrer)}::text[],
-        ${col((e) => e.utm_source)}::text[], ${col((e) => e.utm_medium)}::text[], ${col((e) => e.utm_campaign)}::text[])
-      returning created_at, session_id, page_path, event_type, time_spent
+        ${col((e) => e.utm_source)}::text[], ${col((e) => e.utm_medium)}::text[], ${col((e) => e.utm_campaign)}::text[],
+        ${col((e) => e.referrer_host)}::text[], ${col((e) => e.device)}::text[])
+      returning created_at, session_id, page_path, event_type, time_spent, referrer_host, device
     ), hourly as (
       insert into analytics_hourly as h (hour, page_path, views, time_spent)
       select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
       from inserted group by 1, 2 order by 1, 2
       on conflict (hour, page_path) do update set views = h.views + excluded.views, time_spent = h.time_spent + excluded.time_spent
+    ), sources as (
+      insert into analytics_hourly_sources as s (hour, kind, value, views)
+      ${SOURCES_SELECT('inserted')}
+      on conflict (hour, kind, value) do update set views = s.views + excluded.views
     )
     insert into analytics_sessions as s (session_id, last_hour)
     select session_id, max(${HOUR}) from inserted group by 1 order by 1
@@ -44,6 +58,8 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
 export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
   await execute(db, sql`delete from analytics_hourly`);
   await execute(db, sql`delete from analytics_sessions`);
+  await execute(db, sql`delete from analytics_hourly_sources`);
+  await execute(db, sql`insert into analytics_hourly_sources (hour, kind, value, views) ${SOURCES_SELECT('analytics_events')}`);
   await execute(db, sql`
     insert into analytics_hourly (hour, page_path, views, time_spent)
     select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)

@@ -15,7 +15,7 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   const start = sql`(date_trunc('hour', now() at time zone 'UTC') at time zone 'UTC' - make_interval(hours => ${hours - 1}))`;
   const previousStart = sql`(${start} - make_interval(hours => ${hours}))`;
 
-  const [totals, hourly, topPages] = await Promise.all([
+  const [totals, hourly, topPages, sources] = await Promise.all([
     queryRows<{ page_views: number; previous_page_views: number; time_spent: number; unique_visitors: number }>(db, sql`
       select
         coalesce(sum(views) filter (where hour >= ${start}), 0)::int as page_views,
@@ -33,7 +33,12 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
       from analytics_hourly where hour >= ${start}
       group by page_path having sum(views) > 0
       order by views desc, path limit ${TOP_PAGES}`),
+    queryRows<{ kind: string; value: string; views: number }>(db, sql`
+      select kind, value, sum(views)::int as views from analytics_hourly_sources
+      where hour >= ${start} group by 1, 2 order by views desc, value`),
   ]);
+  const devices = { desktop: 0, mobile: 0, tablet: 0 };
+  for (const s of sources) if (s.kind === 'device' && s.value in devices) devices[s.value as keyof typeof devices] = s.views;
   const t = totals[0]!;
   const byHour = new Map(hourly.map((h) => [h.hour, h]));
   return {
@@ -46,5 +51,7 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
     avg_time_seconds: t.unique_visitors > 0 ? Math.round(t.time_spent / t.unique_visitors) : 0,
     hourly: Array.from({ length: 24 }, (_, hour) => ({ hour, views: byHour.get(hour)?.views ?? 0, time_spent: byHour.get(hour)?.time_spent ?? 0 })),
     top_pages: topPages,
+    top_referrers: sources.filter((s) => s.kind === 'referrer').slice(0, TOP_PAGES).map((s) => ({ source: s.value, views: s.views })),
+    devices,
   };
 }
