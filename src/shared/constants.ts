@@ -28,3 +28,7 @@ export const LIMITS = {
   phone: 40,
   message: 5000,
 } as const;
+
+/** The analytics session id kept in browser storage (spec section 3). */
+export const ANALYTICS_SESSION_KEY = 'analytics_session_id';
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;

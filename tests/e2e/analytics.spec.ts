@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, fillLeadForm, openPage, test } from './fixtures.ts';
 
 // The e2e server is started with these (playwright.config.ts).
 const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
@@ -89,4 +89,23 @@ test.describe('analytics dashboard', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
+});
+
+test('a lead sent from the landing page keeps its visit\'s source, campaign and landing page', async ({ page }) => {
+  const name = `Attributed ${Date.now()}`;
+  await openPage(page, '/?utm_source=e2e&utm_medium=test&utm_campaign=attribution');
+  await fillLeadForm(page, { name, email: 'attributed@example.com', phone: '555-0142', propertyType: 'Land' });
+  await page.waitForTimeout(1200); // past LEAD_MIN_FILL_SECONDS, or the server drops it as a bot
+  await page.locator('#contact form').getByRole('button', { name: /Submit/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Thank you for your interest! We will contact you shortly.' })).toBeVisible();
+
+  await login(page);
+  await page.goto(`/dashboard/leads?search=${encodeURIComponent(name)}`);
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row).toContainText('Source: Direct');
+  await row.getByRole('button', { name: new RegExp(`Edit`) }).click();
+  const source = page.getByRole('dialog').getByRole('region', { name: 'Source' });
+  await expect(source).toContainText('e2e / test / attribution');
+  await expect(source).toContainText('Landing page');
+  await expect(source).toContainText('/');
 });

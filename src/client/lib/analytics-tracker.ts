@@ -69,6 +69,16 @@ function newSessionId(): string {
 }
 
 /** The stored session id, or a new one (`isNew` true) when none is stored or it is malformed. */
+/** The visitor's stored analytics session id, if any (the lead form sends it for attribution). */
+export function storedSessionId(): string | undefined {
+  try {
+    const stored = window.localStorage.getItem(ANALYTICS_SESSION_KEY);
+    return stored && SESSION_ID_PATTERN.test(stored) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readSessionId(storage: TrackerOptions['storage']): { id: string; isNew: boolean } {
   try {
     const stored = storage?.getItem(ANALYTICS_SESSION_KEY);

@@ -66,6 +66,14 @@ export const leads = pgTable(
     message: text('message'),
     // Idempotency key of a public form submission: a retry stores nothing twice.
     submission_id: uuid('submission_id'),
+    // Attribution, copied from the visitor's analytics session when the public form is sent.
+    analytics_session_id: text('analytics_session_id'),
+    source: text('source'),
+    utm_source: text('utm_source'),
+    utm_medium: text('utm_medium'),
+    utm_campaign: text('utm_campaign'),
+    landing_page: text('landing_page'),
+    pages_viewed: integer('pages_viewed'),
   },
   (t) => [
     check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
@@ -86,6 +94,8 @@ export const leads = pgTable(
     index('leads_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
     // The property type filter: property_types @> array[type].
     index('leads_property_types_idx').using('gin', t.property_types),
+    // The analytics conversion rate: leads with a session, by creation time.
+    index('leads_analytics_session_created_idx').on(t.created_at).where(sql`${t.analytics_session_id} is not null`),
   ],
 );
 
@@ -226,6 +236,13 @@ export const analyticsSessions = pgTable(
   {
     session_id: text('session_id').primaryKey(),
     last_hour: timestamp('last_hour', { withTimezone: true }).notNull(),
+    // First touch, for lead attribution: kept from the session's first recorded page view.
+    source: text('source'),
+    utm_source: text('utm_source'),
+    utm_medium: text('utm_medium'),
+    utm_campaign: text('utm_campaign'),
+    landing_page: text('landing_page'),
+    page_views: integer('page_views').notNull().default(0),
   },
   (t) => [index('analytics_sessions_last_hour_idx').on(t.last_hour)],
 );

@@ -21,6 +21,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
+  await execute(database.db, sql`truncate leads cascade`);
 });
 
 /** Inserts events, then moves each to `hoursAgo` hours before now, and rebuilds the rollups. */
@@ -113,6 +114,29 @@ describe('GET /api/analytics/summary', () => {
       { source: 'linkedin.com', views: 1 },
     ]);
     expect(s.devices).toEqual({ desktop: 3, mobile: 2, tablet: 0 });
+  });
+
+  it('gives a lead its visitor\'s source, UTM, landing page and pages viewed, and counts the conversion', async () => {
+    await execute(database.db, sql`truncate leads cascade`);
+    const ua = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36' };
+    const session = 'sessionJJJJJJJJJJJJ';
+    const ev = (fields: Record<string, unknown>) => t.json('POST', '/api/public/events', { session_id: session, event_type: 'pageview', page_path: '/', ...fields }, ua);
+    await ev({ page_path: '/services', referrer: 'https://www.linkedin.com/feed/', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'fall' });
+    await ev({ page_path: '/' });
+    await ev({ page_path: '/privacy', referrer: 'https://www.google.com/' }); // later touches do not replace the first
+    await t.json('POST', '/api/public/events', { session_id: 'sessionKKKKKKKKKKKK', event_type: 'pageview', page_path: '/' }, ua);
+    const res = await t.json('POST', '/api/public/leads', {
+      full_name: 'Attributed Lead', email: 'attr@example.com', phone: '1', property_types: ['land'],
+      submission_id: crypto.randomUUID(), fill_ms: 9000, analytics_session_id: session,
+    });
+    expect(res.status).toBe(201);
+    const list = (await (await t.app.request('/api/leads', { headers: { cookie } })).json()) as { leads: Record<string, unknown>[] };
+    expect(list.leads[0]).toMatchObject({
+      full_name: 'Attributed Lead', source: 'linkedin.com', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'fall',
+      landing_page: '/services', pages_viewed: 3,
+    });
+    const s = await summary('24h');
+    expect(s).toMatchObject({ unique_visitors: 2, form_conversions: 1, conversion_rate: 50 });
   });
 
   it('rejects an unknown period', async () => {

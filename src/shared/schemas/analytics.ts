@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import { ANALYTICS_EVENT_TYPES } from '../constants.ts';
+import { ANALYTICS_EVENT_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
 import { NUL_MESSAGE, noNul } from './lead.ts';
 
 /** Longest time one heartbeat or time_spent event may report (the tracker sends every 30 s). */
 export const MAX_EVENT_SECONDS = 3600;
-export const ANALYTICS_SESSION_KEY = 'analytics_session_id';
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+export { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN } from '../constants.ts';
 
 const optionalText = (max: number) => z.string().max(max).refine(noNul, NUL_MESSAGE).optional();
 
@@ -58,6 +57,9 @@ export const analyticsSummarySchema = z.object({
   top_pages: z.array(z.object({ path: z.string(), views: z.number().int(), avg_time_seconds: z.number() })),
   /** Page views by referring site ('Direct' without a referrer), top 5. */
   top_referrers: z.array(z.object({ source: z.string(), views: z.number().int() })),
+  /** Sessions of the period that sent the lead form, and that as a percent of unique visitors. */
+  form_conversions: z.number().int(),
+  conversion_rate: z.number(),
   /** Page views by kind of device. */
   devices: z.object({ desktop: z.number().int(), mobile: z.number().int(), tablet: z.number().int() }),
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LEAD_STATUSES, LIMITS, PROPERTY_TYPES } from '../constants.ts';
+import { LEAD_STATUSES, LIMITS, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
 
 /**
  * The lead contract: one schema validates the browser form and the server request.
@@ -66,6 +66,8 @@ export const publicLeadRequestSchema = leadFieldsSchema.extend({
   website: z.string().max(500).refine(noNul, NUL_MESSAGE).optional(),
   submission_id: z.uuid('Invalid submission id'),
   fill_ms: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /** The visitor's analytics session, so the lead keeps where it came from. */
+  analytics_session_id: z.string().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
 });
 export type PublicLeadRequest = z.infer<typeof publicLeadRequestSchema>;
 
@@ -87,6 +89,13 @@ export const leadSchema = z.object({
   property_types: z.array(z.string()),
   contacted: z.boolean(),
   message: z.string().nullable(),
+  /** Attribution from the visitor's analytics session (public form only). */
+  source: z.string().nullable().optional(),
+  utm_source: z.string().nullable().optional(),
+  utm_medium: z.string().nullable().optional(),
+  utm_campaign: z.string().nullable().optional(),
+  landing_page: z.string().nullable().optional(),
+  pages_viewed: z.number().int().nullable().optional(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 

@@ -47,6 +47,8 @@ const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
     { source: 'Direct', views: 400 },
   ],
   devices: { desktop: 900, mobile: 300, tablet: 34 },
+  form_conversions: 8,
+  conversion_rate: 2.5,
   ...over,
 });
 
@@ -158,6 +160,13 @@ describe('AnalyticsPage', () => {
     expect(error).toHaveBeenCalledWith('Loading the analytics summary failed', expect.anything());
     expect(screen.queryByTestId('page-views')).not.toBeInTheDocument();
     expect(getToasts()).toEqual([]);
+  });
+
+  it('shows the form conversion rate', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    await waitFor(() => expect(screen.getByTestId('conversion-rate')).toHaveTextContent('2.5%'));
+    expect(screen.getByText('8 of 321 visitors sent the form')).toBeInTheDocument();
   });
 
   it('shows the top referrers and the device split', async () => {

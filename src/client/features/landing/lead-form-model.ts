@@ -63,13 +63,14 @@ export function validateLeadForm(values: LeadFormValues): LeadFormValidation {
 
 export function buildLeadRequest(
   lead: LeadFields,
-  extra: { website: string; submissionId: string; fillMs: number },
+  extra: { website: string; submissionId: string; fillMs: number; analyticsSessionId?: string | undefined },
 ): PublicLeadRequest {
   return {
     ...lead,
     website: extra.website,
     submission_id: extra.submissionId,
     fill_ms: Math.max(0, Math.round(extra.fillMs)),
+    ...(extra.analyticsSessionId ? { analytics_session_id: extra.analyticsSessionId } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { storedSessionId } from '#client/lib/analytics-tracker.ts';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '#client/lib/api-client.ts';
 import { toast } from '#client/components/ui/toast-store.ts';
@@ -81,6 +82,7 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
       website: values.website,
       submissionId: submissionId.current,
       fillMs: msSince(shownAt.current),
+      analyticsSessionId: storedSessionId(),
     });
 
     busy.current = true;

@@ -16,8 +16,10 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   const previousStart = sql`(${start} - make_interval(hours => ${hours}))`;
 
   const [totals, hourly, topPages, sources] = await Promise.all([
-    queryRows<{ page_views: number; previous_page_views: number; time_spent: number; unique_visitors: number }>(db, sql`
+    queryRows<{ page_views: number; previous_page_views: number; time_spent: number; unique_visitors: number; form_conversions: number }>(db, sql`
       select
+        (select count(distinct analytics_session_id)::int from leads
+          where analytics_session_id is not null and created_at >= ${start}) as form_conversions,
         coalesce(sum(views) filter (where hour >= ${start}), 0)::int as page_views,
         coalesce(sum(views) filter (where hour < ${start}), 0)::int as previous_page_views,
         coalesce(sum(time_spent) filter (where hour >= ${start}), 0)::float8 as time_spent,
@@ -51,6 +53,8 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
     avg_time_seconds: t.unique_visitors > 0 ? Math.round(t.time_spent / t.unique_visitors) : 0,
     hourly: Array.from({ length: 24 }, (_, hour) => ({ hour, views: byHour.get(hour)?.views ?? 0, time_spent: byHour.get(hour)?.time_spent ?? 0 })),
     top_pages: topPages,
+    form_conversions: t.form_conversions,
+    conversion_rate: t.unique_visitors > 0 ? Math.round((t.form_conversions / t.unique_visitors) * 1000) / 10 : 0,
     top_referrers: sources.filter((s) => s.kind === 'referrer').slice(0, TOP_PAGES).map((s) => ({ source: s.value, views: s.views })),
     devices,
   };

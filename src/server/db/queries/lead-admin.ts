@@ -5,7 +5,7 @@ import { queryRows, type Db } from '../client.ts';
 // The dashboard's reads and writes of leads. Responses follow the shared Lead schema.
 const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const leadColumns = sql`l.id, ${iso(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
-  l.property_types, l.contacted, l.message`;
+  l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed`;
 
 // `nulls last` matches leads_created_at_idx (created_at desc nulls last, id desc nulls last):
 // without it PostgreSQL cannot read the newest leads from the index and sorts them all.

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { LeadFields } from '#shared/schemas/lead';
 import { queryRows, type Db } from '../client.ts';
 
-export type NewLead = LeadFields & { submission_id?: string | null };
+export type NewLead = LeadFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
 
 /**
  * Stores a lead (status New), its first status-history entry and a `lead` notification for
@@ -14,9 +14,13 @@ export async function createLead(db: Db, lead: NewLead, createdBy: string | null
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
   const rows = await queryRows<{ id: string }>(db, sql`
     with inserted as (
-      insert into leads (full_name, email, phone, property_types, message, submission_id)
-      values (${lead.full_name}, ${lead.email}, ${lead.phone},
-              ${toTextArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null})
+      -- Attribution comes from the visitor's analytics session, if the form sent one we know.
+      insert into leads (full_name, email, phone, property_types, message, submission_id,
+                         analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed)
+      select ${lead.full_name}, ${lead.email}, ${lead.phone},
+             ${toTextArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null}::uuid,
+             ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views
+      from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       on conflict (submission_id) do nothing
       returning id
     ), history as (

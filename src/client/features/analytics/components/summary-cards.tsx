@@ -1,4 +1,4 @@
-import { ArrowDownRight, ArrowRight, ArrowUpRight, Clock, Eye, Users, type LucideIcon } from 'lucide-react';
+import { ArrowDownRight, ArrowRight, ArrowUpRight, Clock, Eye, Send, Users, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { formatChange, formatMinutesSeconds } from '../analytics-format.ts';
@@ -31,10 +31,10 @@ function Change({ percent }: { percent: number }) {
 
 const valueClass = 'block text-2xl font-bold text-slate-900';
 
-/** Total Page Views (with the change), Unique Visitors, Avg. Time on Site. */
+/** Total Page Views (with the change), Unique Visitors, Avg. Time on Site, and the lead form's conversion rate. */
 export function SummaryCards({ summary }: { summary: AnalyticsSummary }) {
   return (
-    <ul className="grid gap-4 sm:grid-cols-3">
+    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
       <Card label="Total Page Views" icon={Eye} tint="bg-blue-100 text-blue-700">
         <span className={valueClass} data-testid="page-views">
           {summary.page_views.toLocaleString('en-US')}
@@ -49,6 +49,14 @@ export function SummaryCards({ summary }: { summary: AnalyticsSummary }) {
       <Card label="Avg. Time on Site" icon={Clock} tint="bg-amber-100 text-amber-700">
         <span className={valueClass} data-testid="avg-time">
           {formatMinutesSeconds(summary.avg_time_seconds)}
+        </span>
+      </Card>
+      <Card label="Form Conversion Rate" icon={Send} tint="bg-emerald-100 text-emerald-700">
+        <span className={valueClass} data-testid="conversion-rate">
+          {summary.conversion_rate.toLocaleString('en-US')}%
+        </span>
+        <span className="block text-xs text-slate-500">
+          {summary.form_conversions.toLocaleString('en-US')} of {summary.unique_visitors.toLocaleString('en-US')} visitors sent the form
         </span>
       </Card>
     </ul>

@@ -11,6 +11,7 @@ import { useUpdateLead } from '../api/update-lead.ts';
 import { STATUS_OPTIONS, buildLeadPatch, editLeadFormResolver, toEditFormValues, type EditLeadFields, type EditLeadFormValues } from '../lead-form-model.ts';
 import { showServerFieldErrors } from '../server-field-errors.ts';
 import { LeadFormActions, LeadFormFields } from './lead-form-fields.tsx';
+import { LeadSourceDetails } from './lead-source.tsx';
 import { StatusHistory } from './status-history.tsx';
 
 type Props = { leadId: string | null; onClose: () => void };
@@ -79,6 +80,7 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
         </div>
         <LeadFormActions busy={isSubmitting} label="Update Lead" busyLabel="Updating..." onCancel={onDone} />
       </form>
+      <LeadSourceDetails lead={lead} />
       <StatusHistory history={lead.status_history} />
     </>
   );

@@ -1,3 +1,4 @@
+import { LeadSourceLine } from './lead-source.tsx';
 import { Pencil, Trash2 } from 'lucide-react';
 import type { Lead } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
@@ -33,6 +34,7 @@ export function LeadsTable({ leads, busy, onEdit, onDelete }: Props) {
               <tr key={lead.id} className="hover:bg-slate-50">
                 <th scope="row" className="px-4 py-3 font-medium text-slate-900">
                   {lead.full_name}
+                  <LeadSourceLine lead={lead} />
                 </th>
                 <td className="px-4 py-3">
                   <span className="block text-slate-900">{lead.email}</span>
