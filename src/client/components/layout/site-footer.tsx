@@ -32,18 +32,7 @@ export function SiteFooter() {
             Real estate due diligence and underwriting for investors, with reports within 24 hours in all 50 states.
           </p>
         </div>
-        <div>
-          <h2 className={headingClass}>Company</h2>
-          <ul className="mt-4 space-y-3">
-            {COMPANY_LINKS.map((link) => (
-              <li key={link.href}>
-                <a href={link.href} className={linkClass}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <FooterLinks heading="Company" links={COMPANY_LINKS} />
         <div>
           <h2 className={headingClass}>Contact</h2>
           <ul className="mt-4 space-y-3">
@@ -65,18 +54,7 @@ export function SiteFooter() {
             </li>
           </ul>
         </div>
-        <div>
-          <h2 className={headingClass}>Legal</h2>
-          <ul className="mt-4 space-y-3">
-            {LEGAL_LINKS.map((link) => (
-              <li key={link.href}>
-                <a href={link.href} className={linkClass}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <FooterLinks heading="Legal" links={LEGAL_LINKS} />
       </div>
       <div className="border-t border-white/10">
         <p className="mx-auto max-w-6xl px-4 py-6 text-slate-400 sm:px-6">
@@ -84,5 +62,22 @@ export function SiteFooter() {
         </p>
       </div>
     </footer>
+  );
+}
+
+function FooterLinks({ heading, links }: { heading: string; links: readonly { href: string; label: string }[] }) {
+  return (
+    <div>
+      <h2 className={headingClass}>{heading}</h2>
+      <ul className="mt-4 space-y-3">
+        {links.map((link) => (
+          <li key={link.href}>
+            <a href={link.href} className={linkClass}>
+              {link.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

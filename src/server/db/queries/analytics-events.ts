@@ -1,14 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { execute, type Db } from '../client.ts';
+import { pgArray } from '../sql-helpers.ts';
 import type { analyticsEvents } from '../schema.ts';
 
 export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;
-
-/** A PostgreSQL array literal; both drivers take it as text, cast by the query. */
-export function pgArray(values: (string | number | null)[]): string {
-  const items = values.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`));
-  return `{${items.join(',')}}`;
-}
 
 // An event's UTC hour; the rollups are keyed by it.
 const HOUR = sql`date_trunc('hour', created_at at time zone 'UTC') at time zone 'UTC'`;

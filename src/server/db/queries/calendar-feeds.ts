@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { execute, queryRows, type Db } from '../client.ts';
+import { isoTimestamp } from '../sql-helpers.ts';
 import { hashToken } from './sessions.ts';
 
 /** A new feed token for the admin (replacing any earlier one, which stops working). */
@@ -9,13 +10,13 @@ export async function createCalendarFeed(db: Db, userId: string): Promise<{ toke
   const [row] = await queryRows<{ created_at: string }>(db, sql`
     insert into calendar_feeds (user_id, token_hash) values (${userId}, ${hashToken(token)})
     on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = now()
-    returning to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`);
+    returning ${isoTimestamp(sql`created_at`)} as created_at`);
   return { token, created_at: row!.created_at };
 }
 
 export async function getCalendarFeed(db: Db, userId: string): Promise<{ created_at: string } | undefined> {
   const [row] = await queryRows<{ created_at: string }>(db, sql`
-    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+    select ${isoTimestamp(sql`created_at`)} as created_at
     from calendar_feeds where user_id = ${userId}`);
   return row;
 }

@@ -1,10 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Lead, LeadDetail, LeadListQuery, LeadStatusChange, UpdateLeadRequest } from '#shared/schemas/lead';
 import { queryRows, type Db } from '../client.ts';
+import { isoTimestamp, pgArray } from '../sql-helpers.ts';
 
 // The dashboard's reads and writes of leads. Responses follow the shared Lead schema.
-const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const leadColumns = sql`l.id, ${iso(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
+/** A lead as the API returns it (the shared Lead schema), from `leads l`. */
+export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
   l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed`;
 
 // `nulls last` matches leads_created_at_idx (created_at desc nulls last, id desc nulls last):
@@ -43,7 +44,7 @@ export async function getLead(db: Db, id: string): Promise<LeadDetail | undefine
   const [lead] = await queryRows<Lead>(db, sql`select ${leadColumns} from leads l where l.id = ${id}`);
   if (!lead) return undefined;
   const history = await queryRows<LeadStatusChange>(db, sql`
-    select c.from_status, c.to_status, ${iso(sql`c.changed_at`)} as changed_at, u.email as changed_by
+    select c.from_status, c.to_status, ${isoTimestamp(sql`c.changed_at`)} as changed_at, u.email as changed_by
     from lead_status_changes c left join users u on u.id = c.changed_by
     where c.lead_id = ${id} order by c.changed_at, c.id`);
   return { ...lead, status_history: history };
@@ -60,7 +61,7 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
   if (patch.full_name !== undefined) sets.push(sql`full_name = ${patch.full_name}`);
   if (patch.email !== undefined) sets.push(sql`email = ${patch.email}`);
   if (patch.phone !== undefined) sets.push(sql`phone = ${patch.phone}`);
-  if (patch.property_types !== undefined) sets.push(sql`property_types = ${`{${patch.property_types.join(',')}}`}::text[]`);
+  if (patch.property_types !== undefined) sets.push(sql`property_types = ${pgArray(patch.property_types)}::text[]`);
   if (has('message')) sets.push(sql`message = ${patch.message ? patch.message : null}`);
   if (patch.contacted !== undefined) sets.push(sql`contacted = ${patch.contacted}`);
   const status = patch.status ?? null;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LeadFields } from '#shared/schemas/lead';
 import { queryRows, type Db } from '../client.ts';
+import { pgArray } from '../sql-helpers.ts';
 
 export type NewLead = LeadFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
 
@@ -18,7 +19,7 @@ export async function createLead(db: Db, lead: NewLead, createdBy: string | null
       insert into leads (full_name, email, phone, property_types, message, submission_id,
                          analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed)
       select ${lead.full_name}, ${lead.email}, ${lead.phone},
-             ${toTextArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null}::uuid,
+             ${pgArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null}::uuid,
              ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       on conflict (submission_id) do nothing
@@ -33,11 +34,6 @@ export async function createLead(db: Db, lead: NewLead, createdBy: string | null
     select id from inserted`);
   const id = rows[0]?.id ?? null;
   return { id, created: id !== null };
-}
-
-/** A Postgres array literal: drivers disagree on binding JS arrays, a literal works for both. */
-function toTextArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`).join(',')}}`;
 }
 
 export async function countLeads(db: Db): Promise<number> {

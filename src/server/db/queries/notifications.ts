@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Notification } from '#shared/schemas/notification';
 import { execute, queryRows, type Db } from '../client.ts';
+import { isoTimestamp } from '../sql-helpers.ts';
 
 // Every function takes the signed-in user's id: no query touches another user's rows.
 const LIST_LIMIT = 100;
 
 export async function listNotifications(db: Db, userId: string): Promise<Notification[]> {
   return queryRows<Notification>(db, sql`
-    select id, type, message, read, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+    select id, type, message, read, ${isoTimestamp(sql`created_at`)} as created_at
     from notifications where user_id = ${userId}
     order by created_at desc, id desc
     limit ${LIST_LIMIT}`);

@@ -3,6 +3,7 @@ import type { Appointment } from '#shared/schemas/appointment';
 import type { Lead } from '#shared/schemas/lead';
 import type { Overview } from '#shared/schemas/overview';
 import { queryRows, type Db } from '../client.ts';
+import { leadColumns } from './lead-admin.ts';
 
 const UPCOMING_DAYS = 7;
 const LIST_SIZE = 5;
@@ -36,8 +37,7 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
            join leads l on l.id = c.lead_id
            where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted`),
     queryRows<Lead>(db, sql`
-      select l.id, to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, l.status,
-             l.full_name, l.email, l.phone, l.property_types, l.contacted, l.message
+      select ${leadColumns}
       from leads l order by l.created_at desc nulls last, l.id desc nulls last limit ${LIST_SIZE}`),
     queryRows<Appointment>(db, sql`
       select ${appointmentColumns}
