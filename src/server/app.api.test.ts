@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_APP_CSP } from './app.ts';
 import type { Database } from './db/client.ts';
 import { createTestApp } from './test/app.ts';
 import { createTestDatabase } from './test/database.ts';
@@ -58,8 +59,18 @@ describe('errors and headers', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('keeps the admin app shell’s policy strict for scripts (only its styles may be inline)', () => {
+    const directives = new Map(ADMIN_APP_CSP.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)] as const));
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(ADMIN_APP_CSP).not.toContain('unsafe-eval');
   });
 });
 

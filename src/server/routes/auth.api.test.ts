@@ -40,6 +40,31 @@ describe('POST /api/auth/login', () => {
     expect(res.headers.get('set-cookie')).toContain('Secure');
   });
 
+  it('marks the cookie Secure behind our https proxy (X-Forwarded-Proto) only with TRUST_PROXY', async () => {
+    const login = (env: Record<string, string>) =>
+      createTestApp(database, env).json(
+        'POST',
+        '/api/auth/login',
+        { email: 'admin@example.com', password: 'correct-password' },
+        { 'x-forwarded-proto': 'https' },
+      );
+    const trusted = (await login({ TRUST_PROXY: 'on' })).headers.get('set-cookie')!;
+    expect(trusted.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure']));
+    // Without TRUST_PROXY anyone can send the header; the request itself came over http.
+    const untrusted = (await login({})).headers.get('set-cookie')!;
+    expect(untrusted.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax']));
+    expect(untrusted).not.toContain('Secure');
+  });
+
+  it('clears the cookie at sign-out with the same HttpOnly, SameSite=Lax and Secure attributes', async () => {
+    const { json } = createTestApp(database, { TRUST_PROXY: 'on' });
+    const cookie = await signIn(json, 'admin@example.com', 'correct-password');
+    const res = await json('POST', '/api/auth/logout', undefined, { cookie, 'x-forwarded-proto': 'https' });
+    const cleared = res.headers.get('set-cookie')!;
+    expect(cleared).toMatch(/^session=;/);
+    expect(cleared.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure']));
+  });
+
   it('stores only a hash of the session token', async () => {
     const { json } = createTestApp(database);
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
