@@ -30,7 +30,7 @@ export class EventRecorder {
         if (!db) throw new Error('database not ready');
         await insertAnalyticsEvents(db.db, rows);
       },
-      { maxBatch: 2000, maxWaitMs: 5, maxInFlight: 1 },
+      { maxBatch: 2000, maxWaitMs: 0, maxInFlight: 1 },
     );
   }
 

@@ -52,4 +52,23 @@ describe('GroupCommit', () => {
     fail = false;
     await expect(gc.add(3)).resolves.toBeUndefined();
   });
+
+  it('with maxWaitMs 0, batches what arrives in one turn, then what queued while a write was in flight', async () => {
+    const writes: number[][] = [];
+    const gc = new GroupCommit<number>(
+      async (items) => {
+        writes.push(items);
+        await new Promise((r) => setTimeout(r, 20));
+      },
+      { maxBatch: 100, maxWaitMs: 0, maxInFlight: 1 },
+    );
+    const first = [1, 2].map((n) => gc.add(n));
+    await new Promise((r) => setTimeout(r, 5)); // the first write is in flight now
+    const later = [3, 4, 5].map((n) => gc.add(n));
+    await Promise.all([...first, ...later]);
+    expect(writes).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+  });
 });

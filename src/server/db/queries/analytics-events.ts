@@ -23,36 +23,110 @@ const SOURCES_SELECT = (from: string) => sql`
     select created_at, 'device', device from ${sql.raw(from)} where event_type = 'pageview' and device is not null
   ) v group by 1, 2, 3 order by 1, 2, 3`;
 
+/** What one batch adds to the rollups; all of a batch's events share its transaction's hour. */
+export type BatchRollups = {
+  pages: { page_path: string; views: number; time_spent: number }[];
+  sources: { kind: 'referrer' | 'device'; value: string; views: number }[];
+  sessions: {
+    session_id: string;
+    source: string | null;
+    utm_source: string | null;
+    utm_medium: string | null;
+    utm_campaign: string | null;
+    landing_page: string | null;
+    page_views: number;
+  }[];
+};
+
+const byKey = <T>(rows: T[], key: (row: T) => string) => rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+
+/**
+ * The rollup deltas of a batch, in the order the rows are upserted (key order, so two
+ * batches in flight never deadlock). A session's first touch is its first page view in
+ * the batch, the same order in which the events get their ids.
+ */
+export function rollupsOf(events: NewAnalyticsEvent[]): BatchRollups {
+  const pages = new Map<string, BatchRollups['pages'][number]>();
+  const sources = new Map<string, BatchRollups['sources'][number]>();
+  const sessions = new Map<string, BatchRollups['sessions'][number]>();
+  const countSource = (kind: 'referrer' | 'device', value: string) => {
+    const key = `${kind}\u0000${value}`;
+    const s = sources.get(key) ?? sources.set(key, { kind, value, views: 0 }).get(key)!;
+    s.views++;
+  };
+  for (const e of events) {
+    const isView = e.event_type === 'pageview';
+    const page = pages.get(e.page_path) ?? pages.set(e.page_path, { page_path: e.page_path, views: 0, time_spent: 0 }).get(e.page_path)!;
+    page.views += isView ? 1 : 0;
+    page.time_spent += e.time_spent ?? 0;
+    let session = sessions.get(e.session_id);
+    if (!session) {
+      session = { session_id: e.session_id, source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null, page_views: 0 };
+      sessions.set(e.session_id, session);
+    }
+    if (!isView) continue;
+    if (session.page_views === 0) {
+      Object.assign(session, {
+        source: e.referrer_host ?? null,
+        utm_source: e.utm_source ?? null,
+        utm_medium: e.utm_medium ?? null,
+        utm_campaign: e.utm_campaign ?? null,
+        landing_page: e.page_path,
+      });
+    }
+    session.page_views++;
+    if (e.referrer_host) countSource('referrer', e.referrer_host);
+    if (e.device) countSource('device', e.device);
+  }
+  return {
+    pages: byKey([...pages.values()], (p) => p.page_path),
+    sources: byKey([...sources.values()], (s) => `${s.kind}\u0000${s.value}`),
+    sessions: byKey([...sessions.values()], (s) => s.session_id),
+  };
+}
+
+// The hour of the statement's transaction, which is every inserted event's created_at.
+const NOW_HOUR = sql`date_trunc('hour', now() at time zone 'UTC') at time zone 'UTC'`;
+
 /**
  * One statement (one transaction) for a batch: the events, and the hourly rollups they
- * change. Rollup rows are upserted in key order, so concurrent batches never deadlock.
+ * change, so the rollups are exact at every commit. The rollup deltas are summed here
+ * rather than regrouped by PostgreSQL from the inserted rows: it is the same arithmetic,
+ * and it keeps the database's share of each event to its own insert.
+ * Each column travels as one array (unnest): a handful of parameters whatever the batch
+ * size, so PostgreSQL parses a short statement instead of one with thousands.
  */
 export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[]): Promise<void> {
   if (events.length === 0) return;
-  // One array per column (unnest): nine parameters whatever the batch size, so PostgreSQL
-  // parses a short statement instead of one with thousands of parameters.
-  const col = (pick: (e: NewAnalyticsEvent) => string | number | null | undefined) => pgArray(events.map((e) => pick(e) ?? null));
+  const { pages, sources, sessions } = rollupsOf(events);
+  const arr = <T>(rows: T[], pick: (row: T) => string | number | null | undefined) => pgArray(rows.map((r) => pick(r) ?? null));
+  const e = (pick: (row: NewAnalyticsEvent) => string | number | null | undefined) => arr(events, pick);
   await execute(db, sql`
     with inserted as (
       insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
         referrer_host, device)
-      select * from unnest(${col((e) => e.session_id)}::text[], ${col((e) => e.page_path)}::text[], ${col((e) => e.event_type)}::text[],
-        ${col((e) => e.time_spent)}::int[], ${col((e) => e.user_agent)}::text[], ${col((e) => e.referrer)}::text[],
-        ${col((e) => e.utm_source)}::text[], ${col((e) => e.utm_medium)}::text[], ${col((e) => e.utm_campaign)}::text[],
-        ${col((e) => e.referrer_host)}::text[], ${col((e) => e.device)}::text[])
-      returning id, created_at, session_id, page_path, event_type, time_spent, referrer_host, device, utm_source, utm_medium, utm_campaign
+      select * from unnest(${e((r) => r.session_id)}::text[], ${e((r) => r.page_path)}::text[], ${e((r) => r.event_type)}::text[],
+        ${e((r) => r.time_spent)}::int[], ${e((r) => r.user_agent)}::text[], ${e((r) => r.referrer)}::text[],
+        ${e((r) => r.utm_source)}::text[], ${e((r) => r.utm_medium)}::text[], ${e((r) => r.utm_campaign)}::text[],
+        ${e((r) => r.referrer_host)}::text[], ${e((r) => r.device)}::text[])
     ), hourly as (
       insert into analytics_hourly as h (hour, page_path, views, time_spent)
-      select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
-      from inserted group by 1, 2 order by 1, 2
+      select ${NOW_HOUR}, page_path, views, time_spent from unnest(${arr(pages, (p) => p.page_path)}::text[], ${arr(pages, (p) => p.views)}::int[],
+        ${arr(pages, (p) => p.time_spent)}::bigint[]) with ordinality as t(page_path, views, time_spent, n) order by n
       on conflict (hour, page_path) do update set views = h.views + excluded.views, time_spent = h.time_spent + excluded.time_spent
     ), sources as (
       insert into analytics_hourly_sources as s (hour, kind, value, views)
-      ${SOURCES_SELECT('inserted')}
+      select ${NOW_HOUR}, kind, value, views from unnest(${arr(sources, (r) => r.kind)}::text[], ${arr(sources, (r) => r.value)}::text[],
+        ${arr(sources, (r) => r.views)}::int[]) with ordinality as t(kind, value, views, n) order by n
       on conflict (hour, kind, value) do update set views = s.views + excluded.views
     )
     insert into analytics_sessions as s (session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views)
-    ${SESSIONS_SELECT('inserted')} order by 1
+    select session_id, ${NOW_HOUR}, source, utm_source, utm_medium, utm_campaign, landing_page, page_views
+    from unnest(${arr(sessions, (r) => r.session_id)}::text[], ${arr(sessions, (r) => r.source)}::text[], ${arr(sessions, (r) => r.utm_source)}::text[],
+      ${arr(sessions, (r) => r.utm_medium)}::text[], ${arr(sessions, (r) => r.utm_campaign)}::text[], ${arr(sessions, (r) => r.landing_page)}::text[],
+      ${arr(sessions, (r) => r.page_views)}::int[])
+      with ordinality as t(session_id, source, utm_source, utm_medium, utm_campaign, landing_page, page_views, n)
+    order by n
     on conflict (session_id) do update set
       last_hour = greatest(s.last_hour, excluded.last_hour),
       -- First touch stays: taken only while the session has no page view yet.
