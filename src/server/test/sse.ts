@@ -39,3 +39,89 @@ export function sseReader(res: Response) {
 
   return { next, cancel: () => reader.cancel().catch(() => {}) };
 }
+
+/**
+ * A stream client that behaves like a browser's EventSource under faults: whenever the
+ * connection fails, ends or is refused (the server killed, restarting or answering 503),
+ * it reconnects after `retryMs`. Every event is kept with the number of its connection.
+ */
+export function reconnectingSse(url: string, headers: Record<string, string>, retryMs = 200) {
+  const events: (SseEvent & { connection: number })[] = [];
+  const waiters = new Set<() => void>();
+  const controller = new AbortController();
+  let connections = 0;
+  const notify = () => waiters.forEach((w) => w());
+
+  const readOnce = async () => {
+    const res = await fetch(url, { headers, signal: controller.signal });
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel();
+      return;
+    }
+    const connection = ++connections;
+    let buffer = '';
+    for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const e: SseEvent & { connection: number } = { event: 'message', data: '', connection };
+        let hasData = false;
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) e.event = line.slice(6).trim();
+          else if (line.startsWith('data:')) {
+            e.data += (hasData ? '\n' : '') + line.slice(5).trimStart();
+            hasData = true;
+          } else if (line.startsWith('id:')) e.id = line.slice(3).trim();
+        }
+        if (hasData) {
+          events.push(e);
+          notify();
+        }
+      }
+    }
+  };
+
+  void (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        await readOnce();
+      } catch {
+        // refused, reset or aborted: like EventSource, try again
+      }
+      if (!controller.signal.aborted) await new Promise((r) => setTimeout(r, retryMs));
+    }
+  })();
+
+  /** Resolves with the first event from index `from` on that matches, or rejects after `timeoutMs`. */
+  function waitFor(match: (e: SseEvent & { connection: number }) => boolean, from = 0, timeoutMs = 10_000) {
+    return new Promise<SseEvent & { connection: number }>((resolve, reject) => {
+      const check = () => {
+        const found = events.slice(from).find(match);
+        if (!found) return;
+        cleanup();
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no matching SSE event within ${timeoutMs} ms (${connections} connections, ${events.length} events)`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  }
+
+  return {
+    events,
+    waitFor,
+    get connections() {
+      return connections;
+    },
+    close: () => controller.abort(),
+  };
+}
