@@ -2,7 +2,11 @@
  * `npm run bench` (after `npm run build`): page weight of `/` and lead-submission throughput
  * through HTTP on PGlite and on PostgreSQL, against the built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [scale] [ingest] [analytics]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [mixed] [scale] [ingest] [analytics]     (default: all)
+ *
+ * `mixed`: BENCH_MIXED_SECONDS (60) of 95% public traffic (GET / and analytics events), 4% lead
+ * submissions and 1% admin reads on PostgreSQL: throughput, p50/p99, errors (must be 0), the
+ * server's peak memory, and every acknowledged lead and event stored.
  *
  * `ingest`: analytics events through HTTP for BENCH_INGEST_SECONDS (60) from 64 connections,
  * on PGlite and PostgreSQL, against GET /api/health (near hello-world) in the same run;
@@ -32,6 +36,7 @@ import { describePageWeight, measurePageWeight } from './page-weight.ts';
 import { measureFanout, measureSignIn, signInCookie } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
+import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
 const JS_TARGET_GZIP = 60 * 1024;
@@ -183,6 +188,38 @@ async function benchPostgres() {
   await runCleanups();
 }
 
+/** `mixed`: 95% public pages and events, 4% leads, 1% admin reads on PostgreSQL; no errors allowed. */
+async function benchMixed() {
+  const seconds = envInt('BENCH_MIXED_SECONDS', 60, 1, 600);
+  const connections = 64;
+  console.log(`\nMixed workload on PostgreSQL (${seconds} s, ${connections} connections): ${MIX.page}% GET /, ${MIX.event}% analytics events, ${MIX.lead}% lead submissions, ${MIX.admin}% admin reads`);
+  const pgServer = await acquirePostgres();
+  cleanups.push(pgServer.release);
+  const database = await createFreshDatabase(pgServer.url);
+  cleanups.push(database.drop);
+  const server = await startServer({ ...serverEnv, DATABASE_URL: database.url, ANALYTICS_RATE_LIMIT: '0' });
+  cleanups.push(server.stop);
+  const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
+  const r = await measureMixedLoad(server.origin, cookie, { connections, warmupMs: 5_000, durationMs: seconds * 1000, signal: load.signal });
+  const peak = server.peakRssBytes();
+  cleanups.pop();
+  await server.stop();
+  for (const line of describeMixed(r, connections, peak)) console.log(line);
+  const errors = r.measured.non2xx + r.measured.errors + r.warmup.non2xx + r.warmup.errors;
+  const m = r.measured;
+  verdict('mixed workload: no errors', errors === 0, `${errors} errors in ${(m.sent + r.warmup.sent).toLocaleString('en-US')} requests`);
+  verdict(
+    'mixed workload: throughput and latency',
+    true,
+    `${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, server peak RSS ${peak === undefined ? 'unknown' : `${(peak / 1024 / 1024).toFixed(0)} MiB`} (no target)`,
+  );
+  const leads = await countRows(database.url, COUNT_LEADS);
+  const events = await countRows(database.url, 'select count(*) as n from analytics_events');
+  verdict('mixed workload: every acknowledged lead and event stored', leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
+    `leads ${acknowledged(r, 'lead')} acknowledged / ${leads} stored; events ${acknowledged(r, 'event')} acknowledged / ${events} stored`);
+  await runCleanups();
+}
+
 const SCALE_TARGET_MS = { PGlite: 150, PostgreSQL: 50 } as const;
 
 /** Seeds 100,000 leads (the server must not be running), then times the dashboard's queries. */
@@ -265,6 +302,7 @@ async function main() {
       await runCleanups();
     }
     if (wants('postgres')) await benchPostgres();
+    if (wants('mixed')) await benchMixed();
     if (wants('scale')) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
       cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));

@@ -19,7 +19,16 @@ export type LoadOptions = {
   requestTimeoutMs?: number;
   /** Stops sending new requests (e.g. on Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * A mixed workload: each request's kind, path, method, headers and body, chosen per
+   * request (overrides url's path, method, headers and body). Results are also kept by kind.
+   */
+  pick?: () => RequestSpec;
 };
+
+export type RequestSpec = { kind: string; path: string; method: 'GET' | 'POST'; headers: Record<string, string>; body: string };
+
+export type KindResult = { sent: number; ok2xx: number; failed: number; latencyMs: { p50: number; p99: number } };
 
 export type LoadResult = {
   sent: number;
@@ -36,18 +45,21 @@ export type LoadResult = {
   clientCpuMs: number;
   requestsPerSecond: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** With `pick`: the same figures per kind of request. */
+  byKind: Map<string, KindResult>;
 };
 
 type Answer = { status: number; body: string };
 
-function send(agent: http.Agent, url: URL, opts: LoadOptions, body: string): Promise<Answer> {
+function send(agent: http.Agent, url: URL, opts: LoadOptions, spec: Omit<RequestSpec, 'kind' | 'path'>): Promise<Answer> {
+  const { body } = spec;
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
       {
         agent,
-        method: opts.method,
-        headers: { ...opts.headers, 'content-length': Buffer.byteLength(body) },
+        method: spec.method,
+        headers: { ...spec.headers, ...(spec.method === 'POST' ? { 'content-length': Buffer.byteLength(body) } : {}) },
         timeout: opts.requestTimeoutMs ?? 10_000,
       },
       (res) => {
@@ -59,7 +71,7 @@ function send(agent: http.Agent, url: URL, opts: LoadOptions, body: string): Pro
     );
     req.on('timeout', () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
-    req.end(body);
+    req.end(spec.method === 'POST' ? body : undefined);
   });
 }
 
@@ -84,7 +96,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     clientCpuMs: 0,
     requestsPerSecond: 0,
     latencyMs: { p50: 0, p90: 0, p99: 0, max: 0 },
+    byKind: new Map(),
   };
+  const kinds = new Map<string, { sent: number; ok2xx: number; failed: number; latencies: number[] }>();
   const cpuStart = process.cpuUsage();
   const start = performance.now();
   const deadline = start + opts.durationMs;
@@ -92,22 +106,30 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const worker = async () => {
     while (performance.now() < deadline && result.sent < opts.maxRequests && !opts.signal?.aborted) {
       const i = result.sent++;
+      const spec = opts.pick?.();
+      const kind = spec && (kinds.get(spec.kind) ?? kinds.set(spec.kind, { sent: 0, ok2xx: 0, failed: 0, latencies: [] }).get(spec.kind)!);
+      if (kind) kind.sent++;
+      const target = spec ? new URL(spec.path, url) : url;
       const t0 = performance.now();
       try {
-        const answer = await send(agent, url, opts, opts.body());
+        const answer = await send(agent, target, opts, spec ?? { method: opts.method, headers: opts.headers, body: opts.body() });
         latencies[i] = performance.now() - t0;
+        kind?.latencies.push(latencies[i]!);
         if (answer.status >= 200 && answer.status < 300) {
           result.ok2xx++;
+          if (kind) kind.ok2xx++;
         } else {
+          if (kind) kind.failed++;
           result.non2xx++;
           result.statuses.set(answer.status, (result.statuses.get(answer.status) ?? 0) + 1);
           result.firstNon2xxBody ??= answer.body.slice(0, 500);
         }
       } catch (err) {
         latencies[i] = performance.now() - t0;
+        if (kind) kind.failed++;
         result.errors++;
-        const kind = err instanceof Error ? err.message : String(err);
-        result.errorKinds.set(kind, (result.errorKinds.get(kind) ?? 0) + 1);
+        const message = err instanceof Error ? err.message : String(err);
+        result.errorKinds.set(message, (result.errorKinds.get(message) ?? 0) + 1);
       }
     }
   };
@@ -125,5 +147,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     p99: percentile(sorted, 99),
     max: sorted[sorted.length - 1] ?? 0,
   };
+  for (const [name, k] of kinds) {
+    const ks = Float64Array.from(k.latencies).sort();
+    result.byKind.set(name, { sent: k.sent, ok2xx: k.ok2xx, failed: k.failed, latencyMs: { p50: percentile(ks, 50), p99: percentile(ks, 99) } });
+  }
   return result;
 }

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** The built server, started as a child process for a benchmark. */
 export type RunningServer = {
   origin: string;
+  /** The server's peak resident memory so far (VmHWM, Linux), in bytes; undefined elsewhere. */
+  peakRssBytes: () => number | undefined;
   /** SIGTERM (graceful: finishes requests, closes the database), SIGKILL after 20 s. */
   stop: () => Promise<{ clean: boolean }>;
 };
@@ -75,7 +78,16 @@ export async function startServer(env: Record<string, string>, readyTimeoutMs = 
   // Health turns 200 once the database is open; give the rest of start-up (e.g. creating
   // the ADMIN_EMAIL admin) a moment before the load starts.
   await sleep(1_000);
-  return { origin, stop: () => stopChild(child, exited) };
+  return { origin, peakRssBytes: () => peakRss(child.pid), stop: () => stopChild(child, exited) };
+}
+
+function peakRss(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<{ clean: boolean }> {
