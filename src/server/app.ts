@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
+import { ERROR_CODES, type ErrorCode } from '#shared/schemas/error';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { publicOrigin } from './lib/public-origin.ts';
@@ -21,6 +22,15 @@ import { publicEventRoutes } from './routes/public-events.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
 
 /** Only our own scripts, styles, images and API; nobody may frame us. */
 const CSP = {
@@ -131,9 +141,11 @@ export function createApp(deps: AppDeps) {
   app.onError((err, c) => {
     if (err instanceof AppError) return errorResponse(c, err);
     if (err instanceof HTTPException && err.status < 500) {
-      // Hono's own 4xx (for example a body that is not valid JSON).
-      const code = err.status === 413 ? 'payload_too_large' : 'bad_request';
-      return c.json(errorBody(c, code, err.status === 400 ? 'The request body is not valid JSON.' : err.message), err.status);
+      // Hono's own 4xx (a body that is not valid JSON, a body without a Content-Type), with
+      // our code for that status, so code and status always agree.
+      const code = HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request';
+      const message = err.status === 400 ? 'The request body is not valid JSON.' : code === 'unsupported_media_type' ? 'Send the request body as application/json.' : err.message;
+      return c.json(errorBody(c, code, message), ERROR_CODES[code]);
     }
     const dbCode = databaseErrorCode(err);
     if (dbCode?.startsWith('22')) {

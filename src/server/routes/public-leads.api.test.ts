@@ -206,4 +206,13 @@ describe('POST /api/public/leads', () => {
     });
     expect(res.status).toBe(415);
   });
+
+  it('answers a JSON body sent with an empty Content-Type with 415 and the matching code', async () => {
+    const { app } = createTestApp(database);
+    const res = await app.request('/api/public/leads', { method: 'POST', headers: { 'content-type': '' }, body: JSON.stringify(validLead()) });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({
+      error: { code: 'unsupported_media_type', message: 'Send the request body as application/json.', requestId: expect.any(String) },
+    });
+  });
 });
