@@ -2,10 +2,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { ERROR_CODES, type ErrorCode } from '#shared/schemas/error';
+import { DATABASE_FAULT_MESSAGES, databaseFault } from './db/database-faults.ts';
+import { bodyLimit } from './lib/body-limit.ts';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { publicOrigin } from './lib/public-origin.ts';
@@ -91,11 +92,8 @@ export function createApp(deps: AppDeps) {
 
   app.use(
     '/api/*',
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
-      },
+    bodyLimit(BODY_LIMIT_BYTES, () => {
+      throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
     }),
   );
   app.use('/api/*', async (c, next) => {
@@ -146,6 +144,13 @@ export function createApp(deps: AppDeps) {
       const code = HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request';
       const message = err.status === 400 ? 'The request body is not valid JSON.' : code === 'unsupported_media_type' ? 'Send the request body as application/json.' : err.message;
       return c.json(errorBody(c, code, message), ERROR_CODES[code]);
+    }
+    const fault = databaseFault(err);
+    if (fault) {
+      // The database is down, restarting or full: the client may retry; no stack, no details.
+      deps.logger.warn({ requestId: c.get('requestId'), fault, error: err.name, dbCode: databaseErrorCode(err) }, 'database unavailable');
+      c.header('Retry-After', '5');
+      return c.json(errorBody(c, 'service_unavailable', DATABASE_FAULT_MESSAGES[fault]), 503);
     }
     const dbCode = databaseErrorCode(err);
     if (dbCode?.startsWith('22')) {

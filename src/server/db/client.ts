@@ -20,8 +20,11 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Applies the committed migrations, in a transaction. */
   migrate: () => Promise<void>;
-  /** LISTENs on a channel (PostgreSQL NOTIFY); resolves to an unlisten function. */
-  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  /**
+   * LISTENs on a channel (PostgreSQL NOTIFY); resolves to an unlisten function. `onReconnect`
+   * runs when a lost listening connection is back (notifications meanwhile were missed).
+   */
+  listen: (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
 
@@ -45,7 +48,7 @@ export function fromPool(pool: pg.Pool): Database {
     db: db as unknown as Db,
     kind: 'postgres',
     migrate: () => migratePostgres(pool),
-    listen: (channel, onPayload) => listenPostgres(pool, channel, onPayload),
+    listen: (channel, onPayload, onReconnect) => listenPostgres(pool, channel, onPayload, onReconnect),
     close: () => pool.end(),
   };
 }
@@ -67,41 +70,79 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 }
 
 export function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'due-diligence-crm' });
+  // A bounded wait for a connection, so a request fails (503) instead of hanging while the
+  // server is unreachable.
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'due-diligence-crm', connectionTimeoutMillis: 5000 });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may a checked-out one: its query rejects (answered 503), but node-postgres also
+  // emits 'error' on the client, which with no listener would end the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return fromPool(pool);
 }
 
+const LISTEN_RETRY_FIRST_MS = 250;
+const LISTEN_RETRY_MAX_MS = 5000;
+
 /**
- * A dedicated connection that LISTENs. If it drops (server restart), it reconnects with
- * backoff; notifications sent while it was away are not replayed, so SSE clients refetch
- * on reconnect.
+ * A dedicated connection that LISTENs. If it drops (a server restart), it reconnects with
+ * backoff (250 ms doubling to 5 s) until it is back; notifications sent while it was away
+ * are not replayed, so `onReconnect` tells the caller to have its clients refetch.
  */
-async function listenPostgres(pool: pg.Pool, channel: string, onPayload: (payload: string) => void) {
+async function listenPostgres(pool: pg.Pool, channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) {
   const options = pool.options;
   let client: pg.Client | undefined;
   let stopped = false;
-  const reconnect = () => {
-    if (!stopped) setTimeout(() => void connect().catch(reconnect), 1000).unref();
+  let retryMs = LISTEN_RETRY_FIRST_MS;
+  let retrying = false;
+  const retry = () => {
+    if (stopped || retrying) return;
+    retrying = true;
+    const wait = retryMs;
+    retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MAX_MS);
+    setTimeout(() => {
+      retrying = false;
+      connect().then(
+        () => {
+          retryMs = LISTEN_RETRY_FIRST_MS;
+          onReconnect?.();
+        },
+        retry,
+      );
+    }, wait).unref();
   };
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ ...options });
+    const lost = () => {
+      if (client !== c) return;
+      client = undefined;
+      c.end().catch(() => {});
+      retry();
+    };
     c.on('notification', (msg) => {
       if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
     });
-    c.on('error', () => {
+    c.on('error', lost);
+    c.on('end', lost);
+    try {
+      await c.connect();
+      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (err) {
       c.end().catch(() => {});
-      reconnect();
-    });
-    await c.connect();
-    await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      throw err;
+    }
+    if (stopped) {
+      await c.end().catch(() => {});
+      return;
+    }
     client = c;
   };
   await connect();
   return async () => {
     stopped = true;
-    await client?.end().catch(() => {});
+    const c = client;
+    client = undefined;
+    await c?.end().catch(() => {});
   };
 }
 

@@ -18,17 +18,25 @@ export class NotificationHub {
   constructor(readonly heartbeatMs = 25_000) {}
 
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly streams = new Set<() => void>();
+  private readonly streams = new Map<() => void, (() => void) | undefined>();
 
-  /** Registers an open stream's close function, so shutdown can end it; returns an untrack function. */
-  trackStream(close: () => void): () => void {
-    this.streams.add(close);
+  /**
+   * Registers an open stream's close function, so shutdown can end it, and its resync
+   * function, run when notifications may have been missed; returns an untrack function.
+   */
+  trackStream(close: () => void, resync?: () => void): () => void {
+    this.streams.set(close, resync);
     return () => this.streams.delete(close);
   }
 
   /** Ends every open stream (on shutdown); browsers reconnect to another process or later. */
   closeAllStreams() {
-    for (const close of [...this.streams]) close();
+    for (const close of [...this.streams.keys()]) close();
+  }
+
+  /** Tells every open stream to refetch: the database connection was lost and is back. */
+  resyncAllStreams() {
+    for (const resync of [...this.streams.values()]) resync?.();
   }
 
   subscribe(userId: string, listener: Listener): () => void {
@@ -53,13 +61,20 @@ export class NotificationHub {
 
   /** Starts listening on the database; resolves to a stop function. */
   async connect(database: Database, logger: Logger): Promise<() => Promise<void>> {
-    return database.listen(NOTIFICATION_CHANNEL, (raw) => {
-      try {
-        const { user_id, notification } = payloadSchema.parse(JSON.parse(raw));
-        this.publish(user_id, notification);
-      } catch (err) {
-        logger.warn({ err }, 'ignored a malformed notification payload');
-      }
-    });
+    return database.listen(
+      NOTIFICATION_CHANNEL,
+      (raw) => {
+        try {
+          const { user_id, notification } = payloadSchema.parse(JSON.parse(raw));
+          this.publish(user_id, notification);
+        } catch (err) {
+          logger.warn({ err }, 'ignored a malformed notification payload');
+        }
+      },
+      () => {
+        logger.info('live notifications: listening again after losing the database');
+        this.resyncAllStreams();
+      },
+    );
   }
 }

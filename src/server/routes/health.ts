@@ -1,5 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
 import { errorResponseSchema } from '#shared/schemas/error';
+import type { Database } from '../db/client.ts';
+import { DATABASE_FAULT_MESSAGES } from '../db/database-faults.ts';
 import { createRouter } from '../lib/router.ts';
 import { errorBody } from '../lib/errors.ts';
 
@@ -15,10 +18,33 @@ const healthRoute = createRoute({
   },
 });
 
+const PROBE_EVERY_MS = 1000;
+const PROBE_TIMEOUT_MS = 2000;
+type Probe = { at: number; result: Promise<boolean> };
+const probes = new WeakMap<Database, Probe>();
+
+/**
+ * Whether the database answers `select 1`. One probe at most per second, shared by every
+ * caller meanwhile, so a load balancer polling health costs the database nothing much.
+ */
+function databaseAnswers(database: Database): Promise<boolean> {
+  const last = probes.get(database);
+  if (last && performance.now() - last.at < PROBE_EVERY_MS) return last.result;
+  const result = Promise.race([
+    database.db.execute(sql`select 1`).then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), PROBE_TIMEOUT_MS).unref()),
+  ]).catch(() => false);
+  probes.set(database, { at: performance.now(), result });
+  return result;
+}
+
 export const healthRoutes = createRouter().openapi(healthRoute, async (c) => {
   const database = c.get('deps').database();
   if (!database) {
     return c.json(errorBody(c, 'service_unavailable', 'The database is not ready yet.'), 503);
+  }
+  if (!(await databaseAnswers(database))) {
+    return c.json(errorBody(c, 'service_unavailable', DATABASE_FAULT_MESSAGES.unavailable), 503);
   }
   return c.json({ status: 'ok' as const }, 200);
 });

@@ -9,6 +9,7 @@ import {
 } from '#shared/schemas/notification';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
+import { databaseFault } from '../db/database-faults.ts';
 import { findSessionUser } from '../db/queries/sessions.ts';
 import {
   clearNotifications,
@@ -87,15 +88,22 @@ export const notificationRoutes = createRouter()
     return streamSSE(c, async (stream) => {
       const queue: Notification[] = [];
       let wake: (() => void) | undefined;
+      let resync = false;
       const unsubscribe = hub.subscribe(userId, (n) => {
         queue.push(n);
         wake?.();
       });
       let closed = false;
-      const untrack = hub.trackStream(() => {
-        closed = true;
-        wake?.();
-      });
+      const untrack = hub.trackStream(
+        () => {
+          closed = true;
+          wake?.();
+        },
+        () => {
+          resync = true;
+          wake?.();
+        },
+      );
       stream.onAbort(() => {
         unsubscribe();
         wake?.();
@@ -104,6 +112,12 @@ export const notificationRoutes = createRouter()
         // The browser refetches on `ready`, so a reconnect after a restart misses nothing.
         await stream.writeSSE({ event: 'ready', data: '{}', retry: 3000 });
         while (!stream.aborted && !closed) {
+          if (resync) {
+            // Notifications may have been missed while the database was away: refetch.
+            resync = false;
+            await stream.writeSSE({ event: 'ready', data: '{}' });
+            continue;
+          }
           const next = queue.shift();
           if (next) {
             await stream.writeSSE({ event: 'notification', id: next.id, data: JSON.stringify(next) });
@@ -114,10 +128,15 @@ export const notificationRoutes = createRouter()
             setTimeout(resolve, hub.heartbeatMs).unref();
           });
           wake = undefined;
-          if (queue.length === 0 && !stream.aborted && !closed) {
+          if (queue.length === 0 && !resync && !stream.aborted && !closed) {
             // The session may have ended meanwhile (sign-out, password reset, user deleted).
+            // While the database is unreachable the stream stays open: it was valid when it began.
             const database = c.get('deps').database();
-            if (!token || !database || !(await findSessionUser(database.db, token))) break;
+            const user = token && database ? await findSessionUser(database.db, token).catch((err: unknown) => {
+                  if (databaseFault(err)) return 'unknown' as const;
+                  throw err;
+                }) : undefined;
+            if (!user) break;
             await stream.write(': keep-alive\n\n');
           }
         }

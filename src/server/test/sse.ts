@@ -60,8 +60,11 @@ export function reconnectingSse(url: string, headers: Record<string, string>, re
     }
     const connection = ++connections;
     let buffer = '';
-    for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) return;
+      buffer += chunk.value;
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);

@@ -1,0 +1,45 @@
+/**
+ * Failures that say "the database cannot serve right now" rather than "this request is
+ * wrong": the server stays up and answers 503, and the same request succeeds once the
+ * database is back (PostgreSQL restarted, a failover, a full disk freed).
+ * SQLSTATEs: https://www.postgresql.org/docs/current/errcodes-appendix.html
+ */
+export type DatabaseFault = 'unavailable' | 'disk_full';
+
+export const DATABASE_FAULT_MESSAGES: Record<DatabaseFault, string> = {
+  unavailable: 'The database is unavailable. Please try again shortly.',
+  disk_full: 'The server is out of storage space, so nothing was saved. Please try again later.',
+};
+
+// Socket errors while connecting to PostgreSQL or talking to it.
+const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+// node-postgres says these without a code: the socket closed under a query, a client whose
+// connection died, or no connection within connectionTimeoutMillis.
+const DRIVER_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
+
+function sqlStateFault(code: string): DatabaseFault | undefined {
+  if (code === '53100') return 'disk_full'; // disk_full
+  if (code.startsWith('08')) return 'unavailable'; // connection exceptions
+  // admin_shutdown, crash_shutdown, cannot_connect_now (starting up, shutting down, recovering)
+  if (code === '57P01' || code === '57P02' || code === '57P03') return 'unavailable';
+  if (code === '53300') return 'unavailable'; // too_many_connections
+  if (code === '25006') return 'unavailable'; // read_only_sql_transaction: a standby after a failover
+  return undefined;
+}
+
+/** The fault behind an error (a driver error, or one wrapped by Drizzle as its cause), if any. */
+export function databaseFault(err: unknown): DatabaseFault | undefined {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message, errors } = e as { code?: unknown; message?: unknown; errors?: unknown };
+    if (typeof code === 'string') {
+      if (NETWORK_ERRORS.has(code)) return 'unavailable';
+      const fault = /^[0-9A-Z]{5}$/.test(code) ? sqlStateFault(code) : undefined;
+      if (fault) return fault;
+    }
+    if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return 'unavailable';
+    // Node's connect to a host with several addresses fails with an AggregateError.
+    if (Array.isArray(errors) && errors.some((inner) => databaseFault(inner) === 'unavailable')) return 'unavailable';
+  }
+  return undefined;
+}
