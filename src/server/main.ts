@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { EventRecorder } from './analytics/event-recorder.ts';
 import { createApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
+import { backupSocketPath, serveBackups } from './db/backup-control.ts';
 import type { Database } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { openConfiguredDatabase } from './db/open.ts';
@@ -60,6 +61,14 @@ async function main() {
   database = opened;
   logger.info({ database: database.kind }, 'database ready');
   const stopJobs = startJobs(database, config, logger);
+  // `npm run backup` asks this process for a consistent copy of the embedded database.
+  const snapshot = database.snapshot;
+  const backups = snapshot
+    ? serveBackups(backupSocketPath(config.dataDir), snapshot, logger).catch((err: unknown) => {
+        logger.warn({ err }, 'online backups are off: stop the server to run npm run backup');
+        return undefined;
+      })
+    : undefined;
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -77,6 +86,8 @@ async function main() {
       const db = database;
       database = undefined;
       void stopListening()
+        .then(() => backups)
+        .then((stopBackups) => stopBackups?.())
         .then(() => db?.close())
         .then(() => {
           logger.info('stopped cleanly');

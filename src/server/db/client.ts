@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { appRoot } from '../lib/app-root.ts';
+import { snapshotPglite } from './pglite-snapshot.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -26,6 +27,8 @@ export type Database = {
    */
   listen: (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
+  /** Embedded database only: a consistent copy of its data directory (a gzipped tar), taken while it serves. */
+  snapshot?: () => Promise<Uint8Array>;
 };
 
 export const migrationsFolder = () => path.join(appRoot(), 'drizzle');
@@ -39,6 +42,7 @@ export function fromPglite(client: PGlite): Database {
     migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
     listen: (channel, onPayload) => client.listen(channel, onPayload).then((stop) => () => stop()),
     close: () => client.close(),
+    snapshot: () => snapshotPglite(client),
   };
 }
 

@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../config.ts';
+import { backupSocketPath } from '../db/backup-control.ts';
+import { createPglite } from '../db/client.ts';
+import { openConfiguredDatabase } from '../db/open.ts';
+import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
+import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { sendDueReminders } from '../db/queries/reminders.ts';
+import { createSession } from '../db/queries/sessions.ts';
+import { ensureUser } from '../db/queries/users.ts';
+import { runNode, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { allTableRows } from '../test/table-rows.ts';
+import { TEMPLATE_FILE } from '../test/global-setup.ts';
+import { seedDemo } from './demo-seed.ts';
+
+// `npm run backup` / `npm run restore` as the operator runs them, against real data directories.
+const NO_POSTGRES = { DATABASE_URL: '' };
+const running: ServerProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGKILL')));
+});
+
+async function run(script: 'backup' | 'restore', env: Record<string, string>, args: string[]) {
+  const proc = runNode(`src/server/cli/${script}.ts`, { ...NO_POSTGRES, ...env }, args);
+  const code = await proc.exited;
+  return { code, output: proc.output() };
+}
+
+/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, reminders. */
+async function seededDataDir(): Promise<string> {
+  const dataDir = tempDir('backup-src');
+  const config = parseConfig({ DATA_DIR: dataDir });
+  const database = await openConfiguredDatabase(config, 'test seed');
+  try {
+    await seedDemo(database.db, config);
+    const { user } = await ensureUser(database.db, 'second-admin@example.com', 'second-password');
+    await createSession(database.db, user.id);
+    await createCalendarFeed(database.db, user.id);
+    await hitRateLimit(database.db, 'lead:203.0.113.9', 10, 3600);
+    // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
+    await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);
+  } finally {
+    await database.close();
+  }
+  return dataDir;
+}
+
+async function withPglite<T>(dataDir: string, use: (client: ReturnType<typeof createPglite>) => Promise<T>): Promise<T> {
+  const client = createPglite({ dataDir });
+  await client.waitReady;
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Path → content hash of every file under dir: equal digests mean nothing was touched. */
+function treeDigest(dir: string): Record<string, string> {
+  const digest: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    digest[path.relative(dir, file)] = createHash('sha256').update(readFileSync(file)).digest('hex');
+  }
+  return digest;
+}
+
+const siblings = (dataDir: string) => readdirSync(path.dirname(dataDir)).filter((n) => n.startsWith(`${path.basename(dataDir)}.`));
+
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Public lead submissions, one after another, numbered from 0, until stopped. */
+function startLeadWriter(url: string) {
+  let stopped = false;
+  let sent = 0;
+  const acknowledged: number[] = [];
+  const done = (async () => {
+    for (let i = 0; !stopped; i++) {
+      sent = i + 1;
+      const res = await fetch(`${url}/api/public/leads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          full_name: `Writer ${i}`,
+          email: `during-backup-${i}@example.com`,
+          phone: '555-0100',
+          property_types: ['commercial'],
+          submission_id: crypto.randomUUID(),
+          fill_ms: 5000,
+        }),
+      });
+      if (res.status !== 201) throw new Error(`lead ${i}: HTTP ${res.status} ${await res.text()}`);
+      acknowledged.push(i);
+    }
+  })();
+  return {
+    acknowledged: () => acknowledged.length,
+    sent: () => sent,
+    stop: async () => {
+      stopped = true;
+      await done;
+    },
+  };
+}
+
+describe('npm run backup and npm run restore', () => {
+  it('a backup taken while the server serves writes restores every row of every table as it was at one instant', async () => {
+    const dataDir = await seededDataDir();
+    const backupFile = path.join(tempDir('backup-out'), 'live.tar.gz');
+    const server = await startServer({ ...NO_POSTGRES, DATA_DIR: dataDir, LEAD_RATE_LIMIT: '0', LEAD_MIN_FILL_SECONDS: '0', REMINDER_MINUTES_BEFORE: '1' });
+    running.push(server);
+    expect(statSync(backupSocketPath(dataDir)).mode & 0o777).toBe(0o600);
+
+    const writer = startLeadWriter(server.url);
+    await waitUntil(() => writer.acknowledged() >= 5, 'writes before the backup');
+    const acknowledgedBefore = writer.acknowledged();
+    const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
+    const sentBy = writer.sent();
+    expect(backup.output).toContain('taken by the running server');
+    expect(backup.code).toBe(0);
+    await waitUntil(() => writer.acknowledged() >= sentBy + 3, 'writes after the backup');
+    await writer.stop();
+    expect(await stopServer(server)).toBe(0);
+    expect(existsSync(backupSocketPath(dataDir))).toBe(false);
+
+    const restoredDir = tempDir('backup-restored');
+    const restore = await run('restore', { DATA_DIR: restoredDir }, [backupFile]);
+    expect(restore.output).toContain(`into DATA_DIR ${restoredDir}`);
+    expect(restore.code).toBe(0);
+
+    const restored = await withPglite(restoredDir, allTableRows);
+    // The snapshot fell between two writes: writes 0..k-1 and none after, all acknowledged
+    // ones from before the backup started, and none sent after it ended.
+    const writes = restored.get('public.leads')!.map((row) => JSON.parse(row) as { email: string }).flatMap((l) => {
+      const match = /^during-backup-(\d+)@/.exec(l.email);
+      return match ? [Number(match[1])] : [];
+    });
+    const k = writes.length;
+    expect(writes.sort((a, b) => a - b)).toEqual([...Array(k).keys()]);
+    expect(k).toBeGreaterThanOrEqual(acknowledgedBefore);
+    expect(k).toBeLessThanOrEqual(sentBy);
+
+    // The source as it was at that instant: the final source without writes k and later.
+    const source = await withPglite(dataDir, async (client) => {
+      await client.query(`delete from notifications where substring(message from '\\(during-backup-(\\d+)@example\\.com\\)$')::int >= $1`, [k]);
+      const { affectedRows } = await client.query(`delete from leads where substring(email from '^during-backup-(\\d+)@')::int >= $1`, [k]);
+      expect(affectedRows).toBeGreaterThanOrEqual(3); // writes after the snapshot existed
+      return allTableRows(client);
+    });
+    expect([...restored.keys()]).toEqual([...source.keys()]);
+    for (const [table, rows] of source) {
+      expect(rows.length, `${table} has rows`).toBeGreaterThan(0);
+      expect(restored.get(table), table).toEqual(rows);
+    }
+  }, 240_000);
+
+  it('backs up with no server running, never overwrites a file, and the restored copy serves', async () => {
+    const dataDir = await seededDataDir();
+    const backupFile = path.join(tempDir('backup-out'), 'nested', 'offline.tar.gz');
+    const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
+    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 13 tables, \d+ rows \(leads \d+, /);
+    expect(backup.code).toBe(0);
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.dirname(backupFile))).toEqual(['offline.tar.gz']); // no partial file left
+    expect(existsSync(path.join(dataDir, 'crm.lock'))).toBe(false);
+
+    const before = readFileSync(backupFile);
+    const again = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
+    expect(again.code).toBe(1);
+    expect(again.output).toContain('already exists');
+    expect(readFileSync(backupFile).equals(before)).toBe(true);
+
+    // Restoring over existing data moves that data aside.
+    const restoredDir = await seededDataDir();
+    const restore = await run('restore', { DATA_DIR: restoredDir }, [backupFile]);
+    expect(restore.code).toBe(0);
+    expect(siblings(restoredDir)).toEqual([expect.stringMatching(/^[^.]+\.before-restore-\d{8}T\d{6}Z$/)]);
+    expect(restore.output).toContain(`The previous data was moved to ${restoredDir}.before-restore-`);
+    const [source, restored] = [await withPglite(dataDir, allTableRows), await withPglite(restoredDir, allTableRows)];
+    expect(restored).toEqual(source);
+
+    const server = await startServer({ ...NO_POSTGRES, DATA_DIR: restoredDir });
+    running.push(server);
+    const signIn = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@example.com', password: 'demo-password' }),
+    });
+    expect(signIn.status).toBe(200);
+  }, 240_000);
+
+  it('restore refuses while a server runs on DATA_DIR, and changes nothing', async () => {
+    const dataDir = tempDir('backup-busy');
+    const server = await startServer({ ...NO_POSTGRES, DATA_DIR: dataDir });
+    running.push(server);
+    const backupFile = path.join(tempDir('backup-out'), 'template.tar.gz');
+    writeFileSync(backupFile, gzipSync(readFileSync(TEMPLATE_FILE)));
+
+    const restore = await run('restore', { DATA_DIR: dataDir }, [backupFile]);
+    expect(restore.code).toBe(1);
+    const lines = restore.output.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^restore: DATA_DIR .* is in use by another process \\(server, pid ${server.child.pid} .*\\): stop the server first, then run restore again\\. Nothing was changed\\.$`));
+    expect(siblings(dataDir).filter((n) => !n.endsWith('.backup.sock'))).toEqual([]);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  }, 120_000);
+
+  it('restore rejects a damaged or foreign file before touching DATA_DIR', async () => {
+    const dataDir = tempDir('backup-keep');
+    writeFileSync(path.join(dataDir, 'PG_VERSION'), '17\n');
+    writeFileSync(path.join(dataDir, 'precious'), 'the current data');
+    const digest = treeDigest(dataDir);
+    const files = tempDir('backup-bad');
+    const real = gzipSync(readFileSync(TEMPLATE_FILE));
+    const foreign = await (async () => {
+      const other = createPglite();
+      await other.exec('create table notes (id int primary key)');
+      const dump = new Uint8Array(await (await other.dumpDataDir('gzip')).arrayBuffer());
+      await other.close();
+      return dump;
+    })();
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['random.tar.gz', new Uint8Array(4096).map((_, i) => (i * 7919) % 251), /not a gzip file/],
+      ['cut-short.tar.gz', real.subarray(0, Math.floor(real.length / 2)), /damaged or cut short/],
+      ['not-a-database.tar.gz', gzipSync(Buffer.alloc(2048)), /no PG_VERSION/],
+      ['another-database.tar.gz', foreign, /not this app's/],
+    ];
+    for (const [name, bytes, reason] of cases) {
+      const file = path.join(files, name);
+      writeFileSync(file, bytes);
+      const restore = await run('restore', { DATA_DIR: dataDir }, [file]);
+      expect(restore.code, name).toBe(1);
+      expect(restore.output, name).toMatch(reason);
+      expect(restore.output, name).toMatch(/Nothing was changed\.\n$/);
+      expect(treeDigest(dataDir), name).toEqual(digest);
+      expect(siblings(dataDir), name).toEqual([]);
+    }
+  }, 180_000);
+
+  it('with DATABASE_URL, both commands explain pg_dump and pg_restore without the password, and exit 3', async () => {
+    const env = { DATABASE_URL: 'postgres://crm:s3cret@db.example:5432/crm', DATA_DIR: tempDir('backup-pg') };
+    const backup = await run('backup', env, []);
+    expect(backup.code).toBe(3);
+    expect(backup.output).toContain(`pg_dump --format=custom --file="crm-$(date -u +%Y%m%dT%H%M%SZ).dump" 'postgres://crm@db.example:5432/crm'`);
+    const restore = await run('restore', env, ['crm.dump']);
+    expect(restore.code).toBe(3);
+    expect(restore.output).toContain(`--dbname='postgres://crm@db.example:5432/crm'`);
+    expect(backup.output + restore.output).not.toContain('s3cret');
+  });
+});

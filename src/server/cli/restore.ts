@@ -1,0 +1,101 @@
+import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, parseConfig } from '../config.ts';
+import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly } from '../db/backup.ts';
+import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/data-dir-lock.ts';
+import { postgresBackupHelp } from './postgres-backup-help.ts';
+
+// npm run restore -- <file>: replaces the embedded database with a backup from npm run backup.
+// The server must be stopped. The file is opened and checked before DATA_DIR is touched, and
+// the current data is moved aside, never deleted. Exit codes: 0 restored, 1 failed (DATA_DIR
+// unchanged), 2 bad arguments, 3 DATABASE_URL is set (nothing done; pg_restore explained).
+const USAGE = 'Usage: npm run restore -- <backup file>   (stop the server first)';
+
+/** Moves a file or directory; across file systems (DATA_DIR a mount point) by copying. */
+function move(from: string, to: string) {
+  try {
+    renameSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    cpSync(from, to, { recursive: true, preserveTimestamps: true });
+    rmSync(from, { recursive: true, force: true });
+  }
+}
+
+function fsyncDir(dir: string) {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Swaps DATA_DIR's content (all but our lock file) for the staged one; returns where the old content went. */
+function install(dataDir: string, staging: string, aside: string): string | undefined {
+  const lockName = path.basename(lockFilePath(dataDir));
+  const current = readdirSync(dataDir).filter((name) => name !== lockName);
+  if (current.length > 0) {
+    mkdirSync(aside, { mode: 0o700 });
+    for (const name of current) move(path.join(dataDir, name), path.join(aside, name));
+    fsyncDir(aside);
+  }
+  for (const name of readdirSync(staging)) move(path.join(staging, name), path.join(dataDir, name));
+  rmdirSync(staging);
+  fsyncDir(dataDir);
+  return current.length > 0 ? aside : undefined;
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.length !== 1 || args[0]!.startsWith('-')) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const file = path.resolve(args[0]!);
+  const config = parseConfig(process.env);
+  if (config.databaseUrl) {
+    process.stdout.write(postgresBackupHelp(config.databaseUrl));
+    return 3;
+  }
+  const bytes = readFileSync(file);
+  const { dataDir } = config;
+  // Held to the end, so no server starts on half-restored data.
+  const release = await acquireDataDirLock(dataDir, 'restore');
+  const stamp = fileTimestamp();
+  const staging = `${dataDir}.restoring-${stamp}`;
+  try {
+    let summary;
+    try {
+      summary = await openBackup(bytes, staging);
+    } catch (err) {
+      removeQuietly(staging);
+      throw err instanceof InvalidBackupError ? new InvalidBackupError(`${file}: ${err.message}.`) : err;
+    }
+    const aside = install(dataDir, staging, `${dataDir}.before-restore-${stamp}`);
+    process.stdout.write(
+      `Restored ${file} into DATA_DIR ${dataDir}: ${describeSummary(summary)}.\n` +
+        (aside ? `The previous data was moved to ${aside}; delete it once you have checked the restored data.\n` : '') +
+        'Start the server (npm start); it brings the schema up to date if the backup is from an older version.\n',
+    );
+    return 0;
+  } finally {
+    release();
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (err) {
+  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof InvalidBackupError;
+  // The lock's first sentence names the holder; what to do about it differs for a restore.
+  const reason =
+    err instanceof DataDirLockedError
+      ? `${err.message.split('. ')[0]}: stop the server first, then run restore again.`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+  process.stderr.write(`restore: ${reason} Nothing was changed.\n`);
+  if (!known && err instanceof Error && process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
+  process.exitCode = 1;
+}
