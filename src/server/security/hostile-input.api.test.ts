@@ -1,0 +1,218 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import * as z from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYTICS_EVENT_TYPES, LEAD_STATUSES, NOTIFICATION_TYPES, SESSION_ID_PATTERN } from '#shared/constants';
+import { updateAppointmentRequestSchema } from '#shared/schemas/appointment';
+import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
+import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
+import { queryRows, type Database } from '../db/client.ts';
+import { createSession } from '../db/queries/sessions.ts';
+import { ensureUser } from '../db/queries/users.ts';
+import { createTestApp, validLead } from '../test/app.ts';
+import { createTestDatabase } from '../test/database.ts';
+import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, rawGarbage } from '../test/hostile.ts';
+
+/**
+ * Throws random and hostile requests at every operation in /api/openapi.json, without a
+ * session and with a valid admin session, and checks after each one: never a 5xx, never a
+ * stack trace or a file path, every 4xx in the one error envelope, and only valid rows in
+ * the database. A failure prints the fast-check seed and the shrunk request; rerun one with
+ * HOSTILE_SEED=<seed>.
+ */
+type Operation = { method: string; path: string; query: string[]; hasBody: boolean };
+type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>> };
+
+const RUNS_PER_MODE = 200;
+const ZERO_ID = '00000000-0000-4000-8000-000000000000';
+
+let database: Database;
+let adminId: string;
+let operations: Operation[];
+let feedToken: string;
+let t: ReturnType<typeof createTestApp>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  adminId = (await ensureUser(database.db, 'fuzz-admin@example.com', 'fuzz-admin-password')).user.id;
+  // TRUST_PROXY, so each case can come from its own address and the per-IP limits rarely end the fun.
+  t = createTestApp(database, { TRUST_PROXY: 'on' });
+  const cookie = `session=${await createSession(database.db, adminId)}`;
+  const feed = (await (await t.json('POST', '/api/calendar-feed', undefined, { cookie })).json()) as { url: string };
+  feedToken = new URL(feed.url).pathname.split('/')[3]!;
+  const doc = (await (await t.app.request('/api/openapi.json')).json()) as Doc;
+  operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+      hasBody: op.requestBody !== undefined,
+    })),
+  );
+});
+const stats = new Map<string, number>();
+afterAll(async () => {
+  if (process.env.HOSTILE_STATS) console.log([...stats].sort().map(([k, n]) => `${k}: ${n}`).join('\n'));
+  await database.close();
+});
+
+const firstId = async (table: 'leads' | 'appointments' | 'notifications') =>
+  (await queryRows<{ id: string }>(database.db, sql`select id from ${sql.identifier(table)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
+
+/** A valid body for the operations that take one, built against the rows that exist now. */
+async function validBody(key: string): Promise<Record<string, unknown>> {
+  switch (key) {
+    case 'POST /api/public/leads':
+      return validLead();
+    case 'POST /api/leads':
+      return validLead({ submission_id: undefined, fill_ms: undefined });
+    case 'PATCH /api/leads/{id}':
+      return { full_name: 'Renamed Person', contacted: true, status: 'Converted', message: 'Updated' };
+    case 'POST /api/appointments':
+      return { lead_id: await firstId('leads'), date: '2030-03-04', time: '09:30', type: 'Call', notes: 'Bring comps' };
+    case 'PATCH /api/appointments/{id}':
+      return { date: '2030-03-05', time: '10:45', type: 'Zoom', notes: 'Moved' };
+    case 'POST /api/public/events':
+      return { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'heartbeat', page_path: '/', time_spent: 30 };
+    case 'POST /api/auth/login':
+      return { email: 'fuzz-admin@example.com', password: 'not-the-password' };
+    default:
+      return {};
+  }
+}
+const BODY_KEYS = ['full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password'];
+
+const requestCase = fc.record({
+  op: fc.nat(),
+  pathParam: fc.oneof(
+    fc.constantFrom('real' as const, 'zero' as const),
+    hostileString.filter((s) => s.length < 3000 && s !== '.' && s !== '..').map((s) => ({ text: s })),
+    // Already percent-encoded, malformed on purpose: a bare %, bad hex, invalid UTF-8, NUL.
+    fc.constantFrom('%', '%zz', '%ED%A0%80', '%C0%AF', '%00', '%2F..%2F..', '%E2%80%AE').map((raw) => ({ raw })),
+  ),
+  query: fc.array(fc.tuple(fc.oneof(fc.nat(9), fc.constantFrom('__proto__', 'page[0]', 'search[]', 'x')), hostileString.filter((s) => s.length < 6000)), { maxLength: 4 }),
+  body: fc.oneof(
+    { weight: 3, arbitrary: bodyMutation(BODY_KEYS).map((m) => ({ kind: 'mutated' as const, m })) },
+    { weight: 1, arbitrary: hostileValue.map((v) => ({ kind: 'json' as const, text: JSON.stringify(v) ?? 'null' })) },
+    { weight: 1, arbitrary: rawGarbage.map((text) => ({ kind: 'raw' as const, text })) },
+  ),
+  headers: fc.dictionary(fc.constantFrom(...hostileHeaderNames), headerValue, { maxKeys: 2 }),
+  cookieJunk: fc.option(headerValue, { nil: undefined }),
+  // Mostly none (not a browser), so most writes get past the cross-site check to the handlers.
+  origin: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('http://localhost', 'https://evil.example', 'null') }),
+  ip: fc.ipV4(),
+});
+type RequestCase = typeof requestCase extends fc.Arbitrary<infer T> ? T : never;
+
+/** Lone surrogates become U+FFFD (encodeURIComponent throws on them; the raw cases send invalid UTF-8). */
+const wellFormed = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+async function send(c: RequestCase, signedIn: boolean) {
+  const op = operations[c.op % operations.length]!;
+  const key = `${op.method} ${op.path}`;
+  let path = op.path;
+  for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
+    const resource = op.path.split('/')[2];
+    const real = async () => (resource === 'calendar' ? feedToken : firstId(resource as 'leads' | 'appointments' | 'notifications'));
+    const p = c.pathParam;
+    const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
+    path = path.replace(`{${name}}`, value);
+  }
+  const params = new URLSearchParams();
+  for (const [name, value] of c.query) params.append(typeof name === 'number' ? (op.query[name % Math.max(op.query.length, 1)] ?? 'x') : name, value);
+  const url = params.size ? `${path}?${params}` : path;
+
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': c.ip, ...c.headers };
+  if (c.origin) headers.origin = c.origin;
+  const cookies = [signedIn ? `session=${await createSession(database.db, adminId)}` : undefined, c.cookieJunk].filter(Boolean);
+  if (cookies.length) headers.cookie = cookies.join('; ');
+  let body: string | undefined;
+  if (op.method !== 'GET' && op.method !== 'HEAD') {
+    body = c.body.kind === 'mutated' ? JSON.stringify(applyMutation(await validBody(key), c.body.m)) : c.body.text;
+  }
+  const res = await t.app.request(url, { method: op.method, headers, body });
+  if (process.env.HOSTILE_STATS) stats.set(`${key} ${signedIn} ${res.status}`, (stats.get(`${key} ${signedIn} ${res.status}`) ?? 0) + 1);
+  return { key, url, res };
+}
+
+// A stack frame, a source file position, a path on this machine, or an error class name.
+const LEAKS = [/\n\s+at /, /\bat [\w$.<>]+ \(/, /\.(?:ts|js|mjs|cjs):\d+/, /node_modules|\/work\/|\/usr\/|\/root\/|file:\/\//, /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|ZodError|DrizzleQueryError|DatabaseError|error: )/];
+
+async function checkAnswer({ key, url, res }: Awaited<ReturnType<typeof send>>) {
+  const where = `${key} -> ${url.slice(0, 200)}`;
+  expect(res.status, `${where}: ${res.status}`).toBeLessThan(500);
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return;
+  }
+  const text = await res.text();
+  if (res.status < 400) {
+    for (const leak of LEAKS.slice(0, 4)) expect(leak.test(text), `${where}: body matches ${leak}`).toBe(false);
+    return;
+  }
+  for (const leak of LEAKS) expect(leak.test(text), `${where}: error body matches ${leak}: ${text.slice(0, 300)}`).toBe(false);
+  const parsed = errorResponseSchema.safeParse(JSON.parse(text));
+  expect(parsed.success, `${where}: not the error envelope: ${text.slice(0, 300)}`).toBe(true);
+  const { error } = parsed.data!;
+  expect(Object.keys(JSON.parse(text) as object)).toEqual(['error']);
+  expect(ERROR_CODES[error.code], `${where}: ${error.code} with status ${res.status}`).toBe(res.status);
+  expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+}
+
+const storedLead = leadFieldsSchema.extend({ status: leadStatusSchema, contacted: z.boolean() });
+
+/** Every stored row still obeys the shared schemas and references rows that exist. */
+async function checkDatabase() {
+  const leads = await queryRows<Record<string, unknown>>(database.db, sql`select full_name, email, phone, property_types, message, status, contacted from leads`);
+  for (const lead of leads) {
+    const parsed = storedLead.safeParse(lead);
+    expect(parsed.success, `invalid lead row ${JSON.stringify(lead).slice(0, 300)}`).toBe(true);
+    // Stored as the schema normalises it (trimmed, lower-case email): parsing changes nothing.
+    expect(parsed.data).toEqual(lead);
+  }
+  const appointments = await queryRows<{ date: string; time: string; type: string; notes: string | null; lead_ok: boolean }>(
+    database.db,
+    sql`select to_char(date, 'YYYY-MM-DD') as date, to_char(time, 'HH24:MI') as time, to_char(time, 'SS') = '00' as whole_minute, type, notes,
+          (lead_id is null or exists (select 1 from leads l where l.id = a.lead_id)) as lead_ok
+        from appointments a`,
+  );
+  for (const a of appointments) {
+    expect(a).toMatchObject({ lead_ok: true, whole_minute: true });
+    expect(updateAppointmentRequestSchema.safeParse({ date: a.date, time: a.time, type: a.type, notes: a.notes }).success, JSON.stringify(a).slice(0, 300)).toBe(true);
+  }
+  const orphans = await queryRows<{ n: number }>(
+    database.db,
+    sql`select (select count(*) from notifications n where n.type not in (${sql.join(NOTIFICATION_TYPES.map((v) => sql`${v}`), sql`, `)})
+              or not exists (select 1 from users u where u.id = n.user_id))
+          + (select count(*) from lead_status_changes s where s.to_status not in (${sql.join(LEAD_STATUSES.map((v) => sql`${v}`), sql`, `)})
+              or not exists (select 1 from leads l where l.id = s.lead_id))
+          + (select count(*) from calendar_feeds f where not exists (select 1 from users u where u.id = f.user_id))
+          + (select count(*) from sessions s where not exists (select 1 from users u where u.id = s.user_id)) as n`,
+  );
+  expect(Number(orphans[0]!.n)).toBe(0);
+  const events = await queryRows<{ session_id: string; event_type: string; page_path: string; time_spent: number | null }>(
+    database.db,
+    sql`select session_id, event_type, page_path, time_spent from analytics_events`,
+  );
+  for (const e of events) {
+    expect(SESSION_ID_PATTERN.test(e.session_id) && (ANALYTICS_EVENT_TYPES as readonly string[]).includes(e.event_type), JSON.stringify(e)).toBe(true);
+    expect(e.page_path.startsWith('/') && e.page_path.length <= 512 && (e.time_spent === null || (e.time_spent >= 0 && e.time_spent <= 3600))).toBe(true);
+  }
+}
+
+const seed = process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined;
+
+describe('hostile input to every operation in the OpenAPI document', () => {
+  it.each([
+    ['without a session', false],
+    ['with a valid admin session', true],
+  ])('never answers 5xx or a stack trace, keeps the error envelope and stores only valid rows, %s', async (_name, signedIn) => {
+    expect(operations.length).toBeGreaterThan(20);
+    await fc.assert(
+      fc.asyncProperty(requestCase, async (c) => {
+        await checkAnswer(await send(c, signedIn));
+        await checkDatabase();
+      }),
+      { numRuns: RUNS_PER_MODE, seed, endOnFailure: false },
+    );
+  }, 120_000);
+});
