@@ -4,7 +4,7 @@ import { createApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { backupSocketPath, serveBackups } from './db/backup-control.ts';
 import type { Database } from './db/client.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { DataDirError } from './db/data-dir-errors.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { ensureUser } from './db/queries/users.ts';
 import { startJobs } from './jobs/maintenance.ts';
@@ -48,7 +48,7 @@ async function main() {
   try {
     opened = await opening;
   } catch (err) {
-    if (err instanceof DataDirLockedError) fail(err.message);
+    if (err instanceof DataDirError) fail(err.message);
     const reason = err instanceof Error ? err.message : String(err);
     fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
   }

@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { DataDirError } from '../db/data-dir-errors.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 
 /**
@@ -14,7 +14,7 @@ export async function runCli(name: string, task: (database: Database, config: Co
     database = await openConfiguredDatabase(config, name);
     await task(database, config);
   } catch (err) {
-    const known = err instanceof ConfigError || err instanceof DataDirLockedError;
+    const known = err instanceof ConfigError || err instanceof DataDirError;
     process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
     if (!known && err instanceof Error && process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 1;

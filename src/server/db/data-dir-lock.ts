@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync,
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { DataDirError, dataDirError } from './data-dir-errors.ts';
 
 /**
  * PGlite takes no lock on its data directory, and two processes writing one directory
@@ -15,7 +16,7 @@ import path from 'node:path';
  * That makes the check-then-take-over of a stale lock file race-free between processes of
  * one host. The lock file still guards hosts sharing a directory (its hostname check).
  */
-export class DataDirLockedError extends Error {}
+export class DataDirLockedError extends DataDirError {}
 
 type LockInfo = { pid: number; hostname: string; purpose: string; since: string };
 
@@ -65,10 +66,20 @@ function bindHostMutex(dataDir: string): Promise<net.Server | undefined> {
 }
 
 export async function acquireDataDirLock(dataDir: string, purpose: string): Promise<() => void> {
-  mkdirSync(dataDir, { recursive: true });
+  // A read-only, unwritable or full DATA_DIR is found here, before the database is touched.
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw dataDirError(dataDir, err) ?? err;
+  }
   const mutex = await bindHostMutex(dataDir);
   try {
-    const releaseFile = acquireLockFile(dataDir, purpose);
+    let releaseFile: () => void;
+    try {
+      releaseFile = acquireLockFile(dataDir, purpose);
+    } catch (err) {
+      throw err instanceof DataDirError ? err : (dataDirError(dataDir, err) ?? err);
+    }
     return () => {
       releaseFile();
       mutex?.close();

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from './client.ts';
+import { dataDirError } from './data-dir-errors.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 
 /**
@@ -33,6 +34,7 @@ export async function openConfiguredDatabase(config: Config, purpose: string): P
     };
   } catch (err) {
     release();
-    throw err;
+    // A disk that filled up while the database was being created or migrated: one clear line.
+    throw dataDirError(config.dataDir, err) ?? err;
   }
 }
