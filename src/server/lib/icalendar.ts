@@ -7,8 +7,19 @@ import type { CalendarAppointment } from '../db/queries/appointments.ts';
  */
 const DURATION = 'PT30M';
 
-/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 3.3.11). */
-export const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/**
+ * TEXT values escape backslash, semicolon, comma and line breaks (RFC 5545 3.3.11). Any line
+ * break (CRLF, LF or a lone CR) becomes \n, and other control characters, which TEXT may not
+ * hold, are dropped: a stored "\rATTENDEE:..." must not start a property of its own.
+ */
+export const escapeText = (s: string) =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
 
 /** Lines longer than 75 octets continue on the next line after CRLF and a space (3.1). */
 export function foldLine(line: string): string {

@@ -120,6 +120,25 @@ describe('iCalendar export', () => {
     expect(event.uid).toContain(body.id);
   });
 
+  it('writes script payloads and line breaks in names and notes as escaped TEXT that cannot start a property', async () => {
+    const name = '<script>window.__xss=1</script>, "Evil"; \\ Co';
+    const payload = (await api<Lead>('POST', '/api/leads', { full_name: name, email: 'evil@example.com', phone: '555-0666', property_types: ['land'] })).body;
+    const notes = '<img src=x onerror=window.__xss=1>\rATTENDEE:mailto:evil@example.com\nX-INJECTED:1\r\nBEGIN:VALARM; a,b \\ c\u0001\u007f';
+    const { body } = await schedule({ lead_id: payload.id, notes });
+    const text = await (await t.app.request(`/api/appointments/${body.id}/ics`, { headers: { cookie } })).text();
+    // Only CRLF ends a line (RFC 5545 3.1); no other control character appears in a TEXT value (3.3.11).
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/);
+    const unfolded = text.replace(/\r\n[ \t]/g, '').split('\r\n');
+    expect(unfolded.filter((line) => /^(ATTENDEE|X-INJECTED|BEGIN:VALARM)/.test(line))).toEqual([]);
+    expect(unfolded).toContain(`SUMMARY:Zoom with <script>window.__xss=1</script>\\, "Evil"\\; \\\\ Co`);
+    const { events } = parseEvents(text);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.summary).toBe(`Zoom with ${name}`);
+    expect(events[0]!.description).toBe(
+      '<img src=x onerror=window.__xss=1>\nATTENDEE:mailto:evil@example.com\nX-INJECTED:1\nBEGIN:VALARM; a,b \\ c\nEmail: evil@example.com\nPhone: 555-0666',
+    );
+  });
+
   it('uses standard time in winter', async () => {
     const { body } = await schedule({ date: '2026-01-15', time: '09:15' });
     const { events } = parseEvents(await (await t.app.request(`/api/appointments/${body.id}/ics`, { headers: { cookie } })).text());
