@@ -127,6 +127,7 @@ describe('iCalendar export', () => {
     const { body } = await schedule({ lead_id: payload.id, notes });
     const text = await (await t.app.request(`/api/appointments/${body.id}/ics`, { headers: { cookie } })).text();
     // Only CRLF ends a line (RFC 5545 3.1); no other control character appears in a TEXT value (3.3.11).
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/);
     const unfolded = text.replace(/\r\n[ \t]/g, '').split('\r\n');
     expect(unfolded.filter((line) => /^(ATTENDEE|X-INJECTED|BEGIN:VALARM)/.test(line))).toEqual([]);
