@@ -31,7 +31,8 @@ function sqlStateFault(code: string): DatabaseFault | undefined {
 /** The fault behind an error (a driver error, or one wrapped by Drizzle as its cause), if any. */
 export function databaseFault(err: unknown): DatabaseFault | undefined {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, message, errors } = e as { code?: unknown; message?: unknown; errors?: unknown };
+    const { code, message, errors, name, errno } = e as { code?: unknown; message?: unknown; errors?: unknown; name?: unknown; errno?: unknown };
+    if (code === 'ENOSPC' || (name === 'ErrnoError' && errno === 51)) return 'disk_full'; // PGlite's file system: WASI ENOSPC
     if (typeof code === 'string') {
       if (NETWORK_ERRORS.has(code)) return 'unavailable';
       const fault = /^[0-9A-Z]{5}$/.test(code) ? sqlStateFault(code) : undefined;
