@@ -183,4 +183,48 @@ describe('GET /api/leads/export', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil""\)","evil@example.com","'\(301\)|^"'=HYPERLINK/);
   });
+
+  it('exports script and formula payloads as inert, quoted text cells', async () => {
+    await add({ full_name: '<script>window.__xss=1</script>', phone: '+1 301 555 0100', message: '@SUM(1+1)\n<img src=x onerror=window.__xss=1>' });
+    await add({ full_name: '-2+3', email: 'minus@example.com', phone: '=1+1', message: 'javascript:window.__xss=1, "quoted"' });
+    const text = await (await t.app.request('/api/leads/export', { headers: { cookie } })).text();
+    const rows = parseCsv(text).slice(1);
+    const cells = rows.map(([name, email, phone, , , , , message]) => ({ name, email, phone, message }));
+    expect(cells).toEqual(
+      expect.arrayContaining([
+        { name: '<script>window.__xss=1</script>', email: 'ada@example.com', phone: "'+1 301 555 0100", message: "'@SUM(1+1)\n<img src=x onerror=window.__xss=1>" },
+        { name: "'-2+3", email: 'minus@example.com', phone: "'=1+1", message: 'javascript:window.__xss=1, "quoted"' },
+      ]),
+    );
+    // No cell a spreadsheet would evaluate.
+    expect(rows.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+  });
 });
+
+/** RFC 4180: quoted cells, "" for a quote, line breaks allowed inside quotes. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted && ch === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (ch === '"') {
+      quoted = !quoted;
+    } else if (!quoted && ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
+      rows.push([...row, cell]);
+      row = [];
+      cell = '';
+      i++;
+    } else {
+      cell += ch;
+    }
+  }
+  return rows;
+}
