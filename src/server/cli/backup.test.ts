@@ -21,7 +21,8 @@ import { seedDemo } from './demo-seed.ts';
 const NO_POSTGRES = { DATABASE_URL: '' };
 const running: ServerProcess[] = [];
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGKILL')));
+  // SIGTERM: a clean stop also removes the server's backup socket.
+  await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGTERM')));
 });
 
 async function run(script: 'backup' | 'restore', env: Record<string, string>, args: string[]) {
