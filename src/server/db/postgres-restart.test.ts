@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findPgBin, startPgCluster, type PgCluster } from '../test/pg-cluster.ts';
 import { startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { reconnectingSse } from '../test/sse.ts';
+import { openPostgres } from './client.ts';
+import { databaseFault } from './database-faults.ts';
 
 /**
  * PostgreSQL stopped and started again under a running app server: while it is down the
@@ -83,6 +86,14 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     };
     await until(() => acknowledged.length >= 3, 'submissions before the outage');
 
+    // In this process too: a pooled client checked out (between queries, as in a
+    // transaction) when PostgreSQL goes away emits 'error', which must not be uncaught.
+    const direct = openPostgres(cluster.url, 2);
+    closers.push(() => void direct.close().catch(() => {}));
+    const pool = (direct.db as unknown as { $client: pg.Pool }).$client;
+    const held = await pool.connect();
+    await held.query('select 1');
+
     const seenBeforeStop = stream.events.length;
     cluster.stop();
     await expectUnavailable(await fetch(`${url}/api/leads`, { headers: admin }));
@@ -97,6 +108,9 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     await expectUnavailable(healthRes);
     await new Promise((r) => setTimeout(r, 1500)); // down for a while: retries back off
     expect(server.child.exitCode).toBeNull();
+    const heldError = await held.query('select 1').then(() => undefined, (err: unknown) => err);
+    expect(databaseFault(heldError)).toBe('unavailable');
+    held.release(heldError as Error);
 
     cluster.start();
     const backBy = Date.now() + 15_000;
@@ -104,6 +118,7 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     while (Date.now() < backBy && (health = (await fetch(`${url}/api/health`)).status) !== 200) await new Promise((r) => setTimeout(r, 100));
     expect(health).toBe(200);
     expect((await fetch(`${url}/api/leads`, { headers: admin })).status).toBe(200);
+    await direct.db.execute(sql`select 1`); // the pool replaced its dead clients
     const acknowledgedBeforeRecovery = acknowledged.length;
     await until(() => acknowledged.length >= acknowledgedBeforeRecovery + 3, 'submissions after the outage');
     trafficOn = false;
