@@ -1,3 +1,4 @@
+import '#client/lib/zod-jitless.ts';
 import '../styles/admin.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

@@ -1,3 +1,4 @@
+import '#client/lib/zod-jitless.ts';
 import '../styles/public.css';
 import { hydrate, render, type ComponentChild } from 'preact';
 import { startTracker } from '#client/lib/analytics-tracker.ts';
