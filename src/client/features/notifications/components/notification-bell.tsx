@@ -102,7 +102,7 @@ export function NotificationBell() {
                           {n.read ? null : <span className="sr-only">Unread: </span>}
                           {n.message}
                         </span>
-                        <span className="mt-1 block text-xs text-slate-500">{when(n.created_at)}</span>
+                        <span className="mt-1 block text-xs text-slate-600">{when(n.created_at)}</span>
                       </button>
                     </li>
                   ))}
