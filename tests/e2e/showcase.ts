@@ -1,0 +1,297 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request, type APIRequestContext, type Page } from '@playwright/test';
+import { freePort, waitForHealth } from '../../src/server/test/process.ts';
+import { expect, test as base } from './fixtures.ts';
+
+/**
+ * A built server of its own (fresh PGlite data directory, one admin) seeded with realistic
+ * leads, appointments, notifications and analytics, for the specs that look at every page
+ * (accessibility, screenshots). Its data cannot disturb the counts other specs check on
+ * the shared e2e server, nor theirs these pages. One per worker.
+ */
+export type Showcase = {
+  origin: string;
+  admin: { email: string; password: string };
+  /** The month (YYYY-MM) of the seeded appointments: the current one, in UTC (the business time zone here). */
+  month: string;
+  /** A lead to open in the Edit Lead modal, and an appointment of it to open the details of. */
+  lead: { id: string; full_name: string };
+  appointment: { id: string; time: string };
+};
+
+const LEADS = [
+  { full_name: 'Maria Alvarez', email: 'maria.alvarez@example.com', phone: '(301) 555-0142', property_types: ['multifamily'], message: '12-unit building in Frederick, MD.', status: 'Contacted' },
+  { full_name: 'James Whitfield', email: 'j.whitfield@example.com', phone: '(240) 555-0199', property_types: ['commercial'], message: 'Retail strip, Phase I ESA needed.', status: 'Converted' },
+  { full_name: 'Priya Natarajan', email: 'priya.n@example.com', phone: '(410) 555-0117', property_types: ['single-family'], message: '', status: 'New' },
+  { full_name: 'Daniel Okafor', email: 'daniel.okafor@example.com', phone: '(202) 555-0183', property_types: ['land'], message: '40 acres near Hagerstown.', status: 'Dropped' },
+  { full_name: 'Sophie Laurent', email: 'sophie.laurent@example.com', phone: '(301) 555-0166', property_types: ['multifamily'], message: 'Duplex, closing in 30 days.', status: 'New' },
+];
+/** Sent through the public form endpoint: each also notifies the admin (the bell). */
+const PUBLIC_LEADS = [
+  { full_name: 'Ethan Brooks', email: 'ethan.brooks@example.com', phone: '(443) 555-0104', property_types: ['single-family'] },
+  { full_name: 'Grace Kim', email: 'grace.kim@example.com', phone: '(571) 555-0128', property_types: ['commercial'] },
+];
+
+const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+async function ok(res: Awaited<ReturnType<APIRequestContext['get']>>, status: number) {
+  expect(res.status(), await res.text()).toBe(status);
+  return res.json().catch(() => undefined) as Promise<unknown>;
+}
+
+const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<Omit<Showcase, 'origin' | 'admin'>> {
+  await ok(await api.post('/api/auth/login', { data: admin }), 200);
+  const leads: { id: string; full_name: string }[] = [];
+  for (const { status, ...lead } of LEADS) {
+    const created = (await ok(await api.post('/api/leads', { data: lead }), 201)) as { id: string; full_name: string };
+    if (status !== 'New') await ok(await api.patch(`/api/leads/${created.id}`, { data: { contacted: true, status } }), 200);
+    leads.push(created);
+  }
+  for (const lead of PUBLIC_LEADS) {
+    await ok(await api.post('/api/public/leads', { data: { ...lead, submission_id: crypto.randomUUID(), fill_ms: 5000 }, headers: { 'user-agent': BROWSER_UA } }), 201);
+  }
+
+  // Appointments over this month (UTC), most of them in the next days, so the Overview and
+  // the calendar both show some.
+  const now = new Date();
+  const month = ymd(now).slice(0, 7);
+  const lastDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
+  // Today plus `offset` days, kept inside this month.
+  const day = (offset: number) => `${month}-${String(Math.min(lastDay, Math.max(1, now.getUTCDate() + offset))).padStart(2, '0')}`;
+  const plan = [
+    { lead: 0, offset: 1, time: '09:30', type: 'Call', notes: 'Go over the rent roll.' },
+    { lead: 1, offset: 2, time: '14:00', type: 'On-site', notes: 'Site walk; gate code 4321.' },
+    { lead: 2, offset: 3, time: '11:15', type: 'Zoom', notes: '' },
+    { lead: 4, offset: 3, time: '16:00', type: 'Call', notes: 'Lender questions.' },
+    { lead: 3, offset: -2, time: '10:00', type: 'On-site', notes: '' },
+  ] as const;
+  let appointment: Showcase['appointment'] | undefined;
+  for (const a of plan) {
+    const created = (await ok(
+      await api.post('/api/appointments', { data: { lead_id: leads[a.lead]!.id, date: day(a.offset), time: a.time, type: a.type, notes: a.notes } }),
+      201,
+    )) as { id: string };
+    appointment ??= { id: created.id, time: a.time };
+  }
+
+  // Two visits to three pages, as the tracker sends them.
+  for (const [i, page] of ['/', '/privacy', '/careers', '/'].entries()) {
+    const session_id = `ShowcaseSession${String(i).padStart(4, '0')}${randomBytes(4).toString('hex')}`;
+    for (const data of [
+      { session_id, event_type: 'pageview', page_path: page },
+      { session_id, event_type: 'time_spent', page_path: page, time_spent: 20 + i * 15 },
+    ]) {
+      await ok(await api.post('/api/public/events', { data, headers: { 'user-agent': BROWSER_UA } }), 204);
+    }
+  }
+  return { month, lead: leads[0]!, appointment: appointment! };
+}
+
+export const test = base.extend<object, { showcase: Showcase }>({
+  showcase: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-showcase-'));
+      const admin = { email: 'showcase-admin@example.com', password: randomBytes(12).toString('hex') };
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      let output = '';
+      // Only what the server needs, so a DATABASE_URL in the environment cannot leak in.
+      const child = spawn(process.execPath, ['dist/server/main.js'], {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? tmpdir(),
+          NODE_ENV: 'production',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          BUSINESS_TIME_ZONE: 'UTC',
+          LEAD_MIN_FILL_SECONDS: '1',
+          ADMIN_EMAIL: admin.email,
+          ADMIN_PASSWORD: admin.password,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      try {
+        await waitForHealth(origin, { child, output: () => output }, 60_000);
+        const api = await request.newContext({ baseURL: origin, extraHTTPHeaders: { 'x-forwarded-for': '10.9.9.9' } });
+        // The ADMIN_EMAIL admin is created just after the database opens: retry sign-in briefly.
+        await expect.poll(async () => (await api.post('/api/auth/login', { data: admin })).status(), { timeout: 20_000 }).toBe(200);
+        const seeded = await seed(api, admin);
+        await api.dispose();
+        await use({ origin, admin, ...seeded });
+      } finally {
+        if (child.exitCode === null) child.kill('SIGTERM');
+        await exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+});
+
+export { expect };
+
+/** Signs in on the showcase server through the login page; lands on the Overview. */
+export async function signIn(page: Page, showcase: Showcase) {
+  await page.goto(`${showcase.origin}/login`);
+  await page.getByLabel('Email').fill(showcase.admin.email);
+  await page.getByLabel('Password').fill(showcase.admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+}
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  mobile: { width: 360, height: 740 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+/**
+ * Every page and state the accessibility and screenshot specs visit, in order, each opened
+ * from the previous one (signed in after `login`). `open` leaves the page ready to look at.
+ */
+export type PageState = { name: string; open: (page: Page, showcase: Showcase) => Promise<void> };
+
+const closeDialog = async (page: Page) => {
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+};
+
+export const PUBLIC_STATES: PageState[] = [
+  {
+    name: 'landing',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/`);
+      await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+    },
+  },
+  {
+    name: 'not-found',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/no-such-page`);
+      await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+    },
+  },
+  {
+    name: 'privacy',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/privacy`);
+      await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+    },
+  },
+  {
+    name: 'login',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/login`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Admin Login' })).toBeVisible();
+    },
+  },
+];
+
+export const DASHBOARD_STATES: PageState[] = [
+  {
+    name: 'overview',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard`);
+      await expect(page.getByRole('region', { name: 'Recent Leads' }).getByRole('listitem').first()).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Upcoming Appointments' }).getByRole('listitem').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'leads',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/leads`);
+      await expect(page.getByRole('table').getByRole('row', { name: new RegExp(s.lead.full_name) })).toBeVisible();
+    },
+  },
+  {
+    name: 'leads-add-modal',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add Lead' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Lead' });
+      // With the validation messages showing.
+      await dialog.getByRole('button', { name: 'Add Lead' }).click();
+      await expect(dialog.getByText('Name is required')).toBeVisible();
+    },
+  },
+  {
+    name: 'leads-edit-modal',
+    open: async (page, s) => {
+      await closeDialog(page);
+      await page.getByRole('button', { name: `Edit ${s.lead.full_name}` }).click();
+      await expect(page.getByRole('dialog', { name: 'Edit Lead' }).getByLabel('Full Name')).toHaveValue(s.lead.full_name);
+    },
+  },
+  {
+    name: 'appointments-calendar',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/appointments?month=${s.month}`);
+      await expect(page.locator('td[data-date]').getByRole('button').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'appointments-schedule-modal',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Schedule Appointment' });
+      await dialog.getByRole('button', { name: 'Schedule Appointment' }).click();
+      await expect(dialog.getByText('Date is required')).toBeVisible();
+    },
+  },
+  {
+    name: 'appointments-list',
+    open: async (page) => {
+      await closeDialog(page);
+      await page.getByRole('button', { name: 'List', exact: true }).click();
+      await expect(page.locator('tbody tr')).toHaveCount(5);
+    },
+  },
+  {
+    name: 'appointment-details',
+    open: async (page, s) => {
+      await page.locator('tbody tr').filter({ hasText: s.lead.full_name }).getByRole('button', { name: /^View Details/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Appointment Details' })).toContainText(s.lead.full_name);
+    },
+  },
+  {
+    name: 'analytics',
+    open: async (page, s) => {
+      await closeDialog(page);
+      await page.goto(`${s.origin}/dashboard/analytics`);
+      await expect(page.getByText('/careers').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'notifications',
+    open: async (page) => {
+      const bell = page.getByRole('button', { name: /^Notifications/ });
+      await expect(bell).toHaveAccessibleName(/unread/);
+      await bell.click();
+      await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(/New lead: Grace Kim/)).toBeVisible();
+    },
+  },
+];
+
+/** The mobile sidebar, open (360 px only). */
+export const MOBILE_SIDEBAR: PageState = {
+  name: 'sidebar-open',
+  open: async (page, s) => {
+    await page.goto(`${s.origin}/dashboard`);
+    const toggle = page.getByRole('button', { name: 'Toggle menu' });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Leads' })).toBeInViewport();
+  },
+};
