@@ -57,6 +57,7 @@ export function NotificationBell() {
           <Popover.Content
             align="end"
             sideOffset={8}
+            collisionPadding={8}
             aria-label="Notifications"
             className="z-[70] w-[min(24rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white shadow-xl"
           >
