@@ -30,7 +30,7 @@ export function Sidebar({ id, open, desktop, siteName, onClose, onLogout }: Prop
         }`}
       >
         <div className="flex h-16 items-center justify-between px-5">
-          <span className="truncate font-semibold text-white">{siteName}</span>
+          <span className="line-clamp-2 min-w-0 font-semibold leading-tight text-white">{siteName}</span>
           <button type="button" onClick={onClose} aria-label="Close menu" className="rounded p-1 hover:bg-white/10 lg:hidden">
             <X aria-hidden="true" className="size-5" />
           </button>
