@@ -29,7 +29,7 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     });
 
     test('every dashboard page, modal and the notification dropdown: no serious or critical violations', async ({ page, showcase }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(120_000);
       await signIn(page, showcase);
       const states = viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_SIDEBAR] : DASHBOARD_STATES;
       const found: Record<string, string[]> = {};

@@ -37,7 +37,7 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     });
 
     test('dashboard pages, modals and the notification dropdown', async ({ page, showcase }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(120_000);
       await signIn(page, showcase);
       await capture(page, showcase, viewport, viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_SIDEBAR] : DASHBOARD_STATES);
     });

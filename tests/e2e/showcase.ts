@@ -16,7 +16,7 @@ import { expect, test as base } from './fixtures.ts';
 export type Showcase = {
   origin: string;
   admin: { email: string; password: string };
-  /** The month (YYYY-MM) of the seeded appointments: the current one, in UTC (the business time zone here). */
+  /** The month (YYYY-MM) of the seeded appointments (UTC, the business time zone here). */
   month: string;
   /** A lead to open in the Edit Lead modal, and an appointment of it to open the details of. */
   lead: { id: string; full_name: string };
@@ -57,19 +57,21 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
     await ok(await api.post('/api/public/leads', { data: { ...lead, submission_id: crypto.randomUUID(), fill_ms: 5000 }, headers: { 'user-agent': BROWSER_UA } }), 201);
   }
 
-  // Appointments over this month (UTC), most of them in the next days, so the Overview and
-  // the calendar both show some.
-  const now = new Date();
-  const month = ymd(now).slice(0, 7);
-  const lastDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
-  // Today plus `offset` days, kept inside this month.
-  const day = (offset: number) => `${month}-${String(Math.min(lastDay, Math.max(1, now.getUTCDate() + offset))).padStart(2, '0')}`;
+  // Five appointments in the coming days (UTC, the business time zone here), all in one
+  // month, so the Overview's 7-day list and one calendar month show them all: from tomorrow,
+  // or from the 1st of next month when tomorrow + 2 days would cross into it.
+  const DAY = 86_400_000;
+  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  let start = new Date(today + DAY);
+  if (ymd(start).slice(0, 7) !== ymd(new Date(today + 3 * DAY)).slice(0, 7)) start = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+  const month = ymd(start).slice(0, 7);
+  const day = (offset: number) => ymd(new Date(start.getTime() + offset * DAY));
   const plan = [
-    { lead: 0, offset: 1, time: '09:30', type: 'Call', notes: 'Go over the rent roll.' },
-    { lead: 1, offset: 2, time: '14:00', type: 'On-site', notes: 'Site walk; gate code 4321.' },
-    { lead: 2, offset: 3, time: '11:15', type: 'Zoom', notes: '' },
-    { lead: 4, offset: 3, time: '16:00', type: 'Call', notes: 'Lender questions.' },
-    { lead: 3, offset: -2, time: '10:00', type: 'On-site', notes: '' },
+    { lead: 0, offset: 0, time: '09:30', type: 'Call', notes: 'Go over the rent roll.' },
+    { lead: 1, offset: 1, time: '14:00', type: 'On-site', notes: 'Site walk; gate code 4321.' },
+    { lead: 2, offset: 2, time: '11:15', type: 'Zoom', notes: '' },
+    { lead: 4, offset: 2, time: '16:00', type: 'Call', notes: 'Lender questions.' },
+    { lead: 3, offset: 0, time: '15:00', type: 'On-site', notes: '' },
   ] as const;
   let appointment: Showcase['appointment'] | undefined;
   for (const a of plan) {
