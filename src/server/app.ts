@@ -2,11 +2,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { ERROR_CODES, type ErrorCode } from '#shared/schemas/error';
 import { DATABASE_FAULT_MESSAGES, databaseFault } from './db/database-faults.ts';
+import { bodyLimit } from './lib/body-limit.ts';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { publicOrigin } from './lib/public-origin.ts';
@@ -92,11 +92,8 @@ export function createApp(deps: AppDeps) {
 
   app.use(
     '/api/*',
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
-      },
+    bodyLimit(BODY_LIMIT_BYTES, () => {
+      throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
     }),
   );
   app.use('/api/*', async (c, next) => {
