@@ -12,7 +12,7 @@
  * server's peak memory, and every acknowledged lead and event stored.
  *
  * `ingest`: analytics events through HTTP for BENCH_INGEST_SECONDS (60) from 64 connections,
- * on PGlite and PostgreSQL, against GET /api/health (near hello-world) in the same run;
+ * on PGlite and PostgreSQL, against a bare Hono hello-world (bench/lib/hello-world.ts) in the same run;
  * acknowledged must equal stored. `analytics`: the summary's p50/p95 per period with 1M and
  * 10M events on PostgreSQL (target p95 < 100 ms for 30 days at 10M) and 1M on PGlite.
  *
@@ -34,7 +34,7 @@ import path from 'node:path';
 import { describeThroughput, hasNoFailures, measureLeadThroughput, type ThroughputResult } from './lead-throughput.ts';
 import { countPgliteRows } from './lib/pglite-count.ts';
 import { acquirePostgres, countRows, createFreshDatabase } from './lib/postgres.ts';
-import { SERVER_ENTRY, startServer } from './lib/server.ts';
+import { SERVER_ENTRY, startHelloWorld, startServer } from './lib/server.ts';
 import { describePageWeight, measurePageWeight } from './page-weight.ts';
 import { measureFanout, measureSignIn, signInCookie } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
@@ -258,14 +258,18 @@ const INGEST_TARGET = { PGlite: 5_000, PostgreSQL: 10_000 } as const;
 async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<string, string>, countStored: () => Promise<number>) {
   const seconds = envInt('BENCH_INGEST_SECONDS', 60, 1, 600);
   console.log(`\nAnalytics ingestion through HTTP, ${engine} (${seconds} s, 64 connections)`);
+  const helloWorld = await startHelloWorld();
+  cleanups.push(helloWorld.stop);
   const server = await startServer({ ...serverEnv, ...env, ANALYTICS_RATE_LIMIT: '0' });
   cleanups.push(server.stop);
-  const { events, hello } = await measureIngestion(server.origin, 64, seconds * 1000);
+  const { events, hello } = await measureIngestion(server.origin, helloWorld.origin, 64, seconds * 1000);
   cleanups.pop();
   await server.stop();
+  cleanups.pop();
+  await helloWorld.stop();
   const stored = await countStored();
   const rps = events.requestsPerSecond;
-  console.log(`  GET /api/health: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s (${((rps / hello.requestsPerSecond) * 100).toFixed(0)}% of it), p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`);
+  console.log(`  bare Hono hello-world: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s (${((rps / hello.requestsPerSecond) * 100).toFixed(0)}% of it), p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`);
   console.log(`  sent ${events.sent.toLocaleString('en-US')}, acknowledged ${events.ok2xx.toLocaleString('en-US')}, stored ${stored.toLocaleString('en-US')}, non-2xx ${events.non2xx}, errors ${events.errors}`);
   verdict(`${engine}: every acknowledged event stored`, stored === events.ok2xx && events.errors === 0 && events.non2xx === 0, `${events.ok2xx} acknowledged, ${stored} stored`);
   verdict(`${engine}: events/s`, rps >= INGEST_TARGET[engine], `${rps.toFixed(0)}/s (target ≥ ${INGEST_TARGET[engine].toLocaleString('en-US')})`);

@@ -36,9 +36,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Resolves once GET /api/health answers 200.
  */
 export async function startServer(env: Record<string, string>, readyTimeoutMs = 90_000): Promise<RunningServer> {
+  const server = await spawnUntilReady([SERVER_ENTRY], '/api/health', env, readyTimeoutMs);
+  // Health turns 200 once the database is open; give the rest of start-up (e.g. creating
+  // the ADMIN_EMAIL admin) a moment before the load starts.
+  await sleep(1_000);
+  return server;
+}
+
+/**
+ * A bare Hono hello-world (`bench/lib/hello-world.ts`: one route answering a short text) on
+ * @hono/node-server in its own process, the yardstick for "how fast could any endpoint be
+ * on this machine" that the ingestion figures are compared with.
+ */
+export function startHelloWorld(): Promise<RunningServer> {
+  return spawnUntilReady(['--import', 'tsx', path.join(ROOT, 'bench/lib/hello-world.ts')], '/', {}, 30_000);
+}
+
+async function spawnUntilReady(args: string[], readyPath: string, env: Record<string, string>, readyTimeoutMs: number): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -62,7 +79,7 @@ export async function startServer(env: Record<string, string>, readyTimeoutMs = 
   let ready = false;
   while (!ready && Date.now() < deadline && child.exitCode === null) {
     try {
-      const res = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      const res = await fetch(`${origin}${readyPath}`, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
       ready = res.status === 200;
     } catch {
@@ -73,11 +90,8 @@ export async function startServer(env: Record<string, string>, readyTimeoutMs = 
   if (!ready) {
     child.kill('SIGKILL');
     await exited;
-    throw new Error(`the server did not become healthy within ${readyTimeoutMs} ms. Its output:\n${output}`);
+    throw new Error(`${args.at(-1)} did not answer ${readyPath} within ${readyTimeoutMs} ms. Its output:\n${output}`);
   }
-  // Health turns 200 once the database is open; give the rest of start-up (e.g. creating
-  // the ADMIN_EMAIL admin) a moment before the load starts.
-  await sleep(1_000);
   return { origin, peakRssBytes: () => peakRss(child.pid), stop: () => stopChild(child, exited) };
 }
 

@@ -1,0 +1,15 @@
+/**
+ * A bare Hono hello-world on @hono/node-server, started by `startHelloWorld()` (server.ts)
+ * so benchmarks can print their figures next to the fastest an endpoint gets on this machine.
+ */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+
+const app = new Hono();
+app.get('/', (c) => c.text('Hello Hono!'));
+
+const server = serve({ fetch: app.fetch, hostname: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3001) });
+process.on('SIGTERM', () => {
+  server.close();
+  process.exit(0);
+});
