@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { execute, type Db } from '../client.ts';
+import { execute, executePrepared, type Db } from '../client.ts';
 import { pgArray } from '../sql-helpers.ts';
 import type { analyticsEvents } from '../schema.ts';
 
@@ -101,7 +101,8 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
   const { pages, sources, sessions } = rollupsOf(events);
   const arr = <T>(rows: T[], pick: (row: T) => string | number | null | undefined) => pgArray(rows.map((r) => pick(r) ?? null));
   const e = (pick: (row: NewAnalyticsEvent) => string | number | null | undefined) => arr(events, pick);
-  await execute(db, sql`
+  // One text for any batch (the rows travel as array parameters), so it is prepared once.
+  await executePrepared(db, 'insert_analytics_events', sql`
     with inserted as (
       insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
         referrer_host, device)
