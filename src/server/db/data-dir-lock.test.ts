@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/process.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from './data-dir-lock.ts';
@@ -10,6 +11,18 @@ describe('acquireDataDirLock', () => {
     expect(existsSync(lockFilePath(dir))).toBe(true);
     release();
     expect(existsSync(lockFilePath(dir))).toBe(false);
+  });
+
+  it('creates a missing DATA_DIR private to its owner (0700), and leaves an existing one as it is', async () => {
+    const dir = path.join(tempDir('newdir'), 'data');
+    const release = await acquireDataDirLock(dir, 'test');
+    release();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+
+    const existing = tempDir('existing');
+    chmodSync(existing, 0o750);
+    (await acquireDataDirLock(existing, 'test'))();
+    expect(statSync(existing).mode & 0o777).toBe(0o750);
   });
 
   // The lock file alone cannot tell two takers in one process apart (same pid); the kernel

@@ -67,8 +67,10 @@ function bindHostMutex(dataDir: string): Promise<net.Server | undefined> {
 
 export async function acquireDataDirLock(dataDir: string, purpose: string): Promise<() => void> {
   // A read-only, unwritable or full DATA_DIR is found here, before the database is touched.
+  // A new one is private to its owner (0700, as PostgreSQL's own data directories): it holds
+  // people's personal data and password hashes. An existing one keeps its mode.
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw dataDirError(dataDir, err) ?? err;
   }
