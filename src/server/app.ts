@@ -10,6 +10,7 @@ import { bodyLimit } from './lib/body-limit.ts';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { AppError, errorBody, errorResponse } from './lib/errors.ts';
 import { publicOrigin } from './lib/public-origin.ts';
+import { preferredEncoding, type Compressed } from './lib/content-encoding.ts';
 import { isAppPath, loadStaticSite } from './lib/static-site.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
@@ -216,18 +217,30 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     '/assets/*',
     serveStatic({
       root: clientDir,
+      // The build writes .br and .gz beside each compressible asset (scripts/compress-assets.mjs).
+      precompressed: true,
       onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
     }),
   );
   app.get('*', async (c, next) => {
-    const html = site.page(c.req.path);
-    if (html === undefined) return next();
+    const page = site.page(c.req.path);
+    if (page === undefined) return next();
     c.header('Cache-Control', 'no-cache');
     if (isAppPath(c.req.path)) c.header('Content-Security-Policy', ADMIN_APP_CSP);
-    return c.html(html);
+    return sendHtml(c, page, 200);
   });
   // HTML files are served only through their clean paths above, with the site values filled in.
-  app.use('*', async (c, next) => (c.req.path.endsWith('.html') ? c.html(site.notFound, 404) : next()));
-  app.use('*', serveStatic({ root: clientDir }));
-  app.all('*', (c) => c.html(site.notFound, 404));
+  app.use('*', async (c, next) => (c.req.path.endsWith('.html') ? sendHtml(c, site.notFound, 404) : next()));
+  app.use('*', serveStatic({ root: clientDir, precompressed: true }));
+  app.all('*', (c) => sendHtml(c, site.notFound, 404));
+}
+
+/** A page in the encoding the browser prefers (brotli, gzip or none), compressed at start-up. */
+function sendHtml(c: Context<AppEnv>, page: Compressed, status: 200 | 404) {
+  c.header('Vary', 'Accept-Encoding');
+  const encoding = preferredEncoding(c.req.header('accept-encoding'));
+  if (!encoding) return c.html(page.text, status);
+  c.header('Content-Encoding', encoding);
+  c.header('Content-Type', 'text/html; charset=UTF-8');
+  return c.body(new Uint8Array(page[encoding]), status);
 }

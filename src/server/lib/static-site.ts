@@ -1,16 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import { compressText, type Compressed } from './content-encoding.ts';
 
 /**
  * The built client, held in memory: prerendered pages (with the brand and contact details
  * filled in from the environment at start-up), the SPA shell for the admin app, and the
- * 404 page. Assets are served from disk by serveStatic.
+ * 404 page, each also brotli- and gzip-compressed once at start-up. Assets are served from
+ * disk by serveStatic, with the .br and .gz files the build wrote beside them.
  */
 export type StaticSite = {
   /** HTML for a path, or undefined if no page has that path. */
-  page: (pathname: string) => string | undefined;
-  notFound: string;
+  page: (pathname: string) => Compressed | undefined;
+  notFound: Compressed;
 };
 
 const escapeHtml = (s: string) =>
@@ -46,11 +48,11 @@ function htmlFiles(dir: string, prefix = ''): string[] {
 export const isAppPath = (p: string) => p === '/login' || p === '/dashboard' || p.startsWith('/dashboard/');
 
 export function loadStaticSite(clientDir: string, site: Config['site']): StaticSite {
-  const pages = new Map<string, string>();
-  let notFound = '<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>';
-  let appShell: string | undefined;
+  const pages = new Map<string, Compressed>();
+  let notFound = compressText('<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>');
+  let appShell: Compressed | undefined;
   for (const file of htmlFiles(clientDir)) {
-    const html = fillSiteTokens(readFileSync(path.join(clientDir, file), 'utf8'), site);
+    const html = compressText(fillSiteTokens(readFileSync(path.join(clientDir, file), 'utf8'), site));
     if (file === '404.html') notFound = html;
     else if (file === 'app.html') appShell = html;
     else if (file === 'index.html') pages.set('/', html);
