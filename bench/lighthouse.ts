@@ -4,6 +4,7 @@ import path from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer } from './lib/server.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/chromium.ts';
 
 /**
  * Lighthouse (mobile emulation, its default config) on the built server's `/`, with the
@@ -13,16 +14,7 @@ export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-prac
 export type LighthouseScores = Record<(typeof LIGHTHOUSE_CATEGORIES)[number], number>;
 export const LIGHTHOUSE_TARGET = 95;
 
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 export type LighthouseResult = {
   scores: LighthouseScores;
@@ -36,7 +28,7 @@ export type LighthouseResult = {
 export async function runLighthouse(url: string): Promise<LighthouseResult> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-chrome-'));
   const chrome = await launch({
-    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromePath: CHROMIUM_PATH,
     chromeFlags: CHROME_FLAGS,
     userDataDir,
     logLevel: 'silent',

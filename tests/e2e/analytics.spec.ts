@@ -1,21 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, fillLeadForm, openPage, test } from './fixtures.ts';
+import { expect, fillLeadForm, openPage, signInAsAdmin, test } from './fixtures.ts';
 
-// The e2e server is started with these (playwright.config.ts).
-const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 const sessionId = () => `E2eSession${Array.from(randomBytes(12), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('')}`;
-
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 /** Records two visits to a path of this test's own through the public endpoint, as the tracker would. */
 async function seedVisits(page: Page, ip: string): Promise<string> {
@@ -48,7 +38,7 @@ test.describe('analytics dashboard', () => {
   test('shows the cards, 24 hourly bars with a tooltip and the seeded page in Top Pages', async ({ page, clientIp }) => {
     const path = await seedVisits(page, clientIp);
     const errors = collectErrors(page);
-    await login(page);
+    await signInAsAdmin(page);
     await page.goto('/dashboard/analytics?period=24h');
 
     await expect(page.getByRole('heading', { level: 1, name: 'Analytics' })).toBeVisible();
@@ -82,7 +72,7 @@ test.describe('analytics dashboard', () => {
   test('fits a 360 px wide screen without scrolling sideways', async ({ page, clientIp }) => {
     await seedVisits(page, clientIp);
     await page.setViewportSize({ width: 360, height: 740 });
-    await login(page);
+    await signInAsAdmin(page);
     await page.goto('/dashboard/analytics?period=24h');
     await expect(page.getByTestId('activity-bar')).toHaveCount(24);
     await expect(page.getByRole('region', { name: 'Top Pages' }).getByRole('row').nth(1)).toBeVisible();
@@ -99,7 +89,7 @@ test('a lead sent from the landing page keeps its visit\'s source, campaign and 
   await page.locator('#contact form').getByRole('button', { name: /Submit/ }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Thank you for your interest! We will contact you shortly.' })).toBeVisible();
 
-  await login(page);
+  await signInAsAdmin(page);
   await page.goto(`/dashboard/leads?search=${encodeURIComponent(name)}`);
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Source: Direct');

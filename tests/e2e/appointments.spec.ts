@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect } from './fixtures.ts';
+import { expect, signInAsAdmin, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
-// The e2e server is started with these (playwright.config.ts).
-const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
 const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
 /*
@@ -12,14 +10,6 @@ const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? T
  * appointments in a month of its own, far in the future, so no test sees another's.
  */
 const unique = (label: string) => `${label} ${randomUUID().slice(0, 8)}`;
-
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 type Lead = { id: string; full_name: string; email: string; phone: string };
 
@@ -54,7 +44,7 @@ test.describe('appointments', () => {
   test.use({ timezoneId: 'Pacific/Kiritimati' });
 
   test('schedules an appointment: each validation message, then success', async ({ page }) => {
-    await login(page);
+    await signInAsAdmin(page);
     const lead = await createLead(page, 'Schedule Lead');
     await page.goto('/dashboard/appointments?month=2101-03');
     await expect(page.getByRole('heading', { level: 2, name: 'March 2101' })).toBeVisible();
@@ -103,7 +93,7 @@ test.describe('appointments', () => {
   });
 
   test('calendar: Sunday first, today highlighted, previous / Today / next', async ({ page }) => {
-    await login(page);
+    await signInAsAdmin(page);
     await page.goto('/dashboard/appointments');
     await expect(page.getByRole('heading', { level: 1, name: 'Appointments' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Calendar', exact: true })).toHaveAttribute('aria-pressed', 'true');
@@ -143,7 +133,7 @@ test.describe('appointments', () => {
   });
 
   test('a day with 5 appointments shows 3 and "+2 more", which lists all 5', async ({ page }) => {
-    await login(page);
+    await signInAsAdmin(page);
     const lead = await createLead(page, 'Busy Lead');
     const times = ['16:00', '08:15', '12:00', '09:45', '14:30'];
     for (const time of times) await createAppointment(page, { lead_id: lead.id, date: '2101-05-12', time });
@@ -168,7 +158,7 @@ test.describe('appointments', () => {
   });
 
   test('the list is ascending by date and time; details; delete from the details', async ({ page }) => {
-    await login(page);
+    await signInAsAdmin(page);
     const first = await createLead(page, 'List Lead A');
     const second = await createLead(page, 'List Lead B');
     await createAppointment(page, { lead_id: second.id, date: '2101-07-20', time: '09:00', type: 'On-site' });
@@ -211,7 +201,7 @@ test.describe('appointments', () => {
 
   test('deletes from the list after the confirmation; the list fits a 360 px screen', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
-    await login(page);
+    await signInAsAdmin(page);
     const lead = await createLead(page, 'Delete Lead');
     await createAppointment(page, { lead_id: lead.id, date: '2101-09-03', time: '11:00', notes: 'A rather long note about the site visit and the survey' });
     await page.goto('/dashboard/appointments?month=2101-09');
@@ -234,7 +224,7 @@ test.describe('appointments', () => {
   });
 
   test('the calendar feed URL is shown once, serves iCalendar, and stops working when revoked', async ({ page }) => {
-    await login(page);
+    await signInAsAdmin(page);
     await page.goto('/dashboard/appointments');
     await page.getByRole('button', { name: 'Calendar feed' }).click();
     const dialog = page.getByRole('dialog', { name: 'Calendar feed' });
@@ -254,7 +244,7 @@ test.describe('appointments', () => {
   });
 
   test('axe finds no serious or critical violations in the calendar, the list and the open lead picker', async ({ page }) => {
-    await login(page);
+    await signInAsAdmin(page);
     const lead = await createLead(page, 'Axe Lead');
     for (const time of ['08:00', '09:00', '10:00', '11:00']) await createAppointment(page, { lead_id: lead.id, date: '2101-11-05', time, type: 'Zoom' });
     await page.goto('/dashboard/appointments?month=2101-11');

@@ -27,6 +27,18 @@ export async function openPage(page: Page, path: string) {
 
 export const SITE_NAME = 'Keystone Due Diligence';
 
+/** The admin the e2e server is started with (playwright.config.ts). */
+export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
+
+/** Signs in as E2E_ADMIN from the login page and waits for the Overview. */
+export async function signInAsAdmin(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(E2E_ADMIN.email);
+  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
 export type LeadInput = { name: string; email: string; phone: string; propertyType: string; message?: string };
 
 export const VALID_LEAD: LeadInput = {

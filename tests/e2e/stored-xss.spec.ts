@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, signInAsAdmin, test } from './fixtures.ts';
 
 /*
  * Stored XSS: a lead and an appointment whose every free-text field is a script payload are
@@ -10,7 +10,6 @@ import { expect, test } from './fixtures.ts';
  * Runs in its own project after the other admin specs (playwright.config.ts): it creates a
  * lead and an appointment within the Overview's 7-day window, which the Overview test counts.
  */
-const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
 const BUSINESS_TIME_ZONE = 'America/New_York'; // the e2e server's default
 
 const tag = randomUUID().slice(0, 8);
@@ -51,14 +50,6 @@ async function expectInert(page: Page, dialogs: string[]) {
   expect(dialogs).toEqual([]);
 }
 
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
 function businessDate(daysFromNow: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE }).format(new Date(Date.now() + daysFromNow * 86_400_000));
 }
@@ -71,7 +62,7 @@ test.describe('stored script payloads', () => {
 
   test('are shown as inert text on the Overview, in the leads table and in the Edit Lead form', async ({ page }) => {
     const dialogs = await watch(page);
-    await login(page);
+    await signInAsAdmin(page);
     const created = await page.request.post('/api/leads', { data: { ...PAYLOAD, property_types: ['land'] } });
     expect(created.status()).toBe(201);
     lead = (await created.json()) as Lead;
@@ -103,7 +94,7 @@ test.describe('stored script payloads', () => {
 
   test('are shown as inert text in the calendar, the list and the appointment details', async ({ page }) => {
     const dialogs = await watch(page);
-    await login(page);
+    await signInAsAdmin(page);
     await page.goto(`/dashboard/appointments?month=${date.slice(0, 7)}`);
     const entry = page.locator(`td[data-date="${date}"]`).getByRole('button', { name: `9:00 AM - ${PAYLOAD.full_name}` });
     await expect(entry).toBeVisible();
@@ -125,7 +116,7 @@ test.describe('stored script payloads', () => {
 
   test('are shown as inert text in the notification bell and the live toast', async ({ page }) => {
     const dialogs = await watch(page);
-    await login(page);
+    await signInAsAdmin(page);
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await bell.click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });

@@ -1,6 +1,30 @@
 /** Reads Server-Sent Events from a fetch Response, for tests. */
 export type SseEvent = { event: string; data: string; id?: string };
 
+/**
+ * Takes every complete event (ended by a blank line) off the front of `buffer`; returns
+ * those with data and what is left of the buffer.
+ */
+function takeEvents(buffer: string): { events: SseEvent[]; rest: string } {
+  const events: SseEvent[] = [];
+  let end: number;
+  while ((end = buffer.indexOf('\n\n')) >= 0) {
+    const block = buffer.slice(0, end);
+    buffer = buffer.slice(end + 2);
+    const e: SseEvent = { event: 'message', data: '' };
+    let hasData = false;
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) e.event = line.slice(6).trim();
+      else if (line.startsWith('data:')) {
+        e.data += (hasData ? '\n' : '') + line.slice(5).trimStart();
+        hasData = true;
+      } else if (line.startsWith('id:')) e.id = line.slice(3).trim();
+    }
+    if (hasData) events.push(e);
+  }
+  return { events, rest: buffer };
+}
+
 export function sseReader(res: Response) {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -18,22 +42,9 @@ export function sseReader(res: Response) {
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no SSE event in time')), remaining)),
       ]);
       if (chunk.done) throw new Error('SSE stream ended');
-      buffer += chunk.value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const e: SseEvent = { event: 'message', data: '' };
-        let hasData = false;
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event:')) e.event = line.slice(6).trim();
-          else if (line.startsWith('data:')) {
-            e.data += (hasData ? '\n' : '') + line.slice(5).trimStart();
-            hasData = true;
-          } else if (line.startsWith('id:')) e.id = line.slice(3).trim();
-        }
-        if (hasData) events.push(e);
-      }
+      const taken = takeEvents(buffer + chunk.value);
+      buffer = taken.rest;
+      events.push(...taken.events);
     }
   }
 
@@ -64,24 +75,11 @@ export function reconnectingSse(url: string, headers: Record<string, string>, re
     for (;;) {
       const chunk = await reader.read();
       if (chunk.done) return;
-      buffer += chunk.value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const e: SseEvent & { connection: number } = { event: 'message', data: '', connection };
-        let hasData = false;
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event:')) e.event = line.slice(6).trim();
-          else if (line.startsWith('data:')) {
-            e.data += (hasData ? '\n' : '') + line.slice(5).trimStart();
-            hasData = true;
-          } else if (line.startsWith('id:')) e.id = line.slice(3).trim();
-        }
-        if (hasData) {
-          events.push(e);
-          notify();
-        }
+      const taken = takeEvents(buffer + chunk.value);
+      buffer = taken.rest;
+      if (taken.events.length > 0) {
+        events.push(...taken.events.map((e) => ({ ...e, connection })));
+        notify();
       }
     }
   };
