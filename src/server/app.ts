@@ -217,7 +217,7 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     '/assets/*',
     serveStatic({
       root: clientDir,
-      // The build writes .br and .gz beside each compressible asset (scripts/compress-assets.mjs).
+      // The build writes .br and .gz beside each compressible asset (scripts/compress-assets.ts).
       precompressed: true,
       onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
     }),

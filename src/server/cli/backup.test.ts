@@ -12,7 +12,7 @@ import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureUser } from '../db/queries/users.ts';
-import { runNode, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { allTableRows } from '../test/table-rows.ts';
 import { TEMPLATE_FILE } from '../test/global-setup.ts';
 import { seedDemo } from './demo-seed.ts';
@@ -193,12 +193,7 @@ describe('npm run backup and npm run restore', () => {
 
     const server = await startServer({ ...NO_POSTGRES, DATA_DIR: restoredDir });
     running.push(server);
-    const signIn = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'demo@example.com', password: 'demo-password' }),
-    });
-    expect(signIn.status).toBe(200);
+    await signInOverHttp(server.url, { email: 'demo@example.com', password: 'demo-password' });
   }, 240_000);
 
   it('restore refuses while a server runs on DATA_DIR, and changes nothing', async () => {

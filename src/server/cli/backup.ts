@@ -5,6 +5,7 @@ import { ConfigError, parseConfig } from '../config.ts';
 import { backupSocketPath, NoBackupServerError, requestBackup } from '../db/backup-control.ts';
 import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/backup.ts';
 import { createPglite } from '../db/client.ts';
+import { DataDirError } from '../db/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../db/data-dir-lock.ts';
 import { snapshotPglite } from '../db/pglite-snapshot.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (err) {
-  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof InvalidBackupError;
+  const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError;
   process.stderr.write(`backup: ${err instanceof Error ? err.message : String(err)} No backup was written.\n`);
   if (!known && err instanceof Error && process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
   process.exitCode = 1;

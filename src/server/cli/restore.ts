@@ -2,6 +2,7 @@ import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readdirSync, readFil
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../config.ts';
 import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly } from '../db/backup.ts';
+import { DataDirError } from '../db/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/data-dir-lock.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
 
@@ -87,7 +88,7 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (err) {
-  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof InvalidBackupError;
+  const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError;
   // The lock's first sentence names the holder; what to do about it differs for a restore.
   const reason =
     err instanceof DataDirLockedError

@@ -27,6 +27,14 @@ const canMount = (() => {
 })();
 
 const mounted: string[] = [];
+
+/** A fresh tmpfs of `size` (as mount's size=), unmounted after the test. */
+function tmpfsDisk(name: string, size: string): string {
+  const disk = tempDir(name);
+  mount('-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', disk);
+  mounted.push(disk);
+  return disk;
+}
 const servers: ServerProcess[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => stopServer(s, 'SIGKILL')));
@@ -121,9 +129,7 @@ describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only
   }, 120_000);
 
   it('stops with one "no space left" line when a new database does not fit, and starts once there is room', async () => {
-    const disk = tempDir('tiny');
-    mount('-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', disk);
-    mounted.push(disk);
+    const disk = tmpfsDisk('tiny', '8m');
     const dataDir = path.join(disk, 'data');
     const line = await failedStartLine(dataDir);
     expect(line).toBe(`No space left on DATA_DIR ${dataDir}: free some space on its disk (or set DATA_DIR to a larger one) and start again.`);
@@ -138,9 +144,7 @@ describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only
   }, 120_000);
 
   it('answers 503 while the disk is full, keeps every acknowledged lead, and works again once space is freed', async () => {
-    const disk = tempDir('fills');
-    mount('-t', 'tmpfs', '-o', 'size=128m', 'tmpfs', disk);
-    mounted.push(disk);
+    const disk = tmpfsDisk('fills', '128m');
     const dataDir = path.join(disk, 'data');
     const server = await startServer({ ...ENV, DATA_DIR: dataDir });
     servers.push(server);

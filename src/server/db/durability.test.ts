@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl } from '../test/database.ts';
-import { freePort, runNode, stopServer, tempDir, waitForHealth, type ServerProcess } from '../test/process.ts';
+import { freePort, runNode, signInOverHttp, stopServer, tempDir, waitForHealth, type ServerProcess } from '../test/process.ts';
 import { reconnectingSse } from '../test/sse.ts';
 import { createPglite } from './client.ts';
 
@@ -118,10 +118,7 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
     };
 
     let server = await start();
-    const login = await post(`${url}/api/auth/login`, ADMIN);
-    expect(login.status).toBe(200);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const admin = { cookie };
+    const admin = { cookie: await signInOverHttp(url, ADMIN) };
 
     // Leads the admin edits: each has one editor, so its edits are sequential.
     const edited: { id: string; attempts: { message: string; acknowledged: boolean }[] }[] = [];

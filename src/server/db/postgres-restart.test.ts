@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findPgBin, startPgCluster, type PgCluster } from '../test/pg-cluster.ts';
-import { startServer, stopServer, type ServerProcess } from '../test/process.ts';
+import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { reconnectingSse } from '../test/sse.ts';
 import { openPostgres } from './client.ts';
 import { databaseFault } from './database-faults.ts';
@@ -53,9 +53,7 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     cluster = startPgCluster(pgBin);
     server = await startServer({ DATABASE_URL: cluster.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' });
     const { url } = server;
-    const login = await post(`${url}/api/auth/login`, ADMIN);
-    expect(login.status).toBe(200);
-    const admin = { cookie: login.headers.get('set-cookie')!.split(';')[0]! };
+    const admin = { cookie: await signInOverHttp(url, ADMIN) };
 
     const stream = reconnectingSse(`${url}/api/notifications/stream`, admin, 200);
     closers.push(stream.close);

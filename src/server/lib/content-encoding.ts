@@ -5,13 +5,16 @@ export type Encoding = 'br' | 'gzip';
 /** A text body with its brotli and gzip forms, compressed once (at start-up or build). */
 export type Compressed = { text: string; br: Buffer; gzip: Buffer };
 
-export function compressText(text: string): Compressed {
-  const raw = Buffer.from(text, 'utf8');
+/** Brotli at its best quality and gzip at level 9: done once per body, never per request. */
+export function compressBytes(raw: Buffer): { br: Buffer; gzip: Buffer } {
   return {
-    text,
     br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
     gzip: gzipSync(raw, { level: 9 }),
   };
+}
+
+export function compressText(text: string): Compressed {
+  return { text, ...compressBytes(Buffer.from(text, 'utf8')) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl, testEngine } from '../test/database.ts';
-import { startServer, stopServer, type ServerProcess } from '../test/process.ts';
+import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { sseReader } from '../test/sse.ts';
 
 // Two app processes on one PostgreSQL: a lead submitted through A reaches a browser
@@ -28,13 +28,7 @@ describe.runIf(testEngine === 'postgres')('realtime across processes', () => {
     const b = await startServer(env);
     servers.push(b);
 
-    const login = await fetch(`${b.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'fanout@example.com', password: 'fanout-password' }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInOverHttp(b.url, { email: 'fanout@example.com', password: 'fanout-password' });
     const controller = new AbortController();
     const stream = sseReader(await fetch(`${b.url}/api/notifications/stream`, { headers: { cookie }, signal: controller.signal }));
     expect((await stream.next()).event).toBe('ready');

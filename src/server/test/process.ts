@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 
 /** Runs the real server (from source, through tsx) as a child process, for process-level tests. */
 export type ServerProcess = { child: ChildProcess; port: number; url: string; output: () => string; exited: Promise<number | null> };
@@ -59,3 +60,15 @@ export async function stopServer(proc: { child: ChildProcess; exited: Promise<nu
   if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
   return proc.exited;
 }
+
+/** Signs in to a running server over HTTP (asserting 200) and returns its `Cookie` header value. */
+export async function signInOverHttp(url: string, credentials: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
