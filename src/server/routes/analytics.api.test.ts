@@ -137,6 +137,15 @@ describe('GET /api/analytics/summary', () => {
     });
     const s = await summary('24h');
     expect(s).toMatchObject({ unique_visitors: 2, form_conversions: 1, conversion_rate: 50 });
+
+    // A form sent from a session whose page views were never recorded (its visitor's browser
+    // was dropped as a bot) is not one of the visitors, so it is not a conversion of theirs.
+    const unseen = await t.json('POST', '/api/public/leads', {
+      full_name: 'Unseen Visitor', email: 'unseen@example.com', phone: '1', property_types: ['land'],
+      submission_id: crypto.randomUUID(), fill_ms: 9000, analytics_session_id: 'sessionLLLLLLLLLLLL',
+    });
+    expect(unseen.status).toBe(201);
+    expect(await summary('24h')).toMatchObject({ unique_visitors: 2, form_conversions: 1, conversion_rate: 50 });
   });
 
   it('rejects an unknown period', async () => {

@@ -18,8 +18,12 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   const [totals, hourly, topPages, sources] = await Promise.all([
     queryRows<{ page_views: number; previous_page_views: number; time_spent: number; unique_visitors: number; form_conversions: number }>(db, sql`
       select
-        (select count(distinct analytics_session_id)::int from leads
-          where analytics_session_id is not null and created_at >= ${start}) as form_conversions,
+        -- Sessions that sent the form, among the period's visitors: a session id the lead
+        -- form sent but whose page views were never recorded (a bot, a blocked tracker) is
+        -- not a visitor, so the rate stays a share of the visitors.
+        (select count(distinct l.analytics_session_id)::int from leads l
+          join analytics_sessions s on s.session_id = l.analytics_session_id
+          where l.created_at >= ${start} and s.last_hour >= ${start}) as form_conversions,
         coalesce(sum(views) filter (where hour >= ${start}), 0)::int as page_views,
         coalesce(sum(views) filter (where hour < ${start}), 0)::int as previous_page_views,
         coalesce(sum(time_spent) filter (where hour >= ${start}), 0)::float8 as time_spent,
