@@ -7,7 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Client features may not import each other (conventions 1 and 7): one rule per feature. */
+/** Client features may not import each other (docs/conventions.md, "Layers"): one rule per feature. */
 const featureDir = 'src/client/features';
 const features = (() => {
   try {
@@ -31,6 +31,50 @@ const featureIsolation = features.map((feature) => ({
     ],
   },
 }));
+
+
+/**
+ * The server's layers, lowest first: lib (pure helpers) → config, logger, app-root → db →
+ * analytics, realtime, jobs → http (plumbing) → auth (session middleware) → routes → app.ts,
+ * main.ts, cli/. An import may only point down, so a low layer never learns about a higher
+ * one (docs/architecture.md draws the picture). Tests may import anything.
+ */
+const S = './src/server';
+const TOP = [`${S}/app.ts`, `${S}/main.ts`, `${S}/cli`];
+const serverLayers = {
+  files: ['src/server/**/*.ts'],
+  ignores: ['src/server/**/*.test.ts', 'src/server/test/**'],
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      {
+        zones: [
+          { target: `${S}/lib`, from: S, except: ['./lib'], message: 'lib/ holds pure helpers: it imports nothing else of the server.' },
+          {
+            target: [`${S}/config.ts`, `${S}/logger.ts`, `${S}/app-root.ts`],
+            from: S,
+            except: ['./lib', './config.ts', './logger.ts', './app-root.ts'],
+            message: 'Configuration and logging sit under everything else.',
+          },
+          {
+            target: `${S}/db`,
+            from: S,
+            except: ['./db', './lib', './config.ts', './logger.ts', './app-root.ts'],
+            message: 'db/ may use lib/, config and the logger only: it knows nothing of HTTP, auth or features.',
+          },
+          {
+            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`],
+            from: [`${S}/http`, `${S}/auth`, `${S}/routes`, ...TOP],
+            message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
+          },
+          { target: `${S}/http`, from: [`${S}/auth`, `${S}/routes`, ...TOP], message: 'http/ is plumbing: it may not import auth, routes or the app.' },
+          { target: `${S}/auth`, from: [`${S}/routes`, ...TOP], message: 'auth/ may not import routes or the app.' },
+          { target: `${S}/routes`, from: TOP, message: 'Routes may not import the app, main or the CLI.' },
+        ],
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.test-data/', 'test-results/', 'playwright-report/', 'data/', 'drizzle/'] },
@@ -73,5 +117,6 @@ export default tseslint.config(
       ],
     },
   },
+  serverLayers,
   ...featureIsolation,
 );

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { compressBytes } from '../src/server/lib/content-encoding.ts';
+import { compressBytes } from '../src/server/http/content-encoding.ts';
 
 const dir = path.resolve(import.meta.dirname, '../dist/client/assets');
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|xml|map|webmanifest)$/;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockFilePath } from './db/data-dir-lock.ts';
+import { lockFilePath } from './db/embedded/data-dir-lock.ts';
 import { runNode, startServer, stopServer, tempDir, type ServerProcess } from './test/process.ts';
 
 // Process-level behaviour of `node dist/server/main.js` (run here from source).

@@ -2,14 +2,14 @@ import { serve } from '@hono/node-server';
 import { EventRecorder } from './analytics/event-recorder.ts';
 import { createApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
-import { backupSocketPath, serveBackups } from './db/backup-control.ts';
+import { backupSocketPath, serveBackups } from './db/embedded/backup-control.ts';
 import type { Database } from './db/client.ts';
-import { DataDirError } from './db/data-dir-errors.ts';
+import { DataDirError } from './db/embedded/data-dir-errors.ts';
 import { openConfiguredDatabase } from './db/open.ts';
-import { ensureUser } from './db/queries/users.ts';
+import { ensureAdmin } from './auth/accounts.ts';
 import { startJobs } from './jobs/maintenance.ts';
-import { appRoot } from './lib/app-root.ts';
-import { findClientDir } from './lib/static-site.ts';
+import { appRoot } from './app-root.ts';
+import { findClientDir } from './http/static-site.ts';
 import { createLogger } from './logger.ts';
 import { NotificationHub } from './realtime/notification-hub.ts';
 
@@ -53,7 +53,7 @@ async function main() {
     fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
   }
   if (config.admin) {
-    const { created } = await ensureUser(opened.db, config.admin.email, config.admin.password);
+    const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password);
     logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');
   }
   const stopListening = await hub.connect(opened, logger);

@@ -1,8 +1,8 @@
 import { createMiddleware } from 'hono/factory';
 import { findSessionUser } from '../db/queries/sessions.ts';
-import type { AppEnv } from '../lib/context.ts';
-import { AppError } from '../lib/errors.ts';
-import { requireDb } from '../lib/router.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { requireDb } from '../http/router.ts';
 import { readSessionToken } from './session-cookie.ts';
 
 /** Every admin endpoint sits behind this: no valid session, 401 and no data. */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_ABSOLUTE_DAYS } from '../db/queries/sessions.ts';
-import type { AppEnv } from '../lib/context.ts';
+import type { AppEnv } from '../http/context.ts';
 
 export const SESSION_COOKIE = 'session';
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, queryRows, type Database } from '../db/client.ts';
-import { deleteUser, ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from './accounts.ts';
+import { deleteUser } from '../db/queries/users.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -20,8 +21,8 @@ let expiredCookie: string;
 let deletedUserCookie: string;
 beforeAll(async () => {
   database = await createTestDatabase();
-  await ensureUser(database.db, 'walker@example.com', 'walker-password');
-  await ensureUser(database.db, 'gone@example.com', 'gone-password');
+  await ensureAdmin(database.db, 'walker@example.com', 'walker-password');
+  await ensureAdmin(database.db, 'gone@example.com', 'gone-password');
   const { json } = createTestApp(database);
   expiredCookie = await signIn(json, 'walker@example.com', 'walker-password');
   await execute(database.db, sql`update sessions set expires_at = now() - interval '1 minute'`);
@@ -110,7 +111,7 @@ async function snapshot(): Promise<Record<string, string>> {
 describe('every state-changing operation with a valid admin cookie from another origin', () => {
   it('is refused with 403 and changes nothing, while the same request from our origin goes through', async () => {
     const t = createTestApp(database);
-    await ensureUser(database.db, 'csrf-admin@example.com', 'csrf-admin-password');
+    await ensureAdmin(database.db, 'csrf-admin@example.com', 'csrf-admin-password');
     const cookie = await signIn(t.json, 'csrf-admin@example.com', 'csrf-admin-password');
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await t.json(method, path, body, { cookie });
@@ -166,7 +167,7 @@ describe('every state-changing operation with a valid admin cookie from another 
 describe('every public operation', () => {
   it('answers without any stored data, whatever it is asked', async () => {
     const t = createTestApp(database);
-    await ensureUser(database.db, 'secret-admin@example.com', 'secret-admin-password');
+    await ensureAdmin(database.db, 'secret-admin@example.com', 'secret-admin-password');
     const cookie = await signIn(t.json, 'secret-admin@example.com', 'secret-admin-password');
     const submissionId = crypto.randomUUID();
     const stored = validLead({

@@ -1,5 +1,6 @@
 import { loginRequestSchema } from '#shared/schemas/auth';
-import { deleteUser, ensureUser, listUsers, setPassword } from '../db/queries/users.ts';
+import { ensureAdmin, resetPassword } from '../auth/accounts.ts';
+import { deleteUser, listUsers } from '../db/queries/users.ts';
 import { readPassword } from './read-password.ts';
 import { runCli } from './run-cli.ts';
 
@@ -40,12 +41,12 @@ if (!command || !['create', 'reset-password', 'list', 'delete'].includes(command
     }
     const { email } = parseCredentials(emailArg, password);
     if (command === 'create') {
-      const { created } = await ensureUser(db, email, password);
+      const { created } = await ensureAdmin(db, email, password);
       if (!created) throw new Error(`An admin with the email ${email} already exists (use reset-password).`);
       process.stdout.write(`Created admin ${email}.\n`);
       return;
     }
-    if (!(await setPassword(db, email, password))) throw new Error(`No admin has the email ${email}.`);
+    if (!(await resetPassword(db, email, password))) throw new Error(`No admin has the email ${email}.`);
     process.stdout.write(`New password set for ${email}; their sessions have ended.\n`);
   });
 }

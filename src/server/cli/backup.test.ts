@@ -4,14 +4,14 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.ts';
-import { backupSocketPath } from '../db/backup-control.ts';
+import { backupSocketPath } from '../db/embedded/backup-control.ts';
 import { createPglite } from '../db/client.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { createSession } from '../db/queries/sessions.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { allTableRows } from '../test/table-rows.ts';
 import { TEMPLATE_FILE } from '../test/global-setup.ts';
@@ -38,7 +38,7 @@ async function seededDataDir(): Promise<string> {
   const database = await openConfiguredDatabase(config, 'test seed');
   try {
     await seedDemo(database.db, config);
-    const { user } = await ensureUser(database.db, 'second-admin@example.com', 'second-password');
+    const { user } = await ensureAdmin(database.db, 'second-admin@example.com', 'second-password');
     await createSession(database.db, user.id);
     await createCalendarFeed(database.db, user.id);
     await hitRateLimit(database.db, 'lead:203.0.113.9', 10, 3600);

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../config.ts';
-import { backupSocketPath, NoBackupServerError, requestBackup } from '../db/backup-control.ts';
-import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/backup.ts';
+import { backupSocketPath, NoBackupServerError, requestBackup } from '../db/embedded/backup-control.ts';
+import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/embedded/backup.ts';
 import { createPglite } from '../db/client.ts';
-import { DataDirError } from '../db/data-dir-errors.ts';
-import { acquireDataDirLock, DataDirLockedError } from '../db/data-dir-lock.ts';
-import { snapshotPglite } from '../db/pglite-snapshot.ts';
+import { DataDirError } from '../db/embedded/data-dir-errors.ts';
+import { acquireDataDirLock, DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
+import { snapshotPglite } from '../db/embedded/pglite-snapshot.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
 
 // npm run backup [-- --out <file>]: a consistent, checked backup of the embedded database,

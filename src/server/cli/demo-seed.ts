@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { execute, queryRows } from '../db/client.ts';
 import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
 import { createLead } from '../db/queries/leads.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { demoAppointments, demoLeads, demoPages } from './demo-data.ts';
@@ -18,7 +18,7 @@ function businessToday(timeZone: string): Date {
 
 /** Fills the database with demo content; a second run adds nothing. Returns the report. */
 export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>): Promise<string> {
-  const admin = await ensureUser(db, DEMO_EMAIL, DEMO_PASSWORD);
+  const admin = await ensureAdmin(db, DEMO_EMAIL, DEMO_PASSWORD);
 
   let leadsAdded = 0;
   for (const lead of demoLeads()) {

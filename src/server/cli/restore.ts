@@ -1,9 +1,9 @@
 import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../config.ts';
-import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly } from '../db/backup.ts';
-import { DataDirError } from '../db/data-dir-errors.ts';
-import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/data-dir-lock.ts';
+import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly } from '../db/embedded/backup.ts';
+import { DataDirError } from '../db/embedded/data-dir-errors.ts';
+import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/embedded/data-dir-lock.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
 
 // npm run restore -- <file>: replaces the embedded database with a backup from npm run backup.

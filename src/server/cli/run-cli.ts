@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { DataDirError } from '../db/data-dir-errors.ts';
+import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 
 /**

@@ -8,8 +8,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { appRoot } from '../lib/app-root.ts';
-import { snapshotPglite } from './pglite-snapshot.ts';
+import { appRoot } from '../app-root.ts';
+import { snapshotPglite } from './embedded/pglite-snapshot.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from './client.ts';
-import { dataDirError } from './data-dir-errors.ts';
-import { acquireDataDirLock } from './data-dir-lock.ts';
+import { dataDirError } from './embedded/data-dir-errors.ts';
+import { acquireDataDirLock } from './embedded/data-dir-lock.ts';
 
 /**
  * Opens the database the configuration names and brings its schema up to date.

@@ -1,11 +1,19 @@
-import type { CalendarAppointment } from '../db/queries/appointments.ts';
-
 /**
  * iCalendar (RFC 5545) for appointments. Times are written in UTC (DTSTART:...Z), computed
  * from the wall-clock date and time in BUSINESS_TIME_ZONE, so every calendar app shows the
  * right moment in its own zone without needing our VTIMEZONE rules.
  */
 const DURATION = 'PT30M';
+
+/** An appointment as a calendar event: its start and creation already in UTC (YYYYMMDDTHHMMSSZ). */
+export type CalendarAppointment = {
+  id: string;
+  type: string;
+  notes: string | null;
+  lead: { full_name: string; email: string; phone: string } | null;
+  starts_utc: string;
+  created_utc: string;
+};
 
 /**
  * TEXT values escape backslash, semicolon, comma and line breaks (RFC 5545 3.3.11). Any line

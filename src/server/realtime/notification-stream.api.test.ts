@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, queryRows, type Database } from '../db/client.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 import { sseReader } from '../test/sse.ts';
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('GET /api/notifications/stream', () => {
   it('sends ready, then each new notification of the signed-in admin live, and not other admins’', async () => {
-    await ensureUser(database.db, 'live@example.com', 'live-password');
+    await ensureAdmin(database.db, 'live@example.com', 'live-password');
     const cookie = await signIn(t.json, 'live@example.com', 'live-password');
     const controller = new AbortController();
     const res = await t.app.request('/api/notifications/stream', { headers: { cookie }, signal: controller.signal });
@@ -32,7 +32,7 @@ describe('GET /api/notifications/stream', () => {
     expect((await stream.next()).event).toBe('ready');
 
     // Another user's notification must not arrive on this stream.
-    const other = await ensureUser(database.db, 'other@example.com', 'other-password');
+    const other = await ensureAdmin(database.db, 'other@example.com', 'other-password');
     await execute(database.db, sql`insert into notifications (user_id, type, message) values (${other.user.id}, 'lead', 'not yours')`);
 
     await t.json('POST', '/api/public/leads', validLead({ full_name: 'Live Lead' }));
@@ -50,8 +50,8 @@ describe('GET /api/notifications/stream', () => {
 describe('appointment reminders', () => {
   it('notify every admin once per appointment, even when run concurrently and repeatedly', async () => {
     await execute(database.db, sql`truncate appointments, notifications, users cascade`);
-    await ensureUser(database.db, 'one@example.com', 'one-password');
-    await ensureUser(database.db, 'two@example.com', 'two-password');
+    await ensureAdmin(database.db, 'one@example.com', 'one-password');
+    await ensureAdmin(database.db, 'two@example.com', 'two-password');
     const tz = 'America/New_York';
     // One in 30 minutes (due), one in 3 hours (not yet), one 2 hours ago (missed: never reminded).
     for (const [offset, type] of [["30 minutes", 'Call'], ["3 hours", 'Zoom'], ["-2 hours", 'On-site']] as const) {
@@ -74,7 +74,7 @@ describe('appointment reminders', () => {
 
 describe('stream and session', () => {
   it('closes an open stream once its session has ended (sign-out)', async () => {
-    await ensureUser(database.db, 'leaver@example.com', 'leaver-password');
+    await ensureAdmin(database.db, 'leaver@example.com', 'leaver-password');
     const cookie = await signIn(t.json, 'leaver@example.com', 'leaver-password');
     const res = await t.app.request('/api/notifications/stream', { headers: { cookie } });
     const stream = sseReader(res);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { execute, type Database } from '../db/client.ts';
 import { insertAnalyticsEvents, rebuildAnalyticsRollups, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -13,7 +13,7 @@ let cookie: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   t = createTestApp(database, { BUSINESS_TIME_ZONE: 'America/New_York' });
-  await ensureUser(database.db, 'numbers@example.com', 'numbers-password');
+  await ensureAdmin(database.db, 'numbers@example.com', 'numbers-password');
   cookie = await signIn(t.json, 'numbers@example.com', 'numbers-password');
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/sch
 import { errorResponseSchema } from '#shared/schemas/error';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const summaryRoute = createAdminRoute({
   method: 'get',

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Appointment, AppointmentListResponse, CalendarFeed } from '#shared/schemas/appointment';
 import type { Lead } from '#shared/schemas/lead';
 import { execute, type Database } from '../db/client.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, calendar_feeds cascade`);
-  await ensureUser(database.db, 'sched@example.com', 'sched-password');
+  await ensureAdmin(database.db, 'sched@example.com', 'sched-password');
   cookie = await signIn(t.json, 'sched@example.com', 'sched-password');
   lead = (await api<Lead>('POST', '/api/leads', { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100', property_types: ['land'] })).body;
 });

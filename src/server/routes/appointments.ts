@@ -17,9 +17,9 @@ import {
   listCalendarAppointments,
   updateAppointment,
 } from '../db/queries/appointments.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { toICalendar } from '../lib/icalendar.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 const invalid = { 400: { description: 'Invalid input', content: json(errorResponseSchema) } };

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execute, queryRows, type Database } from '../db/client.ts';
 import { hashToken } from '../db/queries/sessions.ts';
-import { deleteUser, ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
+import { deleteUser } from '../db/queries/users.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await database.db.execute(sql`truncate users, sessions, rate_limits cascade`);
-  await ensureUser(database.db, 'admin@example.com', 'correct-password');
+  await ensureAdmin(database.db, 'admin@example.com', 'correct-password');
 });
 
 const session = async (app: ReturnType<typeof createTestApp>['app'], cookie?: string) =>

@@ -6,8 +6,8 @@ import { clearSessionCookie, readSessionToken, writeSessionCookie } from '../aut
 import { clearRateLimit, hitRateLimit, undoRateLimitHit } from '../db/queries/rate-limits.ts';
 import { createSession, deleteSession, findSessionUser } from '../db/queries/sessions.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
-import { AppError } from '../lib/errors.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { AppError } from '../http/errors.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 // OWASP: limit failed sign-ins per account and per source.
 // https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html

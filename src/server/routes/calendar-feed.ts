@@ -4,10 +4,10 @@ import { errorResponseSchema } from '#shared/schemas/error';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { listCalendarAppointments } from '../db/queries/appointments.ts';
 import { createCalendarFeed, getCalendarFeed, isCalendarFeedToken, revokeCalendarFeed } from '../db/queries/calendar-feeds.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { toICalendar } from '../lib/icalendar.ts';
-import { publicOrigin } from '../lib/public-origin.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { publicOrigin } from '../http/public-origin.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const feedJson = { 'application/json': { schema: calendarFeedSchema } };
 

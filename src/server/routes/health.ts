@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { errorResponseSchema } from '#shared/schemas/error';
 import type { Database } from '../db/client.ts';
 import { DATABASE_FAULT_MESSAGES } from '../db/database-faults.ts';
-import { createRouter } from '../lib/router.ts';
-import { errorBody } from '../lib/errors.ts';
+import { createRouter } from '../http/router.ts';
+import { errorBody } from '../http/errors.ts';
 
 const healthRoute = createRoute({
   method: 'get',

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Lead, LeadDetail, LeadListResponse } from '#shared/schemas/lead';
 import { execute, type Database } from '../db/client.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, rate_limits cascade`);
-  await ensureUser(database.db, 'staff@example.com', 'staff-password');
+  await ensureAdmin(database.db, 'staff@example.com', 'staff-password');
   cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
 });
 

@@ -14,8 +14,8 @@ import { createAdminRoute } from '../auth/admin-route.ts';
 import { createLead } from '../db/queries/leads.ts';
 import { deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/lead-admin.ts';
 import { csvRow } from '../lib/csv.ts';
-import { AppError } from '../lib/errors.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { AppError } from '../http/errors.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 const invalid = { 400: { description: 'Invalid input', content: json(errorResponseSchema) } };

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Notification } from '#shared/schemas/notification';
 import { queryRows, type Database } from '../db/client.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -19,8 +19,8 @@ let bob: string;
 let t: ReturnType<typeof createTestApp>;
 beforeEach(async () => {
   await database.db.execute(sql`truncate users, sessions, leads, notifications, rate_limits cascade`);
-  await ensureUser(database.db, 'alice@example.com', 'alice-password');
-  await ensureUser(database.db, 'bob@example.com', 'bob-password');
+  await ensureAdmin(database.db, 'alice@example.com', 'alice-password');
+  await ensureAdmin(database.db, 'bob@example.com', 'bob-password');
   t = createTestApp(database);
   alice = await signIn(t.json, 'alice@example.com', 'alice-password');
   bob = await signIn(t.json, 'bob@example.com', 'bob-password');

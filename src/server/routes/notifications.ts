@@ -17,8 +17,8 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
 } from '../db/queries/notifications.ts';
-import { AppError } from '../lib/errors.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { AppError } from '../http/errors.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const errorJson = { 'application/json': { schema: errorResponseSchema } };
 const countJson = { 'application/json': { schema: countResponseSchema } };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lead } from '#shared/schemas/lead';
 import type { Overview } from '#shared/schemas/overview';
 import { execute, type Database } from '../db/client.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -26,7 +26,7 @@ const appointmentAt = (offset: string, leadId: string | null, type = 'Call', not
 describe('GET /api/overview', () => {
   it('counts in SQL and lists the 5 newest leads and the next 5 appointments within 7 days', async () => {
     const t = createTestApp(database, { BUSINESS_TIME_ZONE: TZ });
-    await ensureUser(database.db, 'boss@example.com', 'boss-password');
+    await ensureAdmin(database.db, 'boss@example.com', 'boss-password');
     const cookie = await signIn(t.json, 'boss@example.com', 'boss-password');
     const add = async (name: string) =>
       ((await (await t.json('POST', '/api/leads', { full_name: name, email: `${name.toLowerCase()}@x.test`, phone: '1', property_types: ['land'] }, { cookie })).json()) as Lead);

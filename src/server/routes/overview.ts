@@ -1,7 +1,7 @@
 import { overviewSchema } from '#shared/schemas/overview';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { getOverview } from '../db/queries/overview.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const overviewRoute = createAdminRoute({
   method: 'get',

@@ -2,9 +2,9 @@ import { createRoute } from '@hono/zod-openapi';
 import { analyticsEventRequestSchema } from '#shared/schemas/analytics';
 import { errorResponseSchema } from '#shared/schemas/error';
 import { isBot } from '../analytics/event-recorder.ts';
-import { AppError } from '../lib/errors.ts';
-import { publicOrigin } from '../lib/public-origin.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { AppError } from '../http/errors.ts';
+import { publicOrigin } from '../http/public-origin.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const recordEventRoute = createRoute({
   method: 'post',

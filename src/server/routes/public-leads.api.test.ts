@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../db/client.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 
@@ -48,8 +48,8 @@ describe('POST /api/public/leads', () => {
   });
 
   it('creates a lead notification naming the lead for every admin, in the same write', async () => {
-    await ensureUser(database.db, 'a@example.com', 'password-a');
-    await ensureUser(database.db, 'b@example.com', 'password-b');
+    await ensureAdmin(database.db, 'a@example.com', 'password-a');
+    await ensureAdmin(database.db, 'b@example.com', 'password-b');
     const { json } = createTestApp(database);
     await json('POST', '/api/public/leads', validLead());
     const rows = await queryRows<{ email: string; type: string; message: string; read: boolean }>(

@@ -3,8 +3,8 @@ import { errorResponseSchema } from '#shared/schemas/error';
 import { publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
 import { createLead } from '../db/queries/leads.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
-import { AppError } from '../lib/errors.ts';
-import { createRouter, requireDb } from '../lib/router.ts';
+import { AppError } from '../http/errors.ts';
+import { createRouter, requireDb } from '../http/router.ts';
 
 const HOUR = 3600;
 const json = (schema: typeof errorResponseSchema) => ({ 'application/json': { schema } });

@@ -8,7 +8,7 @@ import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { queryRows, type Database } from '../db/client.ts';
 import { createSession } from '../db/queries/sessions.ts';
-import { ensureUser } from '../db/queries/users.ts';
+import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { createTestDatabase } from '../test/database.ts';
 import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, rawGarbage } from '../test/hostile.ts';
@@ -33,7 +33,7 @@ let feedToken: string;
 let t: ReturnType<typeof createTestApp>;
 beforeAll(async () => {
   database = await createTestDatabase();
-  adminId = (await ensureUser(database.db, 'fuzz-admin@example.com', 'fuzz-admin-password')).user.id;
+  adminId = (await ensureAdmin(database.db, 'fuzz-admin@example.com', 'fuzz-admin-password')).user.id;
   // TRUST_PROXY, so each case can come from its own address and the per-IP limits rarely end the fun.
   t = createTestApp(database, { TRUST_PROXY: 'on' });
   const cookie = `session=${await createSession(database.db, adminId)}`;

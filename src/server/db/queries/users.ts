@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { hashPassword } from '../../auth/password.ts';
 import { execute, queryRows, type Db } from '../client.ts';
 
 export type User = { id: string; email: string; created_at: string };
@@ -12,11 +11,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | und
   return rows[0];
 }
 
-/** Creates the user unless one has that email; says which happened. */
-export async function ensureUser(db: Db, email: string, password: string): Promise<{ created: boolean; user: User }> {
-  const existing = await findUserByEmail(db, email);
-  if (existing) return { created: false, user: existing };
-  const passwordHash = await hashPassword(password);
+/**
+ * Creates the user unless one has that email; says which happened. Takes the password's
+ * hash (auth/accounts.ts hashes): no query ever sees a password.
+ */
+export async function insertUser(db: Db, email: string, passwordHash: string): Promise<{ created: boolean; user: User }> {
   const rows = await queryRows<User>(
     db,
     sql`insert into users (email, password_hash) values (${email.toLowerCase()}, ${passwordHash})
@@ -40,9 +39,8 @@ export async function listUsers(db: Db): Promise<User[]> {
   return queryRows<User>(db, sql`select id, email, created_at::text from users order by email`);
 }
 
-/** Sets a new password and ends every session of that user. False if no such user. */
-export async function setPassword(db: Db, email: string, password: string): Promise<boolean> {
-  const passwordHash = await hashPassword(password);
+/** Sets a new password hash and ends every session of that user. False if no such user. */
+export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<boolean> {
   const rows = await queryRows<{ id: string }>(db, sql`
     with updated as (update users set password_hash = ${passwordHash} where email = ${email.toLowerCase()} returning id),
          ended as (delete from sessions where user_id in (select id from updated))

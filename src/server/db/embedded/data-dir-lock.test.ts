@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../test/process.ts';
+import { tempDir } from '../../test/process.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from './data-dir-lock.ts';
 
 describe('acquireDataDirLock', () => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test/process.ts';
+import { tempDir } from '../../test/process.ts';
 import { backupSocketPath, NoBackupServerError, requestBackup, serveBackups } from './backup-control.ts';
 
 const logger = pino({ level: 'silent' });

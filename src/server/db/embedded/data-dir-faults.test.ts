@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runNode, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
-import { createPglite } from './client.ts';
+import { runNode, startServer, stopServer, tempDir, type ServerProcess } from '../../test/process.ts';
+import { createPglite } from '../client.ts';
 
 /**
  * DATA_DIR on a read-only or full file system: start-up stops with one clear line and

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { createPglite, migrationsFolder } from './client.ts';
+import { createPglite, migrationsFolder } from '../client.ts';
 import { lockFilePath } from './data-dir-lock.ts';
 
 /**
