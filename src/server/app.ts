@@ -2,15 +2,17 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
+import { except } from 'hono/combine';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { ERROR_CODES, type ErrorCode } from '#shared/schemas/error';
-import { DATABASE_FAULT_MESSAGES, databaseFault } from './db/database-faults.ts';
+import { DATABASE_FAULT_MESSAGES, databaseFault, sqlState } from './db/database-faults.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { AppError, errorBody, errorResponse } from './http/errors.ts';
 import { publicOrigin } from './http/public-origin.ts';
 import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
+import { withDatabase } from './http/router.ts';
 import { isAppPath, loadStaticSite } from './http/static-site.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
@@ -110,6 +112,9 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
+  // Every API request but the health check needs the database: 503 while it is still opening.
+  app.use('/api/*', except('/api/health', withDatabase));
+
   app.route('/', healthRoutes);
   app.route('/', publicLeadRoutes);
   app.route('/', publicEventRoutes);
@@ -149,11 +154,11 @@ export function createApp(deps: AppDeps) {
     const fault = databaseFault(err);
     if (fault) {
       // The database is down, restarting or full: the client may retry; no stack, no details.
-      deps.logger.warn({ requestId: c.get('requestId'), fault, error: err.name, dbCode: databaseErrorCode(err) }, 'database unavailable');
+      deps.logger.warn({ requestId: c.get('requestId'), fault, error: err.name, dbCode: sqlState(err) }, 'database unavailable');
       c.header('Retry-After', '5');
       return c.json(errorBody(c, 'service_unavailable', DATABASE_FAULT_MESSAGES[fault]), 503);
     }
-    const dbCode = databaseErrorCode(err);
+    const dbCode = sqlState(err);
     if (dbCode?.startsWith('22')) {
       // A data exception (a value the database cannot store): the client's input, not our fault.
       return c.json(errorBody(c, 'bad_request', 'The request contains a value that cannot be stored.'), 400);
@@ -167,17 +172,6 @@ export function createApp(deps: AppDeps) {
   });
 
   return app;
-}
-
-export type AppType = ReturnType<typeof createApp>;
-
-/** The SQLSTATE of a database error, whether thrown by the driver or wrapped by Drizzle. */
-function databaseErrorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
 }
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {

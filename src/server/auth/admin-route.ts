@@ -1,10 +1,8 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import { errorResponseSchema } from '#shared/schemas/error';
+import { errorResponses } from '../http/openapi.ts';
 import { requireUser } from './require-user.ts';
 
-const unauthorized = {
-  401: { description: 'Not signed in, or the session expired', content: { 'application/json': { schema: errorResponseSchema } } },
-};
+const unauthorized = errorResponses({ 401: 'Not signed in, or the session expired' });
 
 /**
  * An admin operation: documented as needing the session cookie and guarded by requireUser,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
 import type { NotificationHub } from '../realtime/notification-hub.ts';
 
@@ -24,6 +24,8 @@ export type AppEnv = {
     requestId: string;
     deps: AppDeps;
     clientIp: string;
+    /** The open database (set by withDatabase on every /api route but /api/health). */
+    db: Db;
     /** Set by requireUser on admin routes. */
     user: CurrentUser;
   };

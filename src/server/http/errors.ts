@@ -27,3 +27,14 @@ export function errorResponse(c: Context, err: AppError) {
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
   return c.json(errorBody(c, err.code, err.message, err.fields), err.status);
 }
+
+/**
+ * 429 Too Many Requests with Retry-After, saying in whole minutes when to try again:
+ * "Too many sign-in attempts. Please try again in 12 minutes." (`what` names the requests).
+ */
+export function tooManyRequests(seconds: number, what = 'requests'): AppError {
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError('rate_limited', `Too many ${what}. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, undefined, {
+    'Retry-After': String(seconds),
+  });
+}

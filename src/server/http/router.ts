@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
 import { fieldErrors } from '#shared/schemas/error';
 import { AppError } from './errors.ts';
 import type { AppEnv } from './context.ts';
@@ -14,9 +15,13 @@ export function createRouter() {
   });
 }
 
-/** Where a handler needs the database: 503 while it is still opening. */
-export function requireDb(c: { get: (k: 'deps') => AppEnv['Variables']['deps'] }) {
-  const database = c.get('deps').database();
+/**
+ * Puts the open database on the context as `c.var.db` for every API request after it, or
+ * answers 503 while the database is still opening (the server listens before it has opened).
+ */
+export const withDatabase = createMiddleware<AppEnv>(async (c, next) => {
+  const database = c.var.deps.database();
   if (!database) throw new AppError('service_unavailable', 'The service is starting. Please try again shortly.');
-  return database.db;
-}
+  c.set('db', database.db);
+  await next();
+});

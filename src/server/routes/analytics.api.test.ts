@@ -1,23 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
-import { execute, type Database } from '../db/client.ts';
+import { execute } from '../db/sql.ts';
 import { insertAnalyticsEvents, rebuildAnalyticsRollups, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase } from '../test/database.ts';
 
-let database: Database;
+const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
 beforeAll(async () => {
-  database = await createTestDatabase();
   t = createTestApp(database, { BUSINESS_TIME_ZONE: 'America/New_York' });
   await ensureAdmin(database.db, 'numbers@example.com', 'numbers-password');
   cookie = await signIn(t.json, 'numbers@example.com', 'numbers-password');
-});
-afterAll(async () => {
-  await database.close();
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);

@@ -1,8 +1,8 @@
 import { analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/schemas/analytics';
-import { errorResponseSchema } from '#shared/schemas/error';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
-import { createRouter, requireDb } from '../http/router.ts';
+import { errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
 
 const summaryRoute = createAdminRoute({
   method: 'get',
@@ -10,12 +10,9 @@ const summaryRoute = createAdminRoute({
   tags: ['analytics'],
   summary: 'The Analytics dashboard for a period: views and change, unique visitors, average time, 24 hourly buckets, top pages',
   request: { query: analyticsSummaryQuerySchema },
-  responses: {
-    200: { description: 'The summary', content: { 'application/json': { schema: analyticsSummarySchema } } },
-    400: { description: 'Unknown period', content: { 'application/json': { schema: errorResponseSchema } } },
-  },
+  responses: { 200: jsonContent(analyticsSummarySchema, 'The summary'), ...errorResponses({ 400: 'Unknown period' }) },
 });
 
 export const analyticsRoutes = createRouter().openapi(summaryRoute, async (c) =>
-  c.json(await getAnalyticsSummary(requireDb(c), c.req.valid('query').period, c.get('deps').config.businessTimeZone), 200),
+  c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200),
 );

@@ -1,23 +1,19 @@
 import ICAL from 'ical.js';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Appointment, AppointmentListResponse, CalendarFeed } from '#shared/schemas/appointment';
 import type { Lead } from '#shared/schemas/lead';
-import { execute, type Database } from '../db/client.ts';
+import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase } from '../test/database.ts';
 
-let database: Database;
+const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
 let lead: Lead;
 beforeAll(async () => {
-  database = await createTestDatabase();
   t = createTestApp(database, { BUSINESS_TIME_ZONE: 'America/New_York', SITE_NAME: 'Acme, Inc; Diligence' });
-});
-afterAll(async () => {
-  await database.close();
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, calendar_feeds cascade`);

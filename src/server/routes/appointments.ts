@@ -7,7 +7,6 @@ import {
   createAppointmentRequestSchema,
   updateAppointmentRequestSchema,
 } from '#shared/schemas/appointment';
-import { errorResponseSchema } from '#shared/schemas/error';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import {
   createAppointment,
@@ -18,12 +17,10 @@ import {
   updateAppointment,
 } from '../db/queries/appointments.ts';
 import { AppError } from '../http/errors.ts';
-import { toICalendar } from '../lib/icalendar.ts';
-import { createRouter, requireDb } from '../http/router.ts';
+import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+import { icalendarResponse } from './icalendar-response.ts';
 
-const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
-const invalid = { 400: { description: 'Invalid input', content: json(errorResponseSchema) } };
-const notFound = { 404: { description: 'No such appointment', content: json(errorResponseSchema) } };
 const appointmentNotFound = () => new AppError('not_found', 'Appointment not found.');
 
 const listRoute = createAdminRoute({
@@ -32,7 +29,7 @@ const listRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'Appointments in a date range (both ends included), by date then time',
   request: { query: appointmentListQuerySchema },
-  responses: { 200: { description: 'Appointments', content: json(appointmentListResponseSchema) }, ...invalid },
+  responses: { 200: jsonContent(appointmentListResponseSchema, 'Appointments'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
 const createRoute = createAdminRoute({
@@ -40,11 +37,10 @@ const createRoute = createAdminRoute({
   path: '/api/appointments',
   tags: ['appointments'],
   summary: 'Schedule an appointment with a lead',
-  request: { body: { required: true, content: json(createAppointmentRequestSchema) } },
+  request: { body: { required: true, ...jsonContent(createAppointmentRequestSchema, 'The appointment') } },
   responses: {
-    201: { description: 'The appointment', content: json(appointmentSchema) },
-    ...invalid,
-    422: { description: 'The lead does not exist', content: json(errorResponseSchema) },
+    201: jsonContent(appointmentSchema, 'The appointment'),
+    ...errorResponses({ 400: 'Invalid input', 422: 'The lead does not exist' }),
   },
 });
 
@@ -54,7 +50,7 @@ const getRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'One appointment with its lead',
   request: { params: appointmentIdParamSchema },
-  responses: { 200: { description: 'The appointment', content: json(appointmentSchema) }, ...invalid, ...notFound },
+  responses: { 200: jsonContent(appointmentSchema, 'The appointment'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
 });
 
 const icsRoute = createAdminRoute({
@@ -63,7 +59,7 @@ const icsRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'One appointment as an iCalendar (.ics) file',
   request: { params: appointmentIdParamSchema },
-  responses: { 200: { description: 'iCalendar', content: { 'text/calendar': { schema: z.string() } } }, ...invalid, ...notFound },
+  responses: { 200: mediaContent('text/calendar', 'iCalendar', z.string()), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
 });
 
 const updateRoute = createAdminRoute({
@@ -71,8 +67,8 @@ const updateRoute = createAdminRoute({
   path: '/api/appointments/{id}',
   tags: ['appointments'],
   summary: 'Change the date, time, type or notes (only the fields sent)',
-  request: { params: appointmentIdParamSchema, body: { required: true, content: json(updateAppointmentRequestSchema) } },
-  responses: { 200: { description: 'The appointment', content: json(appointmentSchema) }, ...invalid, ...notFound },
+  request: { params: appointmentIdParamSchema, body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') } },
+  responses: { 200: jsonContent(appointmentSchema, 'The appointment'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
 });
 
 const deleteRoute = createAdminRoute({
@@ -81,40 +77,36 @@ const deleteRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'Delete an appointment',
   request: { params: appointmentIdParamSchema },
-  responses: { 200: { description: 'Deleted', content: json(z.object({ id: z.uuid() })) }, ...invalid, ...notFound },
+  responses: { 200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
 });
 
 export const appointmentRoutes = createRouter()
   .openapi(listRoute, async (c) => {
-    const result = await listAppointments(requireDb(c), c.req.valid('query'));
-    return c.json({ ...result, time_zone: c.get('deps').config.businessTimeZone }, 200);
+    const result = await listAppointments(c.var.db, c.req.valid('query'));
+    return c.json({ ...result, time_zone: c.var.deps.config.businessTimeZone }, 200);
   })
   .openapi(createRoute, async (c) => {
-    const appointment = await createAppointment(requireDb(c), c.req.valid('json'));
+    const appointment = await createAppointment(c.var.db, c.req.valid('json'));
     if (!appointment) throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
     return c.json(appointment, 201);
   })
   .openapi(icsRoute, async (c) => {
-    const { config } = c.get('deps');
-    const [appointment] = await listCalendarAppointments(requireDb(c), config.businessTimeZone, c.req.valid('param').id);
+    const [appointment] = await listCalendarAppointments(c.var.db, c.var.deps.config.businessTimeZone, c.req.valid('param').id);
     if (!appointment) throw appointmentNotFound();
-    const body = toICalendar([appointment], { siteName: config.site.name, timeZone: config.businessTimeZone, host: new URL(c.req.url).hostname });
-    c.header('Content-Type', 'text/calendar; charset=utf-8');
-    c.header('Content-Disposition', `attachment; filename="appointment-${appointment.date}.ics"`);
-    return c.body(body, 200);
+    return icalendarResponse(c, [appointment], { 'Content-Disposition': `attachment; filename="appointment-${appointment.date}.ics"` });
   })
   .openapi(getRoute, async (c) => {
-    const appointment = await getAppointment(requireDb(c), c.req.valid('param').id);
+    const appointment = await getAppointment(c.var.db, c.req.valid('param').id);
     if (!appointment) throw appointmentNotFound();
     return c.json(appointment, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const appointment = await updateAppointment(requireDb(c), c.req.valid('param').id, c.req.valid('json'));
+    const appointment = await updateAppointment(c.var.db, c.req.valid('param').id, c.req.valid('json'));
     if (!appointment) throw appointmentNotFound();
     return c.json(appointment, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!(await deleteAppointment(requireDb(c), id))) throw appointmentNotFound();
+    if (!(await deleteAppointment(c.var.db, id))) throw appointmentNotFound();
     return c.json({ id }, 200);
   });

@@ -1,19 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execute, queryRows, type Database } from '../db/client.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { execute } from '../db/sql.ts';
 import { hashToken } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { deleteUser } from '../db/queries/users.ts';
 import { createTestApp, signIn } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 beforeEach(async () => {
   await database.db.execute(sql`truncate users, sessions, rate_limits cascade`);
   await ensureAdmin(database.db, 'admin@example.com', 'correct-password');
@@ -70,7 +64,7 @@ describe('POST /api/auth/login', () => {
     const { json } = createTestApp(database);
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
     const token = cookie.split('=')[1]!;
-    const rows = await queryRows<{ token_hash: string }>(database.db, sql`select token_hash from sessions`);
+    const rows = await rowsOf<{ token_hash: string }>(database.db, sql`select token_hash from sessions`);
     expect(rows).toEqual([{ token_hash: hashToken(token) }]);
     expect(rows[0]!.token_hash).not.toContain(token);
   });
@@ -168,6 +162,6 @@ describe('sessions', () => {
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
     await deleteUser(database.db, 'admin@example.com');
     expect((await app.request('/api/notifications', { headers: { cookie } })).status).toBe(401);
-    expect(await queryRows(database.db, sql`select 1 from sessions`)).toEqual([]);
+    expect(await rowsOf(database.db, sql`select 1 from sessions`)).toEqual([]);
   });
 });

@@ -1,20 +1,20 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
-import { errorResponseSchema } from '#shared/schemas/error';
 import type { Database } from '../db/client.ts';
 import { DATABASE_FAULT_MESSAGES } from '../db/database-faults.ts';
-import { createRouter } from '../http/router.ts';
 import { errorBody } from '../http/errors.ts';
+import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
 
-const healthRoute = createRoute({
+/** Not behind withDatabase: it answers whether the database is there, rather than needing it. */
+const healthRoute = createPublicRoute({
   method: 'get',
   path: '/api/health',
   tags: ['system'],
   summary: 'Says whether the service and its database are ready',
-  security: [],
   responses: {
-    200: { description: 'Ready', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } },
-    503: { description: 'Starting or database unavailable', content: { 'application/json': { schema: errorResponseSchema } } },
+    200: jsonContent(z.object({ status: z.literal('ok') }), 'Ready'),
+    ...errorResponses({ 503: 'Starting or database unavailable' }),
   },
 });
 
@@ -39,7 +39,7 @@ function databaseAnswers(database: Database): Promise<boolean> {
 }
 
 export const healthRoutes = createRouter().openapi(healthRoute, async (c) => {
-  const database = c.get('deps').database();
+  const database = c.var.deps.database();
   if (!database) {
     return c.json(errorBody(c, 'service_unavailable', 'The database is not ready yet.'), 503);
   }

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { stream } from 'hono/streaming';
-import { errorResponseSchema } from '#shared/schemas/error';
 import {
   createLeadRequestSchema,
   leadDetailSchema,
@@ -11,15 +10,12 @@ import {
   updateLeadRequestSchema,
 } from '#shared/schemas/lead';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { createLead } from '../db/queries/leads.ts';
-import { deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/lead-admin.ts';
-import { csvRow } from '../lib/csv.ts';
+import { createLead, deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
 import { AppError } from '../http/errors.ts';
-import { createRouter, requireDb } from '../http/router.ts';
+import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+import { csvRow } from '../lib/csv.ts';
 
-const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
-const invalid = { 400: { description: 'Invalid input', content: json(errorResponseSchema) } };
-const notFound = { 404: { description: 'No such lead', content: json(errorResponseSchema) } };
 const leadNotFound = () => new AppError('not_found', 'Lead not found.');
 
 const listRoute = createAdminRoute({
@@ -28,7 +24,7 @@ const listRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Leads, newest first: search, status and property type filters, one page with the total',
   request: { query: leadListQuerySchema },
-  responses: { 200: { description: 'A page of leads', content: json(leadListResponseSchema) }, ...invalid },
+  responses: { 200: jsonContent(leadListResponseSchema, 'A page of leads'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
 const exportRoute = createAdminRoute({
@@ -37,7 +33,7 @@ const exportRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Every lead matching the search and filters, as CSV',
   request: { query: leadListQuerySchema.omit({ page: true, page_size: true }) },
-  responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: z.string() } } }, ...invalid },
+  responses: { 200: mediaContent('text/csv', 'CSV', z.string()), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
 const createRoute = createAdminRoute({
@@ -45,8 +41,8 @@ const createRoute = createAdminRoute({
   path: '/api/leads',
   tags: ['leads'],
   summary: 'Add a lead (status New)',
-  request: { body: { required: true, content: json(createLeadRequestSchema) } },
-  responses: { 201: { description: 'The created lead', content: json(leadSchema) }, ...invalid },
+  request: { body: { required: true, ...jsonContent(createLeadRequestSchema, 'The lead') } },
+  responses: { 201: jsonContent(leadSchema, 'The created lead'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
 const getRoute = createAdminRoute({
@@ -55,7 +51,7 @@ const getRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'One lead with its status history',
   request: { params: leadIdParamSchema },
-  responses: { 200: { description: 'The lead', content: json(leadDetailSchema) }, ...invalid, ...notFound },
+  responses: { 200: jsonContent(leadDetailSchema, 'The lead'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
 
 const updateRoute = createAdminRoute({
@@ -63,8 +59,8 @@ const updateRoute = createAdminRoute({
   path: '/api/leads/{id}',
   tags: ['leads'],
   summary: 'Change the fields sent (only those)',
-  request: { params: leadIdParamSchema, body: { required: true, content: json(updateLeadRequestSchema) } },
-  responses: { 200: { description: 'The updated lead', content: json(leadSchema) }, ...invalid, ...notFound },
+  request: { params: leadIdParamSchema, body: { required: true, ...jsonContent(updateLeadRequestSchema, 'The fields to change') } },
+  responses: { 200: jsonContent(leadSchema, 'The updated lead'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
 
 const deleteRoute = createAdminRoute({
@@ -73,7 +69,7 @@ const deleteRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Delete a lead (its appointments stay, as "Unknown Lead")',
   request: { params: leadIdParamSchema },
-  responses: { 200: { description: 'Deleted', content: json(z.object({ id: z.uuid() })) }, ...invalid, ...notFound },
+  responses: { 200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
 
 const CSV_HEADER = ['Name', 'Email', 'Phone', 'Property Type', 'Status', 'Contacted', 'Date Added', 'Message'];
@@ -81,11 +77,11 @@ const CSV_HEADER = ['Name', 'Email', 'Phone', 'Property Type', 'Status', 'Contac
 export const leadRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const query = c.req.valid('query');
-    const { leads, total } = await listLeads(requireDb(c), query);
+    const { leads, total } = await listLeads(c.var.db, query);
     return c.json({ leads, total, page: query.page, page_size: query.page_size }, 200);
   })
   .openapi(exportRoute, (c) => {
-    const db = requireDb(c);
+    const { db } = c.var;
     const filters = c.req.valid('query');
     const day = new Date().toISOString().slice(0, 10);
     c.header('Content-Type', 'text/csv; charset=utf-8');
@@ -103,25 +99,24 @@ export const leadRoutes = createRouter()
     });
   })
   .openapi(createRoute, async (c) => {
-    const db = requireDb(c);
-    const { id } = await createLead(db, c.req.valid('json'), c.get('user').id);
-    const lead = id ? await getLead(db, id) : undefined;
+    const { id } = await createLead(c.var.db, c.req.valid('json'), c.var.user.id);
+    const lead = id ? await getLead(c.var.db, id) : undefined;
     if (!lead) throw new AppError('internal_error', 'The lead could not be read back.');
     const { status_history: _history, ...created } = lead;
     return c.json(created, 201);
   })
   .openapi(getRoute, async (c) => {
-    const lead = await getLead(requireDb(c), c.req.valid('param').id);
+    const lead = await getLead(c.var.db, c.req.valid('param').id);
     if (!lead) throw leadNotFound();
     return c.json(lead, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const lead = await updateLead(requireDb(c), c.req.valid('param').id, c.req.valid('json'), c.get('user').id);
+    const lead = await updateLead(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id);
     if (!lead) throw leadNotFound();
     return c.json(lead, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!(await deleteLead(requireDb(c), id))) throw leadNotFound();
+    if (!(await deleteLead(c.var.db, id))) throw leadNotFound();
     return c.json({ id }, 200);
   });

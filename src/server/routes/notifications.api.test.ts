@@ -1,18 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Notification } from '#shared/schemas/notification';
-import { queryRows, type Database } from '../db/client.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 
 let alice: string;
 let bob: string;
@@ -65,7 +58,7 @@ describe('notifications', () => {
     const bobs = await list(bob);
     const res = await t.json('POST', `/api/notifications/${bobs[0]!.id}/read`, undefined, { cookie: alice });
     expect(res.status).toBe(404);
-    const [row] = await queryRows<{ read: boolean }>(database.db, sql`select read from notifications where id = ${bobs[0]!.id}`);
+    const [row] = await rowsOf<{ read: boolean }>(database.db, sql`select read from notifications where id = ${bobs[0]!.id}`);
     expect(row!.read).toBe(false);
     expect((await list(alice)).map((n) => n.id)).not.toContain(bobs[0]!.id);
   });

@@ -1,19 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Lead } from '#shared/schemas/lead';
 import type { Overview } from '#shared/schemas/overview';
-import { execute, type Database } from '../db/client.ts';
+import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase } from '../test/database.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 
 const TZ = 'America/New_York';
 /** An appointment at now + offset, written as wall-clock date and time in the business zone. */

@@ -1,16 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execute, queryRows, type Database } from '../db/client.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { execute } from '../db/sql.ts';
 import { createTestApp } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 beforeEach(async () => {
   await execute(database.db, sql`truncate analytics_events`);
 });
@@ -18,7 +12,7 @@ beforeEach(async () => {
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const event = (fields: Record<string, unknown> = {}) => ({ session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/', ...fields });
 const rows = () =>
-  queryRows<Record<string, unknown>>(database.db, sql`
+  rowsOf<Record<string, unknown>>(database.db, sql`
     select session_id, event_type, page_path, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign from analytics_events order by id`);
 
 describe('POST /api/public/events', () => {

@@ -1,23 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { queryRows, type Database } from '../db/client.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 beforeEach(async () => {
   await database.db.execute(sql`truncate leads, notifications, rate_limits, users cascade`);
 });
 
 const leadRows = () =>
-  queryRows<{ full_name: string; email: string; phone: string; property_types: string[]; message: string | null; status: string; contacted: boolean }>(
+  rowsOf<{ full_name: string; email: string; phone: string; property_types: string[]; message: string | null; status: string; contacted: boolean }>(
     database.db,
     sql`select full_name, email, phone, property_types, message, status, contacted from leads order by created_at`,
   );
@@ -52,7 +45,7 @@ describe('POST /api/public/leads', () => {
     await ensureAdmin(database.db, 'b@example.com', 'password-b');
     const { json } = createTestApp(database);
     await json('POST', '/api/public/leads', validLead());
-    const rows = await queryRows<{ email: string; type: string; message: string; read: boolean }>(
+    const rows = await rowsOf<{ email: string; type: string; message: string; read: boolean }>(
       database.db,
       sql`select u.email, n.type, n.message, n.read from notifications n join users u on u.id = n.user_id order by u.email`,
     );

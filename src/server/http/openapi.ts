@@ -1,0 +1,38 @@
+import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import { errorResponseSchema } from '#shared/schemas/error';
+
+/**
+ * How every route declares its responses, so the OpenAPI document and the handlers' types
+ * come from one place: `jsonContent(schema, 'what it is')` for a JSON answer,
+ * `mediaContent('text/csv', 'what it is')` for anything else, and `errorResponses({ 404: 'No such
+ * lead' })` for the error envelope under the statuses the route can answer with.
+ */
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** A non-JSON body (CSV, iCalendar, an event stream), documented as a string. */
+export const mediaContent = <M extends string>(mediaType: M, description: string, schema: z.ZodType) => ({
+  description,
+  content: { [mediaType]: { schema } } as Record<M, { schema: z.ZodType }>,
+});
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
+type ErrorContent = ReturnType<typeof jsonContent<typeof errorResponseSchema>>;
+
+/** The error envelope under each status given, with what that status means for this route. */
+export function errorResponses<const T extends Partial<Record<ErrorStatus, string>>>(descriptions: T): { [K in keyof T]: ErrorContent } {
+  const out: Record<string, ErrorContent> = {};
+  for (const [status, description] of Object.entries(descriptions)) out[status] = jsonContent(errorResponseSchema, description as string);
+  return out as { [K in keyof T]: ErrorContent };
+}
+
+/**
+ * An operation anyone may call: documented with `security: []`, which the OpenAPI access walk
+ * reads as public. Operations that need a session use createAdminRoute (auth/admin-route.ts).
+ */
+export function createPublicRoute<const R extends Omit<RouteConfig, 'security'>>(route: R) {
+  return createRoute({ ...route, security: [] });
+}
