@@ -58,6 +58,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // Every query's rows are checked against their schema, as in development.
+      NODE_ENV: 'test',
       // A real minimum fill time (bots are dropped silently) and a low limit the
       // rate-limit spec can reach.
       LEAD_MIN_FILL_SECONDS: '1',

@@ -4,7 +4,7 @@ import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
 import { emailSchema } from '#shared/schemas/lead';
 
 /**
- * The whole environment, parsed once at start-up (conventions: nothing else reads process.env).
+ * The whole environment, parsed once at start-up: nothing else reads process.env.
  * A bad value stops start-up with one line naming the variable.
  */
 const optionalString = z
@@ -82,6 +82,7 @@ const envSchema = z.object({
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   TRUST_PROXY: booleanFlag,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
+  DEBUG: booleanFlag,
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
     .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
@@ -102,7 +103,10 @@ export type Config = {
   trustProxy: boolean;
   reminderMinutesBefore: number;
   logLevel: string;
-  production: boolean;
+  /** Command-line tools print the stack of an unexpected error. */
+  debug: boolean;
+  /** Check every query's rows against their schema (NODE_ENV development or test): see db/sql.ts. */
+  rowChecks: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -133,6 +137,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     logLevel: e.LOG_LEVEL,
-    production: e.NODE_ENV === 'production',
+    debug: e.DEBUG,
+    rowChecks: e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
   };
 }

@@ -6,6 +6,7 @@ import { backupSocketPath, serveBackups } from './db/embedded/backup-control.ts'
 import type { Database } from './db/client.ts';
 import { DataDirError } from './db/embedded/data-dir-errors.ts';
 import { openConfiguredDatabase } from './db/open.ts';
+import { setRowChecks } from './db/sql.ts';
 import { ensureAdmin } from './auth/accounts.ts';
 import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './app-root.ts';
@@ -28,6 +29,7 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config.logLevel);
+  setRowChecks(config.rowChecks);
   let database: Database | undefined;
   const hub = new NotificationHub();
   const events = new EventRecorder(() => database, config.analyticsRateLimit);

@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, parseConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import { backupSocketPath, NoBackupServerError, requestBackup } from '../db/embedded/backup-control.ts';
-import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/embedded/backup.ts';
+import { describeSummary, fileTimestamp, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/embedded/backup.ts';
 import { createPglite } from '../db/client.ts';
-import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
 import { snapshotPglite } from '../db/embedded/pglite-snapshot.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
+import { runCommand } from './run-cli.ts';
 
 // npm run backup [-- --out <file>]: a consistent, checked backup of the embedded database,
 // taken by the running server if there is one. Exit codes: 0 written, 1 failed (nothing
@@ -62,13 +62,12 @@ async function check(bytes: Uint8Array): Promise<BackupSummary> {
 
 const formatSize = (bytes: number) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
-async function main(): Promise<number> {
+async function main(config: Config): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   if (!args) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const config = parseConfig(process.env);
   if (config.databaseUrl) {
     process.stdout.write(postgresBackupHelp(config.databaseUrl));
     return 3;
@@ -82,11 +81,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (err) {
-  const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError;
-  process.stderr.write(`backup: ${err instanceof Error ? err.message : String(err)} No backup was written.\n`);
-  if (!known && err instanceof Error && process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-  process.exitCode = 1;
-}
+await runCommand('backup', main, 'No backup was written.');

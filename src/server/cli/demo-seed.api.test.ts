@@ -1,20 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, type Database } from '../db/client.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { DEMO_EMAIL, seedDemo } from './demo-seed.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 
 const counts = async () =>
   (
-    await queryRows<Record<string, number>>(
+    await rowsOf<Record<string, number>>(
       database.db,
       sql`select (select count(*)::int from leads) as leads, (select count(*)::int from appointments) as appointments,
                  (select count(*)::int from notifications) as notifications, (select count(*)::int from analytics_events) as events,
@@ -32,10 +25,10 @@ describe('seedDemo', () => {
     expect(after.notifications).toBe(after.leads);
     expect(after.events).toBeGreaterThan(1000);
     expect(after.users).toBe(1);
-    const [history] = await queryRows<{ contacted: number }>(database.db, sql`select count(*)::int as contacted from lead_status_changes where to_status = 'Contacted'`);
+    const [history] = await rowsOf<{ contacted: number }>(database.db, sql`select count(*)::int as contacted from lead_status_changes where to_status = 'Contacted'`);
     expect(history!.contacted).toBeGreaterThan(10);
 
-    const [range] = await queryRows<{ past: number; upcoming: number; oldest_event_days: number }>(
+    const [range] = await rowsOf<{ past: number; upcoming: number; oldest_event_days: number }>(
       database.db,
       sql`select count(*) filter (where date < current_date)::int as past,
                  count(*) filter (where date >= current_date)::int as upcoming,

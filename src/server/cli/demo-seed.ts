@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { execute, queryRows } from '../db/client.ts';
+import * as z from 'zod';
+import { execute, queryRows } from '../db/sql.ts';
 import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
 import { createLead } from '../db/queries/leads.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -47,7 +48,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
   }
 
   const leadIds = (
-    await queryRows<{ id: string }>(db, sql`select id from leads where submission_id is not null order by created_at desc limit 20`)
+    await queryRows(db, sql`select id from leads where submission_id is not null order by created_at desc limit 20`, z.object({ id: z.uuid() }))
   ).map((r) => r.id);
   let appointmentsAdded = 0;
   if (leadIds.length > 0) {
@@ -76,7 +77,11 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
 
 /** 30 days of visits, made in SQL: sessions with page views, heartbeats and time spent. */
 async function seedAnalytics(db: Db): Promise<number> {
-  const [existing] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from analytics_events where session_id like 'demo-%'`);
+  const [existing] = await queryRows(
+    db,
+    sql`select count(*)::int as n from analytics_events where session_id like 'demo-%'`,
+    z.object({ n: z.number().int() }),
+  );
   if ((existing?.n ?? 0) > 0) return 0;
   const pages = `{${demoPages.join(',')}}`;
   return execute(db, sql`

@@ -1,10 +1,11 @@
 import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, parseConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly } from '../db/embedded/backup.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/embedded/data-dir-lock.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
+import { runCommand } from './run-cli.ts';
 
 // npm run restore -- <file>: replaces the embedded database with a backup from npm run backup.
 // The server must be stopped. The file is opened and checked before DATA_DIR is touched, and
@@ -47,14 +48,13 @@ function install(dataDir: string, staging: string, aside: string): string | unde
   return current.length > 0 ? aside : undefined;
 }
 
-async function main(): Promise<number> {
+async function main(config: Config): Promise<number> {
   const args = process.argv.slice(2);
   if (args.length !== 1 || args[0]!.startsWith('-')) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   const file = path.resolve(args[0]!);
-  const config = parseConfig(process.env);
   if (config.databaseUrl) {
     process.stdout.write(postgresBackupHelp(config.databaseUrl));
     return 3;
@@ -62,7 +62,9 @@ async function main(): Promise<number> {
   const bytes = readFileSync(file);
   const { dataDir } = config;
   // Held to the end, so no server starts on half-restored data.
-  const release = await acquireDataDirLock(dataDir, 'restore');
+  const release = await acquireDataDirLock(dataDir, 'restore').catch((err: unknown) => {
+    throw err instanceof DataDirLockedError ? new DataDirError(`${err.inUse}: stop the server first, then run restore again.`) : err;
+  });
   const stamp = fileTimestamp();
   const staging = `${dataDir}.restoring-${stamp}`;
   try {
@@ -85,18 +87,4 @@ async function main(): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await main();
-} catch (err) {
-  const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError;
-  // The lock's first sentence names the holder; what to do about it differs for a restore.
-  const reason =
-    err instanceof DataDirLockedError
-      ? `${err.message.split('. ')[0]}: stop the server first, then run restore again.`
-      : err instanceof Error
-        ? err.message
-        : String(err);
-  process.stderr.write(`restore: ${reason} Nothing was changed.\n`);
-  if (!known && err instanceof Error && process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-  process.exitCode = 1;
-}
+await runCommand('restore', main, 'Nothing was changed.');

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
-import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -166,28 +165,4 @@ async function migratePostgres(pool: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
-}
-
-/** Runs raw SQL on either driver and returns its rows (both drivers answer `{ rows }`). */
-export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const dialect = new PgDialect();
-
-/**
- * Runs a statement as a named prepared statement: PostgreSQL parses and plans it once per
- * connection instead of at every call (PGlite ignores the name). For hot statements whose
- * text never changes, only their parameters: the analytics insert runs ~15% more batches per
- * second this way (`tsx bench/run.ts ingest`). `name` must be unique to that text.
- */
-export async function executePrepared(db: Db, name: string, query: SQL): Promise<void> {
-  await db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
-}
-
-/** Runs a statement and returns how many rows it touched. */
-export async function execute(db: Db, query: SQL): Promise<number> {
-  const result = (await db.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };
-  return result.rowCount ?? result.affectedRows ?? 0;
 }

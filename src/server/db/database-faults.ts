@@ -28,9 +28,23 @@ function sqlStateFault(code: string): DatabaseFault | undefined {
   return undefined;
 }
 
+/** An error and the errors it wraps (Drizzle wraps the driver's error as its `cause`), a few deep. */
+function* errorChain(err: unknown): Generator<object> {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}
+
+/** The SQLSTATE of a database error, whether thrown by the driver or wrapped by Drizzle. */
+export function sqlState(err: unknown): string | undefined {
+  for (const e of errorChain(err)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 /** The fault behind an error (a driver error, or one wrapped by Drizzle as its cause), if any. */
 export function databaseFault(err: unknown): DatabaseFault | undefined {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of errorChain(err)) {
     const { code, message, errors, name, errno } = e as { code?: unknown; message?: unknown; errors?: unknown; name?: unknown; errno?: unknown };
     if (code === 'ENOSPC' || (name === 'ErrnoError' && errno === 51)) return 'disk_full'; // PGlite's file system: WASI ENOSPC
     if (typeof code === 'string') {

@@ -1,13 +1,12 @@
 import * as z from 'zod';
 
-/** Every failure from the API has this one shape (conventions: one error model). */
+/** Every failure from the API has this one shape, with one of these codes (docs/conventions.md, "Errors"). */
 export const ERROR_CODES = {
   validation_failed: 400,
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
-  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

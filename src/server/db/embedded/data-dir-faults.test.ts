@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runNode, startServer, stopServer, tempDir, type ServerProcess } from '../../test/process.ts';
+import { runNode, startServer, stopServer, tempDir, type NodeProcess } from '../../test/process.ts';
 import { createPglite } from '../client.ts';
 
 /**
@@ -35,7 +35,7 @@ function tmpfsDisk(name: string, size: string): string {
   mounted.push(disk);
   return disk;
 }
-const servers: ServerProcess[] = [];
+const servers: NodeProcess[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => stopServer(s, 'SIGKILL')));
   for (const dir of mounted.splice(0).reverse()) {

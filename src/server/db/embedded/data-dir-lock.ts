@@ -16,7 +16,18 @@ import { DataDirError, dataDirError } from './data-dir-errors.ts';
  * That makes the check-then-take-over of a stale lock file race-free between processes of
  * one host. The lock file still guards hosts sharing a directory (its hostname check).
  */
-export class DataDirLockedError extends DataDirError {}
+export class DataDirLockedError extends DataDirError {
+  /**
+   * `inUse` says who holds DATA_DIR ("DATA_DIR /srv/data is in use by another process (server,
+   * pid 42 on web1)"); the message adds what to do, which a command may say its own way.
+   */
+  constructor(
+    readonly inUse: string,
+    advice: string,
+  ) {
+    super(`${inUse}. ${advice}`);
+  }
+}
 
 type LockInfo = { pid: number; hostname: string; purpose: string; since: string };
 
@@ -39,13 +50,12 @@ function readLock(file: string): LockInfo | undefined {
   }
 }
 
-function lockedMessage(dataDir: string, holder: LockInfo | undefined): string {
+const ONE_AT_A_TIME =
+  'The embedded database allows one process at a time: stop that process first, or set DATABASE_URL to a PostgreSQL server to run several.';
+
+function lockedError(dataDir: string, holder: LockInfo | undefined, more = ''): DataDirLockedError {
   const who = holder ? `${holder.purpose}, pid ${holder.pid} on ${holder.hostname}` : 'another process';
-  return (
-    `DATA_DIR ${dataDir} is in use by another process (${who}). ` +
-    'The embedded database allows one process at a time: stop that process first, ' +
-    'or set DATABASE_URL to a PostgreSQL server to run several.'
-  );
+  return new DataDirLockedError(`DATA_DIR ${dataDir} is in use by another process (${who})`, `${ONE_AT_A_TIME}${more}`);
 }
 
 /** Binds the directory's abstract socket (Linux); undefined where there is none. */
@@ -55,7 +65,7 @@ function bindHostMutex(dataDir: string): Promise<net.Server | undefined> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new DataDirLockedError(lockedMessage(dataDir, readLock(lockFilePath(dataDir)))));
+      if (err.code === 'EADDRINUSE') reject(lockedError(dataDir, readLock(lockFilePath(dataDir))));
       else resolve(undefined); // no abstract sockets here (e.g. a sandbox): the lock file alone
     });
     server.listen({ path: `\0due-diligence-crm-${digest}` }, () => {
@@ -114,7 +124,7 @@ function acquireLockFile(dataDir: string, purpose: string): () => void {
     const holder = readLock(file);
     const sameHost = holder === undefined || holder.hostname === me.hostname;
     if (holder && holder.pid !== process.pid && (!sameHost || isAlive(holder.pid))) {
-      throw new DataDirLockedError(`${lockedMessage(dataDir, holder)} If no such process is running, delete ${file}.`);
+      throw lockedError(dataDir, holder, ` If no such process is running, delete ${file}.`);
     }
     try {
       unlinkSync(file); // stale: its process is gone
@@ -122,5 +132,5 @@ function acquireLockFile(dataDir: string, purpose: string): () => void {
       // another process removed it first; try again
     }
   }
-  throw new DataDirLockedError(`Could not lock DATA_DIR ${dataDir}: another process keeps taking it.`);
+  throw new DataDirLockedError(`Could not lock DATA_DIR ${dataDir}`, 'Another process keeps taking it.');
 }

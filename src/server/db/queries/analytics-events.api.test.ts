@@ -1,16 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execute, queryRows, type Database } from '../client.ts';
-import { createTestDatabase } from '../../test/database.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { execute } from '../sql.ts';
+import { useTestDatabase, rowsOf } from '../../test/database.ts';
 import { insertAnalyticsEvents, rebuildAnalyticsRollups, rollupsOf, type NewAnalyticsEvent } from './analytics-events.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 beforeEach(async () => {
   await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
 });
@@ -47,9 +41,9 @@ function randomEvents(next: () => number, count: number): NewAnalyticsEvent[] {
 
 async function rollupTables() {
   return {
-    hourly: await queryRows(database.db, sql`select hour, page_path, views, time_spent from analytics_hourly order by 1, 2`),
-    sources: await queryRows(database.db, sql`select hour, kind, value, views from analytics_hourly_sources order by 1, 2, 3`),
-    sessions: await queryRows(database.db, sql`
+    hourly: await rowsOf(database.db, sql`select hour, page_path, views, time_spent from analytics_hourly order by 1, 2`),
+    sources: await rowsOf(database.db, sql`select hour, kind, value, views from analytics_hourly_sources order by 1, 2, 3`),
+    sessions: await rowsOf(database.db, sql`
       select session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views
       from analytics_sessions order by 1`),
   };

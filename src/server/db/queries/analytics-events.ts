@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { execute, executePrepared, type Db } from '../client.ts';
-import { pgArray } from '../sql-helpers.ts';
+import type { Db } from '../client.ts';
+import { execute, executePrepared, pgArray } from '../sql.ts';
 import type { analyticsEvents } from '../schema.ts';
 
 export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;

@@ -1,8 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { PERIOD_HOURS, percentChange, type AnalyticsPeriod, type AnalyticsSummary } from '#shared/schemas/analytics';
-import { queryRows, type Db } from '../client.ts';
+import * as z from 'zod';
+import { PERIOD_HOURS, analyticsSummarySchema, percentChange, type AnalyticsPeriod, type AnalyticsSummary } from '#shared/schemas/analytics';
+import type { Db } from '../client.ts';
+import { queryRows } from '../sql.ts';
 
 const TOP_PAGES = 5;
+
+const int = z.number().int();
+const totalsRow = z.object({ page_views: int, previous_page_views: int, time_spent: z.number(), unique_visitors: int, form_conversions: int });
+const hourRow = z.object({ hour: int, views: int, time_spent: int });
+const sourceRow = z.object({ kind: z.enum(['referrer', 'device']), value: z.string(), views: int });
 
 /**
  * The Analytics dashboard's summary, from the hourly rollups (never the raw events), so it
@@ -16,7 +23,7 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   const previousStart = sql`(${start} - make_interval(hours => ${hours}))`;
 
   const [totals, hourly, topPages, sources] = await Promise.all([
-    queryRows<{ page_views: number; previous_page_views: number; time_spent: number; unique_visitors: number; form_conversions: number }>(db, sql`
+    queryRows(db, sql`
       select
         -- Sessions that sent the form, among the period's visitors: a session id the lead
         -- form sent but whose page views were never recorded (a bot, a blocked tracker) is
@@ -29,19 +36,19 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
         coalesce(sum(time_spent) filter (where hour >= ${start}), 0)::float8 as time_spent,
         -- A period ends now, so a session was active in it exactly when its last hour is in it.
         (select count(*)::int from analytics_sessions where last_hour >= ${start}) as unique_visitors
-      from analytics_hourly where hour >= ${previousStart}`),
-    queryRows<{ hour: number; views: number; time_spent: number }>(db, sql`
+      from analytics_hourly where hour >= ${previousStart}`, totalsRow),
+    queryRows(db, sql`
       select extract(hour from hour at time zone ${timeZone})::int as hour, sum(views)::int as views, sum(time_spent)::int as time_spent
-      from analytics_hourly where hour >= ${start} group by 1`),
-    queryRows<{ path: string; views: number; avg_time_seconds: number }>(db, sql`
+      from analytics_hourly where hour >= ${start} group by 1`, hourRow),
+    queryRows(db, sql`
       select page_path as path, sum(views)::int as views,
              case when sum(views) > 0 then round(sum(time_spent)::numeric / sum(views), 1)::float8 else 0 end as avg_time_seconds
       from analytics_hourly where hour >= ${start}
       group by page_path having sum(views) > 0
-      order by views desc, path limit ${TOP_PAGES}`),
-    queryRows<{ kind: string; value: string; views: number }>(db, sql`
+      order by views desc, path limit ${TOP_PAGES}`, analyticsSummarySchema.shape.top_pages.element),
+    queryRows(db, sql`
       select kind, value, sum(views)::int as views from analytics_hourly_sources
-      where hour >= ${start} group by 1, 2 order by views desc, value`),
+      where hour >= ${start} group by 1, 2 order by views desc, value`, sourceRow),
   ]);
   const devices = { desktop: 0, mobile: 0, tablet: 0 };
   for (const s of sources) if (s.kind === 'device' && s.value in devices) devices[s.value as keyof typeof devices] = s.views;

@@ -1,23 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { execute, queryRows, type Db } from '../client.ts';
-import { isoTimestamp } from '../sql-helpers.ts';
+import * as z from 'zod';
+import type { Db } from '../client.ts';
+import { execute, isoTimestamp, queryRows } from '../sql.ts';
 import { hashToken } from './sessions.ts';
+
+const createdRow = z.object({ created_at: z.string() });
 
 /** A new feed token for the admin (replacing any earlier one, which stops working). */
 export async function createCalendarFeed(db: Db, userId: string): Promise<{ token: string; created_at: string }> {
   const token = randomBytes(32).toString('base64url');
-  const [row] = await queryRows<{ created_at: string }>(db, sql`
+  const [row] = await queryRows(db, sql`
     insert into calendar_feeds (user_id, token_hash) values (${userId}, ${hashToken(token)})
     on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = now()
-    returning ${isoTimestamp(sql`created_at`)} as created_at`);
+    returning ${isoTimestamp(sql`created_at`)} as created_at`, createdRow);
   return { token, created_at: row!.created_at };
 }
 
 export async function getCalendarFeed(db: Db, userId: string): Promise<{ created_at: string } | undefined> {
-  const [row] = await queryRows<{ created_at: string }>(db, sql`
+  const [row] = await queryRows(db, sql`
     select ${isoTimestamp(sql`created_at`)} as created_at
-    from calendar_feeds where user_id = ${userId}`);
+    from calendar_feeds where user_id = ${userId}`, createdRow);
   return row;
 }
 
@@ -27,6 +30,6 @@ export async function revokeCalendarFeed(db: Db, userId: string): Promise<boolea
 
 /** Whether a feed token is live (its admin still exists: the row cascades away otherwise). */
 export async function isCalendarFeedToken(db: Db, token: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`select 1 from calendar_feeds where token_hash = ${hashToken(token)}`);
+  const rows = await queryRows(db, sql`select 1 as found from calendar_feeds where token_hash = ${hashToken(token)}`, z.object({ found: z.literal(1) }));
   return rows.length > 0;
 }

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
-import type { Notification } from '#shared/schemas/notification';
-import { execute, queryRows, type Db } from '../client.ts';
-import { isoTimestamp } from '../sql-helpers.ts';
+import { notificationSchema, type Notification } from '#shared/schemas/notification';
+import type { Db } from '../client.ts';
+import { execute, isoTimestamp, queryRows } from '../sql.ts';
 
 // Every function takes the signed-in user's id: no query touches another user's rows.
 const LIST_LIMIT = 100;
 
 export async function listNotifications(db: Db, userId: string): Promise<Notification[]> {
-  return queryRows<Notification>(db, sql`
+  return queryRows(db, sql`
     select id, type, message, read, ${isoTimestamp(sql`created_at`)} as created_at
     from notifications where user_id = ${userId}
     order by created_at desc, id desc
-    limit ${LIST_LIMIT}`);
+    limit ${LIST_LIMIT}`, notificationSchema);
 }
 
 /** False when the notification does not exist or belongs to someone else. */

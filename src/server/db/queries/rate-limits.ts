@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { execute, queryRows, type Db } from '../client.ts';
+import * as z from 'zod';
+import type { Db } from '../client.ts';
+import { execute, queryRows } from '../sql.ts';
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
@@ -13,12 +15,12 @@ export async function hitRateLimit(
   limit: number,
   windowSeconds: number,
 ): Promise<RateLimitResult> {
-  const rows = await queryRows<{ count: number; retry_after: number }>(db, sql`
+  const rows = await queryRows(db, sql`
     insert into rate_limits as r (key, window_start, count)
     values (${key}, to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}), 1)
     on conflict (key, window_start) do update set count = r.count + 1
     returning r.count,
-      ceil(extract(epoch from r.window_start) + ${windowSeconds} - extract(epoch from now()))::int as retry_after`);
+      ceil(extract(epoch from r.window_start) + ${windowSeconds} - extract(epoch from now()))::int as retry_after`, z.object({ count: z.number().int(), retry_after: z.number().int() }));
   const row = rows[0]!;
   return { allowed: row.count <= limit, count: row.count, retryAfterSeconds: Math.max(1, row.retry_after) };
 }
@@ -26,16 +28,6 @@ export async function hitRateLimit(
 /** Drops windows that ended more than a day ago. */
 export async function deleteExpiredRateLimits(db: Db): Promise<number> {
   return execute(db, sql`delete from rate_limits where window_start < now() - interval '1 day'`);
-}
-
-/** How many hits `key` has in the current window, without counting one. */
-export async function peekRateLimit(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfterSeconds: number }> {
-  const rows = await queryRows<{ count: number; retry_after: number }>(db, sql`
-    select count, ceil(extract(epoch from window_start) + ${windowSeconds} - extract(epoch from now()))::int as retry_after
-    from rate_limits
-    where key = ${key} and window_start = to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`);
-  const row = rows[0];
-  return { count: row?.count ?? 0, retryAfterSeconds: Math.max(1, row?.retry_after ?? windowSeconds) };
 }
 
 export async function clearRateLimit(db: Db, key: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { execute, type Db } from '../client.ts';
+import type { Db } from '../client.ts';
+import { execute } from '../sql.ts';
 
 /**
  * Creates an `appointment` notification for every admin for each appointment starting

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { CurrentUser } from '#shared/schemas/auth';
-import { execute, queryRows, type Db } from '../client.ts';
+import * as z from 'zod';
+import { currentUserSchema, type CurrentUser } from '#shared/schemas/auth';
+import type { Db } from '../client.ts';
+import { execute, queryRows } from '../sql.ts';
 
 export const SESSION_IDLE_DAYS = 7;
 export const SESSION_ABSOLUTE_DAYS = 30;
@@ -23,12 +25,12 @@ export async function createSession(db: Db, userId: string): Promise<string> {
  * expiry. Refreshes last_seen_at at most once a minute to keep reads cheap.
  */
 export async function findSessionUser(db: Db, token: string): Promise<CurrentUser | undefined> {
-  const rows = await queryRows<CurrentUser & { stale: boolean }>(db, sql`
+  const rows = await queryRows(db, sql`
     select u.id, u.email, s.last_seen_at < now() - interval '1 minute' as stale
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
       and s.expires_at > now()
-      and s.last_seen_at > now() - make_interval(days => ${SESSION_IDLE_DAYS})`);
+      and s.last_seen_at > now() - make_interval(days => ${SESSION_IDLE_DAYS})`, currentUserSchema.extend({ stale: z.boolean() }));
   const row = rows[0];
   if (!row) return undefined;
   if (row.stale) await execute(db, sql`update sessions set last_seen_at = now() where token_hash = ${hashToken(token)}`);

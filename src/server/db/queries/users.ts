@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { execute, queryRows, type Db } from '../client.ts';
+import * as z from 'zod';
+import type { Db } from '../client.ts';
+import { execute, queryRows } from '../sql.ts';
 
-export type User = { id: string; email: string; created_at: string };
+const userRow = z.object({ id: z.uuid(), email: z.string(), created_at: z.string() });
+export type User = z.infer<typeof userRow>;
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
-  const rows = await queryRows<User>(
-    db,
-    sql`select id, email, created_at::text from users where email = ${email.toLowerCase()}`,
-  );
+  const rows = await queryRows(db, sql`select id, email, created_at::text from users where email = ${email.toLowerCase()}`, userRow);
   return rows[0];
 }
 
@@ -16,11 +16,12 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | und
  * hash (auth/accounts.ts hashes): no query ever sees a password.
  */
 export async function insertUser(db: Db, email: string, passwordHash: string): Promise<{ created: boolean; user: User }> {
-  const rows = await queryRows<User>(
+  const rows = await queryRows(
     db,
     sql`insert into users (email, password_hash) values (${email.toLowerCase()}, ${passwordHash})
         on conflict (email) do nothing
         returning id, email, created_at::text`,
+    userRow,
   );
   if (rows[0]) return { created: true, user: rows[0] };
   return { created: false, user: (await findUserByEmail(db, email))! };
@@ -28,23 +29,24 @@ export async function insertUser(db: Db, email: string, passwordHash: string): P
 
 /** The stored hash for sign-in; undefined for an unknown email. */
 export async function findPasswordHash(db: Db, email: string): Promise<{ id: string; email: string; password_hash: string } | undefined> {
-  const rows = await queryRows<{ id: string; email: string; password_hash: string }>(
+  const rows = await queryRows(
     db,
     sql`select id, email, password_hash from users where email = ${email.toLowerCase()}`,
+    z.object({ id: z.uuid(), email: z.string(), password_hash: z.string() }),
   );
   return rows[0];
 }
 
 export async function listUsers(db: Db): Promise<User[]> {
-  return queryRows<User>(db, sql`select id, email, created_at::text from users order by email`);
+  return queryRows(db, sql`select id, email, created_at::text from users order by email`, userRow);
 }
 
 /** Sets a new password hash and ends every session of that user. False if no such user. */
 export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<boolean> {
-  const rows = await queryRows<{ id: string }>(db, sql`
+  const rows = await queryRows(db, sql`
     with updated as (update users set password_hash = ${passwordHash} where email = ${email.toLowerCase()} returning id),
          ended as (delete from sessions where user_id in (select id from updated))
-    select id from updated`);
+    select id from updated`, z.object({ id: z.uuid() }));
   return rows.length > 0;
 }
 

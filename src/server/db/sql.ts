@@ -1,0 +1,79 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import * as z from 'zod';
+import type { Db } from './client.ts';
+
+/**
+ * Running our SQL. Queries are written as SQL through drizzle's `sql` tag (parameters are
+ * always bound, never spliced into the text); docs/decisions/006-raw-sql-and-checked-rows.md
+ * says why, and why every row is checked against a schema in development and tests.
+ */
+
+let checkRows = true;
+
+/**
+ * Whether queryRows checks each row against its schema. On by default (tests); the server
+ * turns it off in production, where the check would only cost time (config.rowChecks).
+ */
+export function setRowChecks(on: boolean): void {
+  checkRows = on;
+}
+
+/** A row whose columns do not match the schema the query promised: a bug, never the client's fault. */
+export class RowShapeError extends Error {}
+
+function checkRow(schema: z.ZodType, row: unknown, query: SQL): void {
+  const result = schema.safeParse(row);
+  const where = () => dialect.sqlToQuery(query).sql.replace(/\s+/g, ' ').trim().slice(0, 120);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new RowShapeError(`a row of "${where()}" does not match its schema: ${issue.path.join('.') || '(row)'}: ${issue.message}`);
+  }
+  if (schema instanceof z.ZodObject && row && typeof row === 'object') {
+    const extra = Object.keys(row).filter((column) => !(column in schema.shape));
+    if (extra.length > 0) throw new RowShapeError(`a row of "${where()}" has columns its schema does not name: ${extra.join(', ')}`);
+  }
+}
+
+/**
+ * Runs a query on either driver and returns its rows, typed by `schema` (one of the shared
+ * response schemas, or a small one for internal reads). In development and tests each row is
+ * checked against it: a renamed, missing or mistyped column, or one the schema does not
+ * name, throws RowShapeError naming the query, instead of reaching the browser as undefined.
+ * The rows are returned as the database sent them either way.
+ */
+export async function queryRows<S extends z.ZodType>(db: Db, query: SQL, schema: S): Promise<z.infer<S>[]> {
+  const { rows } = (await db.execute(query)) as unknown as { rows: unknown[] };
+  if (checkRows) for (const row of rows) checkRow(schema, row, query);
+  return rows as z.infer<S>[];
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Runs a statement as a named prepared statement: PostgreSQL parses and plans it once per
+ * connection instead of at every call (PGlite ignores the name). For hot statements whose
+ * text never changes, only their parameters: the analytics insert runs ~15% more batches per
+ * second this way (`tsx bench/run.ts ingest`). `name` must be unique to that text.
+ */
+export async function executePrepared(db: Db, name: string, query: SQL): Promise<void> {
+  await db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
+}
+
+/** Runs a statement and returns how many rows it touched. */
+export async function execute(db: Db, query: SQL): Promise<number> {
+  const result = (await db.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };
+  return result.rowCount ?? result.affectedRows ?? 0;
+}
+
+/** A timestamptz column as ISO 8601 in UTC (what the API returns for every timestamp). */
+export const isoTimestamp = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A PostgreSQL array literal, passed as text and cast by the query (`${pgArray(x)}::text[]`):
+ * the two drivers disagree on binding JS arrays, a literal works for both.
+ */
+export function pgArray(values: readonly (string | number | null)[]): string {
+  const items = values.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`));
+  return `{${items.join(',')}}`;
+}
