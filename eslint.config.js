@@ -99,7 +99,7 @@ export default tseslint.config(
       // The client reaches the server only through HTTP; it may import the server's types.
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['#server/*', '**/server/*'], allowTypeImports: true, message: 'The client imports only types from the server.' }] },
+        { patterns: [{ group: ['**/server/*'], allowTypeImports: true, message: 'The client imports only types from the server.' }] },
       ],
     },
   },
@@ -110,7 +110,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['#server/*', '#client/*', '**/server/*', '**/client/*'], message: 'src/shared is the contract: it imports neither server nor client.' },
+            { group: ['#client/*', '**/server/*', '**/client/*'], message: 'src/shared is the contract: it imports neither server nor client.' },
             { group: ['node:*', 'react', 'react-dom', 'pg', '@electric-sql/*', 'hono', 'hono/*'], message: 'src/shared is pure: no Node, DOM or I/O.' },
           ],
         },

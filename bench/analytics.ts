@@ -4,7 +4,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../src/shared/schemas/analytics.ts';
-import { execute, type Db } from '../src/server/db/client.ts';
+import { type Db } from '../src/server/db/client.ts';
+import { execute } from '../src/server/db/sql.ts';
 import { rebuildAnalyticsRollups } from '../src/server/db/queries/analytics-events.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 

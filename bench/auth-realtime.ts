@@ -30,16 +30,6 @@ export async function measureSignIn(origin: string, email: string, password: str
   return { samples, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), failures };
 }
 
-export async function signInCookie(origin: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
 export async function measureFanout(origin: string, cookie: string, clients: number, timeoutMs = 20_000): Promise<FanoutResult> {
   // One connection per stream, as browsers would each hold one.
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startServer } from './lib/server.ts';
+import { startServer } from '../src/server/test/process.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/chromium.ts';
 
 /**
@@ -62,9 +62,9 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
  */
 export async function benchLighthouse(env: Record<string, string> = {}): Promise<LighthouseResult & { pass: boolean }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-'));
-  const server = await startServer({ LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir });
+  const server = await startServer({ NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir }, { entry: 'built', isolated: true, timeoutMs: 90_000 });
   try {
-    const result = await runLighthouse(`${server.origin}/`);
+    const result = await runLighthouse(`${server.url}/`);
     console.log(`  ${LIGHTHOUSE_CATEGORIES.map((c) => `${c} ${result.scores[c]}`).join(', ')} (mobile emulation)`);
     for (const audit of result.failing) console.log(`    below 0.9: ${audit}`);
     console.log(`  report: ${result.reportPath}`);

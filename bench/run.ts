@@ -34,9 +34,9 @@ import path from 'node:path';
 import { describeThroughput, hasNoFailures, measureLeadThroughput, type ThroughputResult } from './lead-throughput.ts';
 import { countPgliteRows } from './lib/pglite-count.ts';
 import { acquirePostgres, countRows, createFreshDatabase } from './lib/postgres.ts';
-import { SERVER_ENTRY, startHelloWorld, startServer } from './lib/server.ts';
+import { BUILT_SERVER, signInOverHttp, startServer, type ServerProcess } from '../src/server/test/process.ts';
 import { describePageWeight, measurePageWeight } from './page-weight.ts';
-import { measureFanout, measureSignIn, signInCookie } from './auth-realtime.ts';
+import { measureFanout, measureSignIn } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
@@ -72,6 +72,17 @@ const verdict = (name: string, pass: boolean, detail: string) => {
   verdicts.push({ name, pass, detail });
   console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${name}: ${detail}`);
 };
+
+/**
+ * The built server, in production mode, with only the environment given (so a DATABASE_URL in
+ * this shell cannot leak into a PGlite run). Health turns 200 once the database is open; the
+ * rest of start-up (creating the ADMIN_EMAIL admin) gets a moment before the load starts.
+ */
+async function startBuiltServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServer({ NODE_ENV: 'production', ...env }, { entry: 'built', isolated: true, timeoutMs: 90_000 });
+  await new Promise((r) => setTimeout(r, 1_000));
+  return server;
+}
 
 const cleanups: (() => Promise<unknown>)[] = [];
 let cleaning: Promise<void> | undefined;
@@ -117,7 +128,7 @@ async function benchPglite() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-pglite-'));
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   console.log(`\nStarting the server on PGlite (DATA_DIR ${dataDir})...`);
-  const server = await startServer({ ...serverEnv, DATA_DIR: dataDir });
+  const server = await startBuiltServer({ ...serverEnv, DATA_DIR: dataDir });
   const stop = server.stop;
   cleanups.push(stop);
 
@@ -126,7 +137,7 @@ async function benchPglite() {
     if (!existsSync(path.resolve(import.meta.dirname, '../dist/client/index.html'))) {
       verdict('JS for / gzipped', false, 'not measured: dist/client/index.html is missing (run npm run build:client)');
     } else {
-      const weight = await measurePageWeight(`${server.origin}/`);
+      const weight = await measurePageWeight(`${server.url}/`);
       for (const line of describePageWeight(weight)) console.log(line);
       const js = weight.totals.js.gzip;
       verdict('JS for / gzipped', js <= JS_TARGET_GZIP, `${js.toLocaleString('en-US')} bytes (target ≤ ${JS_TARGET_GZIP.toLocaleString('en-US')})`);
@@ -137,11 +148,11 @@ async function benchPglite() {
   if (wants('auth')) {
     earlierLeads = 1;
     console.log(`\nSign-in and live notifications (PGlite)`);
-    const signIn = await measureSignIn(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
+    const signIn = await measureSignIn(server.url, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
     console.log(`  sign-in: ${signIn.samples} sequential, p50 ${signIn.p50Ms.toFixed(1)} ms, p95 ${signIn.p95Ms.toFixed(1)} ms, ${signIn.failures} failed`);
     verdict('sign-in latency p50', signIn.failures === 0, `${signIn.p50Ms.toFixed(1)} ms (argon2id verify; no target)`);
-    const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
-    const fan = await measureFanout(server.origin, cookie, FANOUT_TARGET_CLIENTS);
+    const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+    const fan = await measureFanout(server.url, cookie, FANOUT_TARGET_CLIENTS);
     console.log(`  streams: ${fan.connected}/${fan.clients} connected, ${fan.delivered} received the notification, slowest ${fan.slowestMs.toFixed(0)} ms, ${fan.failures} failures`);
     verdict(
       'live notification to 1,000 streams on one process',
@@ -152,12 +163,11 @@ async function benchPglite() {
 
   if (wants('pglite')) {
     console.log(`\nLead submissions through HTTP, PGlite`);
-    const r = await measureLeadThroughput(server.origin, load);
+    const r = await measureLeadThroughput(server.url, load);
     if (interrupted.signal.aborted) return;
     for (const line of describeThroughput('PGlite', r, load.connections)) console.log(line);
     cleanups.pop();
-    const { clean } = await stop();
-    if (!clean) console.log('  warning: the server did not stop cleanly');
+    if ((await stop()) !== 0) console.log('  warning: the server did not stop cleanly');
     const leads = await countPgliteRows(dataDir, COUNT_LEADS);
     const notifications = await countPgliteRows(dataDir, COUNT_NOTIFICATIONS);
     verdict('PGlite: no errors', hasNoFailures(r), `${r.measured.requestsPerSecond.toFixed(0)} req/s (no target)`);
@@ -173,9 +183,9 @@ async function benchPostgres() {
   cleanups.push(database.drop);
   console.log(`  server: ${pgServer.source}; fresh database ${new URL(database.url).pathname.slice(1)}`);
 
-  const server = await startServer({ ...serverEnv, DATABASE_URL: database.url });
+  const server = await startBuiltServer({ ...serverEnv, DATABASE_URL: database.url });
   cleanups.push(server.stop);
-  const r = await measureLeadThroughput(server.origin, load);
+  const r = await measureLeadThroughput(server.url, load);
   if (interrupted.signal.aborted) return;
   for (const line of describeThroughput('PostgreSQL', r, load.connections)) console.log(line);
   // Every request was answered before runLoad returned, so the count is final now.
@@ -201,10 +211,10 @@ async function benchMixed() {
   cleanups.push(pgServer.release);
   const database = await createFreshDatabase(pgServer.url);
   cleanups.push(database.drop);
-  const server = await startServer({ ...serverEnv, DATABASE_URL: database.url, ANALYTICS_RATE_LIMIT: '0' });
+  const server = await startBuiltServer({ ...serverEnv, DATABASE_URL: database.url, ANALYTICS_RATE_LIMIT: '0' });
   cleanups.push(server.stop);
-  const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
-  const r = await measureMixedLoad(server.origin, cookie, { connections, warmupMs: 5_000, durationMs: seconds * 1000, signal: load.signal });
+  const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+  const r = await measureMixedLoad(server.url, cookie, { connections, warmupMs: 5_000, durationMs: seconds * 1000, signal: load.signal });
   const peak = server.peakRssBytes();
   cleanups.pop();
   await server.stop();
@@ -238,10 +248,10 @@ async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Prom
     await database.close();
   }
   console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const server = await startServer({ ...serverEnv, ...env });
+  const server = await startBuiltServer({ ...serverEnv, ...env });
   cleanups.push(server.stop);
-  const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
-  const timings = await timeQueries(server.origin, cookie);
+  const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+  const timings = await timeQueries(server.url, cookie);
   const target = SCALE_TARGET_MS[engine];
   for (const t of timings) {
     verdict(
@@ -258,11 +268,12 @@ const INGEST_TARGET = { PGlite: 5_000, PostgreSQL: 10_000 } as const;
 async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<string, string>, countStored: () => Promise<number>) {
   const seconds = envInt('BENCH_INGEST_SECONDS', 60, 1, 600);
   console.log(`\nAnalytics ingestion through HTTP, ${engine} (${seconds} s, 64 connections)`);
-  const helloWorld = await startHelloWorld();
+  // A bare Hono hello-world in its own process: how fast any endpoint could be on this machine.
+  const helloWorld = await startServer({}, { entry: ['--import', 'tsx', 'bench/lib/hello-world.ts'], isolated: true, readyPath: '/' });
   cleanups.push(helloWorld.stop);
-  const server = await startServer({ ...serverEnv, ...env, ANALYTICS_RATE_LIMIT: '0' });
+  const server = await startBuiltServer({ ...serverEnv, ...env, ANALYTICS_RATE_LIMIT: '0' });
   cleanups.push(server.stop);
-  const { events, hello } = await measureIngestion(server.origin, helloWorld.origin, 64, seconds * 1000);
+  const { events, hello } = await measureIngestion(server.url, helloWorld.url, 64, seconds * 1000);
   cleanups.pop();
   await server.stop();
   cleanups.pop();
@@ -288,10 +299,10 @@ async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise
       await database.close();
     }
     console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const server = await startServer({ ...serverEnv, ...env });
+    const server = await startBuiltServer({ ...serverEnv, ...env });
     cleanups.push(server.stop);
-    const cookie = await signInCookie(server.origin, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
-    for (const t of await timeSummary(server.origin, cookie)) {
+    const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+    for (const t of await timeSummary(server.url, cookie)) {
       const target = engine === 'PostgreSQL' && size >= 10_000_000 && t.period === '30d' ? 100 : undefined;
       const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;
       verdict(`${engine} summary ${t.period} at ${size / 1_000_000}M events`, target ? t.p95 < target : true, detail);
@@ -302,7 +313,7 @@ async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise
 }
 
 async function main() {
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
+  if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run npm run build first`);
   console.log(`bench: ${load.connections} connections, ${load.warmupMs / 1000} s warm-up, ${load.durationMs / 1000} s per run`);
   try {
     if (wants('page') || wants('auth') || wants('pglite')) {

@@ -1,5 +1,5 @@
 /**
- * A bare Hono hello-world on @hono/node-server, started by `startHelloWorld()` (server.ts)
+ * A bare Hono hello-world on @hono/node-server, started by bench/run.ts with startServer
  * so benchmarks can print their figures next to the fastest an endpoint gets on this machine.
  */
 import { serve } from '@hono/node-server';

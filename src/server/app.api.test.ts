@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_APP_CSP } from './app.ts';
-import type { Database } from './db/client.ts';
 import { createTestApp } from './test/app.ts';
-import { createTestDatabase } from './test/database.ts';
+import { useTestDatabase } from './test/database.ts';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
+const database = useTestDatabase();
 
 describe('GET /api/health', () => {
   it('answers 503 in the error shape while the database is not ready', async () => {

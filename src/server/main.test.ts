@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFilePath } from './db/embedded/data-dir-lock.ts';
-import { runNode, startServer, stopServer, tempDir, type ServerProcess } from './test/process.ts';
+import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from './test/process.ts';
 
 // Process-level behaviour of `node dist/server/main.js` (run here from source).
 const running: ServerProcess[] = [];
@@ -42,41 +43,40 @@ describe('server start-up and shutdown', () => {
     expect(lines[0]).toMatch(/^seed:demo: DATA_DIR .* is in use by another process \(server, pid \d+/);
   });
 
-  it('takes over a lock left by a killed process', async () => {
+  // The lock file names the process that holds DATA_DIR; a takeover must hand it to the new one.
+  const lockHolder = (dataDir: string) => (JSON.parse(readFileSync(lockFilePath(dataDir), 'utf8')) as { pid: number }).pid;
+
+  it('takes over a lock left by a killed process: the new server holds it and the data is intact', async () => {
     const dataDir = tempDir('stale');
-    const first = await startServer({ DATA_DIR: dataDir });
+    const first = await startServer({ DATA_DIR: dataDir, LEAD_MIN_FILL_SECONDS: '0', ADMIN_EMAIL: 'lock@example.com', ADMIN_PASSWORD: 'lock-password' });
+    expect((await submitLead(first.url, 'Before The Kill')).status).toBe(201);
     await stopServer(first, 'SIGKILL');
+    expect(existsSync(lockFilePath(dataDir))).toBe(true); // left behind by the killed server
+
     const second = await startServer({ DATA_DIR: dataDir });
     running.push(second);
-    expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
+    expect(lockHolder(dataDir)).toBe(second.child.pid);
+    const cookie = await signInOverHttp(second.url, { email: 'lock@example.com', password: 'lock-password' });
+    const leads = (await (await fetch(`${second.url}/api/leads`, { headers: { cookie } })).json()) as { leads: { full_name: string }[] };
+    expect(leads.leads.map((l) => l.full_name)).toEqual(['Before The Kill']);
   });
 
-  it('takes over a lock file whose pid is not running', async () => {
+  it('takes over a lock file whose pid is not running, and writes its own pid in it', async () => {
     const dataDir = tempDir('deadpid');
     const first = await startServer({ DATA_DIR: dataDir });
     await stopServer(first);
-    writeFileSync(lockFilePath(dataDir), JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), purpose: 'server', since: '' }));
+    const deadPid = 2 ** 22 + 12345;
+    writeFileSync(lockFilePath(dataDir), JSON.stringify({ pid: deadPid, hostname: os.hostname(), purpose: 'server', since: '' }));
     const second = await startServer({ DATA_DIR: dataDir });
     running.push(second);
+    expect(lockHolder(dataDir)).toBe(second.child.pid);
+    expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
   });
 
   it('finishes in-flight requests on SIGTERM, closes the database and releases the lock', async () => {
     const dataDir = tempDir('term');
     const server = await startServer({ DATA_DIR: dataDir, LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' });
-    const submissions = Array.from({ length: 20 }, () =>
-      fetch(`${server.url}/api/public/leads`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          full_name: 'In Flight',
-          email: 'flight@example.com',
-          phone: '1',
-          property_types: ['land'],
-          submission_id: crypto.randomUUID(),
-          fill_ms: 5000,
-        }),
-      }).then((r) => r.status),
-    );
+    const submissions = Array.from({ length: 20 }, () => submitLead(server.url, 'In Flight').then((r) => r.status));
     await new Promise((r) => setTimeout(r, 5));
     server.child.kill('SIGTERM');
     const statuses = await Promise.allSettled(submissions);
@@ -84,8 +84,15 @@ describe('server start-up and shutdown', () => {
     expect(server.output()).not.toMatch(/error/i);
     // Every request the server accepted got its answer; none was cut off with a 5xx.
     for (const s of statuses) if (s.status === 'fulfilled') expect(s.value).toBe(201);
-    const { existsSync } = await import('node:fs');
     expect(existsSync(lockFilePath(dataDir))).toBe(false);
     expect(existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
   });
 });
+
+function submitLead(url: string, fullName: string) {
+  return fetch(`${url}/api/public/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ full_name: fullName, email: 'flight@example.com', phone: '1', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 }),
+  });
+}

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
-import { freePort, waitForHealth } from '../../src/server/test/process.ts';
+import { startServer } from '../../src/server/test/process.ts';
 import { expect, test as base } from './fixtures.ts';
 
 /**
@@ -101,17 +100,10 @@ export const test = base.extend<object, { showcase: Showcase }>({
     async ({}, use) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-showcase-'));
       const admin = { email: 'showcase-admin@example.com', password: randomBytes(12).toString('hex') };
-      const port = await freePort();
-      const origin = `http://127.0.0.1:${port}`;
-      let output = '';
       // Only what the server needs, so a DATABASE_URL in the environment cannot leak in.
-      const child = spawn(process.execPath, ['dist/server/main.js'], {
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: process.env.HOME ?? tmpdir(),
-          NODE_ENV: 'production',
-          HOST: '127.0.0.1',
-          PORT: String(port),
+      const server = await startServer(
+        {
+          NODE_ENV: 'test',
           DATA_DIR: dataDir,
           LOG_LEVEL: 'warn',
           BUSINESS_TIME_ZONE: 'UTC',
@@ -119,13 +111,10 @@ export const test = base.extend<object, { showcase: Showcase }>({
           ADMIN_EMAIL: admin.email,
           ADMIN_PASSWORD: admin.password,
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        { entry: 'built', isolated: true },
+      );
+      const origin = server.url;
       try {
-        await waitForHealth(origin, { child, output: () => output }, 60_000);
         const api = await request.newContext({ baseURL: origin, extraHTTPHeaders: { 'x-forwarded-for': '10.9.9.9' } });
         // The ADMIN_EMAIL admin is created just after the database opens: retry sign-in briefly.
         await expect.poll(async () => (await api.post('/api/auth/login', { data: admin })).status(), { timeout: 20_000 }).toBe(200);
@@ -133,8 +122,7 @@ export const test = base.extend<object, { showcase: Showcase }>({
         await api.dispose();
         await use({ origin, admin, ...seeded });
       } finally {
-        if (child.exitCode === null) child.kill('SIGTERM');
-        await exited;
+        await server.stop();
         rmSync(dataDir, { recursive: true, force: true });
       }
     },

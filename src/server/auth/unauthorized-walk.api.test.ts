@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execute, queryRows, type Database } from '../db/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execute } from '../db/sql.ts';
 import { ensureAdmin } from './accounts.ts';
 import { deleteUser } from '../db/queries/users.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 
 /**
  * Walks /api/openapi.json and calls every operation not marked public without a session,
@@ -16,11 +16,10 @@ import { createTestDatabase } from '../test/database.ts';
 type Operation = { security?: Record<string, string[]>[]; parameters?: { name: string; in: string }[] };
 type Doc = { security?: Record<string, string[]>[]; paths: Record<string, Record<string, Operation>> };
 
-let database: Database;
+const database = useTestDatabase();
 let expiredCookie: string;
 let deletedUserCookie: string;
 beforeAll(async () => {
-  database = await createTestDatabase();
   await ensureAdmin(database.db, 'walker@example.com', 'walker-password');
   await ensureAdmin(database.db, 'gone@example.com', 'gone-password');
   const { json } = createTestApp(database);
@@ -28,9 +27,6 @@ beforeAll(async () => {
   await execute(database.db, sql`update sessions set expires_at = now() - interval '1 minute'`);
   deletedUserCookie = await signIn(json, 'gone@example.com', 'gone-password');
   await deleteUser(database.db, 'gone@example.com');
-});
-afterAll(async () => {
-  await database.close();
 });
 
 async function openApiDoc(): Promise<Doc> {
@@ -99,7 +95,7 @@ async function snapshot(): Promise<Record<string, string>> {
   const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits'];
   const digest: Record<string, string> = {};
   for (const table of tables) {
-    const [row] = await queryRows<{ d: string }>(
+    const [row] = await rowsOf<{ d: string }>(
       database.db,
       sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as d from ${sql.identifier(table)} t`,
     );
@@ -178,14 +174,14 @@ describe('every public operation', () => {
       submission_id: submissionId,
     });
     expect((await t.json('POST', '/api/public/leads', stored)).status).toBe(201);
-    const [lead] = await queryRows<{ id: string }>(database.db, sql`select id from leads where submission_id = ${submissionId}`);
+    const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads where submission_id = ${submissionId}`);
     const appointment = (await (
       await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: '2030-05-06', time: '09:30', type: 'Zoom', notes: 'stored-notes-7321' }, { cookie })
     ).json()) as { id: string };
     const feed = (await (await t.json('POST', '/api/calendar-feed', undefined, { cookie })).json()) as { url: string };
-    const [user] = await queryRows<{ id: string }>(database.db, sql`select id from users where email = 'secret-admin@example.com'`);
-    const [notification] = await queryRows<{ id: string }>(database.db, sql`select id from notifications limit 1`);
-    const [session] = await queryRows<{ token_hash: string }>(database.db, sql`select token_hash from sessions limit 1`);
+    const [user] = await rowsOf<{ id: string }>(database.db, sql`select id from users where email = 'secret-admin@example.com'`);
+    const [notification] = await rowsOf<{ id: string }>(database.db, sql`select id from notifications limit 1`);
+    const [session] = await rowsOf<{ token_hash: string }>(database.db, sql`select token_hash from sessions limit 1`);
     const secrets = [
       lead!.id, appointment.id, user!.id, notification!.id, session!.token_hash, cookie.split('=')[1]!,
       'Storedrow', 'quentin.storedrow', '555-7321', 'stored-message-7321', 'stored-notes-7321', 'secret-admin@example.com', 'walker@example.com',

@@ -1,23 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execute, queryRows, type Database } from '../db/client.ts';
+import { execute } from '../db/sql.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { sseReader } from '../test/sse.ts';
 
-let database: Database;
+const database = useTestDatabase();
 let stopListening: () => Promise<void>;
 let t: ReturnType<typeof createTestApp>;
 beforeAll(async () => {
-  database = await createTestDatabase();
   t = createTestApp(database);
   stopListening = await t.hub.connect(database, (await import('pino')).pino({ level: 'silent' }));
 });
 afterAll(async () => {
   await stopListening();
-  await database.close();
 });
 
 describe('GET /api/notifications/stream', () => {
@@ -63,7 +61,7 @@ describe('appointment reminders', () => {
     const sent = await Promise.all([sendDueReminders(database.db, tz, 60), sendDueReminders(database.db, tz, 60)]);
     expect(sent[0] + sent[1]).toBe(2);
     expect(await sendDueReminders(database.db, tz, 60)).toBe(0);
-    const rows = await queryRows<{ type: string; message: string }>(database.db, sql`select type, message from notifications`);
+    const rows = await rowsOf<{ type: string; message: string }>(database.db, sql`select type, message from notifications`);
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.type).toBe('appointment');

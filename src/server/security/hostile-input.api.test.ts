@@ -6,11 +6,10 @@ import { ANALYTICS_EVENT_TYPES, LEAD_STATUSES, NOTIFICATION_TYPES, SESSION_ID_PA
 import { updateAppointmentRequestSchema } from '#shared/schemas/appointment';
 import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
-import { queryRows, type Database } from '../db/client.ts';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, rawGarbage } from '../test/hostile.ts';
 
 /**
@@ -26,13 +25,12 @@ type Doc = { paths: Record<string, Record<string, { parameters?: { name: string;
 const RUNS_PER_MODE = 200;
 const ZERO_ID = '00000000-0000-4000-8000-000000000000';
 
-let database: Database;
+const database = useTestDatabase();
 let adminId: string;
 let operations: Operation[];
 let feedToken: string;
 let t: ReturnType<typeof createTestApp>;
 beforeAll(async () => {
-  database = await createTestDatabase();
   adminId = (await ensureAdmin(database.db, 'fuzz-admin@example.com', 'fuzz-admin-password')).user.id;
   // TRUST_PROXY, so each case can come from its own address and the per-IP limits rarely end the fun.
   t = createTestApp(database, { TRUST_PROXY: 'on' });
@@ -52,11 +50,10 @@ beforeAll(async () => {
 const stats = new Map<string, number>();
 afterAll(async () => {
   if (process.env.HOSTILE_STATS) console.log([...stats].sort().map(([k, n]) => `${k}: ${n}`).join('\n'));
-  await database.close();
 });
 
 const firstId = async (table: 'leads' | 'appointments' | 'notifications') =>
-  (await queryRows<{ id: string }>(database.db, sql`select id from ${sql.identifier(table)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
+  (await rowsOf<{ id: string }>(database.db, sql`select id from ${sql.identifier(table)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
 
 /** A valid body for the operations that take one, built against the rows that exist now. */
 async function validBody(key: string): Promise<Record<string, unknown>> {
@@ -162,14 +159,14 @@ const storedLead = leadFieldsSchema.extend({ status: leadStatusSchema, contacted
 
 /** Every stored row still obeys the shared schemas and references rows that exist. */
 async function checkDatabase() {
-  const leads = await queryRows<Record<string, unknown>>(database.db, sql`select full_name, email, phone, property_types, message, status, contacted from leads`);
+  const leads = await rowsOf<Record<string, unknown>>(database.db, sql`select full_name, email, phone, property_types, message, status, contacted from leads`);
   for (const lead of leads) {
     const parsed = storedLead.safeParse(lead);
     expect(parsed.success, `invalid lead row ${JSON.stringify(lead).slice(0, 300)}`).toBe(true);
     // Stored as the schema normalises it (trimmed, lower-case email): parsing changes nothing.
     expect(parsed.data).toEqual(lead);
   }
-  const appointments = await queryRows<{ date: string; time: string; type: string; notes: string | null; lead_ok: boolean }>(
+  const appointments = await rowsOf<{ date: string; time: string; type: string; notes: string | null; lead_ok: boolean }>(
     database.db,
     sql`select to_char(date, 'YYYY-MM-DD') as date, to_char(time, 'HH24:MI') as time, to_char(time, 'SS') = '00' as whole_minute, type, notes,
           (lead_id is null or exists (select 1 from leads l where l.id = a.lead_id)) as lead_ok
@@ -179,7 +176,7 @@ async function checkDatabase() {
     expect(a).toMatchObject({ lead_ok: true, whole_minute: true });
     expect(updateAppointmentRequestSchema.safeParse({ date: a.date, time: a.time, type: a.type, notes: a.notes }).success, JSON.stringify(a).slice(0, 300)).toBe(true);
   }
-  const orphans = await queryRows<{ n: number }>(
+  const orphans = await rowsOf<{ n: number }>(
     database.db,
     sql`select (select count(*) from notifications n where n.type not in (${sql.join(NOTIFICATION_TYPES.map((v) => sql`${v}`), sql`, `)})
               or not exists (select 1 from users u where u.id = n.user_id))
@@ -189,7 +186,7 @@ async function checkDatabase() {
           + (select count(*) from sessions s where not exists (select 1 from users u where u.id = s.user_id)) as n`,
   );
   expect(Number(orphans[0]!.n)).toBe(0);
-  const events = await queryRows<{ session_id: string; event_type: string; page_path: string; time_spent: number | null }>(
+  const events = await rowsOf<{ session_id: string; event_type: string; page_path: string; time_spent: number | null }>(
     database.db,
     sql`select session_id, event_type, page_path, time_spent from analytics_events`,
   );

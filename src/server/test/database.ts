@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { createPglite, fromPglite, openPostgres, type Database } from '../db/client.ts';
+import type { SQL } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
+import { createPglite, fromPglite, openPostgres, type Database, type Db } from '../db/client.ts';
 import { PG_TEMPLATE_DB, TEMPLATE_FILE } from './global-setup.ts';
 
 /** Which engine this test run uses: the postgres project sets TEST_DB=postgres. */
@@ -48,4 +50,43 @@ async function adminQuery(url: string, query: string) {
   } finally {
     await client.end();
   }
+}
+
+/** A test's own look at the database: the rows of any query, unchecked (queryRows is for the app's queries). */
+export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * A fresh, migrated database for the test file that calls this at its top level: created
+ * before its tests (beforeAll), closed after them (afterAll). The returned object stands for
+ * that database from the moment the tests run, so it can be handed to createTestApp() or
+ * read as `database.db` anywhere in the file.
+ */
+export function useTestDatabase(): Database {
+  let current: Database | undefined;
+  beforeAll(async () => {
+    current = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const open = () => {
+    if (!current) throw new Error('useTestDatabase(): the database exists only while the file’s tests run');
+    return current;
+  };
+  return {
+    get db() {
+      return open().db;
+    },
+    get kind() {
+      return open().kind;
+    },
+    migrate: () => open().migrate(),
+    listen: (...args) => open().listen(...args),
+    close: async () => {
+      throw new Error('useTestDatabase(): the database is closed after the file’s tests');
+    },
+  };
 }

@@ -1,74 +1,150 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
 
-/** Runs the real server (from source, through tsx) as a child process, for process-level tests. */
-export type ServerProcess = { child: ChildProcess; port: number; url: string; output: () => string; exited: Promise<number | null> };
+/**
+ * Real server processes for the tests and the benchmarks: the one way this repository starts
+ * the server, or another Node script, as a child and waits until it answers.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** The server as `npm start` runs it, once `npm run build` has written it. */
+export const BUILT_SERVER = path.join(ROOT, 'dist/server/main.js');
+
+/** A Node process of ours, running; its output kept. */
+export type NodeProcess = {
+  child: ChildProcess;
+  /** What the process wrote to stdout and stderr (the last megabyte of it). */
+  output: () => string;
+  exited: Promise<number | null>;
+  /** Stops it (SIGTERM: finishes requests, closes the database; SIGKILL after 20 s); resolves to the exit code. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /** The process's peak resident memory so far (VmHWM, Linux), in bytes; undefined elsewhere. */
+  peakRssBytes: () => number | undefined;
+};
+
+/** A server answering on http://127.0.0.1:<port>. */
+export type ServerProcess = NodeProcess & { port: number; url: string };
+
+export type StartOptions = {
+  /**
+   * What to run: 'source' (src/server/main.ts through tsx, the default for tests), 'built'
+   * (dist/server/main.js, for benchmarks and browser tests), or Node arguments of your own.
+   */
+  entry?: 'source' | 'built' | string[];
+  /**
+   * Start from an empty environment (PATH, HOME, HOST, PORT and `env`) instead of this
+   * process's, so a DATABASE_URL in the caller's shell cannot leak into a PGlite run.
+   */
+  isolated?: boolean;
+  /** Ready once GET this path answers 200 (default /api/health). */
+  readyPath?: string;
+  timeoutMs?: number;
+};
 
 export const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
 
-export async function freePort(): Promise<number> {
+/** A port nobody listens on right now, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as net.AddressInfo;
       srv.close(() => resolve(port));
     });
-    srv.on('error', reject);
   });
 }
 
-export function runNode(script: string, env: Record<string, string>, args: string[] = []): ServerProcess & { port: 0 } {
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+const OUTPUT_LIMIT = 1024 * 1024;
+
+/** Spawns `node <args>` with its output kept; not waited for. */
+function spawnNode(args: string[], env: Record<string, string>, isolated: boolean): NodeProcess {
+  const base = isolated ? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir() } : { ...process.env, LOG_LEVEL: 'warn' };
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: string[] = [];
+  let size = 0;
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString();
+    chunks.push(text);
+    size += text.length;
+    while (size > OUTPUT_LIMIT && chunks.length > 1) size -= chunks.shift()!.length;
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, port: 0, url: '', output: () => out, exited };
+  const proc = { child, exited, output: () => chunks.join(''), peakRssBytes: () => peakRss(child.pid) };
+  return { ...proc, stop: (signal?: NodeJS.Signals) => stopServer(proc, signal) };
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+/** Runs a script of this repository from source (through tsx), e.g. a CLI command; not waited for. */
+export function runNode(script: string, env: Record<string, string>, args: string[] = []): NodeProcess {
+  return spawnNode(['--import', 'tsx', script, ...args], env, false);
+}
+
+/**
+ * Starts the server (or `entry`) on a free loopback port with `env`, and resolves once it
+ * answers 200 on its ready path; if it exits or does not answer in time, throws with its output.
+ */
+export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const { entry = 'source', isolated = false, readyPath = '/api/health', timeoutMs = 60_000 } = options;
+  const args = entry === 'source' ? ['--import', 'tsx', 'src/server/main.ts'] : entry === 'built' ? [BUILT_SERVER] : entry;
   const port = await freePort();
-  const proc = runNode('src/server/main.ts', { PORT: String(port), HOST: '127.0.0.1', ...env });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, proc);
+  const proc = spawnNode(args, { HOST: '127.0.0.1', PORT: String(port), ...env }, isolated);
+  try {
+    await waitForHealth(url, proc, timeoutMs, readyPath);
+  } catch (err) {
+    await stopServer(proc, 'SIGKILL');
+    throw err;
+  }
   return { ...proc, port, url };
 }
 
-export async function waitForHealth(url: string, proc: { output: () => string; child: ChildProcess }, timeoutMs = 30_000) {
+export async function waitForHealth(url: string, proc: { output: () => string; child: ChildProcess }, timeoutMs = 30_000, readyPath = '/api/health') {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`server exited: ${proc.output()}`);
+    if (proc.child.exitCode !== null) throw new Error(`the process exited (${proc.child.exitCode}): ${proc.output()}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2_000) });
+      await res.arrayBuffer();
       if (res.status === 200) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`server did not become healthy: ${proc.output()}`);
+  throw new Error(`${url}${readyPath} did not answer 200 within ${timeoutMs} ms: ${proc.output()}`);
 }
 
+/** Sends `signal` (SIGKILL after 20 s if it is still running) and resolves to the exit code. */
 export async function stopServer(proc: { child: ChildProcess; exited: Promise<number | null> }, signal: NodeJS.Signals = 'SIGTERM') {
   if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
-  return proc.exited;
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  return code;
 }
 
-/** Signs in to a running server over HTTP (asserting 200) and returns its `Cookie` header value. */
+function peakRss(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Signs in to a running server over HTTP and returns its `Cookie` header value; throws unless 200. */
 export async function signInOverHttp(url: string, credentials: { email: string; password: string }): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(credentials),
   });
-  expect(res.status).toBe(200);
+  if (res.status !== 200) throw new Error(`sign-in as ${credentials.email} answered ${res.status}: ${await res.text()}`);
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
-
