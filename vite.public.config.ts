@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Alias, type Plugin } from 'vite';
-import { HEAD_PLACEHOLDER } from './src/client/entries/public-shell.ts';
+import { HEAD_PLACEHOLDER } from './src/client/public/shell.ts';
 
 /**
  * The public pages (/, /careers, /privacy, /terms, /cookies, 404) are written as React

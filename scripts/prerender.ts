@@ -1,7 +1,7 @@
 /**
  * Prerenders the public pages into dist/client (run after `vite build --config
  * vite.public.config.ts`, see package.json `build:client`):
- *   1. builds an SSR bundle of src/client/entries/public-server.tsx with the same
+ *   1. builds an SSR bundle of src/client/public/prerender.tsx with the same
  *      react → preact/compat aliases as the browser bundle;
  *   2. renders each page with placeholder site values (%%SITE_NAME%% ...) that the
  *      server replaces when serving, since SITE_NAME etc. are known only at run time;
@@ -12,8 +12,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import type * as PublicServer from '../src/client/entries/public-server.tsx';
-import { HEAD_PLACEHOLDER, PUBLIC_PAGE_ATTRIBUTE, PUBLIC_ROOT_ID, ROOT_PLACEHOLDER } from '../src/client/entries/public-shell.ts';
+import type * as Prerender from '../src/client/public/prerender.tsx';
+import { HEAD_PLACEHOLDER, PUBLIC_PAGE_ATTRIBUTE, PUBLIC_ROOT_ID, ROOT_PLACEHOLDER } from '../src/client/public/shell.ts';
 import { PLACEHOLDER_SITE_CONFIG, SITE_CONFIG_SCRIPT } from '../src/client/lib/site-config.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,21 +50,21 @@ function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
 
-async function buildServerBundle(): Promise<typeof PublicServer> {
+async function buildServerBundle(): Promise<typeof Prerender> {
   await build({
     configFile: path.join(root, 'vite.public.config.ts'),
     logLevel: 'warn',
     // Bundle every dependency so lucide-react etc. also go through the preact aliases.
     ssr: { noExternal: true },
     build: {
-      ssr: path.join(root, 'src/client/entries/public-server.tsx'),
+      ssr: path.join(root, 'src/client/public/prerender.tsx'),
       outDir: ssrDir,
       emptyOutDir: true,
       minify: false,
       copyPublicDir: false,
     },
   });
-  return (await import(pathToFileURL(path.join(ssrDir, 'public-server.js')).href)) as typeof PublicServer;
+  return (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as typeof Prerender;
 }
 
 async function main() {
@@ -73,7 +73,7 @@ async function main() {
     if (count(shell, placeholder) !== 1) throw new Error(`${shellFile} must contain ${placeholder} once`);
   }
   const server = await buildServerBundle();
-  const pages = Object.entries(server.PUBLIC_PAGES) as [PublicServer.PublicPageKey, { file: string }][];
+  const pages = Object.entries(server.PUBLIC_PAGES) as [Prerender.PublicPageKey, { file: string }][];
 
   for (const [page, { file }] of pages) {
     const { html, meta } = server.renderPublicPage(page, PLACEHOLDER_SITE_CONFIG);

@@ -1,4 +1,4 @@
-import { Menu } from 'lucide-react';
+import { Menu } from '#client/components/icons.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '#client/features/notifications/components/notification-bell.tsx';

@@ -1,4 +1,4 @@
-import { BarChart3, CalendarDays, LayoutDashboard, LogOut, Users, X } from 'lucide-react';
+import { ChartColumn, CalendarDays, LayoutDashboard, LogOut, Users, X } from '#client/components/icons.tsx';
 import { useEffect, useRef } from 'react';
 import { NavLink } from 'react-router';
 
@@ -6,7 +6,7 @@ const LINKS = [
   { to: '/dashboard', label: 'Overview', icon: LayoutDashboard, end: true },
   { to: '/dashboard/leads', label: 'Leads', icon: Users, end: false },
   { to: '/dashboard/appointments', label: 'Appointments', icon: CalendarDays, end: false },
-  { to: '/dashboard/analytics', label: 'Analytics', icon: BarChart3, end: false },
+  { to: '/dashboard/analytics', label: 'Analytics', icon: ChartColumn, end: false },
 ];
 
 type Props = { id: string; open: boolean; desktop: boolean; siteName: string; onClose: () => void; onLogout: () => void };

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { X } from 'lucide-react';
+import { X } from '#client/components/icons.tsx';
 import type { ReactNode } from 'react';
 import { useReturnFocus } from './return-focus.ts';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { Bell, CircleAlert, CircleCheck, X } from 'lucide-react';
+import { Bell, CircleAlert, CircleCheck, X } from '#client/components/icons.tsx';
 import { getServerToasts, getToasts, subscribeToasts, toast, type ToastMessage } from './toast-store.ts';
 
 const DURATION_MS: Record<ToastMessage['kind'], number> = { success: 6000, error: 10000, info: 8000 };

@@ -1,4 +1,4 @@
-import { CalendarDays, CalendarPlus, List, Rss } from 'lucide-react';
+import { CalendarDays, CalendarPlus, List, Rss } from '#client/components/icons.tsx';
 import { useEffect, useRef, useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';

@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { Timer } from 'lucide-react';
+import { Timer } from '#client/components/icons.tsx';
 import { useEffect } from 'react';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDuration } from '#client/lib/format.ts';

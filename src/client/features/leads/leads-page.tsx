@@ -1,4 +1,4 @@
-import { Plus } from 'lucide-react';
+import { Plus } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
 import type { Lead } from '#shared/schemas/lead';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';

@@ -1,9 +1,9 @@
-import { ArrowDownRight, ArrowRight, ArrowUpRight, Clock, Eye, Send, Users, type LucideIcon } from 'lucide-react';
+import { ArrowDownRight, ArrowRight, ArrowUpRight, Clock, Eye, Send, Users, type Icon } from '#client/components/icons.tsx';
 import type { ReactNode } from 'react';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { formatChange, formatMinutesSeconds } from '../analytics-format.ts';
 
-function Card({ label, icon: Icon, tint, children }: { label: string; icon: LucideIcon; tint: string; children: ReactNode }) {
+function Card({ label, icon: Icon, tint, children }: { label: string; icon: Icon; tint: string; children: ReactNode }) {
   return (
     <li className="flex items-start gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <span className={`flex size-11 shrink-0 items-center justify-center rounded-full ${tint}`}>

@@ -1,4 +1,4 @@
-import { CalendarPlus, Trash2 } from 'lucide-react';
+import { CalendarPlus, Trash2 } from '#client/components/icons.tsx';
 import type { Appointment } from '#shared/schemas/appointment';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { appointmentIcsUrl } from '../api/delete-appointment.ts';

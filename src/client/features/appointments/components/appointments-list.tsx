@@ -1,4 +1,4 @@
-import { Trash2 } from 'lucide-react';
+import { Trash2 } from '#client/components/icons.tsx';
 import type { Appointment } from '#shared/schemas/appointment';
 import { formatAppointmentDate, formatClock } from '../calendar-month.ts';
 import { AppointmentTypeBadge } from './appointment-type-badge.tsx';

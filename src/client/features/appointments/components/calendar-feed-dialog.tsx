@@ -1,4 +1,4 @@
-import { Check, Copy } from 'lucide-react';
+import { Check, Copy } from '#client/components/icons.tsx';
 import { useState } from 'react';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';

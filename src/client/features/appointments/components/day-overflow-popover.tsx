@@ -1,6 +1,6 @@
 import * as Popover from '@radix-ui/react-popover';
 import { format } from 'date-fns';
-import { X } from 'lucide-react';
+import { X } from '#client/components/icons.tsx';
 import { useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
 import { calendarLabel } from '../calendar-month.ts';

@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { ChevronLeft, ChevronRight } from '#client/components/icons.tsx';
 
 type Props = { month: Date; onPrevious: () => void; onToday: () => void; onNext: () => void; titleId: string };
 

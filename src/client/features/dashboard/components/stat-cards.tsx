@@ -1,9 +1,9 @@
-import { CalendarClock, CalendarDays, Sparkles, Users, type LucideIcon } from 'lucide-react';
+import { CalendarClock, CalendarDays, Sparkles, Users, type Icon } from '#client/components/icons.tsx';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Overview } from '#shared/schemas/overview';
 
-type Card = { label: string; value: number | undefined; icon: LucideIcon; to?: string; tint: string };
+type Card = { label: string; value: number | undefined; icon: Icon; to?: string; tint: string };
 
 function cardsOf(overview: Overview | undefined): Card[] {
   return [

@@ -1,4 +1,4 @@
-import { Download, Search } from 'lucide-react';
+import { Download, Search } from '#client/components/icons.tsx';
 import { useId } from 'react';
 import { LEAD_STATUSES } from '#shared/constants';
 import { leadFilterParams, type LeadListView } from '../api/get-leads.ts';

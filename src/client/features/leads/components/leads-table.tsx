@@ -1,5 +1,5 @@
 import { LeadSourceLine } from './lead-source.tsx';
-import { Pencil, Trash2 } from 'lucide-react';
+import { Pencil, Trash2 } from '#client/components/icons.tsx';
 import type { Lead } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
 import { formatDate, formatPropertyType } from '#client/lib/format.ts';

@@ -1,6 +1,6 @@
 import * as Popover from '@radix-ui/react-popover';
 import { format, isValid, parseISO } from 'date-fns';
-import { Bell, Trash2 } from 'lucide-react';
+import { Bell, Trash2 } from '#client/components/icons.tsx';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';

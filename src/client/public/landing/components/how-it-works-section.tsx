@@ -1,4 +1,4 @@
-import { FileText, Handshake, Send } from 'lucide-react';
+import { FileText, Handshake, Send } from '#client/components/icons.tsx';
 
 const STEPS = [
   {

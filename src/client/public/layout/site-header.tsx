@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Menu, X } from 'lucide-react';
-import { useSiteConfig } from '#client/lib/site-config-context.tsx';
+import { Menu, X } from '#client/components/icons.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
 /** The nav turns solid after the page scrolls more than this (spec section 9). */

@@ -1,10 +1,10 @@
 import '#client/lib/zod-jitless.ts';
-import '../styles/public.css';
+import './styles.css';
 import { hydrate, render, type ComponentChild } from 'preact';
-import { startTracker } from '#client/lib/analytics-tracker.ts';
+import { startTracker } from '#client/public/analytics-tracker.ts';
 import { readSiteConfig } from '#client/lib/site-config.ts';
-import { PUBLIC_PAGE_ATTRIBUTE, PUBLIC_ROOT_ID } from './public-shell.ts';
-import { PublicApp, isPublicPageKey, pageKeyForPath } from './public-pages.tsx';
+import { PUBLIC_PAGE_ATTRIBUTE, PUBLIC_ROOT_ID } from './shell.ts';
+import { PublicApp, isPublicPageKey, pageKeyForPath } from './pages.tsx';
 
 /**
  * Browser entry of the public pages. The prerendered HTML names its page on the root

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { DEFAULT_SITE_CONFIG, type SiteConfig } from './site-config.ts';
+import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../lib/site-config.ts';
 
 const SiteConfigContext = createContext<SiteConfig>(DEFAULT_SITE_CONFIG);
 

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
-import { PublicLayout } from '#client/components/layout/public-layout.tsx';
-import { useSiteConfig } from '#client/lib/site-config-context.tsx';
+import { PublicLayout } from '#client/public/layout/public-layout.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { CONTENT_PAGES, type ContentPageKey } from './content.ts';
 import { fillContent, splitAtEmail } from './fill-content.ts';
 

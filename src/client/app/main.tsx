@@ -1,5 +1,5 @@
 import '#client/lib/zod-jitless.ts';
-import '../styles/admin.css';
+import './styles.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PublicApp, pageKeyForPath, pageMeta, type PublicPageKey } from './public-pages.tsx';
+import { PublicApp, pageKeyForPath, pageMeta, type PublicPageKey } from './pages.tsx';
 
 const config = { name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };
 

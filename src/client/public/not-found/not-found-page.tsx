@@ -1,5 +1,5 @@
-import { ArrowLeft } from 'lucide-react';
-import { PublicLayout } from '#client/components/layout/public-layout.tsx';
+import { ArrowLeft } from '#client/components/icons.tsx';
+import { PublicLayout } from '#client/public/layout/public-layout.tsx';
 
 /** Any unknown path (spec section 2): served as 404.html with HTTP status 404. */
 export function NotFoundPage() {

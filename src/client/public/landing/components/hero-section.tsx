@@ -1,4 +1,4 @@
-import { ArrowRight, BadgeCheck } from 'lucide-react';
+import { ArrowRight, BadgeCheck } from '#client/components/icons.tsx';
 import { scrollToContactForm } from '../scroll-to-contact.ts';
 
 const STATS = [

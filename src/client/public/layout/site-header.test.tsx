@@ -3,7 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SiteConfigProvider } from '#client/lib/site-config-context.tsx';
+import { SiteConfigProvider } from '#client/public/site-config-context.tsx';
 import { SiteHeader } from './site-header.tsx';
 
 const config = { name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };

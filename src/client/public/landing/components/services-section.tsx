@@ -1,4 +1,4 @@
-import { ChartColumn, ClipboardList, FileSearch, FileText } from 'lucide-react';
+import { ChartColumn, ClipboardList, FileSearch, FileText } from '#client/components/icons.tsx';
 
 const SERVICES = [
   {

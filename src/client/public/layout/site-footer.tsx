@@ -1,5 +1,5 @@
-import { Mail, MapPin, Phone } from 'lucide-react';
-import { useSiteConfig } from '#client/lib/site-config-context.tsx';
+import { Mail, MapPin, Phone } from '#client/components/icons.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
 const COMPANY_LINKS = [

@@ -1,9 +1,9 @@
-import { ContentPage } from '#client/features/legal/content-page.tsx';
-import { CONTENT_PAGES, type ContentPageKey } from '#client/features/legal/content.ts';
-import { fillContent } from '#client/features/legal/fill-content.ts';
-import { LandingPage } from '#client/features/landing/landing-page.tsx';
-import { NotFoundPage } from '#client/features/not-found/not-found-page.tsx';
-import { SiteConfigProvider } from '#client/lib/site-config-context.tsx';
+import { ContentPage } from '#client/public/legal/content-page.tsx';
+import { CONTENT_PAGES, type ContentPageKey } from '#client/public/legal/content.ts';
+import { fillContent } from '#client/public/legal/fill-content.ts';
+import { LandingPage } from '#client/public/landing/landing-page.tsx';
+import { NotFoundPage } from '#client/public/not-found/not-found-page.tsx';
+import { SiteConfigProvider } from '#client/public/site-config-context.tsx';
 import type { SiteConfig } from '#client/lib/site-config.ts';
 
 /** The prerendered public pages: where each is written and what its <head> says. */

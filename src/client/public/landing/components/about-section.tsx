@@ -1,5 +1,5 @@
-import { MapPin, ShieldCheck, Users } from 'lucide-react';
-import { useSiteConfig } from '#client/lib/site-config-context.tsx';
+import { MapPin, ShieldCheck, Users } from '#client/components/icons.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 
 const POINTS = [
   { icon: Users, text: 'Over 100 active clients and more than 5,000 reports delivered.' },

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import { Send } from 'lucide-react';
+import { Send } from '#client/components/icons.tsx';
 import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '../lead-form-model.ts';
 import { useLeadForm } from '../use-lead-form.ts';
 

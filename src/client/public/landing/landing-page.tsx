@@ -1,4 +1,4 @@
-import { PublicLayout } from '#client/components/layout/public-layout.tsx';
+import { PublicLayout } from '#client/public/layout/public-layout.tsx';
 import { AboutSection } from './components/about-section.tsx';
 import { ContactSection } from './components/contact-section.tsx';
 import { HeroSection } from './components/hero-section.tsx';

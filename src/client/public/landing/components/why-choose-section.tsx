@@ -1,5 +1,5 @@
-import { Clock, FileText, Map as MapIcon, Users } from 'lucide-react';
-import { useSiteConfig } from '#client/lib/site-config-context.tsx';
+import { Clock, FileText, MapIcon, Users } from '#client/components/icons.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 
 const REASONS = [
   {

@@ -1,4 +1,4 @@
-import { Building2 } from 'lucide-react';
+import { Building2 } from '#client/components/icons.tsx';
 
 /** The small logo square in front of the brand name. */
 export function BrandMark() {

@@ -1,4 +1,4 @@
-import { storedSessionId } from '#client/lib/analytics-tracker.ts';
+import { storedSessionId } from '#client/public/analytics-tracker.ts';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '#client/lib/api-client.ts';
 import { toast } from '#client/components/ui/toast-store.ts';
