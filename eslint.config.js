@@ -25,7 +25,7 @@ const featureIsolation = features.map((feature) => ({
         patterns: features
           .filter((other) => other !== feature)
           .flatMap((other) => [
-            { group: [`#client/features/${other}/*`, `**/features/${other}/*`, `../${other}/*`], message: 'Features do not import each other; move shared code to components/ or lib/.' },
+            { group: [`\\#client/features/${other}/*`, `**/features/${other}/*`, `../${other}/*`], message: 'Features do not import each other; move shared code to components/ or lib/.' },
           ]),
       },
     ],
@@ -76,6 +76,35 @@ const serverLayers = {
   },
 };
 
+/**
+ * The public pages ship as little JavaScript as they can (`npm run check:weight` holds `/` to
+ * its budget): nothing under src/client/public may import the admin app's libraries or code,
+ * nor zod at run time (the forms use the small checkers of src/shared/rules).
+ */
+const publicPages = {
+  files: ['src/client/public/**/*.{ts,tsx}'],
+  ignores: ['src/client/public/**/*.test.{ts,tsx}'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@radix-ui/*', '@tanstack/*', 'react-hook-form', '@hookform/*', 'recharts', 'date-fns', 'date-fns/*', 'react-router', 'zod', 'zod/*'],
+            message: 'The public pages do not load the admin app\'s libraries (or zod): keep / light.',
+          },
+          { group: ['\\#client/app/*', '\\#client/features/*', '**/client/app/*', '**/client/features/*'], message: 'The public pages do not import the admin app.' },
+          {
+            group: ['\\#client/components/ui/*', '!\\#client/components/ui/toaster.tsx', '!\\#client/components/ui/toast-store.ts'],
+            message: 'Of the UI primitives, the public pages use only the toasts; the rest are built on Radix.',
+          },
+          { group: ['\\#shared/schemas/*'], allowTypeImports: true, message: 'The shared schemas are zod: import their types only, and check input with #shared/rules.' },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.test-data/', 'test-results/', 'playwright-report/', 'data/', 'drizzle/'] },
   js.configs.recommended,
@@ -89,6 +118,8 @@ export default tseslint.config(
       'import-x/no-self-import': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // `import { type X }` leaves `import 'module'` behind: its side effects (and bytes) stay.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
     },
   },
   {
@@ -110,7 +141,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['#client/*', '**/server/*', '**/client/*'], message: 'src/shared is the contract: it imports neither server nor client.' },
+            { group: ['\\#client/*', '**/server/*', '**/client/*'], message: 'src/shared is the contract: it imports neither server nor client.' },
             { group: ['node:*', 'react', 'react-dom', 'pg', '@electric-sql/*', 'hono', 'hono/*'], message: 'src/shared is pure: no Node, DOM or I/O.' },
           ],
         },
@@ -118,5 +149,6 @@ export default tseslint.config(
     },
   },
   serverLayers,
+  publicPages,
   ...featureIsolation,
 );

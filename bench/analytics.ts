@@ -3,8 +3,8 @@
  * measured in the same run, and the summary's latency with 1M and 10M events.
  */
 import { sql } from 'drizzle-orm';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../src/shared/schemas/analytics.ts';
-import { type Db } from '../src/server/db/client.ts';
+import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../src/shared/constants.ts';
+import type { Db } from '../src/server/db/client.ts';
 import { execute } from '../src/server/db/sql.ts';
 import { rebuildAnalyticsRollups } from '../src/server/db/queries/analytics-events.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';

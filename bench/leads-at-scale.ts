@@ -4,7 +4,7 @@
  * loopback, so the time is the server's plus well under a millisecond of transport).
  */
 import { sql } from 'drizzle-orm';
-import { type Db } from '../src/server/db/client.ts';
+import type { Db } from '../src/server/db/client.ts';
 import { execute } from '../src/server/db/sql.ts';
 
 export const SCALE_LEADS = 100_000;

@@ -1,4 +1,4 @@
-/** Business constants from the spec (section 9). Pure values: no I/O. */
+/** The product's constants (docs/product-rules.md says where each shows). Pure values: no I/O. */
 export const PROPERTY_TYPES = ['single-family', 'multifamily', 'commercial', 'land', 'other'] as const;
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
@@ -17,6 +17,10 @@ export const APPOINTMENT_TYPES = ['Call', 'Zoom', 'On-site'] as const;
 export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
 
 export const NOTIFICATION_TYPES = ['lead', 'appointment'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** The title of a live notification's toast. */
+export const notificationTitle = (type: NotificationType) => (type === 'lead' ? 'New Lead' : 'Appointment Reminder');
 export const ANALYTICS_EVENT_TYPES = ['pageview', 'heartbeat', 'time_spent'] as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -29,6 +33,20 @@ export const LIMITS = {
   message: 5000,
 } as const;
 
-/** The analytics session id kept in browser storage (spec section 3). */
+/** Longest time one heartbeat or time_spent event may report (the tracker sends every 30 s). */
+export const MAX_EVENT_SECONDS = 3600;
+
+/** The Analytics dashboard's periods, their labels and lengths. */
+export const ANALYTICS_PERIODS = ['24h', '7d', '14d', '30d'] as const;
+export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+export const ANALYTICS_PERIOD_LABELS: Record<AnalyticsPeriod, string> = {
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '14d': 'Last 14 days',
+  '30d': 'Last 30 days',
+};
+export const PERIOD_HOURS: Record<AnalyticsPeriod, number> = { '24h': 24, '7d': 168, '14d': 336, '30d': 720 };
+
+/** The analytics session id kept in browser storage (docs/product-rules.md, "Analytics"). */
 export const ANALYTICS_SESSION_KEY = 'analytics_session_id';
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;

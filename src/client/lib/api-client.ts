@@ -1,8 +1,8 @@
-import { errorResponseSchema, type ErrorCode } from '#shared/schemas/error';
+import type { ErrorCode, ErrorResponse } from '#shared/schemas/error';
 
 /**
- * The one way the browser talks to /api (conventions 5 and 7): every non-2xx answer
- * becomes an ApiError carrying the server's error envelope; a failed connection is
+ * The one way the browser talks to /api (docs/conventions.md, "Errors"): every non-2xx
+ * answer becomes an ApiError carrying the server's error envelope; a failed connection is
  * left as the fetch TypeError.
  */
 export class ApiError extends Error {
@@ -26,10 +26,21 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  const parsed = errorResponseSchema.safeParse(body);
-  if (!parsed.success) return new ApiError(response.status, `HTTP ${response.status}`);
-  const { code, message, fields } = parsed.data.error;
+  if (!isErrorResponse(body)) return new ApiError(response.status, `HTTP ${response.status}`);
+  const { code, message, fields } = body.error;
   return new ApiError(response.status, message, code, fields);
+}
+
+/** Whether an answer is our error envelope (a proxy's HTML error page is not). */
+function isErrorResponse(body: unknown): body is ErrorResponse {
+  const error = (body as { error?: Partial<ErrorResponse['error']> } | null)?.error;
+  if (typeof error?.code !== 'string' || typeof error.message !== 'string') return false;
+  return error.fields === undefined || (typeof error.fields === 'object' && error.fields !== null && Object.values(error.fields).every((v) => typeof v === 'string'));
+}
+
+/** A path with each value in it URI-encoded, so no id can reach another endpoint: apiPath`/api/leads/${id}`. */
+export function apiPath(parts: TemplateStringsArray, ...values: (string | number)[]): string {
+  return parts.reduce((path, part, i) => path + part + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
 }
 
 export async function postJson<T>(path: string, body: unknown, init?: { signal?: AbortSignal }): Promise<T> {

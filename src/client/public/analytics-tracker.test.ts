@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN, type AnalyticsEventRequest } from '#shared/schemas/analytics';
+import { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN } from '#shared/constants';
+import type { AnalyticsEventRequest } from '#shared/schemas/analytics';
 import { ANALYTICS_EVENTS_PATH, readSessionId, sendEvent, startTracker, type TrackerOptions } from './analytics-tracker.ts';
 
 type Sent = { event: AnalyticsEventRequest; leaving: boolean };

@@ -1,12 +1,8 @@
-import {
-  ANALYTICS_SESSION_KEY,
-  MAX_EVENT_SECONDS,
-  SESSION_ID_PATTERN,
-  type AnalyticsEventRequest,
-} from '#shared/schemas/analytics';
+import { ANALYTICS_SESSION_KEY, MAX_EVENT_SECONDS, SESSION_ID_PATTERN } from '#shared/constants';
+import type { AnalyticsEventRequest } from '#shared/schemas/analytics';
 
 /**
- * First-party, cookie-free tracker of the public pages (spec 3, 7 and 9): a pageview per page,
+ * First-party, cookie-free tracker of the public pages (docs/product-rules.md, "Analytics"): a pageview per page,
  * a heartbeat every 30 s while the page is visible, and time_spent on leaving. Each heartbeat
  * and time_spent carries the whole seconds since that page's previous record, so summing them
  * never counts a second twice, and only visible time counts. It imports constants and types

@@ -33,7 +33,26 @@ describe('public pages', () => {
     expect(pageMeta(page, config).title).toContain('Acme Diligence');
   });
 
-  it('the 404 page has the spec text and a way home', () => {
+  it('marks only the interactive parts as islands for the browser to hydrate, with their props', () => {
+    const islands = (page: PublicPageKey) => {
+      const { container } = render(<PublicApp page={page} config={config} />);
+      const found = [...container.querySelectorAll('[data-island]')].map((e) => [e.getAttribute('data-island'), e.getAttribute('data-island-props')]);
+      cleanup();
+      return found;
+    };
+    expect(islands('landing')).toEqual([
+      ['site-header', '{"overlay":true}'],
+      ['get-started', '{}'],
+      ['lead-form', '{}'],
+      ['toaster', '{}'],
+    ]);
+    expect(islands('privacy')).toEqual([
+      ['site-header', '{"overlay":false}'],
+      ['toaster', '{}'],
+    ]);
+  });
+
+  it('the 404 page has the product text and a way home', () => {
     render(<PublicApp page="not-found" config={config} />);
     expect(screen.getByText("The page you are looking for doesn't exist or has been moved.")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');

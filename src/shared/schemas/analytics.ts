@@ -1,10 +1,7 @@
 import * as z from 'zod';
-import { ANALYTICS_EVENT_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
-import { NUL_MESSAGE, noNul } from './lead.ts';
+import { ANALYTICS_EVENT_TYPES, ANALYTICS_PERIODS, MAX_EVENT_SECONDS, SESSION_ID_PATTERN } from '../constants.ts';
+import { NUL_MESSAGE, noNul } from './text.ts';
 
-/** Longest time one heartbeat or time_spent event may report (the tracker sends every 30 s). */
-export const MAX_EVENT_SECONDS = 3600;
-export { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN } from '../constants.ts';
 
 const optionalText = (max: number) => z.string().max(max).refine(noNul, NUL_MESSAGE).optional();
 
@@ -29,15 +26,6 @@ export const analyticsEventRequestSchema = z
   });
 export type AnalyticsEventRequest = z.infer<typeof analyticsEventRequestSchema>;
 
-export const ANALYTICS_PERIODS = ['24h', '7d', '14d', '30d'] as const;
-export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
-export const ANALYTICS_PERIOD_LABELS: Record<AnalyticsPeriod, string> = {
-  '24h': 'Last 24 hours',
-  '7d': 'Last 7 days',
-  '14d': 'Last 14 days',
-  '30d': 'Last 30 days',
-};
-export const PERIOD_HOURS: Record<AnalyticsPeriod, number> = { '24h': 24, '7d': 168, '14d': 336, '30d': 720 };
 
 export const analyticsSummaryQuerySchema = z.object({ period: z.enum(ANALYTICS_PERIODS).default('7d') });
 
@@ -65,7 +53,7 @@ export const analyticsSummarySchema = z.object({
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 
-/** Percent change, one decimal; the spec's rule: 100% when the previous count is zero. */
+/** Percent change, one decimal; 100% when the previous count is zero (docs/product-rules.md, "Analytics"). */
 export function percentChange(current: number, previous: number): number {
   if (previous === 0) return 100;
   return Math.round(((current - previous) / previous) * 1000) / 10;

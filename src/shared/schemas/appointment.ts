@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { APPOINTMENT_TYPES, LIMITS } from '../constants.ts';
-import { NUL_MESSAGE, noNul } from './lead.ts';
+import { NUL_MESSAGE, noNul } from './text.ts';
 
 export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' });
 

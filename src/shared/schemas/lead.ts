@@ -1,57 +1,28 @@
 import * as z from 'zod';
-import { LEAD_STATUSES, LIMITS, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
+import { LEAD_STATUSES, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
+import { LEAD_FIELD_RULES, PROPERTY_TYPE_MESSAGES } from '../rules/lead-fields.ts';
+import { NUL_MESSAGE, noNul, zodText } from './text.ts';
 
 /**
- * The lead contract: one schema validates the browser form and the server request.
- * Messages are the spec's (section 5), word for word.
+ * The lead contract. The fields a person types follow the rules in rules/lead-fields.ts,
+ * which the browser's forms check with the same messages; the rest is the API's shape.
  */
 
-// The "standard email pattern" of the original form.
-export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
+export const emailSchema = zodText(LEAD_FIELD_RULES.email);
 
-const required = (message: string) => ({ message, abort: true });
-
-// PostgreSQL cannot store the NUL character in text; refuse it as bad input, not a 500.
-export const noNul = (s: string) => !s.includes('\u0000');
-export const NUL_MESSAGE = 'Contains a character that is not allowed';
-
-export const emailSchema = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, required('Email is required'))
-  .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters`)
-  .regex(EMAIL_PATTERN, 'Invalid email address')
-  .toLowerCase();
-
-export const propertyTypeSchema = z.enum(PROPERTY_TYPES, { error: 'Property type is required' });
+export const propertyTypeSchema = z.enum(PROPERTY_TYPES, { error: PROPERTY_TYPE_MESSAGES.required });
 
 /** Fields a person types into the public form and the admin Add/Edit Lead forms. */
 export const leadFieldsSchema = z.object({
-  full_name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, required('Name is required'))
-    .max(LIMITS.name, `Name must be at most ${LIMITS.name} characters`)
-    .refine(noNul, NUL_MESSAGE),
+  full_name: zodText(LEAD_FIELD_RULES.full_name),
   email: emailSchema,
-  phone: z
-    .string({ error: 'Phone number is required' })
-    .trim()
-    .min(1, required('Phone number is required'))
-    .max(LIMITS.phone, `Phone number must be at most ${LIMITS.phone} characters`)
-    .refine(noNul, NUL_MESSAGE),
-  // Forms use exactly one entry (spec section 3).
+  phone: zodText(LEAD_FIELD_RULES.phone),
+  // Forms send exactly one type; the data model holds a list.
   property_types: z
-    .array(propertyTypeSchema, { error: 'Property type is required' })
-    .min(1, 'Property type is required')
-    .max(1, 'Choose one property type'),
-  message: z
-    .string()
-    .trim()
-    .max(LIMITS.message, `Message must be at most ${LIMITS.message} characters`)
-    .refine(noNul, NUL_MESSAGE)
-    .optional()
-    .nullable(),
+    .array(propertyTypeSchema, { error: PROPERTY_TYPE_MESSAGES.required })
+    .min(1, PROPERTY_TYPE_MESSAGES.required)
+    .max(1, PROPERTY_TYPE_MESSAGES.onlyOne),
+  message: zodText(LEAD_FIELD_RULES.message).optional().nullable(),
 });
 export type LeadFields = z.infer<typeof leadFieldsSchema>;
 

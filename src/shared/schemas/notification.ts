@@ -13,6 +13,3 @@ export type Notification = z.infer<typeof notificationSchema>;
 export const notificationListSchema = z.object({ notifications: z.array(notificationSchema) });
 export const notificationIdParamSchema = z.object({ id: z.uuid('Invalid notification id') });
 export const countResponseSchema = z.object({ count: z.number().int() });
-
-/** The toast title for a live notification (spec section 8). */
-export const notificationTitle = (type: Notification['type']) => (type === 'lead' ? 'New Lead' : 'Appointment Reminder');

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/schemas/analytics';
+import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useAnalyticsSummary } from './api/get-analytics-summary.ts';

@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/schemas/analytics';
+import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
 
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriod = '7d';
 

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { loginRequestSchema, type LoginRequest } from '#shared/schemas/auth';
+import { checkLogin, type LoginErrors, type LoginInput } from '#shared/rules/login';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -14,22 +13,47 @@ function destination(state: unknown): string {
   return typeof from === 'string' && from.startsWith('/dashboard') ? from : '/dashboard';
 }
 
+/**
+ * /login. Checked in the browser with the sign-in rules the server applies (rules/login.ts):
+ * messages show on submit, then follow the input; the first invalid field gets focus.
+ */
 export function LoginPage() {
   const { user, loading, signIn } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginRequest>({ resolver: zodResolver(loginRequestSchema), defaultValues: { email: '', password: '' } });
+  const [values, setValues] = useState<Required<LoginInput>>({ email: '', password: '' });
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const attempted = useRef(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
   if (loading) return <Spinner className="min-h-screen" label="Checking your session..." />;
   if (user) return <Navigate to={destination(location.state)} replace />;
 
-  const onSubmit = handleSubmit(async (values) => {
+  const change = (name: keyof LoginInput, value: string) => {
+    const next = { ...values, [name]: value };
+    setValues(next);
+    if (attempted.current) {
+      const result = checkLogin(next);
+      setErrors(result.ok ? {} : result.errors);
+    }
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    attempted.current = true;
+    const result = checkLogin(values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      (result.errors.email ? emailInput : passwordInput).current?.focus();
+      return;
+    }
+    setErrors({});
+    setSubmitting(true);
     try {
-      await signIn(values);
+      await signIn(result.value);
       void navigate(destination(location.state), { replace: true });
     } catch (err) {
       if (err instanceof ApiError) toast.error(err.message || 'Invalid credentials');
@@ -37,29 +61,43 @@ export function LoginPage() {
         console.error('Sign-in failed', err);
         toast.error('An unexpected error occurred');
       }
+    } finally {
+      setSubmitting(false);
     }
-  });
+  };
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-100 px-4 py-12">
       <div className="w-full max-w-md rounded-xl bg-white p-8 shadow-lg">
         <h1 className="text-center text-2xl font-bold text-slate-900">Admin Login</h1>
         <p className="mt-2 text-center text-sm text-slate-600">Sign in to access the CRM dashboard</p>
-        <form className="mt-8 space-y-5" onSubmit={onSubmit} noValidate>
-          <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
+        <form className="mt-8 space-y-5" onSubmit={(event) => void onSubmit(event)} noValidate>
           <TextField
+            ref={emailInput}
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            error={errors.email}
+            value={values.email}
+            onChange={(e) => change('email', e.currentTarget.value)}
+          />
+          <TextField
+            ref={passwordInput}
             label="Password"
+            name="password"
             type="password"
             autoComplete="current-password"
-            error={errors.password?.message}
-            {...register('password')}
+            error={errors.password}
+            value={values.password}
+            onChange={(e) => change('password', e.currentTarget.value)}
           />
           <button
             type="submit"
-            disabled={isSubmitting}
+            disabled={submitting}
             className="w-full rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
           >
-            {isSubmitting ? 'Signing in...' : 'Sign in'}
+            {submitting ? 'Signing in...' : 'Sign in'}
           </button>
         </form>
         <p className="mt-6 text-center text-sm">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLeadPatch, toFormField, type EditLeadFields, type EditLeadFormValues } from './lead-form-model.ts';
+import { buildLeadPatch, type EditLeadFields, type EditLeadFormValues } from './lead-form-model.ts';
 
 const initial: EditLeadFormValues = {
   full_name: 'Ada Lovelace',
@@ -40,13 +40,5 @@ describe('buildLeadPatch', () => {
 
   it('does not count an email stored in other letter case as a change', () => {
     expect(buildLeadPatch({ ...initial, email: 'Ada@Example.com' }, unchanged)).toEqual({});
-  });
-});
-
-describe('toFormField', () => {
-  it("maps the contract's property_types to the form's select and ignores unknown keys", () => {
-    expect(toFormField('property_types')).toBe('property_type');
-    expect(toFormField('email')).toBe('email');
-    expect(toFormField('status')).toBeUndefined();
   });
 });

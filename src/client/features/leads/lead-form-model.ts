@@ -1,55 +1,31 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { LEAD_STATUSES, PROPERTY_TYPES, PROPERTY_TYPE_LABELS, type LeadStatus } from '#shared/constants';
-import { leadFieldsSchema, type LeadDetail, type LeadFields, type UpdateLeadRequest } from '#shared/schemas/lead';
+import { LEAD_STATUSES, type LeadStatus } from '#shared/constants';
+import type { CheckedLeadFields } from '#shared/rules/lead-fields';
+import type { LeadDetail, UpdateLeadRequest } from '#shared/schemas/lead';
+import { validateLeadForm, type LeadFormValues } from '#client/lib/lead-form.ts';
 
-/** What the Add Lead inputs hold: the select holds one type, the contract wants an array. */
-export type LeadFormValues = { full_name: string; email: string; phone: string; property_type: string; message: string };
-/** The Edit Lead form adds Contacted (Yes/No) and Status. */
+/** The Edit Lead form adds Contacted (Yes/No) and Status to the lead's fields. */
 export type EditLeadFormValues = LeadFormValues & { contacted: 'yes' | 'no'; status: LeadStatus };
-export type EditLeadFields = LeadFields & { contacted: boolean; status: LeadStatus };
+export type EditLeadFields = CheckedLeadFields & { contacted: boolean; status: LeadStatus };
 
-export const EMPTY_LEAD_FORM: LeadFormValues = { full_name: '', email: '', phone: '', property_type: '', message: '' };
-export const PROPERTY_TYPE_OPTIONS = PROPERTY_TYPES.map((value) => ({ value, label: PROPERTY_TYPE_LABELS[value] }));
 export const STATUS_OPTIONS = LEAD_STATUSES;
 
-const FORM_FIELDS = ['full_name', 'email', 'phone', 'property_type', 'message'] as const;
-type FormField = (typeof FORM_FIELDS)[number];
-
-/** A contract field name ("property_types") as the form's field ("property_type"). */
-export function toFormField(key: string): FormField | undefined {
-  const field = key === 'property_types' ? 'property_type' : key;
-  return (FORM_FIELDS as readonly string[]).includes(field) ? (field as FormField) : undefined;
+function toFieldErrors<T extends LeadFormValues>(errors: Partial<Record<keyof LeadFormValues, string>>): FieldErrors<T> {
+  const out: Record<string, { type: string; message: string }> = {};
+  for (const [field, message] of Object.entries(errors)) out[field] = { type: 'validate', message };
+  return out as FieldErrors<T>;
 }
 
-function parseLeadFields(values: LeadFormValues) {
-  return leadFieldsSchema.safeParse({
-    full_name: values.full_name,
-    email: values.email,
-    phone: values.phone,
-    property_types: values.property_type === '' ? [] : [values.property_type],
-    message: values.message,
-  });
-}
-
-function toFieldErrors<T extends LeadFormValues>(issues: readonly { path: PropertyKey[]; message: string; code: string }[]): FieldErrors<T> {
-  const errors: Record<string, { type: string; message: string }> = {};
-  for (const issue of issues) {
-    const field = toFormField(String(issue.path[0] ?? ''));
-    if (field && !errors[field]) errors[field] = { type: issue.code, message: issue.message };
-  }
-  return errors as FieldErrors<T>;
-}
-
-/** Validates the Add Lead form with the shared contract (spec section 5 messages) and hands the request to submit. */
-export const leadFormResolver: Resolver<LeadFormValues, unknown, LeadFields> = (values) => {
-  const parsed = parseLeadFields(values);
-  return parsed.success ? { values: parsed.data, errors: {} } : { values: {}, errors: toFieldErrors<LeadFormValues>(parsed.error.issues) };
+/** Checks the Add Lead form with the shared lead-form model and hands the request to submit. */
+export const leadFormResolver: Resolver<LeadFormValues, unknown, CheckedLeadFields> = (values) => {
+  const result = validateLeadForm(values);
+  return result.ok ? { values: result.lead, errors: {} } : { values: {}, errors: toFieldErrors<LeadFormValues>(result.errors) };
 };
 
 export const editLeadFormResolver: Resolver<EditLeadFormValues, unknown, EditLeadFields> = (values) => {
-  const parsed = parseLeadFields(values);
-  if (!parsed.success) return { values: {}, errors: toFieldErrors<EditLeadFormValues>(parsed.error.issues) };
-  return { values: { ...parsed.data, contacted: values.contacted === 'yes', status: values.status }, errors: {} };
+  const result = validateLeadForm(values);
+  if (!result.ok) return { values: {}, errors: toFieldErrors<EditLeadFormValues>(result.errors) };
+  return { values: { ...result.lead, contacted: values.contacted === 'yes', status: values.status }, errors: {} };
 };
 
 /** The Edit Lead form's starting values, from the lead as the server sent it. */

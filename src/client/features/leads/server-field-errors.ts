@@ -1,6 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '#client/lib/api-client.ts';
-import { toFormField } from './lead-form-model.ts';
+import { toFormField } from '#client/lib/lead-form.ts';
 
 /** Puts a 400's field messages under the matching inputs; returns whether any matched. */
 export function showServerFieldErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>): boolean {

@@ -1,10 +1,27 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { notificationSchema, notificationTitle } from '#shared/schemas/notification';
+import { NOTIFICATION_TYPES, notificationTitle } from '#shared/constants';
+import type { Notification } from '#shared/schemas/notification';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { addLiveNotification, notificationsQueryKey } from './api/notifications.ts';
 
 const RETRY_AFTER_CLOSE_MS = 5000;
+
+/** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
+function readNotification(data: string): Notification | undefined {
+  try {
+    const n = JSON.parse(data) as Partial<Notification>;
+    const valid =
+      typeof n.id === 'string' &&
+      typeof n.message === 'string' &&
+      typeof n.read === 'boolean' &&
+      typeof n.created_at === 'string' &&
+      (NOTIFICATION_TYPES as readonly unknown[]).includes(n.type);
+    return valid ? (n as Notification) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * One EventSource per tab. On every (re)connect the server sends `ready` and we refetch,
@@ -24,10 +41,10 @@ export function useNotificationStream(onClosed: () => void) {
       source = new EventSource('/api/notifications/stream');
       source.addEventListener('ready', () => void client.invalidateQueries({ queryKey: notificationsQueryKey }));
       source.addEventListener('notification', (event) => {
-        const parsed = notificationSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
-        if (!parsed.success) return;
-        addLiveNotification(client, parsed.data);
-        toast.info(notificationTitle(parsed.data.type), parsed.data.message);
+        const notification = readNotification((event as MessageEvent<string>).data);
+        if (!notification) return;
+        addLiveNotification(client, notification);
+        toast.info(notificationTitle(notification.type), notification.message);
       });
       source.addEventListener('error', () => {
         // CONNECTING: the browser retries by itself. CLOSED: the server said no; try later.

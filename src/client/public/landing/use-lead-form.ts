@@ -1,35 +1,37 @@
-import { storedSessionId } from '#client/public/analytics-tracker.ts';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError } from '#client/lib/api-client.ts';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { submitLead } from './api/submit-lead.ts';
+import { ApiError } from '#client/lib/api-client.ts';
 import {
   EMPTY_LEAD_FORM,
   LEAD_FORM_FIELDS,
-  buildLeadRequest,
-  msSince,
-  newSubmissionId,
   toFormErrors,
   validateLeadForm,
   type LeadFormErrors,
   type LeadFormField,
   type LeadFormValues,
-} from './lead-form-model.ts';
+} from '#client/lib/lead-form.ts';
+import { storedSessionId } from '../analytics-tracker.ts';
+import { submitLead } from './api/submit-lead.ts';
+import { buildLeadRequest, msSince, newSubmissionId } from './lead-request.ts';
 
-// Spec section 8, word for word.
+// The public form's toasts, word for word (docs/product-rules.md, "Toasts").
 export const LEAD_SUCCESS_MESSAGE = 'Thank you for your interest! We will contact you shortly.';
 export const LEAD_FAILURE_MESSAGE = 'Something went wrong. Please try again.';
+
+/** The public form's inputs: a lead's, and the honeypot people never see (bots fill it in). */
+export type PublicLeadFormValues = LeadFormValues & { website: string };
+const EMPTY_FORM: PublicLeadFormValues = { ...EMPTY_LEAD_FORM, website: '' };
 
 function firstInvalid(errors: LeadFormErrors): LeadFormField | undefined {
   return LEAD_FORM_FIELDS.find((field) => errors[field] !== undefined);
 }
 
 /**
- * State and submission of the public lead form: idle → submitting → reset on success
- * (spec section 4). `onInvalid` receives the first field with an error, to focus it.
+ * State and submission of the public lead form: idle → submitting (button disabled) → reset
+ * on success. `onInvalid` receives the first field with an error, to focus it.
  */
 export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
-  const [values, setValues] = useState<LeadFormValues>(EMPTY_LEAD_FORM);
+  const [values, setValues] = useState<PublicLeadFormValues>(EMPTY_FORM);
   const [errors, setErrors] = useState<LeadFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
   // After the first attempt, errors follow the input as it changes.
@@ -54,7 +56,7 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
     if (field) onInvalid(field);
   }, [errors, onInvalid]);
 
-  function setField(name: keyof LeadFormValues, value: string) {
+  function setField(name: keyof PublicLeadFormValues, value: string) {
     const next = { ...values, [name]: value };
     setValues(next);
     if (attempted.current && name !== 'website') {
@@ -91,7 +93,7 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
       await submitLead(request);
       submissionId.current = null;
       attempted.current = false;
-      setValues(EMPTY_LEAD_FORM);
+      setValues(EMPTY_FORM);
       setErrors({});
       toast.success(LEAD_SUCCESS_MESSAGE);
     } catch (error) {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { PERIOD_HOURS, analyticsSummarySchema, percentChange, type AnalyticsPeriod, type AnalyticsSummary } from '#shared/schemas/analytics';
+import { PERIOD_HOURS, type AnalyticsPeriod } from '#shared/constants';
+import { analyticsSummarySchema, percentChange, type AnalyticsSummary } from '#shared/schemas/analytics';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
 

@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AnalyticsPeriod, AnalyticsSummary } from '#shared/schemas/analytics';
-import { apiRequest } from '#client/lib/api-client.ts';
+import type { AnalyticsPeriod } from '#shared/constants';
+import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 export const analyticsSummaryQueryKey = (period: AnalyticsPeriod) => ['analytics-summary', period] as const;
 
 export const getAnalyticsSummary = (period: AnalyticsPeriod) =>
-  apiRequest<AnalyticsSummary>('GET', `/api/analytics/summary?period=${encodeURIComponent(period)}`);
+  apiRequest<AnalyticsSummary>('GET', apiPath`/api/analytics/summary?period=${period}`);
 
 export const analyticsSummaryQueryOptions = (period: AnalyticsPeriod) =>
   queryOptions({ queryKey: analyticsSummaryQueryKey(period), queryFn: () => getAnalyticsSummary(period), staleTime: 60_000 });

@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from 'recharts';
-import type { AnalyticsPeriod, AnalyticsSummary } from '#shared/schemas/analytics';
+import type { AnalyticsPeriod } from '#shared/constants';
+import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { formatHour, formatMinutesSeconds } from '../analytics-format.ts';
 
 export type ActivityBar = { hour: number; label: string; views: number; time_spent: number };

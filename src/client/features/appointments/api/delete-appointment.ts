@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { appointmentsQueryKey } from './get-appointments.ts';
 
-export const deleteAppointment = (id: string) => apiRequest<{ id: string }>('DELETE', `/api/appointments/${encodeURIComponent(id)}`);
+export const deleteAppointment = (id: string) => apiRequest<{ id: string }>('DELETE', apiPath`/api/appointments/${id}`);
 
 /** The .ics download for one appointment (the session cookie goes with the link). */
-export const appointmentIcsUrl = (id: string) => `/api/appointments/${encodeURIComponent(id)}/ics`;
+export const appointmentIcsUrl = (id: string) => apiPath`/api/appointments/${id}/ics`;
 
 export function useDeleteAppointment() {
   const client = useQueryClient();

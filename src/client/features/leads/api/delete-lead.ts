@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { leadsQueryKey } from './get-leads.ts';
 
-export const deleteLead = (id: string) => apiRequest<{ id: string }>('DELETE', `/api/leads/${encodeURIComponent(id)}`);
+export const deleteLead = (id: string) => apiRequest<{ id: string }>('DELETE', apiPath`/api/leads/${id}`);
 
 export function useDeleteLead() {
   const client = useQueryClient();

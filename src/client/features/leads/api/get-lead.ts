@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { LeadDetail } from '#shared/schemas/lead';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { leadsQueryKey } from './get-leads.ts';
 
-export const getLead = (id: string) => apiRequest<LeadDetail>('GET', `/api/leads/${encodeURIComponent(id)}`);
+export const getLead = (id: string) => apiRequest<LeadDetail>('GET', apiPath`/api/leads/${id}`);
 
 export const leadQueryOptions = (id: string) =>
   // Dropped once the Edit Lead modal closes, so reopening it never pre-fills stale values.

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Lead, UpdateLeadRequest } from '#shared/schemas/lead';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { leadsQueryKey } from './get-leads.ts';
 
 /** Sends only the changed fields, so a concurrent edit of another field is not undone. */
 export const updateLead = ({ id, patch }: { id: string; patch: UpdateLeadRequest }) =>
-  apiRequest<Lead>('PATCH', `/api/leads/${encodeURIComponent(id)}`, patch);
+  apiRequest<Lead>('PATCH', apiPath`/api/leads/${id}`, patch);
 
 export function useUpdateLead() {
   const client = useQueryClient();

@@ -2,7 +2,8 @@ import { useForm } from 'react-hook-form';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useCreateLead } from '../api/create-lead.ts';
-import { EMPTY_LEAD_FORM, leadFormResolver, type LeadFormValues } from '../lead-form-model.ts';
+import { EMPTY_LEAD_FORM, type LeadFormValues } from '#client/lib/lead-form.ts';
+import { leadFormResolver } from '../lead-form-model.ts';
 import { showServerFieldErrors } from '../server-field-errors.ts';
 import { LeadFormActions, LeadFormFields } from './lead-form-fields.tsx';
 

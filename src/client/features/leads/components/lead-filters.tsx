@@ -2,7 +2,7 @@ import { Download, Search } from '#client/components/icons.tsx';
 import { useId } from 'react';
 import { LEAD_STATUSES } from '#shared/constants';
 import { leadFilterParams, type LeadListView } from '../api/get-leads.ts';
-import { PROPERTY_TYPE_OPTIONS } from '../lead-form-model.ts';
+import { PROPERTY_TYPE_OPTIONS } from '#client/lib/lead-form.ts';
 
 type Props = {
   view: LeadListView;

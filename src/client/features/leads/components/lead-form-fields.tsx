@@ -2,7 +2,7 @@ import type { FieldErrors, Path, UseFormRegister } from 'react-hook-form';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
-import { PROPERTY_TYPE_OPTIONS, type LeadFormValues } from '../lead-form-model.ts';
+import { PROPERTY_TYPE_OPTIONS, type LeadFormValues } from '#client/lib/lead-form.ts';
 
 type Props<T extends LeadFormValues> = { register: UseFormRegister<T>; errors: FieldErrors<LeadFormValues> };
 

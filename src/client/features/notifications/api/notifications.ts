@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Notification } from '#shared/schemas/notification';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 export const notificationsQueryKey = ['notifications'] as const;
 
@@ -10,7 +10,7 @@ export const getNotifications = () =>
 export const notificationsQueryOptions = () =>
   queryOptions({ queryKey: notificationsQueryKey, queryFn: getNotifications, staleTime: 60_000 });
 
-/** The bell's list. Fetch errors stay in the query state, not shown (spec section 8). */
+/** The bell's list. Fetch errors stay in the query state, not shown (docs/product-rules.md, "Silent errors"). */
 export const useNotifications = () => useQuery(notificationsQueryOptions());
 
 const setList = (client: QueryClient, update: (list: Notification[]) => Notification[]) =>
@@ -24,7 +24,7 @@ export function addLiveNotification(client: QueryClient, notification: Notificat
 export function useMarkNotificationRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('POST', `/api/notifications/${id}/read`),
+    mutationFn: (id: string) => apiRequest('POST', apiPath`/api/notifications/${id}/read`),
     onMutate: (id) => setList(client, (list) => list.map((n) => (n.id === id ? { ...n, read: true } : n))),
     onError: () => client.invalidateQueries({ queryKey: notificationsQueryKey }),
   });

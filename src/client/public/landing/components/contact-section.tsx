@@ -1,6 +1,6 @@
 import { Mail, MapPin, Phone } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
-import { LeadForm } from './lead-form.tsx';
+import { Island } from '../../island.tsx';
 
 export function ContactSection() {
   const { email, phone, phoneTel } = useSiteConfig();
@@ -36,7 +36,7 @@ export function ContactSection() {
           </ul>
         </div>
         <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8 lg:col-span-3">
-          <LeadForm />
+          <Island name="lead-form" />
         </div>
       </div>
     </section>

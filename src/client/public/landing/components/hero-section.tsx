@@ -1,5 +1,5 @@
-import { ArrowRight, BadgeCheck } from '#client/components/icons.tsx';
-import { scrollToContactForm } from '../scroll-to-contact.ts';
+import { BadgeCheck } from '#client/components/icons.tsx';
+import { Island } from '../../island.tsx';
 
 const STATS = [
   { value: '24hr', label: 'Turnaround' },
@@ -41,14 +41,7 @@ export function HeroSection() {
           ))}
         </ul>
         <div className="mt-10 flex flex-col gap-3 sm:flex-row">
-          <button
-            type="button"
-            onClick={scrollToContactForm}
-            className="inline-flex items-center justify-center gap-2 rounded-md bg-brand-600 px-6 py-3 text-base font-semibold text-white shadow-lg ring-1 ring-white/20 hover:bg-brand-700"
-          >
-            Get Started Now
-            <ArrowRight aria-hidden="true" className="size-5" />
-          </button>
+          <Island name="get-started" />
           <a
             href="#how-it-works"
             className="inline-flex items-center justify-center rounded-md border border-white/40 px-6 py-3 text-base font-semibold text-white hover:bg-white/10"

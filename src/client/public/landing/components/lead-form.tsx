@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import { Send } from '#client/components/icons.tsx';
-import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '../lead-form-model.ts';
+import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '#client/lib/lead-form.ts';
 import { useLeadForm } from '../use-lead-form.ts';
 
 const controlClass = (invalid: boolean) =>
@@ -12,7 +12,7 @@ const controlClass = (invalid: boolean) =>
 
 const focusField = (field: LeadFormField) => document.getElementById(`lead-${field}`)?.focus();
 
-/** The public lead form (spec sections 2, 4, 5): validated with the shared zod schema. */
+/** The public lead form: checked in the browser with the rules and messages the server applies. */
 export function LeadForm() {
   const { values, errors, submitting, setField, submit } = useLeadForm(focusField);
 

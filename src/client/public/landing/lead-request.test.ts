@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { buildLeadRequest, newSubmissionId } from './lead-request.ts';
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('buildLeadRequest', () => {
+  it('adds the honeypot, the idempotency key and a whole, non-negative fill time', () => {
+    const lead = { full_name: 'A', email: 'a@b.co', phone: '1', property_types: ['other' as const] };
+    expect(buildLeadRequest(lead, { website: '', submissionId: 'id', fillMs: 1234.6 })).toEqual({
+      ...lead,
+      website: '',
+      submission_id: 'id',
+      fill_ms: 1235,
+    });
+    expect(buildLeadRequest(lead, { website: '', submissionId: 'id', fillMs: -3 }).fill_ms).toBe(0);
+  });
+});
+
+describe('newSubmissionId', () => {
+  it('makes a v4 UUID, also where crypto.randomUUID is missing (plain http)', () => {
+    expect(newSubmissionId()).toMatch(UUID_V4);
+    const original = crypto.randomUUID;
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const id = newSubmissionId();
+      expect(id).toMatch(UUID_V4);
+      expect(newSubmissionId()).not.toBe(id);
+    } finally {
+      Object.defineProperty(crypto, 'randomUUID', { value: original, configurable: true });
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PROPERTY_TYPES } from '../constants.ts';
+import { loginRequestSchema } from '../schemas/auth.ts';
+import { fieldErrors } from '../schemas/error.ts';
+import { leadFieldsSchema } from '../schemas/lead.ts';
+import { checkLeadFields } from './lead-fields.ts';
+import { checkLogin } from './login.ts';
+
+/**
+ * The browser checks forms with the small checkers of rules/; the server with the zod schemas
+ * built from the same rules. For anything a form can send (text, or nothing, in each field),
+ * both must agree: the same verdict, the same cleaned values, the same first message per field.
+ */
+
+const around = (n: number) => fc.constantFrom(n - 1, n, n + 1).map((length) => 'x'.repeat(length));
+const formText = fc.oneof(
+  fc.constantFrom('', ' ', '  \t ', 'Jane Doe', ' Jane ', 'a\u0000b', '\u0000', 'Zoë 李雷 🏠', '\u00a0x\u00a0', '\ufeffx', '\u2028'),
+  fc.constantFrom('jane@example.com', ' JANE@Example.COM ', 'jane@example', 'jane@@example.com', 'a@b.co', 'x@y.z', 'j\u0000@example.com'),
+  fc.constantFrom('(301) 555-0100', '+1 301 555 0100', '555'),
+  around(40),
+  around(200),
+  around(254),
+  around(5000),
+  fc.constantFrom('a'.repeat(250) + '@b.co', `${'a'.repeat(245)}@example.com`),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+);
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+const propertyTypes = maybe(fc.array(fc.constantFrom(...PROPERTY_TYPES, 'castle', '', 'Land', 'single family'), { maxLength: 3 }));
+
+const leadInput = fc.record(
+  {
+    full_name: maybe(formText),
+    email: maybe(formText),
+    phone: maybe(formText),
+    property_types: propertyTypes,
+    message: fc.oneof(maybe(formText), fc.constant(null)),
+  },
+  { requiredKeys: [] },
+);
+
+const serverVerdict = (schema: typeof leadFieldsSchema | typeof loginRequestSchema, input: unknown) => {
+  const parsed = schema.safeParse(input);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrors(parsed.error) };
+};
+
+describe('the browser checkers and the server schemas', () => {
+  it('agree on every lead form input', () => {
+    fc.assert(
+      fc.property(leadInput, (input) => {
+        expect(checkLeadFields(input)).toEqual(serverVerdict(leadFieldsSchema, input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agree on every sign-in form input', () => {
+    const password = fc.oneof(formText, around(8), around(1024));
+    fc.assert(
+      fc.property(fc.record({ email: maybe(formText), password: maybe(password) }, { requiredKeys: [] }), (input) => {
+        expect(checkLogin(input)).toEqual(serverVerdict(loginRequestSchema, input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('give the product messages for the classic mistakes', () => {
+    expect(checkLeadFields({ full_name: ' ', email: 'nope', phone: '', property_types: [] })).toEqual({
+      ok: false,
+      errors: { full_name: 'Name is required', email: 'Invalid email address', phone: 'Phone number is required', property_types: 'Property type is required' },
+    });
+    expect(checkLogin({ email: '', password: 'short' })).toEqual({
+      ok: false,
+      errors: { email: 'Email is required', password: 'Password must be at least 8 characters' },
+    });
+  });
+});
