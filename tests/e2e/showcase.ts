@@ -269,7 +269,14 @@ export const DASHBOARD_STATES: PageState[] = [
       const bell = page.getByRole('button', { name: /^Notifications/ });
       await expect(bell).toHaveAccessibleName(/unread/);
       await bell.click();
-      await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(/New lead: Grace Kim/)).toBeVisible();
+      const panel = page.getByRole('dialog', { name: 'Notifications' });
+      await expect(panel.getByText(/New lead: Grace Kim/)).toBeVisible();
+      await expect(panel).toBeFocused();
+      // Under the bell and whole on any screen: at least 8 px from either edge.
+      const box = (await panel.boundingBox())!;
+      const width = page.viewportSize()!.width;
+      expect(box.x).toBeGreaterThanOrEqual(8);
+      expect(box.x + box.width).toBeLessThanOrEqual(width - 8 + 0.5);
     },
   },
 ];

@@ -1,8 +1,9 @@
 import { Menu } from '#client/components/icons.tsx';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '#client/features/notifications/components/notification-bell.tsx';
 import { useNotificationStream } from '#client/features/notifications/use-notification-stream.ts';
+import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useAuth } from '#client/lib/auth.tsx';
 import { readSiteConfig } from '#client/lib/site-config.ts';
 import { Sidebar } from './sidebar.tsx';
@@ -96,7 +97,9 @@ export function DashboardLayout() {
           </div>
         </header>
         <main id="main" className="p-4 sm:p-6 lg:p-8">
-          <Outlet />
+          <Suspense fallback={<Spinner className="py-16" label="Loading..." />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

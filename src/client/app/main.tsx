@@ -1,10 +1,9 @@
-import '#client/lib/zod-jitless.ts';
 import './styles.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { router } from '#client/app/router.tsx';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes } from './router.tsx';
 import { Toaster } from '#client/components/ui/toaster.tsx';
 import { AuthProvider } from '#client/lib/auth.tsx';
 
@@ -16,7 +15,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
         <Toaster belowHeader />
       </AuthProvider>
     </QueryClientProvider>

@@ -114,13 +114,13 @@ describe('AppointmentsPage', () => {
     const { calls } = mockAppointments([appointment], (call) => (call.method === 'DELETE' ? { body: { id: appointment.id } } : undefined));
     renderPage();
     await user.click(await screen.findByRole('button', { name: '4:45 PM - Ada Lovelace' }));
-    const dialog = screen.getByRole('dialog', { name: 'Appointment Details' });
+    const dialog = await screen.findByRole('dialog', { name: 'Appointment Details' });
     for (const text of ['Ada Lovelace', 'ada@example.com', '(301) 555-0142', 'April 15, 2026', '4:45 PM', 'Gate code 1234']) expect(dialog).toHaveTextContent(text);
     expect(within(dialog).getByText('Zoom')).toHaveClass('bg-purple-100');
     expect(within(dialog).getByRole('link', { name: 'Add to calendar (.ics)' })).toHaveAttribute('href', `/api/appointments/${appointment.id}/ics`);
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete appointment' }));
-    const confirm = screen.getByRole('alertdialog');
+    const confirm = await screen.findByRole('alertdialog');
     expect(confirm).toHaveTextContent(DELETE_CONFIRMATION);
     expect(DELETE_CONFIRMATION).toBe('Are you sure you want to delete this appointment? This action cannot be undone.');
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
@@ -137,8 +137,8 @@ describe('AppointmentsPage', () => {
     mockAppointments([appointment], (call) => (call.method === 'DELETE' ? { status: 404, body: { error: { code: 'not_found', message: 'gone', requestId: 'r' } } } : undefined));
     renderPage();
     await user.click(await screen.findByRole('button', { name: /^Delete appointment with Grace Hopper/ }));
-    expect(screen.getByRole('alertdialog')).toHaveTextContent(DELETE_CONFIRMATION);
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent(DELETE_CONFIRMATION);
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete appointment');
   });
 });

@@ -1,19 +1,23 @@
 import { CalendarDays, CalendarPlus, List, Rss } from '#client/components/icons.tsx';
 import { useEffect, useRef, useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
-import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useDeleteAppointment } from './api/delete-appointment.ts';
 import { useAppointments } from './api/get-appointments.ts';
 import { monthGrid, monthRange } from './calendar-month.ts';
-import { AppointmentDetailsDialog } from './components/appointment-details-dialog.tsx';
 import { AppointmentsList } from './components/appointments-list.tsx';
-import { CalendarFeedDialog } from './components/calendar-feed-dialog.tsx';
 import { MonthCalendar } from './components/month-calendar.tsx';
 import { MonthNav } from './components/month-nav.tsx';
-import { ScheduleAppointmentDialog } from './components/schedule-appointment-dialog.tsx';
 import { useStoredView, useToday, useVisibleMonth, type AppointmentsView } from './use-appointments-view.ts';
+
+const ScheduleAppointmentDialog = lazyDialog(() => import('./components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog), (p) => p.open);
+const CalendarFeedDialog = lazyDialog(() => import('./components/calendar-feed-dialog.tsx').then((m) => m.CalendarFeedDialog), (p) => p.open);
+const AppointmentDetailsDialog = lazyDialog(
+  () => import('./components/appointment-details-dialog.tsx').then((m) => m.AppointmentDetailsDialog),
+  (p) => p.appointment !== null,
+);
 
 // Spec section 8, word for word.
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';

@@ -1,3 +1,4 @@
+import '#client/lib/zod-jitless.ts';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { createAppointmentRequestSchema, type CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { ApiError } from '#client/lib/api-client.ts';

@@ -120,14 +120,14 @@ describe('LeadsPage', () => {
     });
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
     await user.click(await screen.findByRole('button', { name: 'Delete Grace Hopper' }));
-    const dialog = screen.getByRole('alertdialog');
+    const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('Are you sure you want to delete this lead? This action cannot be undone.');
 
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
 
     await user.click(screen.getByRole('button', { name: 'Delete Grace Hopper' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Lead deleted successfully')).toBeInTheDocument();
     expect(await screen.findByText('No leads found')).toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -144,7 +144,7 @@ describe('LeadsPage', () => {
     );
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
     await user.click(await screen.findByRole('button', { name: 'Delete Gone Already' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete lead');
   });
 });

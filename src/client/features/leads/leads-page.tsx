@@ -1,17 +1,18 @@
 import { Plus } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
 import type { Lead } from '#shared/schemas/lead';
-import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useDeleteLead } from './api/delete-lead.ts';
 import { PAGE_SIZE, useLeads } from './api/get-leads.ts';
-import { AddLeadDialog } from './components/add-lead-dialog.tsx';
-import { EditLeadDialog } from './components/edit-lead-dialog.tsx';
 import { LeadFilters } from './components/lead-filters.tsx';
 import { LeadsTable } from './components/leads-table.tsx';
 import { Pagination } from './components/pagination.tsx';
 import { useLeadListView } from './use-lead-list-view.ts';
+
+const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
+const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
 
 // Spec section 8, word for word.
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this lead? This action cannot be undone.';

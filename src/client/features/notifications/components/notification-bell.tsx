@@ -1,8 +1,8 @@
-import * as Popover from '@radix-ui/react-popover';
 import { format, isValid, parseISO } from 'date-fns';
 import { Bell, Trash2 } from '#client/components/icons.tsx';
-import { useRef, useState } from 'react';
-import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { useState } from 'react';
+import { useDropdown } from '#client/components/ui/use-dropdown.ts';
+import { ConfirmDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import {
   useClearNotifications,
@@ -25,7 +25,7 @@ export function NotificationBell() {
   const markAll = useMarkAllNotificationsRead();
   const clear = useClearNotifications();
   const [confirming, setConfirming] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
+  const { open, containerRef, triggerRef, panelRef, triggerProps, panelProps } = useDropdown();
   const unread = notifications.filter((n) => !n.read).length;
 
   const clearAll = () =>
@@ -37,9 +37,11 @@ export function NotificationBell() {
 
   return (
     <>
-      <Popover.Root>
-        <Popover.Trigger
-          ref={trigger}
+      <div ref={containerRef} className="relative">
+        <button
+          ref={triggerRef}
+          type="button"
+          {...triggerProps}
           aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
           className="relative rounded-full p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
         >
@@ -52,14 +54,14 @@ export function NotificationBell() {
               {unread > 99 ? '99+' : unread}
             </span>
           ) : null}
-        </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content
-            align="end"
-            sideOffset={8}
-            collisionPadding={8}
+        </button>
+        {open ? (
+          <div
+            ref={panelRef}
+            {...panelProps}
+            role="dialog"
             aria-label="Notifications"
-            className="z-[70] w-[min(24rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white shadow-xl"
+            className="fixed z-[70] w-[min(24rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white shadow-xl focus:outline-none"
           >
             <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
               <h2 className="font-semibold text-slate-900">Notifications</h2>
@@ -110,9 +112,9 @@ export function NotificationBell() {
                 </ul>
               )}
             </div>
-          </Popover.Content>
-        </Popover.Portal>
-      </Popover.Root>
+          </div>
+        ) : null}
+      </div>
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
@@ -121,7 +123,7 @@ export function NotificationBell() {
         confirmLabel="Clear all"
         busy={clear.isPending}
         onConfirm={clearAll}
-        returnFocusRef={trigger}
+        returnFocusRef={triggerRef}
       />
     </>
   );
