@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 
 /**
@@ -10,6 +12,19 @@ export type Asset = { url: string; kind: 'html' | 'js' | 'css'; raw: number; gzi
 export type PageWeight = { assets: Asset[]; skipped: string[]; totals: Record<Asset['kind'], { raw: number; gzip: number }> };
 
 const MAX_ASSETS = 500;
+
+/**
+ * The budgets of gzipped JavaScript a first visit may download, checked by `npm run bench`
+ * (through the running server) and by `npm run check:weight` in CI (from the build). The
+ * admin app's first load is its sign-in page, after which the Overview needs no more code.
+ */
+export const WEIGHT_BUDGETS = [
+  { name: 'JS a first visit to / downloads', path: '/', budgetBytes: 20 * 1024 },
+  { name: "JS of the admin app's first load (sign-in page, then the Overview)", path: '/login', budgetBytes: 120 * 1024 },
+] as const;
+
+/** How a page and its assets are read: over HTTP, or from the build output. */
+export type Fetcher = (url: string) => Promise<Buffer>;
 
 /** Attributes of every `<tag ...>` in the HTML. */
 function tags(html: string, tag: string): Record<string, string>[] {
@@ -51,19 +66,32 @@ export function staticImports(code: string): string[] {
 
 const gzipSize = (buf: Buffer) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;
 
-async function download(url: string): Promise<Buffer> {
+/** Over HTTP, from a running server. */
+export const download: Fetcher = async (url) => {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
+};
+
+/**
+ * From the build (`dist/client`), as the server would answer: `/` is index.html, the admin
+ * app's paths are app.html, anything else the file of that path. Any origin will do.
+ */
+export function fromBuild(clientDir: string): Fetcher {
+  return (url) => {
+    const pathname = new URL(url).pathname;
+    const file = pathname === '/' ? 'index.html' : pathname === '/login' || pathname.startsWith('/dashboard') ? 'app.html' : pathname.slice(1);
+    return readFile(path.join(clientDir, file));
+  };
 }
 
-export async function measurePageWeight(pageUrl: string): Promise<PageWeight> {
+export async function measurePageWeight(pageUrl: string, read: Fetcher = download): Promise<PageWeight> {
   const origin = new URL(pageUrl).origin;
   const assets: Asset[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
 
-  const html = await download(pageUrl);
+  const html = await read(pageUrl);
   assets.push({ url: pageUrl, kind: 'html', raw: html.length, gzip: gzipSize(html) });
   seen.add(pageUrl);
 
@@ -83,7 +111,7 @@ export async function measurePageWeight(pageUrl: string): Promise<PageWeight> {
 
   while (queue.length > 0 && assets.length < MAX_ASSETS) {
     const next = queue.shift()!;
-    const body = await download(next.url);
+    const body = await read(next.url);
     assets.push({ ...next, raw: body.length, gzip: gzipSize(body) });
     if (next.kind === 'js') for (const spec of staticImports(body.toString('utf8'))) enqueue(spec, next.url, 'js');
   }

@@ -35,7 +35,7 @@ import { describeThroughput, hasNoFailures, measureLeadThroughput, type Throughp
 import { countPgliteRows } from './lib/pglite-count.ts';
 import { acquirePostgres, countRows, createFreshDatabase } from './lib/postgres.ts';
 import { BUILT_SERVER, signInOverHttp, startServer, type ServerProcess } from '../src/server/test/process.ts';
-import { describePageWeight, measurePageWeight } from './page-weight.ts';
+import { describePageWeight, measurePageWeight, WEIGHT_BUDGETS } from './page-weight.ts';
 import { measureFanout, measureSignIn } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
@@ -43,7 +43,6 @@ import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load
 import { benchLighthouse, LIGHTHOUSE_CATEGORIES, LIGHTHOUSE_TARGET } from './lighthouse.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
-const JS_TARGET_GZIP = 60 * 1024;
 const POSTGRES_TARGET_RPS = 1_000;
 const FANOUT_TARGET_CLIENTS = 1_000;
 const FANOUT_TARGET_MS = 1_000;
@@ -133,14 +132,12 @@ async function benchPglite() {
   cleanups.push(stop);
 
   if (wants('page')) {
-    console.log(`\nPage weight of / (first visit; gzip level 9)`);
-    if (!existsSync(path.resolve(import.meta.dirname, '../dist/client/index.html'))) {
-      verdict('JS for / gzipped', false, 'not measured: dist/client/index.html is missing (run npm run build:client)');
-    } else {
-      const weight = await measurePageWeight(`${server.url}/`);
+    for (const { name, path: pagePath, budgetBytes } of WEIGHT_BUDGETS) {
+      console.log(`\nPage weight: ${name} (gzip level 9)`);
+      const weight = await measurePageWeight(`${server.url}${pagePath}`);
       for (const line of describePageWeight(weight)) console.log(line);
       const js = weight.totals.js.gzip;
-      verdict('JS for / gzipped', js <= JS_TARGET_GZIP, `${js.toLocaleString('en-US')} bytes (target ≤ ${JS_TARGET_GZIP.toLocaleString('en-US')})`);
+      verdict(name, js <= budgetBytes, `${js.toLocaleString('en-US')} bytes gzipped (target ≤ ${budgetBytes.toLocaleString('en-US')})`);
     }
   }
 

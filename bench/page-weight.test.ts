@@ -1,0 +1,40 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { fromBuild, measurePageWeight } from './page-weight.ts';
+
+/** A build of three modules: the page's entry imports a shared chunk statically and a page lazily. */
+function fakeBuild(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'weight-'));
+  mkdirSync(path.join(dir, 'assets'));
+  const files: Record<string, string> = {
+    'index.html': '<!doctype html><script type="module" src="/assets/entry.js"></script><link rel="stylesheet" href="/assets/site.css">',
+    'app.html': '<!doctype html><script type="module" src="/assets/admin.js"></script>',
+    'assets/entry.js': `import{a}from"./shared.js";const later=()=>import("./lazy.js");console.log(a,later,"${'e'.repeat(300)}");`,
+    'assets/shared.js': `export const a="${'s'.repeat(500)}";`,
+    'assets/lazy.js': `export const b="${'l'.repeat(5000)}";`,
+    'assets/admin.js': 'console.log("admin")',
+    'assets/site.css': 'body{color:red}',
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+const gz = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
+
+describe('measurePageWeight from a build', () => {
+  it('counts the scripts a page names and what they import statically, not what they import later', async () => {
+    const dir = fakeBuild();
+    const weight = await measurePageWeight('http://build/', fromBuild(dir));
+    expect(weight.assets.map((a) => a.url)).toEqual(['http://build/', 'http://build/assets/entry.js', 'http://build/assets/site.css', 'http://build/assets/shared.js']);
+    const [entry, shared] = ['assets/entry.js', 'assets/shared.js'].map((f) => gz(readFileSync(path.join(dir, f), 'utf8')));
+    expect(weight.totals.js.gzip).toBe(entry! + shared!);
+  });
+
+  it('reads the admin app shell for /login, as the server answers it', async () => {
+    const weight = await measurePageWeight('http://build/login', fromBuild(fakeBuild()));
+    expect(weight.assets.map((a) => a.url)).toEqual(['http://build/login', 'http://build/assets/admin.js']);
+  });
+});
