@@ -12,7 +12,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/chromium.ts';
  */
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type LighthouseScores = Record<(typeof LIGHTHOUSE_CATEGORIES)[number], number>;
-export const LIGHTHOUSE_TARGET = 95;
+/** The least each score may be: performance is the landing page's whole point, so 100. */
+export const LIGHTHOUSE_TARGETS: LighthouseScores = { performance: 100, accessibility: 95, 'best-practices': 95, seo: 95 };
+export const describeTargets = () => LIGHTHOUSE_CATEGORIES.map((c) => `${c} ≥ ${LIGHTHOUSE_TARGETS[c]}`).join(', ');
 
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
@@ -58,7 +60,7 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
 
 /**
  * Starts the built server on a fresh PGlite data directory, runs Lighthouse on `/`, prints
- * the four scores and returns them. `pass` is false if any is below 95.
+ * the four scores and returns them. `pass` is false if any is below its target (LIGHTHOUSE_TARGETS).
  */
 export async function benchLighthouse(env: Record<string, string> = {}): Promise<LighthouseResult & { pass: boolean }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-'));
@@ -68,7 +70,7 @@ export async function benchLighthouse(env: Record<string, string> = {}): Promise
     console.log(`  ${LIGHTHOUSE_CATEGORIES.map((c) => `${c} ${result.scores[c]}`).join(', ')} (mobile emulation)`);
     for (const audit of result.failing) console.log(`    below 0.9: ${audit}`);
     console.log(`  report: ${result.reportPath}`);
-    return { ...result, pass: LIGHTHOUSE_CATEGORIES.every((c) => result.scores[c] >= LIGHTHOUSE_TARGET) };
+    return { ...result, pass: LIGHTHOUSE_CATEGORIES.every((c) => result.scores[c] >= LIGHTHOUSE_TARGETS[c]) };
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
