@@ -5,8 +5,8 @@ import { apiRequest, onUnauthorized } from './api-client.ts';
 
 /**
  * The admin's session in the browser: loading until the first check completes, then
- * signed in or out. Sign-in and sign-out in one tab reach the others (the spec's auth
- * state change listener) through a BroadcastChannel; any 401 from the API signs out.
+ * signed in or out. Sign-in and sign-out in one tab reach the others through a
+ * BroadcastChannel (an auth state change listener); any 401 from the API signs out.
  */
 type AuthState = {
   user: CurrentUser | null;

@@ -1,10 +1,10 @@
 import { format, isValid, parseISO } from 'date-fns';
 
-// Display helpers the dashboard pages share (spec section 9 date formats).
+// Display helpers the dashboard pages share (docs/product-rules.md, "Dates and numbers").
 export const DATE_FORMAT = 'MMM d, yyyy';
 export const DATE_TIME_FORMAT = 'MMM d, h:mm a';
 
-/** An ISO date or timestamp in the given pattern; anything unparsable shows "N/A" (spec section 2). */
+/** An ISO date or timestamp in the given pattern; anything unparsable shows "N/A". */
 export function formatDate(value: string | null | undefined, pattern: string = DATE_FORMAT): string {
   if (!value) return 'N/A';
   const date = parseISO(value);

@@ -18,8 +18,9 @@ import {
 
 /**
  * One schema for PGlite and PostgreSQL (nothing newer than PostgreSQL 15).
- * Field names are the spec's (section 3); the rules the spec states live in the
- * database too, as CHECK constraints, NOT NULLs and foreign keys.
+ * Field names are the product's data model (docs/architecture.md); the rules of
+ * docs/product-rules.md live in the database too, as CHECK constraints, NOT NULLs and
+ * foreign keys.
  */
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 

@@ -54,7 +54,7 @@ describe('POST /api/leads', () => {
     expect((await add({ status: 'Converted' })).status).toBe('New');
   });
 
-  it('rejects bad input with the spec messages', async () => {
+  it('rejects bad input with the product\'s validation messages', async () => {
     const res = await api<{ error: { fields: Record<string, string> } }>('POST', '/api/leads', { full_name: '', email: 'x', phone: '', property_types: [] });
     expect(res.status).toBe(400);
     expect(res.body.error.fields).toMatchObject({

@@ -7,7 +7,7 @@ describe('percentChange', () => {
     [50, 100, -50],
     [100, 100, 0],
     [1, 3, -66.7],
-    [7, 0, 100], // the spec: 100% when the previous count is zero
+    [7, 0, 100], // 100% when the previous count is zero (docs/product-rules.md, "Analytics")
     [0, 0, 100],
   ])('%i vs %i is %d%%', (current, previous, expected) => {
     expect(percentChange(current, previous)).toBe(expected);

@@ -35,7 +35,7 @@ const notesSchema = z
   .optional()
   .nullable();
 
-/** The Schedule Appointment form and request; messages are the spec's (section 5). */
+/** The Schedule Appointment form and request; its messages are in docs/product-rules.md, "Validation". */
 export const createAppointmentRequestSchema = z.object({
   lead_id: z.string({ error: 'Please select a lead' }).min(1, { message: 'Please select a lead', abort: true }).pipe(z.uuid('Please select a lead')),
   date: dateSchema,

@@ -1,4 +1,4 @@
-// Spec section 2: New blue, Contacted yellow, Converted green, any other red.
+// docs/product-rules.md, "Leads": New blue, Contacted yellow, Converted green, any other red.
 const COLORS: Record<string, string> = {
   New: 'bg-blue-100 text-blue-800',
   Contacted: 'bg-yellow-100 text-yellow-800',

@@ -1,4 +1,4 @@
-// Display rules of the Analytics dashboard (spec section 2): times as minutes and seconds.
+// Display rules of the Analytics dashboard (docs/product-rules.md, "Analytics"): times as minutes and seconds.
 
 /** Seconds as minutes and zero-padded seconds: 125 → "2m 05s", 45 → "0m 45s". */
 export function formatMinutesSeconds(seconds: number): string {

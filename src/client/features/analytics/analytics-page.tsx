@@ -14,7 +14,7 @@ export function AnalyticsPage() {
   const [period, setPeriod] = useAnalyticsPeriod();
   const summary = useAnalyticsSummary(period);
 
-  // Spec section 8: a failed analytics load is only logged, never toasted.
+  // A failed analytics load is only logged, never toasted (docs/product-rules.md, "Silent errors").
   useEffect(() => {
     if (summary.isError) console.error('Loading the analytics summary failed', summary.error);
   }, [summary.isError, summary.error]);

@@ -19,7 +19,7 @@ const AppointmentDetailsDialog = lazyDialog(
   (p) => p.appointment !== null,
 );
 
-// Spec section 8, word for word.
+// docs/product-rules.md, "Confirmations", word for word.
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
 const TITLE_ID = 'appointments-month-title';

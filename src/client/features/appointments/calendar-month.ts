@@ -9,7 +9,7 @@ import type { Appointment } from '#shared/schemas/appointment';
 
 export const ISO_DAY = 'yyyy-MM-dd';
 export const MONTH_PARAM = 'yyyy-MM';
-export const WEEK_STARTS_ON = 0; // Sunday (spec section 2)
+export const WEEK_STARTS_ON = 0; // Sunday (docs/product-rules.md, "Appointments")
 
 /** A 'yyyy-mm-dd' wall-clock day as a local Date (midnight), or undefined when it is not one. */
 export function parseDay(value: string): Date | undefined {
@@ -69,7 +69,7 @@ export function formatAppointmentDate({ date }: Pick<Appointment, 'date'>, patte
   return day ? format(day, pattern) : 'N/A';
 }
 
-/** "h:mm a - Lead Name" as a calendar cell shows it (spec section 2). */
+/** "h:mm a - Lead Name" as a calendar cell shows it (docs/product-rules.md, "Appointments"). */
 export function calendarLabel(appointment: Appointment): string {
   return `${formatClock(appointment.time)} - ${appointment.lead?.full_name ?? 'Unknown'}`;
 }

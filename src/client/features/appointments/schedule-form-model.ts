@@ -11,7 +11,7 @@ export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = { lead_id: '', date: '', 
 const FIELDS = Object.keys(EMPTY_SCHEDULE_FORM) as (keyof ScheduleFormValues)[];
 const isFormField = (key: string): key is keyof ScheduleFormValues => (FIELDS as string[]).includes(key);
 
-/** Validates with the shared contract, so the messages are the spec's (section 5) and the server's. */
+/** Validates with the shared contract, so the messages are the server's (docs/product-rules.md, "Validation"). */
 export const scheduleFormResolver: Resolver<ScheduleFormValues, unknown, CreateAppointmentRequest> = (values) => {
   const parsed = createAppointmentRequestSchema.safeParse(values);
   if (parsed.success) return { values: parsed.data, errors: {} };

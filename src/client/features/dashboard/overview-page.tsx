@@ -12,7 +12,7 @@ import { UpcomingAppointments } from './components/upcoming-appointments.tsx';
 export function OverviewPage() {
   const overview = useOverview();
 
-  // Spec section 8: a failed overview load is only logged.
+  // A failed overview load is only logged (docs/product-rules.md, "Silent errors").
   useEffect(() => {
     if (overview.isError) console.error('Loading the overview failed', overview.error);
   }, [overview.isError, overview.error]);

@@ -14,7 +14,7 @@ import { useLeadListView } from './use-lead-list-view.ts';
 const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
 const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
 
-// Spec section 8, word for word.
+// docs/product-rules.md, "Confirmations", word for word.
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this lead? This action cannot be undone.';
 
 /** /dashboard/leads: search, filter, page through, add, edit, delete and export leads. */

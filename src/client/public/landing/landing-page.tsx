@@ -6,7 +6,7 @@ import { HowItWorksSection } from './components/how-it-works-section.tsx';
 import { ServicesSection } from './components/services-section.tsx';
 import { WhyChooseSection } from './components/why-choose-section.tsx';
 
-/** `/` (spec section 2, Landing page). */
+/** `/`, the marketing page (docs/product-rules.md, "Pages"). */
 export function LandingPage() {
   return (
     <PublicLayout overlayHeader>

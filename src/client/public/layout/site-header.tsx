@@ -3,7 +3,7 @@ import { Menu, X } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
-/** The nav turns solid after the page scrolls more than this (spec section 9). */
+/** The nav turns solid after the page scrolls more than this (docs/product-rules.md, "Pages"). */
 export const NAV_SCROLL_THRESHOLD_PX = 10;
 
 const linkClass = 'rounded-md px-3 py-2 text-sm font-medium text-slate-100 hover:bg-white/10 hover:text-white';

@@ -1,7 +1,7 @@
 import { ArrowLeft } from '#client/components/icons.tsx';
 import { PublicLayout } from '#client/public/layout/public-layout.tsx';
 
-/** Any unknown path (spec section 2): served as 404.html with HTTP status 404. */
+/** Any unknown path (docs/product-rules.md, "Pages"): served as 404.html with HTTP status 404. */
 export function NotFoundPage() {
   return (
     <PublicLayout>

@@ -11,5 +11,5 @@ export const getAnalyticsSummary = (period: AnalyticsPeriod) =>
 export const analyticsSummaryQueryOptions = (period: AnalyticsPeriod) =>
   queryOptions({ queryKey: analyticsSummaryQueryKey(period), queryFn: () => getAnalyticsSummary(period), staleTime: 60_000 });
 
-/** The dashboard's summary for one period; a failure is only logged (spec section 8, silent errors). */
+/** The dashboard's summary for one period; a failure is only logged (docs/product-rules.md, "Silent errors"). */
 export const useAnalyticsSummary = (period: AnalyticsPeriod) => useQuery(analyticsSummaryQueryOptions(period));

@@ -47,7 +47,7 @@ function HourBar(props: BarShapeProps) {
   );
 }
 
-/** Page views by hour of day in the business time zone (spec section 9: 24 hourly buckets). */
+/** Page views by hour of day in the business time zone (docs/product-rules.md, "Analytics"). */
 export function ActivityChart({ period, hourly }: { period: AnalyticsPeriod; hourly: AnalyticsSummary['hourly'] }) {
   const bars = toActivityBars(hourly);
   const title = activityChartTitle(period);

@@ -17,7 +17,7 @@ function Card({ label, icon: Icon, tint, children }: { label: string; icon: Icon
   );
 }
 
-/** Green up arrow when page views grew; red (down, or flat at 0%) otherwise (spec section 2). */
+/** Green up arrow when page views grew; red (down, or flat at 0%) otherwise (docs/product-rules.md, "Analytics"). */
 function Change({ percent }: { percent: number }) {
   const up = percent > 0;
   const Arrow = up ? ArrowUpRight : percent < 0 ? ArrowDownRight : ArrowRight;

@@ -1,6 +1,6 @@
 import type { AppointmentType } from '#shared/constants';
 
-// Spec section 2: Call blue, Zoom purple, On-site green.
+// docs/product-rules.md, "Appointments": Call blue, Zoom purple, On-site green.
 export const TYPE_COLORS: Record<AppointmentType, string> = {
   Call: 'bg-blue-100 text-blue-800',
   Zoom: 'bg-purple-100 text-purple-800',

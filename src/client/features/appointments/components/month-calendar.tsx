@@ -4,7 +4,7 @@ import { ISO_DAY, calendarLabel, formatClock, groupByDay, weekdayNames } from '.
 import { DayOverflowPopover } from './day-overflow-popover.tsx';
 import { TYPE_COLORS } from './appointment-type-badge.tsx';
 
-/** Spec section 9: a cell lists 3 appointments, then "+N more". */
+/** A cell lists 3 appointments, then "+N more" (docs/product-rules.md, "Appointments"). */
 export const APPOINTMENTS_PER_CELL = 3;
 
 type Props = {

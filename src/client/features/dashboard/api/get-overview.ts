@@ -8,5 +8,5 @@ export const getOverview = () => apiRequest<Overview>('GET', '/api/overview');
 
 export const overviewQueryOptions = () => queryOptions({ queryKey: overviewQueryKey, queryFn: getOverview });
 
-/** The Overview's counts and lists; a failure is only logged (spec section 8, silent errors). */
+/** The Overview's counts and lists; a failure is only logged (docs/product-rules.md, "Silent errors"). */
 export const useOverview = () => useQuery(overviewQueryOptions());

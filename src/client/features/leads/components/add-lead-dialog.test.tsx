@@ -44,7 +44,7 @@ async function fillValid(user: ReturnType<typeof userEvent.setup>, dialog: HTMLE
 }
 
 describe('AddLeadDialog', () => {
-  it("shows the spec's message under each invalid field and sends nothing", async () => {
+  it("shows the product's message under each invalid field and sends nothing", async () => {
     const { calls } = mockApi(() => undefined);
     const { user, dialog } = await openForm();
     expect(within(dialog).getByLabelText('Property Type')).toHaveDisplayValue('Select property type');

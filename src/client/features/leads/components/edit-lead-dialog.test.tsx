@@ -103,7 +103,7 @@ describe('EditLeadDialog', () => {
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
-  it("validates with the spec's messages and toasts Failed to update lead when the server fails", async () => {
+  it("validates with the product's messages and toasts Failed to update lead when the server fails", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     serve(500);
     const { user, dialog, onClose } = await openForm();

@@ -6,7 +6,7 @@ import { PROPERTY_TYPE_OPTIONS, type LeadFormValues } from '#client/lib/lead-for
 
 type Props<T extends LeadFormValues> = { register: UseFormRegister<T>; errors: FieldErrors<LeadFormValues> };
 
-/** The inputs the Add and Edit Lead forms share (spec section 5). */
+/** The inputs the Add and Edit Lead forms share (docs/product-rules.md, "Validation"). */
 export function LeadFormFields<T extends LeadFormValues>({ register: registerField, errors }: Props<T>) {
   // Every form these fields go into has the lead's fields (T extends LeadFormValues).
   const register = (name: keyof LeadFormValues) => registerField(name as Path<T>);
@@ -30,7 +30,7 @@ export function LeadFormFields<T extends LeadFormValues>({ register: registerFie
 
 type ActionsProps = { busy: boolean; label: string; busyLabel: string; onCancel: () => void };
 
-/** Cancel and submit; the submit button is disabled while the request runs (spec section 4). */
+/** Cancel and submit; the submit button is disabled while the request runs. */
 export function LeadFormActions({ busy, label, busyLabel, onCancel }: ActionsProps) {
   return (
     <div className="flex justify-end gap-3 pt-2">
