@@ -5,8 +5,8 @@ import { HEAD_PLACEHOLDER } from './src/client/public/shell.ts';
 
 /**
  * The public pages (/, /careers, /privacy, /terms, /cookies, 404) are written as React
- * components but built against Preact's compat layer, so `/` stays far below its 60 KB
- * gzipped JS budget. Why: docs/decisions/001-preact-for-public-pages.md.
+ * components but built against Preact's compat layer (and hydrated as islands), so `/` stays
+ * within its 20 KB gzipped JS budget. Why: docs/decisions/001-preact-for-public-pages.md.
  * scripts/prerender.ts reuses `publicAliases` for the SSR build.
  */
 export const publicAliases: Alias[] = [
@@ -65,11 +65,6 @@ export default defineConfig({
     assetsDir: 'assets',
     rolldownOptions: {
       input: { public: fileURLToPath(new URL(`./src/client/${PUBLIC_TEMPLATE}`, import.meta.url)) },
-      onwarn(warning, warn) {
-        // lucide-react marks its modules "use client"; meaningless in this bundle.
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-        warn(warning);
-      },
     },
   },
 });

@@ -232,16 +232,16 @@ async function benchMixed() {
   await runCleanups();
 }
 
-const SCALE_TARGET_MS = { PGlite: 150, PostgreSQL: 50 } as const;
-
-/** Seeds 100,000 leads (the server must not be running), then times the dashboard's queries. */
-async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
-  console.log(`\nLeads Manager and Overview at ${SCALE_LEADS.toLocaleString('en-US')} leads, ${engine}`);
+/**
+ * Seeds a database while no server holds it (PGlite allows one process), then starts the
+ * server on it and signs in: the server and the admin's cookie.
+ */
+async function seedThenServe(open: () => Promise<Database>, seed: (db: Database['db']) => Promise<void>, env: Record<string, string>) {
   const started = performance.now();
   const database = await open();
   try {
     await database.migrate();
-    await seedLeadsAtScale(database.db);
+    await seed(database.db);
   } finally {
     await database.close();
   }
@@ -249,6 +249,15 @@ async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Prom
   const server = await startBuiltServer({ ...serverEnv, ...env });
   cleanups.push(server.stop);
   const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+  return { server, cookie };
+}
+
+const SCALE_TARGET_MS = { PGlite: 150, PostgreSQL: 50 } as const;
+
+/** Seeds 100,000 leads (the server must not be running), then times the dashboard's queries. */
+async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
+  console.log(`\nLeads Manager and Overview at ${SCALE_LEADS.toLocaleString('en-US')} leads, ${engine}`);
+  const { server, cookie } = await seedThenServe(open, seedLeadsAtScale, env);
   const timings = await timeQueries(server.url, cookie);
   const target = SCALE_TARGET_MS[engine];
   for (const t of timings) {
@@ -287,19 +296,11 @@ async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<strin
 async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise<Database>, env: Record<string, string>, sizes: number[]) {
   for (const size of sizes) {
     console.log(`\nAnalytics summary with ${size.toLocaleString('en-US')} events, ${engine}`);
-    const database = await open();
-    const started = performance.now();
-    try {
-      await database.migrate();
-      await database.db.execute(sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
-      await seedEvents(database.db, size);
-    } finally {
-      await database.close();
-    }
-    console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const server = await startBuiltServer({ ...serverEnv, ...env });
-    cleanups.push(server.stop);
-    const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+    const seed = async (db: Database['db']) => {
+      await db.execute(sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
+      await seedEvents(db, size);
+    };
+    const { server, cookie } = await seedThenServe(open, seed, env);
     for (const t of await timeSummary(server.url, cookie)) {
       const target = engine === 'PostgreSQL' && size >= 10_000_000 && t.period === '30d' ? 100 : undefined;
       const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;

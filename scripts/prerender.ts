@@ -54,7 +54,7 @@ async function buildServerBundle(): Promise<typeof Prerender> {
   await build({
     configFile: path.join(root, 'vite.public.config.ts'),
     logLevel: 'warn',
-    // Bundle every dependency so lucide-react etc. also go through the preact aliases.
+    // Bundle every dependency, so each goes through the preact aliases too.
     ssr: { noExternal: true },
     build: {
       ssr: path.join(root, 'src/client/public/prerender.tsx'),

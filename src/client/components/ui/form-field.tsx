@@ -29,11 +29,16 @@ export function FieldFrame({ label, controlId, errorId, error, className, childr
         {label}
       </label>
       {children}
-      {error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
+}
+
+/** A control's error under it; `id` is what the control's aria-describedby names. */
+export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={id} className="mt-1 text-sm text-red-600">
+      {error}
+    </p>
+  ) : null;
 }

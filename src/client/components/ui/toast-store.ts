@@ -1,6 +1,6 @@
 /**
  * A tiny toast store for the public pages (sonner and Radix are too heavy for the
- * 60 KB budget of `/`). Components call `toast.success()` / `toast.error()`;
+ * 20 KB budget of `/`). Components call `toast.success()` / `toast.error()`;
  * <Toaster /> renders the list.
  */
 export type ToastKind = 'success' | 'error' | 'info';

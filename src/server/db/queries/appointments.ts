@@ -42,21 +42,20 @@ export async function getAppointment(db: Db, id: string): Promise<Appointment | 
  * and time are wall-clock values. The date range comes first, so the (date, time) index
  * narrows the rows before the exact test.
  */
-function upcomingWithin(timeZone: string, days: number): SQL {
+export function upcomingWithin(timeZone: string, days: number): SQL {
   const startsAt = sql`((a.date + a.time) at time zone ${timeZone})`;
   const today = sql`(now() at time zone ${timeZone})::date`;
   return sql`a.date between ${today} - 1 and ${today} + ${days + 1}::int
     and ${startsAt} >= now() and ${startsAt} < now() + make_interval(days => ${days})`;
 }
 
-/** The next appointments within `days` days, soonest first, and how many there are in all. */
-export async function listUpcomingAppointments(db: Db, timeZone: string, days: number, limit: number): Promise<{ appointments: Appointment[]; total: number }> {
-  const within = upcomingWithin(timeZone, days);
-  const [appointments, counts] = await Promise.all([
-    queryRows(db, sql`select ${appointmentColumns} ${fromAppointments} where ${within} order by a.date, a.time limit ${limit}`, appointmentSchema),
-    queryRows(db, sql`select count(*)::int as total from appointments a where ${within}`, z.object({ total: z.number().int() })),
-  ]);
-  return { appointments, total: counts[0]?.total ?? 0 };
+/** The next appointments within `days` days, soonest first. */
+export function listUpcomingAppointments(db: Db, timeZone: string, days: number, limit: number): Promise<Appointment[]> {
+  return queryRows(
+    db,
+    sql`select ${appointmentColumns} ${fromAppointments} where ${upcomingWithin(timeZone, days)} order by a.date, a.time limit ${limit}`,
+    appointmentSchema,
+  );
 }
 
 /** Undefined when the lead does not exist (the route answers 422). */

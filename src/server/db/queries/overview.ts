@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Overview } from '#shared/schemas/overview';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
-import { listUpcomingAppointments } from './appointments.ts';
+import { listUpcomingAppointments, upcomingWithin } from './appointments.ts';
 import { listNewestLeads } from './leads.ts';
 
 // The Overview's lists: the 5 newest leads, and the next 5 appointments within 7 days.
@@ -14,6 +14,7 @@ const countsSchema = z.object({
   total_leads: z.number().int(),
   total_appointments: z.number().int(),
   new_leads: z.number().int(),
+  upcoming_appointments: z.number().int(),
   median_seconds_to_contacted: z.number().nullable(),
 });
 
@@ -25,6 +26,7 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
         (select count(*)::int from leads) as total_leads,
         (select count(*)::int from appointments) as total_appointments,
         (select count(*)::int from leads where status = 'New') as new_leads,
+        (select count(*)::int from appointments a where ${upcomingWithin(timeZone, UPCOMING_DAYS)}) as upcoming_appointments,
         -- A lead of the last 30 days was contacted after it was created, so within those 30 days too:
         -- the (to_status, changed_at) index finds those changes without visiting every lead.
         (select percentile_cont(0.5) within group (order by extract(epoch from c.first_at - l.created_at))::float8
@@ -36,5 +38,5 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
     listNewestLeads(db, LIST_SIZE),
     listUpcomingAppointments(db, timeZone, UPCOMING_DAYS, LIST_SIZE),
   ]);
-  return { ...counts[0]!, upcoming_appointments: upcoming.total, recent_leads: recent, upcoming: upcoming.appointments };
+  return { ...counts[0]!, recent_leads: recent, upcoming };
 }

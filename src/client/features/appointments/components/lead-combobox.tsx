@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react';
 import { useLeadSearch, type LeadOption } from '../api/search-leads.ts';
+import { FieldError } from '#client/components/ui/form-field.tsx';
 
 export const LEAD_SEARCH_DEBOUNCE_MS = 250;
 
@@ -151,11 +152,7 @@ export function LeadCombobox({ label, value, onChange, onBlur, error, inputRef }
           Selected: {chosen.full_name} ({chosen.email})
         </p>
       ) : null}
-      {error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

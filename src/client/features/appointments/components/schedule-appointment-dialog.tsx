@@ -1,5 +1,6 @@
 import { Controller, useForm } from 'react-hook-form';
 import { APPOINTMENT_TYPES } from '#shared/constants';
+import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
@@ -70,18 +71,7 @@ function ScheduleForm({ onDone }: { onDone: () => void }) {
         ))}
       </SelectField>
       <TextareaField label="Notes" rows={4} placeholder="Optional" error={errors.notes?.message} {...register('notes')} />
-      <div className="flex justify-end gap-3 pt-2">
-        <button type="button" onClick={onDone} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
-          Cancel
-        </button>
-        <button
-          type="submit"
-          disabled={isSubmitting}
-          className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          {isSubmitting ? 'Scheduling...' : 'Schedule Appointment'}
-        </button>
-      </div>
+      <FormActions busy={isSubmitting} label="Schedule Appointment" busyLabel="Scheduling..." onCancel={onDone} />
     </form>
   );
 }

@@ -5,7 +5,8 @@ import { useCreateLead } from '../api/create-lead.ts';
 import { EMPTY_LEAD_FORM, type LeadFormValues } from '#client/lib/lead-form.ts';
 import { leadFormResolver } from '../lead-form-model.ts';
 import { showServerFieldErrors } from '../server-field-errors.ts';
-import { LeadFormActions, LeadFormFields } from './lead-form-fields.tsx';
+import { FormActions } from '#client/components/ui/form-actions.tsx';
+import { LeadFormFields } from './lead-form-fields.tsx';
 
 type Props = { open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -48,7 +49,7 @@ function AddLeadForm({ onDone }: { onDone: () => void }) {
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Add Lead">
       <LeadFormFields register={register} errors={errors} />
-      <LeadFormActions busy={isSubmitting} label="Add Lead" busyLabel="Adding..." onCancel={onDone} />
+      <FormActions busy={isSubmitting} label="Add Lead" busyLabel="Adding..." onCancel={onDone} />
     </form>
   );
 }

@@ -10,7 +10,8 @@ import { useLead } from '../api/get-lead.ts';
 import { useUpdateLead } from '../api/update-lead.ts';
 import { STATUS_OPTIONS, buildLeadPatch, editLeadFormResolver, toEditFormValues, type EditLeadFields, type EditLeadFormValues } from '../lead-form-model.ts';
 import { showServerFieldErrors } from '../server-field-errors.ts';
-import { LeadFormActions, LeadFormFields } from './lead-form-fields.tsx';
+import { FormActions } from '#client/components/ui/form-actions.tsx';
+import { LeadFormFields } from './lead-form-fields.tsx';
 import { LeadSourceDetails } from './lead-source.tsx';
 import { StatusHistory } from './status-history.tsx';
 
@@ -78,7 +79,7 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
             ))}
           </SelectField>
         </div>
-        <LeadFormActions busy={isSubmitting} label="Update Lead" busyLabel="Updating..." onCancel={onDone} />
+        <FormActions busy={isSubmitting} label="Update Lead" busyLabel="Updating..." onCancel={onDone} />
       </form>
       <LeadSourceDetails lead={lead} />
       <StatusHistory history={lead.status_history} />
