@@ -35,7 +35,7 @@ const featureIsolation = features.map((feature) => ({
 
 /**
  * The server's layers, lowest first: lib (pure helpers) → config, logger, app-root → db →
- * analytics, realtime, jobs → http (plumbing) → auth (session middleware) → routes → app.ts,
+ * analytics, realtime, mail, jobs → http (plumbing) → auth (session middleware) → routes → app.ts,
  * main.ts, cli/. An import may only point down, so a low layer never learns about a higher
  * one (docs/architecture.md draws the picture). Tests may import anything.
  */
@@ -63,7 +63,7 @@ const serverLayers = {
             message: 'db/ may use lib/, config and the logger only: it knows nothing of HTTP, auth or features.',
           },
           {
-            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`],
+            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`],
             from: [`${S}/http`, `${S}/auth`, `${S}/routes`, ...TOP],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
           },

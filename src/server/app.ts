@@ -14,10 +14,12 @@ import { publicOrigin } from './http/public-origin.ts';
 import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
 import { withDatabase } from './http/router.ts';
 import { isAppPath, loadStaticSite } from './http/static-site.ts';
+import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
 import { authRoutes } from './routes/auth.ts';
 import { calendarFeedRoutes } from './routes/calendar-feed.ts';
+import { emailRoutes } from './routes/email.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/leads.ts';
 import { notificationRoutes } from './routes/notifications.ts';
@@ -125,6 +127,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', appointmentRoutes);
   app.route('/', calendarFeedRoutes);
   app.route('/', analyticsRoutes);
+  app.route('/', emailRoutes);
+  app.route('/', accountRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

@@ -1,12 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EventRecorder } from './analytics/event-recorder.ts';
-import { createApp } from './app.ts';
-import { parseConfig } from './config.ts';
-import { NotificationHub } from './realtime/notification-hub.ts';
+import { createTestApp } from './test/app.ts';
 import { tempDir } from './test/process.ts';
 
 /** A built client in miniature: two pages and assets with and without compressed copies. */
@@ -20,8 +16,7 @@ function appWithClient() {
   writeFileSync(path.join(dir, 'assets/app-1234.js.br'), brotliCompressSync(script));
   writeFileSync(path.join(dir, 'assets/app-1234.js.gz'), gzipSync(script));
   writeFileSync(path.join(dir, 'assets/tiny-1234.js'), 'x();');
-  const config = parseConfig({ SITE_NAME: 'Compressed & Co' });
-  const app = createApp({ config, logger: pino({ level: 'silent' }), database: () => undefined, clientDir: dir, hub: new NotificationHub(10), events: new EventRecorder(() => undefined, 0) });
+  const { app } = createTestApp(undefined, { SITE_NAME: 'Compressed & Co' }, { clientDir: dir });
   const get = (p: string, acceptEncoding?: string) => app.request(p, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
   return { get, script };
 }

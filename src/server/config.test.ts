@@ -64,3 +64,45 @@ describe('parseConfig', () => {
     expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
   });
 });
+
+describe('email settings', () => {
+  it('read SMTP_URL, MAIL_FROM, MAIL_REPLY_TO, LEAD_REMINDER_HOURS and PUBLIC_URL', () => {
+    const config = parseConfig({
+      SMTP_URL: 'smtp://mailer%40firm.com:p%40ss%3Aword@mail.firm.com:2525',
+      MAIL_FROM: '"Keystone Due Diligence" <Hello@Firm.com>',
+      MAIL_REPLY_TO: 'team@firm.com',
+      LEAD_REMINDER_HOURS: '0',
+      PUBLIC_URL: 'https://crm.firm.com/',
+    });
+    expect(config.mail).toEqual({
+      smtp: { host: 'mail.firm.com', port: 2525, secure: false, auth: { user: 'mailer@firm.com', pass: 'p@ss:word' } },
+      from: { name: 'Keystone Due Diligence', address: 'hello@firm.com' },
+      replyTo: { name: '', address: 'team@firm.com' },
+      domain: 'firm.com',
+      leadReminderHours: 0,
+    });
+    expect(config.publicUrl).toBe('https://crm.firm.com');
+    expect(parseConfig({ SMTP_URL: 'smtps://mail.firm.com' }).mail.smtp).toEqual({ host: 'mail.firm.com', port: 465, secure: true, auth: undefined });
+  });
+
+  it('default to email off, from the site name and email, a 24-hour reminder and this server as the public URL', () => {
+    const config = parseConfig({ SITE_NAME: 'Acme', SITE_EMAIL: 'info@acme.test', PORT: '8080', HOST: '0.0.0.0' });
+    expect(config.mail).toEqual({ smtp: undefined, from: { name: 'Acme', address: 'info@acme.test' }, replyTo: undefined, domain: 'acme.test', leadReminderHours: 24 });
+    expect(config.publicUrl).toBe('http://127.0.0.1:8080');
+  });
+
+  it.each([
+    [{ SMTP_URL: 'mail.firm.com:587' }, 'Invalid configuration: SMTP_URL must start with smtp:// or smtps://'],
+    [{ SMTP_URL: 'http://mail.firm.com' }, 'Invalid configuration: SMTP_URL must start with smtp:// or smtps://'],
+    [{ SMTP_URL: 'smtp://mail.firm.com/inbox' }, 'Invalid configuration: SMTP_URL must not have a path'],
+    [{ MAIL_FROM: 'a@firm.com, b@firm.com' }, 'Invalid configuration: MAIL_FROM must be one address, such as "Firm Name" <hello@firm.com>'],
+    [{ MAIL_FROM: 'Firm <not-an-address>' }, 'Invalid configuration: MAIL_FROM has an invalid address "not-an-address"'],
+    [{ MAIL_FROM: 'Firm\r\nBcc: x@evil.test <a@firm.com>' }, 'Invalid configuration: MAIL_FROM must be one line'],
+    [{ MAIL_REPLY_TO: 'nobody' }, 'Invalid configuration: MAIL_REPLY_TO must be one address, such as "Firm Name" <hello@firm.com>'],
+    [{ LEAD_REMINDER_HOURS: '200' }, 'Invalid configuration: LEAD_REMINDER_HOURS must be a whole number from 0 to 168, got "200"'],
+    [{ PUBLIC_URL: 'crm.firm.com' }, 'Invalid configuration: PUBLIC_URL must be a URL such as https://crm.example.com'],
+    [{ PUBLIC_URL: 'https://crm.firm.com/app' }, 'Invalid configuration: PUBLIC_URL must be just the origin, such as https://crm.example.com'],
+  ])('stop on %o with one clear line', (env, message) => {
+    expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
+  });
+});

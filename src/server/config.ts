@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
 import { emailSchema } from '#shared/schemas/lead';
+import { parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
 
 /**
  * The whole environment, parsed once at start-up: nothing else reads process.env.
@@ -46,6 +47,30 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
+/** A value that a parser turns into T or rejects with a message. */
+const parsedWith = <T>(parse: (value: string) => T | string) =>
+  optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const result = parse(v);
+    if (typeof result === 'string') {
+      ctx.addIssue({ code: 'custom', message: result });
+      return z.NEVER;
+    }
+    return result;
+  });
+
+function parsePublicUrl(value: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a URL such as https://crm.example.com';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) return 'must be just the origin, such as https://crm.example.com';
+  return url;
+}
+
 const envSchema = z.object({
   NODE_ENV: optionalString,
   PORT: intInRange(0, 65535, 3000),
@@ -82,6 +107,11 @@ const envSchema = z.object({
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   TRUST_PROXY: booleanFlag,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
+  PUBLIC_URL: parsedWith(parsePublicUrl),
+  SMTP_URL: parsedWith(parseSmtpUrl),
+  MAIL_FROM: parsedWith(parseMailbox),
+  MAIL_REPLY_TO: parsedWith(parseMailbox),
+  LEAD_REMINDER_HOURS: intInRange(0, 7 * 24, 24),
   DEBUG: booleanFlag,
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
@@ -102,6 +132,21 @@ export type Config = {
   analyticsRateLimit: number;
   trustProxy: boolean;
   reminderMinutesBefore: number;
+  /**
+   * The address people use to reach this server, for links in emails (PUBLIC_URL); without
+   * it, this server's own http://HOST:PORT.
+   */
+  publicUrl: string;
+  mail: {
+    /** Undefined: email is off, and messages are recorded but not sent. */
+    smtp: SmtpSettings | undefined;
+    from: Mailbox;
+    replyTo: Mailbox | undefined;
+    /** The domain of the sender's address: it names every Message-ID and appointment UID. */
+    domain: string;
+    /** Hours before an appointment the lead is reminded by email; 0 = never. */
+    leadReminderHours: number;
+  };
   logLevel: string;
   /** Command-line tools print the stack of an unexpected error. */
   debug: boolean;
@@ -136,6 +181,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
+    publicUrl: (e.PUBLIC_URL?.origin ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    mail: {
+      smtp: e.SMTP_URL,
+      from: e.MAIL_FROM ?? { name: e.SITE_NAME, address: e.SITE_EMAIL },
+      replyTo: e.MAIL_REPLY_TO,
+      domain: (e.MAIL_FROM?.address ?? e.SITE_EMAIL).split('@')[1]!,
+      leadReminderHours: e.LEAD_REMINDER_HOURS,
+    },
     logLevel: e.LOG_LEVEL,
     debug: e.DEBUG,
     rowChecks: e.NODE_ENV === 'development' || e.NODE_ENV === 'test',

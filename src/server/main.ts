@@ -7,6 +7,9 @@ import type { Database } from './db/client.ts';
 import { DataDirError } from './db/embedded/data-dir-errors.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { setRowChecks } from './db/sql.ts';
+import { releaseAllEmailClaims } from './db/queries/emails.ts';
+import { describeSmtp } from './lib/mail-settings.ts';
+import { createOutbox } from './mail/context.ts';
 import { ensureAdmin } from './auth/accounts.ts';
 import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './app-root.ts';
@@ -33,7 +36,8 @@ async function main() {
   let database: Database | undefined;
   const hub = new NotificationHub();
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events });
+  const outbox = createOutbox(config, () => database, logger);
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, outbox });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');
@@ -62,7 +66,14 @@ async function main() {
   // Ready only now: the admin exists, so no lead is stored without its notification.
   database = opened;
   logger.info({ database: database.kind }, 'database ready');
-  const stopJobs = startJobs(database, config, logger);
+  // One process per embedded database: a claim left on a message is a killed process's.
+  if (database.kind === 'pglite') await releaseAllEmailClaims(database.db);
+  outbox.start();
+  logger.info(
+    { email: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'off', from: config.mail.from.address },
+    config.mail.smtp ? `email: sending through ${describeSmtp(config.mail.smtp)}` : 'email is off (SMTP_URL is not set): messages are recorded, not sent',
+  );
+  const stopJobs = startJobs(database, config, logger, outbox);
   // `npm run backup` asks this process for a consistent copy of the embedded database.
   const snapshot = database.snapshot;
   const backups = snapshot
@@ -79,6 +90,7 @@ async function main() {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     stopJobs();
     hub.closeAllStreams();
+    const stoppingOutbox = outbox.stop();
     const force = setTimeout(() => {
       logger.warn('requests still open after 10 s: closing them');
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -88,6 +100,7 @@ async function main() {
       const db = database;
       database = undefined;
       void stopListening()
+        .then(() => stoppingOutbox)
         .then(() => backups)
         .then((stopBackups) => stopBackups?.())
         .then(() => db?.close())

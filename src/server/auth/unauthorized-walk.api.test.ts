@@ -92,7 +92,7 @@ async function allOperations() {
 
 /** A digest of every table a request could change, to prove a refused request changed nothing. */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits'];
+  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits', 'emails'];
   const digest: Record<string, string> = {};
   for (const table of tables) {
     const [row] = await rowsOf<{ d: string }>(
@@ -118,7 +118,8 @@ describe('every state-changing operation with a valid admin cookie from another 
     const appointment = await call('POST', '/api/appointments', { lead_id: lead.id, date: '2030-01-02', time: '10:00', type: 'Call' });
     const notification = (await call('GET', '/api/notifications')).notifications[0]!;
     await call('POST', '/api/calendar-feed');
-    const ids: Record<string, string> = { leads: lead.id, appointments: appointment.id, notifications: notification.id };
+    const [email] = await rowsOf<{ id: string }>(database.db, sql`update emails set status = 'failed' where id = (select id from emails limit 1) returning id`);
+    const ids: Record<string, string> = { leads: lead.id, appointments: appointment.id, notifications: notification.id, email: email!.id };
     const bodies: Record<string, unknown> = {
       'POST /api/leads': validLead({ submission_id: undefined, fill_ms: undefined }),
       'PATCH /api/leads/{id}': { full_name: 'Changed by another site', contacted: true },
@@ -127,6 +128,7 @@ describe('every state-changing operation with a valid admin cookie from another 
       'POST /api/public/leads': validLead({ email: 'csrf@example.com' }),
       'POST /api/public/events': { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/' },
       'POST /api/auth/login': { email: 'csrf-admin@example.com', password: 'csrf-admin-password' },
+      'PATCH /api/account/preferences': { email_appointments: true },
     };
     const writes = (await allOperations())
       .filter((op) => !['GET', 'HEAD', 'OPTIONS'].includes(op.method))

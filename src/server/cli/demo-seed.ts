@@ -53,9 +53,10 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
   let appointmentsAdded = 0;
   if (leadIds.length > 0) {
     for (const a of demoAppointments(leadIds, businessToday(config.businessTimeZone))) {
+      // Demo leads are not people: no email reminder (lead_reminder_sent_at set), as no email at all.
       appointmentsAdded += await execute(db, sql`
-        insert into appointments (id, lead_id, date, time, type, notes)
-        values (${a.id}, ${a.lead_id}, ${a.date}, ${a.time}, ${a.type}, ${a.notes})
+        insert into appointments (id, lead_id, date, time, type, notes, lead_reminder_sent_at)
+        values (${a.id}, ${a.lead_id}, ${a.date}, ${a.time}, ${a.type}, ${a.notes}, now())
         on conflict (id) do nothing`);
     }
   }

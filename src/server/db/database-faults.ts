@@ -58,3 +58,17 @@ export function databaseFault(err: unknown): DatabaseFault | undefined {
   }
   return undefined;
 }
+
+/**
+ * An error as a log line may hold it: the fault for a database that cannot serve; the SQLSTATE
+ * (never the message, which holds the query's parameters: people's data) for a database error;
+ * the message of anything else. No stack: these are expected failures of background work.
+ */
+export function describeError(err: unknown): Record<string, string> {
+  const fault = databaseFault(err);
+  if (fault) return { fault };
+  const code = sqlState(err);
+  const name = err instanceof Error ? err.name : typeof err;
+  if (code) return { error: name, dbCode: code };
+  return { error: name, message: err instanceof Error ? err.message : String(err) };
+}

@@ -6,6 +6,7 @@ import {
   check,
   date,
   index,
+  jsonb,
   integer,
   pgTable,
   primaryKey,
@@ -31,6 +32,9 @@ export const users = pgTable(
     email: text('email').notNull(),
     password_hash: text('password_hash').notNull(),
     created_at: createdAt(),
+    // Email preferences, changed in the account menu.
+    email_new_leads: boolean('email_new_leads').notNull().default(true),
+    email_appointments: boolean('email_appointments').notNull().default(false),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
@@ -134,6 +138,10 @@ export const appointments = pgTable(
     created_at: createdAt(),
     // Set once when the reminder job has notified the admins: never twice, across restarts and processes.
     reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
+    // The iCalendar SEQUENCE of the invitation the lead holds: one more at every change the lead is told of.
+    sequence: integer('sequence').notNull().default(0),
+    // Set once the lead's email reminder is queued (or when none is needed); cleared by a reschedule.
+    lead_reminder_sent_at: timestamp('lead_reminder_sent_at', { withTimezone: true }),
   },
   (t) => [
     check('appointments_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
@@ -141,6 +149,7 @@ export const appointments = pgTable(
     index('appointments_date_time_idx').on(t.date, t.time),
     index('appointments_lead_id_idx').on(t.lead_id),
     index('appointments_reminder_due_idx').on(t.date, t.time).where(sql`${t.reminder_sent_at} is null`),
+    index('appointments_lead_reminder_due_idx').on(t.date, t.time).where(sql`${t.lead_reminder_sent_at} is null`),
   ],
 );
 
@@ -260,5 +269,52 @@ export const analyticsHourlySources = pgTable(
   (t) => [
     primaryKey({ columns: [t.hour, t.kind, t.value] }),
     check('analytics_hourly_sources_kind_check', sql`${t.kind} in ('referrer', 'device')`),
+  ],
+);
+
+/**
+ * The outbox: every email the product sends, written in the same transaction as the change
+ * that causes it, then sent by a worker in each app process (src/server/mail/outbox.ts).
+ * `data` is a snapshot of what the message says, so it can be sent after the lead or the
+ * appointment changed or went away. docs/decisions/007-email-outbox.md.
+ */
+export const emails = pgTable(
+  'emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // The Message-ID header, fixed when queued: a resend after a crash is recognisably the same message.
+    message_id: text('message_id').notNull(),
+    kind: text('kind').notNull(),
+    to_address: text('to_address').notNull(),
+    to_name: text('to_name'),
+    data: jsonb('data').notNull(),
+    // A message that may be caused only once (a lead's acknowledgement, an appointment's reminder).
+    dedupe_key: text('dedupe_key'),
+    lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'set null' }),
+    user_id: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    // Retried with backoff until then, then marked failed; a manual retry gives it another day.
+    retry_until: timestamp('retry_until', { withTimezone: true })
+      .notNull()
+      .default(sql`now() + interval '24 hours'`),
+    // A worker that claimed the message holds it until then; past it, another may take it (the first died).
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+    last_error: text('last_error'),
+    created_at: createdAt(),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
+    check(
+      'emails_kind_check',
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test')`,
+    ),
+    uniqueIndex('emails_message_id_key').on(t.message_id),
+    uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key),
+    index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),
+    index('emails_created_at_idx').on(t.created_at.desc()),
+    index('emails_lead_id_idx').on(t.lead_id),
   ],
 );

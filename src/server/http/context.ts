@@ -3,6 +3,7 @@ import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
 import type { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** What every request handler may use; tests build their own. */
@@ -17,6 +18,8 @@ export type AppDeps = {
   hub: NotificationHub;
   /** Public analytics events: bot filter, per-IP limit, group commit. */
   events: EventRecorder;
+  /** Sends queued email; `nudge()` after a change that queued some. */
+  outbox: MailOutbox;
 };
 
 export type AppEnv = {

@@ -1,14 +1,22 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { describeError } from '../db/database-faults.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
+import { queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
-/** Periodic work: appointment reminders and housekeeping. Returns a stop function. */
-export function startJobs(database: Database, config: Config, logger: Logger): () => void {
+/**
+ * Periodic work: appointment reminders (notifications for the admins, email for the lead)
+ * and housekeeping. Every job is one statement that claims its rows, so several processes
+ * running them at once do each piece of work once. Returns a stop function.
+ */
+export function startJobs(database: Database, config: Config, logger: Logger, outbox: MailOutbox): () => void {
+  const mail = { domain: config.mail.domain, timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
   const jobs: Job[] = [
     {
       name: 'appointment reminders',
@@ -18,11 +26,26 @@ export function startJobs(database: Database, config: Config, logger: Logger): (
         if (sent > 0) logger.info({ event: 'reminders_sent', notifications: sent }, 'sent appointment reminders');
       },
     },
+    ...(mail.leadReminderHours > 0
+      ? [
+          {
+            name: 'lead email reminders',
+            everyMs: 30_000,
+            run: async () => {
+              const queued = await queueLeadReminders(database.db, mail);
+              if (queued > 0) {
+                logger.info({ event: 'lead_reminders_queued', emails: queued }, 'queued appointment reminders for leads');
+                outbox.nudge();
+              }
+            },
+          },
+        ]
+      : []),
     { name: 'rate limit cleanup', everyMs: 10 * 60_000, run: () => deleteExpiredRateLimits(database.db) },
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
   ];
   const timers = jobs.map((job) => {
-    const tick = () => job.run().catch((err: unknown) => logger.warn({ err, job: job.name }, 'job failed'));
+    const tick = () => job.run().catch((err: unknown) => logger.warn({ ...describeError(err), job: job.name }, 'job failed'));
     void tick();
     const timer = setInterval(tick, job.everyMs);
     timer.unref();

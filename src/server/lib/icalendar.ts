@@ -3,7 +3,9 @@
  * from the wall-clock date and time in BUSINESS_TIME_ZONE, so every calendar app shows the
  * right moment in its own zone without needing our VTIMEZONE rules.
  */
-const DURATION = 'PT30M';
+/** How long an appointment lasts until appointments have a duration of their own. */
+export const APPOINTMENT_MINUTES = 30;
+const DURATION = `PT${APPOINTMENT_MINUTES}M`;
 
 /** An appointment as a calendar event: its start and creation already in UTC (YYYYMMDDTHHMMSSZ). */
 export type CalendarAppointment = {
@@ -50,14 +52,17 @@ export function foldLine(line: string): string {
   return parts.join('\r\n ');
 }
 
+/** An appointment's UID in every calendar it reaches: the subscription feed and the invitation emails alike. */
+export const appointmentUid = (id: string, domain: string) => `${id}@${domain}`;
+
 const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
-function event(a: CalendarAppointment, host: string, now: Date): string[] {
+function event(a: CalendarAppointment, uidDomain: string, now: Date): string[] {
   const who = a.lead?.full_name ?? 'Unknown Lead';
   const details = [a.notes, a.lead ? `Email: ${a.lead.email}` : null, a.lead ? `Phone: ${a.lead.phone}` : null].filter(Boolean).join('\n');
   return [
     'BEGIN:VEVENT',
-    `UID:${a.id}@${host}`,
+    `UID:${appointmentUid(a.id, uidDomain)}`,
     `DTSTAMP:${utcStamp(now)}`,
     `CREATED:${a.created_utc}`,
     `DTSTART:${a.starts_utc}`,
@@ -68,7 +73,7 @@ function event(a: CalendarAppointment, host: string, now: Date): string[] {
   ];
 }
 
-export function toICalendar(appointments: CalendarAppointment[], opts: { siteName: string; timeZone: string; host: string; now?: Date }): string {
+export function toICalendar(appointments: CalendarAppointment[], opts: { siteName: string; timeZone: string; uidDomain: string; now?: Date }): string {
   const now = opts.now ?? new Date();
   const lines = [
     'BEGIN:VCALENDAR',
@@ -78,8 +83,65 @@ export function toICalendar(appointments: CalendarAppointment[], opts: { siteNam
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${escapeText(`${opts.siteName} appointments`)}`,
     `X-WR-TIMEZONE:${opts.timeZone}`,
-    ...appointments.flatMap((a) => event(a, opts.host, now)),
+    ...appointments.flatMap((a) => event(a, opts.uidDomain, now)),
     'END:VCALENDAR',
   ];
   return lines.map(foldLine).join('\r\n') + '\r\n';
 }
+
+/** Who an invitation is from or to: a display name (maybe empty) and an address. */
+export type CalendarPerson = { name: string; address: string };
+
+export type Invitation = {
+  /** REQUEST adds or updates the event in the attendee's calendar; CANCEL removes it (RFC 5546). */
+  method: 'REQUEST' | 'CANCEL';
+  /** Stable across every message about one appointment, so calendars apply each in place. */
+  uid: string;
+  /** One higher at every change: a calendar ignores a message older than what it holds. */
+  sequence: number;
+  /** UTC, YYYYMMDDTHHMMSSZ. */
+  startsUtc: string;
+  durationMinutes: number;
+  summary: string;
+  description: string;
+  organizer: CalendarPerson;
+  attendee: CalendarPerson;
+  productName: string;
+  now?: Date;
+};
+
+/** A parameter value (CN=...) in quotes, without the characters a quoted value may not hold (3.2). */
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const paramText = (s: string) => `"${s.replace(/["\\]/g, '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim()}"`;
+
+/**
+ * An iCalendar invitation (iTIP, RFC 5546) for one appointment, attached to the email that
+ * schedules, moves or cancels it: calendar apps add, update or remove the event in place.
+ */
+export function toInvitation(inv: Invitation): string {
+  const person = (role: string, p: CalendarPerson) => `${role}${p.name ? `;CN=${paramText(p.name)}` : ''}:mailto:${p.address}`;
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:-//${escapeText(inv.productName)}//Due Diligence CRM//EN`,
+    'CALSCALE:GREGORIAN',
+    `METHOD:${inv.method}`,
+    'BEGIN:VEVENT',
+    `UID:${inv.uid}`,
+    `SEQUENCE:${inv.sequence}`,
+    `DTSTAMP:${utcStamp(inv.now ?? new Date())}`,
+    `DTSTART:${inv.startsUtc}`,
+    `DURATION:PT${inv.durationMinutes}M`,
+    `SUMMARY:${escapeText(inv.summary)}`,
+    `DESCRIPTION:${escapeText(inv.description)}`,
+    person('ORGANIZER', inv.organizer),
+    person('ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE', inv.attendee),
+    `STATUS:${inv.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join('\r\n') + '\r\n';
+}
+
+/** UTC ISO 8601 (2026-11-24T15:00:00.000Z) as iCalendar's YYYYMMDDTHHMMSSZ. */
+export const icsUtc = (iso: string) => utcStamp(new Date(iso));

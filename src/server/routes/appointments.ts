@@ -8,6 +8,7 @@ import {
   updateAppointmentRequestSchema,
 } from '#shared/schemas/appointment';
 import { createAdminRoute } from '../auth/admin-route.ts';
+import type { Context } from 'hono';
 import {
   createAppointment,
   deleteAppointment,
@@ -15,7 +16,9 @@ import {
   listAppointments,
   listCalendarAppointments,
   updateAppointment,
+  type AppointmentMail,
 } from '../db/queries/appointments.ts';
+import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -80,14 +83,21 @@ const deleteRoute = createAdminRoute({
   responses: { 200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
 });
 
+/** What the emails of an appointment change need from the configuration. */
+const mailOf = (c: Context<AppEnv>): AppointmentMail => {
+  const { config } = c.var.deps;
+  return { domain: config.mail.domain, timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
+};
+
 export const appointmentRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const result = await listAppointments(c.var.db, c.req.valid('query'));
     return c.json({ ...result, time_zone: c.var.deps.config.businessTimeZone }, 200);
   })
   .openapi(createRoute, async (c) => {
-    const appointment = await createAppointment(c.var.db, c.req.valid('json'));
+    const appointment = await createAppointment(c.var.db, c.req.valid('json'), mailOf(c));
     if (!appointment) throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
+    c.var.deps.outbox.nudge();
     return c.json(appointment, 201);
   })
   .openapi(icsRoute, async (c) => {
@@ -101,12 +111,14 @@ export const appointmentRoutes = createRouter()
     return c.json(appointment, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const appointment = await updateAppointment(c.var.db, c.req.valid('param').id, c.req.valid('json'));
+    const appointment = await updateAppointment(c.var.db, c.req.valid('param').id, c.req.valid('json'), mailOf(c));
     if (!appointment) throw appointmentNotFound();
+    c.var.deps.outbox.nudge();
     return c.json(appointment, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!(await deleteAppointment(c.var.db, id))) throw appointmentNotFound();
+    if (!(await deleteAppointment(c.var.db, id, mailOf(c)))) throw appointmentNotFound();
+    c.var.deps.outbox.nudge();
     return c.json({ id }, 200);
   });

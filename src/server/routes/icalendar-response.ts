@@ -8,7 +8,8 @@ import { toICalendar, type CalendarAppointment } from '../lib/icalendar.ts';
  */
 export function icalendarResponse(c: Context<AppEnv>, appointments: CalendarAppointment[], headers: Record<string, string>) {
   const { config } = c.var.deps;
-  const body = toICalendar(appointments, { siteName: config.site.name, timeZone: config.businessTimeZone, host: new URL(c.req.url).hostname });
+  // The UIDs are the ones the invitation emails carry (mail/messages.ts appointmentUid).
+  const body = toICalendar(appointments, { siteName: config.site.name, timeZone: config.businessTimeZone, uidDomain: config.mail.domain });
   c.header('Content-Type', 'text/calendar; charset=utf-8');
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return c.body(body, 200);

@@ -99,7 +99,8 @@ export const leadRoutes = createRouter()
     });
   })
   .openapi(createRoute, async (c) => {
-    const { id } = await createLead(c.var.db, c.req.valid('json'), c.var.user.id);
+    const { id } = await createLead(c.var.db, c.req.valid('json'), { createdBy: c.var.user.id, mail: { domain: c.var.deps.config.mail.domain, acknowledge: false } });
+    c.var.deps.outbox.nudge();
     const lead = id ? await getLead(c.var.db, id) : undefined;
     if (!lead) throw new AppError('internal_error', 'The lead could not be read back.');
     const { status_history: _history, ...created } = lead;

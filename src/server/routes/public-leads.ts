@@ -44,7 +44,9 @@ export const publicLeadRoutes = createRouter().openapi(submitLeadRoute, async (c
   }
 
   const { website: _website, fill_ms: _fill, ...lead } = body;
-  const result = await createLead(c.var.db, lead);
+  const result = await createLead(c.var.db, lead, { mail: { domain: c.var.deps.config.mail.domain, acknowledge: true } });
+  // Sent after the answer, never inside it: the visitor does not wait for the mail server.
+  if (result.created) c.var.deps.outbox.nudge();
   logger.info(
     { event: result.created ? 'lead_created' : 'lead_duplicate', leadId: result.id, requestId: c.var.requestId },
     result.created ? 'stored a public lead' : 'ignored a repeated lead submission',

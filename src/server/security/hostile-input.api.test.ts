@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENT_TYPES, LEAD_STATUSES, NOTIFICATION_TYPES, SESSION_ID_PATTERN } from '#shared/constants';
 import { updateAppointmentRequestSchema } from '#shared/schemas/appointment';
 import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
+import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -52,8 +53,10 @@ afterAll(async () => {
   if (process.env.HOSTILE_STATS) console.log([...stats].sort().map(([k, n]) => `${k}: ${n}`).join('\n'));
 });
 
-const firstId = async (table: 'leads' | 'appointments' | 'notifications') =>
-  (await rowsOf<{ id: string }>(database.db, sql`select id from ${sql.identifier(table)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
+/** The table behind a path's first segment after /api/ (`/api/email/{id}/retry` is about `emails`). */
+const TABLES: Record<string, string> = { leads: 'leads', appointments: 'appointments', notifications: 'notifications', email: 'emails' };
+const firstId = async (resource: string) =>
+  (await rowsOf<{ id: string }>(database.db, sql`select id from ${sql.identifier(TABLES[resource] ?? resource)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
 
 /** A valid body for the operations that take one, built against the rows that exist now. */
 async function validBody(key: string): Promise<Record<string, unknown>> {
@@ -72,11 +75,13 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'heartbeat', page_path: '/', time_spent: 30 };
     case 'POST /api/auth/login':
       return { email: 'fuzz-admin@example.com', password: 'not-the-password' };
+    case 'PATCH /api/account/preferences':
+      return { email_new_leads: false, email_appointments: true };
     default:
       return {};
   }
 }
-const BODY_KEYS = ['full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password'];
+const BODY_KEYS = ['full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments'];
 
 const requestCase = fc.record({
   op: fc.nat(),
@@ -109,7 +114,7 @@ async function send(c: RequestCase, signedIn: boolean) {
   let path = op.path;
   for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
     const resource = op.path.split('/')[2];
-    const real = async () => (resource === 'calendar' ? feedToken : firstId(resource as 'leads' | 'appointments' | 'notifications'));
+    const real = async () => (resource === 'calendar' ? feedToken : firstId(resource!));
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);
@@ -186,6 +191,13 @@ async function checkDatabase() {
           + (select count(*) from sessions s where not exists (select 1 from users u where u.id = s.user_id)) as n`,
   );
   expect(Number(orphans[0]!.n)).toBe(0);
+  const emails = await rowsOf<{ ok: boolean; mail: string }>(
+    database.db,
+    sql`select (status in ('queued', 'sent', 'failed', 'not_sent') and to_address ~* ${EMAIL_PATTERN.source}
+              and (lead_id is null or exists (select 1 from leads l where l.id = e.lead_id))) as ok, to_address as mail
+        from emails e`,
+  );
+  for (const e of emails) expect(e, `invalid email row to ${e.mail}`).toMatchObject({ ok: true });
   const events = await rowsOf<{ session_id: string; event_type: string; page_path: string; time_spent: number | null }>(
     database.db,
     sql`select session_id, event_type, page_path, time_spent from analytics_events`,

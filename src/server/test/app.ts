@@ -3,15 +3,18 @@ import { createApp } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { EventRecorder } from '../analytics/event-recorder.ts';
+import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
-/** The real app on a test database, with the environment the test names. */
-export function createTestApp(database: Database | undefined, env: Record<string, string> = {}) {
+/** The real app on a test database, with the environment the test names (and a built client, if given). */
+export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir }: { clientDir?: string } = {}) {
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
   const logger = pino({ level: 'silent' });
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
-  const app = createApp({ config, logger, database: () => database, clientDir: undefined, hub, events });
+  // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.
+  const outbox = createOutbox(config, () => database, logger);
+  const app = createApp({ config, logger, database: () => database, hub, events, outbox, clientDir });
 
   const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     app.request(path, {
@@ -20,7 +23,7 @@ export function createTestApp(database: Database | undefined, env: Record<string
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  return { app, config, json, hub };
+  return { app, config, json, hub, outbox };
 }
 
 export function validLead(overrides: Record<string, unknown> = {}) {

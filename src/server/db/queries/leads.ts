@@ -11,6 +11,7 @@ import {
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
+import { newMessageId } from './emails.ts';
 
 /** A lead as the API returns it (the shared Lead schema), from `leads l`. */
 const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
@@ -27,12 +28,23 @@ const idRow = z.object({ id: z.uuid() });
 export type NewLead = LeadFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
 
 /**
- * Stores a lead (status New), its first status-history entry and a `lead` notification for
- * every admin, in one statement (so one transaction, one round trip). A repeated submission_id
- * stores nothing and reports `created: false`, which makes the public form's retries and
- * double clicks harmless.
+ * The emails a new lead causes: a "new lead" message to every admin who wants them (but the
+ * one who typed the lead in), and, for a lead who asked through the form, an acknowledgement.
+ * `domain` names the Message-IDs. Without it, no email is queued (demo data).
  */
-export async function createLead(db: Db, lead: NewLead, createdBy: string | null = null): Promise<{ id: string | null; created: boolean }> {
+export type LeadMail = { domain: string; acknowledge: boolean };
+
+/**
+ * Stores a lead (status New), its first status-history entry, a `lead` notification for every
+ * admin and the emails it causes, in one statement (so one transaction, one round trip). A
+ * repeated submission_id stores nothing and reports `created: false`, which makes the public
+ * form's retries and double clicks harmless, and its emails are never queued twice.
+ */
+export async function createLead(
+  db: Db,
+  lead: NewLead,
+  { createdBy = null, mail }: { createdBy?: string | null; mail?: LeadMail } = {},
+): Promise<{ id: string | null; created: boolean }> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
   const rows = await queryRows(db, sql`
@@ -45,17 +57,34 @@ export async function createLead(db: Db, lead: NewLead, createdBy: string | null
              ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       on conflict (submission_id) do nothing
-      returning id
+      returning *
     ), history as (
       insert into lead_status_changes (lead_id, from_status, to_status, changed_by)
       select id, null, 'New', ${createdBy} from inserted
     ), notified as (
       insert into notifications (user_id, type, message)
       select u.id, 'lead', ${notice} from users u where exists (select 1 from inserted)
-    )
+    )${mail ? queueLeadEmails(mail, createdBy) : sql``}
     select id from inserted`, idRow);
   const id = rows[0]?.id ?? null;
   return { id, created: id !== null };
+}
+
+/** CTEs of createLead that queue its emails, each with a snapshot of the lead. */
+function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
+  const snapshot = sql`jsonb_build_object('lead_id', i.id, 'full_name', i.full_name, 'email', i.email, 'phone', i.phone,
+    'property_types', to_jsonb(i.property_types), 'message', i.message, 'source', i.source, 'utm_source', i.utm_source,
+    'utm_medium', i.utm_medium, 'utm_campaign', i.utm_campaign, 'landing_page', i.landing_page)`;
+  return sql`, to_admins as (
+      insert into emails (message_id, kind, to_address, data, lead_id, user_id)
+      select ${newMessageId(mail.domain)}, 'new-lead', u.email, ${snapshot}, i.id, u.id
+      from inserted i cross join users u
+      where u.email_new_leads and u.id is distinct from ${createdBy}::uuid
+    ), to_lead as (
+      insert into emails (message_id, kind, to_address, to_name, data, lead_id, dedupe_key)
+      select ${newMessageId(mail.domain)}, 'lead-acknowledgement', i.email, i.full_name, ${snapshot}, i.id, 'lead-acknowledgement:' || i.id
+      from inserted i where ${mail.acknowledge}
+    )`;
 }
 
 /** `%`, `_` and `\` typed into the search box are matched literally. */

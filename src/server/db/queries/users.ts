@@ -54,3 +54,29 @@ export async function setPasswordHash(db: Db, email: string, passwordHash: strin
 export async function deleteUser(db: Db, email: string): Promise<boolean> {
   return (await execute(db, sql`delete from users where email = ${email.toLowerCase()}`)) > 0;
 }
+
+const preferencesRow = z.object({ email_new_leads: z.boolean(), email_appointments: z.boolean() });
+
+/** An admin's email preferences; undefined for an unknown admin. */
+export async function getEmailPreferences(db: Db, userId: string): Promise<z.infer<typeof preferencesRow> | undefined> {
+  const [row] = await queryRows(db, sql`select email_new_leads, email_appointments from users where id = ${userId}`, preferencesRow);
+  return row;
+}
+
+/** Changes the preferences given (only those); the result, or undefined for an unknown admin. */
+export async function setEmailPreferences(
+  db: Db,
+  userId: string,
+  patch: Partial<z.infer<typeof preferencesRow>>,
+): Promise<z.infer<typeof preferencesRow> | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`update users set
+      email_new_leads = coalesce(${patch.email_new_leads ?? null}::boolean, email_new_leads),
+      email_appointments = coalesce(${patch.email_appointments ?? null}::boolean, email_appointments)
+    where id = ${userId}
+    returning email_new_leads, email_appointments`,
+    preferencesRow,
+  );
+  return row;
+}

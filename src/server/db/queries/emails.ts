@@ -1,0 +1,157 @@
+import { sql, type SQL } from 'drizzle-orm';
+import * as z from 'zod';
+import type { Db } from '../client.ts';
+import { execute, isoTimestamp, queryRows } from '../sql.ts';
+
+/**
+ * The email outbox. Messages are queued by the statements that cause them (a lead, an
+ * appointment change, the reminder job), in the same transaction, with a snapshot of what
+ * they say; a worker per app process claims due ones, sends them and records the outcome
+ * (src/server/mail/outbox.ts).
+ */
+
+export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
+
+/** SQL for a new Message-ID, `<uuid@domain>`, fixed when the message is queued. */
+export const newMessageId = (domain: string): SQL => sql`'<' || gen_random_uuid()::text || '@' || ${domain}::text || '>'`;
+
+/** A message as the worker sends it. */
+export const outgoingEmailSchema = z.object({
+  id: z.uuid(),
+  message_id: z.string(),
+  kind: z.enum(EMAIL_KINDS),
+  to_address: z.string(),
+  to_name: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  attempts: z.number().int(),
+  retry_until: z.string(),
+});
+export type OutgoingEmail = z.infer<typeof outgoingEmailSchema>;
+
+/**
+ * Claims up to `limit` due messages for `leaseSeconds`: no other worker (in this process or
+ * another, `for update skip locked`) takes them meanwhile; if this one dies, they are due
+ * again when the lease ends.
+ */
+export function claimDueEmails(db: Db, limit: number, leaseSeconds: number): Promise<OutgoingEmail[]> {
+  return queryRows(
+    db,
+    sql`
+    update emails set locked_until = now() + make_interval(secs => ${leaseSeconds})
+    where id in (
+      select id from emails
+      where status = 'queued' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+      order by next_attempt_at, created_at
+      limit ${limit}
+      for update skip locked)
+    returning id, message_id, kind, to_address, to_name, data, attempts, ${isoTimestamp(sql`retry_until`)} as retry_until`,
+    outgoingEmailSchema,
+  );
+}
+
+export async function markEmailSent(db: Db, id: string): Promise<void> {
+  await execute(db, sql`
+    update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null
+    where id = ${id}`);
+}
+
+/** A send that failed for good (the server refused the message, or it was retried for a day). */
+export async function markEmailFailed(db: Db, id: string, reason: string, attempted: boolean): Promise<void> {
+  await execute(db, sql`
+    update emails set status = 'failed', attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)}
+    where id = ${id}`);
+}
+
+/** Due again after `delaySeconds`; `attempted` counts a refused try (not a server that could not be reached). */
+export async function retryEmailLater(db: Db, id: string, delaySeconds: number, reason: string, attempted: boolean): Promise<void> {
+  await execute(db, sql`
+    update emails set attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)},
+      next_attempt_at = now() + make_interval(secs => ${delaySeconds})
+    where id = ${id}`);
+}
+
+/** Gives back claimed messages unsent (the worker stopped early). */
+export async function releaseEmails(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await execute(db, sql`update emails set locked_until = null where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+}
+
+/** With the embedded database one process serves: any lease left is a dead process's. */
+export async function releaseAllEmailClaims(db: Db): Promise<number> {
+  return execute(db, sql`update emails set locked_until = null where status = 'queued' and locked_until is not null`);
+}
+
+/** Email is off: due messages are recorded as not sent, with why. */
+export async function markDueEmailsNotSent(db: Db, reason: string): Promise<number> {
+  return execute(db, sql`
+    update emails set status = 'not_sent', last_error = ${reason}
+    where status = 'queued' and next_attempt_at <= now()`);
+}
+
+/** Queues the test email to an admin; its id. */
+export async function queueTestEmail(db: Db, user: { id: string; email: string }, domain: string): Promise<string> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    insert into emails (message_id, kind, to_address, data, user_id)
+    values (${newMessageId(domain)}, 'test', ${user.email}, '{}'::jsonb, ${user.id})
+    returning id`,
+    z.object({ id: z.uuid() }),
+  );
+  return row!.id;
+}
+
+/** A failed (or unsent) message queued again, with another day of retries; false if there is no such message. */
+export async function retryEmail(db: Db, id: string): Promise<'queued' | 'not_found' | 'not_failed'> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    with target as (select id, status from emails where id = ${id}),
+    queued as (
+      update emails e set status = 'queued', next_attempt_at = now(), retry_until = now() + interval '24 hours',
+        attempts = 0, last_error = null, locked_until = null
+      from target t where e.id = t.id and t.status in ('failed', 'not_sent')
+      returning e.id)
+    select t.status, exists (select 1 from queued) as queued from target t`,
+    z.object({ status: z.enum(EMAIL_STATUSES), queued: z.boolean() }),
+  );
+  if (!row) return 'not_found';
+  return row.queued ? 'queued' : 'not_failed';
+}
+
+export const emailListItemSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(EMAIL_KINDS),
+  to_address: z.string(),
+  to_name: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  status: z.enum(EMAIL_STATUSES),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+  next_attempt_at: z.string(),
+});
+export type EmailListItem = z.infer<typeof emailListItemSchema>;
+
+/** The newest messages, for the Email settings page. */
+export function listRecentEmails(db: Db, limit: number): Promise<EmailListItem[]> {
+  return queryRows(
+    db,
+    sql`
+    select id, kind, to_address, to_name, data, status, attempts, last_error,
+      ${isoTimestamp(sql`created_at`)} as created_at,
+      case when sent_at is null then null else ${isoTimestamp(sql`sent_at`)} end as sent_at,
+      ${isoTimestamp(sql`next_attempt_at`)} as next_attempt_at
+    from emails order by created_at desc, id desc limit ${limit}`,
+    emailListItemSchema,
+  );
+}
+
+/** How many messages wait to be sent (for the page and the logs). */
+export async function countQueuedEmails(db: Db): Promise<number> {
+  const [row] = await queryRows(db, sql`select count(*)::int as n from emails where status = 'queued'`, z.object({ n: z.number().int() }));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,31 @@
+import { FIRM_CITY } from '#shared/constants';
+import type { Config } from '../config.ts';
+import { describeSmtp } from '../lib/mail-settings.ts';
+import type { Logger } from 'pino';
+import type { MailContext } from './messages.ts';
+import { MailOutbox, type OutboxOptions } from './outbox.ts';
+import { smtpTransport } from './transport.ts';
+
+/** What every email says about the firm and where its links go, from the configuration. */
+export function mailContext(config: Config): MailContext {
+  return {
+    site: { ...config.site, address: FIRM_CITY },
+    publicUrl: config.publicUrl,
+    from: config.mail.from,
+    domain: config.mail.domain,
+    transport: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'no mail server (email is off)',
+  };
+}
+
+/** The outbox of this process, sending through SMTP_URL, or recording mail as not sent without it. */
+export function createOutbox(config: Config, database: OutboxOptions['database'], logger: Logger, options: Partial<OutboxOptions> = {}): MailOutbox {
+  return new MailOutbox({
+    database,
+    transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
+    context: mailContext(config),
+    from: config.mail.from,
+    replyTo: config.mail.replyTo,
+    logger,
+    ...options,
+  });
+}

@@ -1,0 +1,257 @@
+import * as z from 'zod';
+import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import type { EmailKind } from '../db/queries/emails.ts';
+import { APPOINTMENT_MINUTES, appointmentUid, icsUtc, toInvitation } from '../lib/icalendar.ts';
+import type { Mailbox } from '../lib/mail-settings.ts';
+
+/**
+ * What each email says, from the snapshot queued with it: a subject, a plain-text and an
+ * HTML part (no remote images, no tracking), the firm's contact block, and for appointment
+ * changes an iCalendar invitation. Everything a person typed is escaped for HTML; header
+ * values (the subject) have line breaks and control characters removed.
+ */
+export type MailContext = {
+  site: { name: string; email: string; phone: string; address: string };
+  /** For links: where staff reach the dashboard. */
+  publicUrl: string;
+  from: Mailbox;
+  /** Names the appointments' UIDs. */
+  domain: string;
+  /** How the mail server is described in the test email. */
+  transport: string;
+};
+
+export type ComposedEmail = { subject: string; text: string; html: string; icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string } };
+
+const leadData = z.object({
+  lead_id: z.string(),
+  full_name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  property_types: z.array(z.string()),
+  message: z.string().nullable(),
+  source: z.string().nullable(),
+  utm_source: z.string().nullable(),
+  utm_medium: z.string().nullable(),
+  utm_campaign: z.string().nullable(),
+  landing_page: z.string().nullable(),
+});
+
+const appointmentData = z.object({
+  appointment_id: z.string(),
+  change: z.enum(['scheduled', 'updated', 'cancelled']),
+  audience: z.enum(['lead', 'staff']),
+  type: z.string(),
+  date: z.string(),
+  time: z.string(),
+  time_zone: z.string(),
+  starts_at: z.string(),
+  sequence: z.number().int(),
+  notes: z.string().nullable(),
+  lead_id: z.string(),
+  lead_name: z.string(),
+  lead_email: z.string(),
+  lead_phone: z.string(),
+});
+
+const reminderData = z.object({ appointment_id: z.string(), type: z.string(), time_zone: z.string(), starts_at: z.string(), lead_name: z.string() });
+
+/** A message's snapshot no longer matches what its template reads (a bug, or a row edited by hand). */
+export class EmailDataError extends Error {}
+
+// eslint-disable-next-line no-control-regex -- a header holds no control character
+const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** "Tuesday, November 24, 2026 at 10:00 AM EST", in the business time zone. */
+export function formatWhen(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  const day = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+  const time = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(date);
+  return `${day} at ${time}`.replace(/\u202f/g, ' ');
+}
+
+/** "Tue, Nov 24, 10:00 AM", for subjects and staff. */
+function formatShort(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+    .format(new Date(iso))
+    .replace(/\u202f/g, ' ');
+}
+
+type Block = { heading?: string; lines: string[] } | { rows: [string, string | null][] } | { link: { label: string; href: string } };
+
+/** The plain-text and HTML parts of one message, from the same blocks, with the firm's contact block below. */
+function render(ctx: MailContext, greeting: string, blocks: Block[]): { text: string; html: string } {
+  const text: string[] = [greeting, ''];
+  const html: string[] = [`<p style="margin:0 0 16px">${escapeHtml(greeting)}</p>`];
+  for (const block of blocks) {
+    if ('lines' in block) {
+      if (block.heading) {
+        text.push(block.heading);
+        html.push(`<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(block.heading)}</h2>`);
+      }
+      for (const line of block.lines) {
+        text.push(line, '');
+        html.push(`<p style="margin:0 0 12px;white-space:pre-wrap">${escapeHtml(line)}</p>`);
+      }
+    } else if ('rows' in block) {
+      const rows = block.rows.filter((r): r is [string, string] => r[1] !== null && r[1] !== '');
+      for (const [label, value] of rows) text.push(`${label}: ${value}`);
+      text.push('');
+      html.push(
+        `<table style="border-collapse:collapse;margin:0 0 16px">${rows
+          .map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
+          .join('')}</table>`,
+      );
+    } else {
+      text.push(`${block.link.label}: ${block.link.href}`, '');
+      html.push(`<p style="margin:0 0 16px"><a href="${escapeHtml(block.link.href)}" style="color:#1d4ed8">${escapeHtml(block.link.label)}</a></p>`);
+    }
+  }
+  const contact = [ctx.site.name, ctx.site.address, `${ctx.site.phone} · ${ctx.site.email}`];
+  text.push('--', ...contact);
+  html.push(
+    `<hr style="border:none;border-top:1px solid #e2e8f0;margin:24px 0 12px"><p style="margin:0;color:#64748b;font-size:13px">${contact.map(escapeHtml).join('<br>')}</p>`,
+  );
+  return {
+    text: `${text.join('\n')}\n`,
+    html: `<!doctype html><html><body style="font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:15px;line-height:1.5;color:#0f172a;max-width:600px">${html.join('')}</body></html>`,
+  };
+}
+
+const propertyType = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || null;
+
+function newLead(data: unknown, ctx: MailContext): ComposedEmail {
+  const lead = parse(leadData, data);
+  const campaign = [lead.utm_campaign, lead.utm_source && `source ${lead.utm_source}`, lead.utm_medium && `medium ${lead.utm_medium}`].filter(Boolean).join(', ');
+  return {
+    subject: oneLine(`New lead: ${lead.full_name}`),
+    ...render(ctx, `${lead.full_name} asked for a call.`, [
+      {
+        rows: [
+          ['Name', lead.full_name],
+          ['Email', lead.email],
+          ['Phone', lead.phone],
+          ['Property type', propertyType(lead.property_types)],
+          ['Message', lead.message],
+          ['Came from', lead.source],
+          ['Campaign', campaign || null],
+          ['Landing page', lead.landing_page],
+        ],
+      },
+      { link: { label: 'Open the lead in the dashboard', href: `${ctx.publicUrl}/dashboard/leads/${encodeURIComponent(lead.lead_id)}` } },
+    ]),
+  };
+}
+
+function leadAcknowledgement(data: unknown, ctx: MailContext): ComposedEmail {
+  const lead = parse(leadData, data);
+  const first = lead.full_name.split(/\s+/)[0] ?? lead.full_name;
+  return {
+    subject: oneLine(`We received your request: ${ctx.site.name}`),
+    ...render(ctx, `Hello ${first},`, [
+      {
+        lines: [
+          `Thank you for contacting ${ctx.site.name}. We received your request for a free call about your ${propertyType(lead.property_types)?.toLowerCase() ?? 'property'} deal.`,
+          'What happens next: one of our analysts will call you at the number you gave us within one business day to talk through the deal. Your first deal analysis is free.',
+          `If you would like to reach us sooner, call ${ctx.site.phone} or write to ${ctx.site.email}.`,
+        ],
+      },
+    ]),
+  };
+}
+
+/** How a person calls each kind of appointment in a sentence. */
+const meeting = (type: string) => ({ Call: 'call', Zoom: 'Zoom call', 'On-site': 'on-site visit' })[type] ?? type.toLowerCase();
+
+function appointment(data: unknown, ctx: MailContext): ComposedEmail {
+  const a = parse(appointmentData, data);
+  const when = formatWhen(a.starts_at, a.time_zone);
+  const short = formatShort(a.starts_at, a.time_zone);
+  const cancelled = a.change === 'cancelled';
+  const invitation = toInvitation({
+    method: cancelled ? 'CANCEL' : 'REQUEST',
+    uid: appointmentUid(a.appointment_id, ctx.domain),
+    sequence: a.sequence,
+    startsUtc: icsUtc(a.starts_at),
+    durationMinutes: APPOINTMENT_MINUTES,
+    summary: a.audience === 'lead' ? `${a.type} with ${ctx.site.name}` : `${a.type} with ${a.lead_name}`,
+    description:
+      a.audience === 'lead'
+        ? `Your ${meeting(a.type)} with ${ctx.site.name}. Questions: ${ctx.site.phone}, ${ctx.site.email}.`
+        : [`Lead: ${a.lead_name}`, `Email: ${a.lead_email}`, `Phone: ${a.lead_phone}`, a.notes].filter(Boolean).join('\n'),
+    organizer: { name: ctx.site.name, address: ctx.from.address },
+    attendee: { name: a.lead_name, address: a.lead_email },
+    productName: ctx.site.name,
+  });
+  const icalEvent = { method: cancelled ? ('CANCEL' as const) : ('REQUEST' as const), content: invitation };
+  if (a.audience === 'staff') {
+    const verb = { scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change];
+    return {
+      subject: oneLine(`${verb}: ${a.type} with ${a.lead_name}, ${short}`),
+      icalEvent,
+      ...render(ctx, `${verb}: ${a.type} with ${a.lead_name}, ${when}.`, [
+        { rows: [['Lead', a.lead_name], ['Email', a.lead_email], ['Phone', a.lead_phone], ['When', when], ['Type', a.type], ['Notes', a.notes]] },
+        { link: { label: 'Open the lead in the dashboard', href: `${ctx.publicUrl}/dashboard/leads/${encodeURIComponent(a.lead_id)}` } },
+      ]),
+    };
+  }
+  const first = a.lead_name.split(/\s+/)[0] ?? a.lead_name;
+  const lines = {
+    scheduled: [`Your ${meeting(a.type)} with ${ctx.site.name} is booked for ${when}.`, 'The attached invitation adds it to your calendar.'],
+    updated: [`Your ${meeting(a.type)} with ${ctx.site.name} has changed: it is now on ${when}.`, 'The attached invitation updates it in your calendar.'],
+    cancelled: [`Your ${meeting(a.type)} with ${ctx.site.name} on ${when} is cancelled.`, 'The attached notice removes it from your calendar.'],
+  }[a.change];
+  const subjects = { scheduled: 'Confirmed', updated: 'Updated', cancelled: 'Cancelled' };
+  return {
+    subject: oneLine(`${subjects[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`),
+    icalEvent,
+    ...render(ctx, `Hello ${first},`, [{ lines: [...lines, `To change it, call ${ctx.site.phone} or reply to this email.`] }]),
+  };
+}
+
+function appointmentReminder(data: unknown, ctx: MailContext): ComposedEmail {
+  const a = parse(reminderData, data);
+  const first = a.lead_name.split(/\s+/)[0] ?? a.lead_name;
+  const when = formatWhen(a.starts_at, a.time_zone);
+  return {
+    subject: oneLine(`Reminder: your ${meeting(a.type)} with ${ctx.site.name}, ${formatShort(a.starts_at, a.time_zone)}`),
+    ...render(ctx, `Hello ${first},`, [
+      { lines: [`A reminder of your ${meeting(a.type)} with ${ctx.site.name} on ${when}.`, `To change it, call ${ctx.site.phone} or reply to this email.`] },
+    ]),
+  };
+}
+
+function testEmail(_data: unknown, ctx: MailContext): ComposedEmail {
+  return {
+    subject: oneLine(`Test email from ${ctx.site.name}`),
+    ...render(ctx, 'Email works.', [{ lines: [`This message went through ${ctx.transport} from ${ctx.from.address}.`] }]),
+  };
+}
+
+const COMPOSERS: Record<EmailKind, (data: unknown, ctx: MailContext) => ComposedEmail> = {
+  'new-lead': newLead,
+  'lead-acknowledgement': leadAcknowledgement,
+  appointment,
+  'appointment-reminder': appointmentReminder,
+  test: testEmail,
+};
+
+/** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */
+export const composeEmail = (kind: EmailKind, data: unknown, ctx: MailContext): ComposedEmail => COMPOSERS[kind](data, ctx);
+
+/** The subject alone (for the Email settings page); a placeholder when the snapshot does not fit. */
+export function emailSubject(kind: EmailKind, data: unknown, ctx: MailContext): string {
+  try {
+    return composeEmail(kind, data, ctx).subject;
+  } catch {
+    return `(${kind})`;
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
+  const result = schema.safeParse(data);
+  if (!result.success) throw new EmailDataError(`the message's data does not fit its template: ${result.error.issues[0]?.path.join('.')}`);
+  return result.data;
+}

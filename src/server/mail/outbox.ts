@@ -1,0 +1,204 @@
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+import { describeError } from '../db/database-faults.ts';
+import {
+  claimDueEmails,
+  markDueEmailsNotSent,
+  markEmailFailed,
+  markEmailSent,
+  releaseEmails,
+  retryEmailLater,
+  type OutgoingEmail,
+} from '../db/queries/emails.ts';
+import type { Mailbox } from '../lib/mail-settings.ts';
+import { composeEmail, EmailDataError, type MailContext } from './messages.ts';
+import type { MailTransport } from './transport.ts';
+
+/**
+ * Sends the outbox. Each app process runs one: it wakes every `pollMs` and whenever a request
+ * has queued mail (`nudge`), claims due messages (a lease, `for update skip locked`, so two
+ * processes never take the same one), sends them one by one and records the outcome:
+ * - sent;
+ * - refused for good by the server (5xx): failed, with the server's reply;
+ * - refused for now (4xx): tried again with exponential backoff, 1 minute doubling to an
+ *   hour, until the message is a day old (`retry_until`), then failed;
+ * - the server cannot be reached, or refuses our credentials: nothing is counted against the
+ *   message; the outbox pauses `unreachableRetryMs` and tries again, so a server back after
+ *   an outage gets the whole queue within seconds.
+ * A message is marked sent only after the server accepted it; a process killed between the
+ * two leaves it claimed, and it is sent again when the lease ends, with the same Message-ID.
+ * While requests keep the event loop busy, it waits between batches: mail can wait a moment,
+ * a visitor's form should not.
+ */
+export const EMAIL_OFF_REASON = 'Email is off: set SMTP_URL (and MAIL_FROM) and restart the server to send it.';
+const GIVE_UP = 'Gave up after trying for 24 hours';
+
+export type OutboxOptions = {
+  database: () => Database | undefined;
+  /** Undefined: email is off; due messages are marked not sent. */
+  transport: MailTransport | undefined;
+  context: MailContext;
+  from: Mailbox;
+  replyTo: Mailbox | undefined;
+  logger: Logger;
+  pollMs?: number;
+  batchSize?: number;
+  leaseSeconds?: number;
+  unreachableRetryMs?: number;
+};
+
+type SendError = Error & { code?: string; responseCode?: number; response?: string; permanent?: boolean };
+
+/** Backoff after a message's nth refused try: 1 minute doubling, at most an hour, ±10%. */
+export function retryDelaySeconds(attempt: number, random = Math.random): number {
+  const base = Math.min(60 * 2 ** Math.max(0, attempt - 1), 3600);
+  return Math.round(base * (0.9 + random() * 0.2));
+}
+
+/** How a failed send is treated: see the class comment. */
+export function classifySendError(err: SendError): 'refused' | 'deferred' | 'unreachable' {
+  if (err.code === 'EAUTH') return 'unreachable'; // our credentials: every message would fail alike
+  if (err.permanent === true) return 'refused';
+  if (typeof err.responseCode === 'number') return 'deferred';
+  return 'unreachable';
+}
+
+const describe = (err: SendError) => (err.response ?? err.message).replace(/\s+/g, ' ').trim();
+
+export class MailOutbox {
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly leaseSeconds: number;
+  private readonly unreachableRetryMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private pausedUntil = 0;
+
+  constructor(private readonly options: OutboxOptions) {
+    this.pollMs = options.pollMs ?? 2000;
+    this.batchSize = options.batchSize ?? 10;
+    this.leaseSeconds = options.leaseSeconds ?? 30;
+    this.unreachableRetryMs = options.unreachableRetryMs ?? 10_000;
+  }
+
+  get enabled(): boolean {
+    return this.options.transport !== undefined;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.nudge(), this.pollMs);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** Something was queued: send now rather than at the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Sends what is due now, until nothing is (for tests and the benchmark). */
+  async flush(): Promise<void> {
+    this.nudge();
+    while (this.running) await this.running;
+  }
+
+  /** Stops polling, waits for the batch in flight, closes the connections. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    this.options.transport?.close();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        if (Date.now() < this.pausedUntil) return;
+        const full = await this.runBatch();
+        if (full) this.again = true;
+        if (this.again && !this.stopped) await this.yieldToRequests();
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      this.options.logger.warn(describeError(err), 'email outbox: a batch failed; it is tried again shortly');
+    }
+  }
+
+  /** Between batches: a moment's pause while the event loop is busy serving requests. */
+  private async yieldToRequests(): Promise<void> {
+    const start = performance.eventLoopUtilization();
+    await new Promise((r) => setImmediate(r));
+    const busy = performance.eventLoopUtilization(start).utilization > 0.8;
+    if (busy) await new Promise((r) => setTimeout(r, 200));
+  }
+
+  /** One batch; true when it was full (more may be due). */
+  private async runBatch(): Promise<boolean> {
+    const database = this.options.database();
+    if (!database) return false;
+    const { transport } = this.options;
+    if (!transport) {
+      await markDueEmailsNotSent(database.db, EMAIL_OFF_REASON);
+      return false;
+    }
+    const batch = await claimDueEmails(database.db, this.batchSize, this.leaseSeconds);
+    const deadline = Date.now() + (this.leaseSeconds * 1000) / 2;
+    for (let i = 0; i < batch.length; i++) {
+      if (this.stopped || Date.now() > deadline) {
+        await releaseEmails(database.db, batch.slice(i).map((m) => m.id));
+        return false;
+      }
+      const outcome = await this.sendOne(database, transport, batch[i]!);
+      if (outcome === 'unreachable') {
+        await releaseEmails(database.db, batch.slice(i + 1).map((m) => m.id));
+        this.pausedUntil = Date.now() + this.unreachableRetryMs;
+        return false;
+      }
+    }
+    return batch.length === this.batchSize;
+  }
+
+  private async sendOne(database: Database, transport: MailTransport, email: OutgoingEmail): Promise<'sent' | 'failed' | 'unreachable'> {
+    const { db } = database;
+    let composed;
+    try {
+      composed = composeEmail(email.kind, email.data, this.options.context);
+    } catch (err) {
+      if (!(err instanceof EmailDataError)) throw err;
+      await markEmailFailed(db, email.id, err.message, false);
+      return 'failed';
+    }
+    try {
+      await transport.send({
+        ...composed,
+        messageId: email.message_id,
+        to: { name: email.to_name ?? '', address: email.to_address },
+        from: this.options.from,
+        replyTo: this.options.replyTo,
+      });
+    } catch (caught) {
+      const err = caught as SendError;
+      const kind = classifySendError(err);
+      const reason = describe(err);
+      const expired = Date.parse(email.retry_until) <= Date.now();
+      this.options.logger.warn({ event: 'email_not_sent', emailId: email.id, kind, reason }, 'an email was not sent');
+      if (kind === 'refused') await markEmailFailed(db, email.id, reason, true);
+      else if (expired) await markEmailFailed(db, email.id, `${GIVE_UP}: ${reason}`, kind === 'deferred');
+      else if (kind === 'deferred') await retryEmailLater(db, email.id, retryDelaySeconds(email.attempts + 1), reason, true);
+      else await retryEmailLater(db, email.id, this.unreachableRetryMs / 1000, reason, false);
+      return kind === 'unreachable' && !expired ? 'unreachable' : 'failed';
+    }
+    await markEmailSent(db, email.id);
+    return 'sent';
+  }
+}

@@ -1,0 +1,85 @@
+import { emailIdParamSchema, emailOverviewSchema, type EmailMessage } from '#shared/schemas/email';
+import { z } from '@hono/zod-openapi';
+import { createAdminRoute } from '../auth/admin-route.ts';
+import { countQueuedEmails, listRecentEmails, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
+import { AppError } from '../http/errors.ts';
+import { errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+import { describeSmtp, formatMailbox } from '../lib/mail-settings.ts';
+import { mailContext } from '../mail/context.ts';
+import { emailSubject } from '../mail/messages.ts';
+
+const RECENT = 50;
+
+const overviewRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/email',
+  tags: ['email'],
+  summary: 'Whether email is on, how it is sent, and the newest 50 messages with their status',
+  responses: { 200: jsonContent(emailOverviewSchema, 'Email') },
+});
+
+const testRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/email/test',
+  tags: ['email'],
+  summary: 'Queue a test email to the signed-in admin',
+  responses: { 202: jsonContent(z.object({ id: z.uuid() }), 'Queued') },
+});
+
+const retryRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/email/{id}/retry',
+  tags: ['email'],
+  summary: 'Queue a failed (or unsent) message again, with another day of retries',
+  request: { params: emailIdParamSchema },
+  responses: {
+    200: jsonContent(z.object({ id: z.uuid() }), 'Queued again'),
+    ...errorResponses({ 400: 'Invalid id', 404: 'No such message', 422: 'The message has not failed' }),
+  },
+});
+
+export const emailRoutes = createRouter()
+  .openapi(overviewRoute, async (c) => {
+    const { config } = c.var.deps;
+    const context = mailContext(config);
+    const [rows, queued] = await Promise.all([listRecentEmails(c.var.db, RECENT), countQueuedEmails(c.var.db)]);
+    const messages: EmailMessage[] = rows.map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      to: m.to_name ? formatMailbox({ name: m.to_name, address: m.to_address }) : m.to_address,
+      subject: emailSubject(m.kind, m.data, context),
+      status: m.status,
+      attempts: m.attempts,
+      error: m.last_error,
+      created_at: m.created_at,
+      sent_at: m.sent_at,
+      next_attempt_at: m.next_attempt_at,
+    }));
+    return c.json(
+      {
+        enabled: config.mail.smtp !== undefined,
+        transport: config.mail.smtp ? describeSmtp(config.mail.smtp) : null,
+        from: formatMailbox(config.mail.from),
+        reply_to: config.mail.replyTo ? formatMailbox(config.mail.replyTo) : null,
+        public_url: config.publicUrl,
+        lead_reminder_hours: config.mail.leadReminderHours,
+        queued,
+        messages,
+      },
+      200,
+    );
+  })
+  .openapi(testRoute, async (c) => {
+    const id = await queueTestEmail(c.var.db, c.var.user, c.var.deps.config.mail.domain);
+    c.var.deps.outbox.nudge();
+    return c.json({ id }, 202);
+  })
+  .openapi(retryRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const result = await retryEmail(c.var.db, id);
+    if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
+    if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
+    c.var.deps.outbox.nudge();
+    return c.json({ id }, 200);
+  });
