@@ -14,6 +14,13 @@ process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 10_000));
 const PORT = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_DATA_DIR ??= path.join('.test-data', `e2e-${Date.now()}`);
+// The mail sink every server of the run sends to (scripts/mail-sink.ts), and the PostgreSQL leg's server.
+process.env.E2E_MAIL_SMTP_PORT ??= String(PORT + 1);
+process.env.E2E_MAIL_HTTP_PORT ??= String(PORT + 2);
+process.env.E2E_PG_PORT ??= String(PORT + 3);
+const pgBaseURL = `http://127.0.0.1:${process.env.E2E_PG_PORT}`;
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (process.env.CI === 'true' && !postgresUrl) throw new Error('CI=true needs TEST_DATABASE_URL: the PostgreSQL leg of the browser tests must run.');
 const dataDir = process.env.E2E_DATA_DIR;
 mkdirSync(dataDir, { recursive: true });
 
@@ -37,7 +44,7 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(admin|leads|overview|appointments|analytics|stored-xss)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(admin|leads|overview|appointments|analytics|stored-xss|email)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
@@ -45,18 +52,40 @@ export default defineConfig({
     // Puts a payload lead and appointment into the Overview's counts and 7-day window: after
     // the specs that check those.
     { name: 'admin-security', testMatch: /stored-xss\.spec\.ts/, dependencies: ['admin-data'], use: { ...devices['Desktop Chrome'] } },
+    // Leads and appointments of its own; last, so the admin's notifications and counts above are not disturbed.
+    { name: 'email', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
+    ...(postgresUrl
+      ? [{ name: 'email-postgres', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }]
+      : []),
   ],
-  webServer: {
-    command: 'node dist/server/main.js',
-    url: `${baseURL}/api/health`,
+  webServer: [
+    {
+      command: 'node --import tsx scripts/mail-sink.ts',
+      url: `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}/messages`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { MAIL_SINK_SMTP_PORT: process.env.E2E_MAIL_SMTP_PORT, MAIL_SINK_HTTP_PORT: process.env.E2E_MAIL_HTTP_PORT },
+    },
+    { ...appServer(PORT), command: 'node dist/server/main.js', env: { ...appServer(PORT).env, DATA_DIR: dataDir } },
+    ...(postgresUrl
+      ? [{ ...appServer(Number(process.env.E2E_PG_PORT)), command: 'node --import tsx scripts/e2e-postgres-server.ts', env: { ...appServer(Number(process.env.E2E_PG_PORT)).env, TEST_DATABASE_URL: postgresUrl } }]
+      : []),
+  ],
+});
+
+/** The built server as the browser tests run it, on `port`; its database is the caller's to add. */
+function appServer(port: number) {
+  return {
+    url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       // Every query's rows are checked against their schema, as in development.
       NODE_ENV: 'test',
@@ -67,9 +96,13 @@ export default defineConfig({
       // Each spec that submits the form sends its own X-Forwarded-For (tests/e2e/fixtures.ts),
       // so the per-IP limit of one spec never leaks into another.
       TRUST_PROXY: '1',
-      // The admin the sign-in and dashboard specs use (tests/e2e/admin.spec.ts).
+      // The admin the sign-in and dashboard specs use (tests/e2e/fixtures.ts).
       ADMIN_EMAIL: 'e2e-admin@example.com',
       ADMIN_PASSWORD: 'e2e-admin-password',
+      // Every email goes to the suite's mail sink (tests/e2e/email.spec.ts reads it).
+      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_SMTP_PORT}`,
+      MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
-  },
-});
+  };
+}

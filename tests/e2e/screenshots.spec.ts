@@ -20,7 +20,7 @@ async function capture(page: Page, showcase: Showcase, viewport: string, states:
     // Transitions (dialogs, the sidebar) settle before the picture.
     await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
     const file = path.join(SCREENSHOT_DIR, `${viewport}-${state.name}.png`);
-    await page.screenshot({ path: file, fullPage: !/modal|details|notifications|sidebar/.test(state.name) });
+    await page.screenshot({ path: file, fullPage: !/modal|details|notifications|sidebar|menu/.test(state.name) });
     expect(statSync(file).size).toBeGreaterThan(5_000);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     if (overflow > 0) wide.push(`${state.name}: ${overflow} px too wide`);

@@ -264,6 +264,23 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    name: 'settings-email',
+    open: async (page, s) => {
+      await page.keyboard.press('Escape');
+      await page.goto(`${s.origin}/dashboard/settings/email`);
+      await expect(page.getByRole('heading', { name: 'Email is off' })).toBeVisible();
+      await expect(page.getByText('New lead: Grace Kim').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'account-menu',
+    open: async (page) => {
+      await page.getByRole('button', { name: /^Account: signed in as/ }).click();
+      const menu = page.getByRole('dialog', { name: 'Account' });
+      await expect(menu.getByRole('checkbox', { name: /Email me about new leads/ })).toBeEnabled();
+    },
+  },
+  {
     name: 'notifications',
     open: async (page) => {
       const bell = page.getByRole('button', { name: /^Notifications/ });

@@ -1,6 +1,7 @@
 import { Menu } from '#client/components/icons.tsx';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { AccountMenu } from '#client/features/account/components/account-menu.tsx';
 import { NotificationBell } from '#client/features/notifications/components/notification-bell.tsx';
 import { useNotificationStream } from '#client/features/notifications/use-notification-stream.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -91,9 +92,7 @@ export function DashboardLayout() {
           <div className="ml-auto flex items-center gap-3">
             <NotificationBell />
             <span className="hidden max-w-56 truncate text-sm text-slate-700 sm:inline">{email || 'Admin'}</span>
-            <span role="img" aria-label={`Signed in as ${email || 'Admin'}`} title={email || 'Admin'} className="flex size-9 items-center justify-center rounded-full bg-blue-700 font-semibold text-white">
-              {(email[0] ?? 'A').toUpperCase()}
-            </span>
+            <AccountMenu email={email} />
           </div>
         </header>
         <main id="main" className="p-4 sm:p-6 lg:p-8">

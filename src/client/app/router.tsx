@@ -10,6 +10,7 @@ import { ProtectedRoute } from './protected-route.tsx';
 const LeadsPage = lazy(() => import('#client/features/leads/leads-page.tsx').then((m) => ({ default: m.LeadsPage })));
 const AppointmentsPage = lazy(() => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })));
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
+const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
 
 /**
  * The admin app's routes (React Router's declarative mode: the app needs no loaders or
@@ -24,8 +25,12 @@ export function AppRoutes() {
         <Route element={<DashboardLayout />}>
           <Route index element={<OverviewPage />} />
           <Route path="leads" element={<LeadsPage />} />
+          {/* A lead by its link (emails and notifications point here): the list with the lead open. */}
+          <Route path="leads/:id" element={<LeadsPage />} />
           <Route path="appointments" element={<AppointmentsPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
+          <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
+          <Route path="settings/email" element={<EmailSettingsPage />} />
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
       </Route>

@@ -1,4 +1,4 @@
-import { ChartColumn, CalendarDays, LayoutDashboard, LogOut, Users, X } from '#client/components/icons.tsx';
+import { CalendarDays, ChartColumn, LayoutDashboard, LogOut, Settings, Users, X } from '#client/components/icons.tsx';
 import { useEffect, useRef } from 'react';
 import { NavLink } from 'react-router';
 
@@ -7,6 +7,7 @@ const LINKS = [
   { to: '/dashboard/leads', label: 'Leads', icon: Users, end: false },
   { to: '/dashboard/appointments', label: 'Appointments', icon: CalendarDays, end: false },
   { to: '/dashboard/analytics', label: 'Analytics', icon: ChartColumn, end: false },
+  { to: '/dashboard/settings', label: 'Settings', icon: Settings, end: false },
 ];
 
 type Props = { id: string; open: boolean; desktop: boolean; siteName: string; onClose: () => void; onLogout: () => void };

@@ -1,5 +1,6 @@
 import { Plus } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Lead } from '#shared/schemas/lead';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -23,7 +24,16 @@ export function LeadsPage() {
   const leads = useLeads(view);
   const deleteLead = useDeleteLead();
   const [adding, setAdding] = useState(false);
-  const [editingId, setEditingId] = useState<string | null>(null);
+  // /dashboard/leads/<id> opens that lead (a link from an email); closing it goes back to the list.
+  const linked = useParams().id ?? null;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const editingId = chosenId ?? linked;
+  const setEditingId = (id: string | null) => {
+    setChosenId(id);
+    if (id === null && linked) void navigate(`/dashboard/leads${location.search}`, { replace: true });
+  };
   const [deleting, setDeleting] = useState<Lead | null>(null);
 
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { FIRM_CITY } from '#shared/constants';
 import { Mail, MapPin, Phone } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { BrandMark } from './brand-mark.tsx';
@@ -38,7 +39,7 @@ export function SiteFooter() {
           <ul className="mt-4 space-y-3">
             <li className="flex items-start gap-2">
               <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-400" />
-              <span>Frederick, MD</span>
+              <span>{FIRM_CITY}</span>
             </li>
             <li className="flex items-start gap-2">
               <Mail aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-400" />

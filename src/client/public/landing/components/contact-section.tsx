@@ -1,3 +1,4 @@
+import { FIRM_CITY } from '#shared/constants';
 import { Mail, MapPin, Phone } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { Island } from '../../island.tsx';
@@ -19,7 +20,7 @@ export function ContactSection() {
           <ul className="mt-8 space-y-4 text-slate-700">
             <li className="flex items-center gap-3">
               <MapPin aria-hidden="true" className="size-5 shrink-0 text-brand-600" />
-              <span>Frederick, MD</span>
+              <span>{FIRM_CITY}</span>
             </li>
             <li className="flex items-center gap-3">
               <Mail aria-hidden="true" className="size-5 shrink-0 text-brand-600" />

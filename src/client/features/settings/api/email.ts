@@ -1,0 +1,28 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EmailOverview } from '#shared/schemas/email';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+
+export const emailQueryKey = ['email'] as const;
+
+export const getEmailOverview = () => apiRequest<EmailOverview>('GET', '/api/email');
+
+/** Whether email is on and the newest messages; refreshed every few seconds while shown, so a queued message is seen leaving. */
+export const emailQueryOptions = () => queryOptions({ queryKey: emailQueryKey, queryFn: getEmailOverview, refetchInterval: 5000 });
+
+export const useEmailOverview = () => useQuery(emailQueryOptions());
+
+export function useSendTestEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<{ id: string }>('POST', '/api/email/test'),
+    onSettled: () => client.invalidateQueries({ queryKey: emailQueryKey }),
+  });
+}
+
+export function useRetryEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<{ id: string }>('POST', apiPath`/api/email/${id}/retry`),
+    onSettled: () => client.invalidateQueries({ queryKey: emailQueryKey }),
+  });
+}

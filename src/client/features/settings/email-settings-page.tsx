@@ -1,0 +1,131 @@
+import { Mail, RotateCw } from '#client/components/icons.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import type { EmailMessage, EmailMessageStatus, EmailOverview } from '#shared/schemas/email';
+import { formatDate, DATE_TIME_FORMAT } from '#client/lib/format.ts';
+import { useAuth } from '#client/lib/auth.tsx';
+import { useEmailOverview, useRetryEmail, useSendTestEmail } from './api/email.ts';
+import { SettingsNav } from './settings-nav.tsx';
+
+const STATUS: Record<EmailMessageStatus, { label: string; className: string }> = {
+  queued: { label: 'Queued', className: 'bg-slate-100 text-slate-800' },
+  sent: { label: 'Sent', className: 'bg-green-100 text-green-800' },
+  failed: { label: 'Failed', className: 'bg-red-100 text-red-800' },
+  not_sent: { label: 'Not sent', className: 'bg-amber-100 text-amber-900' },
+};
+
+/** /dashboard/settings/email: whether email is on, a test email, and the newest messages with their status. */
+export function EmailSettingsPage() {
+  const overview = useEmailOverview();
+  return (
+    <section className="space-y-6">
+      <SettingsNav />
+      {overview.data ? (
+        <>
+          <EmailStatus overview={overview.data} />
+          <MessageList messages={overview.data.messages} />
+        </>
+      ) : overview.isError ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The email settings could not be loaded.</p>
+      ) : (
+        <Spinner className="py-16" label="Loading email settings..." />
+      )}
+    </section>
+  );
+}
+
+function EmailStatus({ overview }: { overview: EmailOverview }) {
+  const { user } = useAuth();
+  const sendTest = useSendTestEmail();
+  const send = () =>
+    sendTest.mutate(undefined, {
+      onSuccess: () => toast.success(`Test email queued to ${user?.email ?? 'you'}`),
+      onError: () => toast.error('Failed to queue the test email'),
+    });
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-1">
+          <h2 className="text-lg font-semibold text-slate-900">{overview.enabled ? 'Email is on' : 'Email is off'}</h2>
+          {overview.enabled ? (
+            <p className="text-sm break-words text-slate-600">
+              Sending through <code className="rounded bg-slate-100 px-1 break-all">{overview.transport}</code> as {overview.from}
+              {overview.reply_to ? `, replies to ${overview.reply_to}` : ''}.
+            </p>
+          ) : (
+            <p className="text-sm text-slate-600">
+              Messages are recorded below, with where they would have gone, but not sent. To send them, set{' '}
+              <code className="rounded bg-slate-100 px-1 break-all">SMTP_URL</code> (for example{' '}
+              <code className="rounded bg-slate-100 px-1 break-all">smtp://user:password@mail.example.com:587</code>) and{' '}
+              <code className="rounded bg-slate-100 px-1 break-all">MAIL_FROM</code>, then restart the server.
+            </p>
+          )}
+          <p className="text-sm text-slate-600">
+            Links in emails point to <code className="rounded bg-slate-100 px-1 break-all">{overview.public_url}</code>
+            {' '}(set <code className="rounded bg-slate-100 px-1 break-all">PUBLIC_URL</code> if staff reach the dashboard at another address).{' '}
+            {overview.lead_reminder_hours > 0 ? `Leads are reminded ${overview.lead_reminder_hours} hours before an appointment.` : 'Leads get no appointment reminder.'}
+          </p>
+          {overview.queued > 0 ? <p className="text-sm text-slate-600">{overview.queued} waiting to be sent.</p> : null}
+        </div>
+        <button
+          type="button"
+          onClick={send}
+          disabled={sendTest.isPending}
+          className="inline-flex shrink-0 items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 disabled:opacity-60"
+        >
+          <Mail aria-hidden="true" className="size-4" />
+          {sendTest.isPending ? 'Sending...' : 'Send a test email'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function MessageList({ messages }: { messages: EmailMessage[] }) {
+  const retry = useRetryEmail();
+  const again = (id: string) =>
+    retry.mutate(id, {
+      onSuccess: () => toast.success('Email queued again'),
+      onError: () => toast.error('Failed to retry the email'),
+    });
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <h2 className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-900">Last 50 messages</h2>
+      {messages.length === 0 ? (
+        <p className="px-5 py-10 text-center text-sm text-slate-500">No emails yet</p>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {messages.map((m) => (
+            <li key={m.id} className="flex flex-col gap-2 px-5 py-3 sm:flex-row sm:items-start sm:justify-between">
+              <div className="min-w-0">
+                <p className="font-medium break-words text-slate-900">{m.subject}</p>
+                <p className="text-sm break-all text-slate-600">To {m.to}</p>
+                <p className="text-xs text-slate-500">
+                  {formatDate(m.created_at, DATE_TIME_FORMAT)}
+                  {m.sent_at ? `, sent ${formatDate(m.sent_at, DATE_TIME_FORMAT)}` : ''}
+                  {m.status === 'queued' && m.attempts > 0 ? `, ${m.attempts} ${m.attempts === 1 ? 'try' : 'tries'} so far, next at ${formatDate(m.next_attempt_at, DATE_TIME_FORMAT)}` : ''}
+                </p>
+                {m.error ? <p className="mt-1 text-sm break-words text-red-700">{m.error}</p> : null}
+              </div>
+              <div className="flex shrink-0 items-center gap-2">
+                <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${STATUS[m.status].className}`}>{STATUS[m.status].label}</span>
+                {m.status === 'failed' || m.status === 'not_sent' ? (
+                  <button
+                    type="button"
+                    onClick={() => again(m.id)}
+                    disabled={retry.isPending}
+                    aria-label={`Retry: ${m.subject}, to ${m.to}`}
+                    className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-2.5 py-1 text-sm text-slate-700 hover:bg-slate-50 disabled:opacity-60"
+                  >
+                    <RotateCw aria-hidden="true" className="size-3.5" />
+                    Retry
+                  </button>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
