@@ -7,7 +7,6 @@ CREATE TABLE "emails" (
 	"data" jsonb NOT NULL,
 	"dedupe_key" text,
 	"lead_id" uuid,
-	"user_id" uuid,
 	"status" text DEFAULT 'queued' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -24,10 +23,8 @@ ALTER TABLE "appointments" ADD COLUMN "sequence" integer DEFAULT 0 NOT NULL;--> 
 ALTER TABLE "appointments" ADD COLUMN "lead_reminder_sent_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "email_new_leads" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "email_appointments" boolean DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE "emails" ADD CONSTRAINT "emails_lead_id_leads_id_fk" FOREIGN KEY ("lead_id") REFERENCES "public"."leads"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "emails" ADD CONSTRAINT "emails_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "emails_message_id_key" ON "emails" USING btree ("message_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "emails_dedupe_key_key" ON "emails" USING btree ("dedupe_key");--> statement-breakpoint
+ALTER TABLE "emails" ADD CONSTRAINT "emails_lead_id_leads_id_fk" FOREIGN KEY ("lead_id") REFERENCES "public"."leads"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "emails_dedupe_key_key" ON "emails" USING btree ("dedupe_key") WHERE "emails"."dedupe_key" is not null;--> statement-breakpoint
 CREATE INDEX "emails_due_idx" ON "emails" USING btree ("next_attempt_at") WHERE "emails"."status" = 'queued';--> statement-breakpoint
 CREATE INDEX "emails_created_at_idx" ON "emails" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "emails_lead_id_idx" ON "emails" USING btree ("lead_id");--> statement-breakpoint

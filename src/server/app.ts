@@ -66,6 +66,7 @@ export function createApp(deps: AppDeps) {
 
   app.use(async (c, next) => {
     const started = performance.now();
+    deps.requests.hit();
     c.set('deps', deps);
     c.set('requestId', crypto.randomUUID());
     c.set('clientIp', clientIp(c, deps.config.trustProxy));

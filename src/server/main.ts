@@ -9,6 +9,7 @@ import { openConfiguredDatabase } from './db/open.ts';
 import { setRowChecks } from './db/sql.ts';
 import { releaseAllEmailClaims } from './db/queries/emails.ts';
 import { describeSmtp } from './lib/mail-settings.ts';
+import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
 import { ensureAdmin } from './auth/accounts.ts';
 import { startJobs } from './jobs/maintenance.ts';
@@ -36,8 +37,9 @@ async function main() {
   let database: Database | undefined;
   const hub = new NotificationHub();
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
-  const outbox = createOutbox(config, () => database, logger);
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, outbox });
+  const requests = new RequestRate();
+  const outbox = createOutbox(config, () => database, logger, requests);
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, outbox, requests });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');

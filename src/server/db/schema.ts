@@ -288,10 +288,10 @@ export const emails = pgTable(
     to_address: text('to_address').notNull(),
     to_name: text('to_name'),
     data: jsonb('data').notNull(),
-    // A message that may be caused only once (a lead's acknowledgement, an appointment's reminder).
+    // A message a job may try to queue more than once (an appointment's reminder) is queued once.
     dedupe_key: text('dedupe_key'),
-    lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'set null' }),
-    user_id: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    // The lead it is to or about: deleting a lead deletes what was written to or about them.
+    lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
     status: text('status').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -311,8 +311,7 @@ export const emails = pgTable(
       'emails_kind_check',
       sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test')`,
     ),
-    uniqueIndex('emails_message_id_key').on(t.message_id),
-    uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key),
+    uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),
     index('emails_created_at_idx').on(t.created_at.desc()),
     index('emails_lead_id_idx').on(t.lead_id),

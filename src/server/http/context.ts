@@ -3,6 +3,7 @@ import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
+import type { RequestRate } from '../lib/request-rate.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import type { NotificationHub } from '../realtime/notification-hub.ts';
 
@@ -20,6 +21,8 @@ export type AppDeps = {
   events: EventRecorder;
   /** Sends queued email; `nudge()` after a change that queued some. */
   outbox: MailOutbox;
+  /** Counts every request, so the outbox can step aside while the server is busy. */
+  requests: RequestRate;
 };
 
 export type AppEnv = {

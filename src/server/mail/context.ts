@@ -1,6 +1,7 @@
 import { FIRM_CITY } from '#shared/constants';
 import type { Config } from '../config.ts';
 import { describeSmtp } from '../lib/mail-settings.ts';
+import type { RequestRate } from '../lib/request-rate.ts';
 import type { Logger } from 'pino';
 import type { MailContext } from './messages.ts';
 import { MailOutbox, type OutboxOptions } from './outbox.ts';
@@ -17,9 +18,22 @@ export function mailContext(config: Config): MailContext {
   };
 }
 
+/**
+ * Above this many requests per second the server is busy serving people: the outbox then
+ * sends one batch at a time with a pause between (see MailOutbox), and catches up after.
+ */
+export const BUSY_REQUESTS_PER_SECOND = 50;
+
 /** The outbox of this process, sending through SMTP_URL, or recording mail as not sent without it. */
-export function createOutbox(config: Config, database: OutboxOptions['database'], logger: Logger, options: Partial<OutboxOptions> = {}): MailOutbox {
+export function createOutbox(
+  config: Config,
+  database: OutboxOptions['database'],
+  logger: Logger,
+  requests: RequestRate,
+  options: Partial<OutboxOptions> = {},
+): MailOutbox {
   return new MailOutbox({
+    busy: () => requests.perSecond() > BUSY_REQUESTS_PER_SECOND,
     database,
     transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
     context: mailContext(config),

@@ -3,6 +3,7 @@ import ICAL from 'ical.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { queueLeadReminders } from '../db/queries/appointments.ts';
+import { createLead } from '../db/queries/leads.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
@@ -123,6 +124,14 @@ describe('a new lead', () => {
     expect(await statuses()).toHaveLength(3);
   });
 
+  it('forgets what was written to or about a lead when the lead is deleted', async () => {
+    await submitLead();
+    const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
+    expect(await statuses()).toHaveLength(3);
+    expect((await t.json('DELETE', `/api/leads/${lead!.id}`, undefined, { cookie })).status).toBe(200);
+    expect(await statuses()).toEqual([]);
+  });
+
   it("respects an admin who turned the new-lead email off, and does not write to the admin who typed the lead in", async () => {
     const res = await t.json('PATCH', '/api/account/preferences', { email_new_leads: false }, { cookie: await signIn(t.json, 'bob@keystone.test', 'bob-password') });
     expect(await res.json()).toEqual({ email_new_leads: false, email_appointments: false });
@@ -224,7 +233,7 @@ describe('the lead reminder', () => {
       returning id`);
     return row!.id;
   };
-  const mail = { domain: 'keystone.test', timeZone: 'America/New_York', leadReminderHours: 24 };
+  const mail = { domain: 'keystone.test', sending: true, timeZone: 'America/New_York', leadReminderHours: 24 };
 
   it('is queued once, a day ahead, however often the job runs', async () => {
     await appointmentIn(20);
@@ -298,6 +307,25 @@ describe('delivery outcomes', () => {
     const overview = (await (await off.json('GET', '/api/email', undefined, { cookie })).json()) as { enabled: boolean; messages: { to: string; status: string }[] };
     expect(overview.enabled).toBe(false);
     expect(overview.messages.map((m) => m.to)).toContain('"Jane Investor" <jane@example.com>');
+    // Nothing to test or retry without a mail server: a clear 422, and nothing queued.
+    const [unsent] = await statuses();
+    for (const path of ['/api/email/test', `/api/email/${(await rowsOf<{ id: string }>(database.db, sql`select id from emails limit 1`))[0]!.id}/retry`]) {
+      const res = await off.json('POST', path, undefined, { cookie });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Email is off: set SMTP_URL and restart the server to send email.');
+    }
+    expect(await statuses()).toHaveLength(3);
+    expect(unsent!.status).toBe('not_sent');
+  });
+
+  it('marks mail queued before a restart without SMTP_URL as not sent', async () => {
+    const lead = { full_name: 'Jane Investor', email: 'jane@example.com', phone: '(301) 555-0199', property_types: ['land' as const] };
+    await createLead(database.db, lead, { mail: { domain: 'keystone.test', sending: true, acknowledge: true } });
+    expect((await statuses()).map((r) => r.status)).toEqual(['queued', 'queued', 'queued']);
+    const off = createTestApp(database, {});
+    await off.outbox.flush();
+    for (const row of await statuses()) expect(row).toMatchObject({ status: 'not_sent', last_error: expect.stringContaining('SMTP_URL') });
+    expect(sink.messages).toHaveLength(0);
   });
 });
 

@@ -1,9 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
 import {
   claimDueEmails,
+  EMAIL_OFF_REASON,
   markDueEmailsNotSent,
   markEmailFailed,
   markEmailSent,
@@ -28,20 +28,22 @@ import type { MailTransport } from './transport.ts';
  *   an outage gets the whole queue within seconds.
  * A message is marked sent only after the server accepted it; a process killed between the
  * two leaves it claimed, and it is sent again when the lease ends, with the same Message-ID.
- * While requests keep the event loop busy, it waits between batches: mail can wait a moment,
- * a visitor's form should not.
+ * While the server is busy with requests (`busy`), it pauses between batches: mail can wait
+ * a moment, a visitor's form should not; the backlog goes out at full speed once it is quiet.
  */
-export const EMAIL_OFF_REASON = 'Email is off: set SMTP_URL (and MAIL_FROM) and restart the server to send it.';
 const GIVE_UP = 'Gave up after trying for 24 hours';
 
 export type OutboxOptions = {
   database: () => Database | undefined;
-  /** Undefined: email is off; due messages are marked not sent. */
+  /** Undefined: email is off; messages are queued as not sent, and any left queued from before are marked so. */
   transport: MailTransport | undefined;
   context: MailContext;
   from: Mailbox;
   replyTo: Mailbox | undefined;
   logger: Logger;
+  /** True while the server is busy serving requests: one batch, then a pause of `busyPauseMs`. */
+  busy?: () => boolean;
+  busyPauseMs?: number;
   pollMs?: number;
   batchSize?: number;
   leaseSeconds?: number;
@@ -89,13 +91,17 @@ export class MailOutbox {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.nudge(), this.pollMs);
+    this.timer = setInterval(() => this.run(), this.pollMs);
     this.timer.unref();
-    this.nudge();
+    this.run();
   }
 
-  /** Something was queued: send now rather than at the next poll. */
+  /** Something was queued: send now rather than at the next poll (with email off, nothing was). */
   nudge(): void {
+    if (this.enabled) this.run();
+  }
+
+  private run(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
@@ -108,7 +114,7 @@ export class MailOutbox {
 
   /** Sends what is due now, until nothing is (for tests and the benchmark). */
   async flush(): Promise<void> {
-    this.nudge();
+    this.run();
     while (this.running) await this.running;
   }
 
@@ -134,12 +140,10 @@ export class MailOutbox {
     }
   }
 
-  /** Between batches: a moment's pause while the event loop is busy serving requests. */
+  /** Between batches: a pause while the server is busy with requests, else just a turn of the event loop. */
   private async yieldToRequests(): Promise<void> {
-    const start = performance.eventLoopUtilization();
-    await new Promise((r) => setImmediate(r));
-    const busy = performance.eventLoopUtilization(start).utilization > 0.8;
-    if (busy) await new Promise((r) => setTimeout(r, 200));
+    const busy = this.options.busy?.() ?? false;
+    await new Promise((r) => (busy ? setTimeout(r, this.options.busyPauseMs ?? 250) : setImmediate(r)));
   }
 
   /** One batch; true when it was full (more may be due). */

@@ -18,6 +18,7 @@ import {
   updateAppointment,
   type AppointmentMail,
 } from '../db/queries/appointments.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
@@ -86,7 +87,7 @@ const deleteRoute = createAdminRoute({
 /** What the emails of an appointment change need from the configuration. */
 const mailOf = (c: Context<AppEnv>): AppointmentMail => {
   const { config } = c.var.deps;
-  return { domain: config.mail.domain, timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
+  return { ...queueMailOf(config.mail), timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
 };
 
 export const appointmentRoutes = createRouter()

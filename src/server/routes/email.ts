@@ -1,7 +1,7 @@
 import { emailIdParamSchema, emailOverviewSchema, type EmailMessage } from '#shared/schemas/email';
 import { z } from '@hono/zod-openapi';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { countQueuedEmails, listRecentEmails, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
+import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -24,8 +24,11 @@ const testRoute = createAdminRoute({
   path: '/api/email/test',
   tags: ['email'],
   summary: 'Queue a test email to the signed-in admin',
-  responses: { 202: jsonContent(z.object({ id: z.uuid() }), 'Queued') },
+  responses: { 202: jsonContent(z.object({ id: z.uuid() }), 'Queued'), ...errorResponses({ 422: 'Email is off' }) },
 });
+
+/** Queuing mail by hand (a test, a retry) only makes sense with a mail server to send it. */
+const EMAIL_OFF = 'Email is off: set SMTP_URL and restart the server to send email.';
 
 const retryRoute = createAdminRoute({
   method: 'post',
@@ -35,7 +38,7 @@ const retryRoute = createAdminRoute({
   request: { params: emailIdParamSchema },
   responses: {
     200: jsonContent(z.object({ id: z.uuid() }), 'Queued again'),
-    ...errorResponses({ 400: 'Invalid id', 404: 'No such message', 422: 'The message has not failed' }),
+    ...errorResponses({ 400: 'Invalid id', 404: 'No such message', 422: 'The message has not failed, or email is off' }),
   },
 });
 
@@ -71,12 +74,14 @@ export const emailRoutes = createRouter()
     );
   })
   .openapi(testRoute, async (c) => {
-    const id = await queueTestEmail(c.var.db, c.var.user, c.var.deps.config.mail.domain);
+    if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    const id = await queueTestEmail(c.var.db, c.var.user, queueMailOf(c.var.deps.config.mail));
     c.var.deps.outbox.nudge();
     return c.json({ id }, 202);
   })
   .openapi(retryRoute, async (c) => {
     const { id } = c.req.valid('param');
+    if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
     const result = await retryEmail(c.var.db, id);
     if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
     if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');

@@ -11,6 +11,7 @@ import {
 } from '#shared/schemas/lead';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { createLead, deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -99,7 +100,7 @@ export const leadRoutes = createRouter()
     });
   })
   .openapi(createRoute, async (c) => {
-    const { id } = await createLead(c.var.db, c.req.valid('json'), { createdBy: c.var.user.id, mail: { domain: c.var.deps.config.mail.domain, acknowledge: false } });
+    const { id } = await createLead(c.var.db, c.req.valid('json'), { createdBy: c.var.user.id, mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: false } });
     c.var.deps.outbox.nudge();
     const lead = id ? await getLead(c.var.db, id) : undefined;
     if (!lead) throw new AppError('internal_error', 'The lead could not be read back.');

@@ -1,5 +1,6 @@
 import { publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
 import { createLead } from '../db/queries/leads.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -44,7 +45,7 @@ export const publicLeadRoutes = createRouter().openapi(submitLeadRoute, async (c
   }
 
   const { website: _website, fill_ms: _fill, ...lead } = body;
-  const result = await createLead(c.var.db, lead, { mail: { domain: c.var.deps.config.mail.domain, acknowledge: true } });
+  const result = await createLead(c.var.db, lead, { mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true } });
   // Sent after the answer, never inside it: the visitor does not wait for the mail server.
   if (result.created) c.var.deps.outbox.nudge();
   logger.info(

@@ -3,6 +3,7 @@ import { createApp } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { EventRecorder } from '../analytics/event-recorder.ts';
+import { RequestRate } from '../lib/request-rate.ts';
 import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
@@ -13,8 +14,9 @@ export function createTestApp(database: Database | undefined, env: Record<string
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.
-  const outbox = createOutbox(config, () => database, logger);
-  const app = createApp({ config, logger, database: () => database, hub, events, outbox, clientDir });
+  const requests = new RequestRate();
+  const outbox = createOutbox(config, () => database, logger, requests);
+  const app = createApp({ config, logger, database: () => database, hub, events, outbox, requests, clientDir });
 
   const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     app.request(path, {

@@ -23,7 +23,7 @@ export function EmailSettingsPage() {
       {overview.data ? (
         <>
           <EmailStatus overview={overview.data} />
-          <MessageList messages={overview.data.messages} />
+          <MessageList messages={overview.data.messages} canRetry={overview.data.enabled} />
         </>
       ) : overview.isError ? (
         <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The email settings could not be loaded.</p>
@@ -70,7 +70,8 @@ function EmailStatus({ overview }: { overview: EmailOverview }) {
         <button
           type="button"
           onClick={send}
-          disabled={sendTest.isPending}
+          // With email off there is nothing to test: the text beside it says how to turn it on.
+          disabled={sendTest.isPending || !overview.enabled}
           className="inline-flex shrink-0 items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 disabled:opacity-60"
         >
           <Mail aria-hidden="true" className="size-4" />
@@ -81,7 +82,8 @@ function EmailStatus({ overview }: { overview: EmailOverview }) {
   );
 }
 
-function MessageList({ messages }: { messages: EmailMessage[] }) {
+/** Failed and unsent messages can be sent again once email is on. */
+function MessageList({ messages, canRetry }: { messages: EmailMessage[]; canRetry: boolean }) {
   const retry = useRetryEmail();
   const again = (id: string) =>
     retry.mutate(id, {
@@ -109,7 +111,7 @@ function MessageList({ messages }: { messages: EmailMessage[] }) {
               </div>
               <div className="flex shrink-0 items-center gap-2">
                 <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${STATUS[m.status].className}`}>{STATUS[m.status].label}</span>
-                {m.status === 'failed' || m.status === 'not_sent' ? (
+                {canRetry && (m.status === 'failed' || m.status === 'not_sent') ? (
                   <button
                     type="button"
                     onClick={() => again(m.id)}

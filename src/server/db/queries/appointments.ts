@@ -10,7 +10,7 @@ import {
 } from '#shared/schemas/appointment';
 import type { Db } from '../client.ts';
 import { isoTimestamp, queryRows } from '../sql.ts';
-import { newMessageId } from './emails.ts';
+import { newEmail, type QueueMail } from './emails.ts';
 
 /** What every appointment response holds (the shared Appointment schema), with its lead or null. */
 const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
@@ -65,7 +65,7 @@ export function listUpcomingAppointments(db: Db, timeZone: string, days: number,
  * lead's reminder is queued later by the reminder job, `leadReminderHours` ahead. Without
  * this, no email is queued (demo data).
  */
-export type AppointmentMail = { domain: string; timeZone: string; leadReminderHours: number };
+export type AppointmentMail = QueueMail & { timeZone: string; leadReminderHours: number };
 
 type Change = 'scheduled' | 'updated' | 'cancelled';
 
@@ -96,12 +96,12 @@ function queueAppointmentEmails(source: string, change: Change, mail: Appointmen
       from ${sql.raw(source)} a join leads l on l.id = a.lead_id
       where ${startsAt(a, mail.timeZone)} > now()${onlyChanged ? sql` and a.changed` : sql``}
     ), mail_to_lead as (
-      insert into emails (message_id, kind, to_address, to_name, data, lead_id)
-      select ${newMessageId(mail.domain)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb, s.lead_id
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
+      select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb, s.lead_id
       from mail_snapshot s
     ), mail_to_staff as (
-      insert into emails (message_id, kind, to_address, data, lead_id, user_id)
-      select ${newMessageId(mail.domain)}, 'appointment', u.email, s.data || '{"audience":"staff"}'::jsonb, s.lead_id, u.id
+      insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
+      select ${newEmail(mail)}, 'appointment', u.email, s.data || '{"audience":"staff"}'::jsonb, s.lead_id
       from mail_snapshot s cross join users u where u.email_appointments
     )`;
 }
@@ -177,11 +177,11 @@ export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise
           'time_zone', ${mail.timeZone}::text, 'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'lead_name', l.full_name) as data
       from due a join leads l on l.id = a.lead_id
     ), queued as (
-      insert into emails (message_id, kind, to_address, to_name, data, lead_id, dedupe_key)
-      select ${newMessageId(mail.domain)}, 'appointment-reminder', s.email, s.full_name, s.data, s.lead_id,
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, dedupe_key)
+      select ${newEmail(mail)}, 'appointment-reminder', s.email, s.full_name, s.data, s.lead_id,
         'appointment-reminder:' || s.id || ':' || s.sequence
       from snapshot s
-      on conflict (dedupe_key) do nothing
+      on conflict (dedupe_key) where dedupe_key is not null do nothing
       returning id
     )
     select count(*)::int as n from queued`, z.object({ n: z.number().int() }));

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
+import type { Config } from '../../config.ts';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows } from '../sql.ts';
 
@@ -14,8 +15,22 @@ export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', '
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
 
-/** SQL for a new Message-ID, `<uuid@domain>`, fixed when the message is queued. */
-export const newMessageId = (domain: string): SQL => sql`'<' || gen_random_uuid()::text || '@' || ${domain}::text || '>'`;
+export const EMAIL_OFF_REASON = 'Email is off: set SMTP_URL (and MAIL_FROM) and restart the server to send it.';
+
+/**
+ * How the statements that cause mail queue it: `domain` names the Message-IDs; without a mail
+ * server (`sending` false) a message is recorded as not sent, with why, and no worker touches it.
+ */
+export type QueueMail = { domain: string; sending: boolean };
+
+export const queueMailOf = (mail: Config['mail']): QueueMail => ({ domain: mail.domain, sending: mail.smtp !== undefined });
+
+/**
+ * The values of `message_id, status, last_error` for a new message: a Message-ID
+ * (`<uuid@domain>`) fixed when it is queued, and queued, or not sent when email is off.
+ */
+export const newEmail = (mail: QueueMail): SQL =>
+  sql`'<' || gen_random_uuid()::text || '@' || ${mail.domain}::text || '>', ${mail.sending ? 'queued' : 'not_sent'}, ${mail.sending ? null : EMAIL_OFF_REASON}`;
 
 /** A message as the worker sends it. */
 export const outgoingEmailSchema = z.object({
@@ -91,12 +106,12 @@ export async function markDueEmailsNotSent(db: Db, reason: string): Promise<numb
 }
 
 /** Queues the test email to an admin; its id. */
-export async function queueTestEmail(db: Db, user: { id: string; email: string }, domain: string): Promise<string> {
+export async function queueTestEmail(db: Db, user: { email: string }, mail: QueueMail): Promise<string> {
   const [row] = await queryRows(
     db,
     sql`
-    insert into emails (message_id, kind, to_address, data, user_id)
-    values (${newMessageId(domain)}, 'test', ${user.email}, '{}'::jsonb, ${user.id})
+    insert into emails (message_id, status, last_error, kind, to_address, data)
+    values (${newEmail(mail)}, 'test', ${user.email}, '{}'::jsonb)
     returning id`,
     z.object({ id: z.uuid() }),
   );

@@ -11,7 +11,7 @@ import {
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
-import { newMessageId } from './emails.ts';
+import { newEmail, type QueueMail } from './emails.ts';
 
 /** A lead as the API returns it (the shared Lead schema), from `leads l`. */
 const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
@@ -30,9 +30,9 @@ export type NewLead = LeadFields & { submission_id?: string | null; analytics_se
 /**
  * The emails a new lead causes: a "new lead" message to every admin who wants them (but the
  * one who typed the lead in), and, for a lead who asked through the form, an acknowledgement.
- * `domain` names the Message-IDs. Without it, no email is queued (demo data).
+ * Without it, no email is queued (demo data).
  */
-export type LeadMail = { domain: string; acknowledge: boolean };
+export type LeadMail = QueueMail & { acknowledge: boolean };
 
 /**
  * Stores a lead (status New), its first status-history entry, a `lead` notification for every
@@ -70,20 +70,25 @@ export async function createLead(
   return { id, created: id !== null };
 }
 
-/** CTEs of createLead that queue its emails, each with a snapshot of the lead. */
+/**
+ * CTEs of createLead that queue its emails, each with a snapshot of the lead. The lead row is
+ * inserted at most once per submission_id, so its acknowledgement is too.
+ */
 function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
-  const snapshot = sql`jsonb_build_object('lead_id', i.id, 'full_name', i.full_name, 'email', i.email, 'phone', i.phone,
-    'property_types', to_jsonb(i.property_types), 'message', i.message, 'source', i.source, 'utm_source', i.utm_source,
-    'utm_medium', i.utm_medium, 'utm_campaign', i.utm_campaign, 'landing_page', i.landing_page)`;
-  return sql`, to_admins as (
-      insert into emails (message_id, kind, to_address, data, lead_id, user_id)
-      select ${newMessageId(mail.domain)}, 'new-lead', u.email, ${snapshot}, i.id, u.id
-      from inserted i cross join users u
+  return sql`, lead_snapshot as (
+      select i.id, i.email, i.full_name, jsonb_build_object('lead_id', i.id, 'full_name', i.full_name, 'email', i.email,
+        'phone', i.phone, 'property_types', to_jsonb(i.property_types), 'message', i.message, 'source', i.source,
+        'utm_source', i.utm_source, 'utm_medium', i.utm_medium, 'utm_campaign', i.utm_campaign, 'landing_page', i.landing_page) as data
+      from inserted i
+    ), to_admins as (
+      insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
+      select ${newEmail(mail)}, 'new-lead', u.email, s.data, s.id
+      from lead_snapshot s cross join users u
       where u.email_new_leads and u.id is distinct from ${createdBy}::uuid
     ), to_lead as (
-      insert into emails (message_id, kind, to_address, to_name, data, lead_id, dedupe_key)
-      select ${newMessageId(mail.domain)}, 'lead-acknowledgement', i.email, i.full_name, ${snapshot}, i.id, 'lead-acknowledgement:' || i.id
-      from inserted i where ${mail.acknowledge}
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
+      select ${newEmail(mail)}, 'lead-acknowledgement', s.email, s.full_name, s.data, s.id
+      from lead_snapshot s where ${mail.acknowledge}
     )`;
 }
 
