@@ -3,7 +3,12 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [mixed] [scale] [ingest] [analytics] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [ingest] [analytics] [lighthouse]     (default: all)
+ *
+ * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
+ * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
+ * then how long the mail those leads queued takes to arrive, every message once; and 1,000
+ * queued messages drained by a freshly started server (target: under 30 s from its start).
  *
  * `lighthouse`: Lighthouse (mobile emulation) on `/` with CHROME_PATH (/usr/bin/chromium): the
  * performance (target 100), accessibility, best-practices and SEO (each at least 95) scores.
@@ -23,7 +28,7 @@
  * `auth`: sign-in latency (p50) and how many live notification streams one process holds
  * with one notification delivered to all of them within 1 s (target: 1,000).
  *
- * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
+ * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32), BENCH_EMAIL_ROUNDS (3),
  * BENCH_DATABASE_URL (a PostgreSQL server to use; default: a throwaway cluster).
  * Exits 1 if a target is missed.
  */
@@ -41,6 +46,7 @@ import { measureFanout, measureSignIn } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
+import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
@@ -200,6 +206,109 @@ async function benchPostgres() {
   await runCleanups();
 }
 
+const EMAIL_SLOWDOWN_TARGET_PERCENT = 10;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const DRAIN_MESSAGES = 1_000;
+const DRAIN_TARGET_SECONDS = 30;
+const MAIL_ENV = { MAIL_FROM: '"Bench Due Diligence" <hello@bench.example.com>' };
+const COUNT_SENT = "select count(*) as n from emails where status = 'sent'";
+
+/** A fresh database for one server run: its environment, how to open it, how to count in it once the server stopped. */
+type FreshDatabase = { env: Record<string, string>; open: () => Promise<Database>; count: (query: string) => Promise<number> };
+
+/**
+ * `email`: the same lead load with email off and on, each on a fresh database; then the mail
+ * the "on" run queued must all arrive, once each; then a server started on 1,000 queued
+ * messages must send them within DRAIN_TARGET_SECONDS.
+ */
+async function benchEmail(engine: 'PGlite' | 'PostgreSQL', fresh: () => Promise<FreshDatabase>) {
+  const rounds = envInt('BENCH_EMAIL_ROUNDS', 3, 1, 20);
+  console.log(`\nLead submissions with email off and on, ${engine}: ${rounds} rounds of off then on, each on a fresh database`);
+  const runLeads = async (label: string, env: Record<string, string>) => {
+    const database = await fresh();
+    const server = await startBuiltServer({ ...serverEnv, ...MAIL_ENV, ...database.env, ...env });
+    cleanups.push(server.stop);
+    const result = await measureLeadThroughput(server.url, load);
+    for (const line of describeThroughput(`${engine}, ${label}`, result, load.connections)) console.log(line);
+    return { database, server, result };
+  };
+
+  const offRuns: ThroughputResult[] = [];
+  const onRuns: ThroughputResult[] = [];
+  let delivered = true;
+  for (let round = 1; round <= rounds; round++) {
+    const off = await runLeads(`email off, round ${round}`, {});
+    cleanups.pop();
+    await off.server.stop();
+    offRuns.push(off.result);
+
+    const sink = await startSmtpSink();
+    cleanups.push(sink.stop);
+    const on = await runLeads(`email on, round ${round}`, { SMTP_URL: sink.smtpUrl });
+    const loadEnded = performance.now();
+    onRuns.push(on.result);
+    // Each lead: its acknowledgement and the "new lead" alert to the one admin. The next round
+    // starts once all of it arrived, so no round's load competes with an earlier backlog.
+    const expected = on.result.expectedLeads * 2;
+    const arrived = await sink.waitFor(expected, 15 * 60_000);
+    const drainMs = performance.now() - loadEnded;
+    for (const line of describeDrain('mail queued under load', expected, arrived, drainMs)) console.log(line);
+    cleanups.pop();
+    await on.server.stop();
+    cleanups.pop();
+    await sink.stop();
+    const sent = await on.database.count(COUNT_SENT);
+    const once = arrived.messages === expected && arrived.distinct === expected && sent === expected;
+    if (!once) console.log(`    ${expected} queued, ${arrived.messages} received (${arrived.distinct} distinct), ${sent} marked sent`);
+    delivered &&= once;
+  }
+
+  const rps = (runs: ThroughputResult[]) => runs.map((r) => r.measured.requestsPerSecond);
+  const offRps = median(rps(offRuns));
+  const onRps = median(rps(onRuns));
+  const slowdown = slowdownPercent(offRps, onRps);
+  const list = (runs: ThroughputResult[]) => rps(runs).map((n) => n.toFixed(0)).join(', ');
+  verdict(
+    `${engine}: lead submissions/s with email on`,
+    slowdown <= EMAIL_SLOWDOWN_TARGET_PERCENT && [...offRuns, ...onRuns].every(hasNoFailures),
+    `median ${onRps.toFixed(0)} req/s on (${list(onRuns)}), ${offRps.toFixed(0)} off (${list(offRuns)}): ` +
+      `${slowdown >= 0 ? `${slowdown.toFixed(1)}% slower` : `${(-slowdown).toFixed(1)}% faster`} (target ≤ ${EMAIL_SLOWDOWN_TARGET_PERCENT}% slower)`,
+  );
+  verdict(
+    `${engine}: every message queued under load delivered once`,
+    delivered,
+    `${onRuns.reduce((n, r) => n + r.expectedLeads * 2, 0).toLocaleString('en-US')} messages over ${rounds} rounds, each received once and marked sent`,
+  );
+
+  console.log(`\n${DRAIN_MESSAGES.toLocaleString('en-US')} queued messages, a server started on them, ${engine}`);
+  const drainSink = await startSmtpSink();
+  cleanups.push(drainSink.stop);
+  const database = await fresh();
+  const seeding = await database.open();
+  try {
+    await seeding.migrate();
+    await seedQueuedMail(seeding.db, DRAIN_MESSAGES, 'bench.example.com');
+  } finally {
+    await seeding.close();
+  }
+  const spawned = performance.now();
+  const server = await startBuiltServer({ ...serverEnv, ...MAIL_ENV, ...database.env, SMTP_URL: drainSink.smtpUrl });
+  cleanups.push(server.stop);
+  const drained = await drainSink.waitFor(DRAIN_MESSAGES, 120_000);
+  const drainedMs = performance.now() - spawned;
+  for (const line of describeDrain('queued before start', DRAIN_MESSAGES, drained, drainedMs)) console.log(line);
+  verdict(
+    `${engine}: 1,000 queued messages drained`,
+    drained.messages === DRAIN_MESSAGES && drained.distinct === DRAIN_MESSAGES && drainedMs < DRAIN_TARGET_SECONDS * 1000,
+    `${drained.messages.toLocaleString('en-US')} delivered (${drained.distinct.toLocaleString('en-US')} distinct) ${(drainedMs / 1000).toFixed(1)} s after the server was spawned, start-up included (target < ${DRAIN_TARGET_SECONDS} s)`,
+  );
+  await runCleanups();
+}
+
 /** `mixed`: 95% public pages and events, 4% leads, 1% admin reads on PostgreSQL; no errors allowed. */
 async function benchMixed() {
   const seconds = envInt('BENCH_MIXED_SECONDS', 60, 1, 600);
@@ -325,6 +434,21 @@ async function main() {
       verdict('Lighthouse scores for /', lh.pass, `${LIGHTHOUSE_CATEGORIES.map((c) => `${c} ${lh.scores[c]}`).join(', ')} (targets: ${describeTargets()})`);
     }
     if (wants('postgres')) await benchPostgres();
+    if (wants('email')) {
+      await benchEmail('PGlite', async () => {
+        const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-email-'));
+        cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+        return { env: { DATA_DIR: dataDir }, open: () => openPglite(dataDir), count: (q) => countPgliteRows(dataDir, q) };
+      });
+      const pgServer = await acquirePostgres();
+      cleanups.push(pgServer.release);
+      await benchEmail('PostgreSQL', async () => {
+        const database = await createFreshDatabase(pgServer.url);
+        cleanups.push(database.drop);
+        return { env: { DATABASE_URL: database.url }, open: async () => openPostgres(database.url, 2), count: (q) => countRows(database.url, q) };
+      });
+      await runCleanups();
+    }
     if (wants('mixed')) await benchMixed();
     if (wants('scale')) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
