@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
 import { authRoutes } from './routes/auth.ts';
+import { bookingRoutes } from './routes/bookings.ts';
 import { calendarFeedRoutes } from './routes/calendar-feed.ts';
 import { emailRoutes } from './routes/email.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes);
   app.route('/', publicLeadRoutes);
   app.route('/', publicEventRoutes);
+  app.route('/', bookingRoutes);
   app.route('/', authRoutes);
   app.route('/', notificationRoutes);
   app.route('/', leadRoutes);

@@ -16,11 +16,30 @@ export type LeadStatus = (typeof LEAD_STATUSES)[number];
 export const APPOINTMENT_TYPES = ['Call', 'Zoom', 'On-site'] as const;
 export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
 
-export const NOTIFICATION_TYPES = ['lead', 'appointment'] as const;
+/** What a visitor may book online (On-site is arranged by staff). */
+export const BOOKABLE_TYPES = ['Call', 'Zoom'] as const;
+export type BookableType = (typeof BOOKABLE_TYPES)[number];
+
+export const APPOINTMENT_STATUSES = ['scheduled', 'cancelled', 'completed'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/** Bounds of the booking settings and of an appointment's length, in minutes unless named. */
+export const BOOKING_LIMITS = {
+  slot: { min: 10, max: 240 },
+  buffer: { max: 240 },
+  noticeHours: { max: 720 },
+  horizonDays: { max: 365 },
+  daysOff: 366,
+  duration: { min: 5, max: 720 },
+  location: 500,
+} as const;
+
+export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+const NOTIFICATION_TITLES: Record<NotificationType, string> = { lead: 'New Lead', appointment: 'Appointment Reminder', booking: 'Booking' };
 /** The title of a live notification's toast. */
-export const notificationTitle = (type: NotificationType) => (type === 'lead' ? 'New Lead' : 'Appointment Reminder');
+export const notificationTitle = (type: NotificationType) => NOTIFICATION_TITLES[type];
 export const ANALYTICS_EVENT_TYPES = ['pageview', 'heartbeat', 'time_spent'] as const;
 
 export const PASSWORD_MIN_LENGTH = 8;

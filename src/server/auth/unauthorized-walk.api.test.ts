@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from './accounts.ts';
 import { deleteUser } from '../db/queries/users.ts';
@@ -92,7 +93,7 @@ async function allOperations() {
 
 /** A digest of every table a request could change, to prove a refused request changed nothing. */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits', 'emails'];
+  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits', 'emails', 'booking_settings', 'booking_tokens'];
   const digest: Record<string, string> = {};
   for (const table of tables) {
     const [row] = await rowsOf<{ d: string }>(
@@ -129,6 +130,7 @@ describe('every state-changing operation with a valid admin cookie from another 
       'POST /api/public/events': { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/' },
       'POST /api/auth/login': { email: 'csrf-admin@example.com', password: 'csrf-admin-password' },
       'PATCH /api/account/preferences': { email_appointments: true },
+      'PUT /api/booking-settings': { ...DEFAULT_BOOKING_SETTINGS, slot_minutes: 45 },
     };
     const writes = (await allOperations())
       .filter((op) => !['GET', 'HEAD', 'OPTIONS'].includes(op.method))
@@ -206,6 +208,11 @@ describe('every public operation', () => {
       ],
       'GET /api/auth/session': [{ headers: { cookie: `session=${session!.token_hash}` } }, { headers: { cookie: 'session=' } }],
       'POST /api/auth/logout': [{ headers: { cookie: `session=${'A'.repeat(43)}` } }],
+      'GET /api/public/availability': [{ url: `/api/public/availability?from=${new Date().toISOString().slice(0, 10)}&to=2030-05-07` }, { url: '/api/public/availability?from=2030-05-01&to=2030-05-31' }],
+      'POST /api/public/bookings': [{ body: { booking_token: 'A'.repeat(43), start: '2030-05-06T09:30:00-04:00', type: 'Zoom' } }],
+      'GET /api/public/bookings/{token}': [{ url: `/api/public/bookings/${'A'.repeat(43)}` }, { url: `/api/public/bookings/${session!.token_hash.slice(0, 43)}` }],
+      'PATCH /api/public/bookings/{token}': [{ url: `/api/public/bookings/${'A'.repeat(43)}`, body: { start: '2030-05-06T09:30:00-04:00', type: 'Call' } }],
+      'DELETE /api/public/bookings/{token}': [{ url: `/api/public/bookings/${'A'.repeat(43)}` }],
       'GET /api/calendar/{token}/appointments.ics': [
         { url: `/api/calendar/${'A'.repeat(43)}/appointments.ics` },
         { url: `/api/calendar/${session!.token_hash.slice(0, 43)}/appointments.ics` },
@@ -227,6 +234,6 @@ describe('every public operation', () => {
       }
     }
     // The lead form's own answers: an acknowledgement only, even for the replay of a stored submission.
-    expect(await (await t.json('POST', '/api/public/leads', stored)).json()).toEqual({ status: 'received' });
+    expect(await (await t.json('POST', '/api/public/leads', stored)).json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 });

@@ -142,15 +142,66 @@ export const appointments = pgTable(
     sequence: integer('sequence').notNull().default(0),
     // Set once the lead's email reminder is queued (or when none is needed); cleared by a reschedule.
     lead_reminder_sent_at: timestamp('lead_reminder_sent_at', { withTimezone: true }),
+    duration_minutes: integer('duration_minutes').notNull().default(30),
+    // Meeting link for Zoom, address for On-site.
+    location: text('location'),
+    status: text('status').notNull().default('scheduled'),
+    // Who cancelled it: the lead (through the booking link) or staff.
+    cancelled_by: text('cancelled_by'),
+    // 'booking' when a visitor booked it on the website.
+    source: text('source').notNull().default('staff'),
+    // Minutes kept free after it (the booking buffer when it was made); part of `blocks`.
+    buffer_minutes: integer('buffer_minutes').notNull().default(0),
+    // Staff scheduled it over another appointment on purpose: left out of the no-overlap constraint.
+    overlap_allowed: boolean('overlap_allowed').notNull().default(false),
+    // Not declared here (drizzle-kit has no exclusion constraints), made by migration 0011:
+    //   blocks tsrange GENERATED ALWAYS AS (wall-clock start to end + buffer) STORED, and
+    //   appointments_no_overlap EXCLUDE USING gist (blocks WITH &&) WHERE scheduled and not overlap_allowed.
   },
   (t) => [
     check('appointments_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
     check('appointments_notes_check', sql`${t.notes} is null or length(${t.notes}) <= 5000`),
+    check('appointments_status_check', sql`${t.status} in ('scheduled', 'cancelled', 'completed')`),
+    check('appointments_cancelled_by_check', sql`${t.cancelled_by} is null or ${t.cancelled_by} in ('lead', 'staff')`),
+    check('appointments_source_check', sql`${t.source} in ('staff', 'booking')`),
+    check('appointments_duration_check', sql`${t.duration_minutes} between 5 and 720`),
+    check('appointments_buffer_check', sql`${t.buffer_minutes} between 0 and 240`),
+    check('appointments_location_check', sql`${t.location} is null or length(${t.location}) <= 500`),
     index('appointments_date_time_idx').on(t.date, t.time),
     index('appointments_lead_id_idx').on(t.lead_id),
     index('appointments_reminder_due_idx').on(t.date, t.time).where(sql`${t.reminder_sent_at} is null`),
     index('appointments_lead_reminder_due_idx').on(t.date, t.time).where(sql`${t.lead_reminder_sent_at} is null`),
   ],
+);
+
+/** The one row of booking settings (the shared BookingSettings, as JSON); absent = the defaults. */
+export const bookingSettings = pgTable(
+  'booking_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    settings: jsonb('settings').notNull(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('booking_settings_one_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * A visitor's private booking link: made with the lead (the public form's answer holds the
+ * token, only its SHA-256 is kept), good for booking for 24 hours and then for the booked
+ * call until it starts.
+ */
+export const bookingTokens = pgTable(
+  'booking_tokens',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    lead_id: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    appointment_id: uuid('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('booking_tokens_lead_id_idx').on(t.lead_id), index('booking_tokens_expires_at_idx').on(t.expires_at)],
 );
 
 export const notifications = pgTable(
@@ -166,7 +217,7 @@ export const notifications = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment')`),
+    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking')`),
     index('notifications_user_created_idx').on(t.user_id, t.created_at.desc()),
   ],
 );

@@ -8,6 +8,7 @@ export class AppError extends Error {
     message: string,
     readonly fields?: Record<string, string>,
     readonly headers?: Record<string, string>,
+    readonly extra?: ErrorExtra,
   ) {
     super(message);
   }
@@ -17,15 +18,18 @@ export class AppError extends Error {
   }
 }
 
-export function errorBody(c: Context, code: ErrorCode, message: string, fields?: Record<string, string>) {
-  const body: ErrorResponse = { error: { code, message, requestId: c.get('requestId') } };
+/** What some errors carry besides the message: fresh times to pick, or the appointments in the way. */
+export type ErrorExtra = Pick<ErrorResponse['error'], 'slots' | 'conflicts'>;
+
+export function errorBody(c: Context, code: ErrorCode, message: string, fields?: Record<string, string>, extra?: ErrorExtra) {
+  const body: ErrorResponse = { error: { code, message, requestId: c.get('requestId'), ...extra } };
   if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
   return body;
 }
 
 export function errorResponse(c: Context, err: AppError) {
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-  return c.json(errorBody(c, err.code, err.message, err.fields), err.status);
+  return c.json(errorBody(c, err.code, err.message, err.fields, err.extra), err.status);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
+import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { queueLeadReminders } from '../db/queries/appointments.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
@@ -44,6 +45,7 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       : []),
     { name: 'rate limit cleanup', everyMs: 10 * 60_000, run: () => deleteExpiredRateLimits(database.db) },
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
+    { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
   ];
   const timers = jobs.map((job) => {
     const tick = () => job.run().catch((err: unknown) => logger.warn({ ...describeError(err), job: job.name }, 'job failed'));

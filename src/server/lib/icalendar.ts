@@ -5,13 +5,13 @@
  */
 /** How long an appointment lasts until appointments have a duration of their own. */
 export const APPOINTMENT_MINUTES = 30;
-const DURATION = `PT${APPOINTMENT_MINUTES}M`;
 
 /** An appointment as a calendar event: its start and creation already in UTC (YYYYMMDDTHHMMSSZ). */
 export type CalendarAppointment = {
   id: string;
   type: string;
   notes: string | null;
+  duration_minutes: number;
   lead: { full_name: string; email: string; phone: string } | null;
   starts_utc: string;
   created_utc: string;
@@ -66,7 +66,7 @@ function event(a: CalendarAppointment, uidDomain: string, now: Date): string[] {
     `DTSTAMP:${utcStamp(now)}`,
     `CREATED:${a.created_utc}`,
     `DTSTART:${a.starts_utc}`,
-    `DURATION:${DURATION}`,
+    `DURATION:PT${a.duration_minutes}M`,
     `SUMMARY:${escapeText(`${a.type} with ${who}`)}`,
     ...(details ? [`DESCRIPTION:${escapeText(details)}`] : []),
     'END:VEVENT',

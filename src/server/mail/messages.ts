@@ -52,6 +52,10 @@ const appointmentData = z.object({
   lead_name: z.string(),
   lead_email: z.string(),
   lead_phone: z.string(),
+  duration_minutes: z.number().int().optional(),
+  location: z.string().nullable().optional(),
+  /** The lead's private booking page (/booking/<token>), for a call they booked themselves. */
+  manage_path: z.string().optional(),
 });
 
 const reminderData = z.object({ appointment_id: z.string(), type: z.string(), time_zone: z.string(), starts_at: z.string(), lead_name: z.string() });
@@ -175,7 +179,7 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
     uid: appointmentUid(a.appointment_id, ctx.domain),
     sequence: a.sequence,
     startsUtc: icsUtc(a.starts_at),
-    durationMinutes: APPOINTMENT_MINUTES,
+    durationMinutes: a.duration_minutes ?? APPOINTMENT_MINUTES,
     summary: a.audience === 'lead' ? `${a.type} with ${ctx.site.name}` : `${a.type} with ${a.lead_name}`,
     description:
       a.audience === 'lead'
@@ -192,7 +196,7 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
       subject: oneLine(`${verb}: ${a.type} with ${a.lead_name}, ${short}`),
       icalEvent,
       ...render(ctx, `${verb}: ${a.type} with ${a.lead_name}, ${when}.`, [
-        { rows: [['Lead', a.lead_name], ['Email', a.lead_email], ['Phone', a.lead_phone], ['When', when], ['Type', a.type], ['Notes', a.notes]] },
+        { rows: [['Lead', a.lead_name], ['Email', a.lead_email], ['Phone', a.lead_phone], ['When', when], ['Type', a.type], ['Location', a.location ?? null], ['Notes', a.notes]] },
         { link: { label: 'Open the lead in the dashboard', href: `${ctx.publicUrl}/dashboard/leads/${encodeURIComponent(a.lead_id)}` } },
       ]),
     };
@@ -207,7 +211,12 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
   return {
     subject: oneLine(`${subjects[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`),
     icalEvent,
-    ...render(ctx, `Hello ${first},`, [{ lines: [...lines, `To change it, call ${ctx.site.phone} or reply to this email.`] }]),
+    ...render(ctx, `Hello ${first},`, [
+      { lines: a.location && !cancelled ? [...lines, `Where: ${a.location}`] : lines },
+      a.manage_path && !cancelled
+        ? { link: { label: 'Move or cancel your call', href: `${ctx.publicUrl}${a.manage_path}` } }
+        : { lines: [`To change it, call ${ctx.site.phone} or reply to this email.`] },
+    ]),
   };
 }
 

@@ -28,26 +28,26 @@ async function api<T>(method: string, path: string, body?: unknown) {
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
 }
 const schedule = (fields: Record<string, unknown> = {}) =>
-  api<Appointment>('POST', '/api/appointments', { lead_id: lead.id, date: '2026-12-01', time: '14:30', type: 'Zoom', notes: 'Walk the rent roll', ...fields });
+  api<Appointment>('POST', '/api/appointments', { lead_id: lead.id, date: '2030-12-01', time: '14:30', type: 'Zoom', notes: 'Walk the rent roll', ...fields });
 
 describe('appointments API', () => {
   it('schedules, reads, lists by range in date-then-time order, updates and deletes', async () => {
     const created = await schedule();
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ date: '2026-12-01', time: '14:30', type: 'Zoom', notes: 'Walk the rent roll', lead: { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100' } });
-    await schedule({ date: '2026-12-01', time: '09:00', type: 'Call', notes: '' });
-    await schedule({ date: '2026-11-30', time: '23:59' });
-    await schedule({ date: '2026-12-31', time: '08:00' });
-    await schedule({ date: '2027-01-01', time: '08:00' });
+    expect(created.body).toMatchObject({ date: '2030-12-01', time: '14:30', type: 'Zoom', notes: 'Walk the rent roll', lead: { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100' } });
+    await schedule({ date: '2030-12-01', time: '09:00', type: 'Call', notes: '' });
+    await schedule({ date: '2030-11-30', time: '23:59' });
+    await schedule({ date: '2030-12-31', time: '08:00' });
+    await schedule({ date: '2031-01-01', time: '08:00' });
 
-    const december = (await api<AppointmentListResponse>('GET', '/api/appointments?from=2026-12-01&to=2026-12-31')).body;
+    const december = (await api<AppointmentListResponse>('GET', '/api/appointments?from=2030-12-01&to=2030-12-31')).body;
     expect(december.time_zone).toBe('America/New_York');
-    expect(december.appointments.map((a) => `${a.date} ${a.time}`)).toEqual(['2026-12-01 09:00', '2026-12-01 14:30', '2026-12-31 08:00']);
+    expect(december.appointments.map((a) => `${a.date} ${a.time}`)).toEqual(['2030-12-01 09:00', '2030-12-01 14:30', '2030-12-31 08:00']);
     expect(december.appointments[0]!.notes).toBeNull();
     expect((await api<AppointmentListResponse>('GET', '/api/appointments')).body.appointments).toHaveLength(5);
 
     const updated = await api<Appointment>('PATCH', `/api/appointments/${created.body.id}`, { time: '16:00', type: 'On-site' });
-    expect(updated.body).toMatchObject({ date: '2026-12-01', time: '16:00', type: 'On-site', notes: 'Walk the rent roll' });
+    expect(updated.body).toMatchObject({ date: '2030-12-01', time: '16:00', type: 'On-site', notes: 'Walk the rent roll' });
     expect((await api('GET', `/api/appointments/${created.body.id}`)).status).toBe(200);
     expect((await api('DELETE', `/api/appointments/${created.body.id}`)).status).toBe(200);
     expect((await api('GET', `/api/appointments/${created.body.id}`)).status).toBe(404);
@@ -79,14 +79,14 @@ describe('appointments API', () => {
   });
 
   it('rejects a bad range', async () => {
-    expect((await api('GET', '/api/appointments?from=2026-12-31&to=2026-12-01')).status).toBe(400);
+    expect((await api('GET', '/api/appointments?from=2030-12-31&to=2030-12-01')).status).toBe(400);
     expect((await api('GET', '/api/appointments?from=2026-13-01')).status).toBe(400);
   });
 
   it('makes a moved appointment due for a reminder again', async () => {
     const { body } = await schedule();
     await execute(database.db, sql`update appointments set reminder_sent_at = now()`);
-    await api('PATCH', `/api/appointments/${body.id}`, { date: '2026-12-02' });
+    await api('PATCH', `/api/appointments/${body.id}`, { date: '2030-12-02' });
     const rows = (await database.db.execute(sql`select reminder_sent_at from appointments`)) as unknown as { rows: { reminder_sent_at: unknown }[] };
     expect(rows.rows[0]!.reminder_sent_at).toBeNull();
   });
@@ -99,7 +99,7 @@ function parseEvents(text: string) {
 
 describe('iCalendar export', () => {
   it('downloads one appointment as valid iCalendar at the right instant', async () => {
-    const { body } = await schedule({ date: '2026-07-04', time: '09:15', notes: 'Bring comps; 2 units, maybe 3\nCall first' });
+    const { body } = await schedule({ date: '2030-07-04', time: '09:15', notes: 'Bring comps; 2 units, maybe 3\nCall first' });
     const res = await t.app.request(`/api/appointments/${body.id}/ics`, { headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/calendar');
@@ -110,7 +110,7 @@ describe('iCalendar export', () => {
     expect(events).toHaveLength(1);
     const event = events[0]!;
     // 09:15 in New York in July (EDT, UTC-4) is 13:15 UTC.
-    expect(event.startDate.toJSDate().toISOString()).toBe('2026-07-04T13:15:00.000Z');
+    expect(event.startDate.toJSDate().toISOString()).toBe('2030-07-04T13:15:00.000Z');
     expect(event.summary).toBe('Zoom with Pat Buyer');
     expect(event.description).toBe('Bring comps; 2 units, maybe 3\nCall first\nEmail: pat@example.com\nPhone: 555-0100');
     expect(event.uid).toContain(body.id);
@@ -137,14 +137,14 @@ describe('iCalendar export', () => {
   });
 
   it('uses standard time in winter', async () => {
-    const { body } = await schedule({ date: '2026-01-15', time: '09:15' });
+    const { body } = await schedule({ date: '2031-01-15', time: '09:15' });
     const { events } = parseEvents(await (await t.app.request(`/api/appointments/${body.id}/ics`, { headers: { cookie } })).text());
-    expect(events[0]!.startDate.toJSDate().toISOString()).toBe('2026-01-15T14:15:00.000Z');
+    expect(events[0]!.startDate.toJSDate().toISOString()).toBe('2031-01-15T14:15:00.000Z');
   });
 
   it('serves a private, revocable feed that calendar apps can subscribe to without a cookie', async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    await schedule({ date: today, time: '10:00' });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await schedule({ date: tomorrow, time: '10:00' });
     expect((await api<CalendarFeed>('GET', '/api/calendar-feed')).body).toEqual({ active: false, created_at: null });
     const created = await api<CalendarFeed>('POST', '/api/calendar-feed');
     expect(created.status).toBe(201);

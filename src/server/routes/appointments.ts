@@ -12,13 +12,17 @@ import type { Context } from 'hono';
 import {
   createAppointment,
   deleteAppointment,
+  findOverlaps,
   getAppointment,
   listAppointments,
   listCalendarAppointments,
   updateAppointment,
   type AppointmentMail,
 } from '../db/queries/appointments.ts';
+import { getBookingSettings, isOverlapViolation } from '../db/queries/bookings.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
+import type { Db } from '../db/client.ts';
+import { clockMinutes, zonedInstant } from '#shared/zoned-time';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
@@ -44,7 +48,7 @@ const createRoute = createAdminRoute({
   request: { body: { required: true, ...jsonContent(createAppointmentRequestSchema, 'The appointment') } },
   responses: {
     201: jsonContent(appointmentSchema, 'The appointment'),
-    ...errorResponses({ 400: 'Invalid input', 422: 'The lead does not exist' }),
+    ...errorResponses({ 400: 'Invalid input', 409: 'It overlaps other appointments (listed; send allow_overlap to schedule anyway)', 422: 'The lead does not exist' }),
   },
 });
 
@@ -70,9 +74,12 @@ const updateRoute = createAdminRoute({
   method: 'patch',
   path: '/api/appointments/{id}',
   tags: ['appointments'],
-  summary: 'Change the date, time, type or notes (only the fields sent)',
+  summary: 'Change the date, time, type, length, place, notes or status (only the fields sent)',
   request: { params: appointmentIdParamSchema, body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') } },
-  responses: { 200: jsonContent(appointmentSchema, 'The appointment'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
+  responses: {
+    200: jsonContent(appointmentSchema, 'The appointment'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment', 409: 'It overlaps other appointments (listed; send allow_overlap to move it anyway)' }),
+  },
 });
 
 const deleteRoute = createAdminRoute({
@@ -90,13 +97,45 @@ const mailOf = (c: Context<AppEnv>): AppointmentMail => {
   return { ...queueMailOf(config.mail), timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
 };
 
+const IN_THE_PAST = 'Appointment must be in the future';
+const OVERLAP = 'This time overlaps another appointment.';
+
+/** A new or moved appointment starts after now, on the business clock. */
+function requireFuture(c: Context<AppEnv>, date: string, time: string) {
+  const at = zonedInstant(date, clockMinutes(time), c.var.deps.config.businessTimeZone);
+  if (at === undefined) throw new AppError('validation_failed', 'That time does not exist on that day (the clocks change).', { time: 'Invalid time' });
+  if (at <= Date.now()) throw new AppError('validation_failed', IN_THE_PAST, { time: IN_THE_PAST });
+}
+
+/** Unless staff chose to, a scheduled appointment may not overlap another: 409 listing those in the way. */
+async function requireNoOverlap(db: Db, at: Parameters<typeof findOverlaps>[1], exceptId?: string) {
+  const conflicts = await findOverlaps(db, at, exceptId);
+  if (conflicts.length > 0) throw new AppError('conflict', OVERLAP, undefined, undefined, { conflicts });
+}
+
+/** The database refused an overlap another request made at the same moment: the same 409. */
+async function overlapRace<T>(db: Db, at: Parameters<typeof findOverlaps>[1], exceptId: string | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isOverlapViolation(error)) throw error;
+    await requireNoOverlap(db, at, exceptId);
+    throw new AppError('conflict', OVERLAP, undefined, undefined, { conflicts: [] });
+  }
+}
+
 export const appointmentRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const result = await listAppointments(c.var.db, c.req.valid('query'));
     return c.json({ ...result, time_zone: c.var.deps.config.businessTimeZone }, 200);
   })
   .openapi(createRoute, async (c) => {
-    const appointment = await createAppointment(c.var.db, c.req.valid('json'), mailOf(c));
+    const input = c.req.valid('json');
+    requireFuture(c, input.date, input.time);
+    const { buffer_minutes } = await getBookingSettings(c.var.db);
+    const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes };
+    if (!input.allow_overlap) await requireNoOverlap(c.var.db, at);
+    const appointment = await overlapRace(c.var.db, at, undefined, () => createAppointment(c.var.db, input, { mail: mailOf(c), bufferMinutes: buffer_minutes }));
     if (!appointment) throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
     c.var.deps.outbox.nudge();
     return c.json(appointment, 201);
@@ -112,7 +151,19 @@ export const appointmentRoutes = createRouter()
     return c.json(appointment, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const appointment = await updateAppointment(c.var.db, c.req.valid('param').id, c.req.valid('json'), mailOf(c));
+    const { id } = c.req.valid('param');
+    const patch = c.req.valid('json');
+    const current = await getAppointment(c.var.db, id);
+    if (!current) throw appointmentNotFound();
+    const next = { date: patch.date ?? current.date, time: patch.time ?? current.time, duration_minutes: patch.duration_minutes ?? current.duration_minutes };
+    const moved = next.date !== current.date || next.time !== current.time;
+    if (moved || (patch.status === 'scheduled' && current.status !== 'scheduled')) requireFuture(c, next.date, next.time);
+    const status = patch.status ?? current.status;
+    const { buffer_minutes } = await getBookingSettings(c.var.db);
+    const at = { ...next, buffer_minutes };
+    const blocksMore = moved || next.duration_minutes > current.duration_minutes || (patch.status === 'scheduled' && current.status !== 'scheduled');
+    if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.var.db, at, id);
+    const appointment = await overlapRace(c.var.db, at, id, () => updateAppointment(c.var.db, id, patch, { mail: mailOf(c) }));
     if (!appointment) throw appointmentNotFound();
     c.var.deps.outbox.nudge();
     return c.json(appointment, 200);

@@ -20,7 +20,7 @@ describe('POST /api/public/leads', () => {
     const { json } = createTestApp(database);
     const res = await json('POST', '/api/public/leads', validLead({ full_name: '  Jane Investor ', email: ' Jane@Example.COM ' }));
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ status: 'received' });
+    expect(await res.json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     expect(await leadRows()).toEqual([
       {
         full_name: 'Jane Investor',

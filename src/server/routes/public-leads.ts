@@ -1,6 +1,7 @@
 import { publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
 import { createLead } from '../db/queries/leads.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
+import { issueBookingToken, newBookingToken } from '../db/queries/bookings.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -15,7 +16,7 @@ const submitLeadRoute = createPublicRoute({
   summary: 'Submit the public lead form (books a free call)',
   description:
     'Open to anyone. Stores nothing twice for one submission_id. Honeypot and too-fast submissions ' +
-    'are answered as success and not stored. Limited to LEAD_RATE_LIMIT submissions per client IP per hour.',
+    'are answered as success and not stored. The answer holds a booking_token for POST /api/public/bookings. Limited to LEAD_RATE_LIMIT submissions per client IP per hour.',
   request: { body: { required: true, ...jsonContent(publicLeadRequestSchema, 'The filled-in form') } },
   responses: {
     201: jsonContent(publicLeadResponseSchema, 'Received'),
@@ -26,7 +27,9 @@ const submitLeadRoute = createPublicRoute({
 export const publicLeadRoutes = createRouter().openapi(submitLeadRoute, async (c) => {
   const { config, logger } = c.var.deps;
   const body = c.req.valid('json');
-  const received = c.json({ status: 'received' as const }, 201);
+  const link = newBookingToken();
+  // Spam gets a token too (it books nothing): bots learn nothing from the answer.
+  const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
 
   if (config.leadRateLimit > 0) {
     const limit = await hitRateLimit(c.var.db, `lead:${c.var.clientIp}`, config.leadRateLimit, HOUR);
@@ -45,7 +48,12 @@ export const publicLeadRoutes = createRouter().openapi(submitLeadRoute, async (c
   }
 
   const { website: _website, fill_ms: _fill, ...lead } = body;
-  const result = await createLead(c.var.db, lead, { mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true } });
+  const result = await createLead(c.var.db, lead, {
+    mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true },
+    bookingTokenHash: link.hash,
+  });
+  // A retried form stored nothing: its answer still gets a link to the lead it stored before.
+  if (!result.created) await issueBookingToken(c.var.db, lead.submission_id, link.hash);
   // Sent after the answer, never inside it: the visitor does not wait for the mail server.
   if (result.created) c.var.deps.outbox.nudge();
   logger.info(

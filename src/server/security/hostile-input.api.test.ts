@@ -4,6 +4,8 @@ import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENT_TYPES, LEAD_STATUSES, NOTIFICATION_TYPES, SESSION_ID_PATTERN } from '#shared/constants';
 import { updateAppointmentRequestSchema } from '#shared/schemas/appointment';
+import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
+import { isoInZone, zonedInstant } from '#shared/zoned-time';
 import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
 import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
@@ -30,6 +32,7 @@ const database = useTestDatabase();
 let adminId: string;
 let operations: Operation[];
 let feedToken: string;
+let bookingToken: string;
 let t: ReturnType<typeof createTestApp>;
 beforeAll(async () => {
   adminId = (await ensureAdmin(database.db, 'fuzz-admin@example.com', 'fuzz-admin-password')).user.id;
@@ -38,6 +41,9 @@ beforeAll(async () => {
   const cookie = `session=${await createSession(database.db, adminId)}`;
   const feed = (await (await t.json('POST', '/api/calendar-feed', undefined, { cookie })).json()) as { url: string };
   feedToken = new URL(feed.url).pathname.split('/')[3]!;
+  // Open every day, no notice: hostile bookings reach the database's own checks.
+  await t.json('PUT', '/api/booking-settings', { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '09:00', end: '17:00' }), min_notice_hours: 0 }, { cookie });
+  bookingToken = ((await (await t.json('POST', '/api/public/leads', validLead())).json()) as { booking_token: string }).booking_token;
   const doc = (await (await t.app.request('/api/openapi.json')).json()) as Doc;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -75,13 +81,27 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'heartbeat', page_path: '/', time_spent: 30 };
     case 'POST /api/auth/login':
       return { email: 'fuzz-admin@example.com', password: 'not-the-password' };
+    case 'POST /api/public/bookings':
+      return { booking_token: bookingToken, start: nextSlot(), type: 'Call' };
+    case 'PATCH /api/public/bookings/{token}':
+      return { start: nextSlot(), type: 'Zoom' };
+    case 'PUT /api/booking-settings':
+      return { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '09:00', end: '17:00' }), min_notice_hours: 0 };
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true };
     default:
       return {};
   }
 }
-const BODY_KEYS = ['full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments'];
+/** An open time the day after tomorrow (New York), a different one each call. */
+let slotIndex = 0;
+const nextSlot = () => {
+  const date = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const minutes = 9 * 60 + 30 * (slotIndex++ % 16);
+  return zonedIso(date, minutes);
+};
+const zonedIso = (date: string, minutes: number) => isoInZone(zonedInstant(date, minutes, 'America/New_York')!, 'America/New_York');
+const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments'];
 
 const requestCase = fc.record({
   op: fc.nat(),
@@ -114,7 +134,7 @@ async function send(c: RequestCase, signedIn: boolean) {
   let path = op.path;
   for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
     const resource = op.path.split('/')[2];
-    const real = async () => (resource === 'calendar' ? feedToken : firstId(resource!));
+    const real = async () => (resource === 'calendar' ? feedToken : resource === 'public' ? bookingToken : firstId(resource!));
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);
@@ -171,15 +191,20 @@ async function checkDatabase() {
     // Stored as the schema normalises it (trimmed, lower-case email): parsing changes nothing.
     expect(parsed.data).toEqual(lead);
   }
-  const appointments = await rowsOf<{ date: string; time: string; type: string; notes: string | null; lead_ok: boolean }>(
+  const appointments = await rowsOf<{ date: string; time: string; type: string; notes: string | null; duration_minutes: number; location: string | null; status: 'scheduled'; lead_ok: boolean }>(
     database.db,
     sql`select to_char(date, 'YYYY-MM-DD') as date, to_char(time, 'HH24:MI') as time, to_char(time, 'SS') = '00' as whole_minute, type, notes,
+          duration_minutes, location, status,
           (lead_id is null or exists (select 1 from leads l where l.id = a.lead_id)) as lead_ok
         from appointments a`,
   );
   for (const a of appointments) {
     expect(a).toMatchObject({ lead_ok: true, whole_minute: true });
-    expect(updateAppointmentRequestSchema.safeParse({ date: a.date, time: a.time, type: a.type, notes: a.notes }).success, JSON.stringify(a).slice(0, 300)).toBe(true);
+    const { date, time, type, notes, duration_minutes, location, status } = a;
+    expect(updateAppointmentRequestSchema.safeParse({ date, time, type, notes, duration_minutes, location, status }).success, JSON.stringify(a).slice(0, 300)).toBe(true);
+  }
+  for (const row of await rowsOf<{ settings: unknown }>(database.db, sql`select settings from booking_settings`)) {
+    expect(bookingSettingsSchema.safeParse(row.settings).success, JSON.stringify(row.settings).slice(0, 300)).toBe(true);
   }
   const orphans = await rowsOf<{ n: number }>(
     database.db,
@@ -188,7 +213,8 @@ async function checkDatabase() {
           + (select count(*) from lead_status_changes s where s.to_status not in (${sql.join(LEAD_STATUSES.map((v) => sql`${v}`), sql`, `)})
               or not exists (select 1 from leads l where l.id = s.lead_id))
           + (select count(*) from calendar_feeds f where not exists (select 1 from users u where u.id = f.user_id))
-          + (select count(*) from sessions s where not exists (select 1 from users u where u.id = s.user_id)) as n`,
+          + (select count(*) from sessions s where not exists (select 1 from users u where u.id = s.user_id))
+          + (select count(*) from booking_tokens b where not exists (select 1 from leads l where l.id = b.lead_id)) as n`,
   );
   expect(Number(orphans[0]!.n)).toBe(0);
   const emails = await rowsOf<{ ok: boolean; mail: string }>(

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { APPOINTMENT_TYPES, LIMITS } from '../constants.ts';
+import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from '../constants.ts';
 import { NUL_MESSAGE, noNul } from './text.ts';
 
 export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' });
@@ -35,6 +35,23 @@ const notesSchema = z
   .optional()
   .nullable();
 
+/** How long it lasts: the end is after the start. */
+export const durationSchema = z
+  .number({ error: 'Duration is required' })
+  .int('Duration must be a whole number of minutes')
+  .min(BOOKING_LIMITS.duration.min, `Duration must be at least ${BOOKING_LIMITS.duration.min} minutes`)
+  .max(BOOKING_LIMITS.duration.max, `Duration must be at most ${BOOKING_LIMITS.duration.max} minutes`);
+
+const locationSchema = z
+  .string()
+  .trim()
+  .max(BOOKING_LIMITS.location, `Location must be at most ${BOOKING_LIMITS.location} characters`)
+  .refine(noNul, NUL_MESSAGE)
+  .optional()
+  .nullable();
+
+export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' });
+
 /** The Schedule Appointment form and request; its messages are in docs/product-rules.md, "Validation". */
 export const createAppointmentRequestSchema = z.object({
   lead_id: z.string({ error: 'Please select a lead' }).min(1, { message: 'Please select a lead', abort: true }).pipe(z.uuid('Please select a lead')),
@@ -42,14 +59,27 @@ export const createAppointmentRequestSchema = z.object({
   time: timeSchema,
   type: appointmentTypeSchema,
   notes: notesSchema,
+  duration_minutes: durationSchema.optional(),
+  location: locationSchema,
+  /** Schedule it even over other appointments (after the warning listed them). */
+  allow_overlap: z.boolean().optional(),
 });
 export type CreateAppointmentRequest = z.infer<typeof createAppointmentRequestSchema>;
 
-/** Change the date, time, type or notes (only the fields sent). */
+/** Change any of these (only the fields sent); status cancelled tells the lead it is off. */
 export const updateAppointmentRequestSchema = z
-  .object({ date: dateSchema, time: timeSchema, type: appointmentTypeSchema, notes: notesSchema })
+  .object({
+    date: dateSchema,
+    time: timeSchema,
+    type: appointmentTypeSchema,
+    notes: notesSchema,
+    duration_minutes: durationSchema,
+    location: locationSchema,
+    status: appointmentStatusSchema,
+    allow_overlap: z.boolean(),
+  })
   .partial()
-  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+  .refine((body) => Object.keys(body).some((k) => k !== 'allow_overlap'), { message: 'Nothing to update' });
 export type UpdateAppointmentRequest = z.infer<typeof updateAppointmentRequestSchema>;
 
 export const appointmentIdParamSchema = z.object({ id: z.uuid('Invalid appointment id') });
@@ -69,6 +99,13 @@ export const appointmentSchema = z.object({
   type: appointmentTypeSchema,
   notes: z.string().nullable(),
   lead: z.object({ full_name: z.string(), email: z.string(), phone: z.string() }).nullable(),
+  duration_minutes: z.number().int(),
+  location: z.string().nullable(),
+  status: appointmentStatusSchema,
+  /** Who cancelled it, when it is cancelled. */
+  cancelled_by: z.enum(['lead', 'staff']).nullable(),
+  /** booking: a visitor booked it on the website. */
+  source: z.enum(['staff', 'booking']),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 

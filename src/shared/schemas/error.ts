@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
@@ -22,6 +23,10 @@ export const errorResponseSchema = z.object({
     message: z.string(),
     requestId: z.string().optional(),
     fields: z.record(z.string(), z.string()).optional(),
+    /** With a 409 for a booked time: the open times of that day now, to pick again. */
+    slots: z.array(z.string()).optional(),
+    /** With a 409 for an appointment over others: the ones it overlaps. */
+    conflicts: z.array(z.object({ id: z.string(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() })).optional(),
   }),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

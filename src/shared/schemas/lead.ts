@@ -44,6 +44,8 @@ export type PublicLeadRequest = z.infer<typeof publicLeadRequestSchema>;
 
 export const publicLeadResponseSchema = z.object({
   status: z.literal('received'),
+  /** The private link's token for booking the call (POST /api/public/bookings), good for 24 hours. */
+  booking_token: z.string(),
 });
 export type PublicLeadResponse = z.infer<typeof publicLeadResponseSchema>;
 

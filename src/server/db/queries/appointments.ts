@@ -13,11 +13,11 @@ import { isoTimestamp, queryRows } from '../sql.ts';
 import { newEmail, type QueueMail } from './emails.ts';
 
 /** What every appointment response holds (the shared Appointment schema), with its lead or null. */
-const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
-  a.type, a.notes,
+export const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
+  a.type, a.notes, a.duration_minutes, a.location, a.status, a.cancelled_by, a.source,
   case when l.id is null then null else json_build_object('full_name', l.full_name, 'email', l.email, 'phone', l.phone) end as lead`;
 
-const fromAppointments = sql`from appointments a left join leads l on l.id = a.lead_id`;
+export const fromAppointments = sql`from appointments a left join leads l on l.id = a.lead_id`;
 
 const idRow = z.object({ id: z.uuid() });
 
@@ -46,7 +46,7 @@ export async function getAppointment(db: Db, id: string): Promise<Appointment | 
 export function upcomingWithin(timeZone: string, days: number): SQL {
   const startsAt = sql`((a.date + a.time) at time zone ${timeZone})`;
   const today = sql`(now() at time zone ${timeZone})::date`;
-  return sql`a.date between ${today} - 1 and ${today} + ${days + 1}::int
+  return sql`a.date between ${today} - 1 and ${today} + ${days + 1}::int and a.status = 'scheduled'
     and ${startsAt} >= now() and ${startsAt} < now() + make_interval(days => ${days})`;
 }
 
@@ -70,34 +70,43 @@ export type AppointmentMail = QueueMail & { timeZone: string; leadReminderHours:
 type Change = 'scheduled' | 'updated' | 'cancelled';
 
 /** An appointment's start as a moment: its wall-clock date and time in the business time zone. */
-const startsAt = (a: SQL, timeZone: string) => sql`((${a}.date + ${a}.time) at time zone ${timeZone})`;
+export const startsAt = (a: SQL, timeZone: string) => sql`((${a}.date + ${a}.time) at time zone ${timeZone})`;
 
 /**
  * A reminder is due unless the appointment starts within the reminder window anyway: then the
  * confirmation, just sent, says it all (lead_reminder_sent_at is set to mark it done).
  */
-const reminderDone = (a: SQL, mail: AppointmentMail | undefined) =>
+export const reminderDone = (a: SQL, mail: AppointmentMail | undefined) =>
   mail ? sql`case when ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours}) then now() end` : sql`now()`;
 
+export type QueueOptions = {
+  /** The change to tell of, or a column of `source` naming it per row (null: nothing to tell). */
+  change: Change | SQL;
+  /** 1 for a deletion: the cancellation outranks the invitation the lead holds. */
+  sequenceStep?: number;
+  /** More of the lead's snapshot (jsonb), such as the private link of a booking. */
+  leadExtra?: SQL;
+};
+
 /**
- * CTEs that queue the emails of a change to the appointments in CTE `source` (whose rows may
- * carry a `changed` flag: only those are mailed). Each message holds a snapshot of the
- * appointment and its lead. `sequenceStep` is 1 for a cancellation: it outranks the
- * invitation the lead holds.
+ * CTEs that queue the emails of a change to the appointments in CTE `source`. Each message
+ * holds a snapshot of the appointment and its lead.
  */
-function queueAppointmentEmails(source: string, change: Change, mail: AppointmentMail, { onlyChanged = false, sequenceStep = 0 } = {}): SQL {
+export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra }: QueueOptions): SQL {
   const a = sql.raw('a');
+  const changeOf = typeof change === 'string' ? sql`${change}::text` : change;
   return sql`, mail_snapshot as (
       select a.id, l.id as lead_id, l.email, l.full_name, ${startsAt(a, mail.timeZone)} as starts_at,
-        jsonb_build_object('appointment_id', a.id, 'change', ${change}::text, 'type', a.type,
+        jsonb_build_object('appointment_id', a.id, 'change', ${changeOf}, 'type', a.type,
           'date', to_char(a.date, 'YYYY-MM-DD'), 'time', to_char(a.time, 'HH24:MI'), 'time_zone', ${mail.timeZone}::text,
           'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'sequence', a.sequence + ${sequenceStep}::int, 'notes', a.notes,
+          'duration_minutes', a.duration_minutes, 'location', a.location,
           'lead_id', l.id, 'lead_name', l.full_name, 'lead_email', l.email, 'lead_phone', l.phone) as data
       from ${sql.raw(source)} a join leads l on l.id = a.lead_id
-      where ${startsAt(a, mail.timeZone)} > now()${onlyChanged ? sql` and a.changed` : sql``}
+      where ${startsAt(a, mail.timeZone)} > now() and ${changeOf} is not null
     ), mail_to_lead as (
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
-      select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb, s.lead_id
+      select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb${leadExtra ? sql` || ${leadExtra}` : sql``}, s.lead_id
       from mail_snapshot s
     ), mail_to_staff as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
@@ -106,51 +115,116 @@ function queueAppointmentEmails(source: string, change: Change, mail: Appointmen
     )`;
 }
 
+/** What else a staff appointment is made with: the booking buffer of the moment, and overlap on purpose. */
+export type AppointmentOptions = { mail?: AppointmentMail; bufferMinutes?: number };
+
+/**
+ * The scheduled appointments a time would overlap, buffers included (the new one's and
+ * theirs), but `exceptId`: what the warning lists before staff schedule over them.
+ */
+export function findOverlaps(
+  db: Db,
+  at: { date: string; time: string; duration_minutes: number; buffer_minutes: number },
+  exceptId?: string,
+): Promise<{ id: string; date: string; time: string; type: string; lead_name: string | null }[]> {
+  return queryRows(db, sql`
+    select a.id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time, a.type, l.full_name as lead_name
+    from appointments a left join leads l on l.id = a.lead_id
+    where a.status = 'scheduled' and a.id is distinct from ${exceptId ?? null}::uuid
+      and a.blocks && tsrange(${at.date}::date + ${at.time}::time,
+                              ${at.date}::date + ${at.time}::time + make_interval(mins => ${at.duration_minutes + at.buffer_minutes}::int))
+    order by a.date, a.time
+    limit 20`, z.object({ id: z.uuid(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() }));
+}
+
 /** Undefined when the lead does not exist (the route answers 422). */
-export async function createAppointment(db: Db, input: CreateAppointmentRequest, mail?: AppointmentMail): Promise<Appointment | undefined> {
+export async function createAppointment(db: Db, input: CreateAppointmentRequest, { mail, bufferMinutes = 0 }: AppointmentOptions = {}): Promise<Appointment | undefined> {
   const [row] = await queryRows(db, sql`
     with created as (
-      insert into appointments (lead_id, date, time, type, notes, lead_reminder_sent_at)
-      select l.id, i.date, i.time, ${input.type}, ${input.notes ? input.notes : null}, ${reminderDone(sql.raw('i'), mail)}
+      insert into appointments (lead_id, date, time, type, notes, duration_minutes, location, buffer_minutes, overlap_allowed, lead_reminder_sent_at)
+      select l.id, i.date, i.time, ${input.type}, ${input.notes ? input.notes : null}, ${input.duration_minutes ?? 30}::int,
+        ${input.location ? input.location : null}, ${bufferMinutes}::int, ${input.allow_overlap === true}, ${reminderDone(sql.raw('i'), mail)}
       from leads l, (select ${input.date}::date as date, ${input.time}::time as time) i
       where l.id = ${input.lead_id}
       returning *
-    )${mail ? queueAppointmentEmails('created', 'scheduled', mail) : sql``}
+    )${mail ? queueAppointmentEmails('created', mail, { change: 'scheduled' }) : sql``}
     select id from created`, idRow);
   return row ? getAppointment(db, row.id) : undefined;
 }
 
+export type UpdateOptions = {
+  mail?: AppointmentMail;
+  cancelledBy?: 'staff' | 'lead';
+  /** A `booking` notification for every admin when the lead is told of a change: its message from the CTE (with `l`, the lead). */
+  notice?: (cte: string) => SQL;
+  leadExtra?: SQL;
+};
+
+/** "Tue Nov 24, 10:00 AM": an appointment's wall-clock start in notifications. */
+export const shortWhen = (a: string) => sql`to_char(${sql.raw(a)}.date + ${sql.raw(a)}.time, 'Dy Mon FMDD, FMHH12:MI AM')`;
+
 /**
- * Changes only the fields sent. A new date, time or type is a change the lead is told of
- * (SEQUENCE one higher); a new date or time also makes both reminders due again. Notes alone
- * change nothing for the lead.
+ * Changes only the fields sent. A new date, time, type, length or place is a change the lead
+ * is told of (SEQUENCE one higher); so are cancelling (status cancelled) and scheduling again.
+ * A new date or time also makes both reminders due again. Notes alone change nothing for the lead.
  */
-export async function updateAppointment(db: Db, id: string, patch: UpdateAppointmentRequest, mail?: AppointmentMail): Promise<Appointment | undefined> {
+export async function updateAppointment(
+  db: Db,
+  id: string,
+  patch: UpdateAppointmentRequest,
+  { mail, cancelledBy = 'staff', notice, leadExtra }: UpdateOptions = {},
+): Promise<Appointment | undefined> {
+  const has = (key: keyof UpdateAppointmentRequest) => Object.prototype.hasOwnProperty.call(patch, key);
   const value = <K extends keyof UpdateAppointmentRequest>(key: K, cast: string, current: string) =>
     patch[key] !== undefined ? sql`${patch[key]}${sql.raw(cast)}` : sql.raw(current);
-  const notes = Object.prototype.hasOwnProperty.call(patch, 'notes') ? sql`${patch.notes ? patch.notes : null}` : sql`p.notes`;
+  const notes = has('notes') ? sql`${patch.notes ? patch.notes : null}` : sql`p.notes`;
+  const location = has('location') ? sql`${patch.location ? patch.location : null}::text` : sql`p.location`;
+  const overlap = patch.allow_overlap === true ? sql`true` : sql`p.overlap_allowed`;
   const [row] = await queryRows(db, sql`
     with p as (select * from appointments where id = ${id} for update),
     n as (
       select p.id, ${value('date', '::date', 'p.date')} as date, ${value('time', '::time', 'p.time')} as time,
-        ${value('type', '::text', 'p.type')} as type, ${notes} as notes, p.date as old_date, p.time as old_time, p.type as old_type
+        ${value('type', '::text', 'p.type')} as type, ${notes} as notes, ${value('duration_minutes', '::int', 'p.duration_minutes')} as duration_minutes,
+        ${location} as location, ${value('status', '::text', 'p.status')} as status, ${overlap} as overlap_allowed,
+        (${value('date', '::date', 'p.date')}, ${value('time', '::time', 'p.time')}) is distinct from (p.date, p.time) as moved,
+        (${value('date', '::date', 'p.date')}, ${value('time', '::time', 'p.time')}, ${value('type', '::text', 'p.type')},
+         ${value('duration_minutes', '::int', 'p.duration_minutes')}, ${location}) is distinct from (p.date, p.time, p.type, p.duration_minutes, p.location) as edited,
+        p.status as old_status
       from p
+    ), c as (
+      select n.*, case
+        when n.status = 'cancelled' and n.old_status <> 'cancelled' then 'cancelled'
+        when n.status = 'scheduled' and n.old_status <> 'scheduled' then 'scheduled'
+        when n.status = 'scheduled' and n.edited then 'updated'
+      end as change
+      from n
     ), updated as (
-      update appointments a set date = n.date, time = n.time, type = n.type, notes = n.notes,
-        sequence = a.sequence + case when (n.date, n.time, n.type) is distinct from (n.old_date, n.old_time, n.old_type) then 1 else 0 end,
-        reminder_sent_at = case when (n.date, n.time) is distinct from (n.old_date, n.old_time) then null else a.reminder_sent_at end,
-        lead_reminder_sent_at = case when (n.date, n.time) is distinct from (n.old_date, n.old_time) then ${reminderDone(sql.raw('n'), mail)}
-          else a.lead_reminder_sent_at end
-      from n where a.id = n.id
-      returning a.*, (n.date, n.time, n.type) is distinct from (n.old_date, n.old_time, n.old_type) as changed
-    )${mail ? queueAppointmentEmails('updated', 'updated', mail, { onlyChanged: true }) : sql``}
+      update appointments a set date = c.date, time = c.time, type = c.type, notes = c.notes, duration_minutes = c.duration_minutes,
+        location = c.location, status = c.status, overlap_allowed = c.overlap_allowed,
+        cancelled_by = case when c.status = 'cancelled' then coalesce(case when c.old_status = 'cancelled' then a.cancelled_by end, ${cancelledBy}) end,
+        sequence = a.sequence + case when c.change is not null then 1 else 0 end,
+        reminder_sent_at = case when c.moved then null else a.reminder_sent_at end,
+        lead_reminder_sent_at = case when c.moved then ${reminderDone(sql.raw('c'), mail)} else a.lead_reminder_sent_at end
+      from c where a.id = c.id
+      returning a.*, c.change
+    )${mail ? queueAppointmentEmails('updated', mail, { change: sql`a.change`, leadExtra }) : sql``}${
+      notice
+        ? sql`, noticed as (
+      insert into notifications (user_id, type, message)
+      select u.id, 'booking', ${notice('updated')} from updated join leads l on l.id = updated.lead_id cross join users u
+      where updated.change is not null)`
+        : sql``
+    }
     select id from updated`, idRow);
   return row ? getAppointment(db, row.id) : undefined;
 }
 
+/** Deletes it; the lead of one still to come (and not cancelled already) is told it is off. */
 export async function deleteAppointment(db: Db, id: string, mail?: AppointmentMail): Promise<boolean> {
   const rows = await queryRows(db, sql`
-    with deleted as (delete from appointments where id = ${id} returning *)${mail ? queueAppointmentEmails('deleted', 'cancelled', mail, { sequenceStep: 1 }) : sql``}
+    with deleted as (delete from appointments where id = ${id} returning *)${
+      mail ? queueAppointmentEmails('deleted', mail, { change: sql`case when a.status = 'scheduled' then 'cancelled' end`, sequenceStep: 1 }) : sql``
+    }
     select id from deleted`, idRow);
   return rows.length > 0;
 }
@@ -166,7 +240,7 @@ export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise
   const [row] = await queryRows(db, sql`
     with due as (
       update appointments a set lead_reminder_sent_at = now()
-      where a.lead_reminder_sent_at is null and a.lead_id is not null
+      where a.lead_reminder_sent_at is null and a.lead_id is not null and a.status = 'scheduled'
         and a.date between ${today} - 1 and ${today} + ${Math.ceil(mail.leadReminderHours / 24) + 1}::int
         and ${startsAt(a, mail.timeZone)} > now()
         and ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours})
@@ -196,7 +270,7 @@ export type CalendarAppointment = z.infer<typeof calendarAppointmentSchema>;
  * wall-clock in the business time zone, is converted to UTC here, in the database.
  */
 export async function listCalendarAppointments(db: Db, timeZone: string, id?: string): Promise<CalendarAppointment[]> {
-  const which = id ? sql`a.id = ${id}` : sql`a.date >= (now() at time zone ${timeZone})::date - 90`;
+  const which = id ? sql`a.id = ${id}` : sql`a.date >= (now() at time zone ${timeZone})::date - 90 and a.status <> 'cancelled'`;
   return queryRows(db, sql`
     select ${appointmentColumns},
       to_char(((a.date + a.time) at time zone ${timeZone}) at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"Z"') as starts_utc,

@@ -43,7 +43,7 @@ export type LeadMail = QueueMail & { acknowledge: boolean };
 export async function createLead(
   db: Db,
   lead: NewLead,
-  { createdBy = null, mail }: { createdBy?: string | null; mail?: LeadMail } = {},
+  { createdBy = null, mail, bookingTokenHash }: { createdBy?: string | null; mail?: LeadMail; bookingTokenHash?: string } = {},
 ): Promise<{ id: string | null; created: boolean }> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
@@ -64,7 +64,13 @@ export async function createLead(
     ), notified as (
       insert into notifications (user_id, type, message)
       select u.id, 'lead', ${notice} from users u where exists (select 1 from inserted)
-    )${mail ? queueLeadEmails(mail, createdBy) : sql``}
+    )${mail ? queueLeadEmails(mail, createdBy) : sql``}${
+      bookingTokenHash
+        ? sql`, booking_link as (
+      insert into booking_tokens (token_hash, lead_id, expires_at)
+      select ${bookingTokenHash}, id, now() + interval '24 hours' from inserted)`
+        : sql``
+    }
     select id from inserted`, idRow);
   const id = rows[0]?.id ?? null;
   return { id, created: id !== null };

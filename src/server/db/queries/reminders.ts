@@ -13,7 +13,7 @@ export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: 
   return execute(db, sql`
     with due as (
       update appointments a set reminder_sent_at = now()
-      where a.reminder_sent_at is null
+      where a.reminder_sent_at is null and a.status = 'scheduled'
         and a.date between (now() at time zone ${timeZone})::date - 1
                        and (now() at time zone ${timeZone})::date + ${Math.ceil(minutesBefore / 1440) + 1}::int
         and (a.date + a.time) at time zone ${timeZone} <= now() + make_interval(mins => ${minutesBefore})

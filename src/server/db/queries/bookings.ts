@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import * as z from 'zod';
+import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
+import type { Db } from '../client.ts';
+import { execute, queryRows } from '../sql.ts';
+import { queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
+import { hashToken } from './sessions.ts';
+
+/** How long a new booking link may be used to book (then it serves the booked call until it starts). */
+export const BOOKING_TOKEN_HOURS = 24;
+
+/** The stored settings, with the defaults for anything missing (a row written by an older version). */
+export async function getBookingSettings(db: Db): Promise<BookingSettings> {
+  const [row] = await queryRows(db, sql`select settings from booking_settings where id = 1`, z.object({ settings: z.unknown() }));
+  if (!row) return DEFAULT_BOOKING_SETTINGS;
+  const parsed = bookingSettingsSchema.safeParse({ ...DEFAULT_BOOKING_SETTINGS, ...(row.settings as object) });
+  return parsed.success ? parsed.data : DEFAULT_BOOKING_SETTINGS;
+}
+
+export async function saveBookingSettings(db: Db, settings: BookingSettings): Promise<void> {
+  const days_off = [...settings.days_off].sort();
+  await execute(db, sql`
+    insert into booking_settings (id, settings, updated_at) values (1, ${JSON.stringify({ ...settings, days_off })}::jsonb, now())
+    on conflict (id) do update set settings = excluded.settings, updated_at = now()`);
+}
+
+/**
+ * Scheduled appointments touching the business dates `from` to `to` (a day either side, for
+ * time zones and buffers), as instants: what the slots must keep clear of.
+ */
+export async function busyTimes(db: Db, timeZone: string, from: string, to: string): Promise<{ start: number; end: number }[]> {
+  const a = sql.raw('a');
+  const rows = await queryRows(db, sql`
+    select (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8 as start, a.duration_minutes
+    from appointments a
+    where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`, z.object({ start: z.number(), duration_minutes: z.number().int() }));
+  return rows.map((r) => ({ start: r.start, end: r.start + r.duration_minutes * 60_000 }));
+}
+
+/** A new link: 32 random bytes as base64url; only its hash is stored. */
+export function newBookingToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+/** A booking link for the lead of an earlier submission (a retried form): the new answer holds a new link. */
+export async function issueBookingToken(db: Db, submissionId: string, hash: string): Promise<boolean> {
+  const n = await execute(db, sql`
+    insert into booking_tokens (token_hash, lead_id, expires_at)
+    select ${hash}, id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS}) from leads where submission_id = ${submissionId}::uuid`);
+  return n > 0;
+}
+
+const bookingRow = z.object({
+  lead_id: z.uuid(),
+  full_name: z.string(),
+  expired: z.boolean(),
+  appointment: z
+    .object({ id: z.uuid(), start: z.number(), duration_minutes: z.number().int(), type: z.string(), status: z.enum(['scheduled', 'cancelled', 'completed']) })
+    .nullable(),
+});
+export type BookingRow = z.infer<typeof bookingRow>;
+
+/** The link's lead and booked call; undefined for a link we never made (or whose lead is gone). */
+export async function readBooking(db: Db, hash: string, timeZone: string): Promise<BookingRow | undefined> {
+  const a = sql.raw('a');
+  const [row] = await queryRows(db, sql`
+    select t.lead_id, l.full_name, t.expires_at <= now() as expired,
+      case when a.id is null then null else json_build_object('id', a.id, 'start', (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8,
+        'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end as appointment
+    from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
+    where t.token_hash = ${hash}`, bookingRow);
+  return row;
+}
+
+export type NewBooking = { hash: string; token: string; date: string; time: string; type: string; durationMinutes: number; bufferMinutes: number };
+
+/** The private link's path, for the lead's copy of an appointment email. */
+export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
+
+/**
+ * Books the call for the link's lead, in one statement: the link is locked (two clicks book
+ * once), must be unexpired and hold no scheduled call; the appointment goes in with the
+ * buffer, and the no-overlap constraint refuses it (23P01) if another took the time meanwhile,
+ * in any process. Every admin gets a `booking` notification; the lead and opted-in admins the
+ * invitation, the lead's with the private link.
+ * Returns the appointment's id, or undefined when the link cannot book now.
+ */
+export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<string | undefined> {
+  const [row] = await queryRows(db, sql`
+    with t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() for update),
+    usable as (
+      select t.* from t
+      where t.appointment_id is null or exists (select 1 from appointments x where x.id = t.appointment_id and x.status = 'cancelled')
+    ), created as (
+      insert into appointments (lead_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at)
+      select usable.lead_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}
+      from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
+      returning *
+    ), linked as (
+      update booking_tokens k set appointment_id = created.id,
+        expires_at = greatest(k.expires_at, ${startsAt(sql.raw('created'), mail.timeZone)} + make_interval(mins => created.duration_minutes))
+      from created where k.token_hash = ${b.hash}
+    ), noticed as (
+      insert into notifications (user_id, type, message)
+      select u.id, 'booking', 'New booking: ' || l.full_name || ', ' || ${shortWhen('created')}
+      from created join leads l on l.id = created.lead_id cross join users u
+    )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token) })}
+    select id from created`, z.object({ id: z.uuid() }));
+  return row?.id;
+}
+
+/** The notification of a change the lead made through the link. */
+export const bookingNotice = (change: 'moved' | 'cancelled') => (cte: string) =>
+  change === 'moved'
+    ? sql`'Booking moved: ' || l.full_name || ', ' || ${shortWhen(cte)}`
+    : sql`'Booking cancelled: ' || l.full_name || ', ' || ${shortWhen(cte)}`;
+
+/** Links good for nothing any more: a day past their end, and holding no call still to come. */
+export async function deleteExpiredBookingTokens(db: Db): Promise<number> {
+  return execute(db, sql`
+    delete from booking_tokens t where t.expires_at < now() - interval '1 day'
+      and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= current_date - 1)`);
+}
+
+/** Is this a violation of the appointments' no-overlap constraint (another booking took the time)? */
+export function isOverlapViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23P01') return true;
+  }
+  return false;
+}

@@ -1,0 +1,282 @@
+import type { Context } from 'hono';
+import {
+  availabilityQuerySchema,
+  availabilityResponseSchema,
+  bookingSettingsResponseSchema,
+  bookingSettingsSchema,
+  bookingTokenParamSchema,
+  createBookingRequestSchema,
+  publicBookingSchema,
+  rescheduleBookingRequestSchema,
+  type BookingSettings,
+  type PublicBooking,
+} from '#shared/schemas/booking';
+import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
+import { createAdminRoute } from '../auth/admin-route.ts';
+import { openSlots } from '../booking/availability.ts';
+import type { Db } from '../db/client.ts';
+import { updateAppointment, type AppointmentMail } from '../db/queries/appointments.ts';
+import {
+  bookingNotice,
+  bookSlot,
+  busyTimes,
+  getBookingSettings,
+  isOverlapViolation,
+  managePathExtra,
+  readBooking,
+  saveBookingSettings,
+  type BookingRow,
+} from '../db/queries/bookings.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
+import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { hashToken } from '../db/queries/sessions.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError, tooManyRequests } from '../http/errors.ts';
+import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+const LINK_INVALID = 'This booking link is not valid or has expired.';
+const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';
+const TOO_LATE = (hours: number) => `This call can no longer be changed online (less than ${hours} hours before it). Please call us.`;
+/** Changes through one link per hour: each tells every admin, so a link cannot flood them. */
+const CHANGES_PER_LINK_PER_HOUR = 10;
+
+const availabilityRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/public/availability',
+  tags: ['public'],
+  summary: 'Open times for booking a call',
+  description:
+    'Open to anyone. Lists the start times a visitor may book between two business dates (both included, at most 62 days), ' +
+    'as ISO 8601 with the business time zone offset. Shows free times only, never who or what is booked.',
+  request: { query: availabilityQuerySchema },
+  responses: { 200: jsonContent(availabilityResponseSchema, 'Open times'), ...errorResponses({ 400: 'Invalid input' }) },
+});
+
+const bookRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/public/bookings',
+  tags: ['public'],
+  summary: 'Book a call with the token from the lead form',
+  description: 'Open to anyone holding a booking_token. Books one call per lead; two people confirming one time at once: one gets it, the other 409 with the open times of that day.',
+  request: { body: { required: true, ...jsonContent(createBookingRequestSchema, 'The time and kind of call') } },
+  responses: {
+    201: jsonContent(publicBookingSchema, 'Booked'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown or expired link', 409: 'That time is no longer open, or a call is already booked', 429: 'Too many changes' }),
+  },
+});
+
+const readRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/public/bookings/{token}',
+  tags: ['public'],
+  summary: 'The call booked through a private link',
+  request: { params: bookingTokenParamSchema },
+  responses: { 200: jsonContent(publicBookingSchema, 'The booking'), ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link' }) },
+});
+
+const rescheduleRoute = createPublicRoute({
+  method: 'patch',
+  path: '/api/public/bookings/{token}',
+  tags: ['public'],
+  summary: 'Move the booked call to another open time (until the minimum notice before it)',
+  request: { params: bookingTokenParamSchema, body: { required: true, ...jsonContent(rescheduleBookingRequestSchema, 'The new time') } },
+  responses: {
+    200: jsonContent(publicBookingSchema, 'Moved'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link', 409: 'That time is no longer open', 422: 'Too late to change', 429: 'Too many changes' }),
+  },
+});
+
+const cancelRoute = createPublicRoute({
+  method: 'delete',
+  path: '/api/public/bookings/{token}',
+  tags: ['public'],
+  summary: 'Cancel the booked call (until the minimum notice before it)',
+  request: { params: bookingTokenParamSchema },
+  responses: {
+    200: jsonContent(publicBookingSchema, 'Cancelled'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link', 422: 'Too late to change', 429: 'Too many changes' }),
+  },
+});
+
+const settingsRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/booking-settings',
+  tags: ['booking'],
+  summary: 'When visitors may book a call',
+  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Booking settings') },
+});
+
+const saveSettingsRoute = createAdminRoute({
+  method: 'put',
+  path: '/api/booking-settings',
+  tags: ['booking'],
+  summary: 'Change when visitors may book a call (applies at once, in every process)',
+  request: { body: { required: true, ...jsonContent(bookingSettingsSchema, 'Booking settings') } },
+  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input' }) },
+});
+
+const mailOf = (c: Context<AppEnv>): AppointmentMail => {
+  const { config } = c.var.deps;
+  return { ...queueMailOf(config.mail), timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
+};
+
+/** The open start times of one business date now, leaving out `ownAppointment` (a call being moved). */
+async function slotsOn(db: Db, settings: BookingSettings, timeZone: string, date: string, ignore?: { start: number; duration_minutes: number }) {
+  let busy = await busyTimes(db, timeZone, date, date);
+  if (ignore) {
+    const end = ignore.start + ignore.duration_minutes * 60_000;
+    const i = busy.findIndex((b) => b.start === ignore.start && b.end === end);
+    if (i >= 0) busy = busy.filter((_, j) => j !== i);
+  }
+  return openSlots({ settings, timeZone, from: date, to: date, now: Date.now(), busy });
+}
+
+/**
+ * Checks that `start` is one of the open times of its day, or answers 409 with that day's
+ * open times; returns its business date and clock time.
+ */
+async function requireOpenSlot(db: Db, settings: BookingSettings, timeZone: string, start: string, ignore?: { start: number; duration_minutes: number }) {
+  const at = Date.parse(start);
+  const { date, minutes } = zonedParts(at, timeZone);
+  const slots = await slotsOn(db, settings, timeZone, date, ignore);
+  if (!slots.includes(at)) throw slotTaken(slots, timeZone);
+  return { date, time: clockText(minutes) };
+}
+
+const slotTaken = (slots: number[], timeZone: string) =>
+  new AppError('conflict', SLOT_TAKEN, undefined, undefined, { slots: slots.map((s) => isoInZone(s, timeZone)) });
+
+function requireType(settings: BookingSettings, type: string) {
+  if (!(settings.types as string[]).includes(type)) {
+    throw new AppError('validation_failed', 'That kind of call cannot be booked online.', { type: 'Choose one of the kinds offered' });
+  }
+}
+
+async function limitChanges(c: Context<AppEnv>, hash: string) {
+  const limit = await hitRateLimit(c.var.db, `booking:${hash}`, CHANGES_PER_LINK_PER_HOUR, 3600);
+  if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds, 'changes to this booking');
+}
+
+/** What the link's holder sees of their booking. */
+function publicView(row: BookingRow, token: string, settings: BookingSettings, timeZone: string): PublicBooking {
+  const a = row.appointment;
+  const noticeMs = settings.min_notice_hours * 3_600_000;
+  const scheduled = a?.status === 'scheduled';
+  return {
+    first_name: row.full_name.split(/\s+/)[0] ?? row.full_name,
+    time_zone: timeZone,
+    booking: a
+      ? { start: isoInZone(a.start, timeZone), end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone), type: a.type, status: a.status }
+      : null,
+    can_book: settings.enabled && !row.expired && (!a || a.status === 'cancelled'),
+    can_change: scheduled && a.start - Date.now() >= noticeMs,
+    min_notice_hours: settings.min_notice_hours,
+    manage_path: `/booking/${token}`,
+  };
+}
+
+async function loadBooking(c: Context<AppEnv>, token: string) {
+  const timeZone = c.var.deps.config.businessTimeZone;
+  const hash = hashToken(token);
+  const [row, settings] = await Promise.all([readBooking(c.var.db, hash, timeZone), getBookingSettings(c.var.db)]);
+  if (!row) throw new AppError('not_found', LINK_INVALID);
+  return { row, settings, hash, timeZone };
+}
+
+/** The booked call, which must still be changeable. */
+function requireChangeable(row: BookingRow, settings: BookingSettings) {
+  const a = row.appointment;
+  if (!a || a.status !== 'scheduled') throw new AppError('unprocessable', 'There is no booked call to change.');
+  if (a.start - Date.now() < settings.min_notice_hours * 3_600_000) throw new AppError('unprocessable', TOO_LATE(settings.min_notice_hours));
+  return a;
+}
+
+export const bookingRoutes = createRouter()
+  .openapi(availabilityRoute, async (c) => {
+    const { from, to } = c.req.valid('query');
+    const timeZone = c.var.deps.config.businessTimeZone;
+    const settings = await getBookingSettings(c.var.db);
+    const busy = settings.enabled ? await busyTimes(c.var.db, timeZone, from, to) : [];
+    const slots = openSlots({ settings, timeZone, from, to, now: Date.now(), busy });
+    c.header('Cache-Control', 'no-store');
+    return c.json(
+      { enabled: settings.enabled, time_zone: timeZone, slot_minutes: settings.slot_minutes, types: settings.types, slots: slots.map((s) => isoInZone(s, timeZone)) },
+      200,
+    );
+  })
+  .openapi(bookRoute, async (c) => {
+    const body = c.req.valid('json');
+    const { row, settings, hash, timeZone } = await loadBooking(c, body.booking_token);
+    if (!settings.enabled) throw new AppError('conflict', 'Online booking is closed. We will call you to agree a time.', undefined, undefined, { slots: [] });
+    if (row.expired) throw new AppError('not_found', LINK_INVALID);
+    if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
+    requireType(settings, body.type);
+    await limitChanges(c, hash);
+    const at = await requireOpenSlot(c.var.db, settings, timeZone, body.start);
+    let id: string | undefined;
+    try {
+      id = await bookSlot(
+        c.var.db,
+        { hash, ...at, type: body.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: body.booking_token },
+        mailOf(c),
+      );
+    } catch (error) {
+      if (!isOverlapViolation(error)) throw error;
+      throw slotTaken(await slotsOn(c.var.db, settings, timeZone, at.date), timeZone);
+    }
+    // Undefined: the link was used at this very moment by another request (a double click).
+    if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
+    c.var.deps.outbox.nudge();
+    const booked = await readBooking(c.var.db, hash, timeZone);
+    return c.json(publicView(booked!, body.booking_token, settings, timeZone), 201);
+  })
+  .openapi(readRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const { row, settings, timeZone } = await loadBooking(c, token);
+    c.header('Cache-Control', 'no-store');
+    return c.json(publicView(row, token, settings, timeZone), 200);
+  })
+  .openapi(rescheduleRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { row, settings, hash, timeZone } = await loadBooking(c, token);
+    const current = requireChangeable(row, settings);
+    requireType(settings, body.type);
+    await limitChanges(c, hash);
+    const at = await requireOpenSlot(c.var.db, settings, timeZone, body.start, current);
+    try {
+      await updateAppointment(
+        c.var.db,
+        current.id,
+        { date: at.date, time: at.time, type: body.type },
+        { mail: mailOf(c), notice: bookingNotice('moved'), leadExtra: managePathExtra(token) },
+      );
+    } catch (error) {
+      if (!isOverlapViolation(error)) throw error;
+      throw slotTaken(await slotsOn(c.var.db, settings, timeZone, at.date, current), timeZone);
+    }
+    c.var.deps.outbox.nudge();
+    const moved = await readBooking(c.var.db, hash, timeZone);
+    return c.json(publicView(moved!, token, settings, timeZone), 200);
+  })
+  .openapi(cancelRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const { row, settings, hash, timeZone } = await loadBooking(c, token);
+    const current = requireChangeable(row, settings);
+    await limitChanges(c, hash);
+    await updateAppointment(c.var.db, current.id, { status: 'cancelled' }, { mail: mailOf(c), cancelledBy: 'lead', notice: bookingNotice('cancelled') });
+    c.var.deps.outbox.nudge();
+    const cancelled = await readBooking(c.var.db, hash, timeZone);
+    return c.json(publicView(cancelled!, token, settings, timeZone), 200);
+  })
+  .openapi(settingsRoute, async (c) => {
+    const settings = await getBookingSettings(c.var.db);
+    return c.json({ ...settings, time_zone: c.var.deps.config.businessTimeZone }, 200);
+  })
+  .openapi(saveSettingsRoute, async (c) => {
+    await saveBookingSettings(c.var.db, c.req.valid('json'));
+    const settings = await getBookingSettings(c.var.db);
+    return c.json({ ...settings, time_zone: c.var.deps.config.businessTimeZone }, 200);
+  });
+

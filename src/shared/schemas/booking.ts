@@ -1,0 +1,125 @@
+import * as z from 'zod';
+import { BOOKABLE_TYPES, BOOKING_LIMITS } from '../constants.ts';
+import { clockMinutes } from '../zoned-time.ts';
+import { dateSchema, isCalendarDate, isClockTime } from './appointment.ts';
+
+/** A weekday's open hours, wall-clock in the business time zone; null = closed that day. */
+export const openHoursSchema = z
+  .object({
+    start: z.string().refine(isClockTime, 'Invalid time'),
+    end: z.string().refine(isClockTime, 'Invalid time'),
+  })
+  .refine((h) => !isClockTime(h.start) || !isClockTime(h.end) || clockMinutes(h.end) > clockMinutes(h.start), {
+    message: 'Closing time must be after opening time',
+    path: ['end'],
+  });
+export type OpenHours = z.infer<typeof openHoursSchema>;
+
+const minutes = (label: string, min: number, max: number) =>
+  z
+    .number({ error: `${label} is required` })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`);
+
+/**
+ * When visitors may book a call. `hours` has seven entries, Monday first. Slots start at the
+ * opening time and every `slot_minutes` after, as long as the slot ends by closing time.
+ */
+export const bookingSettingsSchema = z.object({
+  enabled: z.boolean(),
+  hours: z.array(openHoursSchema.nullable()).length(7, 'Give the hours of all seven weekdays'),
+  slot_minutes: minutes('Slot length', BOOKING_LIMITS.slot.min, BOOKING_LIMITS.slot.max),
+  buffer_minutes: minutes('Buffer', 0, BOOKING_LIMITS.buffer.max),
+  min_notice_hours: minutes('Minimum notice', 0, BOOKING_LIMITS.noticeHours.max),
+  horizon_days: minutes('Booking window', 1, BOOKING_LIMITS.horizonDays.max),
+  types: z
+    .array(z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }))
+    .min(1, 'Choose at least one appointment type')
+    .refine((t) => new Set(t).size === t.length, 'Each type once'),
+  days_off: z
+    .array(z.string().refine(isCalendarDate, 'Invalid date'))
+    .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
+    .refine((d) => new Set(d).size === d.length, 'Each day off once'),
+});
+export type BookingSettings = z.infer<typeof bookingSettingsSchema>;
+
+const nine = { start: '09:00', end: '17:00' };
+export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
+  enabled: true,
+  hours: [nine, nine, nine, nine, nine, null, null],
+  slot_minutes: 30,
+  buffer_minutes: 0,
+  min_notice_hours: 4,
+  horizon_days: 30,
+  types: ['Call', 'Zoom'],
+  days_off: [],
+};
+
+export const bookingSettingsResponseSchema = bookingSettingsSchema.extend({ time_zone: z.string() });
+
+/** The longest range one availability request may ask for. */
+export const AVAILABILITY_MAX_DAYS = 62;
+
+export const availabilityQuerySchema = z
+  .object({ from: dateSchema, to: dateSchema })
+  .refine((q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.from <= q.to, { message: 'from must not be after to', path: ['to'] })
+  .refine(
+    (q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < AVAILABILITY_MAX_DAYS,
+    { message: `Ask for at most ${AVAILABILITY_MAX_DAYS} days at a time`, path: ['to'] },
+  );
+
+export const availabilityResponseSchema = z.object({
+  enabled: z.boolean(),
+  time_zone: z.string(),
+  slot_minutes: z.number().int(),
+  types: z.array(z.enum(BOOKABLE_TYPES)),
+  /** Open start times, ISO 8601 with the business time zone's offset, soonest first. */
+  slots: z.array(z.string()),
+});
+export type Availability = z.infer<typeof availabilityResponseSchema>;
+
+/** ISO 8601 with an offset or Z, to the minute or second. */
+const isoInstant = z
+  .string({ error: 'Pick a time' })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/, 'Pick a time')
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'Pick a time');
+
+/** A booking token: 43 characters of base64url (32 random bytes). */
+export const bookingTokenSchema = z.string({ error: 'Invalid booking link' }).regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid booking link');
+
+export const createBookingRequestSchema = z.object({
+  booking_token: bookingTokenSchema,
+  start: isoInstant,
+  type: z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }),
+});
+export type CreateBookingRequest = z.infer<typeof createBookingRequestSchema>;
+
+export const rescheduleBookingRequestSchema = createBookingRequestSchema.omit({ booking_token: true });
+export type RescheduleBookingRequest = z.infer<typeof rescheduleBookingRequestSchema>;
+
+export const bookingTokenParamSchema = z.object({ token: bookingTokenSchema });
+
+export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'completed'] as const;
+
+/** What the holder of a booking link sees: their own call, never anyone else's. */
+export const publicBookingSchema = z.object({
+  first_name: z.string(),
+  time_zone: z.string(),
+  booking: z
+    .object({
+      start: z.string(),
+      end: z.string(),
+      type: z.string(),
+      status: z.enum(BOOKING_STATUSES),
+    })
+    .nullable(),
+  /** A time may be picked now (no call booked, link still valid). */
+  can_book: z.boolean(),
+  /** The booked call may still be moved or cancelled (before the minimum notice). */
+  can_change: z.boolean(),
+  min_notice_hours: z.number().int(),
+  /** The private page of this booking: /booking/<token>. */
+  manage_path: z.string(),
+});
+export type PublicBooking = z.infer<typeof publicBookingSchema>;

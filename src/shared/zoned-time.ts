@@ -1,0 +1,87 @@
+/**
+ * Wall-clock time in a named time zone (IANA, like America/New_York), with Intl only: the
+ * business time zone's dates and times, and the instants they name, across daylight saving.
+ * Dates are yyyy-mm-dd, times are minutes after midnight, instants are epoch milliseconds.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export type ZonedParts = { date: string; minutes: number; offsetMinutes: number };
+
+/** The wall-clock date, minute of the day and UTC offset of `instant` in `timeZone`. */
+export function zonedParts(instant: number, timeZone: string): ZonedParts {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(new Date(instant))) parts[p.type] = p.value;
+  const [y, mo, d, h, mi, s] = [parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second].map(Number) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
+  const wholeSeconds = Math.floor(instant / 1000) * 1000;
+  return {
+    date: `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+    minutes: h * 60 + mi,
+    offsetMinutes: Math.round((asUtc - wholeSeconds) / 60_000),
+  };
+}
+
+/** Midnight UTC of a yyyy-mm-dd date: for date arithmetic, not an instant in any zone. */
+export function utcDay(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(utcDay(date) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** 1 = Monday … 7 = Sunday (ISO 8601). */
+export function isoWeekday(date: string): number {
+  const day = new Date(utcDay(date)).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+/**
+ * The instant a wall-clock date and minute name in `timeZone`. Undefined for a time the
+ * clocks skip (the spring-forward gap); of a time that happens twice (fall back), the first.
+ */
+export function zonedInstant(date: string, minutes: number, timeZone: string): number | undefined {
+  const wall = utcDay(date) + minutes * 60_000;
+  let found: number | undefined;
+  // The offset a few hours either side covers both readings of an ambiguous time.
+  for (const probe of [wall - 12 * 3_600_000, wall + 12 * 3_600_000]) {
+    const candidate = wall - zonedParts(probe, timeZone).offsetMinutes * 60_000;
+    const back = zonedParts(candidate, timeZone);
+    if (back.date === date && back.minutes === minutes && (found === undefined || candidate < found)) found = candidate;
+  }
+  return found;
+}
+
+/** `instant` as ISO 8601 with the zone's offset at that moment: 2026-11-24T10:00:00-05:00. */
+export function isoInZone(instant: number, timeZone: string): string {
+  const { date, minutes, offsetMinutes } = zonedParts(instant, timeZone);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return `${date}T${hhmm(minutes)}:00${sign}${hhmm(abs)}`;
+}
+
+/** "09:30" → 570. */
+export const clockMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+/** 570 → "09:30". */
+export const clockText = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
