@@ -21,7 +21,7 @@ const clientDir = path.join(root, 'dist/client');
 const ssrDir = path.join(root, 'dist/.prerender');
 const shellFile = path.join(clientDir, 'public.html');
 
-export const ROBOTS_TXT = ['User-agent: *', 'Allow: /', 'Disallow: /dashboard', 'Disallow: /login', 'Disallow: /api', ''].join('\n');
+export const ROBOTS_TXT = ['User-agent: *', 'Allow: /', 'Disallow: /dashboard', 'Disallow: /login', 'Disallow: /api', 'Disallow: /booking', ''].join('\n');
 
 function escapeHtml(value: string): string {
   return value
@@ -78,7 +78,7 @@ async function main() {
   for (const [page, { file }] of pages) {
     const { html, meta } = server.renderPublicPage(page, PLACEHOLDER_SITE_CONFIG);
     const document = shell
-      .replace(HEAD_PLACEHOLDER, () => headTags(meta, page === 'not-found'))
+      .replace(HEAD_PLACEHOLDER, () => headTags(meta, page === 'not-found' || page === 'booking'))
       .replace(
         ROOT_PLACEHOLDER,
         () =>

@@ -228,6 +228,11 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     if (page === undefined) return next();
     c.header('Cache-Control', 'no-cache');
     if (isAppPath(c.req.path)) c.header('Content-Security-Policy', ADMIN_APP_CSP);
+    if (c.req.path.startsWith('/booking/')) {
+      // A private link: kept out of caches, and out of the Referer of any link on the page.
+      c.header('Cache-Control', 'no-store');
+      c.header('Referrer-Policy', 'no-referrer');
+    }
     return sendHtml(c, page, 200);
   });
   // HTML files are served only through their clean paths above, with the site values filled in.

@@ -9,13 +9,19 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode | undefined;
   readonly fields: Record<string, string> | undefined;
+  /** With a 409 for a taken time: the open times of that day now. */
+  readonly slots: string[] | undefined;
+  /** With a 409 for an appointment over others: the ones it overlaps. */
+  readonly conflicts: ErrorResponse['error']['conflicts'];
 
-  constructor(status: number, message: string, code?: ErrorCode, fields?: Record<string, string>) {
+  constructor(status: number, message: string, code?: ErrorCode, fields?: Record<string, string>, extra: Pick<ErrorResponse['error'], 'slots' | 'conflicts'> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.slots = extra.slots;
+    this.conflicts = extra.conflicts;
   }
 }
 
@@ -27,8 +33,11 @@ async function toApiError(response: Response): Promise<ApiError> {
     body = undefined;
   }
   if (!isErrorResponse(body)) return new ApiError(response.status, `HTTP ${response.status}`);
-  const { code, message, fields } = body.error;
-  return new ApiError(response.status, message, code, fields);
+  const { code, message, fields, slots, conflicts } = body.error;
+  return new ApiError(response.status, message, code, fields, {
+    slots: Array.isArray(slots) && slots.every((s) => typeof s === 'string') ? slots : undefined,
+    conflicts: Array.isArray(conflicts) ? conflicts : undefined,
+  });
 }
 
 /** Whether an answer is our error envelope (a proxy's HTML error page is not). */

@@ -94,6 +94,9 @@ export function readSessionId(storage: TrackerOptions['storage']): { id: string;
 /** Drops NUL characters (the server rejects them) and caps the length. */
 const clip = (value: string | null, max: number) => value?.replace(/\0/g, '').slice(0, max) || undefined;
 
+/** The path recorded for a page: a booking's private link is recorded as /booking, never with its token. */
+export const trackedPath = (pathname: string) => (pathname.startsWith('/booking/') ? '/booking' : pathname.slice(0, 512) || '/');
+
 /** Starts tracking the current page; returns a function that stops it (used by tests). */
 export function startTracker(options: Partial<TrackerOptions> = {}): () => void {
   const { now, send, storage, document: doc, window: win, location: loc } = {
@@ -143,7 +146,7 @@ export function startTracker(options: Partial<TrackerOptions> = {}): () => void 
   };
 
   const pageview = (first: boolean) => {
-    path = loc.pathname.slice(0, 512) || '/';
+    path = trackedPath(loc.pathname);
     const event: Omit<AnalyticsEventRequest, 'session_id' | 'page_path'> = { event_type: 'pageview' };
     if (first) event.referrer = clip(doc.referrer, 1000);
     if (first && session.isNew) {
@@ -157,7 +160,7 @@ export function startTracker(options: Partial<TrackerOptions> = {}): () => void 
   const onVisibility = () => (doc.visibilityState === 'hidden' ? leave() : !counting && resume());
   // The public pages are separate documents; only history moves within one change the path.
   const onHistory = () => {
-    if (loc.pathname.slice(0, 512) === path) return;
+    if (trackedPath(loc.pathname) === path) return;
     leave();
     pageview(false);
   };

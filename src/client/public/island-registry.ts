@@ -1,4 +1,5 @@
 import { Toaster } from '#client/components/ui/toaster.tsx';
+import { ManageBookingIsland } from './booking/manage-booking-island.tsx';
 import { GetStartedButton } from './landing/components/get-started-button.tsx';
 import { LeadForm } from './landing/components/lead-form.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
@@ -13,6 +14,7 @@ export const ISLANDS = {
   'get-started': GetStartedButton,
   'lead-form': LeadForm,
   toaster: Toaster,
+  'manage-booking': ManageBookingIsland,
 };
 
 export type IslandName = keyof typeof ISLANDS;

@@ -2,12 +2,13 @@ import { ContentPage } from '#client/public/legal/content-page.tsx';
 import { CONTENT_PAGES, type ContentPageKey } from '#client/public/legal/content.ts';
 import { fillContent } from '#client/public/legal/fill-content.ts';
 import { LandingPage } from '#client/public/landing/landing-page.tsx';
+import { BookingPage } from '#client/public/booking/booking-page.tsx';
 import { NotFoundPage } from '#client/public/not-found/not-found-page.tsx';
 import { SiteConfigProvider } from '#client/public/site-config-context.tsx';
 import type { SiteConfig } from '#client/lib/site-config.ts';
 
 /** The prerendered public pages: where each is written and what its <head> says. */
-export type PublicPageKey = 'landing' | ContentPageKey | 'not-found';
+export type PublicPageKey = 'landing' | ContentPageKey | 'booking' | 'not-found';
 
 export type PublicPageMeta = { title: string; description: string };
 
@@ -17,6 +18,8 @@ export const PUBLIC_PAGES: Record<PublicPageKey, { path: string | null; file: st
   privacy: { path: '/privacy', file: 'privacy/index.html' },
   terms: { path: '/terms', file: 'terms/index.html' },
   cookies: { path: '/cookies', file: 'cookies/index.html' },
+  // Served for /booking/<token> (see the server's static site).
+  booking: { path: '/booking', file: 'booking/index.html' },
   'not-found': { path: null, file: '404.html' },
 };
 
@@ -27,6 +30,7 @@ export function isPublicPageKey(value: string | undefined): value is PublicPageK
 /** Used in dev, where no prerendered page names itself. */
 export function pageKeyForPath(pathname: string): PublicPageKey {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (path.startsWith('/booking/')) return 'booking';
   const entry = Object.entries(PUBLIC_PAGES).find(([, page]) => page.path === path);
   return entry ? (entry[0] as PublicPageKey) : 'not-found';
 }
@@ -38,6 +42,9 @@ export function pageMeta(page: PublicPageKey, config: SiteConfig): PublicPageMet
       description:
         'U.S.-based real estate due diligence and underwriting: reports within 24 hours, reviewed by local experts, in all 50 states. Your first deal analysis is free.',
     };
+  }
+  if (page === 'booking') {
+    return { title: `Your free call | ${config.name}`, description: 'See, move or cancel the call you booked.' };
   }
   if (page === 'not-found') {
     return {
@@ -55,6 +62,8 @@ function PageBody({ page }: { page: PublicPageKey }) {
       return <LandingPage />;
     case 'not-found':
       return <NotFoundPage />;
+    case 'booking':
+      return <BookingPage />;
     default:
       return <ContentPage page={page} />;
   }

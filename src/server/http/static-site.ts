@@ -62,6 +62,8 @@ export function loadStaticSite(clientDir: string, site: Config['site']): StaticS
     page: (pathname) => {
       const p = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
       if (isAppPath(p)) return appShell;
+      // A booked call's private page: one page for every token, which the browser reads.
+      if (/^\/booking\/[A-Za-z0-9_-]{1,100}$/.test(p)) return pages.get('/booking');
       return pages.get(p);
     },
     notFound,

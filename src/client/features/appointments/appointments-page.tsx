@@ -4,6 +4,8 @@ import type { Appointment } from '#shared/schemas/appointment';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { useUpdateAppointment } from './api/create-appointment.ts';
 import { useDeleteAppointment } from './api/delete-appointment.ts';
 import { useAppointments } from './api/get-appointments.ts';
 import { monthGrid, monthRange } from './calendar-month.ts';
@@ -20,6 +22,8 @@ const AppointmentDetailsDialog = lazyDialog(
 );
 
 // docs/product-rules.md, "Confirmations", word for word.
+const STATUS_TOASTS = { cancelled: 'Appointment cancelled', completed: 'Appointment marked as completed', scheduled: 'Appointment scheduled again' } as const;
+
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
 const TITLE_ID = 'appointments-month-title';
@@ -42,6 +46,8 @@ export function AppointmentsPage() {
   const [feedOpen, setFeedOpen] = useState(false);
   const [details, setDetails] = useState<Appointment | null>(null);
   const [deleting, setDeleting] = useState<Appointment | null>(null);
+  const [editing, setEditing] = useState<Appointment | null>(null);
+  const updateAppointment = useUpdateAppointment();
   const heading = useRef<HTMLHeadingElement>(null);
   // After a delete, the control that opened the dialog is gone: focus goes to the heading.
   const afterDelete = useRef<HTMLElement | null>(null);
@@ -71,6 +77,27 @@ export function AppointmentsPage() {
       },
       onSettled: () => setDeleting(null),
     });
+  };
+
+  const startEdit = (appointment: Appointment) => {
+    setDetails(null);
+    setEditing(appointment);
+  };
+
+  const changeStatus = (appointment: Appointment, status: Appointment['status']) => {
+    updateAppointment.mutate(
+      { id: appointment.id, status },
+      {
+        onSuccess: (updated) => {
+          toast.success(STATUS_TOASTS[status]);
+          setDetails(updated);
+        },
+        onError: (error) => {
+          console.error('Changing the appointment failed', error);
+          toast.error(error instanceof ApiError && error.status === 409 ? error.message : 'Failed to update appointment');
+        },
+      },
+    );
   };
 
   const list = appointments.data?.appointments ?? [];
@@ -125,7 +152,8 @@ export function AppointmentsPage() {
       {timeZone ? <p className="text-xs text-slate-500">Times are in {timeZone.replace(/_/g, ' ')} time.</p> : null}
       <ScheduleAppointmentDialog open={scheduling} onOpenChange={setScheduling} />
       <CalendarFeedDialog open={feedOpen} onOpenChange={setFeedOpen} />
-      <AppointmentDetailsDialog appointment={details} onClose={() => setDetails(null)} onDelete={startDelete} />
+      <ScheduleAppointmentDialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} appointment={editing} />
+      <AppointmentDetailsDialog appointment={details} onClose={() => setDetails(null)} onDelete={startDelete} onEdit={startEdit} onStatus={changeStatus} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}

@@ -71,8 +71,12 @@ export function formatAppointmentDate({ date }: Pick<Appointment, 'date'>, patte
 
 /** "h:mm a - Lead Name" as a calendar cell shows it (docs/product-rules.md, "Appointments"). */
 export function calendarLabel(appointment: Appointment): string {
-  return `${formatClock(appointment.time)} - ${appointment.lead?.full_name ?? 'Unknown'}`;
+  const label = `${formatClock(appointment.time)} - ${appointment.lead?.full_name ?? 'Unknown'}`;
+  return appointment.status === 'cancelled' ? `${label} (cancelled)` : label;
 }
+
+/** A cancelled appointment stays on the calendar and in the list, struck through. */
+export const cancelledClass = (appointment: Appointment) => (appointment.status === 'cancelled' ? 'line-through opacity-70' : '');
 
 /** Appointments by their 'yyyy-mm-dd' day, keeping the server's order (date, then time). */
 export function groupByDay(appointments: readonly Appointment[]): Map<string, Appointment[]> {

@@ -1,19 +1,32 @@
 import '#client/lib/zod-jitless.ts';
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { createAppointmentRequestSchema, type CreateAppointmentRequest } from '#shared/schemas/appointment';
+import { createAppointmentRequestSchema, type Appointment, type CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { ApiError } from '#client/lib/api-client.ts';
 
 /** What the Schedule Appointment inputs hold; '' until chosen. */
-export type ScheduleFormValues = { lead_id: string; date: string; time: string; type: string; notes: string };
+export type ScheduleFormValues = { lead_id: string; date: string; time: string; type: string; notes: string; duration_minutes: string; location: string };
 
-export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = { lead_id: '', date: '', time: '', type: '', notes: '' };
+export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = { lead_id: '', date: '', time: '', type: '', notes: '', duration_minutes: '30', location: '' };
+
+/** The form prefilled with an appointment, to edit or reschedule it. */
+export const formOf = (a: Appointment): ScheduleFormValues => ({
+  // Not sent when editing; an appointment whose lead was deleted still passes the form's check.
+  lead_id: a.lead_id ?? '00000000-0000-4000-8000-000000000000',
+  date: a.date,
+  time: a.time,
+  type: a.type,
+  notes: a.notes ?? '',
+  duration_minutes: String(a.duration_minutes),
+  location: a.location ?? '',
+});
 
 const FIELDS = Object.keys(EMPTY_SCHEDULE_FORM) as (keyof ScheduleFormValues)[];
 const isFormField = (key: string): key is keyof ScheduleFormValues => (FIELDS as string[]).includes(key);
 
 /** Validates with the shared contract, so the messages are the server's (docs/product-rules.md, "Validation"). */
 export const scheduleFormResolver: Resolver<ScheduleFormValues, unknown, CreateAppointmentRequest> = (values) => {
-  const parsed = createAppointmentRequestSchema.safeParse(values);
+  const duration = values.duration_minutes.trim();
+  const parsed = createAppointmentRequestSchema.safeParse({ ...values, duration_minutes: duration === '' ? undefined : Number(duration) });
   if (parsed.success) return { values: parsed.data, errors: {} };
   const errors: Record<string, { type: string; message: string }> = {};
   for (const issue of parsed.error.issues) {

@@ -6,6 +6,8 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { addLiveNotification, notificationsQueryKey } from './api/notifications.ts';
 
 const RETRY_AFTER_CLOSE_MS = 5000;
+/** The appointments' and the Overview's queries (their keys' first part), refreshed on a booking. */
+const LIVE_BOOKING_QUERIES = [['appointments'], ['overview']];
 
 /** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
 function readNotification(data: string): Notification | undefined {
@@ -45,6 +47,10 @@ export function useNotificationStream(onClosed: () => void) {
         if (!notification) return;
         addLiveNotification(client, notification);
         toast.info(notificationTitle(notification.type), notification.message);
+        // A visitor booked, moved or cancelled a call: the calendar, the list and the Overview show it now.
+        if (notification.type === 'booking') {
+          for (const queryKey of LIVE_BOOKING_QUERIES) void client.invalidateQueries({ queryKey });
+        }
       });
       source.addEventListener('error', () => {
         // CONNECTING: the browser retries by itself. CLOSED: the server said no; try later.

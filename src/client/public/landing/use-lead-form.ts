@@ -30,7 +30,7 @@ function firstInvalid(errors: LeadFormErrors): LeadFormField | undefined {
  * State and submission of the public lead form: idle → submitting (button disabled) → reset
  * on success. `onInvalid` receives the first field with an error, to focus it.
  */
-export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
+export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (bookingToken: string) => void = () => {}) {
   const [values, setValues] = useState<PublicLeadFormValues>(EMPTY_FORM);
   const [errors, setErrors] = useState<LeadFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
@@ -90,12 +90,13 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void) {
     busy.current = true;
     setSubmitting(true);
     try {
-      await submitLead(request);
+      const answer = await submitLead(request);
       submissionId.current = null;
       attempted.current = false;
       setValues(EMPTY_FORM);
       setErrors({});
       toast.success(LEAD_SUCCESS_MESSAGE);
+      if (typeof answer.booking_token === 'string') onSent(answer.booking_token);
     } catch (error) {
       handleFailure(error);
     } finally {

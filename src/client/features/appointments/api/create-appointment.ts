@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Appointment, CreateAppointmentRequest } from '#shared/schemas/appointment';
-import { apiRequest } from '#client/lib/api-client.ts';
+import type { Appointment, CreateAppointmentRequest, UpdateAppointmentRequest } from '#shared/schemas/appointment';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { appointmentsQueryKey } from './get-appointments.ts';
 
 export const createAppointment = (appointment: CreateAppointmentRequest) => apiRequest<Appointment>('POST', '/api/appointments', appointment);
@@ -10,6 +10,17 @@ export function useCreateAppointment() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createAppointment,
+    onSuccess: () => client.invalidateQueries({ queryKey: appointmentsQueryKey }),
+  });
+}
+
+export const updateAppointment = ({ id, ...patch }: UpdateAppointmentRequest & { id: string }) => apiRequest<Appointment>('PATCH', apiPath`/api/appointments/${id}`, patch);
+
+/** Edit, reschedule, cancel or complete; every visible range refreshes. */
+export function useUpdateAppointment() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateAppointment,
     onSuccess: () => client.invalidateQueries({ queryKey: appointmentsQueryKey }),
   });
 }

@@ -9,18 +9,24 @@ type Props = {
   appointment: Appointment | null;
   onClose: () => void;
   onDelete: (appointment: Appointment) => void;
+  onEdit: (appointment: Appointment) => void;
+  onStatus: (appointment: Appointment, status: 'cancelled' | 'completed' | 'scheduled') => void;
 };
 
+const secondary = 'rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50';
+
+const STATUS_LABEL = { scheduled: 'Scheduled', completed: 'Completed', cancelled: 'Cancelled' } as const;
+
 /** Appointment Details: lead, date and time, type, notes, .ics download, delete and Close. */
-export function AppointmentDetailsDialog({ appointment, onClose, onDelete }: Props) {
+export function AppointmentDetailsDialog({ appointment, ...actions }: Props) {
   return (
-    <Modal open={appointment !== null} onOpenChange={(open) => !open && onClose()} title="Appointment Details">
-      {appointment ? <Details appointment={appointment} onClose={onClose} onDelete={onDelete} /> : null}
+    <Modal open={appointment !== null} onOpenChange={(open) => !open && actions.onClose()} title="Appointment Details">
+      {appointment ? <Details appointment={appointment} {...actions} /> : null}
     </Modal>
   );
 }
 
-function Details({ appointment, onClose, onDelete }: { appointment: Appointment; onClose: () => void; onDelete: (appointment: Appointment) => void }) {
+function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Props, 'appointment'> & { appointment: Appointment }) {
   const { lead } = appointment;
   return (
     <div className="space-y-5">
@@ -47,9 +53,23 @@ function Details({ appointment, onClose, onDelete }: { appointment: Appointment;
         <dd className="text-slate-900">{formatAppointmentDate(appointment, 'MMMM d, yyyy')}</dd>
         <dt className="font-medium text-slate-500">Time</dt>
         <dd className="text-slate-900">{formatClock(appointment.time)}</dd>
+        <dt className="font-medium text-slate-500">Duration</dt>
+        <dd className="text-slate-900">{appointment.duration_minutes} minutes</dd>
         <dt className="font-medium text-slate-500">Type</dt>
         <dd>
           <AppointmentTypeBadge type={appointment.type} />
+        </dd>
+        {appointment.location ? (
+          <>
+            <dt className="font-medium text-slate-500">Location</dt>
+            <dd className="break-words text-slate-900">{appointment.location}</dd>
+          </>
+        ) : null}
+        <dt className="font-medium text-slate-500">Status</dt>
+        <dd className="text-slate-900">
+          {STATUS_LABEL[appointment.status]}
+          {appointment.status === 'cancelled' && appointment.cancelled_by ? ` by ${appointment.cancelled_by === 'lead' ? 'the lead' : 'staff'}` : ''}
+          {appointment.source === 'booking' ? ' · booked online by the lead' : ''}
         </dd>
         {appointment.notes ? (
           <>
@@ -58,6 +78,25 @@ function Details({ appointment, onClose, onDelete }: { appointment: Appointment;
           </>
         ) : null}
       </dl>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" onClick={() => onEdit(appointment)} className={secondary}>
+          Edit
+        </button>
+        {appointment.status === 'scheduled' ? (
+          <>
+            <button type="button" onClick={() => onStatus(appointment, 'cancelled')} className={secondary}>
+              Cancel appointment
+            </button>
+            <button type="button" onClick={() => onStatus(appointment, 'completed')} className={secondary}>
+              Mark as completed
+            </button>
+          </>
+        ) : (
+          <button type="button" onClick={() => onStatus(appointment, 'scheduled')} className={secondary}>
+            Schedule again
+          </button>
+        )}
+      </div>
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
         <div className="flex items-center gap-2">
           <a

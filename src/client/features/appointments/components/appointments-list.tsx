@@ -1,6 +1,6 @@
 import { Trash2 } from '#client/components/icons.tsx';
 import type { Appointment } from '#shared/schemas/appointment';
-import { formatAppointmentDate, formatClock } from '../calendar-month.ts';
+import { cancelledClass, formatAppointmentDate, formatClock } from '../calendar-month.ts';
 import { AppointmentTypeBadge } from './appointment-type-badge.tsx';
 
 type Props = {
@@ -46,12 +46,15 @@ export function AppointmentsList({ appointments, onView, onDelete }: Props) {
             const when = `${formatAppointmentDate(appointment, 'MMM d, yyyy')} ${formatClock(appointment.time)}`;
             return (
               <tr key={appointment.id}>
-                <td className="px-4 py-3 whitespace-nowrap text-slate-900">
+                <td className={`px-4 py-3 whitespace-nowrap text-slate-900 ${cancelledClass(appointment)}`}>
                   <div>{formatAppointmentDate(appointment, 'MMM d, yyyy')}</div>
                   <div className="text-slate-500">{formatClock(appointment.time)}</div>
                 </td>
                 <td className="min-w-40 px-4 py-3">
-                  <div className="font-medium text-slate-900">{name}</div>
+                  <div className={`font-medium text-slate-900 ${cancelledClass(appointment)}`}>{name}</div>
+                  {appointment.status !== 'scheduled' ? (
+                    <div className="text-xs font-semibold text-slate-600 uppercase">{appointment.status === 'cancelled' ? 'Cancelled' : 'Completed'}</div>
+                  ) : null}
                   {appointment.lead ? <div className="break-all text-slate-500">{appointment.lead.email}</div> : null}
                 </td>
                 <td className="px-4 py-3">

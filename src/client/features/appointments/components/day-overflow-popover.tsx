@@ -3,7 +3,7 @@ import { format } from 'date-fns';
 import { X } from '#client/components/icons.tsx';
 import { useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
-import { calendarLabel } from '../calendar-month.ts';
+import { calendarLabel, cancelledClass } from '../calendar-month.ts';
 import { TYPE_COLORS } from './appointment-type-badge.tsx';
 
 type Props = { day: Date; hidden: number; appointments: Appointment[]; onOpen: (appointment: Appointment) => void };
@@ -44,7 +44,7 @@ export function DayOverflowPopover({ day, hidden, appointments, onOpen }: Props)
                     setOpen(false);
                     onOpen(appointment);
                   }}
-                  className={`block w-full truncate rounded px-2 py-1 text-left text-sm hover:brightness-95 ${TYPE_COLORS[appointment.type]}`}
+                  className={`block w-full truncate rounded px-2 py-1 text-left text-sm hover:brightness-95 ${TYPE_COLORS[appointment.type]} ${cancelledClass(appointment)}`}
                 >
                   {calendarLabel(appointment)}
                 </button>

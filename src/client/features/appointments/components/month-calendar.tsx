@@ -1,6 +1,6 @@
 import { format, isSameMonth } from 'date-fns';
 import type { Appointment } from '#shared/schemas/appointment';
-import { ISO_DAY, calendarLabel, formatClock, groupByDay, weekdayNames } from '../calendar-month.ts';
+import { ISO_DAY, calendarLabel, cancelledClass, formatClock, groupByDay, weekdayNames } from '../calendar-month.ts';
 import { DayOverflowPopover } from './day-overflow-popover.tsx';
 import { TYPE_COLORS } from './appointment-type-badge.tsx';
 
@@ -94,7 +94,7 @@ function DayCell({ day, inMonth, isToday, appointments, onOpen }: CellProps) {
               onClick={() => onOpen(appointment)}
               // A phone's cell is ~45 px wide: it shows the start time only, the name stays in the label.
               aria-label={calendarLabel(appointment)}
-              className={`block w-full truncate rounded px-0.5 py-0.5 text-left text-[10px] leading-tight hover:brightness-95 sm:px-1 sm:text-xs ${TYPE_COLORS[appointment.type]}`}
+              className={`block w-full truncate rounded px-0.5 py-0.5 text-left text-[10px] leading-tight hover:brightness-95 sm:px-1 sm:text-xs ${TYPE_COLORS[appointment.type]} ${cancelledClass(appointment)}`}
             >
               <span className="sm:hidden">{formatClock(appointment.time, true)}</span>
               <span className="hidden sm:inline">{calendarLabel(appointment)}</span>

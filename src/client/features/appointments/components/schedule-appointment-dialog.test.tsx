@@ -136,7 +136,31 @@ describe('ScheduleAppointmentDialog', () => {
     release();
     expect(await screen.findByText('Appointment scheduled successfully')).toBeInTheDocument();
     expect(onOpenChange).toHaveBeenCalledWith(false);
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ lead_id: grace.id, date: '2026-04-15', time: '14:30', type: 'Zoom', notes: 'Walk-through' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ lead_id: grace.id, date: '2026-04-15', time: '14:30', type: 'Zoom', notes: 'Walk-through', duration_minutes: 30, location: '' });
+  });
+
+  it('lists the appointments a time overlaps and schedules anyway when asked', async () => {
+    const user = userEvent.setup();
+    const conflict = { id: 'c1', date: '2026-04-15', time: '10:00', type: 'Call', lead_name: 'Booked Visitor' };
+    const { calls } = mockLeadsApi((call) => {
+      if (call.method !== 'POST' || call.path !== '/api/appointments') return undefined;
+      return (call.body as { allow_overlap?: boolean }).allow_overlap
+        ? { status: 201, body: { id: 'x' } }
+        : { status: 409, body: { error: { code: 'conflict', message: 'This time overlaps another appointment.', requestId: 'r', conflicts: [conflict] } } };
+    });
+    const { onOpenChange, dialog } = renderDialog();
+    await pickLead(user, 'Grace', 1);
+    fireEvent.change(within(dialog).getByLabelText('Date'), { target: { value: '2026-04-15' } });
+    fireEvent.change(within(dialog).getByLabelText('Time'), { target: { value: '10:15' } });
+    await user.selectOptions(within(dialog).getByLabelText('Type'), 'Call');
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule Appointment' }));
+    const warning = await within(dialog).findByRole('alert');
+    expect(warning).toHaveTextContent('This time overlaps another appointment.');
+    expect(warning).toHaveTextContent('2026-04-15 at 10:00 AM: Call with Booked Visitor');
+    expect(onOpenChange).not.toHaveBeenCalled();
+    await user.click(within(warning).getByRole('button', { name: 'Schedule anyway' }));
+    expect(await screen.findByText('Appointment scheduled successfully')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => (c.body as { allow_overlap?: boolean }).allow_overlap)).toEqual([undefined, true]);
   });
 
   it('shows the server field error under Lead when the lead no longer exists (422)', async () => {

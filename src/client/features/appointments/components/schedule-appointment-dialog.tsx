@@ -1,28 +1,47 @@
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { APPOINTMENT_TYPES } from '#shared/constants';
+import type { Appointment, CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { useCreateAppointment } from '../api/create-appointment.ts';
-import { EMPTY_SCHEDULE_FORM, scheduleFormResolver, serverFieldErrors, type ScheduleFormValues } from '../schedule-form-model.ts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { useCreateAppointment, useUpdateAppointment } from '../api/create-appointment.ts';
+import { formatClock } from '../calendar-month.ts';
+import { EMPTY_SCHEDULE_FORM, formOf, scheduleFormResolver, serverFieldErrors, type ScheduleFormValues } from '../schedule-form-model.ts';
 import { LeadCombobox } from './lead-combobox.tsx';
 
-type Props = { open: boolean; onOpenChange: (open: boolean) => void };
+type Props = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Edit (and reschedule) this one instead of scheduling a new one. */
+  appointment?: Appointment | null;
+};
 
-/** Schedule Appointment: lead, date, time, type and notes, validated with the shared schema. */
-export function ScheduleAppointmentDialog({ open, onOpenChange }: Props) {
+type Conflict = NonNullable<ApiError['conflicts']>[number];
+
+/**
+ * Schedule Appointment, or Edit Appointment with the same form prefilled: lead, date, time,
+ * length, type, place and notes, validated with the shared schema. Over another appointment,
+ * the server answers 409 with the ones in the way; they are listed, and "Schedule anyway"
+ * sends it again with allow_overlap.
+ */
+export function ScheduleAppointmentDialog({ open, onOpenChange, appointment }: Props) {
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title="Schedule Appointment">
-      <ScheduleForm onDone={() => onOpenChange(false)} />
+    <Modal open={open} onOpenChange={onOpenChange} title={appointment ? 'Edit Appointment' : 'Schedule Appointment'}>
+      <ScheduleForm appointment={appointment ?? null} onDone={() => onOpenChange(false)} />
     </Modal>
   );
 }
 
-function ScheduleForm({ onDone }: { onDone: () => void }) {
+function ScheduleForm({ appointment, onDone }: { appointment: Appointment | null; onDone: () => void }) {
   const createAppointment = useCreateAppointment();
+  const updateAppointment = useUpdateAppointment();
+  const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
+  const editing = appointment !== null;
   const {
     control,
     register,
@@ -30,37 +49,55 @@ function ScheduleForm({ onDone }: { onDone: () => void }) {
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ScheduleFormValues, unknown, Parameters<typeof createAppointment.mutateAsync>[0]>({
+  } = useForm<ScheduleFormValues, unknown, CreateAppointmentRequest>({
     resolver: scheduleFormResolver,
-    defaultValues: EMPTY_SCHEDULE_FORM,
+    defaultValues: appointment ? formOf(appointment) : EMPTY_SCHEDULE_FORM,
   });
 
-  const onSubmit = handleSubmit(async (appointment) => {
+  const save = async (values: CreateAppointmentRequest, allowOverlap: boolean) => {
+    const { lead_id: _lead, ...fields } = values;
+    const body = { ...fields, notes: values.notes ?? null, location: values.location ?? null, allow_overlap: allowOverlap || undefined };
     try {
-      await createAppointment.mutateAsync(appointment);
+      if (appointment) await updateAppointment.mutateAsync({ id: appointment.id, ...body });
+      else await createAppointment.mutateAsync({ ...values, allow_overlap: allowOverlap || undefined });
     } catch (error) {
-      console.error('Scheduling the appointment failed', error);
+      if (error instanceof ApiError && error.status === 409) {
+        setConflicts(error.conflicts ?? []);
+        return;
+      }
+      console.error('Saving the appointment failed', error);
       for (const [field, message] of serverFieldErrors(error)) setError(field, { type: 'server', message });
-      toast.error('Failed to schedule appointment');
+      toast.error(editing ? 'Failed to update appointment' : 'Failed to schedule appointment');
       return;
     }
-    toast.success('Appointment scheduled successfully');
+    toast.success(editing ? 'Appointment updated successfully' : 'Appointment scheduled successfully');
+    setConflicts(null);
     reset(EMPTY_SCHEDULE_FORM);
     onDone();
-  });
+  };
+  const onSubmit = handleSubmit((values) => save(values, false));
+  const anyway = handleSubmit((values) => save(values, true));
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Schedule Appointment">
-      <Controller
-        control={control}
-        name="lead_id"
-        render={({ field }) => (
-          <LeadCombobox label="Lead" value={field.value} onChange={field.onChange} onBlur={field.onBlur} inputRef={field.ref} error={errors.lead_id?.message} />
-        )}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label={editing ? 'Edit Appointment' : 'Schedule Appointment'}>
+      {appointment ? (
+        <p className="text-sm text-slate-700">
+          <span className="font-medium text-slate-500">Lead: </span>
+          {appointment.lead?.full_name ?? 'Unknown Lead'}
+        </p>
+      ) : (
+        <Controller
+          control={control}
+          name="lead_id"
+          render={({ field }) => (
+            <LeadCombobox label="Lead" value={field.value} onChange={field.onChange} onBlur={field.onBlur} inputRef={field.ref} error={errors.lead_id?.message} />
+          )}
+        />
+      )}
+      <div className="grid gap-4 sm:grid-cols-3">
         <TextField label="Date" type="date" error={errors.date?.message} {...register('date')} />
         <TextField label="Time" type="time" error={errors.time?.message} {...register('time')} />
+        <TextField label="Duration (minutes)" type="number" inputMode="numeric" min={5} max={720} step={5} error={errors.duration_minutes?.message} {...register('duration_minutes')} />
       </div>
       <SelectField label="Type" error={errors.type?.message} {...register('type')}>
         <option value="">Select appointment type</option>
@@ -70,8 +107,36 @@ function ScheduleForm({ onDone }: { onDone: () => void }) {
           </option>
         ))}
       </SelectField>
-      <TextareaField label="Notes" rows={4} placeholder="Optional" error={errors.notes?.message} {...register('notes')} />
-      <FormActions busy={isSubmitting} label="Schedule Appointment" busyLabel="Scheduling..." onCancel={onDone} />
+      <TextField label="Location" placeholder="Meeting link for Zoom, address for On-site (optional)" error={errors.location?.message} {...register('location')} />
+      <TextareaField label="Notes" rows={3} placeholder="Optional" error={errors.notes?.message} {...register('notes')} />
+      {conflicts ? (
+        <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          <p className="font-semibold">This time overlaps another appointment.</p>
+          {conflicts.length > 0 ? (
+            <ul className="list-disc pl-5">
+              {conflicts.map((c) => (
+                <li key={c.id}>
+                  {c.date} at {formatClock(c.time)}: {c.type} with {c.lead_name ?? 'Unknown Lead'}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <button
+            type="button"
+            disabled={isSubmitting}
+            onClick={() => void anyway()}
+            className="rounded-md bg-amber-700 px-3 py-1.5 font-medium text-white hover:bg-amber-800 disabled:opacity-60"
+          >
+            {editing ? 'Save anyway' : 'Schedule anyway'}
+          </button>
+        </div>
+      ) : null}
+      <FormActions
+        busy={isSubmitting}
+        label={editing ? 'Save Changes' : 'Schedule Appointment'}
+        busyLabel={editing ? 'Saving...' : 'Scheduling...'}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { Send } from '#client/components/icons.tsx';
 import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '#client/lib/lead-form.ts';
 import { useLeadForm } from '../use-lead-form.ts';
@@ -12,9 +12,34 @@ const controlClass = (invalid: boolean) =>
 
 const focusField = (field: LeadFormField) => document.getElementById(`lead-${field}`)?.focus();
 
-/** The public lead form: checked in the browser with the rules and messages the server applies. */
+type Flow = ComponentType<{ token: string; onFinished: () => void }>;
+
+/**
+ * The public lead form: checked in the browser with the rules and messages the server applies.
+ * Once sent, it turns into the time picker (its code loaded only then), as tall as the form
+ * was, so nothing below it moves; skipping or finishing brings the empty form back.
+ */
 export function LeadForm() {
-  const { values, errors, submitting, setField, submit } = useLeadForm(focusField);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [booking, setBooking] = useState<{ token: string; Flow: Flow; height: number } | null>(null);
+  const openPicker = (token: string) => {
+    const height = formRef.current?.offsetHeight ?? 0;
+    import('../../booking/booking-flow.tsx').then(
+      (m) => setBooking({ token, Flow: m.BookingFlow, height }),
+      // Not loaded (offline?): the form stays, as it was before booking existed.
+      (error: unknown) => console.error('The booking picker could not be loaded', error),
+    );
+  };
+  const { values, errors, submitting, setField, submit } = useLeadForm(focusField, openPicker);
+
+  if (booking) {
+    const { Flow, token, height } = booking;
+    return (
+      <div style={{ minHeight: height }}>
+        <Flow token={token} onFinished={() => setBooking(null)} />
+      </div>
+    );
+  }
 
   const field = (name: LeadFormField) => ({
     id: `lead-${name}`,
@@ -30,7 +55,7 @@ export function LeadForm() {
   };
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
       <Field name="full_name" label="Full name" error={errors.full_name}>
         <input
           {...field('full_name')}

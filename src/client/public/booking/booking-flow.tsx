@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState } from 'react';
+import type { PublicBooking } from '#shared/schemas/booking';
+import { SlotPicker } from './slot-picker.tsx';
+import { whenLabel } from './slot-format.ts';
+
+/**
+ * What the lead form turns into once it is sent: "Pick a time for your free call", then the
+ * booked call with its private link. Loaded only then, so the landing page does not carry it.
+ */
+export function BookingFlow({ token, onFinished }: { token: string; onFinished: () => void }) {
+  const [booked, setBooked] = useState<PublicBooking | null>(null);
+  if (booked) return <BookedCall booking={booked} onFinished={onFinished} />;
+  return (
+    <SlotPicker
+      token={token}
+      mode="book"
+      heading="Pick a time for your free call"
+      onDone={setBooked}
+      onSkip={onFinished}
+      skipLabel="Skip, call me instead"
+    />
+  );
+}
+
+export function BookedCall({ booking, onFinished }: { booking: PublicBooking; onFinished?: () => void }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  const call = booking.booking!;
+  return (
+    <div className="grid gap-4">
+      <h3 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-navy-900 focus:outline-none">
+        Your free call is booked
+      </h3>
+      <p className="text-lg text-slate-800">
+        {call.type === 'Zoom' ? 'Zoom call' : 'Phone call'} on <strong>{whenLabel(call.start, booking.time_zone)}</strong>.
+      </p>
+      <p className="text-slate-600">We have emailed you the details with a calendar invitation.</p>
+      <p>
+        <a href={booking.manage_path} className="font-semibold text-brand-700 hover:underline">
+          Move or cancel your call
+        </a>
+        <span className="text-slate-600"> (your private link: keep it to yourself)</span>
+      </p>
+      {onFinished && (
+        <button type="button" onClick={onFinished} className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+          Send another request
+        </button>
+      )}
+    </div>
+  );
+}

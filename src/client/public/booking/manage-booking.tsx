@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState } from 'react';
+import type { PublicBooking } from '#shared/schemas/booking';
+import { ApiError } from '#client/lib/api-client.ts';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
+import { cancelCall, getBooking } from './api.ts';
+import { BookingFlow } from './booking-flow.tsx';
+import { SlotPicker } from './slot-picker.tsx';
+import { whenLabel } from './slot-format.ts';
+
+/** The token of /booking/<token>. */
+const tokenFromPath = () => decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
+
+type View = 'show' | 'move' | 'confirm-cancel' | 'book';
+
+/**
+ * The booked call, with Move and Cancel until the minimum notice before it; after a
+ * cancellation, a new time may be booked while the link is still good for booking.
+ */
+export function ManageBooking() {
+  const { phone, phoneTel } = useSiteConfig();
+  const token = tokenFromPath();
+  const [booking, setBooking] = useState<PublicBooking | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [view, setView] = useState<View>('show');
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    getBooking(token).then(setBooking, (e: unknown) =>
+      setError(e instanceof ApiError && e.status < 500 ? 'This booking link is not valid or has expired.' : 'Your booking could not be loaded. Please reload the page.'),
+    );
+  }, [token]);
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  if (error) return <p role="alert" className="text-slate-700">{error}</p>;
+  if (!booking) return <p role="status" className="text-slate-600">Loading your booking…</p>;
+
+  const call = booking.booking;
+  const done = (next: PublicBooking, message: string) => {
+    setBooking(next);
+    setView('show');
+    setNotice(message);
+  };
+
+  if (view === 'move' && call) {
+    return (
+      <SlotPicker
+        token={token}
+        mode="move"
+        heading="Pick a new time"
+        initialType={call.type}
+        onDone={(next) => done(next, 'Your call has been moved. We have emailed you the new time.')}
+        onSkip={() => setView('show')}
+        skipLabel="Keep my time"
+      />
+    );
+  }
+  if (view === 'book') return <BookingFlow token={token} onFinished={() => window.location.reload()} />;
+
+  const cancel = async () => {
+    setBusy(true);
+    try {
+      done(await cancelCall(token), 'Your call has been cancelled. We have emailed you to confirm.');
+    } catch (e) {
+      setNotice(e instanceof ApiError && e.status < 500 ? e.message : 'Something went wrong. Please try again.');
+      setView('show');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-4">
+      {notice && (
+        <p ref={noticeRef} tabIndex={-1} role="status" className="rounded-md bg-brand-50 px-4 py-3 font-medium text-navy-900 focus:outline-none">
+          {notice}
+        </p>
+      )}
+      <p className="text-lg text-slate-800">Hello {booking.first_name},</p>
+      {!call ? (
+        <p className="text-slate-700">You have not booked a time yet.</p>
+      ) : call.status === 'cancelled' ? (
+        <p className="text-slate-700">
+          Your {call.type === 'Zoom' ? 'Zoom call' : 'phone call'} on <s>{whenLabel(call.start, booking.time_zone)}</s> is cancelled.
+        </p>
+      ) : call.status === 'completed' ? (
+        <p className="text-slate-700">Your call on {whenLabel(call.start, booking.time_zone)} has taken place. Thank you!</p>
+      ) : (
+        <p className="text-lg text-slate-800">
+          Your {call.type === 'Zoom' ? 'Zoom call' : 'phone call'} is on <strong>{whenLabel(call.start, booking.time_zone)}</strong>.
+        </p>
+      )}
+
+      {view === 'confirm-cancel' ? (
+        <div role="alertdialog" aria-labelledby="cancel-question" className="grid gap-3 rounded-md border border-red-200 bg-red-50 p-4">
+          <p id="cancel-question" className="font-semibold text-navy-900">
+            Cancel your call? This cannot be undone.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <button type="button" disabled={busy} onClick={() => void cancel()} className="rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60">
+              {busy ? 'Cancelling…' : 'Yes, cancel it'}
+            </button>
+            <button type="button" autoFocus onClick={() => setView('show')} className="rounded-md border border-slate-300 bg-white px-4 py-2 font-semibold text-navy-900">
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="flex flex-wrap gap-3">
+          {booking.can_change && (
+            <>
+              <button type="button" onClick={() => setView('move')} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+                Move my call
+              </button>
+              <button type="button" onClick={() => setView('confirm-cancel')} className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+                Cancel my call
+              </button>
+            </>
+          )}
+          {booking.can_book && (
+            <button type="button" onClick={() => setView('book')} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+              Book a time
+            </button>
+          )}
+        </div>
+      )}
+      {call?.status === 'scheduled' && !booking.can_change && (
+        <p className="text-slate-700">
+          It is less than {booking.min_notice_hours} hours away, so it can no longer be changed here. To change it, call us at{' '}
+          <a href={`tel:${phoneTel}`} className="font-semibold text-brand-700 hover:underline">
+            {phone}
+          </a>
+          .
+        </p>
+      )}
+    </div>
+  );
+}
+

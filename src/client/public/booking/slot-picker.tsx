@@ -1,0 +1,206 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Availability, PublicBooking } from '#shared/schemas/booking';
+import { ApiError } from '#client/lib/api-client.ts';
+import { bookCall, getAvailability, moveCall } from './api.ts';
+import { businessTime, dateRange, dayLabel, groupByDay, localTime, longDayLabel, zoneName } from './slot-format.ts';
+
+const DAYS_SHOWN = 6;
+const NO_TIMES = 'There are no open times right now. We will call you to agree a time.';
+const LOAD_FAILED = 'The open times could not be loaded. Please try again.';
+const BOOK_FAILED = 'Something went wrong. Please try again.';
+
+type Props = {
+  token: string;
+  /** book: a new call; move: the booked call to another time. */
+  mode: 'book' | 'move';
+  heading: string;
+  /** The call's kind now (moving keeps it unless changed). */
+  initialType?: string;
+  onDone: (booking: PublicBooking) => void;
+  /** "Skip, call me instead" (booking) or "Keep my time" (moving). */
+  onSkip: () => void;
+  skipLabel: string;
+};
+
+/**
+ * Pick a day, a time and Call or Zoom, then confirm. Days and times are radio buttons (arrow
+ * keys move within each group); the times read on the business clock, with the visitor's own
+ * beside them when it differs. A time taken meanwhile answers 409 with that day's open times,
+ * which replace the list.
+ */
+export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, skipLabel }: Props) {
+  const [availability, setAvailability] = useState<Availability | null>(null);
+  const [loadError, setLoadError] = useState(false);
+  const [day, setDay] = useState<string | null>(null);
+  const [slot, setSlot] = useState<string | null>(null);
+  const [type, setType] = useState<string | null>(initialType ?? null);
+  const [shown, setShown] = useState(DAYS_SHOWN);
+  const [message, setMessage] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const visitorZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  const load = () => {
+    const { from, to } = dateRange(62);
+    getAvailability(from, to).then(
+      (a) => {
+        // Booking is off: back to what the form did before there was booking.
+        if (!a.enabled) return onSkip();
+        setAvailability(a);
+        setType((t) => (t && (a.types as string[]).includes(t) ? t : (a.types[0] ?? null)));
+        setDay((d) => (d && a.slots.some((s) => s.startsWith(d)) ? d : (a.slots[0]?.slice(0, 10) ?? null)));
+      },
+      () => setLoadError(true),
+    );
+  };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when shown
+  useEffect(load, []);
+  const retry = () => {
+    setLoadError(false);
+    load();
+  };
+  useEffect(() => headingRef.current?.focus(), []);
+
+  const days = availability ? groupByDay(availability.slots) : new Map<string, string[]>();
+  const dayKeys = [...days.keys()];
+  const times = day ? (days.get(day) ?? []) : [];
+  const timeZone = availability?.time_zone ?? visitorZone;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    if (!slot || !type) {
+      setMessage(slot ? 'Choose Call or Zoom.' : 'Pick a time.');
+      return;
+    }
+    setSubmitting(true);
+    setMessage(null);
+    try {
+      onDone(mode === 'book' ? await bookCall(token, slot, type) : await moveCall(token, slot, type));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && availability) {
+        // Taken meanwhile: the answer holds that day's open times now.
+        const fresh = error.slots;
+        if (fresh) {
+          const others = availability.slots.filter((s) => !s.startsWith(slot.slice(0, 10)));
+          setAvailability({ ...availability, slots: [...others, ...fresh].sort() });
+        }
+        setSlot(null);
+        setMessage(error.message);
+      } else {
+        setMessage(error instanceof ApiError && error.status < 500 ? error.message : BOOK_FAILED);
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-5">
+      <h3 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-navy-900 focus:outline-none">
+        {heading}
+      </h3>
+      {loadError ? (
+        <div role="alert" className="grid gap-3 text-slate-700">
+          <p>{LOAD_FAILED}</p>
+          <button type="button" onClick={retry} className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+            Try again
+          </button>
+        </div>
+      ) : !availability ? (
+        <p role="status" className="text-slate-600">
+          Loading open times…
+        </p>
+      ) : dayKeys.length === 0 ? (
+        <p role="status" className="text-slate-700">
+          {NO_TIMES}
+        </p>
+      ) : (
+        <form noValidate onSubmit={(e) => void onSubmit(e)} aria-label={heading} className="grid gap-5">
+          <p className="text-sm text-slate-600">
+            Times are in {zoneName(availability.slots[0]!, timeZone)} ({timeZone.replace(/_/g, ' ')}), {availability.slot_minutes} minutes each.
+          </p>
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 font-semibold text-navy-900">Day</legend>
+            <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+              {dayKeys.slice(0, shown).map((d) => (
+                <label key={d} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                  <input
+                    type="radio"
+                    name="booking-day"
+                    value={d}
+                    checked={day === d}
+                    onChange={() => {
+                      setDay(d);
+                      setSlot(null);
+                    }}
+                    className="accent-brand-600"
+                  />
+                  <span>
+                    <span className="sr-only">{longDayLabel(d)}</span>
+                    <span aria-hidden="true">{dayLabel(d)}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {dayKeys.length > shown && (
+              <button type="button" onClick={() => setShown((n) => n + DAYS_SHOWN)} className="justify-self-start text-sm font-semibold text-brand-700 hover:underline">
+                Show more days
+              </button>
+            )}
+          </fieldset>
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 font-semibold text-navy-900">{day ? `Time on ${longDayLabel(day)}` : 'Time'}</legend>
+            <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+              {times.map((s) => {
+                const local = localTime(s, timeZone, visitorZone);
+                return (
+                  <label key={s} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                    <input type="radio" name="booking-time" value={s} checked={slot === s} onChange={() => setSlot(s)} className="accent-brand-600" />
+                    <span className="leading-tight">
+                      {businessTime(s, timeZone)}
+                      {local && <span className="block text-xs text-slate-600">{local}</span>}
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+          </fieldset>
+          {availability.types.length > 1 && (
+            <fieldset className="grid gap-2">
+              <legend className="mb-2 font-semibold text-navy-900">How should we meet?</legend>
+              <div className="flex gap-4">
+                {availability.types.map((t) => (
+                  <label key={t} className="flex items-center gap-2">
+                    <input type="radio" name="booking-type" value={t} checked={type === t} onChange={() => setType(t)} className="accent-brand-600" />
+                    {t === 'Call' ? 'Phone call' : 'Zoom'}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
+          <p role="alert" className="min-h-6 text-sm font-medium text-red-700">
+            {message}
+          </p>
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              type="submit"
+              disabled={submitting}
+              className="rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+            >
+              {submitting ? 'Confirming…' : 'Confirm'}
+            </button>
+            <button type="button" onClick={onSkip} className="rounded-md px-3 py-3 font-semibold text-brand-700 hover:underline">
+              {skipLabel}
+            </button>
+          </div>
+        </form>
+      )}
+      {(loadError || !availability || dayKeys.length === 0) && (
+        <button type="button" onClick={onSkip} className="justify-self-start rounded-md px-3 py-2 font-semibold text-brand-700 hover:underline">
+          {skipLabel}
+        </button>
+      )}
+    </div>
+  );
+}
