@@ -11,6 +11,7 @@ const LeadsPage = lazy(() => import('#client/features/leads/leads-page.tsx').the
 const AppointmentsPage = lazy(() => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })));
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
+const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
 
 /**
  * The admin app's routes (React Router's declarative mode: the app needs no loaders or
@@ -31,6 +32,7 @@ export function AppRoutes() {
           <Route path="analytics" element={<AnalyticsPage />} />
           <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
           <Route path="settings/email" element={<EmailSettingsPage />} />
+          <Route path="settings/booking" element={<BookingSettingsPage />} />
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
       </Route>

@@ -1,6 +1,9 @@
 import { NavLink } from 'react-router';
 
-const SECTIONS = [{ to: '/dashboard/settings/email', label: 'Email' }];
+const SECTIONS = [
+  { to: '/dashboard/settings/email', label: 'Email' },
+  { to: '/dashboard/settings/booking', label: 'Booking' },
+];
 
 /** The Settings heading and its sections. */
 export function SettingsNav() {

@@ -1,0 +1,23 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BookingSettings } from '#shared/schemas/booking';
+import { apiRequest } from '#client/lib/api-client.ts';
+
+/** What GET and PUT /api/booking-settings answer: the settings and the business time zone they are in. */
+export type BookingSettingsResponse = BookingSettings & { time_zone: string };
+
+export const bookingSettingsQueryKey = ['booking-settings'] as const;
+
+export const getBookingSettings = () => apiRequest<BookingSettingsResponse>('GET', '/api/booking-settings');
+
+export const bookingSettingsQueryOptions = () => queryOptions({ queryKey: bookingSettingsQueryKey, queryFn: getBookingSettings });
+
+export const useBookingSettings = () => useQuery(bookingSettingsQueryOptions());
+
+/** Saves all the settings at once; the saved answer replaces the cached one. */
+export function useSaveBookingSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: BookingSettings) => apiRequest<BookingSettingsResponse>('PUT', '/api/booking-settings', settings),
+    onSuccess: (saved) => client.setQueryData(bookingSettingsQueryKey, saved),
+  });
+}

@@ -1,0 +1,166 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { BOOKABLE_TYPES, type BookableType } from '#shared/constants';
+import { FieldError } from '#client/components/ui/form-field.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { useBookingSettings, useSaveBookingSettings, type BookingSettingsResponse } from './api/booking-settings.ts';
+import { checkBookingForm, NUMBER_FIELDS, serverFieldErrors, toFormValues, type BookingFormErrors, type BookingFormValues } from './booking-settings-form.ts';
+import { DaysOff } from './components/days-off.tsx';
+import { WeeklyHours } from './components/weekly-hours.tsx';
+import { SettingsNav } from './settings-nav.tsx';
+
+/** /dashboard/settings/booking: when visitors may book a call, and how. */
+export function BookingSettingsPage() {
+  const settings = useBookingSettings();
+  return (
+    <section className="space-y-6">
+      <SettingsNav />
+      {settings.data ? (
+        <BookingForm settings={settings.data} />
+      ) : settings.isError ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The booking settings could not be loaded.</p>
+      ) : (
+        <Spinner className="py-16" label="Loading booking settings..." />
+      )}
+    </section>
+  );
+}
+
+const card = 'rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5';
+const checkboxClass = 'size-4 rounded border-slate-300';
+
+/** The form starts from the loaded settings and keeps what was typed (a refetch does not reset it). */
+function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
+  const id = useId();
+  const save = useSaveBookingSettings();
+  const [values, setValues] = useState<BookingFormValues>(() => toFormValues(settings));
+  const [errors, setErrors] = useState<BookingFormErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // After a refused save, focus goes to the first field with a message.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
+  const refuse = (found: BookingFormErrors) => {
+    setErrors(found);
+    setRefusals((n) => n + 1);
+  };
+
+  /** Changes some values and drops the messages of the fields named in `clear` (a key, or a prefix ending in '.'). */
+  const change = (patch: Partial<BookingFormValues>, ...clear: string[]) => {
+    setValues((v) => ({ ...v, ...patch }));
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([key]) => !clear.some((c) => (c.endsWith('.') ? key.startsWith(c) : key === c)))));
+  };
+  const toggleType = (type: BookableType, on: boolean) =>
+    change({ types: BOOKABLE_TYPES.filter((t) => (t === type ? on : values.types.includes(t))) }, 'types');
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkBookingForm(values);
+    if (checked.errors) {
+      refuse(checked.errors);
+      return;
+    }
+    setErrors({});
+    save.mutate(checked.settings, {
+      onSuccess: () => toast.success('Booking settings saved'),
+      onError: (error) => {
+        console.error('Saving the booking settings failed', error);
+        refuse(serverFieldErrors(error));
+        toast.error('Failed to save booking settings');
+      },
+    });
+  };
+
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-labelledby={`${id}-heading`} className="space-y-6">
+      <div className={`${card} space-y-4`}>
+        <div className="space-y-1">
+          <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-900">
+            Booking
+          </h2>
+          <p className="text-sm break-words text-slate-600">
+            All times are in the business time zone, <strong className="font-medium text-slate-900">{settings.time_zone}</strong>.
+          </p>
+        </div>
+        <div>
+          <label className="flex items-center gap-3 text-sm font-medium text-slate-800">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={values.enabled}
+              onChange={(e) => change({ enabled: e.currentTarget.checked }, 'enabled')}
+              aria-invalid={errors.enabled ? true : undefined}
+              aria-describedby={errors.enabled ? `${id}-enabled-error` : undefined}
+              className={checkboxClass}
+            />
+            Let visitors book a call
+          </label>
+          <FieldError id={`${id}-enabled-error`} error={errors.enabled} />
+        </div>
+      </div>
+
+      <div className={card}>
+        <WeeklyHours
+          hours={values.hours}
+          errors={errors}
+          onChange={(day, hours) => change({ hours: values.hours.map((h, i) => (i === day ? hours : h)) }, 'hours', `hours.${day}.`)}
+        />
+      </div>
+
+      <div className={`${card} space-y-6`}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {NUMBER_FIELDS.map(({ key, label, min, max }) => (
+            <TextField
+              key={key}
+              label={label}
+              type="number"
+              inputMode="numeric"
+              min={min}
+              max={max}
+              step={1}
+              value={values[key]}
+              onChange={(e) => change({ [key]: e.currentTarget.value }, key)}
+              error={errors[key]}
+            />
+          ))}
+        </div>
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium text-slate-700">Visitors may choose</legend>
+          <div className="flex flex-wrap gap-6">
+            {BOOKABLE_TYPES.map((type) => (
+              <label key={type} className="flex items-center gap-2 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  checked={values.types.includes(type)}
+                  onChange={(e) => toggleType(type, e.currentTarget.checked)}
+                  aria-invalid={errors.types ? true : undefined}
+                  aria-describedby={errors.types ? `${id}-types-error` : undefined}
+                  className={checkboxClass}
+                />
+                {type}
+              </label>
+            ))}
+          </div>
+          <FieldError id={`${id}-types-error`} error={errors.types} />
+        </fieldset>
+      </div>
+
+      <div className={card}>
+        <DaysOff days={values.days_off} error={errors.days_off} onChange={(days_off) => change({ days_off }, 'days_off')} />
+      </div>
+
+      <div className="flex justify-end">
+        <button
+          type="submit"
+          disabled={save.isPending}
+          className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
+        >
+          {save.isPending ? 'Saving...' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
