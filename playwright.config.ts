@@ -44,7 +44,7 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(admin|leads|overview|appointments|analytics|stored-xss|email)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(admin|leads|overview|appointments|analytics|stored-xss|email|booking)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
@@ -54,6 +54,8 @@ export default defineConfig({
     { name: 'admin-security', testMatch: /stored-xss\.spec\.ts/, dependencies: ['admin-data'], use: { ...devices['Desktop Chrome'] } },
     // Leads and appointments of its own; last, so the admin's notifications and counts above are not disturbed.
     { name: 'email', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
+    // Bookings notify every admin and change the booking settings: after the specs that count either.
+    { name: 'booking', testMatch: /booking\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
     ...(postgresUrl
       ? [{ name: 'email-postgres', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }]
       : []),

@@ -68,10 +68,16 @@ test('scheduling, moving and deleting an appointment sends the lead an invitatio
   expect(created.status()).toBe(201);
 
   await scheduleThroughTheForm(page, { full_name }, '2102-04-07', '10:30');
-  // Moving it: the API's update (the dashboard's edit form comes with booking).
-  const { appointments } = (await (await page.request.get('/api/appointments?from=2102-04-01&to=2102-04-30')).json()) as { appointments: { id: string; lead: { full_name: string } | null }[] };
-  const appointment = appointments.find((a) => a.lead?.full_name === full_name)!;
-  expect((await page.request.patch(`/api/appointments/${appointment.id}`, { data: { date: '2102-04-09', time: '14:00' } })).status()).toBe(200);
+  // Moving it: Edit in its details, the Schedule form prefilled.
+  await page.getByRole('button', { name: 'List', exact: true }).click();
+  await page.getByRole('button', { name: new RegExp(`^View Details for ${full_name}`) }).click();
+  await page.getByRole('dialog', { name: 'Appointment Details' }).getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Appointment' });
+  await expect(edit.getByLabel('Time')).toHaveValue('10:30');
+  await edit.getByLabel('Date').fill('2102-04-09');
+  await edit.getByLabel('Time').fill('14:00');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Appointment updated successfully' })).toBeVisible();
   await page.goto('/dashboard/appointments?month=2102-04');
   await page.getByRole('button', { name: 'List', exact: true }).click();
   await page.getByRole('button', { name: new RegExp(`^Delete appointment with ${full_name}`) }).click();

@@ -36,7 +36,7 @@ test('an invalid email shows "Invalid email address" and clears once fixed', asy
   await expect(email).not.toHaveAttribute('aria-invalid', 'true');
 });
 
-test('a valid submission shows the thank-you toast and resets the form', async ({ page }) => {
+test('a valid submission shows the thank-you toast, offers a time, and "Skip, call me instead" brings back the empty form', async ({ page }) => {
   await openPage(page, '/');
   await fillLeadForm(page, VALID_LEAD);
   const form = page.locator('#contact form');
@@ -55,6 +55,8 @@ test('a valid submission shows the thank-you toast and resets the form', async (
   expect(typeof body.fill_ms).toBe('number');
 
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pick a time for your free call' })).toBeVisible();
+  await page.getByRole('button', { name: 'Skip, call me instead' }).click();
   await expect(form.getByLabel('Full name')).toHaveValue('');
   await expect(form.getByLabel('Email')).toHaveValue('');
   await expect(form.getByLabel('Phone')).toHaveValue('');
@@ -75,6 +77,7 @@ test('the sixth submission within the hour shows the rate-limit message', async 
     const response = page.waitForResponse('**/api/public/leads');
     await form.getByRole('button', { name: 'Submit Request' }).click();
     expect((await response).status()).toBe(201);
+    await page.getByRole('button', { name: 'Skip, call me instead' }).click();
     await expect(form.getByLabel('Full name')).toHaveValue('');
   }
   await fillLeadForm(page, { ...VALID_LEAD, email: 'jordan+6@example.com' });

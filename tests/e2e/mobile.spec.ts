@@ -22,7 +22,7 @@ test('the mobile menu opens, links to contact and login, and closes', async ({ p
   await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
 });
 
-for (const path of ['/', '/privacy', '/careers', '/no-such-page']) {
+for (const path of ['/', '/privacy', '/careers', '/no-such-page', `/booking/${'A'.repeat(43)}`]) {
   test(`${path} has no horizontal scroll at 360 px`, async ({ page }) => {
     await openPage(page, path);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -20,6 +20,8 @@ export type Showcase = {
   /** A lead to open in the Edit Lead modal, and an appointment of it to open the details of. */
   lead: { id: string; full_name: string };
   appointment: { id: string; time: string };
+  /** The private page of a call a visitor booked (/booking/<token>). */
+  bookingPath: string;
 };
 
 const LEADS = [
@@ -43,6 +45,17 @@ async function ok(res: Awaited<ReturnType<APIRequestContext['get']>>, status: nu
 }
 
 const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+/** A visitor who sent the form and booked the last open time: the private page of that call. */
+async function seedBooking(api: APIRequestContext): Promise<string> {
+  const lead = { full_name: 'Olivia Chen', email: 'olivia.chen@example.com', phone: '(301) 555-0190', property_types: ['multifamily'], submission_id: crypto.randomUUID(), fill_ms: 5000 };
+  const { booking_token } = (await ok(await api.post('/api/public/leads', { data: lead }), 201)) as { booking_token: string };
+  const from = ymd(new Date());
+  const to = ymd(new Date(Date.now() + 30 * 86_400_000));
+  const { slots } = (await ok(await api.get(`/api/public/availability?from=${from}&to=${to}`), 200)) as { slots: string[] };
+  await ok(await api.post('/api/public/bookings', { data: { booking_token, start: slots.at(-1), type: 'Zoom' } }), 201);
+  return `/booking/${booking_token}`;
+}
 
 async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<Omit<Showcase, 'origin' | 'admin'>> {
   await ok(await api.post('/api/auth/login', { data: admin }), 200);
@@ -91,7 +104,7 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
       await ok(await api.post('/api/public/events', { data, headers: { 'user-agent': BROWSER_UA } }), 204);
     }
   }
-  return { month, lead: leads[0]!, appointment: appointment! };
+  return { month, lead: leads[0]!, appointment: appointment!, bookingPath: await seedBooking(api) };
 }
 
 export const test = base.extend<object, { showcase: Showcase }>({
@@ -108,6 +121,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
           LOG_LEVEL: 'warn',
           BUSINESS_TIME_ZONE: 'UTC',
           LEAD_MIN_FILL_SECONDS: '1',
+          // The states below send the form from the browser, once per viewport and spec.
+          LEAD_RATE_LIMIT: '0',
           ADMIN_EMAIL: admin.email,
           ADMIN_PASSWORD: admin.password,
         },
@@ -179,6 +194,30 @@ export const PUBLIC_STATES: PageState[] = [
     open: async (page, s) => {
       await page.goto(`${s.origin}/privacy`);
       await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+    },
+  },
+  {
+    name: 'booking-picker',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/#contact`);
+      await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+      const form = page.locator('#contact form');
+      await form.getByLabel('Full name').fill('Noah Patel');
+      await form.getByLabel('Email').fill(`noah.${randomBytes(3).toString('hex')}@example.com`);
+      await form.getByLabel('Phone').fill('(301) 555-0175');
+      await form.getByLabel('Property type').selectOption({ label: 'Land' });
+      await page.waitForTimeout(1100); // a form sent within a second counts as a bot
+      await form.getByRole('button', { name: 'Submit Request' }).click();
+      await expect(page.getByRole('group', { name: 'Day', exact: true })).toBeVisible();
+      await page.getByRole('group', { name: /^Time on / }).getByRole('radio').first().check();
+      await page.getByRole('heading', { name: 'Pick a time for your free call' }).scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    name: 'booking-page',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}${s.bookingPath}`);
+      await expect(page.getByRole('button', { name: 'Move my call' })).toBeVisible();
     },
   },
   {
@@ -270,6 +309,15 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard/settings/email`);
       await expect(page.getByRole('heading', { name: 'Email is off' })).toBeVisible();
       await expect(page.getByText('New lead: Grace Kim').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'settings-booking',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/booking`);
+      await expect(page.getByRole('heading', { level: 2, name: 'Booking' })).toBeVisible();
+      await expect(page.getByText('All times are in the business time zone, UTC.')).toBeVisible();
+      await expect(page.getByLabel('Monday opening time')).toHaveValue('09:00');
     },
   },
   {

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { SITE_NAME, expect, fillLeadForm, openPage, signInAsAdmin, test } from './fixtures.ts';
+
+/*
+ * Booking end to end: a visitor sends the form, picks a time and confirms; an admin, signed
+ * in elsewhere, sees it arrive live; the visitor moves and cancels it through the private
+ * link; each step's email reaches the mail sink the suite runs.
+ */
+type Caught = { envelope: { to: string[] }; subject: string; text: string };
+const MAIL_SINK = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
+const tag = () => randomUUID().slice(0, 8);
+const subjectsTo = async (request: APIRequestContext, address: string) =>
+  ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address)).map((m) => m.subject);
+const mailsTo = async (request: APIRequestContext, address: string) =>
+  ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address));
+
+// Open every day 9 to 5 with no notice, so the test does not depend on the day or hour it runs.
+test.beforeAll(async ({ browser }) => {
+  const page = await browser.newPage();
+  await signInAsAdmin(page);
+  const open = { start: '09:00', end: '17:00' };
+  const res = await page.request.put('/api/booking-settings', {
+    data: { enabled: true, hours: Array(7).fill(open), slot_minutes: 30, buffer_minutes: 0, min_notice_hours: 0, horizon_days: 30, types: ['Call', 'Zoom'], days_off: [] },
+  });
+  expect(res.status()).toBe(200);
+  await page.close();
+});
+
+/** Sends the lead form as a person would and waits for the picker. */
+async function sendForm(page: Page, name: string, email: string) {
+  await openPage(page, '/');
+  await fillLeadForm(page, { name, email, phone: '(240) 555-0144', propertyType: 'Commercial', message: 'A strip mall' });
+  await page.waitForTimeout(1100); // the server treats a form sent within a second as a bot
+  await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Thank you for your interest!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pick a time for your free call' })).toBeFocused();
+}
+
+/** Picks the `nth` open time of the second open day (today's may run out while the test runs). */
+async function pickTime(page: Page, nth: number, type: 'Phone call' | 'Zoom') {
+  const days = page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio');
+  await days.nth(1).check();
+  const times = page.getByRole('group', { name: /^Time on / }).getByRole('radio');
+  await expect(times.first()).toBeVisible();
+  await times.nth(nth).check();
+  await page.getByRole('radio', { name: type }).check();
+}
+
+async function adminWatching(browser: Browser) {
+  const admin = await browser.newPage();
+  await signInAsAdmin(admin);
+  await admin.goto('/dashboard/appointments');
+  await expect(admin.getByRole('heading', { name: 'Appointments' })).toBeVisible();
+  return admin;
+}
+
+test('a visitor books a time after the form, an admin sees it live, and the visitor moves and cancels it by the private link', async ({ page, browser, request }) => {
+  const name = `Bea Booker ${tag()}`;
+  const email = `booker.${tag()}@example.com`;
+  const admin = await adminWatching(browser);
+  await sendForm(page, name, email);
+  // The picker takes the form's place without moving what is below it.
+  await pickTime(page, 2, 'Zoom');
+  const chosen = (await page.getByRole('group', { name: /^Time on / }).getByRole('radio', { checked: true }).getAttribute('value'))!;
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
+  await expect(page.getByText(/Zoom call on .+ at .+ E[SD]T/)).toBeVisible();
+  const manage = await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href');
+  expect(manage).toMatch(/^\/booking\/[A-Za-z0-9_-]{43}$/);
+
+  // The admin's bell and calendar show it without a reload.
+  await expect(admin.getByRole('button', { name: /^Notifications, \d+ unread/ })).toBeVisible({ timeout: 15_000 });
+  await expect(admin.getByRole('status').filter({ hasText: `New booking: ${name}` })).toBeVisible();
+  const month = chosen.slice(0, 7);
+  if (!admin.url().includes(month)) await admin.goto(`/dashboard/appointments?month=${month}`);
+  await expect(admin.getByRole('button', { name: new RegExp(`- ${name}$`) })).toBeVisible();
+
+  await expect.poll(() => subjectsTo(request, email), { timeout: 20_000 }).toHaveLength(2);
+  const confirmation = (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your Zoom call'))!;
+  expect(confirmation.text).toContain(manage!);
+
+  // The private link: move it, then cancel it.
+  await openPage(page, manage!);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your free call' })).toBeVisible();
+  await expect(page.getByText(/Your Zoom call is on/)).toBeVisible();
+  await page.getByRole('button', { name: 'Move my call' }).click();
+  await expect(page.getByRole('heading', { name: 'Pick a new time' })).toBeFocused();
+  await pickTime(page, 5, 'Phone call');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your call has been moved.' })).toBeVisible();
+  await expect(page.getByText(/Your phone call is on/)).toBeVisible();
+  await expect(admin.getByRole('status').filter({ hasText: `Booking moved: ${name}` })).toBeVisible({ timeout: 15_000 });
+
+  await page.getByRole('button', { name: 'Cancel my call' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, cancel it' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your call has been cancelled.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Book a time' })).toBeVisible();
+  await expect(admin.getByRole('status').filter({ hasText: `Booking cancelled: ${name}` })).toBeVisible({ timeout: 15_000 });
+  await expect(admin.getByRole('button', { name: new RegExp(`- ${name} \\(cancelled\\)$`) })).toBeVisible();
+
+  await expect
+    .poll(async () => (await subjectsTo(request, email)).map((s) => s.split(':')[0]).sort(), { timeout: 20_000 })
+    .toEqual(['Cancelled', 'Confirmed', 'Updated', `We received your request`].sort());
+  expect((await subjectsTo(request, email)).find((s) => s.startsWith('We received'))).toBe(`We received your request: ${SITE_NAME}`);
+  await admin.close();
+});
+
+test.describe('on a 360 px phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('the picker fits, works by keyboard, and books', async ({ page }) => {
+    const email = `phone.${tag()}@example.com`;
+    await sendForm(page, `Pat Phone ${tag()}`, email);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    // Keyboard only: Tab to the days, arrows within each group.
+    const firstDay = page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio').first();
+    await firstDay.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio').nth(1)).toBeChecked();
+    // Past "Show more days" to the times.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Show more days' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('group', { name: /^Time on / }).getByRole('radio').first()).toBeChecked();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+
+  test('"Skip, call me instead" brings back the empty form', async ({ page }) => {
+    await sendForm(page, `Sam Skipper ${tag()}`, `skip.${tag()}@example.com`);
+    await page.getByRole('button', { name: 'Skip, call me instead' }).click();
+    await expect(page.locator('#contact form').getByLabel('Full name')).toHaveValue('');
+  });
+});
+
+test('a link nobody was given shows that it is not valid, and is never cached', async ({ page }) => {
+  const response = await openPage(page, `/booking/${'A'.repeat(43)}`);
+  expect(response!.headers()['cache-control']).toBe('no-store');
+  expect(response!.headers()['referrer-policy']).toBe('no-referrer');
+  await expect(page.getByRole('alert')).toHaveText('This booking link is not valid or has expired.');
+});
