@@ -41,7 +41,8 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
   const visitorZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   const load = () => {
-    const { from, to } = dateRange(62);
+    // From yesterday (this device may be a day behind the business) for 61 days: the most one request may ask.
+    const { from, to } = dateRange(60);
     getAvailability(from, to).then(
       (a) => {
         // Booking is off: back to what the form did before there was booking.
