@@ -54,9 +54,10 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
   if (leadIds.length > 0) {
     for (const a of demoAppointments(leadIds, businessToday(config.businessTimeZone))) {
       // Demo leads are not people: no email reminder (lead_reminder_sent_at set), as no email at all.
+      // Over a real booking at the same time it still goes in (overlap allowed), like staff choosing to.
       appointmentsAdded += await execute(db, sql`
-        insert into appointments (id, lead_id, date, time, type, notes, lead_reminder_sent_at)
-        values (${a.id}, ${a.lead_id}, ${a.date}, ${a.time}, ${a.type}, ${a.notes}, now())
+        insert into appointments (id, lead_id, date, time, type, notes, lead_reminder_sent_at, overlap_allowed)
+        values (${a.id}, ${a.lead_id}, ${a.date}, ${a.time}, ${a.type}, ${a.notes}, now(), true)
         on conflict (id) do nothing`);
     }
   }
