@@ -63,7 +63,7 @@ const serverLayers = {
             message: 'db/ may use lib/, config and the logger only: it knows nothing of HTTP, auth or features.',
           },
           {
-            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`],
+            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`],
             from: [`${S}/http`, `${S}/auth`, `${S}/routes`, ...TOP],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
           },
