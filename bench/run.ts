@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [ingest] [analytics] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [booking] [ingest] [analytics] [lighthouse]     (default: all)
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -24,6 +24,11 @@
  *
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
  * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms).
+ *
+ * `booking` (bench/booking.ts): the 30-day availability with 10,000 appointments, p50/p95 on
+ * PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms); then every open slot raced
+ * for by 2-4 booking tokens from BENCH_CONNECTIONS connections: answered bookings/s (target
+ * ≥ 300 on PostgreSQL), and no double booking, one appointment per 201, in SQL.
  *
  * `auth`: sign-in latency (p50) and how many live notification streams one process holds
  * with one notification delivered to all of them within 1 s (target: 1,000).
@@ -48,6 +53,7 @@ import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
 import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
+import { benchBooking } from './booking.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
 const POSTGRES_TARGET_RPS = 1_000;
@@ -459,6 +465,10 @@ async function main() {
       const database = await createFreshDatabase(pgServer.url);
       cleanups.push(database.drop);
       await benchScale('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
+      await runCleanups();
+    }
+    if (wants('booking')) {
+      await benchBooking({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, connections: load.connections, signal: load.signal, cleanups, verdict });
       await runCleanups();
     }
     if (wants('ingest') || wants('analytics')) {

@@ -64,14 +64,21 @@ export function openSlots(q: SlotQuery): number[] {
     if (!hours || daysOff.has(date)) continue;
     const open = clockMinutes(hours.start);
     const close = clockMinutes(hours.end);
+    // Most days the clocks do not change between opening and closing: then every start is the
+    // opening instant plus whole minutes, without asking Intl for each.
+    const opening = zonedInstant(date, open, timeZone);
+    const closing = zonedInstant(date, close, timeZone);
+    const steady = opening !== undefined && closing !== undefined && closing - opening === (close - open) * MINUTE;
     for (let m = open; m + settings.slot_minutes <= close; m += settings.slot_minutes) {
-      const start = zonedInstant(date, m, timeZone);
+      const start = steady ? opening + (m - open) * MINUTE : zonedInstant(date, m, timeZone);
       if (start === undefined || start < earliest) continue;
       const end = start + length;
-      const endsAt = zonedParts(end, timeZone);
-      // On the business clock the slot must end on its day by closing time (a DST change inside
-      // the open hours lengthens or shortens the wall-clock span).
-      if (endsAt.date !== date || endsAt.minutes > close) continue;
+      if (!steady) {
+        // On the business clock the slot must end on its day by closing time (a DST change
+        // inside the open hours lengthens or shortens the wall-clock span).
+        const endsAt = zonedParts(end, timeZone);
+        if (endsAt.date !== date || endsAt.minutes > close) continue;
+      }
       while (b < blocked.length && blocked[b]!.end <= start) b++;
       // Blocked ranges are sorted and disjoint: only the first one not yet over can overlap.
       const clash = b < blocked.length && blocked[b]!.start < end;

@@ -212,7 +212,7 @@ export const bookingRoutes = createRouter()
     if (row.expired) throw new AppError('not_found', LINK_INVALID);
     if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     requireType(settings, body.type);
-    await limitChanges(c, hash);
+    // No change limit here: a link books one call; moving and cancelling it are limited.
     const at = await requireOpenSlot(c.var.db, settings, timeZone, body.start);
     let id: string | undefined;
     try {
@@ -228,8 +228,8 @@ export const bookingRoutes = createRouter()
     // Undefined: the link was used at this very moment by another request (a double click).
     if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     c.var.deps.outbox.nudge();
-    const booked = await readBooking(c.var.db, hash, timeZone);
-    return c.json(publicView(booked!, body.booking_token, settings, timeZone), 201);
+    const booked: BookingRow = { ...row, expired: false, appointment: { id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled' } };
+    return c.json(publicView(booked, body.booking_token, settings, timeZone), 201);
   })
   .openapi(readRoute, async (c) => {
     const { token } = c.req.valid('param');

@@ -79,17 +79,23 @@ export type NewBooking = { hash: string; token: string; date: string; time: stri
 /** The private link's path, for the lead's copy of an appointment email. */
 export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
 
+/** The advisory-lock key space of bookings (the second key is the business date's hash). */
+const BOOKING_LOCK_SPACE = 4_201_311;
+
 /**
- * Books the call for the link's lead, in one statement: the link is locked (two clicks book
- * once), must be unexpired and hold no scheduled call; the appointment goes in with the
- * buffer, and the no-overlap constraint refuses it (23P01) if another took the time meanwhile,
- * in any process. Every admin gets a `booking` notification; the lead and opted-in admins the
+ * Books the call for the link's lead, in one statement: bookings of one business date take
+ * turns (a transaction-scoped advisory lock, so two inserts never wait on each other's
+ * constraint check, which PostgreSQL would resolve as a deadlock); the link is locked (two
+ * clicks book once), must be unexpired and hold no scheduled call; the appointment goes in
+ * with the buffer, and the no-overlap constraint refuses it (23P01) if another took the time
+ * meanwhile, in any process. Every admin gets a `booking` notification; the lead and opted-in admins the
  * invitation, the lead's with the private link.
  * Returns the appointment's id, or undefined when the link cannot book now.
  */
 export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<string | undefined> {
   const [row] = await queryRows(db, sql`
-    with t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() for update),
+    with day_lock as (select pg_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${b.date}::text))),
+    t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and exists (select 1 from day_lock) for update),
     usable as (
       select t.* from t
       where t.appointment_id is null or exists (select 1 from appointments x where x.id = t.appointment_id and x.status = 'cancelled')
@@ -124,10 +130,15 @@ export async function deleteExpiredBookingTokens(db: Db): Promise<number> {
       and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= current_date - 1)`);
 }
 
-/** Is this a violation of the appointments' no-overlap constraint (another booking took the time)? */
+/**
+ * Did another appointment take the time meanwhile? The no-overlap constraint refused this one
+ * (23P01), or two overlapping inserts waited on each other's check and PostgreSQL cancelled
+ * this one as a deadlock (40P01): either way the time went to the other.
+ */
 export function isOverlapViolation(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23P01') return true;
+    const code = (e as { code?: unknown }).code;
+    if (code === '23P01' || code === '40P01') return true;
   }
   return false;
 }
