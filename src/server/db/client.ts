@@ -72,7 +72,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   return fromPglite(client);
 }
 
-export function openPostgres(url: string, max = 10): Database {
+export function openPostgres(url: string, max = 20): Database {
   // A bounded wait for a connection, so a request fails (503) instead of hanging while the
   // server is unreachable.
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'due-diligence-crm', connectionTimeoutMillis: 5000 });

@@ -13,7 +13,7 @@ import {
 } from '#shared/schemas/booking';
 import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { openSlots } from '../booking/availability.ts';
+import { openSlots, type Busy } from '../booking/availability.ts';
 import type { Db } from '../db/client.ts';
 import { updateAppointment, type AppointmentMail } from '../db/queries/appointments.ts';
 import {
@@ -24,6 +24,7 @@ import {
   isOverlapViolation,
   managePathExtra,
   readBooking,
+  readBookingContext,
   saveBookingSettings,
   type BookingRow,
 } from '../db/queries/bookings.ts';
@@ -123,25 +124,29 @@ const mailOf = (c: Context<AppEnv>): AppointmentMail => {
 
 /** The open start times of one business date now, leaving out `ownAppointment` (a call being moved). */
 async function slotsOn(db: Db, settings: BookingSettings, timeZone: string, date: string, ignore?: { start: number; duration_minutes: number }) {
-  let busy = await busyTimes(db, timeZone, date, date);
-  if (ignore) {
-    const end = ignore.start + ignore.duration_minutes * 60_000;
-    const i = busy.findIndex((b) => b.start === ignore.start && b.end === end);
-    if (i >= 0) busy = busy.filter((_, j) => j !== i);
-  }
+  const busy = withoutCall(await busyTimes(db, timeZone, date, date), ignore);
   return openSlots({ settings, timeZone, from: date, to: date, now: Date.now(), busy });
 }
 
 /**
- * Checks that `start` is one of the open times of its day, or answers 409 with that day's
- * open times; returns its business date and clock time.
+ * Checks that `start` is one of the open times of its day, given that day's busy times (but
+ * `ignore`, the call being moved), or answers 409 with that day's open times; returns its
+ * business date and clock time.
  */
-async function requireOpenSlot(db: Db, settings: BookingSettings, timeZone: string, start: string, ignore?: { start: number; duration_minutes: number }) {
+function requireOpenSlot(settings: BookingSettings, timeZone: string, start: string, busy: Busy[], ignore?: { start: number; duration_minutes: number }) {
   const at = Date.parse(start);
   const { date, minutes } = zonedParts(at, timeZone);
-  const slots = await slotsOn(db, settings, timeZone, date, ignore);
+  const slots = openSlots({ settings, timeZone, from: date, to: date, now: Date.now(), busy: withoutCall(busy, ignore) });
   if (!slots.includes(at)) throw slotTaken(slots, timeZone);
   return { date, time: clockText(minutes) };
+}
+
+/** Busy times without the call being moved (it does not block its own new time). */
+function withoutCall(busy: Busy[], ignore?: { start: number; duration_minutes: number }): Busy[] {
+  if (!ignore) return busy;
+  const end = ignore.start + ignore.duration_minutes * 60_000;
+  const i = busy.findIndex((b) => b.start === ignore.start && b.end === end);
+  return i < 0 ? busy : busy.filter((_, j) => j !== i);
 }
 
 const slotTaken = (slots: number[], timeZone: string) =>
@@ -176,12 +181,14 @@ function publicView(row: BookingRow, token: string, settings: BookingSettings, t
   };
 }
 
-async function loadBooking(c: Context<AppEnv>, token: string) {
+/** The link, the settings and (given a start) the busy times of that business date, in one read. */
+async function loadBooking(c: Context<AppEnv>, token: string, start?: string) {
   const timeZone = c.var.deps.config.businessTimeZone;
   const hash = hashToken(token);
-  const [row, settings] = await Promise.all([readBooking(c.var.db, hash, timeZone), getBookingSettings(c.var.db)]);
+  const date = start === undefined ? undefined : zonedParts(Date.parse(start), timeZone).date;
+  const { booking: row, settings, busy } = await readBookingContext(c.var.db, hash, timeZone, date);
   if (!row) throw new AppError('not_found', LINK_INVALID);
-  return { row, settings, hash, timeZone };
+  return { row, settings, hash, timeZone, busy };
 }
 
 /** The booked call, which must still be changeable. */
@@ -207,14 +214,14 @@ export const bookingRoutes = createRouter()
   })
   .openapi(bookRoute, async (c) => {
     const body = c.req.valid('json');
-    const { row, settings, hash, timeZone } = await loadBooking(c, body.booking_token);
+    const { row, settings, hash, timeZone, busy } = await loadBooking(c, body.booking_token, body.start);
     if (!settings.enabled) throw new AppError('conflict', 'Online booking is closed. We will call you to agree a time.', undefined, undefined, { slots: [] });
     if (row.expired) throw new AppError('not_found', LINK_INVALID);
     if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     requireType(settings, body.type);
     // No change limit here: a link books one call; moving and cancelling it are limited.
-    const at = await requireOpenSlot(c.var.db, settings, timeZone, body.start);
-    let id: string | undefined;
+    const at = requireOpenSlot(settings, timeZone, body.start, busy);
+    let id: string | 'taken' | undefined;
     try {
       id = await bookSlot(
         c.var.db,
@@ -225,6 +232,8 @@ export const bookingRoutes = createRouter()
       if (!isOverlapViolation(error)) throw error;
       throw slotTaken(await slotsOn(c.var.db, settings, timeZone, at.date), timeZone);
     }
+    // Someone else is booking this very time right now: theirs, unless it fails (then it is open again).
+    if (id === 'taken') throw slotTaken((await slotsOn(c.var.db, settings, timeZone, at.date)).filter((s) => s !== Date.parse(body.start)), timeZone);
     // Undefined: the link was used at this very moment by another request (a double click).
     if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     c.var.deps.outbox.nudge();
@@ -240,11 +249,11 @@ export const bookingRoutes = createRouter()
   .openapi(rescheduleRoute, async (c) => {
     const { token } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { row, settings, hash, timeZone } = await loadBooking(c, token);
+    const { row, settings, hash, timeZone, busy } = await loadBooking(c, token, body.start);
     const current = requireChangeable(row, settings);
     requireType(settings, body.type);
     await limitChanges(c, hash);
-    const at = await requireOpenSlot(c.var.db, settings, timeZone, body.start, current);
+    const at = requireOpenSlot(settings, timeZone, body.start, busy, current);
     try {
       await updateAppointment(
         c.var.db,

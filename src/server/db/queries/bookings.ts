@@ -13,8 +13,12 @@ export const BOOKING_TOKEN_HOURS = 24;
 /** The stored settings, with the defaults for anything missing (a row written by an older version). */
 export async function getBookingSettings(db: Db): Promise<BookingSettings> {
   const [row] = await queryRows(db, sql`select settings from booking_settings where id = 1`, z.object({ settings: z.unknown() }));
-  if (!row) return DEFAULT_BOOKING_SETTINGS;
-  const parsed = bookingSettingsSchema.safeParse({ ...DEFAULT_BOOKING_SETTINGS, ...(row.settings as object) });
+  return parseSettings(row?.settings);
+}
+
+function parseSettings(stored: unknown): BookingSettings {
+  if (stored === null || typeof stored !== 'object') return DEFAULT_BOOKING_SETTINGS;
+  const parsed = bookingSettingsSchema.safeParse({ ...DEFAULT_BOOKING_SETTINGS, ...stored });
   return parsed.success ? parsed.data : DEFAULT_BOOKING_SETTINGS;
 }
 
@@ -62,6 +66,37 @@ const bookingRow = z.object({
 });
 export type BookingRow = z.infer<typeof bookingRow>;
 
+const contextRow = z.object({ settings: z.unknown(), booking: bookingRow.nullable(), busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })) });
+
+/**
+ * Everything a booking request needs, in one round trip: the settings, the link's lead and
+ * call (undefined for a link we never made), and the busy times around `date` (a business
+ * date; none without it).
+ */
+export async function readBookingContext(
+  db: Db,
+  hash: string,
+  timeZone: string,
+  date?: string,
+): Promise<{ settings: BookingSettings; booking: BookingRow | undefined; busy: { start: number; end: number }[] }> {
+  const a = sql.raw('a');
+  const [row] = await queryRows(db, sql`
+    select (select settings from booking_settings where id = 1) as settings,
+      (select json_build_object('lead_id', t.lead_id, 'full_name', l.full_name, 'expired', t.expires_at <= now(),
+         'appointment', case when a.id is null then null else json_build_object('id', a.id,
+           'start', (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end)
+       from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
+       where t.token_hash = ${hash}) as booking,
+      coalesce((select json_agg(json_build_object('start', (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8, 'duration_minutes', a.duration_minutes))
+       from appointments a where ${date ?? null}::date is not null and a.status = 'scheduled'
+         and a.date between ${date ?? null}::date - 1 and ${date ?? null}::date + 1), '[]'::json) as busy`, contextRow);
+  return {
+    settings: parseSettings(row?.settings),
+    booking: row?.booking ?? undefined,
+    busy: (row?.busy ?? []).map((b) => ({ start: b.start, end: b.start + b.duration_minutes * 60_000 })),
+  };
+}
+
 /** The link's lead and booked call; undefined for a link we never made (or whose lead is gone). */
 export async function readBooking(db: Db, hash: string, timeZone: string): Promise<BookingRow | undefined> {
   const a = sql.raw('a');
@@ -79,23 +114,24 @@ export type NewBooking = { hash: string; token: string; date: string; time: stri
 /** The private link's path, for the lead's copy of an appointment email. */
 export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
 
-/** The advisory-lock key space of bookings (the second key is the business date's hash). */
+/** The advisory-lock key space of bookings (the second key is the hash of the start's date and time). */
 const BOOKING_LOCK_SPACE = 4_201_311;
 
 /**
- * Books the call for the link's lead, in one statement: bookings of one business date take
- * turns (a transaction-scoped advisory lock, so two inserts never wait on each other's
- * constraint check, which PostgreSQL would resolve as a deadlock); the link is locked (two
+ * Books the call for the link's lead, in one statement. Someone else booking the same start at
+ * this moment holds its advisory lock: then this one does nothing and reports `taken` at
+ * once, rather than wait for the other's commit (and, on PostgreSQL, risk the two inserts
+ * waiting on each other's constraint check, a deadlock). Otherwise the link is locked (two
  * clicks book once), must be unexpired and hold no scheduled call; the appointment goes in
- * with the buffer, and the no-overlap constraint refuses it (23P01) if another took the time
- * meanwhile, in any process. Every admin gets a `booking` notification; the lead and opted-in admins the
- * invitation, the lead's with the private link.
- * Returns the appointment's id, or undefined when the link cannot book now.
+ * with the buffer, and the no-overlap constraint refuses it (23P01) if an overlapping time was
+ * booked meanwhile, in any process. Every admin gets a `booking` notification; the lead and
+ * opted-in admins the invitation, the lead's with the private link.
+ * Returns the appointment's id; `taken`; or undefined when the link cannot book now.
  */
-export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<string | undefined> {
+export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<string | 'taken' | undefined> {
   const [row] = await queryRows(db, sql`
-    with day_lock as (select pg_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${b.date}::text))),
-    t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and exists (select 1 from day_lock) for update),
+    with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.date} ${b.time}`}::text)) as got),
+    t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and (select got from slot_lock) for update),
     usable as (
       select t.* from t
       where t.appointment_id is null or exists (select 1 from appointments x where x.id = t.appointment_id and x.status = 'cancelled')
@@ -113,8 +149,9 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       select u.id, 'booking', 'New booking: ' || l.full_name || ', ' || ${shortWhen('created')}
       from created join leads l on l.id = created.lead_id cross join users u
     )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token) })}
-    select id from created`, z.object({ id: z.uuid() }));
-  return row?.id;
+    select (select got from slot_lock) as got, (select id from created) as id`, z.object({ got: z.boolean(), id: z.uuid().nullable() }));
+  if (!row?.got) return 'taken';
+  return row.id ?? undefined;
 }
 
 /** The notification of a change the lead made through the link. */
