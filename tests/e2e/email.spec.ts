@@ -51,6 +51,8 @@ async function scheduleThroughTheForm(page: Page, lead: { full_name: string }, d
   const combobox = dialog.getByRole('combobox', { name: 'Lead' });
   await combobox.fill(lead.full_name);
   await expect(dialog.getByRole('option', { name: new RegExp(lead.full_name) })).toHaveCount(1);
+  // Only the match: until the search answers, the newest leads stay listed (others' too, made meanwhile).
+  await expect(dialog.getByRole('listbox', { name: 'Leads' }).getByRole('option')).toHaveCount(1);
   await combobox.press('ArrowDown');
   await combobox.press('Enter');
   await dialog.getByLabel('Date').fill(date);

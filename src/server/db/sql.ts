@@ -60,6 +60,13 @@ export async function executePrepared(db: Db, name: string, query: SQL): Promise
   await db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
 }
 
+/** queryRows as a named prepared statement (see executePrepared): for a hot statement of fixed text. */
+export async function queryRowsPrepared<S extends z.ZodType>(db: Db, name: string, query: SQL, schema: S): Promise<z.infer<S>[]> {
+  const result = (await db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute()) as { rows: unknown[] };
+  if (checkRows) for (const row of result.rows) checkRow(schema, row, query);
+  return result.rows as z.infer<S>[];
+}
+
 /** Runs a statement and returns how many rows it touched. */
 export async function execute(db: Db, query: SQL): Promise<number> {
   const result = (await db.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };

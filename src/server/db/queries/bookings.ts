@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
-import { execute, queryRows } from '../sql.ts';
+import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
 import { queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
 import { hashToken } from './sessions.ts';
 
@@ -35,7 +35,7 @@ export async function saveBookingSettings(db: Db, settings: BookingSettings): Pr
  */
 export async function busyTimes(db: Db, timeZone: string, from: string, to: string): Promise<{ start: number; end: number }[]> {
   const a = sql.raw('a');
-  const rows = await queryRows(db, sql`
+  const rows = await queryRowsPrepared(db, 'busy_times', sql`
     select (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8 as start, a.duration_minutes
     from appointments a
     where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`, z.object({ start: z.number(), duration_minutes: z.number().int() }));
@@ -80,7 +80,8 @@ export async function readBookingContext(
   date?: string,
 ): Promise<{ settings: BookingSettings; booking: BookingRow | undefined; busy: { start: number; end: number }[] }> {
   const a = sql.raw('a');
-  const [row] = await queryRows(db, sql`
+  // Prepared: the hot read of every booking request (its text never changes, only parameters).
+  const [row] = await queryRowsPrepared(db, 'booking_context', sql`
     select (select settings from booking_settings where id = 1) as settings,
       (select json_build_object('lead_id', t.lead_id, 'full_name', l.full_name, 'expired', t.expires_at <= now(),
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
@@ -129,7 +130,8 @@ const BOOKING_LOCK_SPACE = 4_201_311;
  * Returns the appointment's id; `taken`; or undefined when the link cannot book now.
  */
 export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<string | 'taken' | undefined> {
-  const [row] = await queryRows(db, sql`
+  // Prepared: planning this many CTEs costs more than running them (its text is fixed per process).
+  const [row] = await queryRowsPrepared(db, 'book_slot', sql`
     with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.date} ${b.time}`}::text)) as got),
     t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and (select got from slot_lock) for update),
     usable as (
