@@ -232,8 +232,13 @@ export const bookingRoutes = createRouter()
       if (!isOverlapViolation(error)) throw error;
       throw slotTaken(await slotsOn(c.var.db, settings, timeZone, at.date), timeZone);
     }
-    // Someone else is booking this very time right now: theirs, unless it fails (then it is open again).
-    if (id === 'taken') throw slotTaken((await slotsOn(c.var.db, settings, timeZone, at.date)).filter((s) => s !== Date.parse(body.start)), timeZone);
+    // Someone else is booking this very time right now: theirs, unless it fails (then it is open
+    // again). The day's other times come from the busy times already read, with this one busy.
+    if (id === 'taken') {
+      const start = Date.parse(body.start);
+      const taken = [...busy, { start, end: start + settings.slot_minutes * 60_000 }];
+      throw slotTaken(openSlots({ settings, timeZone, from: at.date, to: at.date, now: Date.now(), busy: taken }), timeZone);
+    }
     // Undefined: the link was used at this very moment by another request (a double click).
     if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     c.var.deps.outbox.nudge();
