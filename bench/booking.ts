@@ -20,6 +20,7 @@ import type { BookingSettings } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { openPglite, openPostgres, type Database, type Db } from '../src/server/db/client.ts';
 import { execute } from '../src/server/db/sql.ts';
+import { OPEN_EVERY_DAY } from '../src/server/test/booking.ts';
 import { signInOverHttp, type ServerProcess } from '../src/server/test/process.ts';
 import { leadBody } from './lead-throughput.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
@@ -43,16 +44,7 @@ export type BookingBench = {
 export const BOOKING_TIME_ZONE = 'America/New_York';
 const ENV = { BUSINESS_TIME_ZONE: BOOKING_TIME_ZONE, LEAD_MIN_FILL_SECONDS: '0' };
 
-export const BENCH_BOOKING_SETTINGS: BookingSettings = {
-  enabled: true,
-  hours: Array.from({ length: 7 }, () => ({ start: '09:00', end: '17:00' })),
-  slot_minutes: 30,
-  buffer_minutes: 0,
-  min_notice_hours: 0,
-  horizon_days: 30,
-  types: ['Call', 'Zoom'],
-  days_off: [],
-};
+export const BENCH_BOOKING_SETTINGS: BookingSettings = OPEN_EVERY_DAY;
 
 export const SEEDED_APPOINTMENTS = 10_000;
 /** Of them, scheduled inside the 30 days asked for, in open hours (of 31 × 16 half-hour slots). */

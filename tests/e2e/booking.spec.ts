@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { OPEN_EVERY_DAY } from '../../src/server/test/booking.ts';
 import { SITE_NAME, expect, fillLeadForm, openPage, signInAsAdmin, test } from './fixtures.ts';
 
 /*
@@ -19,10 +20,7 @@ const mailsTo = async (request: APIRequestContext, address: string) =>
 test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
   await signInAsAdmin(page);
-  const open = { start: '09:00', end: '17:00' };
-  const res = await page.request.put('/api/booking-settings', {
-    data: { enabled: true, hours: Array(7).fill(open), slot_minutes: 30, buffer_minutes: 0, min_notice_hours: 0, horizon_days: 30, types: ['Call', 'Zoom'], days_off: [] },
-  });
+  const res = await page.request.put('/api/booking-settings', { data: OPEN_EVERY_DAY });
   expect(res.status()).toBe(200);
   await page.close();
 });

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { createPostgresDatabaseUrl, testEngine } from '../test/database.ts';
+import { OPEN_EVERY_DAY } from '../test/booking.ts';
 import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 
 // Two app processes on one PostgreSQL: 20 people confirm the same time, half through each
@@ -24,10 +25,7 @@ describe.runIf(testEngine === 'postgres')('booking across processes', () => {
     const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     servers.push(a!, b!);
     const cookie = await signInOverHttp(a!.url, { email: 'race@example.com', password: 'race-password' });
-    const open = { start: '09:00', end: '17:00' };
-    const saved = await post(`${a!.url}/api/booking-settings`, {
-      enabled: true, hours: Array(7).fill(open), slot_minutes: 30, buffer_minutes: 0, min_notice_hours: 0, horizon_days: 30, types: ['Call'], days_off: [],
-    }, cookie, 'PUT');
+    const saved = await post(`${a!.url}/api/booking-settings`, OPEN_EVERY_DAY, cookie, 'PUT');
     expect(saved.status).toBe(200);
 
     const tokens = await Promise.all(

@@ -4,8 +4,7 @@ import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
-import { queueLeadReminders } from '../db/queries/appointments.ts';
-import { queueMailOf } from '../db/queries/emails.ts';
+import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
@@ -18,7 +17,7 @@ type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
  * running them at once do each piece of work once. Returns a stop function.
  */
 export function startJobs(database: Database, config: Config, logger: Logger, outbox: MailOutbox): () => void {
-  const mail = { ...queueMailOf(config.mail), timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
+  const mail = appointmentMailOf(config);
   const jobs: Job[] = [
     {
       name: 'appointment reminders',

@@ -17,10 +17,10 @@ import {
   listAppointments,
   listCalendarAppointments,
   updateAppointment,
+  appointmentMailOf,
   type AppointmentMail,
 } from '../db/queries/appointments.ts';
 import { getBookingSettings, isOverlapViolation } from '../db/queries/bookings.ts';
-import { queueMailOf } from '../db/queries/emails.ts';
 import type { Db } from '../db/client.ts';
 import { clockMinutes, zonedInstant } from '#shared/zoned-time';
 import type { AppEnv } from '../http/context.ts';
@@ -91,11 +91,7 @@ const deleteRoute = createAdminRoute({
   responses: { 200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
 });
 
-/** What the emails of an appointment change need from the configuration. */
-const mailOf = (c: Context<AppEnv>): AppointmentMail => {
-  const { config } = c.var.deps;
-  return { ...queueMailOf(config.mail), timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
-};
+const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
 
 const IN_THE_PAST = 'Appointment must be in the future';
 const OVERLAP = 'This time overlaps another appointment.';

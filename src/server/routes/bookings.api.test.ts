@@ -8,6 +8,7 @@ import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { OPEN_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const TZ = 'America/New_York';
@@ -15,17 +16,7 @@ const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
 
-/** Every day 9 to 5, no notice: tests do not depend on today's weekday or hour. */
-const OPEN_ALL_WEEK: BookingSettings = {
-  enabled: true,
-  hours: Array(7).fill({ start: '09:00', end: '17:00' }),
-  slot_minutes: 30,
-  buffer_minutes: 0,
-  min_notice_hours: 0,
-  horizon_days: 30,
-  types: ['Call', 'Zoom'],
-  days_off: [],
-};
+const OPEN_ALL_WEEK = OPEN_EVERY_DAY;
 /** Business dates: the day after tomorrow (always fully open, whatever the hour now). */
 const today = () => zonedParts(Date.now(), TZ).date;
 const day = (n: number) => addDays(today(), n);

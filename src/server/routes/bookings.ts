@@ -15,7 +15,7 @@ import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { openSlots, type Busy } from '../booking/availability.ts';
 import type { Db } from '../db/client.ts';
-import { updateAppointment, type AppointmentMail } from '../db/queries/appointments.ts';
+import { updateAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
 import {
   bookingNotice,
   bookSlot,
@@ -28,7 +28,6 @@ import {
   saveBookingSettings,
   type BookingRow,
 } from '../db/queries/bookings.ts';
-import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { hashToken } from '../db/queries/sessions.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -117,10 +116,7 @@ const saveSettingsRoute = createAdminRoute({
   responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
-const mailOf = (c: Context<AppEnv>): AppointmentMail => {
-  const { config } = c.var.deps;
-  return { ...queueMailOf(config.mail), timeZone: config.businessTimeZone, leadReminderHours: config.mail.leadReminderHours };
-};
+const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
 
 /** The open start times of one business date now, leaving out `ownAppointment` (a call being moved). */
 async function slotsOn(db: Db, settings: BookingSettings, timeZone: string, date: string, ignore?: { start: number; duration_minutes: number }) {

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENT_TYPES, LEAD_STATUSES, NOTIFICATION_TYPES, SESSION_ID_PATTERN } from '#shared/constants';
 import { updateAppointmentRequestSchema } from '#shared/schemas/appointment';
-import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
+import { bookingSettingsSchema } from '#shared/schemas/booking';
 import { isoInZone, zonedInstant } from '#shared/zoned-time';
 import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
 import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
@@ -12,6 +12,7 @@ import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
+import { OPEN_EVERY_DAY } from '../test/booking.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, rawGarbage } from '../test/hostile.ts';
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const feed = (await (await t.json('POST', '/api/calendar-feed', undefined, { cookie })).json()) as { url: string };
   feedToken = new URL(feed.url).pathname.split('/')[3]!;
   // Open every day, no notice: hostile bookings reach the database's own checks.
-  await t.json('PUT', '/api/booking-settings', { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '09:00', end: '17:00' }), min_notice_hours: 0 }, { cookie });
+  await t.json('PUT', '/api/booking-settings', OPEN_EVERY_DAY, { cookie });
   bookingToken = ((await (await t.json('POST', '/api/public/leads', validLead())).json()) as { booking_token: string }).booking_token;
   const doc = (await (await t.app.request('/api/openapi.json')).json()) as Doc;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -86,7 +87,7 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'PATCH /api/public/bookings/{token}':
       return { start: nextSlot(), type: 'Zoom' };
     case 'PUT /api/booking-settings':
-      return { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '09:00', end: '17:00' }), min_notice_hours: 0 };
+      return OPEN_EVERY_DAY;
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true };
     default:

@@ -1,19 +1,11 @@
 import * as z from 'zod';
 import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from '../constants.ts';
+import { isCalendarDate, isClockTime } from '../rules/calendar.ts';
 import { NUL_MESSAGE, noNul } from './text.ts';
 
 export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' });
 
-/** A real calendar day as yyyy-mm-dd (2026-02-30 is not one). */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1900 && y <= 2200 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-export const isClockTime = (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+export { isCalendarDate, isClockTime };
 
 export const dateSchema = z
   .string({ error: 'Date is required' })

@@ -1,5 +1,6 @@
 import { BOOKABLE_TYPES, BOOKING_LIMITS, type BookableType } from '#shared/constants';
 import type { BookingSettings } from '#shared/schemas/booking';
+import { isCalendarDate, isClockTime } from '#shared/rules/calendar';
 import { clockMinutes } from '#shared/zoned-time';
 import { ApiError } from '#client/lib/api-client.ts';
 
@@ -59,17 +60,6 @@ export function toFormValues(settings: BookingSettings): BookingFormValues {
     types: BOOKABLE_TYPES.filter((t) => settings.types.includes(t)),
     days_off: [...settings.days_off].sort(),
   };
-}
-
-const isClockTime = (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
-
-/** A real yyyy-mm-dd date between 1900 and 2200, as the schema's isCalendarDate. */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1900 && y <= 2200 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
 function checkNumber(text: string, { rule, min, max }: { rule: string; min: number; max: number }): string | undefined {

@@ -10,7 +10,8 @@ import {
 } from '#shared/schemas/appointment';
 import type { Db } from '../client.ts';
 import { isoTimestamp, queryRows } from '../sql.ts';
-import { newEmail, type QueueMail } from './emails.ts';
+import type { Config } from '../../config.ts';
+import { newEmail, queueMailOf, type QueueMail } from './emails.ts';
 
 /** What every appointment response holds (the shared Appointment schema), with its lead or null. */
 export const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
@@ -66,6 +67,13 @@ export function listUpcomingAppointments(db: Db, timeZone: string, days: number,
  * this, no email is queued (demo data).
  */
 export type AppointmentMail = QueueMail & { timeZone: string; leadReminderHours: number };
+
+/** The AppointmentMail of this configuration. */
+export const appointmentMailOf = (config: Config): AppointmentMail => ({
+  ...queueMailOf(config.mail),
+  timeZone: config.businessTimeZone,
+  leadReminderHours: config.mail.leadReminderHours,
+});
 
 type Change = 'scheduled' | 'updated' | 'cancelled';
 

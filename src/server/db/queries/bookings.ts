@@ -7,6 +7,9 @@ import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
 import { queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
 import { hashToken } from './sessions.ts';
 
+/** The start of appointment `a` as epoch milliseconds (what the slot arithmetic works in). */
+const startMs = (timeZone: string) => sql`(extract(epoch from ${startsAt(sql.raw('a'), timeZone)}) * 1000)::float8`;
+
 /** How long a new booking link may be used to book (then it serves the booked call until it starts). */
 export const BOOKING_TOKEN_HOURS = 24;
 
@@ -34,9 +37,8 @@ export async function saveBookingSettings(db: Db, settings: BookingSettings): Pr
  * time zones and buffers), as instants: what the slots must keep clear of.
  */
 export async function busyTimes(db: Db, timeZone: string, from: string, to: string): Promise<{ start: number; end: number }[]> {
-  const a = sql.raw('a');
   const rows = await queryRowsPrepared(db, 'busy_times', sql`
-    select (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8 as start, a.duration_minutes
+    select ${startMs(timeZone)} as start, a.duration_minutes
     from appointments a
     where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`, z.object({ start: z.number(), duration_minutes: z.number().int() }));
   return rows.map((r) => ({ start: r.start, end: r.start + r.duration_minutes * 60_000 }));
@@ -79,16 +81,15 @@ export async function readBookingContext(
   timeZone: string,
   date?: string,
 ): Promise<{ settings: BookingSettings; booking: BookingRow | undefined; busy: { start: number; end: number }[] }> {
-  const a = sql.raw('a');
   // Prepared: the hot read of every booking request (its text never changes, only parameters).
   const [row] = await queryRowsPrepared(db, 'booking_context', sql`
     select (select settings from booking_settings where id = 1) as settings,
       (select json_build_object('lead_id', t.lead_id, 'full_name', l.full_name, 'expired', t.expires_at <= now(),
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
-           'start', (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end)
+           'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end)
        from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
        where t.token_hash = ${hash}) as booking,
-      coalesce((select json_agg(json_build_object('start', (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8, 'duration_minutes', a.duration_minutes))
+      coalesce((select json_agg(json_build_object('start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes))
        from appointments a where ${date ?? null}::date is not null and a.status = 'scheduled'
          and a.date between ${date ?? null}::date - 1 and ${date ?? null}::date + 1), '[]'::json) as busy`, contextRow);
   return {
@@ -100,14 +101,7 @@ export async function readBookingContext(
 
 /** The link's lead and booked call; undefined for a link we never made (or whose lead is gone). */
 export async function readBooking(db: Db, hash: string, timeZone: string): Promise<BookingRow | undefined> {
-  const a = sql.raw('a');
-  const [row] = await queryRows(db, sql`
-    select t.lead_id, l.full_name, t.expires_at <= now() as expired,
-      case when a.id is null then null else json_build_object('id', a.id, 'start', (extract(epoch from ${startsAt(a, timeZone)}) * 1000)::float8,
-        'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end as appointment
-    from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
-    where t.token_hash = ${hash}`, bookingRow);
-  return row;
+  return (await readBookingContext(db, hash, timeZone)).booking;
 }
 
 export type NewBooking = { hash: string; token: string; date: string; time: string; type: string; durationMinutes: number; bufferMinutes: number };
