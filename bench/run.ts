@@ -89,9 +89,13 @@ const verdict = (name: string, pass: boolean, detail: string) => {
  * The built server, in production mode, with only the environment given (so a DATABASE_URL in
  * this shell cannot leak into a PGlite run). Health turns 200 once the database is open; the
  * rest of start-up (creating the ADMIN_EMAIL admin) gets a moment before the load starts.
+ * BENCH_SERVER_NODE_ARGS adds node options to every server the bench starts, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of each (written when it stops).
  */
 async function startBuiltServer(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServer({ NODE_ENV: 'production', ...env }, { entry: 'built', isolated: true, timeoutMs: 90_000 });
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const entry = nodeArgs.length ? [...nodeArgs, BUILT_SERVER] : 'built';
+  const server = await startServer({ NODE_ENV: 'production', ...env }, { entry, isolated: true, timeoutMs: 90_000 });
   await new Promise((r) => setTimeout(r, 1_000));
   return server;
 }

@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { appRoot } from '../app-root.ts';
 import { snapshotPglite } from './embedded/pglite-snapshot.ts';
+import { StatementErrorTolerantPool } from './pool.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -75,7 +76,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 export function openPostgres(url: string, max = 20): Database {
   // A bounded wait for a connection, so a request fails (503) instead of hanging while the
   // server is unreachable.
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'due-diligence-crm', connectionTimeoutMillis: 5000 });
+  const pool = new StatementErrorTolerantPool({ connectionString: url, max, application_name: 'due-diligence-crm', connectionTimeoutMillis: 5000 });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor may a checked-out one: its query rejects (answered 503), but node-postgres also
