@@ -93,7 +93,7 @@ async function allOperations() {
 
 /** A digest of every table a request could change, to prove a refused request changed nothing. */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits', 'emails', 'booking_settings', 'booking_tokens'];
+  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits', 'sign_in_ips', 'emails', 'booking_settings', 'booking_tokens'];
   const digest: Record<string, string> = {};
   for (const table of tables) {
     const [row] = await rowsOf<{ d: string }>(

@@ -13,6 +13,7 @@ import { newBookingToken, saveBookingSettings } from '../db/queries/bookings.ts'
 import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
 import { execute } from '../db/sql.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -35,7 +36,7 @@ async function run(script: 'backup' | 'restore', env: Record<string, string>, ar
   return { code, output: proc.output() };
 }
 
-/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, reminders, booking settings and a link. */
+/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings and a link. */
 async function seededDataDir(): Promise<string> {
   const dataDir = tempDir('backup-src');
   const config = parseConfig({ DATA_DIR: dataDir });
@@ -46,6 +47,7 @@ async function seededDataDir(): Promise<string> {
     await createSession(database.db, user.id);
     await createCalendarFeed(database.db, user.id);
     await hitRateLimit(database.db, 'lead:203.0.113.9', 10, 3600);
+    await rememberSignInIp(database.db, user.id, '203.0.113.9');
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
     await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${newBookingToken().hash}, id, now() + interval '1 day' from leads limit 1`);
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
@@ -184,7 +186,7 @@ describe('npm run backup and npm run restore', () => {
     const dataDir = await seededDataDir();
     const backupFile = path.join(tempDir('backup-out'), 'nested', 'offline.tar.gz');
     const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
-    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 16 tables, \d+ rows \(leads \d+, /);
+    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 17 tables, \d+ rows \(leads \d+, /);
     expect(backup.code).toBe(0);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(backupFile))).toEqual(['offline.tar.gz']); // no partial file left

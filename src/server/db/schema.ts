@@ -256,8 +256,28 @@ export const rateLimits = pgTable(
     key: text('key').notNull(),
     window_start: timestamp('window_start', { withTimezone: true }).notNull(),
     count: integer('count').notNull().default(0),
+    // When the window ends: keys have windows of different lengths, and the clean-up job
+    // deletes each row as soon as its own window is over.
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.key, t.window_start] }), index('rate_limits_window_idx').on(t.window_start)],
+  (t) => [primaryKey({ columns: [t.key, t.window_start] }), index('rate_limits_expires_at_idx').on(t.expires_at)],
+);
+
+/**
+ * Where each admin signed in successfully lately: an attempt from one of these IPs is the
+ * owner's, so it is not slowed when strangers fail against the account (docs/security.md,
+ * "Sign-in limits").
+ */
+export const signInIps = pgTable(
+  'sign_in_ips',
+  {
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    last_success_at: timestamp('last_success_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.ip] }), index('sign_in_ips_last_success_at_idx').on(t.last_success_at)],
 );
 
 /** One private calendar feed per admin: only a hash of its URL's token is kept; revocable. */

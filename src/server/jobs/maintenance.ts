@@ -8,6 +8,7 @@ import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointment
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
+import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -42,7 +43,9 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
           },
         ]
       : []),
+    // Every counter whose window has ended, so rate_limits holds only live windows.
     { name: 'rate limit cleanup', everyMs: 10 * 60_000, run: () => deleteExpiredRateLimits(database.db) },
+    { name: 'usual sign-in IP cleanup', everyMs: 60 * 60_000, run: () => deleteStaleSignInIps(database.db) },
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
     { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
   ];
