@@ -56,7 +56,7 @@ test.describe('admin sign-in', () => {
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     }
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: /Too many sign-in attempts\. Please try again in \d+ minutes?\./ })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: /Too many failed sign-ins for this email from your network\. Please try again in \d+ minutes?\./ })).toBeVisible();
   });
 
   test('redirects a signed-out visitor from /dashboard to /login, and back after sign-in', async ({ page }) => {

@@ -1,19 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from '@hono/zod-openapi';
 import { loginRequestSchema, loginResponseSchema, sessionResponseSchema } from '#shared/schemas/auth';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clearSessionCookie, readSessionToken, writeSessionCookie } from '../auth/session-cookie.ts';
-import { clearRateLimit, hitRateLimit, undoRateLimitHit } from '../db/queries/rate-limits.ts';
+import {
+  MAX_FAILURES_PER_ACCOUNT_AND_IP,
+  MAX_FAILURES_PER_IP,
+  SIGN_IN_WINDOW_SECONDS,
+  signInDelayMs,
+  signInKeys,
+  TOO_MANY_FOR_IP,
+  TOO_MANY_FOR_PAIR,
+} from '../auth/sign-in-limits.ts';
+import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
 import { createSession, deleteSession, findSessionUser } from '../db/queries/sessions.ts';
+import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
+import type { Db } from '../db/client.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-
-// OWASP: limit failed sign-ins per account and per source.
-// https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html
-const WINDOW_SECONDS = 15 * 60;
-const MAX_FAILURES_PER_ACCOUNT = 5;
-const MAX_FAILURES_PER_IP = 20;
 
 // An unknown email is checked against this hash, so it costs the same time as a wrong password.
 let dummyHash: Promise<string> | undefined;
@@ -27,7 +33,11 @@ const loginRoute = createPublicRoute({
   request: { body: { required: true, ...jsonContent(loginRequestSchema, 'Email and password') } },
   responses: {
     200: jsonContent(loginResponseSchema, 'Signed in'),
-    ...errorResponses({ 400: 'Invalid fields', 401: 'Wrong email or password (the same answer for both)', 429: 'Too many failed attempts' }),
+    ...errorResponses({
+      400: 'Invalid fields',
+      401: 'Wrong email or password (the same answer for both)',
+      429: 'Too many failed sign-ins for this email from this IP, or from this IP',
+    }),
   },
 });
 
@@ -47,29 +57,51 @@ const sessionRoute = createPublicRoute({
   responses: { 200: jsonContent(sessionResponseSchema, 'The session') },
 });
 
+/** The account's owner: an IP it signed in from lately, or a live session of the same account. */
+async function isOwnersSource(db: Db, userId: string, ip: string, sessionToken: string | undefined): Promise<boolean> {
+  if (await isUsualSignInIp(db, userId, ip)) return true;
+  return sessionToken !== undefined && (await findSessionUser(db, sessionToken))?.id === userId;
+}
+
 export const authRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
     const { db } = c.var;
     const { email, password } = c.req.valid('json');
-    const accountKey = `login:account:${email}`;
-    const ipKey = `login:ip:${c.var.clientIp}`;
+    const ip = c.var.clientIp;
+    const keys = signInKeys(email, ip);
 
-    // Count the attempt before checking the password, so parallel guesses cannot all slip
-    // in under the limit; a sign-in that succeeds takes its count back.
-    const account_ = await hitRateLimit(db, accountKey, MAX_FAILURES_PER_ACCOUNT, WINDOW_SECONDS);
-    const ip = await hitRateLimit(db, ipKey, MAX_FAILURES_PER_IP, WINDOW_SECONDS);
-    if (!account_.allowed || !ip.allowed) {
-      throw tooManyRequests(Math.max(account_.allowed ? 0 : account_.retryAfterSeconds, ip.allowed ? 0 : ip.retryAfterSeconds), 'sign-in attempts');
+    // Count the attempt before checking the password, so parallel guesses cannot all slip in
+    // under a limit; a sign-in that succeeds takes its count back. A blocked attempt writes
+    // nothing, and is blocked before the password is looked at, right or wrong.
+    const hit = await hitRateLimitsUnlessOver(
+      db,
+      [
+        { key: keys.pair, limit: MAX_FAILURES_PER_ACCOUNT_AND_IP },
+        { key: keys.ip, limit: MAX_FAILURES_PER_IP },
+        { key: keys.account, limit: null },
+      ],
+      SIGN_IN_WINDOW_SECONDS,
+    );
+    if (hit.over.length > 0) {
+      throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(keys.ip) ? TOO_MANY_FOR_IP : TOO_MANY_FOR_PAIR);
     }
 
     const account = await findPasswordHash(db, email);
+    // Strangers failing against this account from many IPs slow everyone but its owner.
+    // The wait comes before the password check, so its length says nothing about the
+    // password, and no database connection is held while waiting.
+    const delayMs = signInDelayMs(hit.counts.get(keys.account) ?? 0);
+    if (delayMs > 0 && !(account && (await isOwnersSource(c.var.db, account.id, ip, readSessionToken(c))))) {
+      c.var.deps.logger.info({ event: 'login_slowed', delayMs, requestId: c.var.requestId }, 'sign-in slowed');
+      await sleep(delayMs);
+    }
     const valid = await verifyPassword(account?.password_hash ?? (await getDummyHash()), password);
     if (!account || !valid) {
       c.var.deps.logger.info({ event: 'login_failed', requestId: c.var.requestId }, 'failed sign-in');
       throw new AppError('unauthorized', 'Invalid credentials');
     }
-    await clearRateLimit(db, accountKey);
-    await undoRateLimitHit(db, ipKey, WINDOW_SECONDS);
+    await undoRateLimitHits(db, [keys.ip, keys.account], [keys.pair], hit.windowStart);
+    await rememberSignInIp(db, account.id, ip);
 
     // Rotate: whatever session the browser held before sign-in ends here.
     const previous = readSessionToken(c);
