@@ -86,7 +86,6 @@ export async function measureFanout(origin: string, cookie: string, clients: num
       phone: '555',
       property_types: ['land'],
       submission_id: crypto.randomUUID(),
-      fill_ms: 10_000,
     }),
   });
   if (res.status !== 201) failures++;

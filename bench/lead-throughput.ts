@@ -24,8 +24,6 @@ export function leadBody(): string {
     property_types: ['land'],
     message: 'Looking at a 12-acre parcel near Frederick; need a title and zoning review.',
     submission_id: id,
-    // Past LEAD_MIN_FILL_SECONDS, so the server stores it rather than dropping it as a bot.
-    fill_ms: 5_000,
   };
   return JSON.stringify(body);
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { VALID_LEAD, expect, fillLeadForm, openPage, test } from './fixtures.ts';
+import { VALID_LEAD, expect, fillLeadForm, openPage, postPublicLead, test } from './fixtures.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
@@ -38,9 +38,7 @@ test('axe finds no serious or critical violations in the time picker the form tu
 });
 
 test('axe finds no serious or critical violations on a booked call’s private page', async ({ page }) => {
-  const lead = await page.request.post('/api/public/leads', {
-    data: { full_name: 'Axe Booker', email: 'axe.booker@example.com', phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 },
-  });
+  const lead = await postPublicLead(page.request, { full_name: 'Axe Booker', email: 'axe.booker@example.com', phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID() });
   const { booking_token } = (await lead.json()) as { booking_token: string };
   const today = new Date().toISOString().slice(0, 10);
   const later = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures.ts';
+import { test, expect, postPublicLead } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
 // The e2e server is started with these (playwright.config.ts).
@@ -12,9 +12,7 @@ async function login(page: Page, path = '/login') {
 }
 
 async function submitLead(page: Page, name: string) {
-  const res = await page.request.post('/api/public/leads', {
-    data: { full_name: name, email: 'live@example.com', phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 },
-  });
+  const res = await postPublicLead(page.request, { full_name: name, email: 'live@example.com', phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID() });
   expect(res.status()).toBe(201);
 }
 

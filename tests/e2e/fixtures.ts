@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /**
  * Every test gets its own client IP (sent as X-Forwarded-For; the e2e server runs with
@@ -56,4 +56,17 @@ export async function fillLeadForm(page: Page, lead: LeadInput) {
   await form.getByLabel('Phone').fill(lead.phone);
   await form.getByLabel('Property type').selectOption({ label: lead.propertyType });
   if (lead.message !== undefined) await form.getByLabel('Additional information').fill(lead.message);
+}
+
+/**
+ * POST /api/public/leads as the page's form does: with a form token from the server, sent once
+ * it is as old as the server's minimum (LEAD_MIN_FILL_SECONDS is on in the browser tests), and
+ * the empty honeypot. Sooner, or without them, the server drops or refuses it.
+ */
+export async function postPublicLead(api: APIRequestContext, lead: Record<string, unknown>, headers?: Record<string, string>) {
+  const res = await api.get('/api/public/form-token');
+  expect(res.status()).toBe(200);
+  const { form_token, min_age_seconds } = (await res.json()) as { form_token: string; min_age_seconds: number };
+  await new Promise((resolve) => setTimeout(resolve, min_age_seconds * 1000 + 200));
+  return api.post('/api/public/leads', { data: { website: '', ...lead, form_token }, ...(headers ? { headers } : {}) });
 }

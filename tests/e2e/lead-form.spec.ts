@@ -1,4 +1,6 @@
-import { VALID_LEAD, expect, fillLeadForm, openPage, test } from './fixtures.ts';
+import { randomUUID } from 'node:crypto';
+import type { APIRequestContext } from '@playwright/test';
+import { E2E_ADMIN, VALID_LEAD, expect, fillLeadForm, openPage, test } from './fixtures.ts';
 
 const SUCCESS = 'Thank you for your interest! We will contact you shortly.';
 
@@ -52,7 +54,8 @@ test('a valid submission shows the thank-you toast, offers a time, and "Skip, ca
     website: '',
   });
   expect(body.submission_id).toMatch(/^[0-9a-f-]{36}$/);
-  expect(typeof body.fill_ms).toBe('number');
+  expect(body.form_token).toMatch(/^[A-Za-z0-9_-]{75}$/);
+  expect(body).not.toHaveProperty('fill_ms');
 
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Pick a time for your free call' })).toBeVisible();
@@ -67,6 +70,44 @@ test('a valid submission shows the thank-you toast, offers a time, and "Skip, ca
   // The toast can be closed.
   await page.getByRole('button', { name: 'Close notification' }).click();
   await expect(page.getByText(SUCCESS)).toHaveCount(0);
+});
+
+/** The leads stored under `email`, as an admin sees them (the public answer is the same for a bot's). */
+async function storedLeads(request: APIRequestContext, email: string) {
+  expect((await request.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
+  const res = await request.get(`/api/leads?search=${encodeURIComponent(email)}`);
+  return ((await res.json()) as { leads: { full_name: string; email: string }[] }).leads.map((l) => [l.full_name, l.email]);
+}
+
+// The server runs with LEAD_MIN_FILL_SECONDS=1 (playwright.config.ts): the time trap is on,
+// and a form sent as quickly as a test types is not dropped because the form waits for it.
+test('a visitor’s submission is stored: the form fetches its token at first focus and sends it back', async ({ page, request }) => {
+  const email = `stored.${randomUUID().slice(0, 8)}@example.com`;
+  await openPage(page, '/');
+  const tokenAnswer = page.waitForResponse('**/api/public/form-token');
+  await fillLeadForm(page, { ...VALID_LEAD, email });
+  const { form_token } = (await (await tokenAnswer).json()) as { form_token: string };
+  const sent = page.waitForRequest('**/api/public/leads');
+  await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
+  expect(((await sent).postDataJSON() as Record<string, unknown>).form_token).toBe(form_token);
+  await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
+  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+});
+
+test('a page whose token the server refuses (left open too long) sends again with a fresh token, and the lead is stored', async ({ page, request }) => {
+  const email = `refused.${randomUUID().slice(0, 8)}@example.com`;
+  // The first token the page gets is not the server's: as if it had expired.
+  await page.route('**/api/public/form-token', (route) => route.fulfill({ json: { form_token: 'A'.repeat(75), min_age_seconds: 1, max_age_seconds: 86_400 } }), { times: 1 });
+  await openPage(page, '/');
+  await fillLeadForm(page, { ...VALID_LEAD, email });
+  const answers: number[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('/api/public/leads')) answers.push(r.status());
+  });
+  await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
+  await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
+  expect(answers).toEqual([400, 201]);
+  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
 });
 
 test('the sixth submission within the hour shows the rate-limit message', async ({ page }) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
 import { startServer } from '../../src/server/test/process.ts';
-import { expect, test as base } from './fixtures.ts';
+import { expect, postPublicLead, test as base } from './fixtures.ts';
 
 /**
  * A built server of its own (fresh PGlite data directory, one admin) seeded with realistic
@@ -48,8 +48,8 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 /** A visitor who sent the form and booked the last open time: the private page of that call. */
 async function seedBooking(api: APIRequestContext): Promise<string> {
-  const lead = { full_name: 'Olivia Chen', email: 'olivia.chen@example.com', phone: '(301) 555-0190', property_types: ['multifamily'], submission_id: crypto.randomUUID(), fill_ms: 5000 };
-  const { booking_token } = (await ok(await api.post('/api/public/leads', { data: lead }), 201)) as { booking_token: string };
+  const lead = { full_name: 'Olivia Chen', email: 'olivia.chen@example.com', phone: '(301) 555-0190', property_types: ['multifamily'], submission_id: crypto.randomUUID() };
+  const { booking_token } = (await ok(await postPublicLead(api, lead), 201)) as { booking_token: string };
   const from = ymd(new Date());
   const to = ymd(new Date(Date.now() + 30 * 86_400_000));
   const { slots } = (await ok(await api.get(`/api/public/availability?from=${from}&to=${to}`), 200)) as { slots: string[] };
@@ -66,7 +66,7 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
     leads.push(created);
   }
   for (const lead of PUBLIC_LEADS) {
-    await ok(await api.post('/api/public/leads', { data: { ...lead, submission_id: crypto.randomUUID(), fill_ms: 5000 }, headers: { 'user-agent': BROWSER_UA } }), 201);
+    await ok(await postPublicLead(api, { ...lead, submission_id: crypto.randomUUID() }, { 'user-agent': BROWSER_UA }), 201);
   }
 
   // Five appointments in the coming days (UTC, the business time zone here), all in one

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, signInAsAdmin, test } from './fixtures.ts';
+import { expect, postPublicLead, signInAsAdmin, test } from './fixtures.ts';
 
 /*
  * Stored XSS: a lead and an appointment whose every free-text field is a script payload are
@@ -125,9 +125,7 @@ test.describe('stored script payloads', () => {
 
     // A new payload lead from the public form arrives live: in the open bell and as a toast.
     const live = `<script>window.__xss=1</script><img src=x onerror=window.__xss=1> Live ${tag}`;
-    const res = await page.request.post('/api/public/leads', {
-      data: { full_name: live, email: `live.${tag}@example.com`, phone: '555-0100', property_types: ['land'], submission_id: randomUUID(), fill_ms: 5000 },
-    });
+    const res = await postPublicLead(page.request, { full_name: live, email: `live.${tag}@example.com`, phone: '555-0100', property_types: ['land'], submission_id: randomUUID() });
     expect(res.status()).toBe(201);
     const message = `New lead: ${live} (live.${tag}@example.com)`;
     await expect(page.getByRole('status').filter({ hasText: 'New Lead' }).getByText(message)).toBeVisible();

@@ -21,6 +21,7 @@ import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerP
 import { allTableRows } from '../test/table-rows.ts';
 import { TEMPLATE_FILE } from '../test/global-setup.ts';
 import { seedDemo } from './demo-seed.ts';
+import { appSecret } from '../db/queries/app-secrets.ts';
 
 // `npm run backup` / `npm run restore` as the operator runs them, against real data directories.
 const NO_POSTGRES = { DATABASE_URL: '' };
@@ -48,6 +49,7 @@ async function seededDataDir(): Promise<string> {
     await createCalendarFeed(database.db, user.id);
     await hitRateLimit(database.db, 'lead:203.0.113.9', 10, 3600);
     await rememberSignInIp(database.db, user.id, '203.0.113.9');
+    await appSecret(database.db, 'lead_form_token');
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
     await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${newBookingToken().hash}, id, now() + interval '1 day' from leads limit 1`);
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
@@ -186,7 +188,7 @@ describe('npm run backup and npm run restore', () => {
     const dataDir = await seededDataDir();
     const backupFile = path.join(tempDir('backup-out'), 'nested', 'offline.tar.gz');
     const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
-    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 17 tables, \d+ rows \(leads \d+, /);
+    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 18 tables, \d+ rows \(leads \d+, /);
     expect(backup.code).toBe(0);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(backupFile))).toEqual(['offline.tar.gz']); // no partial file left

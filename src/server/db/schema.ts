@@ -388,3 +388,14 @@ export const emails = pgTable(
     index('emails_lead_id_idx').on(t.lead_id),
   ],
 );
+
+/**
+ * Secrets the server makes for itself on first use (e.g. the key that signs the lead form's
+ * tokens): one row per name, the same in every process and across restarts.
+ */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  // base64url of random bytes.
+  value: text('value').notNull(),
+  created_at: createdAt(),
+});

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
+import { appSecret } from '../db/queries/app-secrets.ts';
+import { FORM_TOKEN_MAX_AGE_SECONDS, readFormToken, signFormToken } from '../lib/form-token.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 
@@ -107,15 +109,6 @@ describe('POST /api/public/leads', () => {
     expect(await leadRows()).toEqual([]);
   });
 
-  it('answers a submission faster than LEAD_MIN_FILL_SECONDS as success and stores nothing', async () => {
-    const { json } = createTestApp(database, { LEAD_MIN_FILL_SECONDS: '2' });
-    expect((await json('POST', '/api/public/leads', validLead({ fill_ms: 1999 }))).status).toBe(201);
-    expect((await json('POST', '/api/public/leads', validLead({ fill_ms: undefined }))).status).toBe(201);
-    expect(await leadRows()).toEqual([]);
-    expect((await json('POST', '/api/public/leads', validLead({ fill_ms: 2000 }))).status).toBe(201);
-    expect(await leadRows()).toHaveLength(1);
-  });
-
   it('limits submissions per client IP per hour with 429 and Retry-After', async () => {
     const { json } = createTestApp(database, { LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'on' });
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -207,5 +200,113 @@ describe('POST /api/public/leads', () => {
     expect(await res.json()).toEqual({
       error: { code: 'unsupported_media_type', message: 'Send the request body as application/json.', requestId: expect.any(String) },
     });
+  });
+});
+
+describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS on)', () => {
+  const REFUSED = 'This form has expired. Please reload the page and send it again.';
+  const trapOn = () => createTestApp(database, { LEAD_MIN_FILL_SECONDS: '2' });
+  const secret = () => appSecret(database.db, 'lead_form_token');
+  /** An honest token: signed with the server's secret, handed out `ageMs` ago. */
+  const tokenAged = async (ageMs: number) => signFormToken(await secret(), Date.now() - ageMs);
+  const human = async (overrides: Record<string, unknown> = {}) => validLead({ website: '', form_token: await tokenAged(3_000), ...overrides });
+
+  it('hands out a token signed with the secret stored in the database, and its age limits', async () => {
+    const { json } = trapOn();
+    const before = Date.now();
+    const res = await json('GET', '/api/public/form-token');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('no-store');
+    const body = (await res.json()) as { form_token: string; min_age_seconds: number; max_age_seconds: number };
+    expect(body).toEqual({ form_token: expect.stringMatching(/^[A-Za-z0-9_-]{75}$/), min_age_seconds: 2, max_age_seconds: 86_400 });
+    const issuedAt = readFormToken(await secret(), body.form_token);
+    expect(issuedAt).toBeGreaterThanOrEqual(before);
+    expect(issuedAt).toBeLessThanOrEqual(Date.now());
+    const [row] = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from app_secrets where name = 'lead_form_token'`);
+    expect(row?.n).toBe(1);
+  });
+
+  it('stores a submission whose token is older than the minimum', async () => {
+    const { json } = trapOn();
+    const res = await json('POST', '/api/public/leads', await human());
+    expect(res.status).toBe(201);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('answers a token younger than the minimum as success and stores nothing', async () => {
+    const { json } = trapOn();
+    // Straight from the endpoint, sent at once: the server's clock says it is too fast.
+    const { form_token } = (await (await json('GET', '/api/public/form-token')).json()) as { form_token: string };
+    const fresh = await json('POST', '/api/public/leads', validLead({ website: '', form_token }));
+    expect(fresh.status).toBe(201);
+    expect(await fresh.json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect((await json('POST', '/api/public/leads', await human({ form_token: await tokenAged(1_900) }))).status).toBe(201);
+    expect(await leadRows()).toEqual([]);
+    // The same form, past the minimum, is stored.
+    expect((await json('POST', '/api/public/leads', await human({ form_token: await tokenAged(2_000) }))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('no longer trusts the fill time the browser claims', async () => {
+    const { json } = trapOn();
+    const res = await json('POST', '/api/public/leads', validLead({ website: '', fill_ms: 600_000, form_token: (await (await json('GET', '/api/public/form-token')).json() as { form_token: string }).form_token }));
+    expect(res.status).toBe(201);
+    expect(await leadRows()).toEqual([]);
+  });
+
+  it.each([
+    ['no token', async () => undefined],
+    ['an empty token', async () => ''],
+    ['a made-up token', async () => 'A'.repeat(75)],
+    ['a token of another shape', async () => 'not-a-token'],
+    ['a token signed by another secret', async () => signFormToken(Buffer.alloc(32, 7), Date.now() - 3_000)],
+    [
+      'a token whose issue time was moved back',
+      async () => {
+        const bytes = Buffer.from(await tokenAged(0), 'base64url');
+        bytes.writeBigUInt64BE(bytes.readBigUInt64BE(0) - 60_000n, 0);
+        return bytes.toString('base64url');
+      },
+    ],
+    [
+      'a token with its signature changed',
+      async () => {
+        const bytes = Buffer.from(await tokenAged(3_000), 'base64url');
+        bytes[bytes.length - 1]! ^= 1;
+        return bytes.toString('base64url');
+      },
+    ],
+    ['a token older than 24 hours', async () => tokenAged(FORM_TOKEN_MAX_AGE_SECONDS * 1000 + 1_000)],
+  ])('refuses %s with 400 on form_token and stores nothing', async (_, token) => {
+    const { json } = trapOn();
+    const res = await json('POST', '/api/public/leads', await human({ form_token: await token() }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: 'validation_failed', message: REFUSED, fields: { form_token: REFUSED }, requestId: expect.any(String) },
+    });
+    expect(await leadRows()).toEqual([]);
+  });
+
+  it('still accepts a token just under 24 hours old', async () => {
+    const { json } = trapOn();
+    expect((await json('POST', '/api/public/leads', await human({ form_token: await tokenAged(FORM_TOKEN_MAX_AGE_SECONDS * 1000 - 60_000) }))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('answers a honeypot filled in or left out as success and stores nothing', async () => {
+    const { json } = trapOn();
+    expect((await json('POST', '/api/public/leads', await human({ website: 'http://spam.example' }))).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', await human({ website: undefined, fill_ms: 8000 }))).status).toBe(201);
+    expect(await leadRows()).toEqual([]);
+    expect((await json('POST', '/api/public/leads', await human({ website: '' }))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('needs no token and no honeypot with LEAD_MIN_FILL_SECONDS=0', async () => {
+    const { json } = createTestApp(database, { LEAD_MIN_FILL_SECONDS: '0' });
+    expect((await json('POST', '/api/public/leads', validLead({ website: undefined, form_token: undefined }))).status).toBe(201);
+    // A token it is sent is not looked at.
+    expect((await json('POST', '/api/public/leads', validLead({ form_token: 'anything' }))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(2);
   });
 });

@@ -1,13 +1,27 @@
-import { publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
+import { FORM_TOKEN_REFUSED_MESSAGE, formTokenResponseSchema, publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
 import { createLead } from '../db/queries/leads.ts';
+import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { issueBookingToken, newBookingToken } from '../db/queries/bookings.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
-import { tooManyRequests } from '../http/errors.ts';
+import { FORM_TOKEN_MAX_AGE_SECONDS, checkFormToken, signFormToken } from '../lib/form-token.ts';
+import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
 const HOUR = 3600;
+
+const formTokenRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/public/form-token',
+  tags: ['public'],
+  summary: 'A token for the public lead form',
+  description:
+    'Open to anyone. The lead form fetches one when first focused and sends it back as form_token: sent sooner than ' +
+    'min_age_seconds (LEAD_MIN_FILL_SECONDS) after it was handed out, the form is taken for a bot’s; after max_age_seconds ' +
+    '(24 hours) it is refused with 400 and the form fetches a fresh one.',
+  responses: { 200: jsonContent(formTokenResponseSchema, 'The token and its age limits') },
+});
 
 const submitLeadRoute = createPublicRoute({
   method: 'post',
@@ -15,50 +29,79 @@ const submitLeadRoute = createPublicRoute({
   tags: ['public'],
   summary: 'Submit the public lead form (books a free call)',
   description:
-    'Open to anyone. Stores nothing twice for one submission_id. Honeypot and too-fast submissions ' +
-    'are answered as success and not stored. The answer holds a booking_token for POST /api/public/bookings. Limited to LEAD_RATE_LIMIT submissions per client IP per hour.',
+    'Open to anyone. Stores nothing twice for one submission_id. Unless LEAD_MIN_FILL_SECONDS is 0, the body must carry a ' +
+    'form_token from GET /api/public/form-token: a missing, forged or expired one is answered 400 (field form_token); a token ' +
+    'younger than LEAD_MIN_FILL_SECONDS, or a honeypot (website) filled in or left out, is answered as success and not stored. ' +
+    'The answer holds a booking_token for POST /api/public/bookings. Limited to LEAD_RATE_LIMIT submissions per client IP per hour.',
   request: { body: { required: true, ...jsonContent(publicLeadRequestSchema, 'The filled-in form') } },
   responses: {
     201: jsonContent(publicLeadResponseSchema, 'Received'),
-    ...errorResponses({ 400: 'Invalid fields', 429: 'Too many submissions from this IP' }),
+    ...errorResponses({ 400: 'Invalid fields, or a missing, forged or expired form_token', 429: 'Too many submissions from this IP' }),
   },
 });
 
-export const publicLeadRoutes = createRouter().openapi(submitLeadRoute, async (c) => {
-  const { config, logger } = c.var.deps;
-  const body = c.req.valid('json');
-  const link = newBookingToken();
-  // Spam gets a token too (it books nothing): bots learn nothing from the answer.
-  const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
+export const publicLeadRoutes = createRouter()
+  .openapi(formTokenRoute, async (c) => {
+    const secret = await appSecret(c.var.db, 'lead_form_token');
+    return c.json(
+      {
+        form_token: signFormToken(secret, Date.now()),
+        min_age_seconds: c.var.deps.config.leadMinFillSeconds,
+        max_age_seconds: FORM_TOKEN_MAX_AGE_SECONDS,
+      },
+      200,
+    );
+  })
+  .openapi(submitLeadRoute, async (c) => {
+    const { config, logger } = c.var.deps;
+    const body = c.req.valid('json');
+    const link = newBookingToken();
+    // Spam gets a token too (it books nothing): bots learn nothing from the answer.
+    const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
 
-  if (config.leadRateLimit > 0) {
-    const limit = await hitRateLimit(c.var.db, `lead:${c.var.clientIp}`, config.leadRateLimit, HOUR);
-    if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
-  }
+    if (config.leadRateLimit > 0) {
+      const limit = await hitRateLimit(c.var.db, `lead:${c.var.clientIp}`, config.leadRateLimit, HOUR);
+      if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
+    }
 
-  // Bots: answered as success so they learn nothing, never stored, counted in the logs.
-  const honeypot = (body.website ?? '').length > 0;
-  const tooFast = config.leadMinFillSeconds > 0 && (body.fill_ms ?? 0) < config.leadMinFillSeconds * 1000;
-  if (honeypot || tooFast) {
+    // The time trap (docs/security.md, "The lead form's spam controls"): the form's age is
+    // read from the token the server signed, never from the browser. Off with 0.
+    let tooFast = false;
+    let honeypot = (body.website ?? '').length > 0;
+    if (config.leadMinFillSeconds > 0) {
+      const token = checkFormToken(await appSecret(c.var.db, 'lead_form_token'), body.form_token, Date.now());
+      if (!token.ok) {
+        // Said plainly, not swallowed: a person whose page outlived its token must not lose the
+        // message; the form fetches a fresh token and sends again.
+        logger.info({ event: 'lead_form_token_refused', reason: token.reason, requestId: c.var.requestId }, 'refused a public lead submission without a valid form token');
+        throw new AppError('validation_failed', FORM_TOKEN_REFUSED_MESSAGE, { form_token: FORM_TOKEN_REFUSED_MESSAGE });
+      }
+      tooFast = token.ageMs < config.leadMinFillSeconds * 1000;
+      // Our form always sends the honeypot, empty: leaving it out is a bot's doing too.
+      honeypot ||= body.website === undefined;
+    }
+
+    // Bots: answered as success so they learn nothing, never stored, counted in the logs.
+    if (honeypot || tooFast) {
+      logger.info(
+        { event: 'lead_spam_dropped', reason: honeypot ? 'honeypot' : 'too_fast', requestId: c.var.requestId },
+        'dropped a public lead submission as spam',
+      );
+      return received;
+    }
+
+    const { website: _website, form_token: _formToken, ...lead } = body;
+    const result = await createLead(c.var.db, lead, {
+      mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true },
+      bookingTokenHash: link.hash,
+    });
+    // A retried form stored nothing: its answer still gets a link to the lead it stored before.
+    if (!result.created) await issueBookingToken(c.var.db, lead.submission_id, link.hash);
+    // Sent after the answer, never inside it: the visitor does not wait for the mail server.
+    if (result.created) c.var.deps.outbox.nudge();
     logger.info(
-      { event: 'lead_spam_dropped', reason: honeypot ? 'honeypot' : 'too_fast', requestId: c.var.requestId },
-      'dropped a public lead submission as spam',
+      { event: result.created ? 'lead_created' : 'lead_duplicate', leadId: result.id, requestId: c.var.requestId },
+      result.created ? 'stored a public lead' : 'ignored a repeated lead submission',
     );
     return received;
-  }
-
-  const { website: _website, fill_ms: _fill, ...lead } = body;
-  const result = await createLead(c.var.db, lead, {
-    mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true },
-    bookingTokenHash: link.hash,
   });
-  // A retried form stored nothing: its answer still gets a link to the lead it stored before.
-  if (!result.created) await issueBookingToken(c.var.db, lead.submission_id, link.hash);
-  // Sent after the answer, never inside it: the visitor does not wait for the mail server.
-  if (result.created) c.var.deps.outbox.nudge();
-  logger.info(
-    { event: result.created ? 'lead_created' : 'lead_duplicate', leadId: result.id, requestId: c.var.requestId },
-    result.created ? 'stored a public lead' : 'ignored a repeated lead submission',
-  );
-  return received;
-});

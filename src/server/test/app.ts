@@ -36,7 +36,6 @@ export function validLead(overrides: Record<string, unknown> = {}) {
     property_types: ['multifamily'],
     message: 'A 12-unit building in Baltimore.',
     submission_id: crypto.randomUUID(),
-    fill_ms: 8000,
     ...overrides,
   };
 }

@@ -31,12 +31,14 @@ export type LeadFields = z.infer<typeof leadFieldsSchema>;
  * - `website`: a honeypot input hidden from people; bots fill it in.
  * - `submission_id`: one random id per filled-in form, so a double click or a retry
  *   after a network error stores the lead once (an idempotency key).
- * - `fill_ms`: milliseconds between the form being shown and being sent.
+ * - `form_token`: the token of GET /api/public/form-token, so the server measures with its
+ *   own clock how long the form was open (needed unless LEAD_MIN_FILL_SECONDS is 0).
+ * The browser's own `fill_ms` of earlier versions is no longer read (like any unknown key, it is dropped).
  */
 export const publicLeadRequestSchema = leadFieldsSchema.extend({
   website: z.string().max(500).refine(noNul, NUL_MESSAGE).optional(),
   submission_id: z.uuid('Invalid submission id'),
-  fill_ms: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  form_token: z.string().max(200).optional(),
   /** The visitor's analytics session, so the lead keeps where it came from. */
   analytics_session_id: z.string().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
 });
@@ -48,6 +50,19 @@ export const publicLeadResponseSchema = z.object({
   booking_token: z.string(),
 });
 export type PublicLeadResponse = z.infer<typeof publicLeadResponseSchema>;
+
+/** GET /api/public/form-token: a token to send back with the form, and when it may be sent. */
+export const formTokenResponseSchema = z.object({
+  form_token: z.string(),
+  /** Sent sooner than this after it was handed out, the form is taken for a bot's (LEAD_MIN_FILL_SECONDS). */
+  min_age_seconds: z.number().int(),
+  /** Older than this, the token is refused: fetch a fresh one (24 hours). */
+  max_age_seconds: z.number().int(),
+});
+export type FormTokenResponse = z.infer<typeof formTokenResponseSchema>;
+
+/** The 400's message (and its `form_token` field's) for a token that is missing, not ours or expired. */
+export const FORM_TOKEN_REFUSED_MESSAGE = 'This form has expired. Please reload the page and send it again.';
 
 export const leadStatusSchema = z.enum(LEAD_STATUSES);
 

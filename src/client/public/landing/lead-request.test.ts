@@ -4,15 +4,14 @@ import { buildLeadRequest, newSubmissionId } from './lead-request.ts';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('buildLeadRequest', () => {
-  it('adds the honeypot, the idempotency key and a whole, non-negative fill time', () => {
+  it('adds the honeypot, the idempotency key and the form token', () => {
     const lead = { full_name: 'A', email: 'a@b.co', phone: '1', property_types: ['other' as const] };
-    expect(buildLeadRequest(lead, { website: '', submissionId: 'id', fillMs: 1234.6 })).toEqual({
+    expect(buildLeadRequest(lead, { website: '', submissionId: 'id', formToken: 'token' })).toEqual({
       ...lead,
       website: '',
       submission_id: 'id',
-      fill_ms: 1235,
+      form_token: 'token',
     });
-    expect(buildLeadRequest(lead, { website: '', submissionId: 'id', fillMs: -3 }).fill_ms).toBe(0);
   });
 });
 

@@ -1,16 +1,16 @@
 import type { PublicLeadRequest } from '#shared/schemas/lead';
 import type { CheckedLeadFields } from '#shared/rules/lead-fields';
 
-/** What the public form adds to a checked lead: the honeypot, the idempotency key, the fill time and the visit. */
+/** What the public form adds to a checked lead: the honeypot, the idempotency key, the form token and the visit. */
 export function buildLeadRequest(
   lead: CheckedLeadFields,
-  extra: { website: string; submissionId: string; fillMs: number; analyticsSessionId?: string | undefined },
+  extra: { website: string; submissionId: string; formToken: string; analyticsSessionId?: string | undefined },
 ): PublicLeadRequest {
   return {
     ...lead,
     website: extra.website,
     submission_id: extra.submissionId,
-    fill_ms: Math.max(0, Math.round(extra.fillMs)),
+    form_token: extra.formToken,
     ...(extra.analyticsSessionId ? { analytics_session_id: extra.analyticsSessionId } : {}),
   };
 }
@@ -23,10 +23,4 @@ export function newSubmissionId(): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** Milliseconds since `start` (a performance.now() value); 0 when the start is unknown. */
-export function msSince(start: number | null): number {
-  const now = performance.now();
-  return now - (start ?? now);
 }

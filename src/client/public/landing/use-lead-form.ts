@@ -12,7 +12,8 @@ import {
 } from '#client/lib/lead-form.ts';
 import { storedSessionId } from '../analytics-tracker.ts';
 import { submitLead } from './api/submit-lead.ts';
-import { buildLeadRequest, msSince, newSubmissionId } from './lead-request.ts';
+import { formTokenKeeper, isFormTokenRefused, type FormTokenKeeper } from './form-token.ts';
+import { buildLeadRequest, newSubmissionId } from './lead-request.ts';
 
 // The public form's toasts, word for word (docs/product-rules.md, "Toasts").
 export const LEAD_SUCCESS_MESSAGE = 'Thank you for your interest! We will contact you shortly.';
@@ -40,15 +41,13 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
   // One id per filled-in form: a retry after a network error or 5xx reuses it, so the
   // server stores the lead once; a new id is made after a success.
   const submissionId = useRef<string | null>(null);
-  const shownAt = useRef<number | null>(null);
+  // The server-signed token the form sends back; fetched at first focus (prepare).
+  const tokens = useRef<FormTokenKeeper | null>(null);
+  const keeper = () => (tokens.current ??= formTokenKeeper());
 
   // Focus moves to the first invalid field after its error is rendered, so a screen reader
   // reads the message (aria-describedby) along with the field.
   const pendingFocus = useRef<LeadFormField | null>(null);
-
-  useEffect(() => {
-    shownAt.current = performance.now();
-  }, []);
 
   useEffect(() => {
     const field = pendingFocus.current;
@@ -79,18 +78,29 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
       return;
     }
     setErrors({});
-    submissionId.current ??= newSubmissionId();
-    const request = buildLeadRequest(result.lead, {
-      website: values.website,
-      submissionId: submissionId.current,
-      fillMs: msSince(shownAt.current),
-      analyticsSessionId: storedSessionId(),
-    });
+    const id = (submissionId.current ??= newSubmissionId());
+    const send = async () =>
+      submitLead(
+        buildLeadRequest(result.lead, {
+          website: values.website,
+          submissionId: id,
+          formToken: await keeper().ready(),
+          analyticsSessionId: storedSessionId(),
+        }),
+      );
 
     busy.current = true;
     setSubmitting(true);
     try {
-      const answer = await submitLead(request);
+      let answer;
+      try {
+        answer = await send();
+      } catch (error) {
+        if (!isFormTokenRefused(error)) throw error;
+        // The page outlived its token (or the server's secret changed): once more with a fresh one.
+        keeper().discard();
+        answer = await send();
+      }
       submissionId.current = null;
       attempted.current = false;
       setValues(EMPTY_FORM);
@@ -113,7 +123,7 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
         return;
       }
     }
-    if (error instanceof ApiError && error.code === 'rate_limited') {
+    if ((error instanceof ApiError && error.code === 'rate_limited') || isFormTokenRefused(error)) {
       toast.error(error.message);
       return;
     }
@@ -121,5 +131,8 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
     toast.error(LEAD_FAILURE_MESSAGE);
   }
 
-  return { values, errors, submitting, setField, submit };
+  /** At first focus of the form: start fetching its token. */
+  const prepare = () => keeper().prefetch();
+
+  return { values, errors, submitting, setField, submit, prepare };
 }

@@ -8,7 +8,11 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { LEAD_FAILURE_MESSAGE, LEAD_SUCCESS_MESSAGE } from '../use-lead-form.ts';
 import { LeadForm } from './lead-form.tsx';
 
+// The form's POSTs; the token GETs are answered by tokenMock, each with a new token.
 const fetchMock = vi.fn<typeof fetch>();
+const tokenMock = vi.fn<typeof fetch>();
+let tokensIssued = 0;
+const TOKEN_PATH = '/api/public/form-token';
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -39,7 +43,10 @@ function sentBodies(): Record<string, unknown>[] {
 
 beforeEach(() => {
   fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
+  tokenMock.mockReset();
+  tokensIssued = 0;
+  tokenMock.mockImplementation(async () => json(200, { form_token: `token-${++tokensIssued}`, min_age_seconds: 0, max_age_seconds: 86_400 }));
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => (String(input) === TOKEN_PATH ? tokenMock(input, init) : fetchMock(input, init)));
 });
 
 afterEach(() => {
@@ -114,7 +121,16 @@ describe('LeadForm', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Submit Request' })).toBeEnabled());
   });
 
-  it('sends the lead with honeypot, submission_id and fill_ms, then resets and thanks', async () => {
+  it('fetches its token at first focus of the form, not before', async () => {
+    const { user } = setup();
+    expect(tokenMock).not.toHaveBeenCalled();
+    await user.click(screen.getByLabelText('Full name'));
+    await user.tab();
+    await waitFor(() => expect(tokenMock).toHaveBeenCalledTimes(1));
+    expect(tokenMock.mock.calls[0]![1]?.method).toBe('GET');
+  });
+
+  it('sends the lead with honeypot, submission_id and the form token, then resets and thanks', async () => {
     fetchMock.mockResolvedValue(json(201, { status: 'received' }));
     const { submit, fillValid } = setup();
     await fillValid({ email: 'Jordan@Example.com' });
@@ -134,8 +150,9 @@ describe('LeadForm', () => {
       website: '',
     });
     expect(body.submission_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(body.fill_ms).toEqual(expect.any(Number));
-    expect(body.fill_ms as number).toBeGreaterThanOrEqual(0);
+    expect(body.form_token).toBe('token-1');
+    expect(body).not.toHaveProperty('fill_ms');
+    expect(tokenMock).toHaveBeenCalledTimes(1);
 
     for (const label of ['Full name', 'Email', 'Phone', 'Property type', 'Additional information']) {
       expect(screen.getByLabelText(label)).toHaveValue('');
@@ -204,5 +221,29 @@ describe('LeadForm', () => {
     expect(ids[1]).toBe(ids[0]);
     expect(ids[2]).toBe(ids[0]);
     expect(ids[3]).not.toBe(ids[0]);
+  });
+
+  it('when the server refuses the token, sends once more with a fresh one and the same submission_id', async () => {
+    const refused = 'This form has expired. Please reload the page and send it again.';
+    fetchMock.mockResolvedValueOnce(json(400, { error: { code: 'validation_failed', message: refused, fields: { form_token: refused } } }));
+    fetchMock.mockResolvedValueOnce(json(201, { status: 'received' }));
+    const { submit, fillValid } = setup();
+    await fillValid();
+    await submit();
+    expect(await screen.findByRole('status')).toHaveTextContent(LEAD_SUCCESS_MESSAGE);
+    const [first, second] = sentBodies();
+    expect([first!.form_token, second!.form_token]).toEqual(['token-1', 'token-2']);
+    expect(second!.submission_id).toBe(first!.submission_id);
+  });
+
+  it('says so, keeping the values, when a fresh token is refused too', async () => {
+    const refused = 'This form has expired. Please reload the page and send it again.';
+    fetchMock.mockImplementation(async () => json(400, { error: { code: 'validation_failed', message: refused, fields: { form_token: refused } } }));
+    const { submit, fillValid } = setup();
+    await fillValid();
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(refused);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(screen.getByLabelText('Full name')).toHaveValue('Jordan Investor');
   });
 });

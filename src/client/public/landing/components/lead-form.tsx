@@ -30,7 +30,7 @@ export function LeadForm() {
       (error: unknown) => console.error('The booking picker could not be loaded', error),
     );
   };
-  const { values, errors, submitting, setField, submit } = useLeadForm(focusField, openPicker);
+  const { values, errors, submitting, setField, submit, prepare } = useLeadForm(focusField, openPicker);
 
   if (booking) {
     const { Flow, token, height } = booking;
@@ -55,7 +55,7 @@ export function LeadForm() {
   };
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
+    <form ref={formRef} noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
       <Field name="full_name" label="Full name" error={errors.full_name}>
         <input
           {...field('full_name')}

@@ -1,0 +1,54 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabaseUrl, testEngine } from '../test/database.ts';
+import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
+
+// Two app processes on one PostgreSQL, with the time trap on: a form token handed out by one
+// is good in the other, and still good after a restart. PostgreSQL leg only.
+const servers: ServerProcess[] = [];
+let drop: (() => Promise<void>) | undefined;
+afterAll(async () => {
+  await Promise.all(servers.map((s) => stopServer(s)));
+  await drop?.();
+});
+
+const ADMIN = { email: 'tokens@example.com', password: 'tokens-password' };
+const formToken = async (url: string) => ((await (await fetch(`${url}/api/public/form-token`)).json()) as { form_token: string }).form_token;
+const submit = (url: string, name: string, form_token: string) =>
+  fetch(`${url}/api/public/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ full_name: name, email: 'tokens@example.com', phone: '555', property_types: ['land'], website: '', submission_id: crypto.randomUUID(), form_token }),
+  });
+const storedNames = async (url: string) => {
+  const cookie = await signInOverHttp(url, ADMIN);
+  const res = await fetch(`${url}/api/leads?search=tokens%40example.com`, { headers: { cookie } });
+  return ((await res.json()) as { leads: { full_name: string }[] }).leads.map((l) => l.full_name).sort();
+};
+
+describe.runIf(testEngine === 'postgres')('the lead form token across processes', () => {
+  it('is signed with one secret by every process on the database, and outlives a restart', async () => {
+    const db = await createPostgresDatabaseUrl();
+    drop = db.drop;
+    const env = { DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LEAD_MIN_FILL_SECONDS: '1', LEAD_RATE_LIMIT: '0' };
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    servers.push(a!, b!);
+
+    // Both processes make the secret at once, on a database that has none yet.
+    const [fromA, fromB] = await Promise.all([formToken(a!.url), formToken(b!.url)]);
+    // Sent at once, each is too young where it lands: answered as success, not stored.
+    expect((await submit(b!.url, 'Too Quick', fromA)).status).toBe(201);
+    // The minimum is a second of the server's clock: a visitor takes that long to type.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await submit(b!.url, 'Token From A', fromA)).status).toBe(201);
+    expect((await submit(a!.url, 'Token From B', fromB)).status).toBe(201);
+
+    // A restarted process still reads the tokens handed out before.
+    await stopServer(a!);
+    servers.splice(servers.indexOf(a!), 1);
+    const c = await startServer(env);
+    servers.push(c);
+    expect((await submit(c.url, 'Token From B After Restart', fromB)).status).toBe(201);
+
+    expect(await storedNames(c.url)).toEqual(['Token From A', 'Token From B', 'Token From B After Restart']);
+  });
+});
