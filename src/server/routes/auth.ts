@@ -3,7 +3,7 @@ import { loginRequestSchema, loginResponseSchema, sessionResponseSchema } from '
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clearSessionCookie, readSessionToken, writeSessionCookie } from '../auth/session-cookie.ts';
 import { clearRateLimit, hitRateLimit, undoRateLimitHit } from '../db/queries/rate-limits.ts';
-import { createSession, deleteSession, findSessionUser } from '../db/queries/sessions.ts';
+import { createSession, deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -35,7 +35,7 @@ const logoutRoute = createPublicRoute({
   method: 'post',
   path: '/api/auth/logout',
   tags: ['auth'],
-  summary: 'Sign out: deletes the server-side session',
+  summary: 'Sign out: deletes the server-side session and ends its live notification streams',
   responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'Signed out') },
 });
 
@@ -79,7 +79,11 @@ export const authRoutes = createRouter()
   })
   .openapi(logoutRoute, async (c) => {
     const token = readSessionToken(c);
-    if (token) await deleteSession(c.var.db, token);
+    if (token) {
+      await deleteSession(c.var.db, token);
+      // This process's streams of that session end now; other processes' within their session check.
+      c.var.deps.hub.endSession(hashToken(token));
+    }
     clearSessionCookie(c);
     return c.json({ ok: true as const }, 200);
   })
