@@ -43,6 +43,24 @@ describe('server start-up and shutdown', () => {
     expect(lines[0]).toMatch(/^seed:demo: DATA_DIR .* is in use by another process \(server, pid \d+/);
   });
 
+  it('logs a calendar feed request without the feed’s token', async () => {
+    const server = await startServer({ DATA_DIR: tempDir('feedlog'), DATABASE_URL: '', LOG_LEVEL: 'info', ADMIN_EMAIL: 'feedlog@example.com', ADMIN_PASSWORD: 'feedlog-password' });
+    running.push(server);
+    const cookie = await signInOverHttp(server.url, { email: 'feedlog@example.com', password: 'feedlog-password' });
+    const created = await fetch(`${server.url}/api/calendar-feed`, { method: 'POST', headers: { cookie, origin: server.url } });
+    expect(created.status).toBe(201);
+    const url = new URL(((await created.json()) as { url: string }).url);
+    const token = url.pathname.split('/')[3]!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (let poll = 0; poll < 3; poll++) expect((await fetch(`${server.url}${url.pathname}`)).status).toBe(200);
+    // The log lines come through the child's stdout pipe: wait until all three have arrived.
+    const feedLines = () => server.output().split('\n').filter((line) => line.includes('/api/calendar/'));
+    for (const deadline = Date.now() + 5000; feedLines().length < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    expect(feedLines()).toHaveLength(3);
+    for (const line of feedLines()) expect(JSON.parse(line)).toMatchObject({ msg: 'request', path: '/api/calendar/***/appointments.ics', status: 200 });
+    expect(server.output()).not.toContain(token);
+  });
+
   // The lock file names the process that holds DATA_DIR; a takeover must hand it to the new one.
   const lockHolder = (dataDir: string) => (JSON.parse(readFileSync(lockFilePath(dataDir), 'utf8')) as { pid: number }).pid;
 

@@ -5,6 +5,7 @@ import { ConfigError, parseConfig } from './config.ts';
 import { backupSocketPath, serveBackups } from './db/embedded/backup-control.ts';
 import type { Database } from './db/client.ts';
 import { DataDirError } from './db/embedded/data-dir-errors.ts';
+import { privateUmask } from './db/embedded/data-dir-modes.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { setRowChecks } from './db/sql.ts';
 import { releaseAllEmailClaims } from './db/queries/emails.ts';
@@ -25,6 +26,8 @@ function fail(message: string): never {
 }
 
 async function main() {
+  // Before anything is created: the database's files (and its WAL) are the owner's only.
+  privateUmask();
   let config;
   try {
     config = parseConfig(process.env);

@@ -6,6 +6,7 @@ import { backupSocketPath, NoBackupServerError, requestBackup } from '../db/embe
 import { describeSummary, fileTimestamp, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/embedded/backup.ts';
 import { createPglite } from '../db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
+import { keepPgliteFilesPrivate } from '../db/embedded/data-dir-modes.ts';
 import { snapshotPglite } from '../db/embedded/pglite-snapshot.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
 import { runCommand } from './run-cli.ts';
@@ -40,6 +41,7 @@ async function takeBackup(dataDir: string): Promise<{ bytes: Uint8Array; source:
   try {
     const client = createPglite({ dataDir });
     await client.waitReady;
+    keepPgliteFilesPrivate(client);
     try {
       return { bytes: await snapshotPglite(client), source: 'no server was running' };
     } finally {

@@ -2,6 +2,7 @@ import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { InvalidBackupError } from '../db/embedded/backup.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
+import { privateUmask } from '../db/embedded/data-dir-modes.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 import { setRowChecks } from '../db/sql.ts';
 
@@ -13,6 +14,8 @@ import { setRowChecks } from '../db/sql.ts';
  */
 export async function runCommand(name: string, main: (config: Config) => Promise<number | void>, afterFailure = ''): Promise<void> {
   let debug = false;
+  // Whatever a command creates (DATA_DIR's files, a backup, a restore's staging copy) is the owner's only.
+  privateUmask();
   try {
     const config = parseConfig(process.env);
     debug = config.debug;

@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { appRoot } from '../app-root.ts';
+import { keepPgliteFilesPrivate } from './embedded/data-dir-modes.ts';
 import { snapshotPglite } from './embedded/pglite-snapshot.ts';
 import { StatementErrorTolerantPool } from './pool.ts';
 import * as schema from './schema.ts';
@@ -70,6 +71,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   // before the query returns, so a killed process loses nothing it acknowledged.
   const client = createPglite(dataDir === undefined ? {} : { dataDir });
   await client.waitReady;
+  if (dataDir !== undefined) keepPgliteFilesPrivate(client);
   return fromPglite(client);
 }
 

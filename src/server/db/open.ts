@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from './client.ts';
 import { dataDirError } from './embedded/data-dir-errors.ts';
 import { acquireDataDirLock } from './embedded/data-dir-lock.ts';
+import { tightenDataDir } from './embedded/data-dir-modes.ts';
 
 /**
  * Opens the database the configuration names and brings its schema up to date.
@@ -21,6 +22,8 @@ export async function openConfiguredDatabase(config: Config, purpose: string): P
   const release = await acquireDataDirLock(config.dataDir, purpose);
   try {
     const database = await openPglite(config.dataDir);
+    // What PGlite wrote while starting (a new database's files from initdb) is the owner's only too.
+    tightenDataDir(config.dataDir);
     await database.migrate();
     return {
       ...database,

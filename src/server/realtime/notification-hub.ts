@@ -9,34 +9,128 @@ const payloadSchema = z.object({ user_id: z.string(), notification: notification
 type Listener = (notification: Notification) => void;
 
 /**
+ * Whether a stream's session still holds: true, false (signed out, password reset, admin
+ * deleted), or 'unknown' when the database cannot say right now, in which case the stream
+ * stays open: it was valid when it began.
+ */
+export type SessionCheck = () => Promise<boolean | 'unknown'>;
+
+/** The session a stream belongs to: a key (the token's hash) and how to ask whether it holds. */
+export type StreamSession = { key: string; holds: SessionCheck };
+
+export type HubLimits = {
+  /** How often the sessions of open streams are checked (one query per session, not per stream). */
+  sessionCheckMs: number;
+  /** Open streams one session may hold (a browser holds one per tab). */
+  perSession: number;
+  /** Open streams this process holds at most. */
+  perProcess: number;
+};
+
+/** Five seconds: a stream ends within that of its session ending in another process (or the CLI). */
+export const DEFAULT_HUB_LIMITS: HubLimits = { sessionCheckMs: 5_000, perSession: 10, perProcess: 1_000 };
+
+type TrackedStream = { close: () => void; resync?: () => void; session?: StreamSession };
+
+/** A session check that cannot throw: an error counts as "cannot say". */
+export const safeCheck = (check: SessionCheck) => check().catch(() => 'unknown' as const);
+
+/**
  * Fans notifications out to this process's open streams. Every process LISTENs on the
  * database channel that the notifications trigger writes to, so a lead submitted through
  * one process reaches browsers connected to any other.
+ *
+ * Every stream belongs to a session. Signing out through this process ends that session's
+ * streams at once (endSession); a session ended elsewhere (another process, `npm run admin`)
+ * is found by the check every `sessionCheckMs`, and each stream checks its session again
+ * before it delivers anything.
  */
 export class NotificationHub {
-  /** Keep-alive interval of each stream (for proxies), and when it re-checks its session. */
-  constructor(readonly heartbeatMs = 25_000) {}
+  readonly limits: HubLimits;
+
+  /** Keep-alive interval of each stream (for proxies). */
+  constructor(
+    readonly heartbeatMs = 25_000,
+    limits: Partial<HubLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_HUB_LIMITS, ...limits };
+  }
 
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly streams = new Map<() => void, (() => void) | undefined>();
+  private readonly streams = new Set<TrackedStream>();
+  private readonly sessions = new Map<string, { holds: SessionCheck; streams: Set<TrackedStream> }>();
+  private sessionTimer: NodeJS.Timeout | undefined;
+  private checking = false;
 
   /**
-   * Registers an open stream's close function, so shutdown can end it, and its resync
-   * function, run when notifications may have been missed; returns an untrack function.
+   * Registers an open stream's close function, so shutdown or the end of its session can end
+   * it, and its resync function, run when notifications may have been missed; returns an
+   * untrack function.
    */
-  trackStream(close: () => void, resync?: () => void): () => void {
-    this.streams.set(close, resync);
-    return () => this.streams.delete(close);
+  trackStream(close: () => void, resync?: () => void, session?: StreamSession): () => void {
+    const tracked: TrackedStream = { close, resync, session };
+    this.streams.add(tracked);
+    if (session) {
+      let entry = this.sessions.get(session.key);
+      if (!entry) this.sessions.set(session.key, (entry = { holds: session.holds, streams: new Set() }));
+      entry.streams.add(tracked);
+      this.sessionTimer ??= setInterval(() => void this.checkSessions(), this.limits.sessionCheckMs).unref();
+    }
+    return () => {
+      this.streams.delete(tracked);
+      if (!session) return;
+      const entry = this.sessions.get(session.key);
+      entry?.streams.delete(tracked);
+      if (entry?.streams.size === 0) this.sessions.delete(session.key);
+      if (this.sessions.size === 0 && this.sessionTimer) {
+        clearInterval(this.sessionTimer);
+        this.sessionTimer = undefined;
+      }
+    };
+  }
+
+  /** Why one more stream of this session is refused ('session' or 'process' cap), or undefined. */
+  refusal(sessionKey: string): 'session' | 'process' | undefined {
+    if (this.streams.size >= this.limits.perProcess) return 'process';
+    if ((this.sessions.get(sessionKey)?.streams.size ?? 0) >= this.limits.perSession) return 'session';
+    return undefined;
+  }
+
+  /** Number of open streams (of one session, or in all). */
+  streamCount(sessionKey?: string): number {
+    return sessionKey === undefined ? this.streams.size : (this.sessions.get(sessionKey)?.streams.size ?? 0);
+  }
+
+  /** Ends every open stream of a session now (it was signed out); returns how many. */
+  endSession(sessionKey: string): number {
+    const streams = [...(this.sessions.get(sessionKey)?.streams ?? [])];
+    for (const stream of streams) stream.close();
+    return streams.length;
+  }
+
+  /** Asks once per session whether it holds, and ends the streams of those that do not. */
+  async checkSessions(): Promise<void> {
+    if (this.checking) return; // the previous round is still waiting on the database
+    this.checking = true;
+    try {
+      await Promise.all(
+        [...this.sessions].map(async ([key, { holds }]) => {
+          if ((await safeCheck(holds)) === false) this.endSession(key);
+        }),
+      );
+    } finally {
+      this.checking = false;
+    }
   }
 
   /** Ends every open stream (on shutdown); browsers reconnect to another process or later. */
   closeAllStreams() {
-    for (const close of [...this.streams.keys()]) close();
+    for (const stream of [...this.streams]) stream.close();
   }
 
   /** Tells every open stream to refetch: the database connection was lost and is back. */
   resyncAllStreams() {
-    for (const resync of [...this.streams.values()]) resync?.();
+    for (const stream of [...this.streams]) stream.resync?.();
   }
 
   subscribe(userId: string, listener: Listener): () => void {

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute } from '../db/sql.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
-import { ensureAdmin } from '../auth/accounts.ts';
+import { ensureAdmin, resetPassword } from '../auth/accounts.ts';
+import { deleteUser } from '../db/queries/users.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { sseReader } from '../test/sse.ts';
@@ -71,13 +72,75 @@ describe('appointment reminders', () => {
 });
 
 describe('stream and session', () => {
-  it('closes an open stream once its session has ended (sign-out)', async () => {
-    await ensureAdmin(database.db, 'leaver@example.com', 'leaver-password');
-    const cookie = await signIn(t.json, 'leaver@example.com', 'leaver-password');
+  /** Signs in a fresh admin and opens a stream that has said `ready`. */
+  async function openStream(email: string) {
+    await ensureAdmin(database.db, email, 'stream-password');
+    const cookie = await signIn(t.json, email, 'stream-password');
     const res = await t.app.request('/api/notifications/stream', { headers: { cookie } });
+    expect(res.status).toBe(200);
     const stream = sseReader(res);
     expect((await stream.next()).event).toBe('ready');
-    await t.json('POST', '/api/auth/logout', undefined, { cookie });
-    await expect(stream.next(3000)).rejects.toThrow('SSE stream ended');
+    return { cookie, stream };
+  }
+
+  /** Resolves to how long the stream took to end; fails if it delivers any event first. */
+  async function endedWithin(stream: ReturnType<typeof sseReader>, since: number, timeoutMs: number): Promise<number> {
+    await expect(stream.next(timeoutMs)).rejects.toThrow('SSE stream ended');
+    return Date.now() - since;
+  }
+
+  it('ends at once when its session signs out in this process, and delivers nothing after', async () => {
+    const { cookie, stream } = await openStream('leaver@example.com');
+    const started = Date.now();
+    expect((await t.json('POST', '/api/auth/logout', undefined, { cookie })).status).toBe(200);
+    await t.json('POST', '/api/public/leads', validLead({ full_name: 'After Sign Out' }));
+    expect(await endedWithin(stream, started, 3000)).toBeLessThan(1000);
+  });
+
+  it('ends at once when the browser signs in again (its old session is replaced), well before a session check', async () => {
+    const { cookie, stream } = await openStream('again@example.com');
+    const started = Date.now();
+    const again = await t.json('POST', '/api/auth/login', { email: 'again@example.com', password: 'stream-password' }, { cookie });
+    expect(again.status).toBe(200);
+    // Nothing is sent meanwhile: only the sign-in can end it this soon (the periodic check is 5 s).
+    expect(await endedWithin(stream, started, 8000)).toBeLessThan(Math.min(1000, t.hub.limits.sessionCheckMs));
+  });
+
+  it('ends within one session check (5 s) of a password reset by npm run admin, and delivers nothing meanwhile', async () => {
+    const { stream } = await openStream('reset@example.com');
+    const started = Date.now();
+    // What `npm run admin -- reset-password` runs, from another process as far as this hub knows.
+    expect(await resetPassword(database.db, 'reset@example.com', 'a-new-password')).toBe(true);
+    await t.json('POST', '/api/public/leads', validLead({ full_name: 'After Reset' }));
+    expect(await endedWithin(stream, started, 8000)).toBeLessThan(t.hub.limits.sessionCheckMs + 1500);
+  });
+
+  it('ends within one session check of the admin being deleted, and delivers nothing meanwhile', async () => {
+    const { stream } = await openStream('deleted@example.com');
+    const started = Date.now();
+    expect(await deleteUser(database.db, 'deleted@example.com')).toBe(true);
+    await t.json('POST', '/api/public/leads', validLead({ full_name: 'After Delete' }));
+    expect(await endedWithin(stream, started, 8000)).toBeLessThan(t.hub.limits.sessionCheckMs + 1500);
+  });
+
+  it('refuses the eleventh open stream of one session with 429 and a JSON error; another session still gets one', async () => {
+    await ensureAdmin(database.db, 'tabs@example.com', 'tabs-password');
+    const cookie = await signIn(t.json, 'tabs@example.com', 'tabs-password');
+    const controllers = Array.from({ length: 10 }, () => new AbortController());
+    const open = await Promise.all(controllers.map((c) => t.app.request('/api/notifications/stream', { headers: { cookie }, signal: c.signal })));
+    expect(open.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const eleventh = await t.app.request('/api/notifications/stream', { headers: { cookie } });
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.headers.get('content-type')).toContain('application/json');
+    expect(((await eleventh.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many live notification streams are open for this sign-in: close some tabs. Please try again in 1 minute.',
+    });
+    const otherCookie = await signIn(t.json, 'tabs@example.com', 'tabs-password');
+    const other = new AbortController();
+    expect((await t.app.request('/api/notifications/stream', { headers: { cookie: otherCookie }, signal: other.signal })).status).toBe(200);
+    other.abort();
+    for (const c of controllers) c.abort();
+    await Promise.all(open.map((r) => r.body?.cancel().catch(() => {})));
   });
 });

@@ -1,25 +1,25 @@
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { Notification } from '#shared/schemas/notification';
-import type { NotificationHub } from './notification-hub.ts';
+import { safeCheck, type NotificationHub, type StreamSession } from './notification-hub.ts';
 
-/**
- * Whether the stream's session still holds: true, false (signed out, password reset, admin
- * deleted), or 'unknown' when the database cannot say right now, in which case the stream
- * stays open: it was valid when it began.
- */
-export type SessionCheck = () => Promise<boolean | 'unknown'>;
+export type { SessionCheck, StreamSession } from './notification-hub.ts';
 
 /**
  * Serves one browser tab's live notifications over an open Server-Sent Events stream, until
- * the tab goes away, the server shuts down (hub.closeAllStreams) or the session ends:
+ * the tab goes away, the server shuts down (hub.closeAllStreams) or the session ends
+ * (hub.endSession at sign-out in this process; the hub's session check for one ended
+ * elsewhere, every hub.limits.sessionCheckMs):
  * - `ready` first: the browser refetches its list, so a reconnect after a restart misses nothing;
- * - `notification` for each new notification of this user, in order;
+ * - `notification` for each new notification of this user, in order, once the session has been
+ *   found to hold after the notification arrived: an ended session is sent nothing;
  * - `ready` again when the hub says notifications may have been missed (the database's
  *   LISTEN connection was lost and is back);
- * - a `: keep-alive` comment every hub.heartbeatMs while idle, for proxies, after checking
- *   that the session still holds (so a signed-out session's stream ends within that time).
+ * - a `: keep-alive` comment every hub.heartbeatMs while idle, for proxies.
+ *
+ * The caller has checked the hub's caps (hub.refusal) in the same tick: this registers the
+ * stream before its first await.
  */
-export async function serveNotificationStream(stream: SSEStreamingApi, hub: NotificationHub, userId: string, sessionHolds: SessionCheck): Promise<void> {
+export async function serveNotificationStream(stream: SSEStreamingApi, hub: NotificationHub, userId: string, session: StreamSession): Promise<void> {
   const queue: Notification[] = [];
   let wake: (() => void) | undefined;
   let resync = false;
@@ -31,28 +31,35 @@ export async function serveNotificationStream(stream: SSEStreamingApi, hub: Noti
   const untrack = hub.trackStream(
     () => {
       closed = true;
+      unsubscribe();
       wake?.();
     },
     () => {
       resync = true;
       wake?.();
     },
+    session,
   );
   stream.onAbort(() => {
     unsubscribe();
     wake?.();
   });
+  const open = () => !stream.aborted && !closed;
   try {
     await stream.writeSSE({ event: 'ready', data: '{}', retry: 3000 });
-    while (!stream.aborted && !closed) {
+    while (open()) {
       if (resync) {
         resync = false;
         await stream.writeSSE({ event: 'ready', data: '{}' });
         continue;
       }
-      const next = queue.shift();
-      if (next) {
-        await stream.writeSSE({ event: 'notification', id: next.id, data: JSON.stringify(next) });
+      if (queue.length > 0) {
+        // One check covers what has arrived so far; sign-out in this process sets `closed`.
+        if ((await safeCheck(session.holds)) === false) break;
+        while (open() && queue.length > 0) {
+          const next = queue.shift()!;
+          await stream.writeSSE({ event: 'notification', id: next.id, data: JSON.stringify(next) });
+        }
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -60,10 +67,7 @@ export async function serveNotificationStream(stream: SSEStreamingApi, hub: Noti
         setTimeout(resolve, hub.heartbeatMs).unref();
       });
       wake = undefined;
-      if (queue.length === 0 && !resync && !stream.aborted && !closed) {
-        if ((await sessionHolds()) === false) break;
-        await stream.write(': keep-alive\n\n');
-      }
+      if (queue.length === 0 && !resync && open()) await stream.write(': keep-alive\n\n');
     }
   } finally {
     unsubscribe();

@@ -13,7 +13,7 @@ import {
   TOO_MANY_FOR_PAIR,
 } from '../auth/sign-in-limits.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
-import { createSession, deleteSession, findSessionUser } from '../db/queries/sessions.ts';
+import { createSession, deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
 import type { Db } from '../db/client.ts';
@@ -45,7 +45,7 @@ const logoutRoute = createPublicRoute({
   method: 'post',
   path: '/api/auth/logout',
   tags: ['auth'],
-  summary: 'Sign out: deletes the server-side session',
+  summary: 'Sign out: deletes the server-side session and ends its live notification streams',
   responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'Signed out') },
 });
 
@@ -105,13 +105,20 @@ export const authRoutes = createRouter()
 
     // Rotate: whatever session the browser held before sign-in ends here.
     const previous = readSessionToken(c);
-    if (previous) await deleteSession(db, previous);
+    if (previous) {
+      await deleteSession(db, previous);
+      c.var.deps.hub.endSession(hashToken(previous));
+    }
     writeSessionCookie(c, await createSession(db, account.id));
     return c.json({ user: { id: account.id, email: account.email } }, 200);
   })
   .openapi(logoutRoute, async (c) => {
     const token = readSessionToken(c);
-    if (token) await deleteSession(c.var.db, token);
+    if (token) {
+      await deleteSession(c.var.db, token);
+      // This process's streams of that session end now; other processes' within their session check.
+      c.var.deps.hub.endSession(hashToken(token));
+    }
     clearSessionCookie(c);
     return c.json({ ok: true as const }, 200);
   })

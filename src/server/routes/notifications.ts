@@ -4,12 +4,15 @@ import { countResponseSchema, notificationIdParamSchema, notificationListSchema 
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
 import { databaseFault } from '../db/database-faults.ts';
-import { findSessionUser } from '../db/queries/sessions.ts';
+import { findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { clearNotifications, listNotifications, markAllNotificationsRead, markNotificationRead } from '../db/queries/notifications.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError, tooManyRequests } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 import { serveNotificationStream } from '../realtime/notification-stream.ts';
+
+/** A browser's EventSource retries on its own; an answer to a person says when. */
+const STREAM_RETRY_SECONDS = 30;
 
 const listRoute = createAdminRoute({
   method: 'get',
@@ -49,7 +52,11 @@ const streamRoute = createAdminRoute({
   path: '/api/notifications/stream',
   tags: ['notifications'],
   summary: 'Server-Sent Events: `ready` on connect (refetch the list), then `notification` for each new one',
-  responses: { 200: mediaContent('text/event-stream', 'An event stream', z.string()) },
+  description: 'The stream ends when its session ends. At most 10 open streams per session and 1,000 per server process.',
+  responses: {
+    200: mediaContent('text/event-stream', 'An event stream', z.string()),
+    ...errorResponses({ 429: 'Too many open streams for this session, or on this server' }),
+  },
 });
 
 export const notificationRoutes = createRouter()
@@ -63,13 +70,18 @@ export const notificationRoutes = createRouter()
   .openapi(clearRoute, async (c) => c.json({ count: await clearNotifications(c.var.db, c.var.user.id) }, 200))
   .openapi(streamRoute, (c) => {
     const { deps, user } = c.var;
-    const token = readSessionToken(c);
+    const token = readSessionToken(c)!; // requireUser found its session
+    const key = hashToken(token);
+    // Each tab holds a stream; past the caps a stuck client or a script opening streams in a loop is refused.
+    const refused = deps.hub.refusal(key);
+    if (refused === 'session') throw tooManyRequests(STREAM_RETRY_SECONDS, 'live notification streams are open for this sign-in: close some tabs');
+    if (refused === 'process') throw tooManyRequests(STREAM_RETRY_SECONDS, 'live notification streams are open on this server');
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no'); // nginx: do not buffer the stream
     // The session is read again from the database each time: it may end while the stream is open.
     const sessionHolds = async () => {
       const database = deps.database(); // undefined once the server is shutting down
-      if (!token || !database) return false;
+      if (!database) return false;
       try {
         return (await findSessionUser(database.db, token)) !== undefined;
       } catch (err) {
@@ -77,5 +89,6 @@ export const notificationRoutes = createRouter()
         throw err;
       }
     };
-    return streamSSE(c, (stream) => serveNotificationStream(stream, deps.hub, user.id, sessionHolds));
+    // streamSSE starts the callback in this tick, so the stream is counted before another request is checked.
+    return streamSSE(c, (stream) => serveNotificationStream(stream, deps.hub, user.id, { key, holds: sessionHolds }));
   });

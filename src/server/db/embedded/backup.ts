@@ -5,6 +5,7 @@ import { gunzip } from 'node:zlib';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { createPglite, migrationsFolder } from '../client.ts';
 import { lockFilePath } from './data-dir-lock.ts';
+import { tightenDataDir } from './data-dir-modes.ts';
 
 /**
  * Backup files of the embedded database: a gzipped tarball of the data directory, exactly
@@ -74,6 +75,8 @@ export async function openBackup(bytes: Uint8Array, dir: string): Promise<Backup
     await client.close();
     // The lock file of the process that made the backup is not part of the data.
     rmSync(lockFilePath(dir), { force: true });
+    // A backup made before its entries were 0600 unpacks with the modes it recorded (0666).
+    tightenDataDir(dir);
   }
 }
 

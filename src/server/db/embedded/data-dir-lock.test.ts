@@ -13,7 +13,7 @@ describe('acquireDataDirLock', () => {
     expect(existsSync(lockFilePath(dir))).toBe(false);
   });
 
-  it('creates a missing DATA_DIR private to its owner (0700), and leaves an existing one as it is', async () => {
+  it('creates a missing DATA_DIR private to its owner (0700), and refuses an existing one that others can enter', async () => {
     const dir = path.join(tempDir('newdir'), 'data');
     const release = await acquireDataDirLock(dir, 'test');
     release();
@@ -21,7 +21,8 @@ describe('acquireDataDirLock', () => {
 
     const existing = tempDir('existing');
     chmodSync(existing, 0o750);
-    (await acquireDataDirLock(existing, 'test'))();
+    await expect(acquireDataDirLock(existing, 'test')).rejects.toThrow(`DATA_DIR ${existing} can be read by other users (mode 0750): run chmod 700 ${existing} and start again.`);
+    expect(existsSync(lockFilePath(existing))).toBe(false);
     expect(statSync(existing).mode & 0o777).toBe(0o750);
   });
 

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DataDirError, dataDirError } from './data-dir-errors.ts';
+import { refuseSharedDataDir, tightenDataDir } from './data-dir-modes.ts';
 
 /**
  * PGlite takes no lock on its data directory, and two processes writing one directory
@@ -78,18 +79,27 @@ function bindHostMutex(dataDir: string): Promise<net.Server | undefined> {
 export async function acquireDataDirLock(dataDir: string, purpose: string): Promise<() => void> {
   // A read-only, unwritable or full DATA_DIR is found here, before the database is touched.
   // A new one is private to its owner (0700, as PostgreSQL's own data directories): it holds
-  // people's personal data and password hashes. An existing one keeps its mode.
+  // people's personal data and password hashes. One that others can read or enter is refused
+  // before anything is written in it (data-dir-modes.ts).
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw dataDirError(dataDir, err) ?? err;
   }
+  refuseSharedDataDir(dataDir);
   const mutex = await bindHostMutex(dataDir);
   try {
     let releaseFile: () => void;
     try {
       releaseFile = acquireLockFile(dataDir, purpose);
     } catch (err) {
+      throw err instanceof DataDirError ? err : (dataDirError(dataDir, err) ?? err);
+    }
+    try {
+      // Files an earlier version (or a copy) left readable by others: 0600, directories 0700.
+      tightenDataDir(dataDir);
+    } catch (err) {
+      releaseFile();
       throw err instanceof DataDirError ? err : (dataDirError(dataDir, err) ?? err);
     }
     return () => {

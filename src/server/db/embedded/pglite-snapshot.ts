@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
+import { privateTarModes } from './data-dir-modes.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -22,5 +23,6 @@ export async function snapshotPglite(client: PGlite): Promise<Uint8Array> {
     await tx.exec('checkpoint');
     tar = await client.dumpDataDir('none');
   });
-  return new Uint8Array(await gzipAsync(new Uint8Array(await tar!.arrayBuffer()), { level: 6 }));
+  // The archive's entries say 0600 (0700 for directories), whatever the files' modes were.
+  return new Uint8Array(await gzipAsync(privateTarModes(new Uint8Array(await tar!.arrayBuffer())), { level: 6 }));
 }

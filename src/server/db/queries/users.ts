@@ -41,16 +41,21 @@ export async function listUsers(db: Db): Promise<User[]> {
   return queryRows(db, sql`select id, email, created_at::text from users order by email`, userRow);
 }
 
-/** Sets a new password hash and ends every session of that user. False if no such user. */
+/**
+ * Sets a new password hash and ends every session of that user and revokes their calendar
+ * feed (a reset is what an admin does when a credential may have leaked, and the feed's URL
+ * is one). False if no such user.
+ */
 export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<boolean> {
   const rows = await queryRows(db, sql`
     with updated as (update users set password_hash = ${passwordHash} where email = ${email.toLowerCase()} returning id),
-         ended as (delete from sessions where user_id in (select id from updated))
+         ended as (delete from sessions where user_id in (select id from updated)),
+         revoked as (delete from calendar_feeds where user_id in (select id from updated))
     select id from updated`, z.object({ id: z.uuid() }));
   return rows.length > 0;
 }
 
-/** Deletes the user; their sessions and notifications go with them (foreign keys cascade). */
+/** Deletes the user; their sessions, calendar feed and notifications go with them (foreign keys cascade). */
 export async function deleteUser(db: Db, email: string): Promise<boolean> {
   return (await execute(db, sql`delete from users where email = ${email.toLowerCase()}`)) > 0;
 }
