@@ -106,3 +106,16 @@ describe('email settings', () => {
     expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
   });
 });
+
+describe('analytics retention', () => {
+  it('keeps raw events 400 days unless ANALYTICS_RETENTION_DAYS says otherwise', () => {
+    expect(parseConfig({}).analyticsRetentionDays).toBe(400);
+    expect(parseConfig({ ANALYTICS_RETENTION_DAYS: '30' }).analyticsRetentionDays).toBe(30);
+  });
+
+  it.each(['0', '-5', '1.5', 'forever', '36501'])('stops on ANALYTICS_RETENTION_DAYS=%j with one clear line', (value) => {
+    expect(() => parseConfig({ ANALYTICS_RETENTION_DAYS: value })).toThrowError(
+      new ConfigError(`Invalid configuration: ANALYTICS_RETENTION_DAYS must be a whole number from 1 to 36500, got "${value}"`),
+    );
+  });
+});

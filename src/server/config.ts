@@ -105,6 +105,7 @@ const envSchema = z.object({
   LEAD_RATE_LIMIT: intInRange(0, 1_000_000, 10),
   LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
+  ANALYTICS_RETENTION_DAYS: intInRange(1, 36_500, 400),
   TRUST_PROXY: booleanFlag,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   PUBLIC_URL: parsedWith(parsePublicUrl),
@@ -130,6 +131,8 @@ export type Config = {
   leadMinFillSeconds: number;
   /** Analytics events per client IP per minute, per app process; 0 = no limit. */
   analyticsRateLimit: number;
+  /** Raw analytics events older than this many days are deleted (the rollups stay). */
+  analyticsRetentionDays: number;
   trustProxy: boolean;
   reminderMinutesBefore: number;
   /**
@@ -179,6 +182,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     leadRateLimit: e.LEAD_RATE_LIMIT,
     leadMinFillSeconds: e.LEAD_MIN_FILL_SECONDS,
     analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     publicUrl: (e.PUBLIC_URL?.origin ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),

@@ -55,6 +55,16 @@ export const LIMITS = {
   message: 5000,
 } as const;
 
+/**
+ * What an analytics event may carry and what is kept of it (docs/security.md, "Analytics:
+ * isolation, retention and caps"). The API refuses a longer path, referrer or UTM value;
+ * the user agent comes from a header and is cut to `userAgent` characters when stored.
+ * A session's events name at most `pathsPerSession` distinct paths; the rest are counted
+ * under `otherPath`.
+ */
+export const ANALYTICS_TEXT_LIMITS = { path: 512, referrer: 1000, utm: 200, userAgent: 512 } as const;
+export const ANALYTICS_SESSION_PATH_CAP = { pathsPerSession: 50, otherPath: '/(other)' } as const;
+
 /** Longest time one heartbeat or time_spent event may report (the tracker sends every 30 s). */
 export const MAX_EVENT_SECONDS = 3600;
 

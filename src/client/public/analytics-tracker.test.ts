@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN } from '#shared/constants';
-import type { AnalyticsEventRequest } from '#shared/schemas/analytics';
+import { analyticsEventRequestSchema, type AnalyticsEventRequest } from '#shared/schemas/analytics';
 import { ANALYTICS_EVENTS_PATH, readSessionId, sendEvent, startTracker, type TrackerOptions } from './analytics-tracker.ts';
 
 type Sent = { event: AnalyticsEventRequest; leaving: boolean };
@@ -77,6 +77,13 @@ describe('pageview', () => {
     const event = JSON.parse(JSON.stringify(sent[0]?.event)) as AnalyticsEventRequest;
     expect(event).not.toHaveProperty('referrer');
     expect(event.utm_source).toHaveLength(200);
+  });
+
+  it('caps a UTM value without cutting an emoji in half (the server refuses a lone surrogate)', () => {
+    start({ location: { pathname: '/', search: `?utm_source=${'a'.repeat(199)}${encodeURIComponent('🏠')}` } });
+    const event = sent[0]?.event as AnalyticsEventRequest;
+    expect(event.utm_source).toBe('a'.repeat(199));
+    expect(analyticsEventRequestSchema.safeParse(event).success).toBe(true);
   });
 
   it('is sent again when history changes the path, after the old page’s time', () => {

@@ -91,8 +91,11 @@ export function readSessionId(storage: TrackerOptions['storage']): { id: string;
   return { id, isNew: true };
 }
 
-/** Drops NUL characters (the server rejects them) and caps the length. */
-const clip = (value: string | null, max: number) => value?.replace(/\0/g, '').slice(0, max) || undefined;
+/**
+ * Drops NUL characters and caps the length without cutting a surrogate pair in half: the
+ * server refuses both a NUL and a lone surrogate (docs/security.md, "Text the API accepts").
+ */
+const clip = (value: string | null, max: number) => value?.replace(/\0/g, '').slice(0, max).replace(/[\ud800-\udbff]$/, '') || undefined;
 
 /** The path recorded for a page: a booking's private link is recorded as /booking, never with its token. */
 export const trackedPath = (pathname: string) => (pathname.startsWith('/booking/') ? '/booking' : pathname.slice(0, 512) || '/');

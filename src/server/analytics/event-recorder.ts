@@ -1,14 +1,29 @@
+import { ANALYTICS_TEXT_LIMITS } from '#shared/constants';
 import type { AnalyticsEventRequest } from '#shared/schemas/analytics';
 import type { Database } from '../db/client.ts';
+import { databaseFault } from '../db/database-faults.ts';
 import { insertAnalyticsEvents, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { MemoryRateLimit } from '../lib/memory-rate-limit.ts';
 import { deviceOf, referrerHostOf } from './event-sources.ts';
+import { SessionPaths } from './session-paths.ts';
 
 // Crawlers, link previews, headless browsers, monitors and HTTP libraries: not visitors.
 const BOT_PATTERN = /bot|crawl|spider|slurp|preview|headless|lighthouse|pingdom|uptime|monitor|curl|wget|python-requests|go-http-client|node-fetch|axios|^$/i;
 export const isBot = (userAgent: string | undefined) => BOT_PATTERN.test(userAgent ?? '');
 
+/** The first `max` characters, without cutting a surrogate pair in two. */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+class DatabaseNotReady extends Error {
+  constructor() {
+    super('database not ready');
+  }
+}
 
 /**
  * Records public analytics events: drops bots, limits each IP, and writes through group
@@ -18,6 +33,7 @@ export const isBot = (userAgent: string | undefined) => BOT_PATTERN.test(userAge
 export class EventRecorder {
   private readonly limiter: MemoryRateLimit | undefined;
   private readonly batches: GroupCommit<NewAnalyticsEvent>;
+  private readonly sessionPaths = new SessionPaths();
 
   /** `perIpPerMinute`: ANALYTICS_RATE_LIMIT (a person's tab sends a few a minute); 0 = no limit. */
   constructor(database: () => Database | undefined, perIpPerMinute: number) {
@@ -27,10 +43,13 @@ export class EventRecorder {
     this.batches = new GroupCommit(
       async (rows) => {
         const db = database();
-        if (!db) throw new Error('database not ready');
+        if (!db) throw new DatabaseNotReady();
         await insertAnalyticsEvents(db.db, rows);
       },
-      { maxBatch: 2000, maxWaitMs: 0, maxInFlight: 1 },
+      // A batch that fails for one event's sake is retried without it (halving), so an event
+      // the database refuses fails only its own request; a database that cannot serve fails
+      // the batch at once (every half would fail the same way).
+      { maxBatch: 2000, maxWaitMs: 0, maxInFlight: 1, isolates: (err) => !(err instanceof DatabaseNotReady) && databaseFault(err) === undefined },
     );
   }
 
@@ -45,10 +64,10 @@ export class EventRecorder {
       device: deviceOf(userAgent),
       session_id: event.session_id,
       event_type: event.event_type,
-      page_path: event.page_path,
+      page_path: this.sessionPaths.pathFor(event.session_id, clipText(event.page_path, ANALYTICS_TEXT_LIMITS.path)),
       time_spent: event.event_type === 'pageview' ? null : (event.time_spent ?? 0),
-      user_agent: userAgent?.slice(0, 500) ?? null,
-      referrer: event.referrer || null,
+      user_agent: userAgent ? clipText(userAgent, ANALYTICS_TEXT_LIMITS.userAgent) : null,
+      referrer: event.referrer ? clipText(event.referrer, ANALYTICS_TEXT_LIMITS.referrer) : null,
       utm_source: event.utm_source || null,
       utm_medium: event.utm_medium || null,
       utm_campaign: event.utm_campaign || null,

@@ -1,9 +1,17 @@
 /** Where a visit came from and on what, derived once at ingestion. */
 export type Device = 'desktop' | 'mobile' | 'tablet';
 
+/**
+ * How much of a user agent the device patterns read. Real agents are 100-300 characters and
+ * name the platform near the start; `Android(?!.*Mobile)` scans the rest of the text from
+ * every "Android", so a 16 KB agent made of them cost about 4.7 ms per event, all of it spent
+ * on the process's one thread. docs/security.md, "Analytics: isolation, retention and caps".
+ */
+export const USER_AGENT_PARSE_LIMIT = 512;
+
 /** The kind of device from a user agent (tablets first: their agents also say "Mobile"). */
 export function deviceOf(userAgent: string | undefined): Device {
-  const ua = userAgent ?? '';
+  const ua = (userAgent ?? '').slice(0, USER_AGENT_PARSE_LIMIT);
   if (/iPad|Tablet|PlayBook|Silk|Kindle|Android(?!.*Mobile)/i.test(ua)) return 'tablet';
   if (/Mobi|iPhone|iPod|Android|Windows Phone|Opera Mini/i.test(ua)) return 'mobile';
   return 'desktop';

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
+import { deleteExpiredAnalyticsEvents } from '../db/queries/analytics-events.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
@@ -48,6 +49,14 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
     { name: 'usual sign-in IP cleanup', everyMs: 60 * 60_000, run: () => deleteStaleSignInIps(database.db) },
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
     { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
+    {
+      name: 'analytics retention',
+      everyMs: 60 * 60_000,
+      run: async () => {
+        const deleted = await deleteExpiredAnalyticsEvents(database.db, config.analyticsRetentionDays);
+        if (deleted > 0) logger.info({ event: 'analytics_events_deleted', events: deleted, days: config.analyticsRetentionDays }, 'deleted old analytics events');
+      },
+    },
   ];
   const timers = jobs.map((job) => {
     const tick = () => job.run().catch((err: unknown) => logger.warn({ ...describeError(err), job: job.name }, 'job failed'));

@@ -71,4 +71,56 @@ describe('GroupCommit', () => {
       [3, 4, 5],
     ]);
   });
+
+  it('rejects only the caller whose item makes a write fail; the rest of its batch is written and answered', async () => {
+    const written: number[] = [];
+    let writes = 0;
+    const gc = new GroupCommit<number>(
+      async (items) => {
+        writes++;
+        if (items.includes(13) || items.includes(77)) throw new Error(`bad item in ${items.length}`);
+        written.push(...items);
+      },
+      { maxBatch: 1000, maxWaitMs: 0, maxInFlight: 1 },
+    );
+    const results = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => gc.add(i)));
+    const rejected = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
+    expect(rejected).toEqual([13, 77]);
+    expect((results[13] as PromiseRejectedResult).reason).toEqual(new Error('bad item in 1'));
+    expect(written.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i).filter((i) => i !== 13 && i !== 77));
+    // Halving: a bad item costs about two writes per level (log2 100 ≈ 7), not one write per item.
+    expect(writes).toBeLessThanOrEqual(1 + 2 * 2 * 7);
+  });
+
+  it('an error that isolates nothing (the database is down) rejects the whole batch after one write', async () => {
+    let writes = 0;
+    const gc = new GroupCommit<number>(
+      async () => {
+        writes++;
+        throw new Error('connection refused');
+      },
+      { maxBatch: 100, maxWaitMs: 0, maxInFlight: 1, isolates: (err) => !String(err).includes('connection refused') },
+    );
+    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => gc.add(i)));
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(writes).toBe(1);
+  });
+
+  it('retries the halves in the same write slot: never more than maxInFlight writes at once', async () => {
+    let running = 0;
+    let most = 0;
+    const gc = new GroupCommit<number>(
+      async (items) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 1));
+        running--;
+        if (items.includes(5)) throw new Error('bad');
+      },
+      { maxBatch: 16, maxWaitMs: 0, maxInFlight: 1 },
+    );
+    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => gc.add(i)));
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    expect(most).toBe(1);
+  });
 });

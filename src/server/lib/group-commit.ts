@@ -9,10 +9,22 @@
  * requests already read in the same turn of the event loop (setImmediate): under load the
  * batches fill up by themselves while a write is in flight, so a timer would only add its
  * delay to every request (with 5 ms, a closed-loop burst spent half its time waiting).
+ *
+ * A failed batch is split in two and each half written again, down to single items, so a
+ * caller is rejected only for its own item: one bad event among a hundred costs a few more
+ * writes (about 2·log2(batch) per bad item), not the other callers' answers. An error for
+ * which `isolates` returns false (the database is down: every half would fail the same way)
+ * rejects the whole batch at once. docs/security.md, "Analytics: isolation, retention and caps".
  */
 type Waiter<T> = { item: T; resolve: () => void; reject: (err: unknown) => void };
 
-export type GroupCommitOptions = { maxBatch: number; maxWaitMs: number; maxInFlight: number };
+export type GroupCommitOptions = {
+  maxBatch: number;
+  maxWaitMs: number;
+  maxInFlight: number;
+  /** Whether a failed write is worth retrying without some of its items (default: always). */
+  isolates?: (err: unknown) => boolean;
+};
 
 type Scheduled = { cancel: () => void };
 
@@ -55,15 +67,34 @@ export class GroupCommit<T> {
     while (this.queue.length > 0 && this.inFlight < this.options.maxInFlight) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight++;
-      this.write(batch.map((w) => w.item))
-        .then(
-          () => batch.forEach((w) => w.resolve()),
-          (err: unknown) => batch.forEach((w) => w.reject(err)),
-        )
-        .finally(() => {
-          this.inFlight--;
-          if (this.queue.length > 0) this.flush();
-        });
+      void this.writeIsolating(batch).then((failures) => {
+        this.inFlight--;
+        for (const w of batch) {
+          const failure = failures.get(w);
+          if (failure) w.reject(failure.err);
+          else w.resolve();
+        }
+        if (this.queue.length > 0) this.flush();
+      });
     }
+  }
+
+  /**
+   * Writes a batch; after a failure, each half on its own, within the same write slot.
+   * Resolves (never rejects) with the callers whose items could not be written, and why.
+   */
+  private async writeIsolating(batch: Waiter<T>[], failures = new Map<Waiter<T>, { err: unknown }>()): Promise<Map<Waiter<T>, { err: unknown }>> {
+    try {
+      await this.write(batch.map((w) => w.item));
+    } catch (err) {
+      if (batch.length === 1 || !(this.options.isolates?.(err) ?? true)) {
+        for (const w of batch) failures.set(w, { err });
+      } else {
+        const half = Math.ceil(batch.length / 2);
+        await this.writeIsolating(batch.slice(0, half), failures);
+        await this.writeIsolating(batch.slice(half), failures);
+      }
+    }
+    return failures;
   }
 }

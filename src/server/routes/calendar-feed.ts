@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { calendarFeedSchema } from '#shared/schemas/appointment';
+import { storableText } from '#shared/schemas/text';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { listCalendarAppointments } from '../db/queries/appointments.ts';
 import { createCalendarFeed, getCalendarFeed, isCalendarFeedToken, revokeCalendarFeed } from '../db/queries/calendar-feeds.ts';
@@ -39,7 +40,7 @@ const feedIcsRoute = createPublicRoute({
   tags: ['calendar'],
   summary: 'The appointments as an iCalendar feed, for calendar apps to subscribe to',
   description: 'No cookie: the unguessable token in the path is the credential. Revoked tokens answer 404.',
-  request: { params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid feed') }) },
+  request: { params: z.object({ token: storableText().regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid feed') }) },
   responses: { 200: mediaContent('text/calendar', 'iCalendar', z.string()), ...errorResponses({ 404: 'No such feed' }) },
 });
 

@@ -14,14 +14,15 @@ import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { OPEN_EVERY_DAY } from '../test/booking.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
-import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, rawGarbage } from '../test/hostile.ts';
+import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, loneSurrogateString, rawGarbage } from '../test/hostile.ts';
 
 /**
  * Throws random and hostile requests at every operation in /api/openapi.json, without a
  * session and with a valid admin session, and checks after each one: never a 5xx, never a
  * stack trace or a file path, every 4xx in the one error envelope, and only valid rows in
- * the database. A failure prints the fast-check seed and the shrunk request; rerun one with
- * HOSTILE_SEED=<seed>.
+ * the database. Each case is a few requests sent at once (concurrent writes share group-commit
+ * batches and rows). A failure prints the fast-check seed and the shrunk requests; rerun one
+ * with HOSTILE_SEED=<seed>.
  */
 type Operation = { method: string; path: string; query: string[]; hasBody: boolean };
 type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>> };
@@ -244,11 +245,47 @@ describe('hostile input to every operation in the OpenAPI document', () => {
   ])('never answers 5xx or a stack trace, keeps the error envelope and stores only valid rows, %s', async (_name, signedIn) => {
     expect(operations.length).toBeGreaterThan(20);
     await fc.assert(
-      fc.asyncProperty(requestCase, async (c) => {
-        await checkAnswer(await send(c, signedIn));
+      fc.asyncProperty(fc.array(requestCase, { minLength: 1, maxLength: 4 }), async (cases) => {
+        const answers = await Promise.all(cases.map((c) => send(c, signedIn)));
+        for (const answer of answers) await checkAnswer(answer);
         await checkDatabase();
       }),
       { numRuns: RUNS_PER_MODE, seed, endOnFailure: false },
+    );
+  }, 120_000);
+});
+
+describe('a concurrent burst of analytics events with hostile text', () => {
+  const valid = (n: number) => ({ session_id: `burstvisitor${String(n).padStart(6, '0')}`, event_type: 'pageview', page_path: `/burst${n % 5}` });
+  let ip = 0;
+  const post = (body: unknown) =>
+    t.app.request('/api/public/events', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0', 'x-forwarded-for': `198.18.${(ip >> 8) & 255}.${ip++ & 255}` },
+      body: JSON.stringify(body),
+    });
+  const stored = async () => Number((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from analytics_events`))[0]!.n);
+
+  it('never answers 5xx, and every valid event sent with the hostile ones is stored', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(loneSurrogateString, hostileString).map((text) => `/${text}`), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.constantFrom('page_path', 'referrer', 'utm_source'), { minLength: 1, maxLength: 6 }),
+        async (texts, fields) => {
+          const before = await stored();
+          // Each text with its twin whose lone surrogates are U+FFFD: two strings in Node, one value in
+          // PostgreSQL (the finding: a batch upserting one rollup row twice failed as a whole).
+          const hostile = texts.flatMap((text, i) => [text, wellFormed(text)].map((t) => ({ ...valid(1000 + i), [fields[i % fields.length]!]: t })));
+          const legit = Array.from({ length: 10 }, (_, i) => valid(i));
+          // The hostile events in the middle of the burst, so they share a batch with valid ones.
+          const bodies = [...legit.slice(0, 5), ...hostile, ...legit.slice(5)];
+          const statuses = await Promise.all(bodies.map(async (body) => (await post(body)).status));
+          expect(statuses.every((s) => s < 500), JSON.stringify(statuses)).toBe(true);
+          expect([...statuses.slice(0, 5), ...statuses.slice(5 + hostile.length)]).toEqual(Array(10).fill(204));
+          expect(await stored()).toBe(before + statuses.filter((s) => s === 204).length);
+        },
+      ),
+      { numRuns: 60, seed, endOnFailure: false },
     );
   }, 120_000);
 });

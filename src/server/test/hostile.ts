@@ -65,8 +65,17 @@ export const PAYLOADS = [
   '',
 ] as const;
 
+/**
+ * Text around a lone surrogate: valid in JavaScript, not encodable in UTF-8, so "/x\ud800" and
+ * "/x\udbff" are two strings in Node and one in PostgreSQL.
+ */
+export const loneSurrogateString = fc
+  .tuple(fc.string({ maxLength: 12 }), fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff'), fc.string({ maxLength: 12 }))
+  .map(([before, lone, after]) => before + lone + after);
+
 const oddString = fc.oneof(
   fc.constantFrom(...PAYLOADS),
+  loneSurrogateString,
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),

@@ -1,5 +1,5 @@
 import { LIMITS, PROPERTY_TYPES, type PropertyType } from '../constants.ts';
-import { checkText, type TextRule } from './text.ts';
+import { NUL_MESSAGE, checkText, type TextRule } from './text.ts';
 
 /**
  * The rules of a lead's fields, as a person types them into the public form or the admin's
@@ -10,7 +10,7 @@ import { checkText, type TextRule } from './text.ts';
 /** The "standard email pattern" of the original form. */
 export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
 
-export const NUL_MESSAGE = 'Contains a character that is not allowed';
+export { NUL_MESSAGE };
 
 export const LEAD_FIELD_RULES = {
   full_name: {

@@ -25,6 +25,9 @@ const formText = fc.oneof(
   fc.constantFrom('a'.repeat(250) + '@b.co', `${'a'.repeat(245)}@example.com`),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 10 }),
+  // Lone surrogates (and a NUL with one, and one past a limit): refused by both, with the same message.
+  fc.constantFrom('x\ud800', '\udbff', '\udc00x', '\udfff\ud800', ' Jane \ud83d', 'a\u0000\ud800', 'jane\ud800@example.com', 'x'.repeat(300) + '\udc00'),
+  fc.string({ unit: 'binary', maxLength: 20 }),
 );
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
 const propertyTypes = maybe(fc.array(fc.constantFrom(...PROPERTY_TYPES, 'castle', '', 'Land', 'single family'), { maxLength: 3 }));

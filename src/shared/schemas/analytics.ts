@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { ANALYTICS_EVENT_TYPES, ANALYTICS_PERIODS, MAX_EVENT_SECONDS, SESSION_ID_PATTERN } from '../constants.ts';
-import { NUL_MESSAGE, noNul } from './text.ts';
+import { ANALYTICS_EVENT_TYPES, ANALYTICS_TEXT_LIMITS, ANALYTICS_PERIODS, MAX_EVENT_SECONDS, SESSION_ID_PATTERN } from '../constants.ts';
+import { storableText } from './text.ts';
 
 
-const optionalText = (max: number) => z.string().max(max).refine(noNul, NUL_MESSAGE).optional();
+const optionalText = (max: number) => storableText().max(max).optional();
 
 /**
  * One event from the public pages' tracker. Heartbeat and time_spent carry the seconds since
@@ -11,14 +11,14 @@ const optionalText = (max: number) => z.string().max(max).refine(noNul, NUL_MESS
  */
 export const analyticsEventRequestSchema = z
   .object({
-    session_id: z.string().regex(SESSION_ID_PATTERN, 'Invalid session id'),
+    session_id: storableText().regex(SESSION_ID_PATTERN, 'Invalid session id'),
     event_type: z.enum(ANALYTICS_EVENT_TYPES),
-    page_path: z.string().min(1).max(512).startsWith('/', 'Invalid path').refine(noNul, NUL_MESSAGE),
+    page_path: storableText().min(1).max(ANALYTICS_TEXT_LIMITS.path).startsWith('/', 'Invalid path'),
     time_spent: z.number().int().min(0).max(MAX_EVENT_SECONDS).optional(),
-    referrer: optionalText(1000),
-    utm_source: optionalText(200),
-    utm_medium: optionalText(200),
-    utm_campaign: optionalText(200),
+    referrer: optionalText(ANALYTICS_TEXT_LIMITS.referrer),
+    utm_source: optionalText(ANALYTICS_TEXT_LIMITS.utm),
+    utm_medium: optionalText(ANALYTICS_TEXT_LIMITS.utm),
+    utm_campaign: optionalText(ANALYTICS_TEXT_LIMITS.utm),
   })
   .refine((e) => e.event_type === 'pageview' || e.time_spent !== undefined, {
     message: 'time_spent is required for heartbeat and time_spent events',

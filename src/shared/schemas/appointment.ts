@@ -1,29 +1,25 @@
 import * as z from 'zod';
 import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from '../constants.ts';
 import { isCalendarDate, isClockTime } from '../rules/calendar.ts';
-import { NUL_MESSAGE, noNul } from './text.ts';
+import { storableText } from './text.ts';
 
 export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' });
 
 export { isCalendarDate, isClockTime };
 
-export const dateSchema = z
-  .string({ error: 'Date is required' })
+export const dateSchema = storableText({ error: 'Date is required' })
   .trim()
   .min(1, { message: 'Date is required', abort: true })
   .refine(isCalendarDate, 'Invalid date');
 
-export const timeSchema = z
-  .string({ error: 'Time is required' })
+export const timeSchema = storableText({ error: 'Time is required' })
   .trim()
   .min(1, { message: 'Time is required', abort: true })
   .refine(isClockTime, 'Invalid time');
 
-const notesSchema = z
-  .string()
+const notesSchema = storableText()
   .trim()
   .max(LIMITS.message, `Notes must be at most ${LIMITS.message} characters`)
-  .refine(noNul, NUL_MESSAGE)
   .optional()
   .nullable();
 
@@ -34,11 +30,9 @@ export const durationSchema = z
   .min(BOOKING_LIMITS.duration.min, `Duration must be at least ${BOOKING_LIMITS.duration.min} minutes`)
   .max(BOOKING_LIMITS.duration.max, `Duration must be at most ${BOOKING_LIMITS.duration.max} minutes`);
 
-const locationSchema = z
-  .string()
+const locationSchema = storableText()
   .trim()
   .max(BOOKING_LIMITS.location, `Location must be at most ${BOOKING_LIMITS.location} characters`)
-  .refine(noNul, NUL_MESSAGE)
   .optional()
   .nullable();
 
@@ -46,7 +40,7 @@ export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'In
 
 /** The Schedule Appointment form and request; its messages are in docs/product-rules.md, "Validation". */
 export const createAppointmentRequestSchema = z.object({
-  lead_id: z.string({ error: 'Please select a lead' }).min(1, { message: 'Please select a lead', abort: true }).pipe(z.uuid('Please select a lead')),
+  lead_id: storableText({ error: 'Please select a lead' }).min(1, { message: 'Please select a lead', abort: true }).pipe(z.uuid('Please select a lead')),
   date: dateSchema,
   time: timeSchema,
   type: appointmentTypeSchema,

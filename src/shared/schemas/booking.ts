@@ -2,12 +2,13 @@ import * as z from 'zod';
 import { BOOKABLE_TYPES, BOOKING_LIMITS } from '../constants.ts';
 import { clockMinutes } from '../zoned-time.ts';
 import { dateSchema, isCalendarDate, isClockTime } from './appointment.ts';
+import { storableText } from './text.ts';
 
 /** A weekday's open hours, wall-clock in the business time zone; null = closed that day. */
 export const openHoursSchema = z
   .object({
-    start: z.string().refine(isClockTime, 'Invalid time'),
-    end: z.string().refine(isClockTime, 'Invalid time'),
+    start: storableText().refine(isClockTime, 'Invalid time'),
+    end: storableText().refine(isClockTime, 'Invalid time'),
   })
   .refine((h) => !isClockTime(h.start) || !isClockTime(h.end) || clockMinutes(h.end) > clockMinutes(h.start), {
     message: 'Closing time must be after opening time',
@@ -38,7 +39,7 @@ export const bookingSettingsSchema = z.object({
     .min(1, 'Choose at least one appointment type')
     .refine((t) => new Set(t).size === t.length, 'Each type once'),
   days_off: z
-    .array(z.string().refine(isCalendarDate, 'Invalid date'))
+    .array(storableText().refine(isCalendarDate, 'Invalid date'))
     .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
     .refine((d) => new Set(d).size === d.length, 'Each day off once'),
 });
@@ -80,13 +81,12 @@ export const availabilityResponseSchema = z.object({
 export type Availability = z.infer<typeof availabilityResponseSchema>;
 
 /** ISO 8601 with an offset or Z, to the minute or second. */
-const isoInstant = z
-  .string({ error: 'Pick a time' })
+const isoInstant = storableText({ error: 'Pick a time' })
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/, 'Pick a time')
   .refine((s) => !Number.isNaN(Date.parse(s)), 'Pick a time');
 
 /** A booking token: 43 characters of base64url (32 random bytes). */
-export const bookingTokenSchema = z.string({ error: 'Invalid booking link' }).regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid booking link');
+export const bookingTokenSchema = storableText({ error: 'Invalid booking link' }).regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid booking link');
 
 export const createBookingRequestSchema = z.object({
   booking_token: bookingTokenSchema,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { LEAD_STATUSES, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
 import { LEAD_FIELD_RULES, PROPERTY_TYPE_MESSAGES } from '../rules/lead-fields.ts';
-import { NUL_MESSAGE, noNul, zodText } from './text.ts';
+import { storableText, zodText } from './text.ts';
 
 /**
  * The lead contract. The fields a person types follow the rules in rules/lead-fields.ts,
@@ -36,11 +36,11 @@ export type LeadFields = z.infer<typeof leadFieldsSchema>;
  * The browser's own `fill_ms` of earlier versions is no longer read (like any unknown key, it is dropped).
  */
 export const publicLeadRequestSchema = leadFieldsSchema.extend({
-  website: z.string().max(500).refine(noNul, NUL_MESSAGE).optional(),
+  website: storableText().max(500).optional(),
   submission_id: z.uuid('Invalid submission id'),
   form_token: z.string().max(200).optional(),
   /** The visitor's analytics session, so the lead keeps where it came from. */
-  analytics_session_id: z.string().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
+  analytics_session_id: storableText().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
 });
 export type PublicLeadRequest = z.infer<typeof publicLeadRequestSchema>;
 
@@ -108,7 +108,7 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
 
 /** The Leads Manager's view: search, filters and page, as they appear in the URL. */
 export const leadListQuerySchema = z.object({
-  search: z.string().trim().max(200, 'Search must be at most 200 characters').refine(noNul, NUL_MESSAGE).optional(),
+  search: storableText().trim().max(200, 'Search must be at most 200 characters').optional(),
   status: optionalEnum(LEAD_STATUSES),
   property_type: optionalEnum(PROPERTY_TYPES),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

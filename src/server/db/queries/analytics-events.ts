@@ -139,7 +139,32 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
       page_views = s.page_views + excluded.page_views`);
 }
 
-/** Recomputes the rollups from the raw events (after events were written around insertAnalyticsEvents). */
+/** How many raw events one retention statement deletes: a short transaction, a bounded WAL burst. */
+export const RETENTION_BATCH = 5000;
+
+/**
+ * Deletes the raw events older than `retentionDays`, `batchSize` rows per statement until none
+ * is left; the rollups stay, so the dashboard still shows those hours. Each statement skips
+ * rows another process is deleting (SKIP LOCKED), so processes running this at once share the
+ * work. The cutoff is fixed when it starts, so events aging meanwhile wait for the next run.
+ * Uses analytics_events_created_at_idx. Returns how many rows went.
+ */
+export async function deleteExpiredAnalyticsEvents(db: Db, retentionDays: number, batchSize = RETENTION_BATCH): Promise<number> {
+  const cutoff = new Date(Date.now() - retentionDays * 86_400_000).toISOString();
+  let total = 0;
+  for (;;) {
+    const deleted = await execute(db, sql`
+      delete from analytics_events where id in (
+        select id from analytics_events where created_at < ${cutoff}::timestamptz limit ${batchSize} for update skip locked)`);
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}
+
+/**
+ * Recomputes the rollups from the raw events (after events were written around insertAnalyticsEvents).
+ * Only for seeded data: once retention has deleted old events, this would forget their hours.
+ */
 export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
   await execute(db, sql`delete from analytics_hourly`);
   await execute(db, sql`delete from analytics_sessions`);
