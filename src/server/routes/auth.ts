@@ -5,6 +5,7 @@ import { clearSessionCookie, readSessionToken, writeSessionCookie } from '../aut
 import { clearRateLimit, hitRateLimit, undoRateLimitHit } from '../db/queries/rate-limits.ts';
 import { createSession, deleteSession, findSessionUser } from '../db/queries/sessions.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
+import { rateLimitKey } from '../lib/client-address.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -52,7 +53,7 @@ export const authRoutes = createRouter()
     const { db } = c.var;
     const { email, password } = c.req.valid('json');
     const accountKey = `login:account:${email}`;
-    const ipKey = `login:ip:${c.var.clientIp}`;
+    const ipKey = `login:ip:${rateLimitKey(c.var.clientIp)}`;
 
     // Count the attempt before checking the password, so parallel guesses cannot all slip
     // in under the limit; a sign-in that succeeds takes its count back.

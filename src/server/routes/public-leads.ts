@@ -6,6 +6,7 @@ import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+import { rateLimitKey } from '../lib/client-address.ts';
 
 const HOUR = 3600;
 
@@ -32,7 +33,7 @@ export const publicLeadRoutes = createRouter().openapi(submitLeadRoute, async (c
   const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
 
   if (config.leadRateLimit > 0) {
-    const limit = await hitRateLimit(c.var.db, `lead:${c.var.clientIp}`, config.leadRateLimit, HOUR);
+    const limit = await hitRateLimit(c.var.db, `lead:${rateLimitKey(c.var.clientIp)}`, config.leadRateLimit, HOUR);
     if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
   }
 

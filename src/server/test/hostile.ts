@@ -155,4 +155,5 @@ export const hostileHeaderNames = [
   'range',
   'x-request-id',
   'last-event-id',
+  'sec-fetch-site',
 ] as const;
