@@ -19,7 +19,7 @@ export async function measureSignIn(origin: string, email: string, password: str
     const started = performance.now();
     const res = await fetch(`${origin}/api/auth/login`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin },
       body: JSON.stringify({ email, password }),
     });
     await res.arrayBuffer();

@@ -25,7 +25,7 @@ describe('errors and headers', () => {
   it('answers an unknown /api path with 404 JSON', async () => {
     const { app } = createTestApp(database);
     for (const method of ['GET', 'POST', 'DELETE']) {
-      const res = await app.request('/api/no-such-thing', { method });
+      const res = await app.request('/api/no-such-thing', { method, headers: { origin: 'http://localhost' } });
       expect(res.status).toBe(404);
       const body = (await res.json()) as { error: { code: string; requestId: string } };
       expect(body.error.code).toBe('not_found');

@@ -9,10 +9,11 @@ import { ERROR_CODES, type ErrorCode } from '#shared/schemas/error';
 import { DATABASE_FAULT_MESSAGES, databaseFault, sqlState } from './db/database-faults.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { AppError, errorBody, errorResponse } from './http/errors.ts';
-import { publicOrigin } from './http/public-origin.ts';
+import { AppError, ClientAbortedError, errorBody, errorResponse } from './http/errors.ts';
+import { isMisdirected, publicOrigin } from './http/public-origin.ts';
 import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
 import { withDatabase } from './http/router.ts';
+import { clientAddress } from './lib/client-address.ts';
 import { isAppPath, loadStaticSite } from './http/static-site.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -64,13 +65,24 @@ export const ADMIN_APP_CSP = Object.entries({ ...CSP, styleSrc: ["'self'", "'uns
 /** Composes the API and the built client into one app. */
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
+  let warnedBadForwardedFor = false;
 
   app.use(async (c, next) => {
     const started = performance.now();
     deps.requests.hit();
     c.set('deps', deps);
     c.set('requestId', crypto.randomUUID());
-    c.set('clientIp', clientIp(c, deps.config.trustProxy));
+    const client = clientAddress(socketPeer(c), c.req.header('x-forwarded-for'), deps.config.trustProxy);
+    c.set('clientIp', client.ip);
+    c.set('viaTrustedProxy', client.viaTrustedProxy);
+    if (client.badForwardedFor !== undefined && !warnedBadForwardedFor) {
+      // Once per process: the proxy's configuration is wrong, not each request.
+      warnedBadForwardedFor = true;
+      deps.logger.warn(
+        { forwardedFor: client.badForwardedFor, ip: client.ip },
+        'X-Forwarded-For from a trusted proxy is not an IP address: using the socket address (said once)',
+      );
+    }
     await next();
     deps.logger.info(
       {
@@ -97,6 +109,14 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  app.use(async (c, next) => {
+    // The health check answers on any Host, so a load balancer or a container's probe may
+    // call http://127.0.0.1:PORT/api/health; it reveals nothing but "ok".
+    const isHealthCheck = c.req.path === '/api/health' && (c.req.method === 'GET' || c.req.method === 'HEAD');
+    if (!isHealthCheck && isMisdirected(c)) throw new AppError('misdirected_request', 'This server does not answer for that host name. Use the address of the site.');
+    await next();
+  });
+
   app.use(
     '/api/*',
     bodyLimit(BODY_LIMIT_BYTES, () => {
@@ -107,7 +127,7 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store');
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      checkOrigin(c.req.header('origin'), publicOrigin(c).host);
+      checkRequestSource(c);
       const type = c.req.header('content-type') ?? '';
       if (c.req.header('content-length') !== '0' && !type.toLowerCase().startsWith('application/json') && type !== '') {
         throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
@@ -151,6 +171,12 @@ export function createApp(deps: AppDeps) {
 
   app.onError((err, c) => {
     if (err instanceof AppError) return errorResponse(c, err);
+    if (err instanceof ClientAbortedError) {
+      // The client hung up mid-body (or took longer than the request timeout): no one to
+      // answer, nothing wrong here. Not a warning, and never "database unavailable".
+      deps.logger.info({ requestId: c.get('requestId'), reason: err.reason, ip: c.get('clientIp') }, 'client closed the connection before sending the whole request');
+      return c.json(errorBody(c, 'bad_request', 'The request body did not arrive in full. Please send it again.'), 400);
+    }
     if (err instanceof HTTPException && err.status < 500) {
       // Hono's own 4xx (a body that is not valid JSON, a body without a Content-Type), with
       // our code for that status, so code and status always agree.
@@ -181,30 +207,40 @@ export function createApp(deps: AppDeps) {
   return app;
 }
 
-function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    // The last hop was appended by our own proxy; anything before it the client could forge.
-    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const last = hops.at(-1);
-    if (last) return last;
-  }
+/** The socket's peer address; undefined without a socket (app.request() in tests). */
+function socketPeer(c: Context<AppEnv>): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    return getConnInfo(c).remote.address;
   } catch {
-    return 'unknown'; // app.request() in tests has no socket
+    return undefined;
   }
 }
 
-/** Cross-site request forgery guard: a browser always sends Origin on these requests. */
-function checkOrigin(origin: string | undefined, host: string) {
-  if (origin === undefined) return; // not a browser; no ambient credentials to abuse
-  let originHost: string;
+/**
+ * Cross-site request forgery guard for state-changing requests. A browser sends Origin on
+ * every one of them (and Sec-Fetch-Site, in every current engine): it must be this
+ * site's origin — scheme, host and port — which is PUBLIC_URL when set, else the origin the
+ * request was sent to. A request with neither header is not from a browser: refused, except
+ * for the public operations under /api/public/ (lead form, analytics events, bookings),
+ * which other programs may call and which no cookie authorises anyway.
+ * https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html
+ */
+function checkRequestSource(c: Context<AppEnv>) {
+  const origin = c.req.header('origin');
+  const fetchSite = c.req.header('sec-fetch-site');
+  if (origin === undefined && fetchSite === undefined) {
+    if (c.req.path.startsWith('/api/public/')) return;
+    throw new AppError('forbidden', 'This request needs an Origin header. Send it from the pages of this site.');
+  }
+  if (fetchSite !== undefined && fetchSite !== 'same-origin') throw new AppError('forbidden', 'Cross-site request refused.');
+  if (origin === undefined) return;
+  let sent: string;
   try {
-    originHost = new URL(origin).host;
+    sent = new URL(origin).origin;
   } catch {
     throw new AppError('forbidden', 'Cross-site request refused.');
   }
-  if (originHost !== host) throw new AppError('forbidden', 'Cross-site request refused.');
+  if (sent !== publicOrigin(c).origin) throw new AppError('forbidden', 'Cross-site request refused.');
 }
 
 function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {

@@ -14,8 +14,9 @@ describe('parseConfig', () => {
       businessTimeZone: 'America/New_York',
       leadRateLimit: 10,
       leadMinFillSeconds: 2,
-      trustProxy: false,
+      fixedOrigin: undefined,
     });
+    expect(config.trustProxy.entries).toBe('none');
     expect(config.site.email).toMatch(/@/);
   });
 
@@ -45,8 +46,16 @@ describe('parseConfig', () => {
       businessTimeZone: 'America/Chicago',
       leadRateLimit: 0,
       leadMinFillSeconds: 0,
-      trustProxy: true,
     });
+    expect(config.trustProxy.entries).toBe('all');
+  });
+
+  it('reads TRUST_PROXY as a list of proxy addresses and CIDR ranges, IPv4 and IPv6', () => {
+    const { trustProxy } = parseConfig({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,fd00::/8 ,::1, ::ffff:192.0.2.9' });
+    expect(trustProxy.entries).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', '::1', '192.0.2.9']);
+    for (const yes of ['10.1.2.3', '127.0.0.1', '::ffff:127.0.0.1', 'fd12:3456::1', '::1', '192.0.2.9']) expect({ yes, trusted: trustProxy.trusts(yes) }).toEqual({ yes, trusted: true });
+    for (const no of ['11.0.0.1', '127.0.0.2', 'fe80::1', '2001:db8::1', 'unknown', '']) expect({ no, trusted: trustProxy.trusts(no) }).toEqual({ no, trusted: false });
+    for (const off of ['', 'off', '0', 'no']) expect(parseConfig({ TRUST_PROXY: off }).trustProxy.entries).toBe('none');
   });
 
   it.each([
@@ -55,7 +64,12 @@ describe('parseConfig', () => {
     [{ DATABASE_URL: 'not a url' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ LEAD_RATE_LIMIT: '-1' }, 'Invalid configuration: LEAD_RATE_LIMIT must be a whole number from 0 to 1000000, got "-1"'],
-    [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be on or off, got "maybe"'],
+    [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "maybe")'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/33")'],
+    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "")'],
+    [{ TRUST_PROXY: 'proxy.internal' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "proxy.internal")'],
+    [{ TRUST_PROXY: 'fd00::/129' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "fd00::/129")'],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/8/1")'],
     [{ BUSINESS_TIME_ZONE: 'Mars/Olympus' }, 'Invalid configuration: BUSINESS_TIME_ZONE must be an IANA time zone such as America/New_York'],
     [{ ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'short' }, 'Invalid configuration: ADMIN_PASSWORD must be at least 8 characters'],
     [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'long enough' }, 'Invalid configuration: ADMIN_EMAIL Invalid email address'],
@@ -82,6 +96,7 @@ describe('email settings', () => {
       leadReminderHours: 0,
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
+    expect(config.fixedOrigin).toBe('https://crm.firm.com');
     expect(parseConfig({ SMTP_URL: 'smtps://mail.firm.com' }).mail.smtp).toEqual({ host: 'mail.firm.com', port: 465, secure: true, auth: undefined });
   });
 

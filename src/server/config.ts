@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
 import { emailSchema } from '#shared/schemas/lead';
+import { TrustedProxies } from './lib/client-address.ts';
 import { parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
 
 /**
@@ -36,6 +37,22 @@ const booleanFlag = z
     if (['1', 'true', 'on', 'yes'].includes(s)) return true;
     ctx.addIssue({ code: 'custom', message: `must be on or off, got "${v}"` });
     return z.NEVER;
+  });
+
+/** on/off as booleanFlag, or a list of the proxies' addresses and CIDR ranges. */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const s = (v ?? '').trim().toLowerCase();
+    if (['', '0', 'false', 'off', 'no'].includes(s)) return TrustedProxies.none;
+    if (['1', 'true', 'on', 'yes'].includes(s)) return TrustedProxies.all;
+    const list = TrustedProxies.parseList(v!);
+    if (typeof list === 'string') {
+      ctx.addIssue({ code: 'custom', message: list });
+      return z.NEVER;
+    }
+    return list;
   });
 
 function isTimeZone(tz: string): boolean {
@@ -106,7 +123,7 @@ const envSchema = z.object({
   LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   ANALYTICS_RETENTION_DAYS: intInRange(1, 36_500, 400),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustProxy,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   PUBLIC_URL: parsedWith(parsePublicUrl),
   SMTP_URL: parsedWith(parseSmtpUrl),
@@ -133,13 +150,19 @@ export type Config = {
   analyticsRateLimit: number;
   /** Raw analytics events older than this many days are deleted (the rollups stay). */
   analyticsRetentionDays: number;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For and X-Forwarded-Proto/Host to believe (TRUST_PROXY: off, on, or a list). */
+  trustProxy: TrustedProxies;
   reminderMinutesBefore: number;
   /**
    * The address people use to reach this server, for links in emails (PUBLIC_URL); without
    * it, this server's own http://HOST:PORT.
    */
   publicUrl: string;
+  /**
+   * PUBLIC_URL's origin when it is set: the only origin the CSRF check accepts, the only Host
+   * answered (others get 421), and the base of every link. Undefined: the request's own origin.
+   */
+  fixedOrigin: string | undefined;
   mail: {
     /** Undefined: email is off, and messages are recorded but not sent. */
     smtp: SmtpSettings | undefined;
@@ -186,6 +209,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     publicUrl: (e.PUBLIC_URL?.origin ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    fixedOrigin: e.PUBLIC_URL?.origin,
     mail: {
       smtp: e.SMTP_URL,
       from: e.MAIL_FROM ?? { name: e.SITE_NAME, address: e.SITE_EMAIL },

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { EventRecorder } from './analytics/event-recorder.ts';
 import { createApp } from './app.ts';
@@ -16,6 +17,7 @@ import { ensureAdmin } from './auth/accounts.ts';
 import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './app-root.ts';
 import { findClientDir } from './http/static-site.ts';
+import { CONNECTION_TIMEOUTS, limitConnectionsPerClient } from './http/connection-limits.ts';
 import { createLogger } from './logger.ts';
 import { NotificationHub } from './realtime/notification-hub.ts';
 
@@ -48,9 +50,10 @@ async function main() {
   const opening = openConfiguredDatabase(config, 'server');
   opening.catch(() => {}); // handled below; avoid an unhandled rejection while we bind
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { ...CONNECTION_TIMEOUTS } }, (info) => {
     logger.info({ port: info.port, host: config.host }, `listening on http://${config.host}:${info.port}`);
-  });
+  }) as Server;
+  limitConnectionsPerClient(server, config.trustProxy, logger);
   server.on('error', (err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `Port ${config.port} is already in use: set PORT to a free port.` : err.message);
   });
@@ -98,7 +101,7 @@ async function main() {
     const stoppingOutbox = outbox.stop();
     const force = setTimeout(() => {
       logger.warn('requests still open after 10 s: closing them');
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      server.closeAllConnections();
     }, 10_000);
     force.unref();
     server.close(() => {

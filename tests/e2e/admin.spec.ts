@@ -1,4 +1,4 @@
-import { test, expect, postPublicLead } from './fixtures.ts';
+import { test, expect, fromTheSite, postPublicLead } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
 // The e2e server is started with these (playwright.config.ts).
@@ -125,7 +125,7 @@ test.describe('notifications', () => {
     await login(page);
     await expect(page).toHaveURL(/\/dashboard$/);
     // Start from an empty bell.
-    await page.request.delete('/api/notifications');
+    await page.request.delete('/api/notifications', { headers: fromTheSite() });
     await page.reload();
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await bell.click();
@@ -159,7 +159,7 @@ test.describe('notifications', () => {
   test('after losing its connection the bell reconnects by itself and shows what it missed', async ({ page, context }) => {
     await login(page);
     await expect(page).toHaveURL(/\/dashboard$/);
-    await page.request.delete('/api/notifications');
+    await page.request.delete('/api/notifications', { headers: fromTheSite() });
     await page.reload();
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await expect(bell).toHaveAccessibleName('Notifications');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, signInAsAdmin, test } from './fixtures.ts';
+import { expect, fromTheSite, signInAsAdmin, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
 const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
@@ -16,7 +16,7 @@ type Lead = { id: string; full_name: string; email: string; phone: string };
 async function createLead(page: Page, label: string): Promise<Lead> {
   const full_name = unique(label);
   const email = `${full_name.replace(/\W+/g, '.').toLowerCase()}@example.com`;
-  const res = await page.request.post('/api/leads', { data: { full_name, email, phone: '(301) 555-0188', property_types: ['land'] } });
+  const res = await page.request.post('/api/leads', { data: { full_name, email, phone: '(301) 555-0188', property_types: ['land'] }, headers: fromTheSite() });
   expect(res.status()).toBe(201);
   return (await res.json()) as Lead;
 }
@@ -24,7 +24,7 @@ async function createLead(page: Page, label: string): Promise<Lead> {
 type AppointmentInput = { lead_id: string; date: string; time: string; type?: 'Call' | 'Zoom' | 'On-site'; notes?: string };
 
 async function createAppointment(page: Page, input: AppointmentInput): Promise<{ id: string }> {
-  const res = await page.request.post('/api/appointments', { data: { type: 'Call', notes: '', ...input } });
+  const res = await page.request.post('/api/appointments', { data: { type: 'Call', notes: '', ...input }, headers: fromTheSite() });
   expect(res.status()).toBe(201);
   return (await res.json()) as { id: string };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { OPEN_EVERY_DAY } from '../../src/server/test/booking.ts';
-import { SITE_NAME, expect, fillLeadForm, openPage, signInAsAdmin, test } from './fixtures.ts';
+import { SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from './fixtures.ts';
 
 /*
  * Booking end to end: a visitor sends the form, picks a time and confirms; an admin, signed
@@ -20,7 +20,7 @@ const mailsTo = async (request: APIRequestContext, address: string) =>
 test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
   await signInAsAdmin(page);
-  const res = await page.request.put('/api/booking-settings', { data: OPEN_EVERY_DAY });
+  const res = await page.request.put('/api/booking-settings', { data: OPEN_EVERY_DAY, headers: fromTheSite() });
   expect(res.status()).toBe(200);
   await page.close();
 });

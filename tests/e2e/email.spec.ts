@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import ICAL from 'ical.js';
-import { E2E_ADMIN, SITE_NAME, expect, fillLeadForm, openPage, signInAsAdmin, test } from './fixtures.ts';
+import { E2E_ADMIN, SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from './fixtures.ts';
 
 /*
  * Email end to end: the browser does what a person does, the server sends through SMTP, and
@@ -66,7 +66,7 @@ test('scheduling, moving and deleting an appointment sends the lead an invitatio
   await signInAsAdmin(page);
   const full_name = `Ivy Invitee ${tag()}`;
   const email = `invitee.${tag()}@example.com`;
-  const created = await page.request.post('/api/leads', { data: { full_name, email, phone: '(301) 555-0177', property_types: ['commercial'] } });
+  const created = await page.request.post('/api/leads', { data: { full_name, email, phone: '(301) 555-0177', property_types: ['commercial'] }, headers: fromTheSite() });
   expect(created.status()).toBe(201);
 
   await scheduleThroughTheForm(page, { full_name }, '2102-04-07', '10:30');

@@ -18,6 +18,12 @@ export const test = base.extend<{ clientIp: string }>({
 
 export { expect };
 
+/**
+ * The Origin header of the site's own pages, for the admin API requests a spec makes through
+ * page.request: Playwright's API client sends none, and the server refuses a change without it.
+ */
+export const fromTheSite = () => ({ origin: new URL(base.info().project.use.baseURL!).origin });
+
 /** Opens a public page and waits until the browser bundle has hydrated it. */
 export async function openPage(page: Page, path: string) {
   const response = await page.goto(path);

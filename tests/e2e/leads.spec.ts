@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, fromTheSite, test } from './fixtures.ts';
 
 // The e2e server is started with this admin (playwright.config.ts). Tests share one server,
 // so each one makes leads with its own tag and filters by it.
@@ -25,6 +25,7 @@ const uniqueTag = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random()
 async function addLead(page: Page, fields: Partial<Lead> & { full_name: string }): Promise<Lead> {
   const res = await page.request.post('/api/leads', {
     data: { email: 'lead@example.com', phone: '(301) 555-0100', property_types: ['land'], message: '', ...fields },
+    headers: fromTheSite(),
   });
   expect(res.status()).toBe(201);
   return (await res.json()) as Lead;
@@ -147,7 +148,7 @@ test.describe('Leads Manager', () => {
     await login(page);
     const landNew = await addLead(page, { full_name: `Land New ${tag}`, email: `${tag}.one@example.com`, phone: '(240) 555-7301', property_types: ['land'] });
     const landConverted = await addLead(page, { full_name: `Land Won ${tag}`, property_types: ['land'] });
-    await page.request.patch(`/api/leads/${landConverted.id}`, { data: { status: 'Converted' } });
+    await page.request.patch(`/api/leads/${landConverted.id}`, { data: { status: 'Converted' }, headers: fromTheSite() });
     await addLead(page, { full_name: `Office New ${tag}`, property_types: ['commercial'] });
 
     await page.getByRole('searchbox', { name: 'Search leads' }).fill(tag.toUpperCase());
@@ -235,7 +236,7 @@ test.describe('Dashboard Overview', () => {
     await login(page, '/dashboard');
     const older = await addLead(page, { full_name: `Older ${tag}`, email: `older.${tag}@example.com`, property_types: ['single-family'] });
     const newest = await addLead(page, { full_name: `Newest ${tag}`, email: `newest.${tag}@example.com`, property_types: ['other'] });
-    await page.request.patch(`/api/leads/${older.id}`, { data: { contacted: true } });
+    await page.request.patch(`/api/leads/${older.id}`, { data: { contacted: true }, headers: fromTheSite() });
     const expected = (await (await page.request.get('/api/overview')).json()) as Overview;
 
     await page.reload();

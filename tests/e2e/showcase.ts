@@ -130,7 +130,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
       );
       const origin = server.url;
       try {
-        const api = await request.newContext({ baseURL: origin, extraHTTPHeaders: { 'x-forwarded-for': '10.9.9.9' } });
+        // It seeds through the admin API as the dashboard would: with the site's Origin.
+        const api = await request.newContext({ baseURL: origin, extraHTTPHeaders: { 'x-forwarded-for': '10.9.9.9', origin } });
         // The ADMIN_EMAIL admin is created just after the database opens: retry sign-in briefly.
         await expect.poll(async () => (await api.post('/api/auth/login', { data: admin })).status(), { timeout: 20_000 }).toBe(200);
         const seeded = await seed(api, admin);

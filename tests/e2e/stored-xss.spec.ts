@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, postPublicLead, signInAsAdmin, test } from './fixtures.ts';
+import { expect, fromTheSite, postPublicLead, signInAsAdmin, test } from './fixtures.ts';
 
 /*
  * Stored XSS: a lead and an appointment whose every free-text field is a script payload are
@@ -63,11 +63,11 @@ test.describe('stored script payloads', () => {
   test('are shown as inert text on the Overview, in the leads table and in the Edit Lead form', async ({ page }) => {
     const dialogs = await watch(page);
     await signInAsAdmin(page);
-    const created = await page.request.post('/api/leads', { data: { ...PAYLOAD, property_types: ['land'] } });
+    const created = await page.request.post('/api/leads', { data: { ...PAYLOAD, property_types: ['land'] }, headers: fromTheSite() });
     expect(created.status()).toBe(201);
     lead = (await created.json()) as Lead;
     expect(lead.full_name).toBe(PAYLOAD.full_name);
-    const scheduled = await page.request.post('/api/appointments', { data: { lead_id: lead.id, date, time: '09:00', type: 'Zoom', notes: NOTES } });
+    const scheduled = await page.request.post('/api/appointments', { data: { lead_id: lead.id, date, time: '09:00', type: 'Zoom', notes: NOTES }, headers: fromTheSite() });
     expect(scheduled.status()).toBe(201);
 
     await page.reload();

@@ -2,12 +2,14 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_ABSOLUTE_DAYS } from '../db/queries/sessions.ts';
 import type { AppEnv } from '../http/context.ts';
+import { requestScheme } from '../http/public-origin.ts';
 
 export const SESSION_COOKIE = 'session';
 
+/** Secure when the browser talks https: PUBLIC_URL says so, or the connection (or our trusted proxy's X-Forwarded-Proto). */
 function isHttps(c: Context<AppEnv>): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return c.get('deps').config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
+  if (c.get('deps').config.fixedOrigin?.startsWith('https:')) return true;
+  return requestScheme(c) === 'https';
 }
 
 export const readSessionToken = (c: Context<AppEnv>) => getCookie(c, SESSION_COOKIE);

@@ -68,7 +68,8 @@ describe('every admin operation without a valid session', () => {
     for (const { method, path } of await protectedOperations()) {
       const res = await app.request(path, {
         method,
-        headers: { 'content-type': 'application/json', ...headers() },
+        // With our Origin, as the admin app sends it, so that each write reaches the session check.
+        headers: { 'content-type': 'application/json', origin: 'http://localhost', ...headers() },
         body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
       });
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
@@ -161,6 +162,43 @@ describe('every state-changing operation with a valid admin cookie from another 
       expect({ op: op.key, status: res.status, reached }).toMatchObject({ op: op.key, reached: true });
     }
     expect(await snapshot()).not.toEqual(before);
+  });
+});
+
+describe('every state-changing operation without Origin or Sec-Fetch-Site (not a browser)', () => {
+  it('is refused with 403 for the admin API and sign-in/out, and accepted for the public operations under /api/public/', async () => {
+    const t = createTestApp(database);
+    await ensureAdmin(database.db, 'headless@example.com', 'headless-password');
+    const cookie = await signIn(t.json, 'headless@example.com', 'headless-password');
+    const writes = (await allOperations()).filter((op) => !['GET', 'HEAD', 'OPTIONS'].includes(op.method));
+    // The exemption follows the document: public (security: []) and under /api/public/, or sign-in/out.
+    for (const op of writes) {
+      const exempt = op.path.startsWith('/api/public/');
+      expect({ op: `${op.method} ${op.path}`, exempt }).toEqual({ op: `${op.method} ${op.path}`, exempt: op.isPublic && !op.path.startsWith('/api/auth/') });
+    }
+    expect(writes.filter((op) => op.path.startsWith('/api/public/')).length).toBeGreaterThanOrEqual(4);
+
+    const before = await snapshot();
+    for (const op of writes.filter((w) => !w.path.startsWith('/api/public/'))) {
+      const url = op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      const res = await t.json(op.method, url, {}, { cookie, origin: undefined });
+      expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 403 });
+      expect(await res.json()).toEqual({ error: { code: 'forbidden', message: 'This request needs an Origin header. Send it from the pages of this site.', requestId: expect.any(String) } });
+    }
+    expect(await snapshot()).toEqual(before);
+
+    // A browser that sends Sec-Fetch-Site but no Origin: same-origin goes through, anything else is refused.
+    expect((await t.json('PATCH', '/api/account/preferences', { email_appointments: true }, { cookie, origin: undefined, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    for (const site of ['cross-site', 'same-site', 'none']) {
+      expect((await t.json('PATCH', '/api/account/preferences', { email_appointments: true }, { cookie, origin: undefined, 'sec-fetch-site': site })).status).toBe(403);
+    }
+    // The public operations keep answering programs that send neither header.
+    const lead = await t.json('POST', '/api/public/leads', validLead({ email: 'headless-lead@example.com' }), { origin: undefined });
+    expect(lead.status).toBe(201);
+    const event = await t.json('POST', '/api/public/events', { session_id: 'HeAdLeSsHeAdLeSsHeAdLe', event_type: 'pageview', page_path: '/' }, { origin: undefined, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' });
+    expect(event.status).toBe(204);
+    const booking = await t.json('DELETE', `/api/public/bookings/${'A'.repeat(43)}`, undefined, { origin: undefined });
+    expect(booking.status).toBe(404);
   });
 });
 

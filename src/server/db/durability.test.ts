@@ -118,7 +118,8 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
     };
 
     let server = await start();
-    const admin = { cookie: await signInOverHttp(url, ADMIN) };
+    // As the dashboard sends its writes: with the site's Origin.
+    const admin = { cookie: await signInOverHttp(url, ADMIN), origin: url };
 
     // Leads the admin edits: each has one editor, so its edits are sequential.
     const edited: { id: string; attempts: { message: string; acknowledged: boolean }[] }[] = [];

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { ClientAbortedError } from './errors.ts';
 
 /**
  * Reads a request body of at most `maxBytes` straight from Node's request stream into
@@ -25,13 +26,18 @@ export function bodyLimit(maxBytes: number, tooLarge: () => never): MiddlewareHa
   };
 }
 
-/** The body as UTF-8 text, or undefined once it passes `maxBytes` (the rest is not kept). */
+/**
+ * The body as UTF-8 text, or undefined once it passes `maxBytes` (the rest is not kept).
+ * A connection that closes first (the client went away, or the server's request timeout cut
+ * it off) rejects with ClientAbortedError: Node says ECONNRESET, as it does for a database
+ * connection that broke, and the two must not be confused.
+ */
 function readText(incoming: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const done = () => {
-      incoming.off('data', onData).off('end', onEnd).off('error', onError);
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -44,10 +50,14 @@ function readText(incoming: IncomingMessage, maxBytes: number): Promise<string |
       done();
       resolve(Buffer.concat(chunks, size).toString('utf8'));
     };
-    const onError = (err: Error) => {
+    const onError = (err: NodeJS.ErrnoException) => {
       done();
-      reject(err);
+      reject(new ClientAbortedError(err.code ?? err.message));
     };
-    incoming.on('data', onData).on('end', onEnd).on('error', onError);
+    const onClose = () => {
+      done();
+      reject(new ClientAbortedError('closed'));
+    };
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }

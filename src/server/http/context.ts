@@ -30,6 +30,8 @@ export type AppEnv = {
     requestId: string;
     deps: AppDeps;
     clientIp: string;
+    /** The socket's peer is a trusted proxy (TRUST_PROXY): its X-Forwarded-* headers count. */
+    viaTrustedProxy: boolean;
     /** The open database (set by withDatabase on every /api route but /api/health). */
     db: Db;
     /** Set by requireUser on admin routes. */

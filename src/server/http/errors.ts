@@ -18,6 +18,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The client closed its connection (or was cut off by the server's request timeout) before
+ * its request body arrived in full: nobody is left to answer, and nothing is wrong on our side.
+ * Never a database fault, though Node reports it as ECONNRESET too.
+ */
+export class ClientAbortedError extends Error {
+  override readonly name = 'ClientAbortedError';
+  constructor(readonly reason: string) {
+    super('The client closed the connection before sending the whole request.');
+  }
+}
+
 /** What some errors carry besides the message: fresh times to pick, or the appointments in the way. */
 export type ErrorExtra = Pick<ErrorResponse['error'], 'slots' | 'conflicts'>;
 

@@ -44,17 +44,18 @@ describe('POST /api/auth/login', () => {
   });
 
   it('marks the cookie Secure behind our https proxy (X-Forwarded-Proto) only with TRUST_PROXY', async () => {
-    const login = (env: Record<string, string>) =>
+    // The browser's page is https://localhost when the proxy is believed, http://localhost when not.
+    const login = (env: Record<string, string>, origin: string) =>
       createTestApp(database, env).json(
         'POST',
         '/api/auth/login',
         { email: 'admin@example.com', password: 'correct-password' },
-        { 'x-forwarded-proto': 'https' },
+        { 'x-forwarded-proto': 'https', origin },
       );
-    const trusted = (await login({ TRUST_PROXY: 'on' })).headers.get('set-cookie')!;
+    const trusted = (await login({ TRUST_PROXY: 'on' }, 'https://localhost')).headers.get('set-cookie')!;
     expect(trusted.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure']));
     // Without TRUST_PROXY anyone can send the header; the request itself came over http.
-    const untrusted = (await login({})).headers.get('set-cookie')!;
+    const untrusted = (await login({}, 'http://localhost')).headers.get('set-cookie')!;
     expect(untrusted.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax']));
     expect(untrusted).not.toContain('Secure');
   });
@@ -62,7 +63,7 @@ describe('POST /api/auth/login', () => {
   it('clears the cookie at sign-out with the same HttpOnly, SameSite=Lax and Secure attributes', async () => {
     const { json } = createTestApp(database, { TRUST_PROXY: 'on' });
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
-    const res = await json('POST', '/api/auth/logout', undefined, { cookie, 'x-forwarded-proto': 'https' });
+    const res = await json('POST', '/api/auth/logout', undefined, { cookie, 'x-forwarded-proto': 'https', origin: 'https://localhost' });
     const cleared = res.headers.get('set-cookie')!;
     expect(cleared).toMatch(/^session=;/);
     expect(cleared.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure']));

@@ -17,6 +17,7 @@ import { createSession, deleteSession, findSessionUser, hashToken } from '../db/
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
 import type { Db } from '../db/client.ts';
+import { rateLimitKey } from '../lib/client-address.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -68,7 +69,8 @@ export const authRoutes = createRouter()
     const { db } = c.var;
     const { email, password } = c.req.valid('json');
     const ip = c.var.clientIp;
-    const keys = signInKeys(email, ip);
+    // IPv6 clients count by their /64 (lib/client-address.ts); the usual-IP check keeps the address.
+    const keys = signInKeys(email, rateLimitKey(ip));
 
     // Count the attempt before checking the password, so parallel guesses cannot all slip in
     // under a limit; a sign-in that succeeds takes its count back. A blocked attempt writes

@@ -8,6 +8,7 @@ import { FORM_TOKEN_MAX_AGE_SECONDS, checkFormToken, signFormToken } from '../li
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+import { rateLimitKey } from '../lib/client-address.ts';
 
 const HOUR = 3600;
 
@@ -60,7 +61,7 @@ export const publicLeadRoutes = createRouter()
     const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
 
     if (config.leadRateLimit > 0) {
-      const limit = await hitRateLimit(c.var.db, `lead:${c.var.clientIp}`, config.leadRateLimit, HOUR);
+      const limit = await hitRateLimit(c.var.db, `lead:${rateLimitKey(c.var.clientIp)}`, config.leadRateLimit, HOUR);
       if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
     }
 

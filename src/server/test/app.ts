@@ -1,4 +1,4 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createApp } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -8,9 +8,8 @@ import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The real app on a test database, with the environment the test names (and a built client, if given). */
-export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir }: { clientDir?: string } = {}) {
+export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir, logger = pino({ level: 'silent' }) }: { clientDir?: string; logger?: Logger } = {}) {
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
-  const logger = pino({ level: 'silent' });
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.
@@ -18,12 +17,21 @@ export function createTestApp(database: Database | undefined, env: Record<string
   const outbox = createOutbox(config, () => database, logger, requests);
   const app = createApp({ config, logger, database: () => database, hub, events, outbox, requests, clientDir });
 
-  const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
-    app.request(path, {
+  /**
+   * A request as the site's own pages send it: to PUBLIC_URL when it is set (else a path is
+   * asked of http://localhost), with that Origin, as a browser adds it. `origin: undefined`
+   * leaves it out.
+   */
+  const site = config.fixedOrigin ?? 'http://localhost';
+  const json = async (method: string, path: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<Response> => {
+    const url = new URL(path, site);
+    const all: Record<string, string | undefined> = { 'content-type': 'application/json', origin: url.origin, ...headers };
+    return app.request(path.startsWith('/') ? `${url.origin}${path}` : path, {
       method,
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined)),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  };
 
   return { app, config, json, hub, outbox };
 }
@@ -45,7 +53,7 @@ export async function signIn(
   json: ReturnType<typeof createTestApp>['json'],
   email: string,
   password: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | undefined> = {},
 ): Promise<string> {
   const res = await json('POST', '/api/auth/login', { email, password }, headers);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);

@@ -164,4 +164,5 @@ export const hostileHeaderNames = [
   'range',
   'x-request-id',
   'last-event-id',
+  'sec-fetch-site',
 ] as const;

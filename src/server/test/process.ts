@@ -138,11 +138,11 @@ function peakRss(pid: number | undefined): number | undefined {
   }
 }
 
-/** Signs in to a running server over HTTP and returns its `Cookie` header value; throws unless 200. */
+/** Signs in to a running server over HTTP, as its sign-in page does (with its Origin), and returns its `Cookie` header value; throws unless 200. */
 export async function signInOverHttp(url: string, credentials: { email: string; password: string }): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', origin: new URL(url).origin },
     body: JSON.stringify(credentials),
   });
   if (res.status !== 200) throw new Error(`sign-in as ${credentials.email} answered ${res.status}: ${await res.text()}`);

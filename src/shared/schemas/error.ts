@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** PUBLIC_URL is set and the request named another host (DNS rebinding). */
+  misdirected_request: 421,
   unprocessable: 422,
   rate_limited: 429,
   internal_error: 500,
