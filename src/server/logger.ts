@@ -1,11 +1,18 @@
 import pino from 'pino';
 
 /**
- * A calendar feed's URL is its credential (`/api/calendar/<token>/appointments.ics`, polled
- * by calendar apps every few minutes): logs keep the path without it, so a log reader cannot
- * subscribe to the appointments.
+ * Paths whose secret part is a credential: a calendar feed (`/api/calendar/<token>/appointments.ics`,
+ * polled by calendar apps every few minutes) and a booking's private link (`/booking/<token>`,
+ * `/api/public/bookings/<token>`, which can move or cancel the call). Logs keep the path
+ * without it, so a log reader can neither subscribe to the appointments nor change a booking.
  */
-export const redactPath = (path: string) => path.replace(/^\/api\/calendar\/[^/]+/, '/api/calendar/***');
+const SECRET_PATHS: [RegExp, string][] = [
+  [/^\/api\/calendar\/[^/?]+/, '/api/calendar/***'],
+  [/^\/api\/public\/bookings\/[^/?]+/, '/api/public/bookings/***'],
+  [/^\/booking\/[^/?]+/, '/booking/***'],
+];
+
+export const redactPath = (path: string) => SECRET_PATHS.reduce((p, [pattern, replacement]) => p.replace(pattern, replacement), path);
 
 /** Structured JSON logs on stdout (one line per event), as log collectors expect. */
 export function createLogger(level: string) {
