@@ -75,7 +75,7 @@ describe.runIf(testEngine === 'postgres')('realtime across processes', () => {
     const cookie = await signInOverHttp(b.url, { email: 'fanout@example.com', password: 'fanout-password' });
     const stream = await openStream(b.url, cookie);
     const started = Date.now();
-    expect((await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: { cookie, origin: a.url } })).status).toBe(200);
     expect((await submitLead(a.url, 'After Sign Out Elsewhere')).status).toBe(201);
     // The default session check runs every 5 s; the heartbeat (25 s) no longer decides.
     await expect(stream.next(10_000)).rejects.toThrow('SSE stream ended');
