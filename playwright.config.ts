@@ -22,7 +22,7 @@ const pgBaseURL = `http://127.0.0.1:${process.env.E2E_PG_PORT}`;
 const postgresUrl = process.env.TEST_DATABASE_URL;
 if (process.env.CI === 'true' && !postgresUrl) throw new Error('CI=true needs TEST_DATABASE_URL: the PostgreSQL leg of the browser tests must run.');
 const dataDir = process.env.E2E_DATA_DIR;
-mkdirSync(dataDir, { recursive: true });
+mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // the server refuses a DATA_DIR others can read
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_ADMIN, VALID_LEAD, expect, fillLeadForm, openPage, test } from './fixtures.ts';
+import { E2E_ADMIN, VALID_LEAD, expect, fillLeadForm, fromTheSite, openPage, test } from './fixtures.ts';
 
 const SUCCESS = 'Thank you for your interest! We will contact you shortly.';
 
@@ -74,7 +74,7 @@ test('a valid submission shows the thank-you toast, offers a time, and "Skip, ca
 
 /** The leads stored under `email`, as an admin sees them (the public answer is the same for a bot's). */
 async function storedLeads(request: APIRequestContext, email: string) {
-  expect((await request.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
+  expect((await request.post('/api/auth/login', { data: E2E_ADMIN, headers: fromTheSite() })).status()).toBe(200);
   const res = await request.get(`/api/leads?search=${encodeURIComponent(email)}`);
   return ((await res.json()) as { leads: { full_name: string; email: string }[] }).leads.map((l) => [l.full_name, l.email]);
 }
