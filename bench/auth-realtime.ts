@@ -30,7 +30,11 @@ export async function measureSignIn(origin: string, email: string, password: str
   return { samples, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), failures };
 }
 
-export async function measureFanout(origin: string, cookie: string, clients: number, timeoutMs = 20_000): Promise<FanoutResult> {
+/**
+ * `clients` streams, spread over the sessions of `cookies` in turn (a session may hold 10
+ * streams, one per tab, so 1,000 streams need 100 sessions).
+ */
+export async function measureFanout(origin: string, cookies: string[], clients: number, timeoutMs = 20_000): Promise<FanoutResult> {
   // One connection per stream, as browsers would each hold one.
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const requests: http.ClientRequest[] = [];
@@ -42,7 +46,7 @@ export async function measureFanout(origin: string, cookie: string, clients: num
   let markReady: () => void = () => {};
   const allReady = new Promise<void>((resolve) => (markReady = resolve));
 
-  const client = () =>
+  const client = (cookie: string) =>
     new Promise<void>((resolve) => {
       const req = http.get(`${origin}/api/notifications/stream`, { headers: { cookie }, agent }, (res) => {
         if (res.statusCode !== 200) {
@@ -74,7 +78,7 @@ export async function measureFanout(origin: string, cookie: string, clients: num
       requests.push(req);
     });
 
-  const running = Array.from({ length: clients }, client);
+  const running = Array.from({ length: clients }, (_, i) => client(cookies[i % cookies.length]!));
   await Promise.race([allReady, new Promise((r) => setTimeout(r, timeoutMs))]);
   sentAt = performance.now();
   const res = await fetch(`${origin}/api/public/leads`, {

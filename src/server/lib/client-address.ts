@@ -50,13 +50,22 @@ export class TrustedProxies {
     return new TrustedProxies(entries.map((e) => (e.includes('/') ? e : plainAddress(e))));
   }
 
+  /** Answers of `trusts` for the addresses seen lately: BlockList.check builds a SocketAddress per call. */
+  private readonly answers = new Map<string, boolean>();
+
   /** Whether `address` (the socket's peer, or a hop in X-Forwarded-For) is one of our proxies. */
   trusts(address: string): boolean {
     if (this.entries === 'all') return true;
     if (!this.list) return false;
-    const plain = plainAddress(address);
-    const family = isIP(plain);
-    return family !== 0 && this.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+    let answer = this.answers.get(address);
+    if (answer === undefined) {
+      const plain = plainAddress(address);
+      const family = isIP(plain);
+      answer = family !== 0 && this.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+      if (this.answers.size >= 10_000) this.answers.clear();
+      this.answers.set(address, answer);
+    }
+    return answer;
   }
 }
 

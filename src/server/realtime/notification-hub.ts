@@ -108,6 +108,24 @@ export class NotificationHub {
     return streams.length;
   }
 
+  private readonly asking = new Map<string, { since: number; answer: ReturnType<typeof safeCheck> }>();
+
+  /**
+   * Whether `session` holds, by a check started no earlier than `since` (performance.now()):
+   * the streams of one session that get the same notification share one query rather than
+   * ask one each (1,000 tabs, one query).
+   */
+  askSession(session: StreamSession, since: number): ReturnType<typeof safeCheck> {
+    const asked = this.asking.get(session.key);
+    if (asked && asked.since >= since) return asked.answer;
+    const entry = { since: performance.now(), answer: safeCheck(session.holds) };
+    this.asking.set(session.key, entry);
+    void entry.answer.finally(() => {
+      if (this.asking.get(session.key) === entry) this.asking.delete(session.key);
+    });
+    return entry.answer;
+  }
+
   /** Asks once per session whether it holds, and ends the streams of those that do not. */
   async checkSessions(): Promise<void> {
     if (this.checking) return; // the previous round is still waiting on the database

@@ -64,6 +64,28 @@ describe('serveNotificationStream', () => {
     expect(hub.connectionCount).toBe(0);
   });
 
+  it("asks once per session, not once per tab, before delivering a notification to the session's streams", async () => {
+    const hub = new NotificationHub(10_000, { sessionCheckMs: 60_000 });
+    let checks = 0;
+    const shared = session(async () => {
+      checks++;
+      await new Promise((r) => setTimeout(r, 10));
+      return true;
+    });
+    const tabs = Array.from({ length: 10 }, () => fakeStream());
+    const served = tabs.map((t) => serveNotificationStream(t.stream, hub, 'ann', shared));
+    await until(() => tabs.every((t) => t.written.length === 1));
+    hub.publish('ann', notification('to every tab'));
+    await until(() => tabs.every((t) => t.written.length === 2));
+    expect(checks).toBe(1);
+    // A later notification is checked afresh: the session may have ended since.
+    hub.publish('ann', notification('later'));
+    await until(() => tabs.every((t) => t.written.length === 3));
+    expect(checks).toBe(2);
+    for (const t of tabs) t.abort();
+    await Promise.all(served);
+  });
+
   it('sends ready again when the hub says notifications may have been missed', async () => {
     const hub = new NotificationHub(10_000);
     const { stream, written, abort } = fakeStream();

@@ -1,6 +1,6 @@
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { Notification } from '#shared/schemas/notification';
-import { safeCheck, type NotificationHub, type StreamSession } from './notification-hub.ts';
+import type { NotificationHub, StreamSession } from './notification-hub.ts';
 
 export type { SessionCheck, StreamSession } from './notification-hub.ts';
 
@@ -21,10 +21,13 @@ export type { SessionCheck, StreamSession } from './notification-hub.ts';
  */
 export async function serveNotificationStream(stream: SSEStreamingApi, hub: NotificationHub, userId: string, session: StreamSession): Promise<void> {
   const queue: Notification[] = [];
+  /** When the oldest notification in `queue` arrived (performance.now()). */
+  let arrivedAt = 0;
   let wake: (() => void) | undefined;
   let resync = false;
   let closed = false;
   const unsubscribe = hub.subscribe(userId, (n) => {
+    if (queue.length === 0) arrivedAt = performance.now();
     queue.push(n);
     wake?.();
   });
@@ -55,7 +58,7 @@ export async function serveNotificationStream(stream: SSEStreamingApi, hub: Noti
       }
       if (queue.length > 0) {
         // One check covers what has arrived so far; sign-out in this process sets `closed`.
-        if ((await safeCheck(session.holds)) === false) break;
+        if ((await hub.askSession(session, arrivedAt)) === false) break;
         while (open() && queue.length > 0) {
           const next = queue.shift()!;
           await stream.writeSSE({ event: 'notification', id: next.id, data: JSON.stringify(next) });
