@@ -12,7 +12,7 @@ export const SCALE_LEADS = 100_000;
 /** Believable leads spread over two years, a quarter contacted with history, and appointments. */
 export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<void> {
   await execute(db, sql`
-    insert into leads (full_name, email, phone, property_types, status, contacted, message, created_at)
+    insert into leads (full_name, email, phone, property_types, status, message, created_at)
     select
       (array['James','Maria','Robert','Linda','Michael','Patricia','David','Jennifer','Carlos','Aisha','Kevin','Priya','Thomas','Grace','Daniel','Sofia','Marcus','Emily','Andre','Hannah'])[1 + (i % 20)]
         || ' ' || (array['Carter','Nguyen','Patel','Johnson','Rivera','Kim','Thompson','Garcia','Brooks','Murphy','Okafor','Schmidt','Reyes','Coleman','Walsh','Martin','Lopez','Clark','Lewis','Young','Allen','King','Wright','Scott','Hill'])[1 + ((i * 7) % 25)],
@@ -20,7 +20,6 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
       '(' || (200 + (i % 800)) || ') 555-' || lpad(((i * 37) % 10000)::text, 4, '0'),
       array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]],
       (array['New','New','Contacted','Converted','Dropped'])[1 + ((i / 7) % 5)],
-      ((i / 7) % 5) >= 2,
       case when i % 3 = 0 then 'Looking for underwriting on a deal.' end,
       now() - make_interval(mins => (i * 10.5)::int)
     from generate_series(1, ${count}) as i`);

@@ -34,10 +34,15 @@ export const BOOKING_LIMITS = {
   location: 500,
 } as const;
 
-export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking'] as const;
+export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-const NOTIFICATION_TITLES: Record<NotificationType, string> = { lead: 'New Lead', appointment: 'Appointment Reminder', booking: 'Booking' };
+const NOTIFICATION_TITLES: Record<NotificationType, string> = {
+  lead: 'New Lead',
+  appointment: 'Appointment Reminder',
+  booking: 'Booking',
+  follow_up: 'Follow-up',
+};
 /** The title of a live notification's toast. */
 export const notificationTitle = (type: NotificationType) => NOTIFICATION_TITLES[type];
 export const ANALYTICS_EVENT_TYPES = ['pageview', 'heartbeat', 'time_spent'] as const;

@@ -15,6 +15,15 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
     property_types: ['single-family'],
     contacted: false,
     message: null,
+    owner_id: null,
+    owner_email: null,
+    property_address: null,
+    target_closing_date: null,
+    estimated_fee_cents: null,
+    follow_up_on: null,
+    follow_up_note: null,
+    from_form: false,
+    updated_at: '2025-01-05T14:30:00.000Z',
     ...overrides,
   };
 }

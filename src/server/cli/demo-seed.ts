@@ -28,7 +28,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
     leadsAdded++;
     const contacted = lead.status !== 'New';
     await execute(db, sql`
-      update leads set status = ${lead.status}, contacted = ${contacted},
+      update leads set status = ${lead.status},
         created_at = now() - make_interval(days => ${lead.daysAgo}) - make_interval(hours => ${lead.hour})
       where id = ${id}`);
     // The history the dashboard shows: created New, contacted a few hours later, then the rest.
@@ -44,6 +44,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
           select l.id, 'Contacted', ${lead.status}, ${admin.user.id}, least(now(), l.created_at + interval '2 days')
           from leads l where l.id = ${id}`);
       }
+      await seedWorkspace(db, id, admin.user.id, leadsAdded, lead.status);
     }
   }
 
@@ -75,6 +76,31 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
       'These are public demo credentials: do not seed a server that others can reach.',
     ].join('\n') + '\n'
   );
+}
+
+const DEMO_STREETS = ['Elm St', 'Harbor Way', 'N Charles St', 'Market St', 'Greenmount Ave', 'Eastern Ave', 'Light St', 'Fleet St'];
+const DEMO_NOTES = [
+  'Called: wants a Phase I before the inspection period ends.\nSent our fee sheet.',
+  'Spoke with their lender; title search first, zoning letter after.',
+  'Left a voicemail. Will try again Thursday.',
+  'Walked the site with them. See https://example.com/site-photos for the photos.',
+];
+
+/** A worked lead: an owner, the deal's address and fee, a note, and for some a next step around today. */
+async function seedWorkspace(db: Db, id: string, adminId: string, n: number, status: string): Promise<void> {
+  const followUp = status === 'Contacted' && n % 2 === 0 ? (n % 4 === 0 ? -1 : 2) : null;
+  await execute(db, sql`
+    update leads set owner_id = ${adminId},
+      property_address = ${`${100 + n * 7} ${DEMO_STREETS[n % DEMO_STREETS.length]}, Baltimore, MD`},
+      estimated_fee_cents = ${status === 'Dropped' ? null : (1500 + (n % 7) * 850) * 100},
+      target_closing_date = current_date + ${20 + (n % 5) * 9}::int,
+      follow_up_on = case when ${followUp}::int is null then null else current_date + ${followUp ?? 0}::int end,
+      follow_up_note = case when ${followUp}::int is null then null else 'Send the zoning report' end
+    where id = ${id}`);
+  await execute(db, sql`
+    insert into lead_notes (lead_id, author_id, body, created_at, updated_at)
+    select l.id, ${adminId}, ${DEMO_NOTES[n % DEMO_NOTES.length]!}, least(now(), l.created_at + interval '3 hours'), least(now(), l.created_at + interval '3 hours')
+    from leads l where l.id = ${id}`);
 }
 
 /** 30 days of visits, made in SQL: sessions with page views, heartbeats and time spent. */

@@ -35,7 +35,8 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 const publicLead = (full_name: string, submission_id: string) => ({
   full_name,
-  email: 'durable@example.com',
+  // One person per lead: a second form from the same email joins the first lead.
+  email: `${submission_id}@example.com`,
   phone: '555',
   property_types: ['commercial'],
   submission_id,

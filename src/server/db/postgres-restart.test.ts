@@ -32,7 +32,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 const lead = (name: string, submission_id = crypto.randomUUID()) => ({
   full_name: name,
-  email: `${name.toLowerCase().replaceAll(' ', '.')}@example.com`,
+  email: `${name.toLowerCase().replaceAll(' ', '.')}.${submission_id}@example.com`,
   phone: '555',
   property_types: ['land'],
   submission_id,

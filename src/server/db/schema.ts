@@ -67,7 +67,10 @@ export const leads = pgTable(
     email: text('email').notNull(),
     phone: text('phone').notNull(),
     property_types: text('property_types').array().notNull(),
-    contacted: boolean('contacted').notNull().default(false),
+    // Derived from the status, so the two can never disagree: a lead is contacted once it is past New.
+    contacted: boolean('contacted')
+      .notNull()
+      .generatedAlwaysAs(sql`status <> 'New'`),
     message: text('message'),
     // Idempotency key of a public form submission: a retry stores nothing twice.
     submission_id: uuid('submission_id'),
@@ -79,6 +82,17 @@ export const leads = pgTable(
     utm_campaign: text('utm_campaign'),
     landing_page: text('landing_page'),
     pages_viewed: integer('pages_viewed'),
+    // The workspace: who works the lead (nobody when null), what the deal is, and the next step.
+    owner_id: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    property_address: text('property_address'),
+    target_closing_date: date('target_closing_date', { mode: 'string' }),
+    // Whole cents, so sums are exact.
+    estimated_fee_cents: bigint('estimated_fee_cents', { mode: 'number' }),
+    follow_up_on: date('follow_up_on', { mode: 'string' }),
+    follow_up_note: text('follow_up_note'),
+    // The follow-up date the owner was last notified of: a new date is notified again, the same one never twice.
+    follow_up_notified_on: date('follow_up_notified_on', { mode: 'string' }),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
@@ -90,6 +104,10 @@ export const leads = pgTable(
     check('leads_email_check', sql`length(${t.email}) between 3 and 254`),
     check('leads_phone_check', sql`length(${t.phone}) between 1 and 40`),
     check('leads_message_check', sql`${t.message} is null or length(${t.message}) <= 5000`),
+    check('leads_property_address_check', sql`${t.property_address} is null or length(${t.property_address}) between 1 and 500`),
+    check('leads_estimated_fee_check', sql`${t.estimated_fee_cents} is null or ${t.estimated_fee_cents} between 0 and 100000000000`),
+    check('leads_follow_up_note_check', sql`${t.follow_up_note} is null or length(${t.follow_up_note}) <= 200`),
+    check('leads_follow_up_note_needs_date', sql`${t.follow_up_note} is null or ${t.follow_up_on} is not null`),
     uniqueIndex('leads_submission_id_key').on(t.submission_id),
     index('leads_created_at_idx').on(t.created_at.desc(), t.id.desc()),
     index('leads_status_created_at_idx').on(t.status, t.created_at.desc()),
@@ -100,6 +118,11 @@ export const leads = pgTable(
     // The property type filter: property_types @> array[type].
     index('leads_property_types_idx').using('gin', t.property_types),
     // The analytics conversion rate: leads with a session, by creation time.
+    // The same person again (public form, import, merge): leads by exact email (stored lower-case).
+    index('leads_email_idx').on(t.email),
+    index('leads_owner_created_idx').on(t.owner_id, t.created_at.desc()),
+    index('leads_full_name_idx').on(t.full_name, t.id),
+    index('leads_follow_up_on_idx').on(t.follow_up_on, t.id).where(sql`${t.follow_up_on} is not null`),
     index('leads_analytics_session_created_idx').on(t.created_at).where(sql`${t.analytics_session_id} is not null`),
   ],
 );
@@ -122,6 +145,53 @@ export const leadStatusChanges = pgTable(
     check('lead_status_changes_to_check', sql`${t.to_status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
     index('lead_status_changes_lead_idx').on(t.lead_id, t.changed_at),
     index('lead_status_changes_to_changed_idx').on(t.to_status, t.changed_at),
+  ],
+);
+
+/**
+ * A lead's timeline entries other than status changes, notes and emails (which have their own
+ * tables): a repeated inquiry through the public form (its message and visit), appointments
+ * scheduled, moved and cancelled (written by a trigger on appointments, whoever changed them),
+ * owner and follow-up changes, merges and imports. `data` holds what the entry says.
+ */
+export const leadEvents = pgTable(
+  'lead_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lead_id: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    // The admin who did it; null for the visitor (public form, booking link) or a deleted admin.
+    actor_id: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    data: jsonb('data').notNull().default({}),
+    // A repeated public submission's idempotency key (like leads.submission_id).
+    submission_id: uuid('submission_id'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('lead_events_kind_check', sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported')`),
+    index('lead_events_lead_created_idx').on(t.lead_id, t.created_at.desc()),
+    uniqueIndex('lead_events_submission_id_key').on(t.submission_id),
+  ],
+);
+
+/** What staff wrote about a lead: plain text, editable and deletable by its author. */
+export const leadNotes = pgTable(
+  'lead_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lead_id: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    author_id: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('lead_notes_body_check', sql`length(${t.body}) between 1 and 20000`),
+    index('lead_notes_lead_created_idx').on(t.lead_id, t.created_at.desc()),
   ],
 );
 
@@ -154,6 +224,9 @@ export const appointments = pgTable(
     buffer_minutes: integer('buffer_minutes').notNull().default(0),
     // Staff scheduled it over another appointment on purpose: left out of the no-overlap constraint.
     overlap_allowed: boolean('overlap_allowed').notNull().default(false),
+    // The admin who made the latest change (null: the visitor through the booking link, or the
+    // reminder job); the lead's timeline names them.
+    changed_by: uuid('changed_by').references(() => users.id, { onDelete: 'set null' }),
     // Not declared here (drizzle-kit has no exclusion constraints), made by migration 0011:
     //   blocks tsrange GENERATED ALWAYS AS (wall-clock start to end + buffer) STORED, and
     //   appointments_no_overlap EXCLUDE USING gist (blocks WITH &&) WHERE scheduled and not overlap_allowed.
@@ -214,10 +287,13 @@ export const notifications = pgTable(
     type: text('type').notNull(),
     message: text('message').notNull(),
     read: boolean('read').notNull().default(false),
+    // The lead it is about, so clicking it opens the lead; erasing the lead deletes it.
+    lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'set null' }),
     created_at: createdAt(),
   },
   (t) => [
-    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking')`),
+    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up')`),
+    index('notifications_lead_id_idx').on(t.lead_id),
     index('notifications_user_created_idx').on(t.user_id, t.created_at.desc()),
   ],
 );

@@ -4,6 +4,11 @@ import { notificationSchema, type Notification } from '#shared/schemas/notificat
 import type { Database } from '../db/client.ts';
 
 export const NOTIFICATION_CHANNEL = 'crm_notifications';
+/** Announced by triggers when leads (or what a lead's page shows) or appointments change: open lists refetch. */
+export const CHANGE_CHANNEL = 'crm_changes';
+export const CHANGE_RESOURCES = ['leads', 'appointments'] as const;
+export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
+const isChangeResource = (s: string): s is ChangeResource => (CHANGE_RESOURCES as readonly string[]).includes(s);
 
 const payloadSchema = z.object({ user_id: z.string(), notification: notificationSchema });
 type Listener = (notification: Notification) => void;
@@ -151,6 +156,18 @@ export class NotificationHub {
     for (const stream of [...this.streams]) stream.resync?.();
   }
 
+  private readonly changeListeners = new Set<(resource: ChangeResource) => void>();
+
+  /** Every open stream hears of every change (all admins see all leads); returns an unsubscribe function. */
+  subscribeChanges(listener: (resource: ChangeResource) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  publishChange(resource: ChangeResource) {
+    for (const listener of this.changeListeners) listener(resource);
+  }
+
   subscribe(userId: string, listener: Listener): () => void {
     let set = this.listeners.get(userId);
     if (!set) this.listeners.set(userId, (set = new Set()));
@@ -173,7 +190,10 @@ export class NotificationHub {
 
   /** Starts listening on the database; resolves to a stop function. */
   async connect(database: Database, logger: Logger): Promise<() => Promise<void>> {
-    return database.listen(
+    const stopChanges = await database.listen(CHANGE_CHANNEL, (raw) => {
+      if (isChangeResource(raw)) this.publishChange(raw);
+    });
+    const stopNotifications = await database.listen(
       NOTIFICATION_CHANNEL,
       (raw) => {
         try {
@@ -188,5 +208,9 @@ export class NotificationHub {
         this.resyncAllStreams();
       },
     );
+    return async () => {
+      await stopNotifications();
+      await stopChanges();
+    };
   }
 }

@@ -46,6 +46,25 @@ describe('GET /api/notifications/stream', () => {
   });
 });
 
+describe('live changes', () => {
+  it('tells every open stream that leads or appointments changed, once per statement, whoever changed them', async () => {
+    await ensureAdmin(database.db, 'watcher@example.com', 'watcher-password');
+    const cookie = await signIn(t.json, 'watcher@example.com', 'watcher-password');
+    const controller = new AbortController();
+    const res = await t.app.request('/api/notifications/stream', { headers: { cookie }, signal: controller.signal });
+    const stream = sseReader(res, { ignore: ['notification'] });
+    expect((await stream.next()).event).toBe('ready');
+
+    // Another admin's edit, made straight in the database (another process would do the same).
+    await execute(database.db, sql`update leads set phone = '1' where false`);
+    expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'leads' }) });
+    await execute(database.db, sql`insert into appointments (date, time, type) values ('2030-01-01', '10:00', 'Call')`);
+    expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'appointments' }) });
+    controller.abort();
+    await stream.cancel();
+  });
+});
+
 describe('appointment reminders', () => {
   it('notify every admin once per appointment, even when run concurrently and repeatedly', async () => {
     await execute(database.db, sql`truncate appointments, notifications, users cascade`);

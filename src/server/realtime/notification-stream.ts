@@ -1,6 +1,6 @@
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { Notification } from '#shared/schemas/notification';
-import type { NotificationHub, StreamSession } from './notification-hub.ts';
+import type { ChangeResource, NotificationHub, StreamSession } from './notification-hub.ts';
 
 export type { SessionCheck, StreamSession } from './notification-hub.ts';
 
@@ -12,6 +12,8 @@ export type { SessionCheck, StreamSession } from './notification-hub.ts';
  * - `ready` first: the browser refetches its list, so a reconnect after a restart misses nothing;
  * - `notification` for each new notification of this user, in order, once the session has been
  *   found to hold after the notification arrived: an ended session is sent nothing;
+ * - `change` with `{"resource":"leads"}` or `appointments` when another request changed them
+ *   (equal changes that arrive while the stream is busy are sent once): open pages refetch;
  * - `ready` again when the hub says notifications may have been missed (the database's
  *   LISTEN connection was lost and is back);
  * - a `: keep-alive` comment every hub.heartbeatMs while idle, for proxies.
@@ -31,10 +33,18 @@ export async function serveNotificationStream(stream: SSEStreamingApi, hub: Noti
     queue.push(n);
     wake?.();
   });
+  const changes = new Set<ChangeResource>();
+  let changedAt = 0;
+  const unsubscribeChanges = hub.subscribeChanges((resource) => {
+    if (changes.size === 0) changedAt = performance.now();
+    changes.add(resource);
+    wake?.();
+  });
   const untrack = hub.trackStream(
     () => {
       closed = true;
       unsubscribe();
+      unsubscribeChanges();
       wake?.();
     },
     () => {
@@ -45,6 +55,7 @@ export async function serveNotificationStream(stream: SSEStreamingApi, hub: Noti
   );
   stream.onAbort(() => {
     unsubscribe();
+    unsubscribeChanges();
     wake?.();
   });
   const open = () => !stream.aborted && !closed;
@@ -65,15 +76,23 @@ export async function serveNotificationStream(stream: SSEStreamingApi, hub: Noti
         }
         continue;
       }
+      if (changes.size > 0) {
+        if ((await hub.askSession(session, changedAt)) === false) break;
+        const resources = [...changes];
+        changes.clear();
+        for (const resource of resources) if (open()) await stream.writeSSE({ event: 'change', data: JSON.stringify({ resource }) });
+        continue;
+      }
       await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, hub.heartbeatMs).unref();
       });
       wake = undefined;
-      if (queue.length === 0 && !resync && open()) await stream.write(': keep-alive\n\n');
+      if (queue.length === 0 && changes.size === 0 && !resync && open()) await stream.write(': keep-alive\n\n');
     }
   } finally {
     unsubscribe();
+    unsubscribeChanges();
     untrack();
   }
 }

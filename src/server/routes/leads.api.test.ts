@@ -121,7 +121,7 @@ describe('PATCH /api/leads/{id}', () => {
     const lead = await add();
     const res = await api<Lead>('PATCH', `/api/leads/${lead.id}`, { phone: '999' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...lead, phone: '999' });
+    expect(res.body).toEqual({ ...lead, phone: '999', updated_at: expect.any(String) });
   });
 
   it('keeps both of two concurrent edits of different fields', async () => {

@@ -10,7 +10,7 @@ import {
   updateLeadRequestSchema,
 } from '#shared/schemas/lead';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { createLead, deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
+import { LeadUpdateRefused, createLead, deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
@@ -113,7 +113,10 @@ export const leadRoutes = createRouter()
     return c.json(lead, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const lead = await updateLead(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id);
+    const lead = await updateLead(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+      if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
+      throw err;
+    });
     if (!lead) throw leadNotFound();
     return c.json(lead, 200);
   })

@@ -24,10 +24,10 @@ const list = async (cookie: string) =>
 
 describe('notifications', () => {
   it('lists the signed-in admin’s notifications newest first, one per new lead', async () => {
-    await t.json('POST', '/api/public/leads', validLead({ full_name: 'First Lead' }));
-    await t.json('POST', '/api/public/leads', validLead({ full_name: 'Second Lead' }));
+    await t.json('POST', '/api/public/leads', validLead({ full_name: 'First Lead', email: 'first@example.com' }));
+    await t.json('POST', '/api/public/leads', validLead({ full_name: 'Second Lead', email: 'second@example.com' }));
     const mine = await list(alice);
-    expect(mine.map((n) => n.message)).toEqual(['New lead: Second Lead (jane@example.com)', 'New lead: First Lead (jane@example.com)']);
+    expect(mine.map((n) => n.message)).toEqual(['New lead: Second Lead (second@example.com)', 'New lead: First Lead (first@example.com)']);
     expect(mine[0]).toMatchObject({ type: 'lead', read: false, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) });
   });
 

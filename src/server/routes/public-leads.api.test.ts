@@ -112,9 +112,10 @@ describe('POST /api/public/leads', () => {
   it('limits submissions per client IP per hour with 429 and Retry-After', async () => {
     const { json } = createTestApp(database, { LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'on' });
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
-    expect((await json('POST', '/api/public/leads', validLead(), from('203.0.113.1'))).status).toBe(201);
-    expect((await json('POST', '/api/public/leads', validLead(), from('203.0.113.1'))).status).toBe(201);
-    const limited = await json('POST', '/api/public/leads', validLead(), from('203.0.113.1'));
+    const person = (n: number) => validLead({ email: `person${n}@example.com` });
+    expect((await json('POST', '/api/public/leads', person(1), from('203.0.113.1'))).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', person(2), from('203.0.113.1'))).status).toBe(201);
+    const limited = await json('POST', '/api/public/leads', person(3), from('203.0.113.1'));
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
@@ -123,7 +124,7 @@ describe('POST /api/public/leads', () => {
     expect(body.error.code).toBe('rate_limited');
     expect(body.error.message).toMatch(/^Too many requests\. Please try again in \d+ minutes?\.$/);
     // Another client is not affected; the limited one stored nothing more.
-    expect((await json('POST', '/api/public/leads', validLead(), from('203.0.113.2'))).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', person(4), from('203.0.113.2'))).status).toBe(201);
     expect(await leadRows()).toHaveLength(3);
   });
 
@@ -306,7 +307,7 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     const { json } = createTestApp(database, { LEAD_MIN_FILL_SECONDS: '0' });
     expect((await json('POST', '/api/public/leads', validLead({ website: undefined, form_token: undefined }))).status).toBe(201);
     // A token it is sent is not looked at.
-    expect((await json('POST', '/api/public/leads', validLead({ form_token: 'anything' }))).status).toBe(201);
+    expect((await json('POST', '/api/public/leads', validLead({ form_token: 'anything', email: 'other@example.com' }))).status).toBe(201);
     expect(await leadRows()).toHaveLength(2);
   });
 });

@@ -17,11 +17,11 @@ const submit = (url: string, name: string, form_token: string) =>
   fetch(`${url}/api/public/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ full_name: name, email: 'tokens@example.com', phone: '555', property_types: ['land'], website: '', submission_id: crypto.randomUUID(), form_token }),
+    body: JSON.stringify({ full_name: name, email: `tokens+${name.replace(/\W+/g, '-').toLowerCase()}@example.com`, phone: '555', property_types: ['land'], website: '', submission_id: crypto.randomUUID(), form_token }),
   });
 const storedNames = async (url: string) => {
   const cookie = await signInOverHttp(url, ADMIN);
-  const res = await fetch(`${url}/api/leads?search=tokens%40example.com`, { headers: { cookie } });
+  const res = await fetch(`${url}/api/leads?search=tokens%2B`, { headers: { cookie } });
   return ((await res.json()) as { leads: { full_name: string }[] }).leads.map((l) => l.full_name).sort();
 };
 

@@ -1,5 +1,5 @@
 import { FORM_TOKEN_REFUSED_MESSAGE, formTokenResponseSchema, publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
-import { createLead } from '../db/queries/leads.ts';
+import { submitPublicLead } from '../db/queries/lead-inquiries.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { issueBookingToken, newBookingToken } from '../db/queries/bookings.ts';
@@ -92,7 +92,7 @@ export const publicLeadRoutes = createRouter()
     }
 
     const { website: _website, form_token: _formToken, ...lead } = body;
-    const result = await createLead(c.var.db, lead, {
+    const result = await submitPublicLead(c.var.db, lead, {
       mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true },
       bookingTokenHash: link.hash,
     });
@@ -101,8 +101,8 @@ export const publicLeadRoutes = createRouter()
     // Sent after the answer, never inside it: the visitor does not wait for the mail server.
     if (result.created) c.var.deps.outbox.nudge();
     logger.info(
-      { event: result.created ? 'lead_created' : 'lead_duplicate', leadId: result.id, requestId: c.var.requestId },
-      result.created ? 'stored a public lead' : 'ignored a repeated lead submission',
+      { event: result.repeated ? 'lead_inquiry' : result.created ? 'lead_created' : 'lead_duplicate', leadId: result.id, requestId: c.var.requestId },
+      result.repeated ? 'added an inquiry to a known lead' : result.created ? 'stored a public lead' : 'ignored a repeated lead submission',
     );
     return received;
   });

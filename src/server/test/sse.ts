@@ -25,7 +25,11 @@ function takeEvents(buffer: string): { events: SseEvent[]; rest: string } {
   return { events, rest: buffer };
 }
 
-export function sseReader(res: Response) {
+/**
+ * Reads a response's SSE events one by one. `change` events (lists to refetch) are skipped
+ * unless `ignore` says otherwise: most tests are about notifications.
+ */
+export function sseReader(res: Response, { ignore = ['change'] }: { ignore?: string[] } = {}) {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   const events: SseEvent[] = [];
@@ -44,7 +48,7 @@ export function sseReader(res: Response) {
       if (chunk.done) throw new Error('SSE stream ended');
       const taken = takeEvents(buffer + chunk.value);
       buffer = taken.rest;
-      events.push(...taken.events);
+      events.push(...taken.events.filter((e) => !ignore.includes(e.event)));
     }
   }
 

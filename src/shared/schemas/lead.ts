@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LEAD_STATUSES, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
 import { LEAD_FIELD_RULES, PROPERTY_TYPE_MESSAGES } from '../rules/lead-fields.ts';
+import { dateSchema } from './appointment.ts';
 import { storableText, zodText } from './text.ts';
 
 /**
@@ -66,6 +67,50 @@ export const FORM_TOKEN_REFUSED_MESSAGE = 'This form has expired. Please reload 
 
 export const leadStatusSchema = z.enum(LEAD_STATUSES);
 
+/** An optional field sent empty ('' or only spaces) is cleared. */
+const blankIsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/** The largest estimated fee, in cents ($1,000,000,000). */
+export const MAX_FEE_CENTS = 100_000_000_000;
+export const LEAD_DEAL_LIMITS = { propertyAddress: 500, followUpNote: 200 } as const;
+
+/** What staff add about the deal (never on the public form); all optional, null clears. */
+export const leadDealFieldsSchema = z.object({
+  property_address: z
+    .preprocess(
+      blankIsNull,
+      storableText()
+        .trim()
+        .max(LEAD_DEAL_LIMITS.propertyAddress, `Property address must be at most ${LEAD_DEAL_LIMITS.propertyAddress} characters`)
+        .nullable(),
+    )
+    .optional(),
+  target_closing_date: z.preprocess(blankIsNull, dateSchema.nullable()).optional(),
+  /** Whole cents (the form shows dollars), so sums are exact. */
+  estimated_fee_cents: z
+    .number({ error: 'Estimated fee must be an amount in dollars' })
+    .int('Estimated fee must be an amount in dollars')
+    .min(0, 'Estimated fee cannot be negative')
+    .max(MAX_FEE_CENTS, 'Estimated fee must be at most $1,000,000,000')
+    .nullable()
+    .optional(),
+});
+export type LeadDealFields = z.infer<typeof leadDealFieldsSchema>;
+
+/** The next step: a date (the owner is notified that day) and a short text. */
+export const followUpFieldsSchema = z.object({
+  follow_up_on: z.preprocess(blankIsNull, dateSchema.nullable()).optional(),
+  follow_up_note: z
+    .preprocess(
+      blankIsNull,
+      storableText()
+        .trim()
+        .max(LEAD_DEAL_LIMITS.followUpNote, `Next step must be at most ${LEAD_DEAL_LIMITS.followUpNote} characters`)
+        .nullable(),
+    )
+    .optional(),
+});
+
 /** A lead as the admin API returns it. */
 export const leadSchema = z.object({
   id: z.uuid(),
@@ -84,11 +129,22 @@ export const leadSchema = z.object({
   utm_campaign: z.string().nullable().optional(),
   landing_page: z.string().nullable().optional(),
   pages_viewed: z.number().int().nullable().optional(),
+  /** Who works the lead: an admin, or nobody (null). */
+  owner_id: z.uuid().nullable(),
+  owner_email: z.string().nullable(),
+  property_address: z.string().nullable(),
+  target_closing_date: z.string().nullable(),
+  estimated_fee_cents: z.number().int().nullable(),
+  follow_up_on: z.string().nullable(),
+  follow_up_note: z.string().nullable(),
+  /** True when it came through the public form: its message is the customer's own words, not editable. */
+  from_form: z.boolean(),
+  updated_at: z.string(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 
 /** Admin: Add Lead. Status is not sent: a new lead is always New. */
-export const createLeadRequestSchema = leadFieldsSchema;
+export const createLeadRequestSchema = leadFieldsSchema.extend(leadDealFieldsSchema.shape);
 export type CreateLeadRequest = z.infer<typeof createLeadRequestSchema>;
 
 /**
@@ -96,9 +152,21 @@ export type CreateLeadRequest = z.infer<typeof createLeadRequestSchema>;
  * fields of one lead at once do not undo each other's work.
  */
 export const updateLeadRequestSchema = leadFieldsSchema
-  .extend({ contacted: z.boolean({ error: 'Contacted must be Yes or No' }), status: leadStatusSchema })
+  .extend({
+    contacted: z.boolean({ error: 'Contacted must be Yes or No' }),
+    status: leadStatusSchema,
+    owner_id: z.uuid('Invalid owner').nullable(),
+    ...leadDealFieldsSchema.shape,
+    ...followUpFieldsSchema.shape,
+  })
   .partial()
-  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' })
+  // "Contacted" is derived from the status (contacted = past New): both sent must agree.
+  .refine((body) => body.status === undefined || body.contacted === undefined || body.contacted === (body.status !== 'New'), {
+    message: 'Contacted must be Yes unless the status is New',
+    path: ['contacted'],
+  })
+  .refine((body) => !body.follow_up_note || body.follow_up_on, { message: 'Choose a date for the next step', path: ['follow_up_on'] });
 export type UpdateLeadRequest = z.infer<typeof updateLeadRequestSchema>;
 
 export const leadIdParamSchema = z.object({ id: z.uuid('Invalid lead id') });

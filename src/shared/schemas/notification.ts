@@ -6,6 +6,8 @@ export const notificationSchema = z.object({
   type: z.enum(NOTIFICATION_TYPES),
   message: z.string(),
   read: z.boolean(),
+  /** The lead it is about (a click opens it), if any. */
+  lead_id: z.uuid().nullable().optional(),
   created_at: z.string(),
 });
 export type Notification = z.infer<typeof notificationSchema>;

@@ -8,6 +8,11 @@ import { addLiveNotification, notificationsQueryKey } from './api/notifications.
 const RETRY_AFTER_CLOSE_MS = 5000;
 /** The appointments' and the Overview's queries (their keys' first part), refreshed on a booking. */
 const LIVE_BOOKING_QUERIES = [['appointments'], ['overview']];
+/** What to refetch when the server says a resource changed (anyone's edit, in any process). */
+const LIVE_CHANGE_QUERIES: Record<string, string[][]> = {
+  leads: [['leads'], ['overview']],
+  appointments: [['appointments'], ['overview'], ['leads']],
+};
 
 /** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
 function readNotification(data: string): Notification | undefined {
@@ -51,6 +56,16 @@ export function useNotificationStream(onClosed: () => void) {
         if (notification.type === 'booking') {
           for (const queryKey of LIVE_BOOKING_QUERIES) void client.invalidateQueries({ queryKey });
         }
+      });
+      // Another admin (or a visitor) changed leads or appointments: open lists and pages refetch.
+      source.addEventListener('change', (event) => {
+        let resource: unknown;
+        try {
+          resource = (JSON.parse((event as MessageEvent<string>).data) as { resource?: unknown }).resource;
+        } catch {
+          return;
+        }
+        for (const queryKey of LIVE_CHANGE_QUERIES[String(resource)] ?? []) void client.invalidateQueries({ queryKey });
       });
       source.addEventListener('error', () => {
         // CONNECTING: the browser retries by itself. CLOSED: the server said no; try later.

@@ -51,7 +51,8 @@ const ENV = { LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' };
 
 const lead = (message = 'Faults') => ({
   full_name: 'Disk Lead',
-  email: 'disk@example.com',
+  // One person per lead: a second form from the same email joins the first lead.
+  email: `disk.${crypto.randomUUID()}@example.com`,
   phone: '555',
   property_types: ['land'],
   message,

@@ -54,7 +54,9 @@ export function newBookingToken(): { token: string; hash: string } {
 export async function issueBookingToken(db: Db, submissionId: string, hash: string): Promise<boolean> {
   const n = await execute(db, sql`
     insert into booking_tokens (token_hash, lead_id, expires_at)
-    select ${hash}, id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS}) from leads where submission_id = ${submissionId}::uuid`);
+    select ${hash}, id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS})
+    from (select id from leads where submission_id = ${submissionId}::uuid
+          union all select lead_id from lead_events where submission_id = ${submissionId}::uuid limit 1) submitted`);
   return n > 0;
 }
 

@@ -5,6 +5,7 @@ import {
   leadStatusChangeSchema,
   type Lead,
   type LeadDetail,
+  type LeadDealFields,
   type LeadFields,
   type LeadListQuery,
   type UpdateLeadRequest,
@@ -14,8 +15,12 @@ import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
 import { newEmail, type QueueMail } from './emails.ts';
 
 /** A lead as the API returns it (the shared Lead schema), from `leads l`. */
-const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
-  l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed`;
+export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
+  l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed,
+  l.owner_id, (select u.email from users u where u.id = l.owner_id) as owner_email, l.property_address,
+  to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date, l.estimated_fee_cents,
+  to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form,
+  ${isoTimestamp(sql`l.updated_at`)} as updated_at`;
 
 /**
  * Newest first. `nulls last` matches leads_created_at_idx (created_at desc nulls last, id desc
@@ -25,7 +30,8 @@ const newestFirst = sql`order by l.created_at desc nulls last, l.id desc nulls l
 
 const idRow = z.object({ id: z.uuid() });
 
-export type NewLead = LeadFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
+export type NewLead = LeadFields &
+  LeadDealFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
 
 /**
  * The emails a new lead causes: a "new lead" message to every admin who wants them (but the
@@ -51,10 +57,12 @@ export async function createLead(
     with inserted as (
       -- Attribution comes from the visitor's analytics session, if the form sent one we know.
       insert into leads (full_name, email, phone, property_types, message, submission_id,
-                         analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed)
+                         analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed,
+                         property_address, target_closing_date, estimated_fee_cents)
       select ${lead.full_name}, ${lead.email}, ${lead.phone},
              ${pgArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null}::uuid,
-             ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views
+             ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views,
+             ${lead.property_address ?? null}::text, ${lead.target_closing_date ?? null}::date, ${lead.estimated_fee_cents ?? null}::bigint
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       on conflict (submission_id) do nothing
       returning *
@@ -62,8 +70,8 @@ export async function createLead(
       insert into lead_status_changes (lead_id, from_status, to_status, changed_by)
       select id, null, 'New', ${createdBy} from inserted
     ), notified as (
-      insert into notifications (user_id, type, message)
-      select u.id, 'lead', ${notice} from users u where exists (select 1 from inserted)
+      insert into notifications (user_id, type, message, lead_id)
+      select u.id, 'lead', ${notice}, i.id from users u cross join inserted i
     )${mail ? queueLeadEmails(mail, createdBy) : sql``}${
       bookingTokenHash
         ? sql`, booking_link as (
@@ -150,36 +158,87 @@ export async function getLead(db: Db, id: string): Promise<LeadDetail | undefine
   return { ...lead, status_history: history };
 }
 
+/** Why an update was refused (nothing changed): a field's message, for a 400. */
+export class LeadUpdateRefused extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The message of a lead that came through the public form is the customer's own words. */
+export const MESSAGE_LOCKED = 'The customer’s message cannot be changed: add a note instead.';
+export const NO_SUCH_OWNER = 'No such admin';
+
 /**
- * Changes only the fields given. Marking a New lead as contacted moves it to Contacted; a
- * status change is recorded with its time and the admin who made it. The row is locked
- * for the statement, so concurrent edits of different fields both land.
+ * Changes only the fields given, in one statement on the locked row, so concurrent edits of
+ * different fields both land. "Contacted" is derived from the status: marking a New lead as
+ * contacted moves it to Contacted, marking a lead as not contacted moves it back to New. A
+ * status change is recorded with its time and admin; so are a new owner and a new next step
+ * (on the lead's timeline). A public lead's message cannot be changed (MESSAGE_LOCKED), and
+ * the owner must be an admin (NO_SUCH_OWNER): both refuse the whole update.
  */
 export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, adminId: string): Promise<Lead | undefined> {
-  const has = (key: keyof UpdateLeadRequest) => Object.prototype.hasOwnProperty.call(patch, key);
-  const sets: SQL[] = [];
+  const has = (key: keyof UpdateLeadRequest) => Object.prototype.hasOwnProperty.call(patch, key) && patch[key] !== undefined;
+  const sets: SQL[] = [sql`updated_at = now()`];
   if (patch.full_name !== undefined) sets.push(sql`full_name = ${patch.full_name}`);
   if (patch.email !== undefined) sets.push(sql`email = ${patch.email}`);
   if (patch.phone !== undefined) sets.push(sql`phone = ${patch.phone}`);
   if (patch.property_types !== undefined) sets.push(sql`property_types = ${pgArray(patch.property_types)}::text[]`);
-  if (has('message')) sets.push(sql`message = ${patch.message ? patch.message : null}`);
-  if (patch.contacted !== undefined) sets.push(sql`contacted = ${patch.contacted}`);
+  const message = has('message') ? (patch.message ? patch.message : null) : undefined;
+  if (message !== undefined) sets.push(sql`message = ${message}`);
+  if (has('property_address')) sets.push(sql`property_address = ${patch.property_address ?? null}`);
+  if (has('target_closing_date')) sets.push(sql`target_closing_date = ${patch.target_closing_date ?? null}::date`);
+  if (has('estimated_fee_cents')) sets.push(sql`estimated_fee_cents = ${patch.estimated_fee_cents ?? null}::bigint`);
+  if (has('owner_id')) sets.push(sql`owner_id = ${patch.owner_id ?? null}::uuid`);
+  if (has('follow_up_on') || has('follow_up_note')) {
+    // A cleared date clears its text; a new date may be notified again.
+    const on = has('follow_up_on') ? sql`${patch.follow_up_on ?? null}::date` : sql`prev.follow_up_on`;
+    const note = has('follow_up_note') ? sql`${patch.follow_up_note ?? null}::text` : sql`prev.follow_up_note`;
+    sets.push(sql`follow_up_on = ${on}`, sql`follow_up_note = case when ${on} is null then null else ${note} end`);
+  }
   const status = patch.status ?? null;
-  const contactedNow = patch.contacted === true;
+  const contacted = patch.contacted ?? null;
   sets.push(sql`status = case
     when ${status}::text is not null then ${status}::text
-    when ${contactedNow} and prev.status = 'New' then 'Contacted'
+    when ${contacted}::boolean and prev.status = 'New' then 'Contacted'
+    when not ${contacted}::boolean and prev.status <> 'New' then 'New'
     else prev.status end`);
 
+  const refusals = z.object({ found: z.boolean(), message_locked: z.boolean(), owner_missing: z.boolean() });
+  const [check] = await queryRows(
+    db,
+    sql`select exists (select 1 from leads where id = ${id}) as found,
+      exists (select 1 from leads where id = ${id} and submission_id is not null
+              and ${message !== undefined} and message is distinct from ${message ?? null}::text) as message_locked,
+      ${patch.owner_id ? sql`not exists (select 1 from users where id = ${patch.owner_id}::uuid)` : sql`false`} as owner_missing`,
+    refusals,
+  );
+  if (!check?.found) return undefined;
+  if (check.message_locked) throw new LeadUpdateRefused('message', MESSAGE_LOCKED);
+  if (check.owner_missing) throw new LeadUpdateRefused('owner_id', NO_SUCH_OWNER);
+
   const rows = await queryRows(db, sql`
-    with prev as (select id, status from leads where id = ${id} for update),
+    with prev as (select id, status, owner_id, follow_up_on, follow_up_note, submission_id from leads where id = ${id} for update),
     updated as (
       update leads l set ${sql.join(sets, sql`, `)}
       from prev where l.id = prev.id
-      returning l.*, prev.status as old_status
+      returning l.*, prev.status as old_status, prev.owner_id as old_owner_id,
+        prev.follow_up_on as old_follow_up_on, prev.follow_up_note as old_follow_up_note
     ), history as (
       insert into lead_status_changes (lead_id, from_status, to_status, changed_by)
       select id, old_status, status, ${adminId} from updated where status <> old_status
+    ), owner_event as (
+      insert into lead_events (lead_id, kind, actor_id, data)
+      select u.id, 'owner', ${adminId}, jsonb_build_object('from', (select email from users where id = u.old_owner_id),
+        'to', (select email from users where id = u.owner_id))
+      from updated u where u.owner_id is distinct from u.old_owner_id
+    ), follow_up_event as (
+      insert into lead_events (lead_id, kind, actor_id, data)
+      select u.id, 'follow_up', ${adminId}, jsonb_build_object('on', to_char(u.follow_up_on, 'YYYY-MM-DD'), 'note', u.follow_up_note)
+      from updated u where u.follow_up_on is distinct from u.old_follow_up_on or u.follow_up_note is distinct from u.old_follow_up_note
     )
     select ${leadColumns} from updated l`, leadSchema);
   return rows[0];

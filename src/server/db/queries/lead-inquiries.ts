@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import * as z from 'zod';
+import type { Db } from '../client.ts';
+import { pgArray, queryRows } from '../sql.ts';
+import { newEmail } from './emails.ts';
+import { createLead, type LeadMail, type NewLead } from './leads.ts';
+
+const idRow = z.object({ id: z.uuid() });
+
+export type PublicSubmission = { id: string | null; created: boolean; repeated: boolean };
+
+/** Two submissions of one email never pass this point at once: one lead per person. */
+const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_advisory_xact_lock(hashtext(${`lead-email:${email}`}))`);
+
+/**
+ * A public form submission. A person we already know (a lead with the same email) is not a
+ * second lead: the submission joins that lead's timeline as an inquiry (its message, contact
+ * details and the visit that brought it), a Dropped lead goes back to New, every admin is told
+ * "Jane Doe wrote again", and the person gets the acknowledgement and a booking link again.
+ * Anyone else becomes a new lead (createLead). One transaction; a repeated submission_id stores
+ * nothing (`created: false`) either way.
+ */
+export async function submitPublicLead(
+  db: Db,
+  lead: NewLead & { submission_id: string },
+  { mail, bookingTokenHash }: { mail: LeadMail; bookingTokenHash: string },
+): Promise<PublicSubmission> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await lockEmail(t, lead.email);
+    const [seen] = await queryRows(
+      t,
+      sql`select id from leads where submission_id = ${lead.submission_id}::uuid
+          union all select lead_id from lead_events where submission_id = ${lead.submission_id}::uuid limit 1`,
+      idRow,
+    );
+    if (seen) return { id: seen.id, created: false, repeated: false };
+    const [known] = await queryRows(t, sql`select id from leads where email = ${lead.email} order by created_at, id limit 1 for update`, idRow);
+    if (!known) return { ...(await createLead(t, lead, { mail, bookingTokenHash })), repeated: false };
+    await addInquiry(t, known.id, lead, mail, bookingTokenHash);
+    return { id: known.id, created: true, repeated: true };
+  });
+}
+
+/** The repeat's CTEs: the inquiry, the status back to New if Dropped, notifications, the acknowledgement, the booking link. */
+async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_id: string }, mail: LeadMail, bookingTokenHash: string) {
+  const message = lead.message && lead.message.length > 0 ? lead.message : null;
+  await db.execute(sql`
+    with visit as (
+      select s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views
+      from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
+    ), inquiry as (
+      insert into lead_events (lead_id, kind, submission_id, data)
+      select ${leadId}::uuid, 'inquiry', ${lead.submission_id}::uuid, jsonb_strip_nulls(jsonb_build_object(
+        'message', ${message}::text, 'full_name', ${lead.full_name}::text, 'email', ${lead.email}::text, 'phone', ${lead.phone}::text,
+        'property_types', to_jsonb(${pgArray(lead.property_types)}::text[]), 'analytics_session_id', ${lead.analytics_session_id ?? null}::text,
+        'source', v.source, 'utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
+        'landing_page', v.landing_page, 'pages_viewed', v.page_views))
+      from visit v
+    ), reopened as (
+      update leads set status = 'New', updated_at = now() where id = ${leadId}::uuid and status = 'Dropped'
+      returning id, full_name
+    ), history as (
+      insert into lead_status_changes (lead_id, from_status, to_status) select id, 'Dropped', 'New' from reopened
+    ), touched as (
+      update leads set updated_at = now() where id = ${leadId}::uuid and not exists (select 1 from reopened) returning id
+    ), named as (
+      select full_name from leads where id = ${leadId}::uuid
+    ), notified as (
+      insert into notifications (user_id, type, message, lead_id)
+      select u.id, 'lead', n.full_name || ' wrote again', ${leadId}::uuid from users u cross join named n
+    ), acknowledged as (
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
+      select ${newEmail(mail)}, 'lead-acknowledgement', ${lead.email}, ${lead.full_name},
+        jsonb_build_object('lead_id', ${leadId}::uuid, 'full_name', ${lead.full_name}::text, 'email', ${lead.email}::text,
+          'phone', ${lead.phone}::text, 'property_types', to_jsonb(${pgArray(lead.property_types)}::text[]), 'message', ${message}::text,
+          'source', v.source, 'utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
+          'landing_page', v.landing_page),
+        ${leadId}::uuid
+      from visit v where ${mail.acknowledge}
+    )
+    insert into booking_tokens (token_hash, lead_id, expires_at) values (${bookingTokenHash}, ${leadId}::uuid, now() + interval '24 hours')`);
+}
