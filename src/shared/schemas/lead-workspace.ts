@@ -1,0 +1,109 @@
+import * as z from 'zod';
+import { storableText } from './text.ts';
+import { leadStatusSchema } from './lead.ts';
+
+/**
+ * The lead page's contract beyond the lead itself: its timeline, its notes, and the admins
+ * a lead can be given to.
+ */
+
+/** Longest note: a call's minutes pasted whole fit. */
+export const NOTE_MAX_LENGTH = 20_000;
+
+export const noteBodySchema = storableText({ error: 'Note is required' })
+  .trim()
+  .min(1, { message: 'Note is required', abort: true })
+  .max(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString('en-US')} characters`);
+
+export const noteRequestSchema = z.object({ body: noteBodySchema });
+export type NoteRequest = z.infer<typeof noteRequestSchema>;
+
+export const noteSchema = z.object({
+  id: z.uuid(),
+  lead_id: z.uuid(),
+  body: z.string(),
+  /** Null once its author's account is gone. */
+  author_id: z.uuid().nullable(),
+  author_email: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Note = z.infer<typeof noteSchema>;
+
+export const noteParamsSchema = z.object({ id: z.uuid('Invalid lead id'), noteId: z.uuid('Invalid note id') });
+
+/** The visit that brought a submission: first-touch source and what was seen. */
+export const visitSchema = z.object({
+  source: z.string().nullable(),
+  utm_source: z.string().nullable(),
+  utm_medium: z.string().nullable(),
+  utm_campaign: z.string().nullable(),
+  landing_page: z.string().nullable(),
+  pages_viewed: z.number().int().nullable(),
+});
+export type Visit = z.infer<typeof visitSchema>;
+
+const entryBase = {
+  /** Unique within the timeline (a row id, prefixed by its kind where tables could collide). */
+  id: z.string(),
+  /** When it happened (ISO 8601, UTC). */
+  at: z.string(),
+  /** The admin who did it (email), or null: the visitor, the system, or an account since removed. */
+  actor: z.string().nullable(),
+};
+
+export const timelineEntrySchema = z.discriminatedUnion('kind', [
+  /** The lead came in: through the public form (with its message and visit) or typed in by staff. */
+  z.object({ ...entryBase, kind: z.literal('created'), via: z.enum(['form', 'staff', 'import']), message: z.string().nullable(), visit: visitSchema.nullable() }),
+  /** The same person sent the form again (or a merged lead's own submission). */
+  z.object({
+    ...entryBase,
+    kind: z.literal('inquiry'),
+    message: z.string().nullable(),
+    full_name: z.string().nullable(),
+    phone: z.string().nullable(),
+    visit: visitSchema.nullable(),
+  }),
+  z.object({ ...entryBase, kind: z.literal('status'), from_status: leadStatusSchema.nullable(), to_status: leadStatusSchema }),
+  z.object({ ...entryBase, kind: z.literal('note'), note: noteSchema }),
+  z.object({
+    ...entryBase,
+    kind: z.literal('appointment'),
+    action: z.enum(['scheduled', 'moved', 'cancelled', 'completed']),
+    appointment_id: z.string(),
+    type: z.string(),
+    date: z.string(),
+    time: z.string(),
+    from_date: z.string().nullable(),
+    from_time: z.string().nullable(),
+    /** Who did it: staff, or the lead through their booking link. */
+    by: z.enum(['staff', 'lead']),
+  }),
+  z.object({
+    ...entryBase,
+    kind: z.literal('email'),
+    email_kind: z.string(),
+    subject: z.string(),
+    to: z.string(),
+    status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
+  }),
+  z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
+  z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
+  z.object({ ...entryBase, kind: z.literal('merged'), full_name: z.string(), email: z.string() }),
+  z.object({ ...entryBase, kind: z.literal('imported'), file: z.string().nullable() }),
+]);
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+export const timelineQuerySchema = z.object({
+  /** Entries strictly older than this (the previous page's last `at`), for "Show older". */
+  before: storableText().datetime({ offset: true, message: 'Invalid time' }).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});
+
+export const timelineResponseSchema = z.object({ entries: z.array(timelineEntrySchema), has_more: z.boolean() });
+export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
+
+/** An admin a lead can be assigned to. */
+export const adminSummarySchema = z.object({ id: z.uuid(), email: z.string() });
+export const adminListSchema = z.object({ admins: z.array(adminSummarySchema) });
+export type AdminSummary = z.infer<typeof adminSummarySchema>;
