@@ -3,8 +3,8 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Lead, LeadDetail, LeadListResponse } from '#shared/schemas/lead';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { createTestApp, signIn } from '../test/app.ts';
-import { useTestDatabase } from '../test/database.ts';
+import { createTestApp, signIn, validLead as validPublicLead } from '../test/app.ts';
+import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
@@ -224,3 +224,72 @@ function parseCsv(text: string): string[][] {
   }
   return rows;
 }
+
+describe('the workspace fields of PATCH /api/leads/{id}', () => {
+  it('derives Contacted from the status both ways, and refuses a contradiction', async () => {
+    const lead = await add();
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted' })).body).toMatchObject({ status: 'Converted', contacted: true });
+    // Marked not contacted: back to New (the one status that means it).
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: false })).body).toMatchObject({ status: 'New', contacted: false });
+    const refused = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted', contacted: false });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields.contacted).toBe('Contacted must be Yes unless the status is New');
+  });
+
+  it('keeps the customer’s own message: a public lead’s message cannot be changed', async () => {
+    const { json } = t;
+    await json('POST', '/api/public/leads', { ...validPublicLead(), message: 'My words' });
+    const [lead] = (await list()).leads;
+    expect(lead).toMatchObject({ from_form: true, message: 'My words' });
+    const refused = await api<{ error: { message: string } }>('PATCH', `/api/leads/${lead!.id}`, { message: 'Overwritten', phone: '1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('The customer’s message cannot be changed: add a note instead.');
+    expect((await list()).leads[0]).toMatchObject({ message: 'My words', phone: lead!.phone });
+    // Sending it unchanged (the Edit form does) is fine.
+    expect((await api<Lead>('PATCH', `/api/leads/${lead!.id}`, { message: 'My words', phone: '2' })).body.phone).toBe('2');
+  });
+
+  it('sets the owner, deal fields and next step, records owner and next-step changes, and refuses an unknown owner', async () => {
+    const lead = await add();
+    const me = (await api<Lead>('PATCH', `/api/leads/${lead.id}`, {})).status; // nothing to update
+    expect(me).toBe(400);
+    const adminId = (await api<{ user: { id: string } }>('GET', '/api/auth/session')).body.user.id;
+    const res = await api<Lead>('PATCH', `/api/leads/${lead.id}`, {
+      owner_id: adminId,
+      property_address: ' 12 Elm St, Baltimore, MD ',
+      target_closing_date: '2027-01-15',
+      estimated_fee_cents: 1_250_000,
+      follow_up_on: '2026-12-01',
+      follow_up_note: 'Send the zoning report',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      owner_id: adminId,
+      owner_email: 'staff@example.com',
+      property_address: '12 Elm St, Baltimore, MD',
+      target_closing_date: '2027-01-15',
+      estimated_fee_cents: 1_250_000,
+      follow_up_on: '2026-12-01',
+      follow_up_note: 'Send the zoning report',
+    });
+    // Clearing the date clears its text; '' clears an optional field.
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { follow_up_on: null, property_address: '' })).body).toMatchObject({
+      follow_up_on: null,
+      follow_up_note: null,
+      property_address: null,
+    });
+    const events = await rowsOf<{ kind: string; data: unknown }>(database.db, sql`select kind, data from lead_events where lead_id = ${lead.id} order by created_at, kind`);
+    expect(events).toEqual([
+      { kind: 'follow_up', data: { on: '2026-12-01', note: 'Send the zoning report' } },
+      { kind: 'owner', data: { from: null, to: 'staff@example.com' } },
+      { kind: 'follow_up', data: { on: null, note: null } },
+    ]);
+    const unknown = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { owner_id: crypto.randomUUID() });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields.owner_id).toBe('No such admin');
+    const noDate = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { follow_up_note: 'Call' });
+    expect(noDate.body.error.fields.follow_up_on).toBe('Choose a date for the next step');
+    const fee = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { estimated_fee_cents: -1 });
+    expect(fee.body.error.fields.estimated_fee_cents).toBe('Estimated fee cannot be negative');
+  });
+});

@@ -311,3 +311,62 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     expect(await leadRows()).toHaveLength(2);
   });
 });
+
+describe('the same person twice', () => {
+  const timelineOf = (email: string) =>
+    rowsOf<{ kind: string; message: string | null; source: string | null }>(
+      database.db,
+      sql`select e.kind, e.data->>'message' as message, e.data->>'source' as source
+          from lead_events e join leads l on l.id = e.lead_id where l.email = ${email} order by e.created_at`,
+    );
+
+  it('adds a second form from a known email to that lead as an inquiry, tells every admin "… wrote again", and stores no second lead', async () => {
+    await ensureAdmin(database.db, 'a@example.com', 'password-a');
+    const { json } = createTestApp(database);
+    await json('POST', '/api/public/leads', validLead({ full_name: 'Jane Doe', message: 'First question' }));
+    // The visitor came back through a campaign: the inquiry keeps that visit.
+    await database.db.execute(sql`insert into analytics_sessions (session_id, last_hour, source, utm_campaign, landing_page, page_views)
+      values ('sess-again-000000000001', now(), 'google.com', 'spring', '/', 3)`);
+    const again = await json('POST', '/api/public/leads', validLead({ full_name: 'Jane D.', email: ' JANE@example.com', message: 'Second question', analytics_session_id: 'sess-again-000000000001' }));
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+
+    const leads = await leadRows();
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ full_name: 'Jane Doe', message: 'First question' }); // the original words stay
+    expect(await timelineOf('jane@example.com')).toEqual([{ kind: 'inquiry', message: 'Second question', source: 'google.com' }]);
+    const notices = await rowsOf<{ message: string; lead_id: string | null }>(database.db, sql`select message, lead_id from notifications order by created_at`);
+    expect(notices.map((n) => n.message)).toEqual(['New lead: Jane Doe (jane@example.com)', 'Jane Doe wrote again']);
+    expect(new Set(notices.map((n) => n.lead_id)).size).toBe(1);
+    // Both forms' tokens book the same lead's call.
+    const tokens = await rowsOf<{ n: number }>(database.db, sql`select count(distinct lead_id)::int as n from booking_tokens`);
+    expect(tokens[0]!.n).toBe(1);
+  });
+
+  it('brings a Dropped lead back to New, recorded in its history', async () => {
+    const { json } = createTestApp(database);
+    await json('POST', '/api/public/leads', validLead());
+    await database.db.execute(sql`update leads set status = 'Dropped'`);
+    await json('POST', '/api/public/leads', validLead({ message: 'Still interested' }));
+    expect((await leadRows())[0]).toMatchObject({ status: 'New', contacted: false });
+    const history = await rowsOf<{ from_status: string | null; to_status: string }>(
+      database.db,
+      sql`select from_status, to_status from lead_status_changes order by changed_at, id`,
+    );
+    expect(history.at(-1)).toEqual({ from_status: 'Dropped', to_status: 'New' });
+  });
+
+  it('stores a repeated inquiry once for one submission_id, and makes one lead of two people’s first forms sent at once', async () => {
+    const { json } = createTestApp(database);
+    await json('POST', '/api/public/leads', validLead());
+    const retry = validLead({ message: 'Again' });
+    await Promise.all([1, 2, 3].map(() => json('POST', '/api/public/leads', retry)));
+    expect(await timelineOf('jane@example.com')).toHaveLength(1);
+
+    // Two different first forms from one new address, at the same moment: one lead, one inquiry.
+    await Promise.all(['One', 'Two'].map((m) => json('POST', '/api/public/leads', validLead({ email: 'twice@example.com', message: m }))));
+    const twice = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from leads where email = 'twice@example.com'`);
+    expect(twice[0]!.n).toBe(1);
+    expect(await timelineOf('twice@example.com')).toHaveLength(1);
+  });
+});

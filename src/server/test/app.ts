@@ -8,7 +8,7 @@ import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The real app on a test database, with the environment the test names (and a built client, if given). */
-export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir, logger = pino({ level: 'silent' }) }: { clientDir?: string; logger?: Logger } = {}) {
+export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir, logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) }: { clientDir?: string; logger?: Logger } = {}) {
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
