@@ -76,7 +76,7 @@ export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }
     const rows = await queryRows(
       t,
       sql`select id, email, full_name, phone, property_types, status, owner_id, property_address,
-        to_char(target_closing_date, 'YYYY-MM-DD') as target_closing_date, estimated_fee_cents,
+        to_char(target_closing_date, 'YYYY-MM-DD') as target_closing_date, estimated_fee_cents::float8 as estimated_fee_cents,
         to_char(follow_up_on, 'YYYY-MM-DD') as follow_up_on, follow_up_note
       from leads where id in (${id}, ${otherId}) order by id for update`,
       mergedRow,
