@@ -31,7 +31,7 @@ const eraseRoute = createAdminRoute({
   method: 'post',
   path: '/api/leads/{id}/erase',
   tags: ['leads'],
-  summary: 'Erase the person: the lead and all it owns, the notifications naming them, their raw analytics events; appointments stay without them',
+  summary: 'Erase the person: the lead (and its duplicates) with all it owns, the notifications naming them, their raw analytics events; appointments stay without them',
   request: { params: leadIdParamSchema },
   responses: { 200: jsonContent(eraseResponseSchema, 'Erased'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });

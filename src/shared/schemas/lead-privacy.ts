@@ -120,6 +120,8 @@ export type LeadExport = z.infer<typeof leadExportSchema>;
 
 export const eraseResponseSchema = z.object({
   erased: z.literal(true),
+  /** The lead, and its legacy duplicates (leads of the same email: the same person). */
+  leads_removed: z.number().int(),
   /** Their appointments stay (the calendar and counts are intact), without lead, notes or place. */
   appointments_kept: z.number().int(),
   notifications_removed: z.number().int(),

@@ -84,29 +84,43 @@ function namingPrefixes(fullName: string): string[] {
 }
 
 /**
- * Erases the person behind a lead, in one transaction: the lead (its notes, timeline, status
- * history, emails and booking links go with it by cascade), the notifications that name them,
- * and the raw analytics events of their sessions. Their appointments are kept, so the calendar
- * and the counts stay true, but without the lead, notes or place. The analytics rollups keep
- * counting the visits: they hold no one's identity. Undefined when there is no such lead.
+ * Erases the person behind a lead, in one transaction: the lead and any legacy duplicate (a
+ * lead of the same email: the same person), with what they own by cascade (notes, timeline,
+ * status history, emails, booking links); the notifications that name them; the raw analytics
+ * events of their sessions. Their appointments are kept, so the calendar and the counts stay
+ * true, but without the lead, notes or place. The analytics rollups keep counting the visits:
+ * they hold no one's identity. Undefined when there is no such lead.
  */
 export async function eraseLead(db: Db, id: string): Promise<EraseResponse | undefined> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const person = await lockLead(t, id);
     if (!person) return undefined;
-    const sessionIds = await leadSessionIds(t, id);
-    // Before the lead goes: notifications.lead_id would be set null by its foreign key.
+    const leads = await queryRows(t, sql`select id, full_name, email from leads where email = ${person.email} order by id for update`, personRow);
+    const ids = leads.map((l) => l.id);
+    const sessionIds = new Set<string>();
+    for (const leadId of ids) for (const sessionId of await leadSessionIds(t, leadId)) sessionIds.add(sessionId);
+    const prefixes = [...new Set(leads.flatMap((l) => namingPrefixes(l.full_name)))];
+    // Before the leads go: notifications.lead_id would be set null by its foreign key.
     const notificationsRemoved = await execute(
       t,
-      sql`delete from notifications n where n.lead_id = ${id} or (n.lead_id is null and (
+      sql`delete from notifications n where n.lead_id = any(${pgArray(ids)}::uuid[]) or (n.lead_id is null and (
         strpos(n.message, ${person.email}) > 0
-        or exists (select 1 from unnest(${pgArray(namingPrefixes(person.full_name))}::text[]) p where starts_with(n.message, p))))`,
+        or exists (select 1 from unnest(${pgArray(prefixes)}::text[]) p where starts_with(n.message, p))))`,
     );
-    const appointmentsKept = await execute(t, sql`update appointments set lead_id = null, notes = null, location = null where lead_id = ${id}`);
+    const appointmentsKept = await execute(
+      t,
+      sql`update appointments set lead_id = null, notes = null, location = null where lead_id = any(${pgArray(ids)}::uuid[])`,
+    );
     const eventsRemoved =
-      sessionIds.length === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray(sessionIds)}::text[])`);
-    await execute(t, sql`delete from leads where id = ${id}`);
-    return { erased: true, appointments_kept: appointmentsKept, notifications_removed: notificationsRemoved, events_removed: eventsRemoved };
+      sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
+    await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
+    return {
+      erased: true,
+      leads_removed: ids.length,
+      appointments_kept: appointmentsKept,
+      notifications_removed: notificationsRemoved,
+      events_removed: eventsRemoved,
+    };
   });
 }
