@@ -24,6 +24,7 @@ import { calendarFeedRoutes } from './routes/calendar-feed.ts';
 import { emailRoutes } from './routes/email.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/leads.ts';
+import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { publicEventRoutes } from './routes/public-events.ts';
@@ -146,6 +147,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', authRoutes);
   app.route('/', notificationRoutes);
   app.route('/', leadRoutes);
+  app.route('/', leadPrivacyRoutes);
   app.route('/', overviewRoutes);
   app.route('/', appointmentRoutes);
   app.route('/', calendarFeedRoutes);

@@ -10,7 +10,10 @@ import {
   updateLeadRequestSchema,
 } from '#shared/schemas/lead';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { LeadUpdateRefused, createLead, deleteLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
+import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
+import { LeadUpdateRefused, createLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
+import { appointmentMailOf } from '../db/queries/appointments.ts';
+import { deleteLeadWithAppointments } from '../db/queries/lead-removal.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
@@ -68,9 +71,9 @@ const deleteRoute = createAdminRoute({
   method: 'delete',
   path: '/api/leads/{id}',
   tags: ['leads'],
-  summary: 'Delete a lead (its appointments stay, as "Unknown Lead")',
-  request: { params: leadIdParamSchema },
-  responses: { 200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+  summary: 'Delete a lead; its appointments stay as "Unknown Lead" (keep, the default), are cancelled (those to come) or deleted',
+  request: { params: leadIdParamSchema, query: deleteLeadQuerySchema },
+  responses: { 200: jsonContent(deleteLeadResponseSchema, 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
 
 const CSV_HEADER = ['Name', 'Email', 'Phone', 'Property Type', 'Status', 'Contacted', 'Date Added', 'Message'];
@@ -122,6 +125,9 @@ export const leadRoutes = createRouter()
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!(await deleteLead(c.var.db, id))) throw leadNotFound();
-    return c.json({ id }, 200);
+    const { appointments } = c.req.valid('query');
+    const done = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
+    if (!done) throw leadNotFound();
+    c.var.deps.outbox.nudge();
+    return c.json({ id, ...done }, 200);
   });

@@ -91,6 +91,12 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return OPEN_EVERY_DAY;
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true };
+    case 'POST /api/leads/{id}/merge': {
+      // A duplicate of the newest lead (same email), if there is one: the merge goes through.
+      const [other] = await rowsOf<{ id: string }>(database.db, sql`
+        select d.id from leads d join (select id, email from leads order by created_at desc limit 1) n on d.email = n.email and d.id <> n.id limit 1`);
+      return { other_id: other?.id ?? ZERO_ID, keep: { full_name: 'other', status: 'this', follow_up: 'other' } };
+    }
     default:
       return {};
   }
@@ -103,7 +109,7 @@ const nextSlot = () => {
   return zonedIso(date, minutes);
 };
 const zonedIso = (date: string, minutes: number) => isoInZone(zonedInstant(date, minutes, 'America/New_York')!, 'America/New_York');
-const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments'];
+const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments', 'other_id', 'keep'];
 
 const requestCase = fc.record({
   op: fc.nat(),

@@ -1,6 +1,6 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useReturnFocus } from './return-focus.ts';
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 
 type Props = {
   open: boolean;
@@ -12,10 +12,12 @@ type Props = {
   onConfirm: () => void;
   /** Where focus goes on close, when the control that opened the dialog may be gone. */
   returnFocusRef?: RefObject<HTMLElement | null>;
+  /** More to read or choose before confirming, under the description. */
+  children?: ReactNode;
 };
 
 /** An accessible confirmation (focus trapped and restored, Escape cancels). */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busy = false, onConfirm, returnFocusRef }: Props) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busy = false, onConfirm, returnFocusRef, children }: Props) {
   // Without a returnFocusRef, focus goes back to whatever opened the dialog (a row's button).
   const returnFocus = useReturnFocus();
   return (
@@ -32,6 +34,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
           className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
           <AlertDialog.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialog.Description>
+          {children}
           <div className="mt-6 flex justify-end gap-3">
             <AlertDialog.Cancel className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
               Cancel

@@ -2,10 +2,9 @@ import { Plus } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Lead } from '#shared/schemas/lead';
-import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
+import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { useDeleteLead } from './api/delete-lead.ts';
 import { PAGE_SIZE, useLeads } from './api/get-leads.ts';
 import { LeadFilters } from './components/lead-filters.tsx';
 import { LeadsTable } from './components/leads-table.tsx';
@@ -14,15 +13,12 @@ import { useLeadListView } from './use-lead-list-view.ts';
 
 const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
 const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
-
-// docs/product-rules.md, "Confirmations", word for word.
-export const DELETE_CONFIRMATION = 'Are you sure you want to delete this lead? This action cannot be undone.';
+const DeleteLeadDialog = lazyDialog(() => import('./components/delete-lead-dialog.tsx').then((m) => m.DeleteLeadDialog), (p) => p.lead !== null);
 
 /** /dashboard/leads: search, filter, page through, add, edit, delete and export leads. */
 export function LeadsPage() {
   const { view, searchText, setSearchText, setStatus, setPropertyType, setPage } = useLeadListView();
   const leads = useLeads(view);
-  const deleteLead = useDeleteLead();
   const [adding, setAdding] = useState(false);
   // /dashboard/leads/<id> opens that lead (a link from an email); closing it goes back to the list.
   const linked = useParams().id ?? null;
@@ -41,18 +37,6 @@ export function LeadsPage() {
     console.error('Loading leads failed', leads.error);
     toast.error('Failed to load leads');
   }, [leads.isError, leads.error, leads.errorUpdatedAt]);
-
-  const confirmDelete = () => {
-    if (!deleting) return;
-    deleteLead.mutate(deleting.id, {
-      onSuccess: () => toast.success('Lead deleted successfully'),
-      onError: (error) => {
-        console.error('Deleting the lead failed', error);
-        toast.error('Failed to delete lead');
-      },
-      onSettled: () => setDeleting(null),
-    });
-  };
 
   return (
     <section aria-labelledby="leads-heading" className="space-y-5">
@@ -88,15 +72,7 @@ export function LeadsPage() {
       )}
       <AddLeadDialog open={adding} onOpenChange={setAdding} />
       <EditLeadDialog leadId={editingId} onClose={() => setEditingId(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete lead"
-        description={DELETE_CONFIRMATION}
-        confirmLabel="Delete"
-        busy={deleteLead.isPending}
-        onConfirm={confirmDelete}
-      />
+      <DeleteLeadDialog lead={deleting} onClose={() => setDeleting(null)} />
     </section>
   );
 }

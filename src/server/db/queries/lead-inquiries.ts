@@ -10,7 +10,7 @@ const idRow = z.object({ id: z.uuid() });
 export type PublicSubmission = { id: string | null; created: boolean; repeated: boolean };
 
 /** Two submissions of one email never pass this point at once: one lead per person. */
-const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_advisory_xact_lock(hashtext(${`lead-email:${email}`}))`);
+export const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_advisory_xact_lock(hashtext(${`lead-email:${email}`}))`);
 
 /**
  * A public form submission. A person we already know (a lead with the same email) is not a

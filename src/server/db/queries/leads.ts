@@ -14,7 +14,10 @@ import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
 import { newEmail, type QueueMail } from './emails.ts';
 
-/** A lead as the API returns it (the shared Lead schema), from `leads l`. */
+/**
+ * A lead as the API returns it (the shared Lead schema), from `leads l`. node-postgres reads a
+ * bigint as a string; the fee (at most 1e11 cents) is exact as a float8, which reads as a number.
+ */
 export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
   l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed,
   l.owner_id, (select u.email from users u where u.id = l.owner_id) as owner_email, l.property_address,

@@ -1,13 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AppointmentsOnDelete, DeleteLeadResponse } from '#shared/schemas/lead-privacy';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { leadsQueryKey } from './get-leads.ts';
 
-export const deleteLead = (id: string) => apiRequest<{ id: string }>('DELETE', apiPath`/api/leads/${id}`);
+export type DeleteLeadInput = string | { id: string; appointments?: AppointmentsOnDelete };
+
+/** Deletes a lead; its appointments are kept ("Unknown Lead") unless asked to cancel or delete them. */
+export const deleteLead = (input: DeleteLeadInput) => {
+  const { id, appointments = 'keep' } = typeof input === 'string' ? { id: input } : input;
+  const query = appointments === 'keep' ? '' : `?appointments=${appointments}`;
+  return apiRequest<DeleteLeadResponse>('DELETE', `${apiPath`/api/leads/${id}`}${query}`);
+};
 
 export function useDeleteLead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteLead,
-    onSuccess: () => client.invalidateQueries({ queryKey: leadsQueryKey }),
+    onSuccess: async (_data, input) => {
+      await client.invalidateQueries({ queryKey: leadsQueryKey });
+      // Cancelled or deleted appointments change the calendar and the Overview too.
+      if (typeof input !== 'string' && input.appointments && input.appointments !== 'keep') {
+        await Promise.all([client.invalidateQueries({ queryKey: ['appointments'] }), client.invalidateQueries({ queryKey: ['overview'] })]);
+      }
+    },
   });
 }

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EraseResponse } from '#shared/schemas/lead-privacy';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { leadsQueryKey } from './get-leads.ts';
+
+export const eraseLead = (id: string) => apiRequest<EraseResponse>('POST', apiPath`/api/leads/${id}/erase`);
+
+/** Erases the person behind a lead; what showed them (lists, calendar, Overview, the bell) refreshes. */
+export function useEraseLead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: eraseLead,
+    onSuccess: () =>
+      Promise.all(
+        [leadsQueryKey, ['appointments'], ['overview'], ['notifications']].map((queryKey) => client.invalidateQueries({ queryKey })),
+      ),
+  });
+}

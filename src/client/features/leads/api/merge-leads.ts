@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LeadDetail } from '#shared/schemas/lead';
+import type { MergeRequest } from '#shared/schemas/lead-privacy';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { leadsQueryKey } from './get-leads.ts';
+
+export const mergeLeads = ({ id, ...body }: MergeRequest & { id: string }) => apiRequest<LeadDetail>('POST', apiPath`/api/leads/${id}/merge`, body);
+
+/** Merges a duplicate into this lead (which is kept); every lead list and the calendar refresh. */
+export function useMergeLeads() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: mergeLeads,
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: leadsQueryKey }), client.invalidateQueries({ queryKey: ['appointments'] })]),
+  });
+}

@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import type { Lead } from '#shared/schemas/lead';
+import { GitMerge } from '#client/components/icons.tsx';
+import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
+import { useDuplicates } from '../api/get-duplicates.ts';
+
+const MergeLeadsDialog = lazyDialog(() => import('./merge-leads-dialog.tsx').then((m) => m.MergeLeadsDialog), (p) => p.open);
+
+/**
+ * "Merge", for the lead page's header: shown only when other leads have this lead's email
+ * (duplicates from before the public form joined a known email to its lead).
+ */
+export function MergeLeadsButton({ lead }: { lead: Lead }) {
+  const duplicates = useDuplicates(lead.id);
+  const [open, setOpen] = useState(false);
+  const others = duplicates.data?.leads ?? [];
+  if (others.length === 0) return null;
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
+        <GitMerge aria-hidden="true" className="size-4" />
+        Merge
+      </button>
+      <MergeLeadsDialog lead={lead} duplicates={others} open={open} onOpenChange={setOpen} />
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import type { Lead } from '#shared/schemas/lead';
+import { MERGE_FIELDS, type MergeField } from '#shared/schemas/lead-privacy';
+import { formatDate } from '#client/lib/format.ts';
+
+/** The merge chooser's fields: each one's label, and how a lead's value of it reads. */
+
+const none = 'None';
+const dollars = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
+/** A lead's value of a merge field as the chooser shows it. */
+export function mergeFieldText(field: MergeField, lead: Lead): string {
+  switch (field) {
+    case 'full_name':
+      return lead.full_name;
+    case 'phone':
+      return lead.phone;
+    case 'property_types':
+      return lead.property_types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || none;
+    case 'status':
+      return lead.status;
+    case 'owner_id':
+      return lead.owner_email ?? 'Nobody';
+    case 'property_address':
+      return lead.property_address ?? none;
+    case 'target_closing_date':
+      return lead.target_closing_date ? formatDate(lead.target_closing_date) : none;
+    case 'estimated_fee_cents':
+      return lead.estimated_fee_cents === null ? none : dollars(lead.estimated_fee_cents);
+    case 'follow_up':
+      return lead.follow_up_on ? `${formatDate(lead.follow_up_on)}${lead.follow_up_note ? `: ${lead.follow_up_note}` : ''}` : none;
+  }
+}
+
+/** The fields whose values differ between the two leads (the only ones to choose), with their labels. */
+export function differingFields(self: Lead, other: Lead): { field: MergeField; label: string }[] {
+  return MERGE_FIELDS.filter(([field]) => mergeFieldText(field, self) !== mergeFieldText(field, other)).map(([field, label]) => ({ field, label }));
+}

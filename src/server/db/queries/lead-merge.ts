@@ -1,0 +1,110 @@
+import { sql } from 'drizzle-orm';
+import * as z from 'zod';
+import { leadSchema, type Lead, type LeadDetail, type UpdateLeadRequest } from '#shared/schemas/lead';
+import type { MergeRequest } from '#shared/schemas/lead-privacy';
+import type { Db } from '../client.ts';
+import { execute, queryRows } from '../sql.ts';
+import { lockEmail } from './lead-inquiries.ts';
+import { getLead, leadColumns, updateLead } from './leads.ts';
+
+/**
+ * Duplicates of a person (leads of one email, from before the public form joined a known email
+ * to its lead) and merging them (docs/product-rules.md, "Personal data requests").
+ */
+
+/** The other leads with this lead's email, oldest first; undefined when there is no such lead. */
+export async function listDuplicates(db: Db, id: string): Promise<Lead[] | undefined> {
+  const [self] = await queryRows(db, sql`select email from leads where id = ${id}`, z.object({ email: z.string() }));
+  if (!self) return undefined;
+  return queryRows(db, sql`select ${leadColumns} from leads l where l.email = ${self.email} and l.id <> ${id} order by l.created_at, l.id`, leadSchema);
+}
+
+/** Why a merge was refused: the leads are not one person's. */
+export class MergeRefused extends Error {}
+
+const mergedRow = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  full_name: z.string(),
+  phone: z.string(),
+  property_types: z.array(z.string()),
+  status: z.string(),
+  owner_id: z.uuid().nullable(),
+  property_address: z.string().nullable(),
+  target_closing_date: z.string().nullable(),
+  estimated_fee_cents: z.number().int().nullable(),
+  follow_up_on: z.string().nullable(),
+  follow_up_note: z.string().nullable(),
+});
+type MergedRow = z.infer<typeof mergedRow>;
+
+/** Everything that belongs to a lead by its lead_id, moved to the lead kept. */
+const OWNED_TABLES = ['lead_events', 'lead_notes', 'lead_status_changes', 'appointments', 'emails', 'booking_tokens', 'notifications'] as const;
+
+/** The update that gives this lead the other's value of each field chosen (only those that differ). */
+function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep']): UpdateLeadRequest {
+  const patch: Record<string, unknown> = {};
+  const take = (field: Exclude<keyof MergedRow, 'id' | 'email'>) => {
+    if (JSON.stringify(self[field]) !== JSON.stringify(other[field])) patch[field] = other[field];
+  };
+  for (const [field, side] of Object.entries(keep)) {
+    if (side !== 'other') continue;
+    if (field === 'follow_up') {
+      take('follow_up_on');
+      take('follow_up_note');
+    } else take(field as Exclude<keyof MergedRow, 'id' | 'email'>);
+  }
+  return patch as UpdateLeadRequest;
+}
+
+/**
+ * Merges `other_id` into lead `id`, in one transaction: everything the other lead owns moves
+ * here (timeline, notes, status history, appointments, emails, booking links, notifications);
+ * its own submission joins this timeline as an inquiry (its message and visit, when it came), a
+ * "merged" entry names it and the admin; the chosen fields take its values (recorded as any
+ * edit is); then it is deleted. Refused (MergeRefused) unless both have the same email;
+ * undefined when either does not exist.
+ */
+export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }: MergeRequest, adminId: string): Promise<LeadDetail | undefined> {
+  if (id === otherId) throw new MergeRefused('A lead cannot be merged with itself.');
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const [first] = await queryRows(t, sql`select email from leads where id = ${id}`, z.object({ email: z.string() }));
+    if (!first) return undefined;
+    // As the public form does: no submission of this email joins a lead that is going away.
+    await lockEmail(t, first.email);
+    const rows = await queryRows(
+      t,
+      sql`select id, email, full_name, phone, property_types, status, owner_id, property_address,
+        to_char(target_closing_date, 'YYYY-MM-DD') as target_closing_date, estimated_fee_cents::float8 as estimated_fee_cents,
+        to_char(follow_up_on, 'YYYY-MM-DD') as follow_up_on, follow_up_note
+      from leads where id in (${id}, ${otherId}) order by id for update`,
+      mergedRow,
+    );
+    const self = rows.find((r) => r.id === id);
+    const other = rows.find((r) => r.id === otherId);
+    if (!self || !other) return undefined;
+    if (self.email !== other.email) throw new MergeRefused('Only leads with the same email can be merged.');
+
+    for (const table of OWNED_TABLES) {
+      await execute(t, sql`update ${sql.identifier(table)} set lead_id = ${id} where lead_id = ${otherId}`);
+    }
+    await execute(t, sql`
+      insert into lead_events (lead_id, kind, submission_id, created_at, data)
+      select ${id}, 'inquiry', o.submission_id, o.created_at, jsonb_strip_nulls(jsonb_build_object(
+        'message', o.message, 'full_name', o.full_name, 'email', o.email, 'phone', o.phone,
+        'property_types', to_jsonb(o.property_types), 'analytics_session_id', o.analytics_session_id,
+        'source', o.source, 'utm_source', o.utm_source, 'utm_medium', o.utm_medium, 'utm_campaign', o.utm_campaign,
+        'landing_page', o.landing_page, 'pages_viewed', o.pages_viewed))
+      from leads o where o.id = ${otherId}`);
+    await execute(t, sql`
+      insert into lead_events (lead_id, kind, actor_id, data)
+      values (${id}, 'merged', ${adminId}, jsonb_build_object('full_name', ${other.full_name}::text, 'email', ${other.email}::text))`);
+    await execute(t, sql`delete from leads where id = ${otherId}`);
+
+    const patch = keptFields(self, other, keep);
+    if (Object.keys(patch).length > 0) await updateLead(t, id, patch, adminId);
+    else await execute(t, sql`update leads set updated_at = now() where id = ${id}`);
+    return getLead(t, id);
+  });
+}

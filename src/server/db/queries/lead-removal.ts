@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import * as z from 'zod';
+import { APPOINTMENT_TYPES } from '#shared/constants';
+import type { AppointmentCounts, AppointmentsOnDelete, EraseResponse } from '#shared/schemas/lead-privacy';
+import type { Db } from '../client.ts';
+import { execute, pgArray, queryRows } from '../sql.ts';
+import { deleteAppointment, startsAt, updateAppointment, type AppointmentMail } from './appointments.ts';
+import { leadSessionIds } from './lead-export.ts';
+
+/**
+ * Deleting a lead (with a choice for its appointments) and erasing a person
+ * (docs/product-rules.md, "Personal data requests").
+ */
+
+const idRow = z.object({ id: z.uuid() });
+const personRow = z.object({ id: z.uuid(), full_name: z.string(), email: z.string() });
+
+const lockLead = (db: Db, id: string) =>
+  queryRows(db, sql`select id, full_name, email from leads where id = ${id} for update`, personRow).then((rows) => rows[0]);
+
+/** All of a lead's appointments, and those scheduled and still to come (what the delete dialog asks about). */
+export async function countLeadAppointments(db: Db, id: string, timeZone: string): Promise<AppointmentCounts | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select (select count(*)::int from appointments a where a.lead_id = l.id) as total,
+      (select count(*)::int from appointments a where a.lead_id = l.id and a.status = 'scheduled' and ${startsAt(sql.raw('a'), timeZone)} > now()) as upcoming
+    from leads l where l.id = ${id}`,
+    z.object({ total: z.number().int(), upcoming: z.number().int() }),
+  );
+  return row;
+}
+
+export type DeleteLeadOptions = { appointments: AppointmentsOnDelete; adminId: string; mail: AppointmentMail };
+
+/**
+ * Deletes a lead in one transaction. Its appointments are kept (they show "Unknown Lead"),
+ * cancelled (those still to come; then kept) or deleted, as asked. Cancelling or deleting goes
+ * through the appointment's own path, so the person is emailed that the call is off, as
+ * when staff cancel it; those messages are let go of the lead so they outlive it (the lead's
+ * other emails go with it). Undefined when there is no such lead.
+ */
+export async function deleteLeadWithAppointments(
+  db: Db,
+  id: string,
+  { appointments, adminId, mail }: DeleteLeadOptions,
+): Promise<{ appointments_cancelled: number; appointments_deleted: number } | undefined> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (!(await lockLead(t, id))) return undefined;
+    let cancelled = 0;
+    let deleted = 0;
+    if (appointments === 'cancel') {
+      const upcoming = await queryRows(
+        t,
+        sql`update appointments a set changed_by = ${adminId}
+          where a.lead_id = ${id} and a.status = 'scheduled' and ${startsAt(sql.raw('a'), mail.timeZone)} > now() returning a.id`,
+        idRow,
+      );
+      for (const { id: appointmentId } of upcoming) {
+        if (await updateAppointment(t, appointmentId, { status: 'cancelled' }, { mail, cancelledBy: 'staff' })) cancelled += 1;
+      }
+    } else if (appointments === 'delete') {
+      const all = await queryRows(t, sql`select id from appointments where lead_id = ${id} order by date, time, id`, idRow);
+      for (const { id: appointmentId } of all) if (await deleteAppointment(t, appointmentId, mail)) deleted += 1;
+    }
+    // The cancellations just queued (in this transaction, so at now()) must not go with the lead.
+    await execute(t, sql`update emails set lead_id = null where lead_id = ${id} and kind = 'appointment' and created_at = now()`);
+    await execute(t, sql`delete from leads where id = ${id}`);
+    return { appointments_cancelled: cancelled, appointments_deleted: deleted };
+  });
+}
+
+/**
+ * The texts of older notifications that name the person without pointing at the lead: the
+ * new-lead notice carries the email; bookings and reminders only the name.
+ */
+function namingPrefixes(fullName: string): string[] {
+  return [
+    `New booking: ${fullName}, `,
+    `Booking moved: ${fullName}, `,
+    `Booking cancelled: ${fullName}, `,
+    ...APPOINTMENT_TYPES.map((type) => `Upcoming ${type} with ${fullName} at `),
+  ];
+}
+
+/**
+ * Erases the person behind a lead, in one transaction: the lead and any legacy duplicate (a
+ * lead of the same email: the same person), with what they own by cascade (notes, timeline,
+ * status history, emails, booking links); the notifications that name them; the raw analytics
+ * events of their sessions. Their appointments are kept, so the calendar and the counts stay
+ * true, but without the lead, notes or place. The analytics rollups keep counting the visits:
+ * they hold no one's identity. Undefined when there is no such lead.
+ */
+export async function eraseLead(db: Db, id: string): Promise<EraseResponse | undefined> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const person = await lockLead(t, id);
+    if (!person) return undefined;
+    const leads = await queryRows(t, sql`select id, full_name, email from leads where email = ${person.email} order by id for update`, personRow);
+    const ids = leads.map((l) => l.id);
+    const sessionIds = new Set<string>();
+    for (const leadId of ids) for (const sessionId of await leadSessionIds(t, leadId)) sessionIds.add(sessionId);
+    const prefixes = [...new Set(leads.flatMap((l) => namingPrefixes(l.full_name)))];
+    // Before the leads go: notifications.lead_id would be set null by its foreign key.
+    const notificationsRemoved = await execute(
+      t,
+      sql`delete from notifications n where n.lead_id = any(${pgArray(ids)}::uuid[]) or (n.lead_id is null and (
+        strpos(n.message, ${person.email}) > 0
+        or exists (select 1 from unnest(${pgArray(prefixes)}::text[]) p where starts_with(n.message, p))))`,
+    );
+    const appointmentsKept = await execute(
+      t,
+      sql`update appointments set lead_id = null, notes = null, location = null where lead_id = any(${pgArray(ids)}::uuid[])`,
+    );
+    const eventsRemoved =
+      sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
+    await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
+    return {
+      erased: true,
+      leads_removed: ids.length,
+      appointments_kept: appointmentsKept,
+      notifications_removed: notificationsRemoved,
+      events_removed: eventsRemoved,
+    };
+  });
+}

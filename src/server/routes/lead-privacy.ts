@@ -1,0 +1,113 @@
+import { leadDetailSchema, leadIdParamSchema } from '#shared/schemas/lead';
+import {
+  appointmentCountsSchema,
+  duplicatesResponseSchema,
+  eraseResponseSchema,
+  leadExportSchema,
+  mergeRequestSchema,
+} from '#shared/schemas/lead-privacy';
+import { createAdminRoute } from '../auth/admin-route.ts';
+import { exportLead } from '../db/queries/lead-export.ts';
+import { MergeRefused, listDuplicates, mergeLeads } from '../db/queries/lead-merge.ts';
+import { countLeadAppointments, eraseLead } from '../db/queries/lead-removal.ts';
+import { AppError } from '../http/errors.ts';
+import { errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+/** A person's data requests and duplicates (docs/product-rules.md, "Personal data requests"). */
+
+const leadNotFound = () => new AppError('not_found', 'Lead not found.');
+
+const exportRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/leads/{id}/export',
+  tags: ['leads'],
+  summary: 'Everything held about the person, as a JSON download: the lead, its history, timeline, notes, appointments, emails and visits',
+  request: { params: leadIdParamSchema },
+  responses: { 200: jsonContent(leadExportSchema, 'The export (an attachment)'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+});
+
+const eraseRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/leads/{id}/erase',
+  tags: ['leads'],
+  summary: 'Erase the person: the lead (and its duplicates) with all it owns, the notifications naming them, their raw analytics events; appointments stay without them',
+  request: { params: leadIdParamSchema },
+  responses: { 200: jsonContent(eraseResponseSchema, 'Erased'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+});
+
+const appointmentCountsRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/leads/{id}/appointment-counts',
+  tags: ['leads'],
+  summary: 'How many appointments the lead has, and how many are still to come (asked before deleting it)',
+  request: { params: leadIdParamSchema },
+  responses: { 200: jsonContent(appointmentCountsSchema, 'The counts'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+});
+
+const duplicatesRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/leads/{id}/duplicates',
+  tags: ['leads'],
+  summary: 'The other leads with the same email, oldest first',
+  request: { params: leadIdParamSchema },
+  responses: { 200: jsonContent(duplicatesResponseSchema, 'The duplicates'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+});
+
+const mergeRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/leads/{id}/merge',
+  tags: ['leads'],
+  summary: 'Merge a duplicate (same email) into this lead, keeping the chosen value of each field; the duplicate is deleted',
+  request: { params: leadIdParamSchema, body: { required: true, ...jsonContent(mergeRequestSchema, 'The duplicate and the values to keep') } },
+  responses: {
+    200: jsonContent(leadDetailSchema, 'The lead kept'),
+    ...errorResponses({ 400: 'Invalid input, the same lead twice, or different emails', 404: 'No such lead' }),
+  },
+});
+
+/** "Jane Doe" → "jane-doe", for the export's file name: ASCII only, "lead" when nothing is left. */
+export function nameSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, '');
+  return slug || 'lead';
+}
+
+export const leadPrivacyRoutes = createRouter()
+  .openapi(exportRoute, async (c) => {
+    const data = await exportLead(c.var.db, c.req.valid('param').id);
+    if (!data) throw leadNotFound();
+    const file = `lead-${nameSlug(data.lead.full_name)}-${data.exported_at.slice(0, 10)}.json`;
+    c.header('Content-Disposition', `attachment; filename="${file}"`);
+    return c.json(data, 200);
+  })
+  .openapi(eraseRoute, async (c) => {
+    const result = await eraseLead(c.var.db, c.req.valid('param').id);
+    if (!result) throw leadNotFound();
+    // Who erased someone, and when, stays on record; whom does not.
+    c.var.deps.logger.info({ event: 'lead_erased', by: c.var.user.id, requestId: c.var.requestId }, 'a person was erased');
+    return c.json(result, 200);
+  })
+  .openapi(appointmentCountsRoute, async (c) => {
+    const counts = await countLeadAppointments(c.var.db, c.req.valid('param').id, c.var.deps.config.businessTimeZone);
+    if (!counts) throw leadNotFound();
+    return c.json(counts, 200);
+  })
+  .openapi(duplicatesRoute, async (c) => {
+    const leads = await listDuplicates(c.var.db, c.req.valid('param').id);
+    if (!leads) throw leadNotFound();
+    return c.json({ leads }, 200);
+  })
+  .openapi(mergeRoute, async (c) => {
+    const lead = await mergeLeads(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+      if (err instanceof MergeRefused) throw new AppError('bad_request', err.message, { other_id: err.message });
+      throw err;
+    });
+    if (!lead) throw leadNotFound();
+    return c.json(lead, 200);
+  });
