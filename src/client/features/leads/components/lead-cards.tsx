@@ -52,7 +52,7 @@ export function LeadCards({ leads, busy, selection, onEdit, onDelete, sort, dir,
         </div>
       </div>
       {leads.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white px-4 py-10 text-center text-slate-500">No leads found</p>
+        <p className="rounded-lg border border-slate-200 bg-white px-4 py-10 text-center text-slate-600">No leads found</p>
       ) : (
         <ul className="space-y-3" aria-label="Leads">
           {leads.map((lead) => (
@@ -76,13 +76,13 @@ export function LeadCards({ leads, busy, selection, onEdit, onDelete, sort, dir,
                     <StatusBadge status={lead.status} />
                   </div>
                   <p className="mt-1 text-sm break-all text-slate-700">{lead.email}</p>
-                  <p className="text-sm text-slate-500">{lead.phone}</p>
+                  <p className="text-sm text-slate-600">{lead.phone}</p>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                    <dt className="text-slate-500">Added</dt>
+                    <dt className="text-slate-600">Added</dt>
                     <dd className="text-slate-900">{formatDate(lead.created_at)}</dd>
-                    <dt className="text-slate-500">Owner</dt>
+                    <dt className="text-slate-600">Owner</dt>
                     <dd className="min-w-0 truncate text-slate-900">{lead.owner_email ?? '—'}</dd>
-                    <dt className="text-slate-500">Next step</dt>
+                    <dt className="text-slate-600">Next step</dt>
                     <dd className="min-w-0">
                       <NextStep lead={lead} />
                     </dd>

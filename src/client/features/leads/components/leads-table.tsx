@@ -32,11 +32,11 @@ export const checkboxClass = 'size-4 rounded border-slate-400 accent-blue-700';
 
 /** The lead's next step: its date, and its text when there is one; "—" without. */
 export function NextStep({ lead }: { lead: Lead }) {
-  if (!lead.follow_up_on) return <span className="text-slate-400">—</span>;
+  if (!lead.follow_up_on) return <span className="text-slate-600">—</span>;
   return (
     <>
       <span className="block whitespace-nowrap text-slate-900">{formatDate(lead.follow_up_on)}</span>
-      {lead.follow_up_note && <span className="block max-w-48 truncate text-slate-500" title={lead.follow_up_note}>{lead.follow_up_note}</span>}
+      {lead.follow_up_note && <span className="block max-w-48 truncate text-slate-600" title={lead.follow_up_note}>{lead.follow_up_note}</span>}
     </>
   );
 }
@@ -124,7 +124,7 @@ export function LeadsTable({ leads, busy, selection, onEdit, onDelete, sort, dir
                 </th>
                 <td className="px-4 py-3">
                   <span className="block text-slate-900">{lead.email}</span>
-                  <span className="block text-slate-500">{lead.phone}</span>
+                  <span className="block text-slate-600">{lead.phone}</span>
                 </td>
                 <td className="px-4 py-3 text-slate-700">{formatPropertyType(lead.property_types)}</td>
                 <td className="max-w-48 truncate px-4 py-3 text-slate-700" title={lead.owner_email ?? undefined}>
