@@ -9,10 +9,19 @@ import { execute } from '../src/server/db/sql.ts';
 
 export const SCALE_LEADS = 100_000;
 
-/** Believable leads spread over two years, a quarter contacted with history, and appointments. */
+/** Three staff admins who own three leads in four (fixed ids, so the queries can name one). */
+export const SCALE_OWNER_IDS = ['00000000-0000-4000-8000-00000000b001', '00000000-0000-4000-8000-00000000b002', '00000000-0000-4000-8000-00000000b003'];
+
+/**
+ * Believable leads spread over two years, a quarter contacted with history, and appointments;
+ * three in four owned by one of three admins, one in ten with a next step in the coming 60 days.
+ */
 export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<void> {
   await execute(db, sql`
-    insert into leads (full_name, email, phone, property_types, status, message, created_at)
+    insert into users (id, email, password_hash)
+    select id, 'staff' || n || '@bench.example', 'no sign-in' from unnest(${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[]) with ordinality as o(id, n)`);
+  await execute(db, sql`
+    insert into leads (full_name, email, phone, property_types, status, message, created_at, owner_id, follow_up_on)
     select
       (array['James','Maria','Robert','Linda','Michael','Patricia','David','Jennifer','Carlos','Aisha','Kevin','Priya','Thomas','Grace','Daniel','Sofia','Marcus','Emily','Andre','Hannah'])[1 + (i % 20)]
         || ' ' || (array['Carter','Nguyen','Patel','Johnson','Rivera','Kim','Thompson','Garcia','Brooks','Murphy','Okafor','Schmidt','Reyes','Coleman','Walsh','Martin','Lopez','Clark','Lewis','Young','Allen','King','Wright','Scott','Hill'])[1 + ((i * 7) % 25)],
@@ -21,17 +30,22 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
       array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]],
       (array['New','New','Contacted','Converted','Dropped'])[1 + ((i / 7) % 5)],
       case when i % 3 = 0 then 'Looking for underwriting on a deal.' end,
-      now() - make_interval(mins => (i * 10.5)::int)
+      now() - make_interval(mins => (i * 10.5)::int),
+      -- By a hash of i, not i % 4: that would tie each owner to a few first names (i % 20),
+      -- an artificial correlation that made sorting one owner's leads by name scan 10,000 rows.
+      (${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[])[1 + abs(hashtext('owner' || i)) % 4],
+      case when abs(hashtext('next' || i)) % 10 = 0 then current_date + abs(hashtext('on' || i)) % 60 end
     from generate_series(1, ${count}) as i`);
   await execute(db, sql`
     insert into lead_status_changes (lead_id, from_status, to_status, changed_at)
     select id, 'New', 'Contacted', created_at + make_interval(mins => 30 + (abs(hashtext(id::text)) % 600))
     from leads where status <> 'New'`);
   await execute(db, sql`
-    insert into appointments (lead_id, date, time, type)
+    insert into appointments (lead_id, date, time, type, overlap_allowed)
     select id, (now() + make_interval(days => (abs(hashtext(id::text)) % 60) - 30))::date,
            make_time(9 + abs(hashtext(email)) % 8, (abs(hashtext(phone)) % 2) * 30, 0),
-           (array['Call','Zoom','On-site'])[1 + abs(hashtext(full_name || id::text)) % 3]
+           (array['Call','Zoom','On-site'])[1 + abs(hashtext(full_name || id::text)) % 3],
+           true -- thousands of calls in 60 days overlap: allowed, as staff may (appointments_no_overlap)
     from leads where status in ('Contacted', 'Converted') and random() < 0.2`);
   await execute(db, sql`analyze`);
 }
@@ -41,6 +55,12 @@ export const SCALE_QUERIES: { name: string; path: string }[] = [
   { name: 'search by name fragment', path: '/api/leads?search=garc' },
   { name: 'search by phone fragment', path: '/api/leads?search=555-12' },
   { name: 'search + status + property type', path: '/api/leads?search=mar&status=New&property_type=multifamily' },
+  { name: 'one owner, sorted by name', path: `/api/leads?owner=${SCALE_OWNER_IDS[0]}&sort=name` },
+  { name: 'unassigned + created range + status, by name', path: '/api/leads?owner=none&created_from=2026-01-01&created_to=2026-06-30&status=New&sort=name' },
+  { name: 'sorted by next step (nulls last)', path: '/api/leads?sort=next_step' },
+  { name: 'sorted by next step, descending, page 10', path: '/api/leads?sort=next_step&dir=desc&page=10' },
+  { name: 'sorted by status, descending', path: '/api/leads?sort=status&dir=desc' },
+  { name: 'created range, oldest first', path: '/api/leads?created_from=2025-06-01&created_to=2025-12-31&dir=asc' },
   { name: 'overview stats', path: '/api/overview' },
 ];
 

@@ -243,7 +243,15 @@ export const DASHBOARD_STATES: PageState[] = [
     name: 'leads',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/leads`);
-      await expect(page.getByRole('table').getByRole('row', { name: new RegExp(s.lead.full_name) })).toBeVisible();
+      // A table from 640 px, a card per lead below.
+      await expect(page.getByRole('link', { name: s.lead.full_name, exact: true })).toBeVisible();
+    },
+  },
+  {
+    name: 'leads-selected',
+    open: async (page, s) => {
+      await page.getByRole('checkbox', { name: `Select ${s.lead.full_name}` }).check();
+      await expect(page.getByRole('region', { name: 'Selected leads' })).toBeVisible();
     },
   },
   {

@@ -17,7 +17,7 @@ type AuthState = {
   refresh: () => Promise<void>;
 };
 
-const AuthContext = createContext<AuthState | undefined>(undefined);
+export const AuthContext = createContext<AuthState | undefined>(undefined);
 const CHANNEL = 'crm-auth';
 type AuthEvent = { type: 'signed-in' } | { type: 'signed-out' };
 
@@ -96,6 +96,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo(() => ({ user, loading, signIn, signOut, refresh }), [user, loading, signIn, signOut, refresh]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** The signed-in admin; null when signed out or outside an AuthProvider. */
+export function useCurrentUser(): CurrentUser | null {
+  return useContext(AuthContext)?.user ?? null;
 }
 
 export function useAuth(): AuthState {

@@ -3,7 +3,9 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { vi } from 'vitest';
+import type { CurrentUser } from '#shared/schemas/auth';
 import { Toaster } from '#client/components/ui/toaster.tsx';
+import { AuthContext } from '#client/lib/auth.tsx';
 
 /** Shows the router's current URL, so a test can read what the page wrote to it. */
 function CurrentUrl() {
@@ -11,15 +13,23 @@ function CurrentUrl() {
   return <div data-testid="current-url">{`${location.pathname}${location.search}`}</div>;
 }
 
-/** Renders a page with a fresh query cache, a router at `url` and the toasts. */
-export function renderWithProviders(ui: ReactElement, { url = '/' }: { url?: string } = {}) {
+/** Renders a page with a fresh query cache, a router at `url` and the toasts (and, given `user`, that admin signed in). */
+export function renderWithProviders(ui: ReactElement, { url = '/', user }: { url?: string; user?: CurrentUser } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const page = (
+    <MemoryRouter initialEntries={[url]}>
+      {ui}
+      <CurrentUrl />
+    </MemoryRouter>
+  );
+  const signedIn = async () => {};
   return render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[url]}>
-        {ui}
-        <CurrentUrl />
-      </MemoryRouter>
+      {user ? (
+        <AuthContext.Provider value={{ user, loading: false, signIn: async () => user, signOut: signedIn, refresh: signedIn }}>{page}</AuthContext.Provider>
+      ) : (
+        page
+      )}
       <Toaster />
     </QueryClientProvider>,
   );

@@ -175,7 +175,9 @@ describe('GET /api/leads/export', () => {
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="leads-\d{4}-\d\d-\d\d\.csv"$/);
     const lines = (await res.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('"Name","Email","Phone","Property Type","Status","Contacted","Date Added","Message"');
+    expect(lines[0]).toBe(
+      '"Name","Email","Phone","Property Type","Status","Contacted","Date Added","Message","Owner","Property Address","Target Closing Date","Estimated Fee","Next Step"',
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil""\)","evil@example.com","'\(301\)|^"'=HYPERLINK/);
   });

@@ -1,19 +1,37 @@
 import { z } from '@hono/zod-openapi';
 import { stream } from 'hono/streaming';
 import {
+  DATE_RANGE_MESSAGE,
+  bulkLeadRequestSchema,
+  bulkLeadResponseSchema,
   createLeadRequestSchema,
   leadDetailSchema,
+  leadExportQuerySchema,
   leadIdParamSchema,
   leadListQuerySchema,
   leadListResponseSchema,
   leadSchema,
   updateLeadRequestSchema,
+  type Lead,
+  type LeadExportQuery,
 } from '#shared/schemas/lead';
+import type { Context } from 'hono';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
-import { LeadUpdateRefused, createLead, getLead, iterateLeads, listLeads, updateLead } from '../db/queries/leads.ts';
+import { bulkUpdateLeads } from '../db/queries/lead-bulk.ts';
+import {
+  LeadUpdateRefused,
+  createLead,
+  getLead,
+  iterateLeads,
+  listLeads,
+  updateLead,
+  type LeadFilters,
+  type LeadOrder,
+} from '../db/queries/leads.ts';
 import { appointmentMailOf } from '../db/queries/appointments.ts';
 import { deleteLeadWithAppointments } from '../db/queries/lead-removal.ts';
+import type { AppEnv } from '../http/context.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
@@ -26,7 +44,7 @@ const listRoute = createAdminRoute({
   method: 'get',
   path: '/api/leads',
   tags: ['leads'],
-  summary: 'Leads, newest first: search, status and property type filters, one page with the total',
+  summary: 'Leads: search; status, property type, owner and created-date filters; sorted (newest first by default); one page with the total',
   request: { query: leadListQuerySchema },
   responses: { 200: jsonContent(leadListResponseSchema, 'A page of leads'), ...errorResponses({ 400: 'Invalid input' }) },
 });
@@ -35,8 +53,8 @@ const exportRoute = createAdminRoute({
   method: 'get',
   path: '/api/leads/export',
   tags: ['leads'],
-  summary: 'Every lead matching the search and filters, as CSV',
-  request: { query: leadListQuerySchema.omit({ page: true, page_size: true }) },
+  summary: 'Every lead matching the search and filters (or only the leads in ids), in the list\'s order, as CSV',
+  request: { query: leadExportQuerySchema },
   responses: { 200: mediaContent('text/csv', 'CSV', z.string()), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
@@ -76,31 +94,99 @@ const deleteRoute = createAdminRoute({
   responses: { 200: jsonContent(deleteLeadResponseSchema, 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
 
-const CSV_HEADER = ['Name', 'Email', 'Phone', 'Property Type', 'Status', 'Contacted', 'Date Added', 'Message'];
+const bulkRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/leads/bulk',
+  tags: ['leads'],
+  summary: 'Change the status or owner of, or delete, up to 500 leads at once (one transaction)',
+  request: { body: { required: true, ...jsonContent(bulkLeadRequestSchema, 'The leads and the action') } },
+  responses: { 200: jsonContent(bulkLeadResponseSchema, 'How many of the leads were found and changed'), ...errorResponses({ 400: 'Invalid input' }) },
+});
+
+const CSV_HEADER = [
+  'Name',
+  'Email',
+  'Phone',
+  'Property Type',
+  'Status',
+  'Contacted',
+  'Date Added',
+  'Message',
+  'Owner',
+  'Property Address',
+  'Target Closing Date',
+  'Estimated Fee',
+  'Next Step',
+];
+
+/** Cents as dollars with two decimals ("1500.00"), which spreadsheets read as a number. */
+const dollars = (cents: number | null) => (cents === null ? null : (cents / 100).toFixed(2));
+
+const csvOf = (l: Lead) =>
+  csvRow([
+    l.full_name,
+    l.email,
+    l.phone,
+    l.property_types[0],
+    l.status,
+    l.contacted ? 'Yes' : 'No',
+    l.created_at,
+    l.message,
+    l.owner_email,
+    l.property_address,
+    l.target_closing_date,
+    dollars(l.estimated_fee_cents),
+    l.follow_up_on ? [l.follow_up_on, l.follow_up_note].filter(Boolean).join(' ') : null,
+  ]);
+
+/** The query's filters as the database reads them: `me` is this admin, `none` unassigned, the days in the business time zone. */
+function filtersOf(c: Context<AppEnv>, query: Omit<LeadExportQuery, 'ids'> & { ids?: string[] | undefined }): { filters: LeadFilters; order: LeadOrder } {
+  if (query.created_from && query.created_to && query.created_from > query.created_to) {
+    throw new AppError('validation_failed', DATE_RANGE_MESSAGE, { created_to: DATE_RANGE_MESSAGE });
+  }
+  const owner = query.owner === 'me' ? c.var.user.id : query.owner === 'none' ? null : query.owner;
+  const filters: LeadFilters = {
+    search: query.search,
+    status: query.status,
+    property_type: query.property_type,
+    created_from: query.created_from,
+    created_to: query.created_to,
+    timeZone: c.var.deps.config.businessTimeZone,
+    ...(owner !== undefined && { owner }),
+    ...(query.ids && { ids: query.ids }),
+  };
+  // Newest first unless asked; a column's first click is A to Z, earliest first.
+  const dir = query.dir ?? (query.sort === 'created' ? 'desc' : 'asc');
+  return { filters, order: { sort: query.sort, dir } };
+}
 
 export const leadRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const query = c.req.valid('query');
-    const { leads, total } = await listLeads(c.var.db, query);
+    const { filters, order } = filtersOf(c, query);
+    const { leads, total } = await listLeads(c.var.db, filters, { order, page: query.page, page_size: query.page_size });
     return c.json({ leads, total, page: query.page, page_size: query.page_size }, 200);
   })
   .openapi(exportRoute, (c) => {
     const { db } = c.var;
-    const filters = c.req.valid('query');
+    const { filters, order } = filtersOf(c, c.req.valid('query'));
     const day = new Date().toISOString().slice(0, 10);
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="leads-${day}.csv"`);
     return stream(c, async (out) => {
       await out.write(csvRow(CSV_HEADER));
-      for await (const batch of iterateLeads(db, filters)) {
+      for await (const batch of iterateLeads(db, filters, order)) {
         if (out.aborted) return;
-        await out.write(
-          batch
-            .map((l) => csvRow([l.full_name, l.email, l.phone, l.property_types[0], l.status, l.contacted ? 'Yes' : 'No', l.created_at, l.message]))
-            .join(''),
-        );
+        await out.write(batch.map(csvOf).join(''));
       }
     });
+  })
+  .openapi(bulkRoute, async (c) => {
+    const updated = await bulkUpdateLeads(c.var.db, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+      if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
+      throw err;
+    });
+    return c.json({ updated }, 200);
   })
   .openapi(createRoute, async (c) => {
     const { id } = await createLead(c.var.db, c.req.valid('json'), { createdBy: c.var.user.id, mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: false } });

@@ -174,15 +174,74 @@ export const leadIdParamSchema = z.object({ id: z.uuid('Invalid lead id') });
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(values).optional());
 
-/** The Leads Manager's view: search, filters and page, as they appear in the URL. */
+export const LEAD_SORTS = ['name', 'status', 'created', 'next_step'] as const;
+export type LeadSort = (typeof LEAD_SORTS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+
+/** Most leads one bulk action or one "Export selected" takes. */
+export const MAX_SELECTED_LEADS = 500;
+
+/** The 400's message when `created_from` is after `created_to`. */
+export const DATE_RANGE_MESSAGE = 'The start date must be on or before the end date.';
+
+/** An optional date filter: '' is no filter. */
+const optionalDate = z.preprocess((v) => (v === '' ? undefined : v), dateSchema.optional());
+
+/**
+ * The Leads Manager's view: search, filters, sort and page, as they appear in the URL.
+ * `owner` is `me`, `none` (unassigned) or an admin's id; absent means anyone. The created
+ * dates are days in the business time zone, both included.
+ */
 export const leadListQuerySchema = z.object({
   search: storableText().trim().max(200, 'Search must be at most 200 characters').optional(),
   status: optionalEnum(LEAD_STATUSES),
   property_type: optionalEnum(PROPERTY_TYPES),
+  owner: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Owner must be me, none or an admin id' }).optional(),
+  ),
+  created_from: optionalDate,
+  created_to: optionalDate,
+  sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LEAD_SORTS).default('created')),
+  dir: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORT_DIRECTIONS).optional()),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
+
+/** Lead ids as a query parameter: comma-separated, 1 to MAX_SELECTED_LEADS. */
+const leadIdListParam = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((id) => id.trim())) : v),
+  z
+    .array(z.uuid('Invalid lead id'))
+    .max(MAX_SELECTED_LEADS, `Choose at most ${MAX_SELECTED_LEADS} leads`)
+    .optional(),
+);
+
+/** The CSV export: the list's filters and sort, or only the leads named in `ids` (with the filters too). */
+export const leadExportQuerySchema = leadListQuerySchema.omit({ page: true, page_size: true }).extend({ ids: leadIdListParam });
+export type LeadExportQuery = z.infer<typeof leadExportQuerySchema>;
+
+const bulkIds = z
+  .array(z.uuid('Invalid lead id'), { error: 'Choose the leads' })
+  .min(1, 'Choose at least one lead')
+  .max(MAX_SELECTED_LEADS, `Choose at most ${MAX_SELECTED_LEADS} leads`);
+
+/** POST /api/leads/bulk: one action on the chosen leads, in one transaction. */
+export const bulkLeadRequestSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ ids: bulkIds, action: z.literal('status'), status: leadStatusSchema }),
+    z.object({ ids: bulkIds, action: z.literal('assign'), owner_id: z.uuid('Invalid owner').nullable() }),
+    z.object({ ids: bulkIds, action: z.literal('delete') }),
+  ],
+  { error: 'Action must be status, assign or delete' },
+);
+export type BulkLeadRequest = z.infer<typeof bulkLeadRequestSchema>;
+
+/** How many of the chosen leads the action found (ids of leads already gone are not counted). */
+export const bulkLeadResponseSchema = z.object({ updated: z.number().int() });
+export type BulkLeadResponse = z.infer<typeof bulkLeadResponseSchema>;
 
 export const leadListResponseSchema = z.object({
   leads: z.array(leadSchema),

@@ -1,24 +1,46 @@
 import { Plus } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import type { Lead } from '#shared/schemas/lead';
-import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
+import type { BulkLeadRequest, Lead, LeadSort } from '#shared/schemas/lead';
+import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { PAGE_SIZE, useLeads } from './api/get-leads.ts';
+import { useCurrentUser } from '#client/lib/auth.tsx';
+import { useMediaQuery } from '#client/lib/use-media-query.ts';
+import { useBulkLeads } from './api/bulk-leads.ts';
+import { useAdmins } from './api/get-admins.ts';
+import { PAGE_SIZE, defaultDirection, exportSelectedHref, useLeads } from './api/get-leads.ts';
+import { BulkBar } from './components/bulk-bar.tsx';
+import { LeadCards } from './components/lead-cards.tsx';
 import { LeadFilters } from './components/lead-filters.tsx';
 import { LeadsTable } from './components/leads-table.tsx';
 import { Pagination } from './components/pagination.tsx';
 import { useLeadListView } from './use-lead-list-view.ts';
+import { useLeadSelection } from './use-lead-selection.ts';
 
 const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
 const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
 const DeleteLeadDialog = lazyDialog(() => import('./components/delete-lead-dialog.tsx').then((m) => m.DeleteLeadDialog), (p) => p.lead !== null);
 
-/** /dashboard/leads: search, filter, page through, add, edit, delete and export leads. */
+/** "Delete 3 leads? This cannot be undone." */
+export const bulkDeleteConfirmation = (count: number) => `Delete ${count === 1 ? '1 lead' : `${count} leads`}? This cannot be undone.`;
+const leadsCount = (count: number) => (count === 1 ? '1 lead' : `${count} leads`);
+
+/** /dashboard/leads: search, filter, sort, page through, add, edit, delete and export leads, and act on several at once. */
 export function LeadsPage() {
-  const { view, searchText, setSearchText, setStatus, setPropertyType, setPage } = useLeadListView();
+  const { view, searchText, setSearchText, setStatus, setPropertyType, setOwner, setCreatedFrom, setCreatedTo, setSort, setPage } = useLeadListView();
   const leads = useLeads(view);
+  const bulk = useBulkLeads();
+  const me = useCurrentUser();
+  const phone = useMediaQuery('(max-width: 639px)');
+  const { page: _page, ...filters } = view;
+  const selection = useLeadSelection(JSON.stringify(view));
+  const rows = leads.data?.leads ?? [];
+  // Only what is ticked and still on screen (a lead deleted meanwhile drops out).
+  const chosen = rows.filter((lead) => selection.has(lead.id)).map((lead) => lead.id);
+  const admins = useAdmins(chosen.length > 0);
+  // How many the confirmation names, fixed when it opens.
+  const [confirmingBulkDelete, setConfirmingBulkDelete] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
   // /dashboard/leads/<id> opens that lead (a link from an email); closing it goes back to the list.
   const linked = useParams().id ?? null;
@@ -38,6 +60,22 @@ export function LeadsPage() {
     toast.error('Failed to load leads');
   }, [leads.isError, leads.error, leads.errorUpdatedAt]);
 
+  const sortBy = (sort: LeadSort) => setSort(sort, sort === view.sort ? (view.dir === 'asc' ? 'desc' : 'asc') : defaultDirection(sort));
+
+  const runBulk = (request: BulkLeadRequest) => {
+    bulk.mutate(request, {
+      onSuccess: ({ updated }) => {
+        toast.success(`${leadsCount(updated)} ${request.action === 'delete' ? 'deleted' : 'updated'}.`);
+        selection.clear();
+      },
+      onError: (error) => {
+        console.error('The bulk action failed', error);
+        toast.error(request.action === 'delete' ? 'The leads could not be deleted. Please try again.' : 'The leads could not be updated. Please try again.');
+      },
+      onSettled: () => setConfirmingBulkDelete(null),
+    });
+  };
+
   return (
     <section aria-labelledby="leads-heading" className="space-y-5">
       {/* The button sits by the heading, not at the far right, where toasts appear over it. */}
@@ -54,18 +92,59 @@ export function LeadsPage() {
           Add Lead
         </button>
       </div>
-      <LeadFilters view={view} searchText={searchText} onSearchText={setSearchText} onStatus={setStatus} onPropertyType={setPropertyType} />
+      <LeadFilters
+        view={view}
+        searchText={searchText}
+        onSearchText={setSearchText}
+        onStatus={setStatus}
+        onPropertyType={setPropertyType}
+        onOwner={setOwner}
+        onCreatedFrom={setCreatedFrom}
+        onCreatedTo={setCreatedTo}
+      />
+      {chosen.length > 0 && (
+        <BulkBar
+          count={chosen.length}
+          busy={bulk.isPending}
+          admins={admins.data?.admins ?? []}
+          exportHref={exportSelectedHref(chosen, filters)}
+          onStatus={(status) => runBulk({ ids: chosen, action: 'status', status })}
+          onAssign={(owner) => {
+            const ownerId = owner === 'me' ? me?.id : owner;
+            if (ownerId !== undefined) runBulk({ ids: chosen, action: 'assign', owner_id: ownerId });
+          }}
+          onDelete={() => setConfirmingBulkDelete(chosen.length)}
+          onClear={selection.clear}
+        />
+      )}
       {leads.data ? (
         <>
-          <LeadsTable
-            leads={leads.data.leads}
-            busy={leads.isPlaceholderData}
-            onEdit={(lead) => setEditingId(lead.id)}
-            onDelete={(lead) => setDeleting(lead)}
-          />
+          {phone ? (
+            <LeadCards
+              leads={rows}
+              busy={leads.isPlaceholderData}
+              selection={selection}
+              onEdit={(lead) => setEditingId(lead.id)}
+              onDelete={(lead) => setDeleting(lead)}
+              sort={view.sort}
+              dir={view.dir}
+              onSort={setSort}
+            />
+          ) : (
+            <LeadsTable
+              leads={rows}
+              busy={leads.isPlaceholderData}
+              selection={selection}
+              onEdit={(lead) => setEditingId(lead.id)}
+              onDelete={(lead) => setDeleting(lead)}
+              sort={view.sort}
+              dir={view.dir}
+              onSort={sortBy}
+            />
+          )}
           <Pagination page={view.page} pageSize={leads.data.page_size || PAGE_SIZE} total={leads.data.total} onPage={setPage} />
         </>
-      ) : leads.isPending ? (
+      ) : leads.isLoading ? (
         <Spinner className="py-16" label="Loading leads..." />
       ) : (
         <p className="rounded-lg border border-slate-200 bg-white px-4 py-10 text-center text-slate-500">No leads found</p>
@@ -73,6 +152,15 @@ export function LeadsPage() {
       <AddLeadDialog open={adding} onOpenChange={setAdding} />
       <EditLeadDialog leadId={editingId} onClose={() => setEditingId(null)} />
       <DeleteLeadDialog lead={deleting} onClose={() => setDeleting(null)} />
+      <ConfirmDialog
+        open={confirmingBulkDelete !== null}
+        onOpenChange={(open) => !open && setConfirmingBulkDelete(null)}
+        title="Delete leads"
+        description={bulkDeleteConfirmation(confirmingBulkDelete ?? chosen.length)}
+        confirmLabel="Delete"
+        busy={bulk.isPending}
+        onConfirm={() => runBulk({ ids: chosen, action: 'delete' })}
+      />
     </section>
   );
 }

@@ -1,26 +1,40 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { LEAD_STATUSES, PROPERTY_TYPES } from '#shared/constants';
-import type { LeadListView } from './api/get-leads.ts';
+import { LEAD_SORTS, type LeadSort } from '#shared/schemas/lead';
+import { defaultDirection, type LeadListView, type SortDirection } from './api/get-leads.ts';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
 const oneOf = (values: readonly string[], value: string | null) => (value !== null && values.includes(value) ? value : '');
 
-/** The view from the URL; unknown values count as "no filter" rather than failing the list. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const day = (value: string | null) => (value !== null && DAY.test(value) ? value : '');
+
+/** The view from the URL; unknown values count as "no filter" (or the default order) rather than failing the list. */
 function readView(params: URLSearchParams): LeadListView {
   const page = Number.parseInt(params.get('page') ?? '', 10);
+  const owner = params.get('owner') ?? '';
+  const sort = (oneOf(LEAD_SORTS, params.get('sort')) || 'created') as LeadSort;
+  const dir = (oneOf(['asc', 'desc'], params.get('dir')) || defaultDirection(sort)) as SortDirection;
   return {
     search: (params.get('search') ?? '').trim(),
     status: oneOf(LEAD_STATUSES, params.get('status')),
     property_type: oneOf(PROPERTY_TYPES, params.get('property_type')),
+    owner: owner === 'me' || owner === 'none' || UUID.test(owner) ? owner : '',
+    created_from: day(params.get('created_from')),
+    created_to: day(params.get('created_to')),
+    sort,
+    dir,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   };
 }
 
 /**
- * The Leads Manager's search, filters and page live in the URL, so a view can be shared and
- * survives a reload. The search box writes to the URL after a pause in typing.
+ * The Leads Manager's search, filters, sort and page live in the URL, so a view can be shared
+ * and survives a reload and the back button. The search box writes to the URL after a pause
+ * in typing. The default order (newest first) is left out of the URL.
  */
 export function useLeadListView() {
   const [params, setParams] = useSearchParams();
@@ -69,6 +83,12 @@ export function useLeadListView() {
     setSearchText,
     setStatus: (status: string) => update({ status }),
     setPropertyType: (property_type: string) => update({ property_type }),
+    setOwner: (owner: string) => update({ owner }),
+    setCreatedFrom: (created_from: string) => update({ created_from }),
+    setCreatedTo: (created_to: string) => update({ created_to }),
+    /** Orders by a column in the given direction; a new order starts again at the first page. */
+    setSort: (sort: LeadSort, dir: SortDirection) =>
+      update({ sort: sort === 'created' ? '' : sort, dir: dir === defaultDirection(sort) ? '' : dir }),
     setPage: (page: number) => update({ page: page > 1 ? String(page) : '' }),
   };
 }

@@ -8,6 +8,7 @@ import {
   type LeadDealFields,
   type LeadFields,
   type LeadListQuery,
+  type LeadSort,
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
@@ -21,7 +22,9 @@ import { newEmail, type QueueMail } from './emails.ts';
 export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
   l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed,
   l.owner_id, (select u.email from users u where u.id = l.owner_id) as owner_email, l.property_address,
-  to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date, l.estimated_fee_cents::float8 as estimated_fee_cents,
+  to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date,
+  -- bigint arrives from node-postgres as a string; at most 1e11 cents, exact as a double.
+  l.estimated_fee_cents::float8 as estimated_fee_cents,
   to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form,
   ${isoTimestamp(sql`l.updated_at`)} as updated_at`;
 
@@ -112,10 +115,23 @@ function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
 /** `%`, `_` and `\` typed into the search box are matched literally. */
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
-export type LeadFilters = Pick<LeadListQuery, 'search' | 'status' | 'property_type'>;
+/**
+ * What the list, the export and the Overview select. `owner`: an admin's id, null for
+ * unassigned leads, absent for anyone's. `created_from`/`created_to`: days (YYYY-MM-DD) in
+ * `timeZone`, both included. `ids`: only these leads.
+ */
+export type LeadFilters = Pick<LeadListQuery, 'search' | 'status' | 'property_type' | 'created_from' | 'created_to'> & {
+  owner?: string | null;
+  ids?: string[];
+  timeZone?: string;
+};
 
-/** Search (name and email case-insensitively, phone as a substring) and both filters, combined. */
-function leadWhere(filters: LeadFilters): SQL {
+/** The list's order: a column and a direction; the default is newest first. */
+export type LeadOrder = { sort: LeadSort; dir: 'asc' | 'desc' };
+export const NEWEST_FIRST: LeadOrder = { sort: 'created', dir: 'desc' };
+
+/** Search (name and email case-insensitively, phone as a substring) and every filter, combined. */
+function leadConditions(filters: LeadFilters): SQL[] {
   const parts: SQL[] = [];
   if (filters.search) {
     const like = `%${escapeLike(filters.search)}%`;
@@ -123,18 +139,87 @@ function leadWhere(filters: LeadFilters): SQL {
   }
   if (filters.status) parts.push(sql`l.status = ${filters.status}`);
   if (filters.property_type) parts.push(sql`l.property_types @> array[${filters.property_type}]::text[]`);
-  return parts.length > 0 ? sql`where ${sql.join(parts, sql` and `)}` : sql``;
+  if (filters.owner === null) parts.push(sql`l.owner_id is null`);
+  else if (filters.owner !== undefined) parts.push(sql`l.owner_id = ${filters.owner}::uuid`);
+  // A day's bounds are computed by the database, in the business time zone (daylight saving
+  // included), so the comparison stays on the bare created_at column and its indexes.
+  const zone = filters.timeZone ?? 'UTC';
+  if (filters.created_from) parts.push(sql`l.created_at >= (${filters.created_from}::date)::timestamp at time zone ${zone}`);
+  if (filters.created_to) parts.push(sql`l.created_at < (${filters.created_to}::date + 1)::timestamp at time zone ${zone}`);
+  if (filters.ids) parts.push(sql`l.id = any(${pgArray(filters.ids)}::uuid[])`);
+  return parts;
 }
 
-/** Leads matching the filters, newest first, `limit` of them from `offset`. */
-function selectLeads(db: Db, filters: LeadFilters, limit: number, offset = 0): Promise<Lead[]> {
-  return queryRows(db, sql`select ${leadColumns} from leads l ${leadWhere(filters)} ${newestFirst} limit ${limit} offset ${offset}`, leadSchema);
+const whereOf = (parts: SQL[]) => (parts.length > 0 ? sql`where ${sql.join(parts, sql` and `)}` : sql``);
+
+function leadWhere(filters: LeadFilters): SQL {
+  return whereOf(leadConditions(filters));
 }
 
-export async function listLeads(db: Db, query: LeadListQuery): Promise<{ leads: Lead[]; total: number }> {
+/**
+ * The ORDER BY of each sort, every one ending in the id so pages never repeat or skip a lead.
+ * Each is written to match an index read forwards or backwards (the nulls placement included):
+ * created → leads_created_at_idx, name → leads_full_name_idx (full_name, id), status →
+ * leads_status_created_at_idx (status, created_at desc) then the id. next_step is in nextStepPage.
+ */
+function orderBy({ sort, dir }: LeadOrder): SQL {
+  const asc = dir === 'asc';
+  switch (sort) {
+    case 'name':
+      return asc ? sql`order by l.full_name asc, l.id asc` : sql`order by l.full_name desc, l.id desc`;
+    case 'status':
+      // Within a status newest first; descending is the exact reverse (oldest first within a
+      // status), which the index reads backwards: newest first there sorted a whole status's
+      // 40,000 leads, 52 ms at 100,000 leads on PostgreSQL against 0.2 ms.
+      return asc
+        ? sql`order by l.status asc, l.created_at desc nulls last, l.id desc`
+        : sql`order by l.status desc, l.created_at asc nulls first, l.id asc`;
+    case 'next_step':
+      return asc ? sql`order by l.follow_up_on asc nulls last, l.id asc` : sql`order by l.follow_up_on desc nulls last, l.id desc`;
+    case 'created':
+      return asc ? sql`order by l.created_at asc nulls first, l.id asc nulls first` : newestFirst;
+  }
+}
+
+/**
+ * By next step, leads without one last in both directions. One ORDER BY cannot read both parts
+ * from indexes (leads_follow_up_on_idx holds only leads with a date, and puts them first or
+ * last with the direction), so each part takes its first `limit + offset` rows by its own index
+ * (the dated ones by leads_follow_up_on_idx, the others by the primary key) and the union of
+ * those few is ordered and cut. Exact: the page's rows are among each part's first
+ * `limit + offset`.
+ */
+function nextStepPage(filters: LeadFilters, dir: 'asc' | 'desc', limit: number, offset: number): SQL {
+  const parts = leadConditions(filters);
+  const order = orderBy({ sort: 'next_step', dir });
+  const idOrder = dir === 'asc' ? sql`order by l.id asc` : sql`order by l.id desc`;
+  const dated = whereOf([...parts, sql`l.follow_up_on is not null`]);
+  const undated = whereOf([...parts, sql`l.follow_up_on is null`]);
+  const dateOrder = dir === 'asc' ? sql`order by l.follow_up_on asc, l.id asc` : sql`order by l.follow_up_on desc, l.id desc`;
+  return sql`select ${leadColumns} from (
+      (select l.* from leads l ${dated} ${dateOrder} limit ${limit + offset})
+      union all
+      (select l.* from leads l ${undated} ${idOrder} limit ${limit + offset})
+    ) l ${order} limit ${limit} offset ${offset}`;
+}
+
+/** Leads matching the filters, in the given order, `limit` of them from `offset`. */
+function selectLeads(db: Db, filters: LeadFilters, limit: number, offset = 0, order: LeadOrder = NEWEST_FIRST): Promise<Lead[]> {
+  const query =
+    order.sort === 'next_step'
+      ? nextStepPage(filters, order.dir, limit, offset)
+      : sql`select ${leadColumns} from leads l ${leadWhere(filters)} ${orderBy(order)} limit ${limit} offset ${offset}`;
+  return queryRows(db, query, leadSchema);
+}
+
+export async function listLeads(
+  db: Db,
+  filters: LeadFilters,
+  { order = NEWEST_FIRST, page, page_size }: { order?: LeadOrder; page: number; page_size: number },
+): Promise<{ leads: Lead[]; total: number }> {
   const [leads, counts] = await Promise.all([
-    selectLeads(db, query, query.page_size, (query.page - 1) * query.page_size),
-    queryRows(db, sql`select count(*)::int as total from leads l ${leadWhere(query)}`, z.object({ total: z.number().int() })),
+    selectLeads(db, filters, page_size, (page - 1) * page_size, order),
+    queryRows(db, sql`select count(*)::int as total from leads l ${leadWhere(filters)}`, z.object({ total: z.number().int() })),
   ]);
   return { leads, total: counts[0]?.total ?? 0 };
 }
@@ -142,10 +227,10 @@ export async function listLeads(db: Db, query: LeadListQuery): Promise<{ leads: 
 /** The newest leads (the Overview's Recent Leads). */
 export const listNewestLeads = (db: Db, limit: number) => selectLeads(db, {}, limit);
 
-/** Leads matching the filters, newest first, in pages of `batch` (for the CSV export). */
-export async function* iterateLeads(db: Db, filters: LeadFilters, batch = 2000): AsyncGenerator<Lead[]> {
+/** Leads matching the filters, in the given order, in pages of `batch` (for the CSV export). */
+export async function* iterateLeads(db: Db, filters: LeadFilters, order: LeadOrder = NEWEST_FIRST, batch = 2000): AsyncGenerator<Lead[]> {
   for (let offset = 0; ; offset += batch) {
-    const rows = await selectLeads(db, filters, batch, offset);
+    const rows = await selectLeads(db, filters, batch, offset, order);
     if (rows.length > 0) yield rows;
     if (rows.length < batch) return;
   }

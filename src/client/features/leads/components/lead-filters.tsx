@@ -1,7 +1,8 @@
 import { Download, Search } from '#client/components/icons.tsx';
 import { useId } from 'react';
 import { LEAD_STATUSES } from '#shared/constants';
-import { leadFilterParams, type LeadListView } from '../api/get-leads.ts';
+import { DATE_RANGE_MESSAGE } from '#shared/schemas/lead';
+import { leadFilterParams, validRange, type LeadListView } from '../api/get-leads.ts';
 import { PROPERTY_TYPE_OPTIONS } from '#client/lib/lead-form.ts';
 
 type Props = {
@@ -10,15 +11,22 @@ type Props = {
   onSearchText: (text: string) => void;
   onStatus: (status: string) => void;
   onPropertyType: (propertyType: string) => void;
+  onOwner: (owner: string) => void;
+  onCreatedFrom: (day: string) => void;
+  onCreatedTo: (day: string) => void;
 };
 
 const selectClass =
   'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600 sm:w-auto';
 
-/** Search box, the two filters and the CSV export of what they select. */
-export function LeadFilters({ view, searchText, onSearchText, onStatus, onPropertyType }: Props) {
+const dateClass =
+  'w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600 aria-invalid:border-red-600 sm:w-auto';
+
+/** Search box, the filters (status, property type, owner, created dates) and the CSV export of what they select. */
+export function LeadFilters({ view, searchText, onSearchText, onStatus, onPropertyType, onOwner, onCreatedFrom, onCreatedTo }: Props) {
   const id = useId();
   const exportQuery = leadFilterParams(view).toString();
+  const rangeOk = validRange(view);
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
       <div className="relative min-w-0 flex-1 sm:min-w-60">
@@ -61,6 +69,53 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
           ))}
         </select>
       </div>
+      <div>
+        <label htmlFor={`${id}-owner`} className="sr-only">
+          Filter by owner
+        </label>
+        <select id={`${id}-owner`} value={view.owner} onChange={(event) => onOwner(event.currentTarget.value)} className={selectClass}>
+          <option value="">Anyone</option>
+          <option value="me">Mine</option>
+          <option value="none">Unassigned</option>
+          {view.owner && view.owner !== 'me' && view.owner !== 'none' && <option value={view.owner}>One admin</option>}
+        </select>
+      </div>
+      <fieldset className="flex min-w-0 flex-wrap items-end gap-2">
+        <legend className="sr-only">Date added</legend>
+        <div className="min-w-0 flex-1">
+          <label htmlFor={`${id}-from`} className="block text-xs font-medium text-slate-600">
+            From
+          </label>
+          <input
+            id={`${id}-from`}
+            type="date"
+            value={view.created_from}
+            max={view.created_to || undefined}
+            onChange={(event) => onCreatedFrom(event.currentTarget.value)}
+            className={dateClass}
+          />
+        </div>
+        <div className="min-w-0 flex-1">
+          <label htmlFor={`${id}-to`} className="block text-xs font-medium text-slate-600">
+            To
+          </label>
+          <input
+            id={`${id}-to`}
+            type="date"
+            value={view.created_to}
+            min={view.created_from || undefined}
+            aria-invalid={!rangeOk || undefined}
+            aria-describedby={rangeOk ? undefined : `${id}-range-error`}
+            onChange={(event) => onCreatedTo(event.currentTarget.value)}
+            className={dateClass}
+          />
+        </div>
+        {!rangeOk && (
+          <p id={`${id}-range-error`} role="alert" className="w-full text-sm text-red-700">
+            {DATE_RANGE_MESSAGE}
+          </p>
+        )}
+      </fieldset>
       <a
         href={`/api/leads/export${exportQuery ? `?${exportQuery}` : ''}`}
         download

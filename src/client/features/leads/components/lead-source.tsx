@@ -3,7 +3,7 @@ import type { Lead } from '#shared/schemas/lead';
 /** Where a public-form lead came from (its visitor's analytics session); nothing for others. */
 export function LeadSourceLine({ lead }: { lead: Lead }) {
   if (!lead.source) return null;
-  return <span className="block text-xs font-normal text-slate-500">Source: {lead.source}</span>;
+  return <span className="block text-xs font-normal text-slate-600">Source: {lead.source}</span>;
 }
 
 export function LeadSourceDetails({ lead }: { lead: Lead }) {

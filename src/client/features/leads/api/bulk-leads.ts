@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BulkLeadRequest, BulkLeadResponse } from '#shared/schemas/lead';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { leadsQueryKey } from './get-leads.ts';
+
+export const bulkLeads = (request: BulkLeadRequest) => apiRequest<BulkLeadResponse>('POST', '/api/leads/bulk', request);
+
+/** One action on the chosen leads; every leads query is refreshed after it. */
+export function useBulkLeads() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: bulkLeads,
+    onSettled: () => client.invalidateQueries({ queryKey: leadsQueryKey }),
+  });
+}

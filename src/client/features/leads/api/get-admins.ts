@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AdminSummary } from '#shared/schemas/lead-workspace';
+import { apiRequest } from '#client/lib/api-client.ts';
+
+/** The admins a lead can be given to (GET /api/admins). */
+export const getAdmins = () => apiRequest<{ admins: AdminSummary[] }>('GET', '/api/admins');
+
+export const adminsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admins'],
+    queryFn: getAdmins,
+    staleTime: 5 * 60_000,
+    // Without the list, "Assign to me" and "Unassign" still work: no retries, no toast.
+    retry: false,
+  });
+
+/** Asked only once it is needed (`enabled`): the bulk bar is open. */
+export const useAdmins = (enabled: boolean) => useQuery({ ...adminsQueryOptions(), enabled });
