@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvRow } from '../server/lib/csv.ts';
+import { CsvError, guessDelimiter, parseCsv } from './csv.ts';
+
+describe('parseCsv', () => {
+  it('reads plain fields and records', () => {
+    expect(parseCsv('Name,Email\nAda,ada@example.com\n')).toEqual([
+      ['Name', 'Email'],
+      ['Ada', 'ada@example.com'],
+    ]);
+  });
+
+  it('accepts CRLF, LF and a lone CR between records, and a last record without a line break', () => {
+    expect(parseCsv('a,b\r\nc,d\ne,f\rg,h')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e', 'f'],
+      ['g', 'h'],
+    ]);
+  });
+
+  it('drops a byte order mark at the start only', () => {
+    expect(parseCsv('\ufeffName,Email\r\nx,\ufeffy\r\n')).toEqual([
+      ['Name', 'Email'],
+      ['x', '\ufeffy'],
+    ]);
+  });
+
+  it('reads quoted fields with delimiters, doubled quotes and line breaks inside', () => {
+    expect(parseCsv('"Doe, Jane","She said ""hi""","line 1\r\nline 2\nline 3"\r\nnext,"",x\r\n')).toEqual([
+      ['Doe, Jane', 'She said "hi"', 'line 1\r\nline 2\nline 3'],
+      ['next', '', 'x'],
+    ]);
+  });
+
+  it('keeps empty fields, at the ends too, and a blank line as one empty field', () => {
+    expect(parseCsv(',a,\n\n,\n')).toEqual([['', 'a', ''], [''], ['', '']]);
+  });
+
+  it('keeps a quote inside an unquoted field, and text after a closing quote, as spreadsheets do', () => {
+    expect(parseCsv('5" pipe,"ab"cd,e\n')).toEqual([['5" pipe', 'abcd', 'e']]);
+  });
+
+  it('refuses a quoted field that is never closed, naming the line it starts on', () => {
+    const read = () => parseCsv('a,b\nc,"open\nstill open\n');
+    expect(read).toThrow(CsvError);
+    expect(read).toThrow('A quoted field that starts on line 2 is never closed.');
+  });
+
+  it('counts lines inside earlier quoted fields when it names the line', () => {
+    expect(() => parseCsv('"x\r\ny",1\n"z\n')).toThrow('starts on line 3');
+  });
+
+  it('reads an empty file as no records', () => {
+    expect(parseCsv('')).toEqual([]);
+    expect(parseCsv('\ufeff')).toEqual([]);
+  });
+
+  it('reads another delimiter when told', () => {
+    expect(parseCsv('a;"b;c"\td\n', { delimiter: ';' })).toEqual([['a', 'b;c\td']]);
+    expect(parseCsv('a\t"b\tc"\n', { delimiter: '\t' })).toEqual([['a', 'b\tc']]);
+  });
+});
+
+describe('guessDelimiter', () => {
+  it('picks a comma, else a semicolon, else a tab, from the first line outside quotes', () => {
+    expect(guessDelimiter('Name,Email;x\n')).toBe(',');
+    expect(guessDelimiter('"Doe, Jane";Email\r\n1,2')).toBe(';');
+    expect(guessDelimiter('Name\tEmail\n')).toBe('\t');
+    expect(guessDelimiter('Name\n')).toBe(',');
+  });
+});
+
+/** Fields of any text (lone surrogates aside: a file holds well-formed text), line breaks and quotes often. */
+const field = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 12 }),
+  fc.array(fc.constantFrom('a', ' ', ',', '"', '\r', '\n', '\r\n', ';', '\t', 'é', '🏠', '='), { maxLength: 8 }).map((parts) => parts.join('')),
+);
+const records = fc.array(fc.array(field, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 });
+
+/** What the server's CSV export writes for a cell (a formula-like cell gets a leading apostrophe). */
+const asExported = (value: string) => csvCell(value).slice(1, -1).replaceAll('""', '"');
+
+/** A minimal writer: quotes only the fields that need it, LF between records. */
+const quoteIfNeeded = (value: string) => (/[",\r\n]/.test(value) || value === '' ? `"${value.replace(/"/g, '""')}"` : value);
+
+describe('parseCsv round trips', () => {
+  it('reads back what the server export (csvRow) writes, CRLF and quotes everywhere', () => {
+    fc.assert(
+      fc.property(records, (rows) => {
+        const text = rows.map((r) => csvRow(r)).join('');
+        expect(parseCsv(text)).toEqual(rows.map((r) => r.map(asExported)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads back a writer that quotes only when needed, with a byte order mark and no final line break', () => {
+    fc.assert(
+      fc.property(records, (rows) => {
+        const text = `\ufeff${rows.map((r) => r.map(quoteIfNeeded).join(',')).join('\n')}`;
+        expect(parseCsv(text)).toEqual(rows);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
