@@ -18,7 +18,9 @@ import { newEmail, type QueueMail } from './emails.ts';
 export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
   l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed,
   l.owner_id, (select u.email from users u where u.id = l.owner_id) as owner_email, l.property_address,
-  to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date, l.estimated_fee_cents,
+  to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date,
+  -- bigint arrives from node-postgres as a string; at most 1e11 cents, exact as a double.
+  l.estimated_fee_cents::float8 as estimated_fee_cents,
   to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form,
   ${isoTimestamp(sql`l.updated_at`)} as updated_at`;
 
