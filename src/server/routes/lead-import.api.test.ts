@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Lead, LeadDetail, LeadListResponse } from '#shared/schemas/lead';
 import type { LeadImportResult, LeadImportRow } from '#shared/schemas/lead-import';
@@ -7,6 +8,8 @@ import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { hostileString } from '../test/hostile.ts';
+import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 
 const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
@@ -225,4 +228,25 @@ describe('POST /api/leads/import', () => {
     await post({ rows: [row(1, { created_at: '2024-01-01' }), row(2, { created_at: '2025-01-01' })] });
     expect((await leads()).leads.map((l: Lead) => l.email)).toEqual(['person2@example.com', 'person1@example.com']);
   });
+
+  it('never answers 5xx to hostile cells, and stores only rows the lead rules accept', async () => {
+    const stored = leadFieldsSchema.extend({ status: leadStatusSchema });
+    const cellText = fc.oneof(hostileString, fc.constantFrom('Single Family', 'land', 'Converted', '$1,000', '2025-01-01', '1/2/2025'));
+    const hostileRow = fc.record(
+      { full_name: cellText, email: fc.oneof(cellText, fc.emailAddress()), phone: cellText, property_type: cellText, status: cellText, message: cellText,
+        property_address: cellText, target_closing_date: cellText, estimated_fee: fc.oneof(cellText, fc.double()), created_at: cellText },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostileRow, { minLength: 1, maxLength: 5 }), fc.boolean(), fc.constantFrom('skip' as const, 'update' as const), async (rows, dryRun, duplicates) => {
+        const res = await t.json('POST', '/api/leads/import', { rows, duplicates, dry_run: dryRun }, { cookie });
+        expect(res.status).toBeLessThan(500);
+        await res.text();
+        const all = await rowsOf<Record<string, unknown>>(database.db, sql`select full_name, email, phone, property_types, message, status from leads`);
+        for (const lead of all) expect(stored.parse(lead)).toEqual(lead);
+      }),
+      { numRuns: 60 },
+    );
+    expect(await count('notifications')).toBe(0);
+  }, 120_000);
 });
