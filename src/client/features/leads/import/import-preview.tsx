@@ -58,14 +58,15 @@ export function ImportPreview({ file, mapping, duplicates, report }: Props) {
               <th scope="col" className="px-3 py-2 font-semibold">
                 Row
               </th>
+              {/* The result before the cells, so a phone shows it without scrolling sideways. */}
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Result
+              </th>
               {(['full_name', 'email', 'phone', 'property_type'] as const).map((field) => (
                 <th key={field} scope="col" className="px-3 py-2 font-semibold">
                   {LEAD_IMPORT_FIELD_LABELS[field]}
                 </th>
               ))}
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Result
-              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -74,11 +75,11 @@ export function ImportPreview({ file, mapping, duplicates, report }: Props) {
                 <th scope="row" className="px-3 py-2 font-medium text-slate-900">
                   {row}
                 </th>
+                <td className="min-w-56 px-3 py-2">{result(row)}</td>
                 <td className="max-w-48 truncate px-3 py-2">{cell(row, 'full_name')}</td>
                 <td className="max-w-56 truncate px-3 py-2">{cell(row, 'email')}</td>
                 <td className="whitespace-nowrap px-3 py-2">{cell(row, 'phone')}</td>
                 <td className="whitespace-nowrap px-3 py-2">{cell(row, 'property_type')}</td>
-                <td className="min-w-56 px-3 py-2">{result(row)}</td>
               </tr>
             ))}
           </tbody>
