@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [booking] [ingest] [analytics] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [booking] [import] [ingest] [analytics] [lighthouse]     (default: all)
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -30,6 +30,10 @@
  * for by 2-4 booking tokens from BENCH_CONNECTIONS connections: answered bookings/s (target
  * ≥ 300 on PostgreSQL), and no double booking, one appointment per 201, in SQL.
  *
+ * `import` (bench/lead-import.ts): 10,000 leads through POST /api/leads/import on PGlite and
+ * PostgreSQL: preview, import (target < 10 s on PostgreSQL), the same rows updated, and 10,000
+ * with one bad row at the end (400, nothing stored).
+ *
  * `auth`: sign-in latency (p50) and how many live notification streams one process holds
  * with one notification delivered to all of them within 1 s (target: 1,000).
  *
@@ -54,6 +58,7 @@ import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load
 import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
 import { benchBooking } from './booking.ts';
+import { benchImport } from './lead-import.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 
 const POSTGRES_TARGET_RPS = 1_000;
@@ -480,6 +485,10 @@ async function main() {
     }
     if (wants('booking')) {
       await benchBooking({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, connections: load.connections, signal: load.signal, cleanups, verdict });
+      await runCleanups();
+    }
+    if (wants('import')) {
+      await benchImport({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, cleanups, verdict });
       await runCleanups();
     }
     if (wants('ingest') || wants('analytics')) {

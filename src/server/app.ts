@@ -23,6 +23,7 @@ import { bookingRoutes } from './routes/bookings.ts';
 import { calendarFeedRoutes } from './routes/calendar-feed.ts';
 import { emailRoutes } from './routes/email.ts';
 import { healthRoutes } from './routes/health.ts';
+import { LEAD_IMPORT_PATH, leadImportRoutes } from './routes/lead-import.ts';
 import { leadRoutes } from './routes/leads.ts';
 import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { notificationRoutes } from './routes/notifications.ts';
@@ -118,12 +119,11 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
-  app.use(
-    '/api/*',
-    bodyLimit(BODY_LIMIT_BYTES, () => {
-      throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
-    }),
-  );
+  const apiBodyLimit = bodyLimit(BODY_LIMIT_BYTES, () => {
+    throw new AppError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES / 1024} KB.`);
+  });
+  // The lead import sets its own, larger limit once the session is checked (routes/lead-import.ts).
+  app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === LEAD_IMPORT_PATH ? next() : apiBodyLimit(c, next)));
   app.use('/api/*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
     const method = c.req.method;
@@ -146,6 +146,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', bookingRoutes);
   app.route('/', authRoutes);
   app.route('/', notificationRoutes);
+  app.route('/', leadImportRoutes);
   app.route('/', leadRoutes);
   app.route('/', leadPrivacyRoutes);
   app.route('/', overviewRoutes);

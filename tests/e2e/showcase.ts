@@ -273,6 +273,18 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // The import's preview of a file with a row in error (a preview stores nothing).
+    name: 'leads-import',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/leads/import`);
+      const csv = ['Full Name,E-mail,Phone,Property Type,Status,Estimated Fee', 'Dana Whitfield,dana@example.com,(301) 555-0150,Single Family,New,"$1,250.00"',
+        'Eli Brooks,eli-at-example,(301) 555-0151,Condo,Hot,', 'Fay Morgan,fay@example.com,(240) 555-0152,Multifamily,Contacted,900'].join('\r\n');
+      await page.getByLabel('CSV file').setInputFiles({ name: 'october-leads.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await expect(page.getByRole('region', { name: /The first 3 rows/ }).getByText('Email: Invalid email address')).toBeVisible();
+    },
+  },
+  {
     name: 'appointments-calendar',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/appointments?month=${s.month}`);

@@ -8,6 +8,7 @@ import { ProtectedRoute } from './protected-route.tsx';
 // The Leads, Appointments and Analytics pages load on first visit (the layout shows a spinner
 // meanwhile), so sign-in and the Overview download only what they show.
 const LeadsPage = lazy(() => import('#client/features/leads/leads-page.tsx').then((m) => ({ default: m.LeadsPage })));
+const LeadImportPage = lazy(() => import('#client/features/leads/import/lead-import-page.tsx').then((m) => ({ default: m.LeadImportPage })));
 const AppointmentsPage = lazy(() => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })));
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
@@ -26,6 +27,7 @@ export function AppRoutes() {
         <Route element={<DashboardLayout />}>
           <Route index element={<OverviewPage />} />
           <Route path="leads" element={<LeadsPage />} />
+          <Route path="leads/import" element={<LeadImportPage />} />
           {/* A lead by its link (emails and notifications point here): the list with the lead open. */}
           <Route path="leads/:id" element={<LeadsPage />} />
           <Route path="appointments" element={<AppointmentsPage />} />

@@ -13,8 +13,16 @@ export class ApiError extends Error {
   readonly slots: string[] | undefined;
   /** With a 409 for an appointment over others: the ones it overlaps. */
   readonly conflicts: ErrorResponse['error']['conflicts'];
+  /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
+  readonly importReport: ErrorResponse['error']['import_report'];
 
-  constructor(status: number, message: string, code?: ErrorCode, fields?: Record<string, string>, extra: Pick<ErrorResponse['error'], 'slots' | 'conflicts'> = {}) {
+  constructor(
+    status: number,
+    message: string,
+    code?: ErrorCode,
+    fields?: Record<string, string>,
+    extra: Pick<ErrorResponse['error'], 'slots' | 'conflicts' | 'import_report'> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -22,6 +30,7 @@ export class ApiError extends Error {
     this.fields = fields;
     this.slots = extra.slots;
     this.conflicts = extra.conflicts;
+    this.importReport = extra.import_report;
   }
 }
 
@@ -33,10 +42,11 @@ async function toApiError(response: Response): Promise<ApiError> {
     body = undefined;
   }
   if (!isErrorResponse(body)) return new ApiError(response.status, `HTTP ${response.status}`);
-  const { code, message, fields, slots, conflicts } = body.error;
+  const { code, message, fields, slots, conflicts, import_report } = body.error;
   return new ApiError(response.status, message, code, fields, {
     slots: Array.isArray(slots) && slots.every((s) => typeof s === 'string') ? slots : undefined,
     conflicts: Array.isArray(conflicts) ? conflicts : undefined,
+    import_report: import_report && Array.isArray(import_report.errors) ? import_report : undefined,
   });
 }
 

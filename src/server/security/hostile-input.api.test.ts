@@ -89,6 +89,11 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { start: nextSlot(), type: 'Zoom' };
     case 'PUT /api/booking-settings':
       return OPEN_EVERY_DAY;
+    case 'POST /api/leads/import': {
+      const n = importIndex++;
+      const row = (k: number) => ({ full_name: `Imported ${n}-${k}`, email: `imported-${n}-${k}@example.com`, phone: '301 555 0100', property_type: 'Single Family', estimated_fee: '$1,200.50' });
+      return { rows: [row(1), row(2)], duplicates: 'update', dry_run: false, file_name: 'fuzz.csv' };
+    }
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true };
     case 'POST /api/leads/{id}/merge': {
@@ -101,6 +106,7 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return {};
   }
 }
+let importIndex = 0;
 /** An open time the day after tomorrow (New York), a different one each call. */
 let slotIndex = 0;
 const nextSlot = () => {
@@ -109,7 +115,7 @@ const nextSlot = () => {
   return zonedIso(date, minutes);
 };
 const zonedIso = (date: string, minutes: number) => isoInZone(zonedInstant(date, minutes, 'America/New_York')!, 'America/New_York');
-const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments', 'other_id', 'keep'];
+const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments', 'other_id', 'keep', 'rows', 'duplicates', 'dry_run', 'file_name', 'first_row', 'ids', 'action', 'owner_id'];
 
 const requestCase = fc.record({
   op: fc.nat(),

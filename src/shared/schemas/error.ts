@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { leadImportResultSchema } from './lead-import.ts';
 
 /** Every failure from the API has this one shape, with one of these codes (docs/conventions.md, "Errors"). */
 export const ERROR_CODES = {
@@ -29,6 +30,8 @@ export const errorResponseSchema = z.object({
     slots: z.array(z.string()).optional(),
     /** With a 409 for an appointment over others: the ones it overlaps. */
     conflicts: z.array(z.object({ id: z.string(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() })).optional(),
+    /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
+    import_report: leadImportResultSchema.optional(),
   }),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

@@ -1,6 +1,6 @@
-import { Plus } from '#client/components/icons.tsx';
+import { Plus, Upload } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { BulkLeadRequest, Lead, LeadSort } from '#shared/schemas/lead';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -91,6 +91,13 @@ export function LeadsPage() {
           <Plus aria-hidden="true" className="size-4" />
           Add Lead
         </button>
+        <Link
+          to="/dashboard/leads/import"
+          className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+        >
+          <Upload aria-hidden="true" className="size-4" />
+          Import
+        </Link>
       </div>
       <LeadFilters
         view={view}
