@@ -228,7 +228,7 @@ describe('GET /api/leads/{id}/timeline', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 'not_found', message: 'Lead not found.' });
     const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'A', email: 'a@example.com', phone: '5', property_types: ['land'] })).body;
-    for (const query of ['?limit=0', '?limit=501', '?limit=x', '?before=yesterday', '?before=2030-01-01']) {
+    for (const query of ['?limit=0', '?limit=501', '?limit=x', '?before=yesterday', '?before=2030-01-01', '?before=0000-01-01T00:00:00Z']) {
       expect({ query, status: (await api('GET', `/api/leads/${lead.id}/timeline${query}`)).status }).toEqual({ query, status: 400 });
     }
     expect((await api('GET', '/api/leads/nope/timeline')).status).toBe(400);
