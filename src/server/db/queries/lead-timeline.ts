@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import type { TimelineEntry, TimelineResponse } from '#shared/schemas/lead-workspace';
 import type { Db } from '../client.ts';
-import { isoTimestamp, queryRows } from '../sql.ts';
+import { isoTimestamp, queryRows, queryRowsPrepared } from '../sql.ts';
 import { EMAIL_KINDS, type EmailKind } from './emails.ts';
 
 /**
@@ -74,7 +74,8 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
   // Ties: the same millisecond (what `at` shows and `before` compares), the same instant, the order of RANK, then the id.
   const order = (at: SQL, rank: SQL, id: SQL) => sql`order by date_trunc('milliseconds', ${at}) desc, ${at} desc, ${rank} desc, ${id} desc limit ${limit}`;
   const branch = (select: SQL, at: SQL, rank: SQL, id: SQL) => sql`(${select} ${window(at)} ${order(at, rank, id)})`;
-  return queryRows(db, sql`
+  // Prepared (one text per combination of bounds): planning five branches costs about as much as running them.
+  return queryRowsPrepared(db, `lead_timeline_${before ? 'b' : ''}${from ? 'f' : ''}`, sql`
     with first_change as (
       select id, from_status, changed_by from lead_status_changes where lead_id = ${leadId} order by changed_at, id limit 1
     ), entries as (
