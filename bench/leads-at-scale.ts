@@ -40,6 +40,7 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
     insert into lead_status_changes (lead_id, from_status, to_status, changed_at)
     select id, 'New', 'Contacted', created_at + make_interval(mins => 30 + (abs(hashtext(id::text)) % 600))
     from leads where status <> 'New'`);
+  // At random times, so many overlap: allowed, as staff may (otherwise appointments_no_overlap refuses the seed).
   await execute(db, sql`
     insert into appointments (lead_id, date, time, type, overlap_allowed)
     select id, (now() + make_interval(days => (abs(hashtext(id::text)) % 60) - 30))::date,
@@ -66,9 +67,9 @@ export const SCALE_QUERIES: { name: string; path: string }[] = [
 
 export type QueryTiming = { name: string; p50Ms: number; p95Ms: number; failures: number };
 
-export async function timeQueries(origin: string, cookie: string, samples = 60, warmup = 5): Promise<QueryTiming[]> {
+export async function timeQueries(origin: string, cookie: string, samples = 60, warmup = 5, queries = SCALE_QUERIES): Promise<QueryTiming[]> {
   const results: QueryTiming[] = [];
-  for (const q of SCALE_QUERIES) {
+  for (const q of queries) {
     const times: number[] = [];
     let failures = 0;
     for (let i = 0; i < warmup + samples; i++) {

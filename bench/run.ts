@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [booking] [import] [ingest] [analytics] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [import] [ingest] [analytics] [lighthouse]     (default: all)
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -24,6 +24,10 @@
  *
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
  * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms).
+ *
+ * `lead-page` (bench/lead-page.ts): the lead page's reads (GET /api/leads/{id} and its
+ * 200-entry timeline) at 100,000 leads, p50/p95 through HTTP, on PGlite (no target) and
+ * PostgreSQL (target p95 < 30 ms).
  *
  * `booking` (bench/booking.ts): the 30-day availability with 10,000 appointments, p50/p95 on
  * PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms); then every open slot raced
@@ -53,6 +57,7 @@ import { BUILT_SERVER, signInOverHttp, startServer, type ServerProcess } from '.
 import { describePageWeight, measurePageWeight, WEIGHT_BUDGETS } from './page-weight.ts';
 import { measureFanout, measureSignIn } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
+import { seedLeadPage, timeLeadPage, TIMELINE_ENTRIES } from './lead-page.ts';
 import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
 import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
@@ -401,6 +406,28 @@ async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Prom
   await runCleanups();
 }
 
+const LEAD_PAGE_TARGET_MS = { PGlite: undefined, PostgreSQL: 30 } as const;
+
+/** Seeds 100,000 leads and one with a 200-entry timeline (the server must not be running), then times the lead page's reads. */
+async function benchLeadPage(engine: keyof typeof LEAD_PAGE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
+  console.log(`\nThe lead page at ${SCALE_LEADS.toLocaleString('en-US')} leads, one with ${TIMELINE_ENTRIES} timeline entries, ${engine}`);
+  let leadId = '';
+  const { server, cookie } = await seedThenServe(open, async (db) => {
+    leadId = await seedLeadPage(db);
+  }, env);
+  const { timings, kinds } = await timeLeadPage(server.url, cookie, leadId);
+  console.log(`  timeline: ${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  const target = LEAD_PAGE_TARGET_MS[engine];
+  for (const t of timings) {
+    verdict(
+      `${engine} lead page: ${t.name}`,
+      (target === undefined || t.p95Ms < target) && t.failures === 0,
+      `p50 ${t.p50Ms.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms over 300 requests (${target === undefined ? 'no target' : `target p95 < ${target} ms`})${t.failures ? `, ${t.failures} failed` : ''}`,
+    );
+  }
+  await runCleanups();
+}
+
 const INGEST_TARGET = { PGlite: 5_000, PostgreSQL: 10_000 } as const;
 
 async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<string, string>, countStored: () => Promise<number>) {
@@ -481,6 +508,17 @@ async function main() {
       const database = await createFreshDatabase(pgServer.url);
       cleanups.push(database.drop);
       await benchScale('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
+      await runCleanups();
+    }
+    if (wants('lead-page')) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-lead-page-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      await benchLeadPage('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir });
+      const pgServer = await acquirePostgres();
+      cleanups.push(pgServer.release);
+      const database = await createFreshDatabase(pgServer.url);
+      cleanups.push(database.drop);
+      await benchLeadPage('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
       await runCleanups();
     }
     if (wants('booking')) {

@@ -7,6 +7,7 @@ import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
+import { notifyDueFollowUps } from '../db/queries/follow-ups.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
@@ -14,8 +15,8 @@ import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
 /**
- * Periodic work: appointment reminders (notifications for the admins, email for the lead)
- * and housekeeping. Every job is one statement that claims its rows, so several processes
+ * Periodic work: appointment reminders (notifications for the admins, email for the lead),
+ * follow-up notifications and housekeeping. Every job is one statement that claims its rows, so several processes
  * running them at once do each piece of work once. Returns a stop function.
  */
 export function startJobs(database: Database, config: Config, logger: Logger, outbox: MailOutbox): () => void {
@@ -27,6 +28,15 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       run: async () => {
         const sent = await sendDueReminders(database.db, config.businessTimeZone, config.reminderMinutesBefore);
         if (sent > 0) logger.info({ event: 'reminders_sent', notifications: sent }, 'sent appointment reminders');
+      },
+    },
+    {
+      // A lead's next step, on its day (business time zone): its owner, or every admin, is told once per date.
+      name: 'follow-up notifications',
+      everyMs: 60_000,
+      run: async () => {
+        const sent = await notifyDueFollowUps(database.db, config.businessTimeZone);
+        if (sent > 0) logger.info({ event: 'follow_ups_notified', notifications: sent }, 'sent follow-up notifications');
       },
     },
     ...(mail.leadReminderHours > 0

@@ -76,11 +76,17 @@ export function formatWhen(iso: string, timeZone: string): string {
   return `${day} at ${time}`.replace(/\u202f/g, ' ');
 }
 
+/** One formatter per time zone: making one costs far more than formatting with it (a timeline formats dozens of subjects). */
+const shortFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** "Tue, Nov 24, 10:00 AM", for subjects and staff. */
 function formatShort(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
-    .format(new Date(iso))
-    .replace(/\u202f/g, ' ');
+  let format = shortFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+    shortFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso)).replace(/\u202f/g, ' ');
 }
 
 type Block = { heading?: string; lines: string[] } | { rows: [string, string | null][] } | { link: { label: string; href: string } };
@@ -126,11 +132,23 @@ function render(ctx: MailContext, greeting: string, blocks: Block[]): { text: st
 
 const propertyType = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || null;
 
+// The subjects, on their own: the Email settings page and a lead's timeline show them without composing the whole message.
+const newLeadSubject = (lead: z.infer<typeof leadData>) => oneLine(`New lead: ${lead.full_name}`);
+const acknowledgementSubject = (ctx: MailContext) => oneLine(`We received your request: ${ctx.site.name}`);
+function appointmentSubject(a: z.infer<typeof appointmentData>, ctx: MailContext): string {
+  const short = formatShort(a.starts_at, a.time_zone);
+  if (a.audience === 'staff') return oneLine(`${{ scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change]}: ${a.type} with ${a.lead_name}, ${short}`);
+  return oneLine(`${{ scheduled: 'Confirmed', updated: 'Updated', cancelled: 'Cancelled' }[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`);
+}
+const reminderSubject = (a: z.infer<typeof reminderData>, ctx: MailContext) =>
+  oneLine(`Reminder: your ${meeting(a.type)} with ${ctx.site.name}, ${formatShort(a.starts_at, a.time_zone)}`);
+const testSubject = (ctx: MailContext) => oneLine(`Test email from ${ctx.site.name}`);
+
 function newLead(data: unknown, ctx: MailContext): ComposedEmail {
   const lead = parse(leadData, data);
   const campaign = [lead.utm_campaign, lead.utm_source && `source ${lead.utm_source}`, lead.utm_medium && `medium ${lead.utm_medium}`].filter(Boolean).join(', ');
   return {
-    subject: oneLine(`New lead: ${lead.full_name}`),
+    subject: newLeadSubject(lead),
     ...render(ctx, `${lead.full_name} asked for a call.`, [
       {
         rows: [
@@ -153,7 +171,7 @@ function leadAcknowledgement(data: unknown, ctx: MailContext): ComposedEmail {
   const lead = parse(leadData, data);
   const first = lead.full_name.split(/\s+/)[0] ?? lead.full_name;
   return {
-    subject: oneLine(`We received your request: ${ctx.site.name}`),
+    subject: acknowledgementSubject(ctx),
     ...render(ctx, `Hello ${first},`, [
       {
         lines: [
@@ -172,7 +190,6 @@ const meeting = (type: string) => ({ Call: 'call', Zoom: 'Zoom call', 'On-site':
 function appointment(data: unknown, ctx: MailContext): ComposedEmail {
   const a = parse(appointmentData, data);
   const when = formatWhen(a.starts_at, a.time_zone);
-  const short = formatShort(a.starts_at, a.time_zone);
   const cancelled = a.change === 'cancelled';
   const invitation = toInvitation({
     method: cancelled ? 'CANCEL' : 'REQUEST',
@@ -193,7 +210,7 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
   if (a.audience === 'staff') {
     const verb = { scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change];
     return {
-      subject: oneLine(`${verb}: ${a.type} with ${a.lead_name}, ${short}`),
+      subject: appointmentSubject(a, ctx),
       icalEvent,
       ...render(ctx, `${verb}: ${a.type} with ${a.lead_name}, ${when}.`, [
         { rows: [['Lead', a.lead_name], ['Email', a.lead_email], ['Phone', a.lead_phone], ['When', when], ['Type', a.type], ['Location', a.location ?? null], ['Notes', a.notes]] },
@@ -207,9 +224,8 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
     updated: [`Your ${meeting(a.type)} with ${ctx.site.name} has changed: it is now on ${when}.`, 'The attached invitation updates it in your calendar.'],
     cancelled: [`Your ${meeting(a.type)} with ${ctx.site.name} on ${when} is cancelled.`, 'The attached notice removes it from your calendar.'],
   }[a.change];
-  const subjects = { scheduled: 'Confirmed', updated: 'Updated', cancelled: 'Cancelled' };
   return {
-    subject: oneLine(`${subjects[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`),
+    subject: appointmentSubject(a, ctx),
     icalEvent,
     ...render(ctx, `Hello ${first},`, [
       { lines: a.location && !cancelled ? [...lines, `Where: ${a.location}`] : lines },
@@ -225,7 +241,7 @@ function appointmentReminder(data: unknown, ctx: MailContext): ComposedEmail {
   const first = a.lead_name.split(/\s+/)[0] ?? a.lead_name;
   const when = formatWhen(a.starts_at, a.time_zone);
   return {
-    subject: oneLine(`Reminder: your ${meeting(a.type)} with ${ctx.site.name}, ${formatShort(a.starts_at, a.time_zone)}`),
+    subject: reminderSubject(a, ctx),
     ...render(ctx, `Hello ${first},`, [
       { lines: [`A reminder of your ${meeting(a.type)} with ${ctx.site.name} on ${when}.`, `To change it, call ${ctx.site.phone} or reply to this email.`] },
     ]),
@@ -234,7 +250,7 @@ function appointmentReminder(data: unknown, ctx: MailContext): ComposedEmail {
 
 function testEmail(_data: unknown, ctx: MailContext): ComposedEmail {
   return {
-    subject: oneLine(`Test email from ${ctx.site.name}`),
+    subject: testSubject(ctx),
     ...render(ctx, 'Email works.', [{ lines: [`This message went through ${ctx.transport} from ${ctx.from.address}.`] }]),
   };
 }
@@ -250,10 +266,24 @@ const COMPOSERS: Record<EmailKind, (data: unknown, ctx: MailContext) => Composed
 /** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */
 export const composeEmail = (kind: EmailKind, data: unknown, ctx: MailContext): ComposedEmail => COMPOSERS[kind](data, ctx);
 
-/** The subject alone (for the Email settings page); a placeholder when the snapshot does not fit. */
+const SUBJECTS: Record<EmailKind, (data: unknown, ctx: MailContext) => string> = {
+  'new-lead': (data) => newLeadSubject(parse(leadData, data)),
+  'lead-acknowledgement': (data, ctx) => {
+    parse(leadData, data); // a snapshot that does not fit gets the placeholder, as composing it would fail
+    return acknowledgementSubject(ctx);
+  },
+  appointment: (data, ctx) => appointmentSubject(parse(appointmentData, data), ctx),
+  'appointment-reminder': (data, ctx) => reminderSubject(parse(reminderData, data), ctx),
+  test: (_data, ctx) => testSubject(ctx),
+};
+
+/**
+ * The subject alone, as composeEmail writes it (for the Email settings page and a lead's
+ * timeline); a placeholder when the snapshot does not fit.
+ */
 export function emailSubject(kind: EmailKind, data: unknown, ctx: MailContext): string {
   try {
-    return composeEmail(kind, data, ctx).subject;
+    return SUBJECTS[kind](data, ctx);
   } catch {
     return `(${kind})`;
   }

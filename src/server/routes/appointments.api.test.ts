@@ -90,6 +90,19 @@ describe('appointments API', () => {
     const rows = (await database.db.execute(sql`select reminder_sent_at from appointments`)) as unknown as { rows: { reminder_sent_at: unknown }[] };
     expect(rows.rows[0]!.reminder_sent_at).toBeNull();
   });
+
+  it('records the signed-in admin as changed_by when scheduling, moving and cancelling (the timeline names them)', async () => {
+    const changedBy = async () =>
+      ((await database.db.execute(sql`select u.email from appointments a left join users u on u.id = a.changed_by`)) as unknown as { rows: { email: string | null }[] }).rows[0]!.email;
+    const { body } = await schedule();
+    expect(await changedBy()).toBe('sched@example.com');
+    await ensureAdmin(database.db, 'second@example.com', 'second-password');
+    const second = await signIn(t.json, 'second@example.com', 'second-password');
+    expect((await t.json('PATCH', `/api/appointments/${body.id}`, { date: '2030-12-02' }, { cookie: second })).status).toBe(200);
+    expect(await changedBy()).toBe('second@example.com');
+    expect((await api('PATCH', `/api/appointments/${body.id}`, { status: 'cancelled' })).status).toBe(200);
+    expect(await changedBy()).toBe('sched@example.com');
+  });
 });
 
 function parseEvents(text: string) {

@@ -131,7 +131,7 @@ export const appointmentRoutes = createRouter()
     const { buffer_minutes } = await getBookingSettings(c.var.db);
     const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes };
     if (!input.allow_overlap) await requireNoOverlap(c.var.db, at);
-    const appointment = await overlapRace(c.var.db, at, undefined, () => createAppointment(c.var.db, input, { mail: mailOf(c), bufferMinutes: buffer_minutes }));
+    const appointment = await overlapRace(c.var.db, at, undefined, () => createAppointment(c.var.db, input, { changedBy: c.var.user.id, mail: mailOf(c), bufferMinutes: buffer_minutes }));
     if (!appointment) throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
     c.var.deps.outbox.nudge();
     return c.json(appointment, 201);
@@ -159,7 +159,7 @@ export const appointmentRoutes = createRouter()
     const at = { ...next, buffer_minutes };
     const blocksMore = moved || next.duration_minutes > current.duration_minutes || (patch.status === 'scheduled' && current.status !== 'scheduled');
     if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.var.db, at, id);
-    const appointment = await overlapRace(c.var.db, at, id, () => updateAppointment(c.var.db, id, patch, { mail: mailOf(c) }));
+    const appointment = await overlapRace(c.var.db, at, id, () => updateAppointment(c.var.db, id, patch, { changedBy: c.var.user.id, mail: mailOf(c) }));
     if (!appointment) throw appointmentNotFound();
     c.var.deps.outbox.nudge();
     return c.json(appointment, 200);

@@ -123,8 +123,11 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
     )`;
 }
 
-/** What else a staff appointment is made with: the booking buffer of the moment, and overlap on purpose. */
-export type AppointmentOptions = { mail?: AppointmentMail; bufferMinutes?: number };
+/**
+ * What else a staff appointment is made with: the admin who made it (`changed_by`, so the lead's
+ * timeline names them), the booking buffer of the moment, and overlap on purpose.
+ */
+export type AppointmentOptions = { changedBy: string | null; mail?: AppointmentMail; bufferMinutes?: number };
 
 /**
  * The scheduled appointments a time would overlap, buffers included (the new one's and
@@ -146,12 +149,13 @@ export function findOverlaps(
 }
 
 /** Undefined when the lead does not exist (the route answers 422). */
-export async function createAppointment(db: Db, input: CreateAppointmentRequest, { mail, bufferMinutes = 0 }: AppointmentOptions = {}): Promise<Appointment | undefined> {
+export async function createAppointment(db: Db, input: CreateAppointmentRequest, { changedBy, mail, bufferMinutes = 0 }: AppointmentOptions): Promise<Appointment | undefined> {
   const [row] = await queryRows(db, sql`
     with created as (
-      insert into appointments (lead_id, date, time, type, notes, duration_minutes, location, buffer_minutes, overlap_allowed, lead_reminder_sent_at)
+      insert into appointments (lead_id, date, time, type, notes, duration_minutes, location, buffer_minutes, overlap_allowed, lead_reminder_sent_at, changed_by)
       select l.id, i.date, i.time, ${input.type}, ${input.notes ? input.notes : null}, ${input.duration_minutes ?? 30}::int,
-        ${input.location ? input.location : null}, ${bufferMinutes}::int, ${input.allow_overlap === true}, ${reminderDone(sql.raw('i'), mail)}
+        ${input.location ? input.location : null}, ${bufferMinutes}::int, ${input.allow_overlap === true}, ${reminderDone(sql.raw('i'), mail)},
+        ${changedBy}::uuid
       from leads l, (select ${input.date}::date as date, ${input.time}::time as time) i
       where l.id = ${input.lead_id}
       returning *
@@ -161,6 +165,8 @@ export async function createAppointment(db: Db, input: CreateAppointmentRequest,
 }
 
 export type UpdateOptions = {
+  /** The admin making the change, or null for the lead through their booking link (the timeline's actor). */
+  changedBy: string | null;
   mail?: AppointmentMail;
   cancelledBy?: 'staff' | 'lead';
   /** A `booking` notification for every admin when the lead is told of a change: its message from the CTE (with `l`, the lead). */
@@ -180,7 +186,7 @@ export async function updateAppointment(
   db: Db,
   id: string,
   patch: UpdateAppointmentRequest,
-  { mail, cancelledBy = 'staff', notice, leadExtra }: UpdateOptions = {},
+  { changedBy, mail, cancelledBy = 'staff', notice, leadExtra }: UpdateOptions,
 ): Promise<Appointment | undefined> {
   const has = (key: keyof UpdateAppointmentRequest) => Object.prototype.hasOwnProperty.call(patch, key);
   const value = <K extends keyof UpdateAppointmentRequest>(key: K, cast: string, current: string) =>
@@ -208,7 +214,7 @@ export async function updateAppointment(
       from n
     ), updated as (
       update appointments a set date = c.date, time = c.time, type = c.type, notes = c.notes, duration_minutes = c.duration_minutes,
-        location = c.location, status = c.status, overlap_allowed = c.overlap_allowed,
+        location = c.location, status = c.status, overlap_allowed = c.overlap_allowed, changed_by = ${changedBy}::uuid,
         cancelled_by = case when c.status = 'cancelled' then coalesce(case when c.old_status = 'cancelled' then a.cancelled_by end, ${cancelledBy}) end,
         sequence = a.sequence + case when c.change is not null then 1 else 0 end,
         reminder_sent_at = case when c.moved then null else a.reminder_sent_at end,

@@ -134,8 +134,9 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       select t.* from t
       where t.appointment_id is null or exists (select 1 from appointments x where x.id = t.appointment_id and x.status = 'cancelled')
     ), created as (
-      insert into appointments (lead_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at)
-      select usable.lead_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}
+      -- changed_by null: the lead booked it (the timeline says so).
+      insert into appointments (lead_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by)
+      select usable.lead_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null
       from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
       returning *
     ), linked as (

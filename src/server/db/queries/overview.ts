@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import type { Overview } from '#shared/schemas/overview';
+import { dueFollowUpSchema, type DueFollowUp, type Overview } from '#shared/schemas/overview';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
 import { listUpcomingAppointments, upcomingWithin } from './appointments.ts';
@@ -9,6 +9,20 @@ import { listNewestLeads } from './leads.ts';
 // The Overview's lists: the 5 newest leads, and the next 5 appointments within 7 days.
 const UPCOMING_DAYS = 7;
 const LIST_SIZE = 5;
+// Next steps due: the oldest 20.
+const FOLLOW_UPS = 20;
+
+/** Leads whose follow-up date is today or past in the business time zone, oldest first (leads_follow_up_on_idx). */
+function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
+  return queryRows(db, sql`
+    with today as (select (now() at time zone ${timeZone})::date as d)
+    select l.id as lead_id, l.full_name, to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note,
+      (select u.email from users u where u.id = l.owner_id) as owner_email, l.follow_up_on < today.d as overdue
+    from leads l, today
+    where l.follow_up_on <= today.d
+    order by l.follow_up_on, l.id
+    limit ${FOLLOW_UPS}`, dueFollowUpSchema);
+}
 
 const countsSchema = z.object({
   total_leads: z.number().int(),
@@ -18,9 +32,9 @@ const countsSchema = z.object({
   median_seconds_to_contacted: z.number().nullable(),
 });
 
-/** The Overview: counts, the newest leads, the next appointments and speed to lead. */
+/** The Overview: counts, the newest leads, the next appointments, speed to lead and the next steps due. */
 export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
-  const [counts, recent, upcoming] = await Promise.all([
+  const [counts, recent, upcoming, followUps] = await Promise.all([
     queryRows(db, sql`
       select
         (select count(*)::int from leads) as total_leads,
@@ -37,6 +51,7 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
            where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted`, countsSchema),
     listNewestLeads(db, LIST_SIZE),
     listUpcomingAppointments(db, timeZone, UPCOMING_DAYS, LIST_SIZE),
+    listDueFollowUps(db, timeZone),
   ]);
-  return { ...counts[0]!, recent_leads: recent, upcoming };
+  return { ...counts[0]!, recent_leads: recent, upcoming, follow_ups: followUps };
 }

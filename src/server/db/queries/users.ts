@@ -41,6 +41,11 @@ export async function listUsers(db: Db): Promise<User[]> {
   return queryRows(db, sql`select id, email, created_at::text from users order by email`, userRow);
 }
 
+/** Every admin's id and email, by email: whom a lead can be given to. */
+export async function listAdmins(db: Db): Promise<{ id: string; email: string }[]> {
+  return queryRows(db, sql`select id, email from users order by email, id`, z.object({ id: z.uuid(), email: z.string() }));
+}
+
 /**
  * Sets a new password hash and ends every session of that user and revokes their calendar
  * feed (a reset is what an admin does when a credential may have leaked, and the feed's URL

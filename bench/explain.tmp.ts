@@ -1,0 +1,18 @@
+import pg from 'pg';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { getLeadTimeline } from '../src/server/db/queries/lead-timeline.ts';
+const id = process.argv[2]!;
+let captured: SQL | undefined;
+const fake = { execute: async (q: SQL) => { captured ??= q; return { rows: [] }; } };
+await getLeadTimeline(fake as never, id, { limit: 200 }, () => 's');
+const { sql, params } = new PgDialect().sqlToQuery(captured!);
+const client = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:55434/leadpage' });
+await client.connect();
+for (let i = 0; i < 3; i++) await client.query(sql, params);
+const t0 = performance.now();
+for (let i = 0; i < 50; i++) await client.query(sql, params);
+console.log('avg ms', ((performance.now() - t0) / 50).toFixed(2));
+const r = await client.query('explain (analyze, buffers) ' + sql, params);
+console.log(r.rows.map((x) => x['QUERY PLAN']).join('\n'));
+await client.end();

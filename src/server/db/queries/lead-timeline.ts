@@ -1,0 +1,195 @@
+import { sql, type SQL } from 'drizzle-orm';
+import * as z from 'zod';
+import type { TimelineEntry, TimelineResponse } from '#shared/schemas/lead-workspace';
+import type { Db } from '../client.ts';
+import { isoTimestamp, queryRows, queryRowsPrepared } from '../sql.ts';
+import { EMAIL_KINDS, type EmailKind } from './emails.ts';
+
+/**
+ * A lead's timeline: everything that happened to it, newest first, from five tables in one
+ * statement (UNION ALL):
+ * - the lead row itself (`created`: by the form, an import or staff; its first status
+ *   change names the admin; its message and the visit that brought it);
+ * - `lead_events` (a repeated inquiry, appointment changes written by the appointments
+ *   trigger, owner and next-step changes, merges, imports);
+ * - `lead_status_changes` (but the first null → New: that is `created`);
+ * - `lead_notes`;
+ * - `emails` written to the lead (acknowledgement, appointment mail, reminder), whose subject
+ *   the caller composes as the outbox does (db/ knows nothing of mail).
+ */
+
+/** Emails the lead received (staff copies are about the lead, not to them). */
+const EMAILS_TO_LEAD: EmailKind[] = ['lead-acknowledgement', 'appointment', 'appointment-reminder'];
+
+/**
+ * Within one instant (one transaction writes a lead, its history and its mail at the same
+ * now()), the order the entries happened in: the lead first, then what it caused.
+ */
+const RANK = { created: 0, imported: 1, merged: 2, inquiry: 3, status: 4, owner: 5, follow_up: 6, appointment: 7, note: 8, email: 9 } as const;
+
+const rowSchema = z.object({
+  id: z.string(),
+  kind: z.enum(Object.keys(RANK) as [keyof typeof RANK, ...(keyof typeof RANK)[]]),
+  at: z.string(),
+  actor: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+type Row = z.infer<typeof rowSchema>;
+
+/** The visit of a submission, from columns (or JSON values) named `source`, `utm_*`, `landing_page`, `pages_viewed`; null without any. */
+function visit(source: SQL, utmSource: SQL, utmMedium: SQL, utmCampaign: SQL, landingPage: SQL, pagesViewed: SQL): SQL {
+  return sql`case when coalesce(${source}, ${utmSource}, ${utmMedium}, ${utmCampaign}, ${landingPage}, (${pagesViewed})::text) is null then null
+    else jsonb_build_object('source', ${source}, 'utm_source', ${utmSource}, 'utm_medium', ${utmMedium}, 'utm_campaign', ${utmCampaign},
+      'landing_page', ${landingPage}, 'pages_viewed', (${pagesViewed})::int) end`;
+}
+
+const text = (key: string) => sql`(e.data->>${key})`;
+
+/** What each lead_events kind says, in the contract's names. */
+const eventData = sql`case e.kind
+  when 'inquiry' then jsonb_build_object('message', e.data->'message', 'full_name', e.data->'full_name', 'phone', e.data->'phone',
+    'visit', ${visit(text('source'), text('utm_source'), text('utm_medium'), text('utm_campaign'), text('landing_page'), text('pages_viewed'))})
+  when 'appointment' then jsonb_build_object('action', e.data->'action', 'appointment_id', e.data->'appointment_id', 'type', e.data->'type',
+    'date', e.data->'date', 'time', e.data->'time', 'from_date', e.data->'from_date', 'from_time', e.data->'from_time', 'by', e.data->'by')
+  when 'owner' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to')
+  when 'follow_up' then jsonb_build_object('on', e.data->'on', 'note', e.data->'note')
+  when 'merged' then jsonb_build_object('full_name', coalesce(e.data->'full_name', '""'), 'email', coalesce(e.data->'email', '""'))
+  when 'imported' then jsonb_build_object('file', e.data->'file')
+  else '{}'::jsonb end`;
+
+const eventRank = sql`case e.kind ${sql.join(
+  (['inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported'] as const).map((k) => sql`when ${k} then ${RANK[k]}::int`),
+  sql` `,
+)} end`;
+
+type Window = { before?: string; from?: string; limit: number };
+
+/**
+ * One page of entries: older than `before`, at or after `from`, newest first, `limit` at most.
+ * Each branch is cut to `limit` in the same order before the union, so a long history of one
+ * kind costs no more than a page of it.
+ */
+function selectEntries(db: Db, leadId: string, { before, from, limit }: Window): Promise<Row[]> {
+  const window = (at: SQL) => sql`${before ? sql`and ${at} < ${before}::timestamptz` : sql``} ${from ? sql`and ${at} >= ${from}::timestamptz` : sql``}`;
+  // Ties: the same millisecond (what `at` shows and `before` compares), the same instant, the order of RANK, then the id.
+  const order = (at: SQL, rank: SQL, id: SQL) => sql`order by date_trunc('milliseconds', ${at}) desc, ${at} desc, ${rank} desc, ${id} desc limit ${limit}`;
+  const branch = (select: SQL, at: SQL, rank: SQL, id: SQL) => sql`(${select} ${window(at)} ${order(at, rank, id)})`;
+  // Prepared (one text per combination of bounds): planning five branches costs about as much as running them.
+  return queryRowsPrepared(db, `lead_timeline_${before ? 'b' : ''}${from ? 'f' : ''}`, sql`
+    with first_change as (
+      select id, from_status, changed_by from lead_status_changes where lead_id = ${leadId} order by changed_at, id limit 1
+    ), entries as (
+      ${branch(
+        sql`select 'created:' || l.id::text as id, 'created' as kind, l.created_at as at, ${RANK.created}::int as rank,
+          (select changed_by from first_change) as actor_id,
+          jsonb_build_object(
+            'via', case when l.submission_id is not null then 'form'
+                        when exists (select 1 from lead_events i where i.lead_id = l.id and i.kind = 'imported') then 'import'
+                        else 'staff' end,
+            'message', l.message,
+            'visit', ${visit(sql`l.source`, sql`l.utm_source`, sql`l.utm_medium`, sql`l.utm_campaign`, sql`l.landing_page`, sql`l.pages_viewed`)}) as data
+          from leads l where l.id = ${leadId}`,
+        sql`l.created_at`,
+        sql`${RANK.created}::int`,
+        sql`l.id::text`,
+      )}
+      union all
+      ${branch(
+        sql`select 'event:' || e.id::text, e.kind, e.created_at, ${eventRank}, e.actor_id, ${eventData}
+          from lead_events e where e.lead_id = ${leadId}`,
+        sql`e.created_at`,
+        eventRank,
+        sql`e.id::text`,
+      )}
+      union all
+      ${branch(
+        sql`select 'status:' || c.id::text, 'status', c.changed_at, ${RANK.status}::int, c.changed_by,
+            jsonb_build_object('from_status', c.from_status, 'to_status', c.to_status)
+          from lead_status_changes c where c.lead_id = ${leadId}
+            and c.id is distinct from (select id from first_change where from_status is null)`,
+        sql`c.changed_at`,
+        sql`${RANK.status}::int`,
+        sql`c.id::text`,
+      )}
+      union all
+      ${branch(
+        sql`select 'note:' || n.id::text, 'note', n.created_at, ${RANK.note}::int, n.author_id,
+            jsonb_build_object('note', jsonb_build_object('id', n.id, 'lead_id', n.lead_id, 'body', n.body, 'author_id', n.author_id,
+              'created_at', ${isoTimestamp(sql`n.created_at`)}, 'updated_at', ${isoTimestamp(sql`n.updated_at`)}))
+          from lead_notes n where n.lead_id = ${leadId}`,
+        sql`n.created_at`,
+        sql`${RANK.note}::int`,
+        sql`n.id::text`,
+      )}
+      union all
+      ${branch(
+        sql`select 'email:' || m.id::text, 'email', m.created_at, ${RANK.email}::int, null::uuid,
+            jsonb_build_object('email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'email_data', m.data)
+          from emails m join leads l on l.id = m.lead_id
+          where m.lead_id = ${leadId} and m.to_address = l.email and m.kind in (${sql.join(EMAILS_TO_LEAD.map((k) => sql`${k}`), sql`, `)})`,
+        sql`m.created_at`,
+        sql`${RANK.email}::int`,
+        sql`m.id::text`,
+      )}
+    )
+    select x.id, x.kind, ${isoTimestamp(sql`x.at`)} as at, u.email as actor, x.data
+    from entries x left join users u on u.id = x.actor_id
+    order by date_trunc('milliseconds', x.at) desc, x.at desc, x.rank desc, x.id desc
+    limit ${limit}`, rowSchema);
+}
+
+/** How the caller names an email's subject (mail/messages.ts, as the outbox composes it). */
+export type SubjectOf = (kind: EmailKind, data: unknown) => string;
+
+function toEntry(row: Row, subjectOf: SubjectOf): TimelineEntry {
+  const base = { id: row.id, at: row.at, actor: row.actor };
+  if (row.kind === 'email') {
+    const { email_data: data, ...email } = row.data;
+    const kind = email.email_kind as EmailKind;
+    return { ...base, kind: 'email', ...email, subject: EMAIL_KINDS.includes(kind) ? subjectOf(kind, data) : `(${String(kind)})` } as TimelineEntry;
+  }
+  if (row.kind === 'note') {
+    const note = row.data.note as Record<string, unknown>;
+    return { ...base, kind: 'note', note: { ...note, author_email: row.actor } } as TimelineEntry;
+  }
+  return { ...base, kind: row.kind, ...row.data } as TimelineEntry;
+}
+
+const MAX_SAME_INSTANT = 10_000;
+
+/**
+ * A page of a lead's timeline, newest first: `limit` entries older than `before` at most, and
+ * whether there are older ones. A page never ends inside a group of entries with the same
+ * `at`: the next page asks for entries older than its last `at`, so such a group would lose
+ * its rest; the page stops before the group instead (or, if one group fills it, holds the
+ * whole group). Undefined for an unknown lead.
+ */
+export async function getLeadTimeline(
+  db: Db,
+  leadId: string,
+  { before, limit }: { before?: string; limit: number },
+  subjectOf: SubjectOf,
+): Promise<TimelineResponse | undefined> {
+  // `at` shows milliseconds: compare with the same precision.
+  const beforeMs = before === undefined ? undefined : new Date(before).toISOString();
+  const rows = await selectEntries(db, leadId, { before: beforeMs, limit: limit + 1 });
+  if (rows.length === 0) {
+    const exists = await queryRows(db, sql`select 1 as found from leads where id = ${leadId}`, z.object({ found: z.number() }));
+    return exists.length > 0 ? { entries: [], has_more: false } : undefined;
+  }
+  let page = rows;
+  let hasMore = false;
+  if (rows.length > limit) {
+    hasMore = true;
+    const last = rows[limit - 1]!.at;
+    page = rows.slice(0, limit);
+    if (rows[limit]!.at === last) {
+      page = page.filter((r) => r.at !== last);
+      if (page.length === 0) {
+        page = await selectEntries(db, leadId, { before: new Date(Date.parse(last) + 1).toISOString(), from: last, limit: MAX_SAME_INSTANT });
+        hasMore = (await selectEntries(db, leadId, { before: last, limit: 1 })).length > 0;
+      }
+    }
+  }
+  return { entries: page.map((r) => toEntry(r, subjectOf)), has_more: hasMore };
+}

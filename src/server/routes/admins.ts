@@ -1,0 +1,15 @@
+import { adminListSchema } from '#shared/schemas/lead-workspace';
+import { createAdminRoute } from '../auth/admin-route.ts';
+import { listAdmins } from '../db/queries/users.ts';
+import { jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+const listRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/admins',
+  tags: ['account'],
+  summary: 'Every admin (id and email, by email): whom a lead can be assigned to',
+  responses: { 200: jsonContent(adminListSchema, 'The admins') },
+});
+
+export const adminRoutes = createRouter().openapi(listRoute, async (c) => c.json({ admins: await listAdmins(c.var.db) }, 200));
