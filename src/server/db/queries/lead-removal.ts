@@ -57,7 +57,7 @@ export async function deleteLeadWithAppointments(
         idRow,
       );
       for (const { id: appointmentId } of upcoming) {
-        if (await updateAppointment(t, appointmentId, { status: 'cancelled' }, { mail, cancelledBy: 'staff' })) cancelled += 1;
+        if (await updateAppointment(t, appointmentId, { status: 'cancelled' }, { mail, cancelledBy: 'staff', changedBy: adminId })) cancelled += 1;
       }
     } else if (appointments === 'delete') {
       const all = await queryRows(t, sql`select id from appointments where lead_id = ${id} order by date, time, id`, idRow);
