@@ -1,6 +1,5 @@
 import { Plus } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Lead } from '#shared/schemas/lead';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -10,13 +9,11 @@ import { PAGE_SIZE, useLeads } from './api/get-leads.ts';
 import { LeadFilters } from './components/lead-filters.tsx';
 import { LeadsTable } from './components/leads-table.tsx';
 import { Pagination } from './components/pagination.tsx';
+import { DELETE_LEAD_CONFIRMATION } from './lead-texts.ts';
 import { useLeadListView } from './use-lead-list-view.ts';
 
 const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
 const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
-
-// docs/product-rules.md, "Confirmations", word for word.
-export const DELETE_CONFIRMATION = 'Are you sure you want to delete this lead? This action cannot be undone.';
 
 /** /dashboard/leads: search, filter, page through, add, edit, delete and export leads. */
 export function LeadsPage() {
@@ -24,16 +21,7 @@ export function LeadsPage() {
   const leads = useLeads(view);
   const deleteLead = useDeleteLead();
   const [adding, setAdding] = useState(false);
-  // /dashboard/leads/<id> opens that lead (a link from an email); closing it goes back to the list.
-  const linked = useParams().id ?? null;
-  const location = useLocation();
-  const navigate = useNavigate();
-  const [chosenId, setChosenId] = useState<string | null>(null);
-  const editingId = chosenId ?? linked;
-  const setEditingId = (id: string | null) => {
-    setChosenId(id);
-    if (id === null && linked) void navigate(`/dashboard/leads${location.search}`, { replace: true });
-  };
+  const [editingId, setEditingId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Lead | null>(null);
 
   useEffect(() => {
@@ -92,7 +80,7 @@ export function LeadsPage() {
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete lead"
-        description={DELETE_CONFIRMATION}
+        description={DELETE_LEAD_CONFIRMATION}
         confirmLabel="Delete"
         busy={deleteLead.isPending}
         onConfirm={confirmDelete}

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { LeadSourceLine } from './lead-source.tsx';
 import { Pencil, Trash2 } from '#client/components/icons.tsx';
 import type { Lead } from '#shared/schemas/lead';
@@ -33,7 +34,9 @@ export function LeadsTable({ leads, busy, onEdit, onDelete }: Props) {
             leads.map((lead) => (
               <tr key={lead.id} className="hover:bg-slate-50">
                 <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                  {lead.full_name}
+                  <Link to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="text-blue-800 hover:underline">
+                    {lead.full_name}
+                  </Link>
                   <LeadSourceLine lead={lead} />
                 </th>
                 <td className="px-4 py-3">
