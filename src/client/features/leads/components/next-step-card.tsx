@@ -80,7 +80,7 @@ export function NextStepCard({ lead }: { lead: LeadDetail }) {
         <>
           {due ? (
             <p className={`mt-2 rounded-md px-3 py-2 text-sm break-words ${overdue ? 'border border-red-200 bg-red-50 text-red-900' : 'bg-slate-50 text-slate-800'}`} data-testid="next-step">
-              {overdue ? <span className="mr-1 font-semibold">Overdue:</span> : today ? <span className="mr-1 font-semibold">Today:</span> : null}
+              {overdue ? <span className="font-semibold">Overdue: </span> : today ? <span className="font-semibold">Today: </span> : null}
               {followUpText(due, lead.follow_up_note)}
             </p>
           ) : (

@@ -1,0 +1,27 @@
+// @vitest-environment happy-dom
+import '@testing-library/jest-dom/vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeLead } from '#client/test/fixtures.ts';
+import { renderWithProviders } from '#client/test/render-with-providers.tsx';
+import { LeadsTable } from './leads-table.tsx';
+
+afterEach(cleanup);
+
+describe('LeadsTable', () => {
+  it('links each lead’s name to its page and keeps Edit and Delete as buttons', async () => {
+    const user = userEvent.setup();
+    const lead = makeLead({ full_name: 'Ada Lovelace' });
+    const onEdit = vi.fn();
+    const onDelete = vi.fn();
+    renderWithProviders(<LeadsTable leads={[lead]} busy={false} onEdit={onEdit} onDelete={onDelete} />, { url: '/dashboard/leads?search=ada' });
+    const row = screen.getByRole('row', { name: /Ada Lovelace/ });
+    await user.click(within(row).getByRole('button', { name: 'Edit Ada Lovelace' }));
+    await user.click(within(row).getByRole('button', { name: 'Delete Ada Lovelace' }));
+    expect(onEdit).toHaveBeenCalledWith(lead);
+    expect(onDelete).toHaveBeenCalledWith(lead);
+    await user.click(within(row).getByRole('link', { name: 'Ada Lovelace' }));
+    expect(screen.getByTestId('current-url')).toHaveTextContent(`/dashboard/leads/${lead.id}`);
+  });
+});
