@@ -138,11 +138,15 @@ test.describe('notifications', () => {
     await expect(page.getByRole('status').filter({ hasText: 'New Lead' })).toBeVisible();
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
 
-    await panel.getByRole('button', { name: new RegExp(name) }).click();
+    // A notification about a lead is a link to its page: clicking marks it read and opens the lead.
+    await panel.getByRole('link', { name: new RegExp(name) }).click();
+    await expect(page).toHaveURL(/\/dashboard\/leads\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(bell).toHaveAccessibleName('Notifications');
 
     await submitLead(page, `${name} 2`);
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+    await bell.click();
     await panel.getByRole('button', { name: 'Mark all as read' }).click();
     await expect(bell).toHaveAccessibleName('Notifications');
 

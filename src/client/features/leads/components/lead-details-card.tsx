@@ -10,7 +10,7 @@ import { LeadSourceDetails } from './lead-source.tsx';
 const DealFieldsDialog = lazyDialog(() => import('./deal-fields-dialog.tsx').then((m) => m.DealFieldsDialog), (p) => p.open);
 
 const propertyTypeLabel = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || '—';
-const NOT_SET = <span className="text-slate-400">Not set</span>;
+const NOT_SET = <span className="text-slate-500">Not set</span>;
 
 /** Who the lead is and what the deal is; the deal's fields are edited in a small dialog. */
 export function LeadDetailsCard({ lead }: { lead: LeadDetail }) {
