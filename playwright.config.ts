@@ -44,11 +44,11 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(admin|leads|leads-list|lead-import|overview|appointments|analytics|stored-xss|email|booking|lead-privacy)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
-    { name: 'admin-data', testMatch: /(leads|leads-list|lead-import|overview|appointments|analytics)\.spec\.ts/, dependencies: ['admin'], use: { ...devices['Desktop Chrome'] } },
+    { name: 'admin-data', testMatch: /(leads|leads-list|lead-import|lead-page|overview|appointments|analytics)\.spec\.ts/, dependencies: ['admin'], use: { ...devices['Desktop Chrome'] } },
     // Puts a payload lead and appointment into the Overview's counts and 7-day window: after
     // the specs that check those.
     { name: 'admin-security', testMatch: /stored-xss\.spec\.ts/, dependencies: ['admin-data'], use: { ...devices['Desktop Chrome'] } },

@@ -11,12 +11,12 @@ async function login(page: Page, path = '/login') {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** One person per name: a second form from a known email joins that lead ("… wrote again"). */
-const emailOf = (name: string) => `live.${name.replace(/\W+/g, '.').toLowerCase()}@example.com`;
-
+/** A new lead from the form, with an email of its own (a known email joins its lead as an inquiry); returns the email. */
 async function submitLead(page: Page, name: string) {
-  const res = await postPublicLead(page.request, { full_name: name, email: emailOf(name), phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID() });
+  const email = `live.${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const res = await postPublicLead(page.request, { full_name: name, email, phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID() });
   expect(res.status()).toBe(201);
+  return email;
 }
 
 test.describe('admin sign-in', () => {
@@ -136,16 +136,20 @@ test.describe('notifications', () => {
     await expect(panel.getByText('No new notifications')).toBeVisible();
 
     const name = `Live Lead ${Date.now()}`;
-    await submitLead(page, name);
-    await expect(panel.getByText(`New lead: ${name} (${emailOf(name)})`)).toBeVisible();
+    const email = await submitLead(page, name);
+    await expect(panel.getByText(`New lead: ${name} (${email})`)).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'New Lead' })).toBeVisible();
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
 
-    await panel.getByRole('button', { name: new RegExp(name) }).click();
+    // A notification about a lead is a link to its page: clicking marks it read and opens the lead.
+    await panel.getByRole('link', { name: new RegExp(name) }).click();
+    await expect(page).toHaveURL(/\/dashboard\/leads\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(bell).toHaveAccessibleName('Notifications');
 
     await submitLead(page, `${name} 2`);
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+    await bell.click();
     await panel.getByRole('button', { name: 'Mark all as read' }).click();
     await expect(bell).toHaveAccessibleName('Notifications');
 
@@ -170,13 +174,13 @@ test.describe('notifications', () => {
     // The browser goes offline: the live stream drops. A lead arrives meanwhile.
     await context.setOffline(true);
     const name = `Missed Lead ${Date.now()}`;
-    await submitLead(page, name);
+    const email = await submitLead(page, name);
     await context.setOffline(false);
 
     // EventSource reconnects on its own; the server's `ready` makes the bell refetch.
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread', { timeout: 15_000 });
     await bell.click();
-    await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(`New lead: ${name} (${emailOf(name)})`)).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(`New lead: ${name} (${email})`)).toBeVisible();
   });
 });
 

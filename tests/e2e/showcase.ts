@@ -94,6 +94,17 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
     appointment ??= { id: created.id, time: a.time };
   }
 
+  // The first lead's deal and next step (due today), and a note where the notes API exists, for the lead page.
+  const worked = leads[0]!.id;
+  await ok(
+    await api.patch(`/api/leads/${worked}`, {
+      data: { property_address: '210 N Market St, Frederick, MD 21701', target_closing_date: day(30), estimated_fee_cents: 1_250_000, follow_up_on: ymd(new Date(today)), follow_up_note: 'Send the zoning report' },
+    }),
+    200,
+  );
+  const note = await api.post(`/api/leads/${worked}/notes`, { data: { body: 'Spoke with Maria: she wants the rent roll checked first.\nListing: https://example.com/listing/210-n-market' } });
+  expect([201, 404]).toContain(note.status());
+
   // Two visits to three pages, as the tracker sends them.
   for (const [i, page] of ['/', '/privacy', '/careers', '/'].entries()) {
     const session_id = `ShowcaseSession${String(i).padStart(4, '0')}${randomBytes(4).toString('hex')}`;
@@ -282,6 +293,16 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.getByLabel('CSV file').setInputFiles({ name: 'october-leads.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.getByRole('button', { name: 'Preview' }).click();
       await expect(page.getByRole('region', { name: /The first 3 rows/ }).getByText('Email: Invalid email address')).toBeVisible();
+    },
+  },
+  {
+    name: 'lead-page',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/leads/${s.lead.id}`);
+      await expect(page.getByRole('heading', { level: 1, name: s.lead.full_name })).toBeVisible();
+      await expect(page.getByTestId('next-step')).toContainText('Send the zoning report');
+      // The timeline has loaded (its entries, or its error where the API is missing).
+      await expect(page.getByRole('region', { name: 'Timeline' }).getByRole('status')).toHaveCount(0);
     },
   },
   {

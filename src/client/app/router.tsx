@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { LoginPage } from '#client/features/auth/login-page.tsx';
 import { OverviewPage } from '#client/features/dashboard/overview-page.tsx';
 import { DashboardLayout } from './dashboard-layout.tsx';
@@ -9,6 +10,12 @@ import { ProtectedRoute } from './protected-route.tsx';
 // meanwhile), so sign-in and the Overview download only what they show.
 const LeadsPage = lazy(() => import('#client/features/leads/leads-page.tsx').then((m) => ({ default: m.LeadsPage })));
 const LeadImportPage = lazy(() => import('#client/features/leads/import/lead-import-page.tsx').then((m) => ({ default: m.LeadImportPage })));
+const LeadPage = lazy(() => import('#client/features/leads/lead-page.tsx').then((m) => ({ default: m.LeadPage })));
+// The lead page schedules with the appointments feature's dialog (features do not import each other).
+const ScheduleAppointmentDialog = lazyDialog(
+  () => import('#client/features/appointments/components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog),
+  (p) => p.open,
+);
 const AppointmentsPage = lazy(() => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })));
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
@@ -28,8 +35,8 @@ export function AppRoutes() {
           <Route index element={<OverviewPage />} />
           <Route path="leads" element={<LeadsPage />} />
           <Route path="leads/import" element={<LeadImportPage />} />
-          {/* A lead by its link (emails and notifications point here): the list with the lead open. */}
-          <Route path="leads/:id" element={<LeadsPage />} />
+          {/* A lead's own page (emails, notifications and every lead name link here). */}
+          <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
           <Route path="appointments" element={<AppointmentsPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
           <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />

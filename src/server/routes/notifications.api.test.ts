@@ -29,6 +29,9 @@ describe('notifications', () => {
     const mine = await list(alice);
     expect(mine.map((n) => n.message)).toEqual(['New lead: Second Lead (second@example.com)', 'New lead: First Lead (first@example.com)']);
     expect(mine[0]).toMatchObject({ type: 'lead', read: false, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) });
+    // Each names its lead, so a click in the bell opens the lead's page.
+    const leads = await rowsOf<{ id: string }>(database.db, sql`select id from leads order by created_at desc, id desc`);
+    expect(mine.map((n) => n.lead_id)).toEqual(leads.map((l) => l.id));
   });
 
   it('marks one read, touching only that one', async () => {

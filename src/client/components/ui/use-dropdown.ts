@@ -85,5 +85,7 @@ export function useDropdown() {
       onClick: () => (open ? close(false) : setOpen(true)),
     },
     panelProps: { id: panelId, tabIndex: -1, style },
+    /** Closes the panel without moving focus (a link in it has taken the person elsewhere). */
+    close: () => close(false),
   };
 }

@@ -1,9 +1,11 @@
 import { format } from 'date-fns';
 import { Timer } from '#client/components/icons.tsx';
 import { useEffect } from 'react';
+import type { Overview } from '#shared/schemas/overview';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDuration } from '#client/lib/format.ts';
 import { useOverview } from './api/get-overview.ts';
+import { FollowUpsDue } from './components/follow-ups-due.tsx';
 import { RecentLeads } from './components/recent-leads.tsx';
 import { StatCards } from './components/stat-cards.tsx';
 import { UpcomingAppointments } from './components/upcoming-appointments.tsx';
@@ -16,6 +18,9 @@ export function OverviewPage() {
   useEffect(() => {
     if (overview.isError) console.error('Loading the overview failed', overview.error);
   }, [overview.isError, overview.error]);
+
+  const data = overview.data;
+  const followUps = data?.follow_ups ?? [];
 
   return (
     <section aria-labelledby="overview-heading" className="space-y-6">
@@ -37,6 +42,7 @@ export function OverviewPage() {
               {formatDuration(overview.data?.median_seconds_to_contacted)}
             </span>
           </p>
+          <FollowUpsDue followUps={followUps} />
           <div className="grid gap-6 lg:grid-cols-2">
             <RecentLeads leads={overview.data?.recent_leads ?? []} />
             <UpcomingAppointments appointments={overview.data?.upcoming ?? []} />

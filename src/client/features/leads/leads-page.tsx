@@ -1,6 +1,6 @@
 import { Plus, Upload } from '#client/components/icons.tsx';
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link } from 'react-router';
 import type { BulkLeadRequest, Lead, LeadSort } from '#shared/schemas/lead';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -42,16 +42,7 @@ export function LeadsPage() {
   // How many the confirmation names, fixed when it opens.
   const [confirmingBulkDelete, setConfirmingBulkDelete] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
-  // /dashboard/leads/<id> opens that lead (a link from an email); closing it goes back to the list.
-  const linked = useParams().id ?? null;
-  const location = useLocation();
-  const navigate = useNavigate();
-  const [chosenId, setChosenId] = useState<string | null>(null);
-  const editingId = chosenId ?? linked;
-  const setEditingId = (id: string | null) => {
-    setChosenId(id);
-    if (id === null && linked) void navigate(`/dashboard/leads${location.search}`, { replace: true });
-  };
+  const [editingId, setEditingId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Lead | null>(null);
 
   useEffect(() => {

@@ -8,7 +8,7 @@ const LIST_LIMIT = 100;
 
 export async function listNotifications(db: Db, userId: string): Promise<Notification[]> {
   return queryRows(db, sql`
-    select id, type, message, read, ${isoTimestamp(sql`created_at`)} as created_at
+    select id, type, message, read, lead_id, ${isoTimestamp(sql`created_at`)} as created_at
     from notifications where user_id = ${userId}
     order by created_at desc, id desc
     limit ${LIST_LIMIT}`, notificationSchema);

@@ -1,4 +1,5 @@
 import { CalendarPlus, Trash2 } from '#client/components/icons.tsx';
+import { Link } from 'react-router';
 import type { Appointment } from '#shared/schemas/appointment';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { appointmentIcsUrl } from '../api/delete-appointment.ts';
@@ -32,7 +33,15 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
     <div className="space-y-5">
       <dl className="grid grid-cols-1 gap-x-4 gap-y-3 text-sm sm:grid-cols-[8rem_1fr]">
         <dt className="font-medium text-slate-500">Lead</dt>
-        <dd className="text-slate-900">{lead?.full_name ?? 'Unknown Lead'}</dd>
+        <dd className="text-slate-900">
+          {lead && appointment.lead_id ? (
+            <Link to={`/dashboard/leads/${encodeURIComponent(appointment.lead_id)}`} className="font-medium text-blue-700 hover:underline">
+              {lead.full_name}
+            </Link>
+          ) : (
+            'Unknown Lead'
+          )}
+        </dd>
         {lead ? (
           <>
             <dt className="font-medium text-slate-500">Email</dt>

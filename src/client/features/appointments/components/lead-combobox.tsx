@@ -8,6 +8,8 @@ type Props = {
   label: string;
   /** The chosen lead's id, '' when none. */
   value: string;
+  /** The lead chosen when the picker opens, if any (its id is `value`). */
+  initial?: LeadOption | null;
   onChange: (leadId: string) => void;
   onBlur?: () => void;
   error?: string | undefined;
@@ -19,18 +21,18 @@ type Props = {
  * (there may be 100,000 leads). Keyboard and ARIA as in the WAI-ARIA combobox pattern:
  * https://www.w3.org/WAI/ARIA/apg/patterns/combobox/examples/combobox-autocomplete-list/
  */
-export function LeadCombobox({ label, value, onChange, onBlur, error, inputRef }: Props) {
+export function LeadCombobox({ label, value, initial = null, onChange, onBlur, error, inputRef }: Props) {
   const id = useId();
   const inputId = `${id}-input`;
   const listboxId = `${id}-listbox`;
   const errorId = `${id}-error`;
   const optionId = (index: number) => `${id}-option-${index}`;
 
-  const [text, setText] = useState('');
-  const [term, setTerm] = useState('');
+  const [text, setText] = useState(initial?.full_name ?? '');
+  const [term, setTerm] = useState(initial?.full_name ?? '');
   const [open, setOpen] = useState(false);
   const [activeIndex, setActiveIndex] = useState(-1);
-  const [selected, setSelected] = useState<LeadOption | null>(null);
+  const [selected, setSelected] = useState<LeadOption | null>(initial);
 
   // Ask the server once typing pauses, not on every keystroke.
   useEffect(() => {

@@ -101,6 +101,21 @@ describe('ScheduleAppointmentDialog', () => {
     expect(screen.getByText('Selected: Grace Hopper (grace@example.com)')).toBeInTheDocument();
   });
 
+  it('starts with the lead it is given chosen (the lead page), and sends that lead', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockLeadsApi((call) => (call.method === 'POST' && call.path === '/api/appointments' ? { status: 201, body: { id: 'x' } } : undefined));
+    renderWithProviders(<ScheduleAppointmentDialog open onOpenChange={vi.fn()} lead={alan} />);
+    const dialog = screen.getByRole('dialog', { name: 'Schedule Appointment' });
+    expect(within(dialog).getByRole('combobox', { name: 'Lead' })).toHaveValue('Alan Turing');
+    expect(within(dialog).getByText('Selected: Alan Turing (alan@example.com)')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('Date'), { target: { value: '2026-04-15' } });
+    fireEvent.change(within(dialog).getByLabelText('Time'), { target: { value: '14:30' } });
+    await user.selectOptions(within(dialog).getByLabelText('Type'), 'Call');
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule Appointment' }));
+    expect(await screen.findByText('Appointment scheduled successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ lead_id: alan.id, date: '2026-04-15', time: '14:30', type: 'Call' });
+  });
+
   it('closes the list on Escape and keeps the dialog open', async () => {
     const user = userEvent.setup();
     mockLeadsApi();

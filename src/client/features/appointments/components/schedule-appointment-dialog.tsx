@@ -12,6 +12,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useCreateAppointment, useUpdateAppointment } from '../api/create-appointment.ts';
 import { formatClock } from '../calendar-month.ts';
 import { EMPTY_SCHEDULE_FORM, formOf, scheduleFormResolver, serverFieldErrors, type ScheduleFormValues } from '../schedule-form-model.ts';
+import type { LeadOption } from '../api/search-leads.ts';
 import { LeadCombobox } from './lead-combobox.tsx';
 
 type Props = {
@@ -19,6 +20,8 @@ type Props = {
   onOpenChange: (open: boolean) => void;
   /** Edit (and reschedule) this one instead of scheduling a new one. */
   appointment?: Appointment | null;
+  /** A new appointment's lead, chosen already (the lead page's Schedule appointment). */
+  lead?: LeadOption | null;
 };
 
 type Conflict = NonNullable<ApiError['conflicts']>[number];
@@ -29,15 +32,15 @@ type Conflict = NonNullable<ApiError['conflicts']>[number];
  * the server answers 409 with the ones in the way; they are listed, and "Schedule anyway"
  * sends it again with allow_overlap.
  */
-export function ScheduleAppointmentDialog({ open, onOpenChange, appointment }: Props) {
+export function ScheduleAppointmentDialog({ open, onOpenChange, appointment, lead }: Props) {
   return (
     <Modal open={open} onOpenChange={onOpenChange} title={appointment ? 'Edit Appointment' : 'Schedule Appointment'}>
-      <ScheduleForm appointment={appointment ?? null} onDone={() => onOpenChange(false)} />
+      <ScheduleForm appointment={appointment ?? null} lead={lead ?? null} onDone={() => onOpenChange(false)} />
     </Modal>
   );
 }
 
-function ScheduleForm({ appointment, onDone }: { appointment: Appointment | null; onDone: () => void }) {
+function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment | null; lead: LeadOption | null; onDone: () => void }) {
   const createAppointment = useCreateAppointment();
   const updateAppointment = useUpdateAppointment();
   const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
@@ -51,7 +54,7 @@ function ScheduleForm({ appointment, onDone }: { appointment: Appointment | null
     formState: { errors, isSubmitting },
   } = useForm<ScheduleFormValues, unknown, CreateAppointmentRequest>({
     resolver: scheduleFormResolver,
-    defaultValues: appointment ? formOf(appointment) : EMPTY_SCHEDULE_FORM,
+    defaultValues: appointment ? formOf(appointment) : { ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' },
   });
 
   const save = async (values: CreateAppointmentRequest, allowOverlap: boolean) => {
@@ -72,7 +75,7 @@ function ScheduleForm({ appointment, onDone }: { appointment: Appointment | null
     }
     toast.success(editing ? 'Appointment updated successfully' : 'Appointment scheduled successfully');
     setConflicts(null);
-    reset(EMPTY_SCHEDULE_FORM);
+    reset({ ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' });
     onDone();
   };
   const onSubmit = handleSubmit((values) => save(values, false));
@@ -90,7 +93,15 @@ function ScheduleForm({ appointment, onDone }: { appointment: Appointment | null
           control={control}
           name="lead_id"
           render={({ field }) => (
-            <LeadCombobox label="Lead" value={field.value} onChange={field.onChange} onBlur={field.onBlur} inputRef={field.ref} error={errors.lead_id?.message} />
+            <LeadCombobox
+              label="Lead"
+              value={field.value}
+              initial={lead}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={errors.lead_id?.message}
+            />
           )}
         />
       )}

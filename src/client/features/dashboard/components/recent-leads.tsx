@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Lead } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
 import { formatDate, formatPropertyType } from '#client/lib/format.ts';
@@ -14,7 +15,9 @@ export function RecentLeads({ leads }: { leads: Lead[] }) {
           {leads.map((lead) => (
             <li key={lead.id} className="flex items-start justify-between gap-3 py-3">
               <div className="min-w-0">
-                <p className="truncate font-medium text-slate-900">{lead.full_name}</p>
+                <Link to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="block truncate font-medium text-blue-800 hover:underline">
+                  {lead.full_name}
+                </Link>
                 <p className="truncate text-sm text-slate-600">{lead.email}</p>
                 <p className="text-xs text-slate-500">{formatPropertyType(lead.property_types)}</p>
               </div>

@@ -15,4 +15,4 @@ export const adminsQueryOptions = () =>
   });
 
 /** Asked only once it is needed (`enabled`): the bulk bar is open. */
-export const useAdmins = (enabled: boolean) => useQuery({ ...adminsQueryOptions(), enabled });
+export const useAdmins = (enabled = true) => useQuery({ ...adminsQueryOptions(), enabled });

@@ -49,6 +49,7 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
 
   const onSubmit = handleSubmit(async (values) => {
     const patch = buildLeadPatch(initial, values);
+    if (lead.from_form) delete patch.message; // the customer's words are read-only
     if (Object.keys(patch).length === 0) return onDone();
     try {
       await updateLead.mutateAsync({ id: lead.id, patch });
@@ -65,7 +66,7 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
   return (
     <>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Edit Lead">
-        <LeadFormFields register={register} errors={errors} />
+        <LeadFormFields register={register} errors={errors} messageReadOnly={lead.from_form} />
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField label="Contacted" {...register('contacted')}>
             <option value="no">No</option>

@@ -117,7 +117,7 @@ export function LeadsTable({ leads, busy, selection, onEdit, onDelete, sort, dir
                   />
                 </td>
                 <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                  <Link to={`/dashboard/leads/${lead.id}`} className="text-blue-800 hover:underline">
+                  <Link to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="text-blue-800 hover:underline">
                     {lead.full_name}
                   </Link>
                   <LeadSourceLine lead={lead} />

@@ -1,6 +1,7 @@
 import { format, isValid, parseISO } from 'date-fns';
 import { Bell, Trash2 } from '#client/components/icons.tsx';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useDropdown } from '#client/components/ui/use-dropdown.ts';
 import { ConfirmDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
@@ -25,7 +26,7 @@ export function NotificationBell() {
   const markAll = useMarkAllNotificationsRead();
   const clear = useClearNotifications();
   const [confirming, setConfirming] = useState(false);
-  const { open, containerRef, triggerRef, panelRef, triggerProps, panelProps } = useDropdown();
+  const { open, containerRef, triggerRef, panelRef, triggerProps, panelProps, close } = useDropdown();
   const unread = notifications.filter((n) => !n.read).length;
 
   const clearAll = () =>
@@ -93,22 +94,41 @@ export function NotificationBell() {
                 <p className="px-4 py-6 text-center text-sm text-slate-500">No new notifications</p>
               ) : (
                 <ul className="divide-y divide-slate-100">
-                  {notifications.map((n) => (
-                    <li key={n.id}>
-                      <button
-                        type="button"
-                        onClick={() => !n.read && markRead.mutate(n.id)}
-                        data-unread={!n.read || undefined}
-                        className={`block w-full px-4 py-3 text-left hover:bg-slate-50 ${n.read ? '' : 'bg-blue-50'}`}
-                      >
+                  {notifications.map((n) => {
+                    const content = (
+                      <>
                         <span className={`block text-sm ${n.read ? 'text-slate-700' : 'font-semibold text-slate-900'}`}>
                           {n.read ? null : <span className="sr-only">Unread: </span>}
                           {n.message}
                         </span>
                         <span className="mt-1 block text-xs text-slate-600">{when(n.created_at)}</span>
-                      </button>
-                    </li>
-                  ))}
+                      </>
+                    );
+                    const className = `block w-full px-4 py-3 text-left hover:bg-slate-50 ${n.read ? '' : 'bg-blue-50'}`;
+                    const markThis = () => !n.read && markRead.mutate(n.id);
+                    return (
+                      <li key={n.id}>
+                        {/* About a lead: a link to its page (reading it there marks it read). */}
+                        {n.lead_id ? (
+                          <Link
+                            to={`/dashboard/leads/${encodeURIComponent(n.lead_id)}`}
+                            onClick={() => {
+                              markThis();
+                              close();
+                            }}
+                            data-unread={!n.read || undefined}
+                            className={className}
+                          >
+                            {content}
+                          </Link>
+                        ) : (
+                          <button type="button" onClick={markThis} data-unread={!n.read || undefined} className={className}>
+                            {content}
+                          </button>
+                        )}
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
             </div>

@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { Pencil } from '#client/components/icons.tsx';
+import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
+import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import type { LeadDetail } from '#shared/schemas/lead';
+import { formatDate } from '#client/lib/format.ts';
+import { formatCents } from '#client/lib/money.ts';
+import { LeadSourceDetails } from './lead-source.tsx';
+
+const DealFieldsDialog = lazyDialog(() => import('./deal-fields-dialog.tsx').then((m) => m.DealFieldsDialog), (p) => p.open);
+
+const propertyTypeLabel = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || '—';
+const NOT_SET = <span className="text-slate-500">Not set</span>;
+
+/** Who the lead is and what the deal is; the deal's fields are edited in a small dialog. */
+export function LeadDetailsCard({ lead }: { lead: LeadDetail }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <section aria-labelledby="lead-details-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="lead-details-heading" className="text-lg font-semibold text-slate-900">
+          Details
+        </h2>
+        <button
+          type="button"
+          onClick={() => setEditing(true)}
+          className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50"
+        >
+          <Pencil aria-hidden="true" className="size-4" />
+          Edit deal
+        </button>
+      </div>
+      <dl className="mt-3 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[9rem_1fr]">
+        <dt className="text-slate-500">Email</dt>
+        <dd className="break-all">
+          <a href={`mailto:${lead.email}`} className="text-blue-700 hover:underline">
+            {lead.email}
+          </a>
+        </dd>
+        <dt className="text-slate-500">Phone</dt>
+        <dd>
+          <a href={`tel:${lead.phone.replace(/[^\d+]/g, '')}`} className="text-blue-700 hover:underline">
+            {lead.phone}
+          </a>
+        </dd>
+        <dt className="text-slate-500">Property type</dt>
+        <dd className="text-slate-900">{propertyTypeLabel(lead.property_types)}</dd>
+        <dt className="text-slate-500">Property address</dt>
+        <dd className="break-words whitespace-pre-line text-slate-900">{lead.property_address ?? NOT_SET}</dd>
+        <dt className="text-slate-500">Target closing</dt>
+        <dd className="text-slate-900">{lead.target_closing_date ? formatDate(lead.target_closing_date) : NOT_SET}</dd>
+        <dt className="text-slate-500">Estimated fee</dt>
+        <dd className="text-slate-900">{lead.estimated_fee_cents !== null ? formatCents(lead.estimated_fee_cents) : NOT_SET}</dd>
+      </dl>
+      <LeadSourceDetails lead={lead} />
+      <DealFieldsDialog open={editing} onOpenChange={setEditing} lead={lead} />
+    </section>
+  );
+}

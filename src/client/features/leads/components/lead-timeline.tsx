@@ -1,0 +1,86 @@
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import type { TimelineEntry } from '#shared/schemas/lead-workspace';
+import { useTimeline } from '../api/get-timeline.ts';
+import { EMAIL_STATUS_LABEL, entryActor, entryTitle, visitText } from '../timeline-text.ts';
+import { EntryMeta } from './entry-meta.tsx';
+import { LinkedText } from './linked-text.tsx';
+import { NoteEntry } from './note-entry.tsx';
+
+const EMAIL_STATUS_CLASS = {
+  queued: 'bg-slate-100 text-slate-700',
+  sent: 'bg-green-100 text-green-800',
+  failed: 'bg-red-100 text-red-800',
+  not_sent: 'bg-amber-100 text-amber-900',
+} as const;
+
+/** Everything that happened to the lead, newest first; older entries a page at a time. */
+export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | undefined }) {
+  const timeline = useTimeline(leadId);
+  const entries = timeline.data?.pages.flatMap((page) => page.entries) ?? [];
+  return (
+    <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+      <h2 id="timeline-heading" className="text-lg font-semibold text-slate-900">
+        Timeline
+      </h2>
+      {timeline.isPending ? (
+        <Spinner className="py-8" label="Loading the timeline..." />
+      ) : timeline.isError ? (
+        <p className="mt-3 text-sm text-red-700">The timeline could not be loaded. Please reload the page.</p>
+      ) : entries.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-500">Nothing has happened yet.</p>
+      ) : (
+        <ol className="mt-3 space-y-4 border-l-2 border-slate-200 pl-4" aria-label="Timeline, newest first">
+          {entries.map((entry) => (
+            <li key={entry.id} className="relative" data-kind={entry.kind}>
+              <span aria-hidden="true" className="absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full border-2 border-white bg-slate-400" />
+              {entry.kind === 'note' ? <NoteEntry note={entry.note} mine={myId !== undefined && entry.note.author_id === myId} /> : <Entry entry={entry} />}
+            </li>
+          ))}
+        </ol>
+      )}
+      {timeline.hasNextPage ? (
+        <button
+          type="button"
+          onClick={() => void timeline.fetchNextPage()}
+          disabled={timeline.isFetchingNextPage}
+          className="mt-4 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
+        >
+          {timeline.isFetchingNextPage ? 'Loading...' : 'Show older'}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+function Entry({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
+  return (
+    <div className="min-w-0 space-y-1 text-sm">
+      <p className="font-medium break-words text-slate-900">
+        {entryTitle(entry)}
+        {entry.kind === 'email' ? (
+          <span className={`ml-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${EMAIL_STATUS_CLASS[entry.status]}`}>{EMAIL_STATUS_LABEL[entry.status]}</span>
+        ) : null}
+      </p>
+      <EntryMeta who={entryActor(entry)} at={entry.at} />
+      <EntryDetails entry={entry} />
+    </div>
+  );
+}
+
+function EntryDetails({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
+  if (entry.kind === 'email') return <p className="text-xs break-all text-slate-500">To {entry.to}</p>;
+  if (entry.kind !== 'created' && entry.kind !== 'inquiry') return null;
+  const visit = visitText(entry.visit);
+  const as = entry.kind === 'inquiry' ? [entry.full_name, entry.phone].filter(Boolean).join(', ') : '';
+  return (
+    <>
+      {as ? <p className="text-xs break-words text-slate-600">As {as}</p> : null}
+      {entry.message ? (
+        <blockquote className="border-l-4 border-slate-200 pl-3 text-slate-700 italic">
+          <LinkedText text={entry.message} />
+        </blockquote>
+      ) : null}
+      {visit ? <p className="text-xs break-words text-slate-500">{visit}</p> : null}
+    </>
+  );
+}
