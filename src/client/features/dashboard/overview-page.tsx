@@ -1,7 +1,6 @@
 import { format } from 'date-fns';
 import { Timer } from '#client/components/icons.tsx';
 import { useEffect } from 'react';
-import type { Overview } from '#shared/schemas/overview';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDuration } from '#client/lib/format.ts';
 import { useOverview } from './api/get-overview.ts';
