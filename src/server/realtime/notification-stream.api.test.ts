@@ -47,7 +47,7 @@ describe('GET /api/notifications/stream', () => {
 });
 
 describe('live changes', () => {
-  it('tells every open stream that leads or appointments changed, once per statement, whoever changed them', async () => {
+  it('tells every open stream that leads or appointments changed, whoever changed them, once per transaction and never for a statement that changed nothing', async () => {
     await ensureAdmin(database.db, 'watcher@example.com', 'watcher-password');
     const cookie = await signIn(t.json, 'watcher@example.com', 'watcher-password');
     const controller = new AbortController();
@@ -55,10 +55,16 @@ describe('live changes', () => {
     const stream = sseReader(res, { ignore: ['notification'] });
     expect((await stream.next()).event).toBe('ready');
 
-    // Another admin's edit, made straight in the database (another process would do the same).
+    // A statement that changes nothing (a job's UPDATE with nothing due) announces nothing …
     await execute(database.db, sql`update leads set phone = '1' where false`);
-    expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'leads' }) });
+    // … an appointment made straight in the database (as another process would) is announced.
     await execute(database.db, sql`insert into appointments (date, time, type) values ('2030-01-01', '10:00', 'Call')`);
+    expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'appointments' }) });
+    // 50 leads changed in one statement: one announcement (equal ones fold within a transaction).
+    await execute(database.db, sql`insert into leads (full_name, email, phone, property_types)
+      select 'Bulk ' || i, 'bulk' || i || '@example.com', '1', array['land'] from generate_series(1, 50) i`);
+    expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'leads' }) });
+    await execute(database.db, sql`insert into appointments (date, time, type) values ('2030-01-02', '10:00', 'Call')`);
     expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'appointments' }) });
     controller.abort();
     await stream.cancel();

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Lead, LeadListResponse } from '#shared/schemas/lead';
-import { DATE_RANGE_MESSAGE, MAX_SELECTED_LEADS } from '#shared/schemas/lead';
+import { DATE_RANGE_MESSAGE, MAX_EXPORT_IDS, MAX_SELECTED_LEADS } from '#shared/schemas/lead';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
@@ -288,7 +288,7 @@ describe('GET /api/leads/export', () => {
     expect(await csv(`?ids=${ids.Mine},${ids['Not mine']}&owner=me`)).toHaveLength(2);
   });
 
-  it.each([`?ids=nope`, `?ids=${Array.from({ length: MAX_SELECTED_LEADS + 1 }, () => crypto.randomUUID()).join(',')}`])('rejects bad ids with 400', async (query) => {
+  it.each([`?ids=nope`, `?ids=${Array.from({ length: MAX_EXPORT_IDS + 1 }, () => crypto.randomUUID()).join(',')}`])('rejects bad ids with 400', async (query) => {
     expect((await t.app.request(`/api/leads/export${query}`, { headers: { cookie } })).status).toBe(400);
   });
 });
