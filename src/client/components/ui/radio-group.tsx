@@ -37,7 +37,7 @@ export function RadioGroup<V extends string>({ legend, value, onChange, options,
             />
             <span className="min-w-0 break-words">
               {option.label}
-              {option.hint ? <span className="block text-xs text-slate-500">{option.hint}</span> : null}
+              {option.hint ? <span className="block text-xs text-slate-600">{option.hint}</span> : null}
             </span>
           </label>
         ))}

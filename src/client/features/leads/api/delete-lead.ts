@@ -16,11 +16,14 @@ export function useDeleteLead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteLead,
-    onSuccess: async (_data, input) => {
-      await client.invalidateQueries({ queryKey: leadsQueryKey });
+    // Not awaited: the caller's callbacks (toast, leaving the lead page) run before the page
+    // refetches its lead, finds it gone and unmounts them.
+    onSuccess: (_data, input) => {
+      void client.invalidateQueries({ queryKey: leadsQueryKey });
       // Cancelled or deleted appointments change the calendar and the Overview too.
       if (typeof input !== 'string' && input.appointments && input.appointments !== 'keep') {
-        await Promise.all([client.invalidateQueries({ queryKey: ['appointments'] }), client.invalidateQueries({ queryKey: ['overview'] })]);
+        void client.invalidateQueries({ queryKey: ['appointments'] });
+        void client.invalidateQueries({ queryKey: ['overview'] });
       }
     },
   });

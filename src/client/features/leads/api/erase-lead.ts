@@ -5,14 +5,17 @@ import { leadsQueryKey } from './get-leads.ts';
 
 export const eraseLead = (id: string) => apiRequest<EraseResponse>('POST', apiPath`/api/leads/${id}/erase`);
 
-/** Erases the person behind a lead; what showed them (lists, calendar, Overview, the bell) refreshes. */
+/**
+ * Erases the person behind a lead; what showed them (lists, calendar, Overview, the bell)
+ * refreshes. The refetch is not awaited: the caller's own callbacks (toast, leaving the page)
+ * must run before the lead page learns its lead is gone and unmounts them.
+ */
 export function useEraseLead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: eraseLead,
-    onSuccess: () =>
-      Promise.all(
-        [leadsQueryKey, ['appointments'], ['overview'], ['notifications']].map((queryKey) => client.invalidateQueries({ queryKey })),
-      ),
+    onSuccess: () => {
+      for (const queryKey of [leadsQueryKey, ['appointments'], ['overview'], ['notifications']]) void client.invalidateQueries({ queryKey });
+    },
   });
 }

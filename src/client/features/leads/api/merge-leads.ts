@@ -11,6 +11,10 @@ export function useMergeLeads() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: mergeLeads,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: leadsQueryKey }), client.invalidateQueries({ queryKey: ['appointments'] })]),
+    // Not awaited: the dialog's own callbacks (toast, closing) run before the lists change under it.
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: leadsQueryKey });
+      void client.invalidateQueries({ queryKey: ['appointments'] });
+    },
   });
 }

@@ -37,8 +37,11 @@ const older = makeLead({
 const third = makeLead({ full_name: 'S. Same', email: 'sam@example.com', phone: '555-0009', status: 'Dropped', property_types: ['commercial'] });
 
 function serve(duplicates: Lead[], mergeStatus = 200) {
+  // As the server does: once merged, the duplicate is gone (the refetch after the merge finds none).
+  let remaining = duplicates;
   return mockApi(({ method, path }) => {
-    if (method === 'GET' && path === `/api/leads/${lead.id}/duplicates`) return { body: { leads: duplicates } };
+    if (method === 'GET' && path === `/api/leads/${lead.id}/duplicates`) return { body: { leads: remaining } };
+    if (method === 'POST' && path === `/api/leads/${lead.id}/merge` && mergeStatus === 200) remaining = [];
     if (method === 'POST' && path === `/api/leads/${lead.id}/merge`)
       return mergeStatus === 200 ? { body: makeLeadDetail({ ...lead, full_name: 'Sam Same' }) } : { status: mergeStatus, body: { error: { code: 'bad_request', message: 'Only leads with the same email can be merged.' } } };
     return undefined;

@@ -12,20 +12,25 @@ const MergeLeadsDialog = lazyDialog(() => import('./merge-leads-dialog.tsx').the
  */
 export function MergeLeadsButton({ lead }: { lead: Lead }) {
   const duplicates = useDuplicates(lead.id);
-  const [open, setOpen] = useState(false);
+  // The duplicates as they were when the dialog opened: a merge empties the list (the refetch
+  // lands before the merge's own callbacks), and the dialog must stay to finish its work.
+  const [openWith, setOpenWith] = useState<typeof others | null>(null);
   const others = duplicates.data?.leads ?? [];
-  if (others.length === 0) return null;
+  const dialog = openWith ? <MergeLeadsDialog lead={lead} duplicates={openWith} open onOpenChange={(open) => !open && setOpenWith(null)} /> : null;
+  // One shape whether or not the button shows, so the open dialog is never remounted.
   return (
     <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-      >
-        <GitMerge aria-hidden="true" className="size-4" />
-        Merge
-      </button>
-      <MergeLeadsDialog lead={lead} duplicates={others} open={open} onOpenChange={setOpen} />
+      {others.length > 0 && (
+        <button
+          type="button"
+          onClick={() => setOpenWith(others)}
+          className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
+          <GitMerge aria-hidden="true" className="size-4" />
+          Merge
+        </button>
+      )}
+      {dialog}
     </>
   );
 }
