@@ -91,3 +91,36 @@ for (const [label, viewport] of [
     expect(notifications.notifications.filter((n) => n.message.includes(person.full_name))).toEqual([]);
   });
 }
+
+test('the open list and lead page follow another admin’s changes within a second or two, without a reload', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const tag = randomUUID().slice(0, 8);
+  await signInAsAdmin(page);
+  const lead = (await (
+    await page.request.post('/api/leads', {
+      data: { full_name: `Live Watch ${tag}`, email: `live.watch.${tag}@example.com`, phone: '(410) 555-0142', property_types: ['land'] },
+      headers: fromTheSite(),
+    })
+  ).json()) as { id: string };
+
+  // Another admin, in another browser, changes things while this one looks.
+  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const otherPage = await other.newPage();
+  await signInAsAdmin(otherPage);
+
+  await page.goto(`/dashboard/leads?search=${encodeURIComponent(tag)}`);
+  await expect(page.getByRole('link', { name: `Live Watch ${tag}` })).toBeVisible();
+  const arrived = await otherPage.request.post('/api/leads', {
+    data: { full_name: `Live Arrival ${tag}`, email: `live.arrival.${tag}@example.com`, phone: '(410) 555-0143', property_types: ['land'] },
+    headers: fromTheSite(),
+  });
+  expect(arrived.status()).toBe(201);
+  await expect(page.getByRole('link', { name: `Live Arrival ${tag}` })).toBeVisible({ timeout: 3_000 });
+
+  await page.goto(`/dashboard/leads/${lead.id}`);
+  await expect(page.getByLabel('Status')).toHaveValue('New');
+  expect((await otherPage.request.patch(`/api/leads/${lead.id}`, { data: { status: 'Converted' }, headers: fromTheSite() })).status()).toBe(200);
+  await expect(page.getByLabel('Status')).toHaveValue('Converted', { timeout: 3_000 });
+  await expect(page.getByRole('region', { name: 'Timeline', exact: true }).getByText(/Converted/).first()).toBeVisible({ timeout: 3_000 });
+  await other.close();
+});
