@@ -67,6 +67,17 @@ export function LeadsPage() {
     });
   };
 
+  // The same rows, selection and actions, as cards on a phone or as the table.
+  const rowProps = {
+    leads: rows,
+    busy: leads.isPlaceholderData,
+    selection,
+    onEdit: (lead: Lead) => setEditingId(lead.id),
+    onDelete: (lead: Lead) => setDeleting(lead),
+    sort: view.sort,
+    dir: view.dir,
+  };
+
   return (
     <section aria-labelledby="leads-heading" className="space-y-5">
       {/* The button sits by the heading, not at the far right, where toasts appear over it. */}
@@ -117,29 +128,7 @@ export function LeadsPage() {
       )}
       {leads.data ? (
         <>
-          {phone ? (
-            <LeadCards
-              leads={rows}
-              busy={leads.isPlaceholderData}
-              selection={selection}
-              onEdit={(lead) => setEditingId(lead.id)}
-              onDelete={(lead) => setDeleting(lead)}
-              sort={view.sort}
-              dir={view.dir}
-              onSort={setSort}
-            />
-          ) : (
-            <LeadsTable
-              leads={rows}
-              busy={leads.isPlaceholderData}
-              selection={selection}
-              onEdit={(lead) => setEditingId(lead.id)}
-              onDelete={(lead) => setDeleting(lead)}
-              sort={view.sort}
-              dir={view.dir}
-              onSort={sortBy}
-            />
-          )}
+          {phone ? <LeadCards {...rowProps} onSort={setSort} /> : <LeadsTable {...rowProps} onSort={sortBy} />}
           <Pagination page={view.page} pageSize={leads.data.page_size || PAGE_SIZE} total={leads.data.total} onPage={setPage} />
         </>
       ) : leads.isLoading ? (
