@@ -3,13 +3,14 @@ import { test as base, expect, type APIRequestContext, type Page } from '@playwr
 
 /**
  * Every test gets its own client IP (sent as X-Forwarded-For; the e2e server runs with
- * TRUST_PROXY=1), so the per-IP lead rate limit of one test never affects another.
+ * TRUST_PROXY=1), so the per-IP lead rate limit of one test never affects another. Set on the
+ * context, so `page.request` (the context's API client) sends it too, not only the page.
  */
 export const test = base.extend<{ clientIp: string }>({
   clientIp: [
-    async ({ page }, use) => {
+    async ({ context }, use) => {
       const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-      await page.setExtraHTTPHeaders({ 'x-forwarded-for': ip });
+      await context.setExtraHTTPHeaders({ 'x-forwarded-for': ip });
       await use(ip);
     },
     { auto: true },
