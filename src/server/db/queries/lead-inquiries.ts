@@ -28,6 +28,9 @@ export async function submitPublicLead(
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     await lockEmail(t, lead.email);
+    // The common case, a new person, in one statement; anything else is looked at below.
+    const fresh = await createLead(t, lead, { mail, bookingTokenHash, onlyNewPerson: true });
+    if (fresh.created) return { ...fresh, repeated: false };
     const [seen] = await queryRows(
       t,
       sql`select id from leads where submission_id = ${lead.submission_id}::uuid
@@ -36,7 +39,8 @@ export async function submitPublicLead(
     );
     if (seen) return { id: seen.id, created: false, repeated: false };
     const [known] = await queryRows(t, sql`select id from leads where email = ${lead.email} order by created_at, id limit 1 for update`, idRow);
-    if (!known) return { ...(await createLead(t, lead, { mail, bookingTokenHash })), repeated: false };
+    // Not stored, not seen, no lead of this email: cannot happen under the lock, but say so plainly.
+    if (!known) throw new Error('a public submission was neither stored nor recognised');
     await addInquiry(t, known.id, lead, mail, bookingTokenHash);
     return { id: known.id, created: true, repeated: true };
   });

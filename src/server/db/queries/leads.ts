@@ -55,7 +55,18 @@ export type LeadMail = QueueMail & { acknowledge: boolean };
 export async function createLead(
   db: Db,
   lead: NewLead,
-  { createdBy = null, mail, bookingTokenHash }: { createdBy?: string | null; mail?: LeadMail; bookingTokenHash?: string } = {},
+  {
+    createdBy = null,
+    mail,
+    bookingTokenHash,
+    onlyNewPerson = false,
+  }: {
+    createdBy?: string | null;
+    mail?: LeadMail;
+    bookingTokenHash?: string;
+    /** Stores nothing when a lead has this email or a lead event has this submission (the public form's path). */
+    onlyNewPerson?: boolean;
+  } = {},
 ): Promise<{ id: string | null; created: boolean }> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
@@ -70,6 +81,12 @@ export async function createLead(
              ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views,
              ${lead.property_address ?? null}::text, ${lead.target_closing_date ?? null}::date, ${lead.estimated_fee_cents ?? null}::bigint
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
+      ${
+        onlyNewPerson
+          ? sql`where not exists (select 1 from leads where email = ${lead.email})
+          and not exists (select 1 from lead_events where submission_id = ${lead.submission_id ?? null}::uuid)`
+          : sql``
+      }
       on conflict (submission_id) do nothing
       returning *
     ), history as (
