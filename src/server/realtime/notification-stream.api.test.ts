@@ -94,6 +94,21 @@ describe('appointment reminders', () => {
       expect(row.message).toMatch(/^Upcoming Call with Unknown Lead at \d{1,2}:\d\d [AP]M$/);
     }
   });
+
+  it('name the lead of the appointment, so a click opens the lead', async () => {
+    await execute(database.db, sql`truncate appointments, notifications, users, leads cascade`);
+    await ensureAdmin(database.db, 'one@example.com', 'one-password');
+    const tz = 'America/New_York';
+    const [lead] = await rowsOf<{ id: string }>(database.db, sql`insert into leads (full_name, email, phone, property_types)
+      values ('Remi Nder', 'remi@example.com', '1', array['land']) returning id`);
+    await execute(database.db, sql`
+      insert into appointments (lead_id, date, time, type)
+      select ${lead!.id}, (local)::date, (local)::time, 'Call'
+      from (select date_trunc('minute', (now() + interval '30 minutes') at time zone ${tz}) as local) x`);
+    expect(await sendDueReminders(database.db, tz, 60)).toBe(1);
+    const rows = await rowsOf<{ message: string; lead_id: string | null }>(database.db, sql`select message, lead_id from notifications`);
+    expect(rows).toEqual([{ message: expect.stringMatching(/^Upcoming Call with Remi Nder at /), lead_id: lead!.id }]);
+  });
 });
 
 describe('stream and session', () => {

@@ -66,6 +66,9 @@ describe('booking a call', () => {
     expect(list.body.appointments).toEqual([expect.objectContaining({ time: '10:00', type: 'Zoom', source: 'booking', status: 'scheduled', duration_minutes: 30, lead: expect.objectContaining({ full_name: 'Jane Doe' }) })]);
     const notes = await admin<{ notifications: Notification[] }>('GET', '/api/notifications');
     expect(notes.body.notifications.map((n) => n.message)).toContainEqual(expect.stringMatching(/^New booking: Jane Doe, \w{3} \w{3} \d{1,2}, 10:00 AM$/));
+    // It names the lead, so a click opens the lead's page.
+    const leadId = list.body.appointments[0]!.lead_id;
+    expect(notes.body.notifications.find((n) => n.message.startsWith('New booking: Jane Doe'))?.lead_id).toBe(leadId);
     const mails = await rowsOf<{ to_address: string; data: { manage_path?: string; change: string } }>(database.db, sql`select to_address, data from emails where kind = 'appointment'`);
     expect(mails).toEqual([{ to_address: 'jane@example.com', data: expect.objectContaining({ change: 'scheduled', manage_path: `/booking/${token}` }) }]);
 
@@ -122,7 +125,9 @@ describe('booking a call', () => {
     expect(appointment).toMatchObject({ status: 'cancelled', cancelled_by: 'lead' });
     expect((await availability(day(4), day(4))).body.slots).toContain(slots[6]);
 
-    const messages = (await admin<{ notifications: Notification[] }>('GET', '/api/notifications')).body.notifications.map((n) => n.message);
+    const notified = (await admin<{ notifications: Notification[] }>('GET', '/api/notifications')).body.notifications;
+    const messages = notified.map((n) => n.message);
+    expect(new Set(notified.filter((n) => n.message.includes('Mo Ved')).map((n) => n.lead_id))).toEqual(new Set([appointment!.lead_id]));
     expect(messages.filter((m) => m.startsWith('Booking moved: Mo Ved, '))).toHaveLength(1);
     expect(messages.filter((m) => m.startsWith('Booking cancelled: Mo Ved, '))).toHaveLength(1);
     const changes = await rowsOf<{ change: string }>(database.db, sql`select data->>'change' as change from emails where kind = 'appointment' order by created_at`);

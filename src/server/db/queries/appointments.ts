@@ -224,8 +224,8 @@ export async function updateAppointment(
     )${mail ? queueAppointmentEmails('updated', mail, { change: sql`a.change`, leadExtra }) : sql``}${
       notice
         ? sql`, noticed as (
-      insert into notifications (user_id, type, message)
-      select u.id, 'booking', ${notice('updated')} from updated join leads l on l.id = updated.lead_id cross join users u
+      insert into notifications (user_id, type, message, lead_id)
+      select u.id, 'booking', ${notice('updated')}, l.id from updated join leads l on l.id = updated.lead_id cross join users u
       where updated.change is not null)`
         : sql``
     }

@@ -144,8 +144,8 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
         expires_at = greatest(k.expires_at, ${startsAt(sql.raw('created'), mail.timeZone)} + make_interval(mins => created.duration_minutes))
       from created where k.token_hash = ${b.hash}
     ), noticed as (
-      insert into notifications (user_id, type, message)
-      select u.id, 'booking', 'New booking: ' || l.full_name || ', ' || ${shortWhen('created')}
+      insert into notifications (user_id, type, message, lead_id)
+      select u.id, 'booking', 'New booking: ' || l.full_name || ', ' || ${shortWhen('created')}, l.id
       from created join leads l on l.id = created.lead_id cross join users u
     )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token) })}
     select (select got from slot_lock) as got, (select id from created) as id`, z.object({ got: z.boolean(), id: z.uuid().nullable() }));

@@ -20,8 +20,9 @@ export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: 
         and (a.date + a.time) at time zone ${timeZone} > now() - interval '1 hour'
       returning a.lead_id, a.time, a.type
     )
-    insert into notifications (user_id, type, message)
+    insert into notifications (user_id, type, message, lead_id)
     select u.id, 'appointment',
-           'Upcoming ' || due.type || ' with ' || coalesce(l.full_name, 'Unknown Lead') || ' at ' || to_char(due.time, 'FMHH12:MI AM')
+           'Upcoming ' || due.type || ' with ' || coalesce(l.full_name, 'Unknown Lead') || ' at ' || to_char(due.time, 'FMHH12:MI AM'),
+           l.id
     from due left join leads l on l.id = due.lead_id cross join users u`);
 }
