@@ -7,20 +7,10 @@ import { useNotificationStream } from '#client/features/notifications/use-notifi
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useAuth } from '#client/lib/auth.tsx';
 import { readSiteConfig } from '#client/lib/site-config.ts';
+import { useMediaQuery } from '#client/lib/use-media-query.ts';
 import { Sidebar } from './sidebar.tsx';
 
 const SIDEBAR_ID = 'dashboard-sidebar';
-
-function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const onChange = () => setMatches(list.matches);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, [query]);
-  return matches;
-}
 
 export function DashboardLayout() {
   const { user, signOut, refresh } = useAuth();

@@ -348,8 +348,3 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
     select ${leadColumns} from updated l`, leadSchema);
   return rows[0];
 }
-
-export async function deleteLead(db: Db, id: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`delete from leads where id = ${id} returning id`, idRow);
-  return rows.length > 0;
-}
