@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { BulkLeadRequest } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
 import { pgArray, queryRows } from '../sql.ts';
-import { LeadUpdateRefused, NO_SUCH_OWNER } from './leads.ts';
+import { LeadUpdateRefused, NO_SUCH_OWNER, ownerEventCte } from './leads.ts';
 
 const countRow = z.object({ updated: z.number().int() });
 
@@ -43,12 +43,7 @@ export async function bulkUpdateLeads(db: Db, request: BulkLeadRequest, adminId:
           update leads l set owner_id = ${owner}::uuid, updated_at = now()
           from chosen c where l.id = c.id and c.owner_id is distinct from ${owner}::uuid
           returning l.id, c.owner_id as old_owner_id, l.owner_id
-        ), owner_event as (
-          insert into lead_events (lead_id, kind, actor_id, data)
-          select u.id, 'owner', ${adminId}, jsonb_build_object('from', (select email from users where id = u.old_owner_id),
-            'to', (select email from users where id = u.owner_id))
-          from updated u
-        )
+        ), ${ownerEventCte(adminId)}
         select count(*)::int as updated from chosen`;
       break;
     }

@@ -263,6 +263,17 @@ export async function getLead(db: Db, id: string): Promise<LeadDetail | undefine
   return { ...lead, status_history: history };
 }
 
+/**
+ * The CTE `owner_event`: each row of `updated` (id, old_owner_id, owner_id) whose owner changed
+ * gets an 'owner' entry on its lead's timeline, naming both owners by email, by `adminId`.
+ */
+export const ownerEventCte = (adminId: string) => sql`owner_event as (
+      insert into lead_events (lead_id, kind, actor_id, data)
+      select u.id, 'owner', ${adminId}, jsonb_build_object('from', (select email from users where id = u.old_owner_id),
+        'to', (select email from users where id = u.owner_id))
+      from updated u where u.owner_id is distinct from u.old_owner_id
+    )`;
+
 /** Why an update was refused (nothing changed): a field's message, for a 400. */
 export class LeadUpdateRefused extends Error {
   constructor(
@@ -335,12 +346,7 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
     ), history as (
       insert into lead_status_changes (lead_id, from_status, to_status, changed_by)
       select id, old_status, status, ${adminId} from updated where status <> old_status
-    ), owner_event as (
-      insert into lead_events (lead_id, kind, actor_id, data)
-      select u.id, 'owner', ${adminId}, jsonb_build_object('from', (select email from users where id = u.old_owner_id),
-        'to', (select email from users where id = u.owner_id))
-      from updated u where u.owner_id is distinct from u.old_owner_id
-    ), follow_up_event as (
+    ), ${ownerEventCte(adminId)}, follow_up_event as (
       insert into lead_events (lead_id, kind, actor_id, data)
       select u.id, 'follow_up', ${adminId}, jsonb_build_object('on', to_char(u.follow_up_on, 'YYYY-MM-DD'), 'note', u.follow_up_note)
       from updated u where u.follow_up_on is distinct from u.old_follow_up_on or u.follow_up_note is distinct from u.old_follow_up_note
