@@ -30,7 +30,9 @@ export default defineConfig({
   workers: 2,
   retries: 0, // a flaky test is a defect to fix, not to retry
   forbidOnly: Boolean(process.env.CI),
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // In CI a JSON report too: .ci/run prints its failures again at the very end (scripts/playwright-failures.mjs),
+  // where a log cut to its tail still shows why a test failed.
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'artifacts/playwright-report.json' }]] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {

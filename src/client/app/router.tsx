@@ -4,6 +4,7 @@ import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { LoginPage } from '#client/features/auth/login-page.tsx';
 import { OverviewPage } from '#client/features/dashboard/overview-page.tsx';
 import { DashboardLayout } from './dashboard-layout.tsx';
+import { OwnerRoute } from './owner-route.tsx';
 import { ProtectedRoute } from './protected-route.tsx';
 
 // The Leads, Appointments and Analytics pages load on first visit (the layout shows a spinner
@@ -39,9 +40,11 @@ export function AppRoutes() {
           <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
           <Route path="appointments" element={<AppointmentsPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
-          <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
-          <Route path="settings/email" element={<EmailSettingsPage />} />
-          <Route path="settings/booking" element={<BookingSettingsPage />} />
+          <Route element={<OwnerRoute />}>
+            <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
+            <Route path="settings/email" element={<EmailSettingsPage />} />
+            <Route path="settings/booking" element={<BookingSettingsPage />} />
+          </Route>
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
       </Route>

@@ -1,13 +1,15 @@
 import { CalendarDays, ChartColumn, LayoutDashboard, LogOut, Settings, Users, X } from '#client/components/icons.tsx';
 import { useEffect, useRef } from 'react';
 import { NavLink } from 'react-router';
+import { useAuth } from '#client/lib/auth.tsx';
 
 const LINKS = [
   { to: '/dashboard', label: 'Overview', icon: LayoutDashboard, end: true },
   { to: '/dashboard/leads', label: 'Leads', icon: Users, end: false },
   { to: '/dashboard/appointments', label: 'Appointments', icon: CalendarDays, end: false },
   { to: '/dashboard/analytics', label: 'Analytics', icon: ChartColumn, end: false },
-  { to: '/dashboard/settings', label: 'Settings', icon: Settings, end: false },
+  // The team and the settings are the owners'.
+  { to: '/dashboard/settings', label: 'Settings', icon: Settings, end: false, ownersOnly: true },
 ];
 
 type Props = { id: string; open: boolean; desktop: boolean; siteName: string; onClose: () => void; onLogout: () => void };
@@ -15,6 +17,8 @@ type Props = { id: string; open: boolean; desktop: boolean; siteName: string; on
 /** Fixed on wide screens; on small ones it slides in over an overlay. */
 export function Sidebar({ id, open, desktop, siteName, onClose, onLogout }: Props) {
   const first = useRef<HTMLAnchorElement>(null);
+  const { user } = useAuth();
+  const links = LINKS.filter((link) => !('ownersOnly' in link) || user?.role === 'owner');
   // On a phone, opening the menu moves focus into it; closed, it is out of the tab order.
   useEffect(() => {
     if (open && !desktop) first.current?.focus();
@@ -37,7 +41,7 @@ export function Sidebar({ id, open, desktop, siteName, onClose, onLogout }: Prop
           </button>
         </div>
         <nav aria-label="Dashboard" className="flex-1 space-y-1 px-3 py-4">
-          {LINKS.map(({ to, label, icon: Icon, end }) => (
+          {links.map(({ to, label, icon: Icon, end }) => (
             <NavLink
               key={to}
               ref={to === '/dashboard' ? first : undefined}

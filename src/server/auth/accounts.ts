@@ -1,3 +1,4 @@
+import type { Role } from '#shared/schemas/auth';
 import type { Db } from '../db/client.ts';
 import { findUserByEmail, insertUser, setPasswordHash, type User } from '../db/queries/users.ts';
 import { hashPassword } from './password.ts';
@@ -7,11 +8,14 @@ import { hashPassword } from './password.ts';
  * layer, so the queries only ever store and compare hashes.
  */
 
-/** Creates the admin unless one has that email (that one is left as it is); says which happened. */
-export async function ensureAdmin(db: Db, email: string, password: string): Promise<{ created: boolean; user: User }> {
+/**
+ * Creates the admin unless one has that email (that one is left as it is); says which
+ * happened. An owner unless `role` says staff (the first account is an owner either way).
+ */
+export async function ensureAdmin(db: Db, email: string, password: string, role: Role = 'owner'): Promise<{ created: boolean; user: User }> {
   const existing = await findUserByEmail(db, email);
   if (existing) return { created: false, user: existing };
-  return insertUser(db, email, await hashPassword(password));
+  return insertUser(db, email, await hashPassword(password), role);
 }
 
 /** Sets a new password and ends every session of that admin. False if no admin has that email. */

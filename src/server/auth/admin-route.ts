@@ -1,9 +1,21 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
 import { errorResponses } from '../http/openapi.ts';
 import { requireUser } from './require-user.ts';
 
 const unauthorized = errorResponses({ 401: 'Not signed in, or the session expired' });
+const forbidden = errorResponses({ 403: 'Signed in as staff: only an owner of the team may do this' });
+
+export const OWNERS_ONLY = 'Only an owner of the team can do this.';
+
+/** After requireUser: staff are answered 403 before anything is read or changed. */
+export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.user.role !== 'owner') throw new AppError('forbidden', OWNERS_ONLY);
+  await next();
+});
 
 /**
  * An admin operation: documented as needing the session cookie and guarded by requireUser,
@@ -17,5 +29,19 @@ export function createAdminRoute<const R extends Omit<RouteConfig, 'security' | 
     security: [{ sessionCookie: [] }],
     middleware: [requireUser, ...afterSignIn] as const,
     responses: { ...route.responses, ...unauthorized },
+  });
+}
+
+/**
+ * An owner's operation (the team, the settings, the audit log): as createAdminRoute, and
+ * staff are refused with 403. Documented with the `owner` scope on the session cookie, which
+ * the access walk reads to check every such operation refuses staff.
+ */
+export function createOwnerRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(route: R, afterSignIn: MiddlewareHandler[] = []) {
+  return createRoute({
+    ...route,
+    security: [{ sessionCookie: ['owner'] }],
+    middleware: [requireUser, requireOwner, ...afterSignIn] as const,
+    responses: { ...route.responses, ...unauthorized, ...forbidden },
   });
 }

@@ -32,13 +32,27 @@ export const users = pgTable(
     email: text('email').notNull(),
     password_hash: text('password_hash').notNull(),
     created_at: createdAt(),
-    // Email preferences, changed in the account menu.
+    // Email preferences, changed on the account page.
     email_new_leads: boolean('email_new_leads').notNull().default(true),
     email_appointments: boolean('email_appointments').notNull().default(false),
+    // Owners manage the team and the settings; staff do everything else. A trigger keeps at
+    // least one active owner once anyone exists (drizzle/0016_team_accounts.sql).
+    role: text('role').notNull().default('staff'),
+    // A deactivated account cannot sign in; its sessions and calendar feed are gone.
+    deactivated_at: timestamp('deactivated_at', { withTimezone: true }),
+    last_sign_in_at: timestamp('last_sign_in_at', { withTimezone: true }),
+    password_changed_at: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    // Two-factor (TOTP, RFC 6238): the base32 secret once confirmed (a pending one while
+    // setting up), and the last time step accepted, so a code cannot be used twice.
+    totp_secret: text('totp_secret'),
+    totp_pending_secret: text('totp_pending_secret'),
+    totp_enabled_at: timestamp('totp_enabled_at', { withTimezone: true }),
+    totp_last_step: bigint('totp_last_step', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('users_role_check', sql`${t.role} in ('owner', 'staff')`),
   ],
 );
 
@@ -53,8 +67,127 @@ export const sessions = pgTable(
     created_at: createdAt(),
     last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // A name for the session that is not its secret (the account page lists and ends sessions by it).
+    id: uuid('id').notNull().defaultRandom(),
+    // Where it was started from, for the account page's list.
+    ip: text('ip'),
+    user_agent: text('user_agent'),
   },
-  (t) => [index('sessions_user_id_idx').on(t.user_id), index('sessions_expires_at_idx').on(t.expires_at)],
+  (t) => [index('sessions_user_id_idx').on(t.user_id), index('sessions_expires_at_idx').on(t.expires_at), uniqueIndex('sessions_id_key').on(t.id)],
+);
+
+/**
+ * Single-use links sent to a person: an invitation to join the team (72 hours) or a password
+ * reset (30 minutes). Only the SHA-256 of the link's token is stored.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    kind: text('kind').notNull(),
+    email: text('email').notNull(),
+    // The role an invitation gives.
+    role: text('role'),
+    // The account a password reset is for.
+    user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    // An invitation withdrawn by an owner before it was used.
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('account_tokens_kind_check', sql`${t.kind} in ('invite', 'password_reset')`),
+    check('account_tokens_role_check', sql`${t.role} is null or ${t.role} in ('owner', 'staff')`),
+    index('account_tokens_kind_email_idx').on(t.kind, t.email),
+    index('account_tokens_user_id_idx').on(t.user_id),
+  ],
+);
+
+/** Two-factor recovery codes: ten per account, each usable once; only their hashes are kept. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code_hash: text('code_hash').notNull(),
+    created_at: createdAt(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('recovery_codes_user_id_idx').on(t.user_id)],
+);
+
+/** Browsers that skip the two-factor step for 30 days ("remember this device"); the cookie's token is hashed. */
+export const trustedDevices = pgTable(
+  'trusted_devices',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    user_agent: text('user_agent'),
+    created_at: createdAt(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('trusted_devices_user_id_idx').on(t.user_id)],
+);
+
+/** A password accepted, the two-factor code still to come: a few minutes to send it. */
+export const signInChallenges = pgTable(
+  'sign_in_challenges',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sign_in_challenges_user_id_idx').on(t.user_id)],
+);
+
+/** The team's own settings: one row. */
+export const teamSettings = pgTable(
+  'team_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    // Staff without two-factor are sent to set it up at their next sign-in.
+    require_two_factor: boolean('require_two_factor').notNull().default(false),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_by: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [check('team_settings_one_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * Who did what, when, from where. Written in the same transaction as the change it records;
+ * never changed afterwards (a trigger refuses updates, but for the redaction of an erased
+ * lead's values), deleted only past AUDIT_RETENTION_DAYS.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor_id: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    // The actor's email then: kept when the account is removed.
+    actor_email: text('actor_email'),
+    action: text('action').notNull(),
+    target_type: text('target_type'),
+    target_id: text('target_id'),
+    details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
+    ip: text('ip'),
+    user_agent: text('user_agent'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc()),
+    index('audit_log_actor_at_idx').on(t.actor_id, t.at.desc()),
+    index('audit_log_action_at_idx').on(t.action, t.at.desc()),
+    index('audit_log_target_idx').on(t.target_type, t.target_id),
+  ],
 );
 
 export const leads = pgTable(
@@ -456,7 +589,7 @@ export const emails = pgTable(
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
     check(
       'emails_kind_check',
-      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test')`,
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset')`,
     ),
     uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),

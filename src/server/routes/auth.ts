@@ -15,12 +15,14 @@ import {
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
 import { createSession, deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
-import { findPasswordHash } from '../db/queries/users.ts';
+import { findPasswordHash, touchLastSignIn } from '../db/queries/users.ts';
 import type { Db } from '../db/client.ts';
 import { rateLimitKey } from '../lib/client-address.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+
+export const ACCOUNT_DEACTIVATED = 'This account has been deactivated. Ask an owner of your team to reactivate it.';
 
 // An unknown email is checked against this hash, so it costs the same time as a wrong password.
 let dummyHash: Promise<string> | undefined;
@@ -37,6 +39,7 @@ const loginRoute = createPublicRoute({
     ...errorResponses({
       400: 'Invalid fields',
       401: 'Wrong email or password (the same answer for both)',
+      403: 'The password is right but the account is deactivated',
       429: 'Too many failed sign-ins for this email from this IP, or from this IP',
     }),
   },
@@ -102,8 +105,11 @@ export const authRoutes = createRouter()
       c.var.deps.logger.info({ event: 'login_failed', requestId: c.var.requestId }, 'failed sign-in');
       throw new AppError('unauthorized', 'Invalid credentials');
     }
+    // Said only to someone who knows the password: the account exists, and an owner can reactivate it.
+    if (account.deactivated) throw new AppError('forbidden', ACCOUNT_DEACTIVATED);
     await undoRateLimitHits(db, [keys.ip, keys.account], [keys.pair], hit.windowStart);
     await rememberSignInIp(db, account.id, ip);
+    await touchLastSignIn(db, account.id);
 
     // Rotate: whatever session the browser held before sign-in ends here.
     const previous = readSessionToken(c);
@@ -111,8 +117,8 @@ export const authRoutes = createRouter()
       await deleteSession(db, previous);
       c.var.deps.hub.endSession(hashToken(previous));
     }
-    writeSessionCookie(c, await createSession(db, account.id));
-    return c.json({ user: { id: account.id, email: account.email } }, 200);
+    writeSessionCookie(c, await createSession(db, account.id, { ip, userAgent: c.req.header('user-agent') }));
+    return c.json({ user: { id: account.id, email: account.email, role: account.role } }, 200);
   })
   .openapi(logoutRoute, async (c) => {
     const token = readSessionToken(c);

@@ -12,7 +12,7 @@ import {
   type PublicBooking,
 } from '#shared/schemas/booking';
 import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
-import { createAdminRoute } from '../auth/admin-route.ts';
+import { createAdminRoute, createOwnerRoute } from '../auth/admin-route.ts';
 import { openSlots, type Busy } from '../booking/availability.ts';
 import type { Db } from '../db/client.ts';
 import { updateAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
@@ -99,7 +99,7 @@ const cancelRoute = createPublicRoute({
   },
 });
 
-const settingsRoute = createAdminRoute({
+const settingsRoute = createOwnerRoute({
   method: 'get',
   path: '/api/booking-settings',
   tags: ['booking'],
@@ -107,7 +107,7 @@ const settingsRoute = createAdminRoute({
   responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Booking settings') },
 });
 
-const saveSettingsRoute = createAdminRoute({
+const saveSettingsRoute = createOwnerRoute({
   method: 'put',
   path: '/api/booking-settings',
   tags: ['booking'],

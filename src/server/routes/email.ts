@@ -1,6 +1,6 @@
 import { emailIdParamSchema, emailOverviewSchema, type EmailMessage } from '#shared/schemas/email';
 import { z } from '@hono/zod-openapi';
-import { createAdminRoute } from '../auth/admin-route.ts';
+import { createOwnerRoute } from '../auth/admin-route.ts';
 import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
@@ -11,7 +11,7 @@ import { emailSubject } from '../mail/messages.ts';
 
 const RECENT = 50;
 
-const overviewRoute = createAdminRoute({
+const overviewRoute = createOwnerRoute({
   method: 'get',
   path: '/api/email',
   tags: ['email'],
@@ -19,7 +19,7 @@ const overviewRoute = createAdminRoute({
   responses: { 200: jsonContent(emailOverviewSchema, 'Email') },
 });
 
-const testRoute = createAdminRoute({
+const testRoute = createOwnerRoute({
   method: 'post',
   path: '/api/email/test',
   tags: ['email'],
@@ -30,7 +30,7 @@ const testRoute = createAdminRoute({
 /** Queuing mail by hand (a test, a retry) only makes sense with a mail server to send it. */
 const EMAIL_OFF = 'Email is off: set SMTP_URL and restart the server to send email.';
 
-const retryRoute = createAdminRoute({
+const retryRoute = createOwnerRoute({
   method: 'post',
   path: '/api/email/{id}/retry',
   tags: ['email'],

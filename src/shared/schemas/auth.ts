@@ -6,7 +6,13 @@ import { zodText } from './text.ts';
 export const loginRequestSchema = z.object({ email: zodText(LOGIN_RULES.email), password: zodText(LOGIN_RULES.password) });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const currentUserSchema = z.object({ id: z.uuid(), email: z.string() });
+/** Owners manage the team and the settings; staff do everything else an admin does. */
+export const ROLES = ['owner', 'staff'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', staff: 'Staff' };
+
+export const currentUserSchema = z.object({ id: z.uuid(), email: z.string(), role: roleSchema });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 /** The browser's session check: who is signed in, if anyone. */

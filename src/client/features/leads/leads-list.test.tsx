@@ -18,7 +18,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ME = { id: '00000000-0000-4000-8000-0000000000aa', email: 'me@example.com' };
+const ME = { id: '00000000-0000-4000-8000-0000000000aa', email: 'me@example.com', role: 'owner' as const };
 const listBody = (leads: Lead[], total = leads.length, page = 1) => ({ leads, total, page, page_size: 20 });
 const currentUrl = () => screen.getByTestId('current-url').textContent ?? '';
 const lastList = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/leads?')).at(-1)?.path;
@@ -163,7 +163,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   it('offers the admins to assign to when the list is available', async () => {
     const user = userEvent.setup();
     const rows = leads();
-    const other = { id: '00000000-0000-4000-8000-0000000000bb', email: 'other@example.com' };
+    const other = { id: '00000000-0000-4000-8000-0000000000bb', email: 'other@example.com', role: 'owner' };
     const { calls } = mockApi(({ method, path }) => {
       if (method === 'GET' && path.startsWith('/api/leads?')) return { body: listBody(rows) };
       if (path === '/api/admins') return { body: { admins: [ME, other] } };

@@ -11,12 +11,16 @@ export const SESSION_ABSOLUTE_DAYS = 30;
 /** Only this hash is stored: a copy of the sessions table opens no session. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** Where a session was started from (the account page lists them). */
+export type SessionOrigin = { ip?: string | null; userAgent?: string | null };
+
 /** Starts a session and returns its token (256 random bits) for the cookie. */
-export async function createSession(db: Db, userId: string): Promise<string> {
+export async function createSession(db: Db, userId: string, origin: SessionOrigin = {}): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await execute(db, sql`
-    insert into sessions (token_hash, user_id, expires_at)
-    values (${hashToken(token)}, ${userId}, now() + make_interval(days => ${SESSION_ABSOLUTE_DAYS}))`);
+    insert into sessions (token_hash, user_id, expires_at, ip, user_agent)
+    values (${hashToken(token)}, ${userId}, now() + make_interval(days => ${SESSION_ABSOLUTE_DAYS}),
+      ${origin.ip ?? null}, ${origin.userAgent?.slice(0, 512) ?? null})`);
   return token;
 }
 
@@ -26,15 +30,16 @@ export async function createSession(db: Db, userId: string): Promise<string> {
  */
 export async function findSessionUser(db: Db, token: string): Promise<CurrentUser | undefined> {
   const rows = await queryRows(db, sql`
-    select u.id, u.email, s.last_seen_at < now() - interval '1 minute' as stale
+    select u.id, u.email, u.role, s.last_seen_at < now() - interval '1 minute' as stale
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
+      and u.deactivated_at is null
       and s.expires_at > now()
       and s.last_seen_at > now() - make_interval(days => ${SESSION_IDLE_DAYS})`, currentUserSchema.extend({ stale: z.boolean() }));
   const row = rows[0];
   if (!row) return undefined;
   if (row.stale) await execute(db, sql`update sessions set last_seen_at = now() where token_hash = ${hashToken(token)}`);
-  return { id: row.id, email: row.email };
+  return { id: row.id, email: row.email, role: row.role };
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
@@ -45,4 +50,18 @@ export async function deleteExpiredSessions(db: Db): Promise<number> {
   return execute(db, sql`
     delete from sessions
     where expires_at <= now() or last_seen_at <= now() - make_interval(days => ${SESSION_IDLE_DAYS})`);
+}
+
+/**
+ * Ends the sessions of an account, all of them or all but `keepTokenHash` (the one making
+ * the change), and returns the hashes of those ended so this process can close their
+ * streams at once (other processes find them gone within their session check).
+ */
+export async function deleteSessionsOf(db: Db, userId: string, keepTokenHash?: string): Promise<string[]> {
+  const rows = await queryRows(
+    db,
+    sql`delete from sessions where user_id = ${userId} and token_hash is distinct from ${keepTokenHash ?? null} returning token_hash`,
+    z.object({ token_hash: z.string() }),
+  );
+  return rows.map((r) => r.token_hash);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { roleSchema, type Role } from '#shared/schemas/auth';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
 
@@ -13,12 +14,15 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | und
 
 /**
  * Creates the user unless one has that email; says which happened. Takes the password's
- * hash (auth/accounts.ts hashes): no query ever sees a password.
+ * hash (auth/accounts.ts hashes): no query ever sees a password. The first account is always
+ * an owner, whatever `role` says (a team has at least one).
  */
-export async function insertUser(db: Db, email: string, passwordHash: string): Promise<{ created: boolean; user: User }> {
+export async function insertUser(db: Db, email: string, passwordHash: string, role: Role = 'owner'): Promise<{ created: boolean; user: User }> {
   const rows = await queryRows(
     db,
-    sql`insert into users (email, password_hash) values (${email.toLowerCase()}, ${passwordHash})
+    sql`insert into users (email, password_hash, role)
+        values (${email.toLowerCase()}, ${passwordHash},
+          case when exists (select 1 from users where role = 'owner' and deactivated_at is null) then ${role} else 'owner' end)
         on conflict (email) do nothing
         returning id, email, created_at::text`,
     userRow,
@@ -27,14 +31,30 @@ export async function insertUser(db: Db, email: string, passwordHash: string): P
   return { created: false, user: (await findUserByEmail(db, email))! };
 }
 
-/** The stored hash for sign-in; undefined for an unknown email. */
-export async function findPasswordHash(db: Db, email: string): Promise<{ id: string; email: string; password_hash: string } | undefined> {
+const signInRow = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: roleSchema,
+  password_hash: z.string(),
+  deactivated: z.boolean(),
+  two_factor: z.boolean(),
+});
+export type SignInAccount = z.infer<typeof signInRow>;
+
+/** What sign-in needs of an account (its hash, whether it may sign in, whether it has two-factor); undefined for an unknown email. */
+export async function findPasswordHash(db: Db, email: string): Promise<SignInAccount | undefined> {
   const rows = await queryRows(
     db,
-    sql`select id, email, password_hash from users where email = ${email.toLowerCase()}`,
-    z.object({ id: z.uuid(), email: z.string(), password_hash: z.string() }),
+    sql`select id, email, role, password_hash, deactivated_at is not null as deactivated, totp_secret is not null as two_factor
+        from users where email = ${email.toLowerCase()}`,
+    signInRow,
   );
   return rows[0];
+}
+
+/** Records a successful sign-in (the team page shows it). */
+export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
+  await execute(db, sql`update users set last_sign_in_at = now() where id = ${userId}`);
 }
 
 export async function listUsers(db: Db): Promise<User[]> {
