@@ -12,7 +12,7 @@ import {
   type PublicBooking,
 } from '#shared/schemas/booking';
 import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
-import { createAdminRoute, createOwnerRoute } from '../auth/admin-route.ts';
+import { createOwnerRoute } from '../auth/admin-route.ts';
 import { openSlots, type Busy } from '../booking/availability.ts';
 import type { Db } from '../db/client.ts';
 import { updateAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
