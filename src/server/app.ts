@@ -33,6 +33,7 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { publicEventRoutes } from './routes/public-events.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
+import { teamRoutes } from './routes/team.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -161,6 +162,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', analyticsRoutes);
   app.route('/', emailRoutes);
   app.route('/', accountRoutes);
+  app.route('/', teamRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
@@ -273,7 +275,7 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     if (page === undefined) return next();
     c.header('Cache-Control', 'no-cache');
     if (isAppPath(c.req.path)) c.header('Content-Security-Policy', ADMIN_APP_CSP);
-    if (c.req.path.startsWith('/booking/')) {
+    if (/^\/(booking|setup|invite|reset-password)\//.test(c.req.path)) {
       // A private link: kept out of caches, and out of the Referer of any link on the page.
       c.header('Cache-Control', 'no-store');
       c.header('Referrer-Policy', 'no-referrer');

@@ -14,6 +14,8 @@ import { describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
 import { ensureAdmin } from './auth/accounts.ts';
+import { FirstRunLink, setupPath } from './auth/first-run.ts';
+import { hasAnyUser } from './db/queries/team.ts';
 import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './app-root.ts';
 import { findClientDir } from './http/static-site.ts';
@@ -44,7 +46,8 @@ async function main() {
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   const requests = new RequestRate();
   const outbox = createOutbox(config, () => database, logger, requests);
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, outbox, requests });
+  const firstRun = new FirstRunLink();
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, outbox, requests, firstRun });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');
@@ -69,6 +72,11 @@ async function main() {
   if (config.admin) {
     const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password);
     logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');
+  }
+  if (!(await hasAnyUser(opened.db))) {
+    // Said at warn, so it shows whatever LOG_LEVEL: without it nobody can sign in.
+    const link = `${config.publicUrl}${setupPath(firstRun.issue())}`;
+    logger.warn({ event: 'first_run', setupUrl: link }, `No admin yet: open ${link} to create the first owner (the link works once, until the server restarts).`);
   }
   const stopListening = await hub.connect(opened, logger);
   // Ready only now: the admin exists, so no lead is stored without its notification.

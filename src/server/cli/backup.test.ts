@@ -52,6 +52,12 @@ async function seededDataDir(): Promise<string> {
     await appSecret(database.db, 'lead_form_token');
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
     await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${newBookingToken().hash}, id, now() + interval '1 day' from leads limit 1`);
+    // The team's tables: an invitation, a recovery code, a remembered device, a two-factor challenge, an audit entry.
+    await execute(database.db, sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`);
+    await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, 'code-hash')`);
+    await execute(database.db, sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device-hash', ${user.id}, now() + interval '30 days')`);
+    await execute(database.db, sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values ('challenge-hash', ${user.id}, now() + interval '1 day')`);
+    await execute(database.db, sql`insert into audit_log (actor_id, actor_email, action) values (${user.id}, 'second-admin@example.com', 'sign_in')`);
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
     await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);
   } finally {
@@ -188,7 +194,7 @@ describe('npm run backup and npm run restore', () => {
     const dataDir = await seededDataDir();
     const backupFile = path.join(tempDir('backup-out'), 'nested', 'offline.tar.gz');
     const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
-    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 20 tables, \d+ rows \(leads \d+, /);
+    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 26 tables, \d+ rows \(leads \d+, /);
     expect(backup.code).toBe(0);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(backupFile))).toEqual(['offline.tar.gz']); // no partial file left

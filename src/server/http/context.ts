@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
+import type { FirstRunLink } from '../auth/first-run.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
@@ -23,6 +24,8 @@ export type AppDeps = {
   outbox: MailOutbox;
   /** Counts every request, so the outbox can step aside while the server is busy. */
   requests: RequestRate;
+  /** The set-up link printed at start-up while nobody has an account (auth/first-run.ts). */
+  firstRun?: FirstRunLink;
 };
 
 export type AppEnv = {

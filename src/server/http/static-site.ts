@@ -44,8 +44,12 @@ function htmlFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
+const APP_PAGES = new Set(['/login', '/dashboard', '/forgot-password']);
+// Pages of a one-time link: first-run set-up, an invitation, a password reset.
+const APP_LINK_PAGE = /^\/(dashboard\/.+|setup\/[^/]+|invite\/[^/]+|reset-password\/[^/]+)$/;
+
 /** Paths the admin single-page app owns; they all get its shell. */
-export const isAppPath = (p: string) => p === '/login' || p === '/dashboard' || p.startsWith('/dashboard/');
+export const isAppPath = (p: string) => APP_PAGES.has(p) || APP_LINK_PAGE.test(p);
 
 export function loadStaticSite(clientDir: string, site: Config['site']): StaticSite {
   const pages = new Map<string, Compressed>();

@@ -23,7 +23,21 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
   ...(['lead', 'staff'] as const).flatMap((audience) => (['scheduled', 'updated', 'cancelled'] as const).map((change): [EmailKind, unknown] => ['appointment', appointment(audience, change)])),
   ['appointment-reminder', { appointment_id: 'appt-1', type: 'Call', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', lead_name: 'Jane Doe' }],
   ['test', {}],
+  ['invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }],
 ];
+
+describe('the invitation', () => {
+  it('names who invited, the role and the link, which works once for 72 hours', () => {
+    const mail = composeEmail('invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }, ctx);
+    expect(mail.text).toContain('olive@example.com invited you to join');
+    expect(mail.text).toContain('as a member of staff');
+    expect(mail.text).toContain('Accept the invitation and choose a password: https://crm.example.com/invite/abc');
+    expect(mail.text).toContain('for 72 hours');
+    expect(mail.html).toContain('href="https://crm.example.com/invite/abc"');
+    // A message whose link was removed (sent already) cannot be composed again.
+    expect(() => composeEmail('invite', { role: 'staff', invited_by: null, expires_hours: 72 }, ctx)).toThrow();
+  });
+});
 
 describe('emailSubject', () => {
   it('is the subject the outbox composes, for every kind', () => {

@@ -143,6 +143,10 @@ function appointmentSubject(a: z.infer<typeof appointmentData>, ctx: MailContext
 const reminderSubject = (a: z.infer<typeof reminderData>, ctx: MailContext) =>
   oneLine(`Reminder: your ${meeting(a.type)} with ${ctx.site.name}, ${formatShort(a.starts_at, a.time_zone)}`);
 const testSubject = (ctx: MailContext) => oneLine(`Test email from ${ctx.site.name}`);
+const inviteSubject = (ctx: MailContext) => oneLine(`You are invited to ${ctx.site.name}'s CRM`);
+
+/** An invitation: its link lives in the message's data only until the message is sent. */
+const inviteData = z.object({ link: z.string(), role: z.enum(['owner', 'staff']), invited_by: z.string().nullable(), expires_hours: z.number().int() });
 
 function newLead(data: unknown, ctx: MailContext): ComposedEmail {
   const lead = parse(leadData, data);
@@ -255,12 +259,26 @@ function testEmail(_data: unknown, ctx: MailContext): ComposedEmail {
   };
 }
 
+function invite(data: unknown, ctx: MailContext): ComposedEmail {
+  const i = parse(inviteData, data);
+  const who = i.invited_by ? `${i.invited_by} invited you` : 'You are invited';
+  return {
+    subject: inviteSubject(ctx),
+    ...render(ctx, 'Hello,', [
+      { lines: [`${who} to join ${ctx.site.name}'s CRM as ${i.role === 'owner' ? 'an owner' : 'a member of staff'}.`] },
+      { link: { label: 'Accept the invitation and choose a password', href: i.link } },
+      { lines: [`The link works once, for ${i.expires_hours} hours. If you did not expect this, you can ignore this email.`] },
+    ]),
+  };
+}
+
 const COMPOSERS: Record<EmailKind, (data: unknown, ctx: MailContext) => ComposedEmail> = {
   'new-lead': newLead,
   'lead-acknowledgement': leadAcknowledgement,
   appointment,
   'appointment-reminder': appointmentReminder,
   test: testEmail,
+  invite,
 };
 
 /** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */
@@ -275,6 +293,7 @@ const SUBJECTS: Record<EmailKind, (data: unknown, ctx: MailContext) => string> =
   appointment: (data, ctx) => appointmentSubject(parse(appointmentData, data), ctx),
   'appointment-reminder': (data, ctx) => reminderSubject(parse(reminderData, data), ctx),
   test: (_data, ctx) => testSubject(ctx),
+  invite: (_data, ctx) => inviteSubject(ctx),
 };
 
 /**

@@ -29,7 +29,7 @@ describe('POST /api/auth/login', () => {
     const { json } = createTestApp(database);
     const res = await json('POST', '/api/auth/login', { email: ' Admin@Example.com ', password: 'correct-password' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ user: { id: expect.any(String), email: 'admin@example.com' } });
+    expect(await res.json()).toEqual({ user: { id: expect.any(String), email: 'admin@example.com', role: 'owner' } });
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain('HttpOnly');
@@ -108,7 +108,7 @@ describe('POST /api/auth/login', () => {
     const first = await signIn(json, 'admin@example.com', 'correct-password');
     const second = await signIn(json, 'admin@example.com', 'correct-password', { cookie: first });
     expect(second).not.toBe(first);
-    expect(await session(app, first)).toEqual({ user: null });
+    expect(await session(app, first)).toEqual({ user: null, setup_needed: false });
     expect(await session(app, second)).toMatchObject({ user: { email: 'admin@example.com' } });
   });
 });
@@ -116,7 +116,7 @@ describe('POST /api/auth/login', () => {
 describe('sessions', () => {
   it('reports nobody signed in without a cookie', async () => {
     const { app } = createTestApp(database);
-    expect(await session(app)).toEqual({ user: null });
+    expect(await session(app)).toEqual({ user: null, setup_needed: false });
   });
 
   it('ends the server-side session at sign-out', async () => {
@@ -125,7 +125,7 @@ describe('sessions', () => {
     const res = await json('POST', '/api/auth/logout', undefined, { cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/session=;/);
-    expect(await session(app, cookie)).toEqual({ user: null });
+    expect(await session(app, cookie)).toEqual({ user: null, setup_needed: false });
     expect((await app.request('/api/notifications', { headers: { cookie } })).status).toBe(401);
   });
 
@@ -133,14 +133,14 @@ describe('sessions', () => {
     const { json, app } = createTestApp(database);
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
     await execute(database.db, sql`update sessions set last_seen_at = now() - interval '7 days 1 minute'`);
-    expect(await session(app, cookie)).toEqual({ user: null });
+    expect(await session(app, cookie)).toEqual({ user: null, setup_needed: false });
   });
 
   it('expires a session 30 days after sign-in however active', async () => {
     const { json, app } = createTestApp(database);
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
     await execute(database.db, sql`update sessions set expires_at = now() - interval '1 second'`);
-    expect(await session(app, cookie)).toEqual({ user: null });
+    expect(await session(app, cookie)).toEqual({ user: null, setup_needed: false });
   });
 
   it('ends the sessions of a deleted user', async () => {

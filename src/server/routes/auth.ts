@@ -15,6 +15,7 @@ import {
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
 import { createSession, deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
+import { hasAnyUser } from '../db/queries/team.ts';
 import { findPasswordHash, touchLastSignIn } from '../db/queries/users.ts';
 import type { Db } from '../db/client.ts';
 import { rateLimitKey } from '../lib/client-address.ts';
@@ -134,5 +135,6 @@ export const authRoutes = createRouter()
     const token = readSessionToken(c);
     const user = token ? await findSessionUser(c.var.db, token) : undefined;
     if (token && !user) clearSessionCookie(c);
-    return c.json({ user: user ?? null }, 200);
+    if (user) return c.json({ user }, 200);
+    return c.json({ user: null, setup_needed: !(await hasAnyUser(c.var.db)) }, 200);
   });

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { createApp } from '../app.ts';
+import { FirstRunLink } from '../auth/first-run.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { EventRecorder } from '../analytics/event-recorder.ts';
@@ -15,7 +16,9 @@ export function createTestApp(database: Database | undefined, env: Record<string
   // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.
   const requests = new RequestRate();
   const outbox = createOutbox(config, () => database, logger, requests);
-  const app = createApp({ config, logger, database: () => database, hub, events, outbox, requests, clientDir });
+  // Issued by a test that walks the first run (main.ts issues it when nobody has an account).
+  const firstRun = new FirstRunLink();
+  const app = createApp({ config, logger, database: () => database, hub, events, outbox, requests, clientDir, firstRun });
 
   /**
    * A request as the site's own pages send it: to PUBLIC_URL when it is set (else a path is
@@ -33,7 +36,7 @@ export function createTestApp(database: Database | undefined, env: Record<string
     });
   };
 
-  return { app, config, json, hub, outbox };
+  return { app, config, json, hub, outbox, firstRun };
 }
 
 export function validLead(overrides: Record<string, unknown> = {}) {

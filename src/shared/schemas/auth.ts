@@ -16,7 +16,11 @@ export const currentUserSchema = z.object({ id: z.uuid(), email: z.string(), rol
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 /** The browser's session check: who is signed in, if anyone. */
-export const sessionResponseSchema = z.object({ user: currentUserSchema.nullable() });
+export const sessionResponseSchema = z.object({
+  user: currentUserSchema.nullable(),
+  /** Nobody has an account yet: the first owner is created from the set-up link in the server's log. */
+  setup_needed: z.boolean().optional(),
+});
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 export const loginResponseSchema = z.object({ user: currentUserSchema });

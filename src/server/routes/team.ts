@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { z } from '@hono/zod-openapi';
+import { currentUserSchema } from '#shared/schemas/auth';
+import {
+  acceptInviteSchema,
+  inviteCreatedSchema,
+  inviteLookupSchema,
+  inviteParamsSchema,
+  inviteRequestSchema,
+  linkTokenSchema,
+  memberParamsSchema,
+  reassignRequestSchema,
+  reassignResultSchema,
+  roleChangeSchema,
+  setupRequestSchema,
+  teamMemberSchema,
+  teamSchema,
+} from '#shared/schemas/team';
+import { actorOf } from '../audit/audit-log.ts';
+import { createOwnerRoute } from '../auth/admin-route.ts';
+import { endAccountAccess } from '../auth/end-access.ts';
+import { hashPassword } from '../auth/password.ts';
+import { startSession } from '../auth/start-session.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
+import { hashToken } from '../db/queries/sessions.ts';
+import {
+  acceptInvite,
+  changeRole,
+  createFirstOwner,
+  createInvite,
+  deactivateMember,
+  findInvite,
+  getTeam,
+  INVITE_NOT_VALID,
+  reactivateMember,
+  reassignLeads,
+  removeMember,
+  revokeInvite,
+  TeamChangeRefused,
+} from '../db/queries/team.ts';
+import { AppError } from '../http/errors.ts';
+import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+/** The team page (owners), invitations, and the first owner's set-up. */
+
+const listRoute = createOwnerRoute({
+  method: 'get',
+  path: '/api/team',
+  tags: ['team'],
+  summary: 'The team: every account (role, last sign-in, two-factor, active or not) and the pending invitations',
+  responses: { 200: jsonContent(teamSchema, 'The team') },
+});
+
+const inviteRoute = createOwnerRoute({
+  method: 'post',
+  path: '/api/team/invites',
+  tags: ['team'],
+  summary: 'Invite someone by email: a single-use link valid 72 hours, emailed (and returned, to copy when email is off)',
+  request: { body: { required: true, ...jsonContent(inviteRequestSchema, 'Who, and as what') } },
+  responses: { 201: jsonContent(inviteCreatedSchema, 'Invited'), ...errorResponses({ 400: 'Invalid input', 409: 'Already on the team' }) },
+});
+
+const revokeRoute = createOwnerRoute({
+  method: 'delete',
+  path: '/api/team/invites/{id}',
+  tags: ['team'],
+  summary: 'Withdraw a pending invitation (its link stops working)',
+  request: { params: inviteParamsSchema },
+  responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'Withdrawn'), ...errorResponses({ 400: 'Invalid input', 404: 'No such pending invitation' }) },
+});
+
+const memberResponses = {
+  200: jsonContent(teamMemberSchema, 'The account after the change'),
+  ...errorResponses({ 400: 'Invalid input', 404: 'No such account', 409: 'The team would be left without an active owner, or it is your own account' }),
+};
+
+const roleRoute = createOwnerRoute({
+  method: 'patch',
+  path: '/api/team/members/{id}',
+  tags: ['team'],
+  summary: "Change someone's role",
+  request: { params: memberParamsSchema, body: { required: true, ...jsonContent(roleChangeSchema, 'The new role') } },
+  responses: memberResponses,
+});
+
+const deactivateRoute = createOwnerRoute({
+  method: 'post',
+  path: '/api/team/members/{id}/deactivate',
+  tags: ['team'],
+  summary: 'Deactivate an account: its sessions, live streams, calendar feed and remembered devices end at once; its leads keep it as owner',
+  request: { params: memberParamsSchema },
+  responses: memberResponses,
+});
+
+const reactivateRoute = createOwnerRoute({
+  method: 'post',
+  path: '/api/team/members/{id}/reactivate',
+  tags: ['team'],
+  summary: 'Let a deactivated account sign in again',
+  request: { params: memberParamsSchema },
+  responses: memberResponses,
+});
+
+const removeRoute = createOwnerRoute({
+  method: 'delete',
+  path: '/api/team/members/{id}',
+  tags: ['team'],
+  summary: 'Remove an account for good (its leads and notes stay, without owner or author)',
+  request: { params: memberParamsSchema },
+  responses: {
+    200: jsonContent(z.object({ ok: z.literal(true) }), 'Removed'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such account', 409: 'The last active owner, or your own account' }),
+  },
+});
+
+const reassignRoute = createOwnerRoute({
+  method: 'post',
+  path: '/api/team/members/{id}/reassign',
+  tags: ['team'],
+  summary: "Give every lead this person owns to someone else (or to nobody)",
+  request: { params: memberParamsSchema, body: { required: true, ...jsonContent(reassignRequestSchema, 'The new owner') } },
+  responses: {
+    200: jsonContent(reassignResultSchema, 'How many leads moved'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such account', 409: 'The new owner is deactivated' }),
+  },
+});
+
+const tokenParams = z.object({ token: linkTokenSchema });
+
+const inviteLookupRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/auth/invites/{token}',
+  tags: ['auth'],
+  summary: 'The invitation a link stands for (email and role), while it can be accepted',
+  request: { params: tokenParams },
+  responses: { 200: jsonContent(inviteLookupSchema, 'The invitation'), ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown' }) },
+});
+
+const signedIn = jsonContent(z.object({ user: currentUserSchema }), 'The new account, signed in');
+
+const acceptRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/auth/invites/accept',
+  tags: ['auth'],
+  summary: 'Accept an invitation: choose a password; the account is created and signed in',
+  request: { body: { required: true, ...jsonContent(acceptInviteSchema, 'The token and the new password, twice') } },
+  responses: { 201: signedIn, ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown', 409: 'The email is already on the team' }) },
+});
+
+export const SETUP_NOT_VALID = 'This set-up link is not valid: the first owner exists already, or the server restarted and printed a new link in its log.';
+
+const setupCheckRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/auth/setup/{token}',
+  tags: ['auth'],
+  summary: 'Whether a first-run set-up link still works',
+  request: { params: tokenParams },
+  responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'It works'), ...errorResponses({ 400: 'Invalid input', 404: 'Not valid' }) },
+});
+
+const setupRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/auth/setup',
+  tags: ['auth'],
+  summary: "Create the first owner from the set-up link printed in the server's log, and sign in",
+  request: { body: { required: true, ...jsonContent(setupRequestSchema, 'The token, email and password, twice') } },
+  responses: { 201: signedIn, ...errorResponses({ 400: 'Invalid input', 404: 'The link is not valid' }) },
+});
+
+/** A refused change as the API answers it. */
+function refusal(err: unknown): never {
+  if (err instanceof TeamChangeRefused) throw new AppError(err.kind === 'not_found' ? 'not_found' : 'conflict', err.message);
+  throw err;
+}
+
+const newToken = () => randomBytes(32).toString('base64url');
+
+export const teamRoutes = createRouter()
+  .openapi(listRoute, async (c) => c.json(await getTeam(c.var.db), 200))
+  .openapi(inviteRoute, async (c) => {
+    const { config, outbox } = c.var.deps;
+    const { email, role } = c.req.valid('json');
+    const token = newToken();
+    const link = `${config.publicUrl}/invite/${token}`;
+    const mail = queueMailOf(config.mail);
+    const invite = await createInvite(c.var.db, { email, role, tokenHash: hashToken(token), link }, actorOf(c), mail).catch(refusal);
+    outbox.nudge();
+    return c.json({ invite, link, emailed: mail.sending }, 201);
+  })
+  .openapi(revokeRoute, async (c) => {
+    if (!(await revokeInvite(c.var.db, c.req.valid('param').id, actorOf(c)))) throw new AppError('not_found', 'No pending invitation has that id.');
+    return c.json({ ok: true as const }, 200);
+  })
+  .openapi(roleRoute, async (c) => c.json(await changeRole(c.var.db, c.req.valid('param').id, c.req.valid('json').role, actorOf(c)).catch(refusal), 200))
+  .openapi(deactivateRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const member = await deactivateMember(c.var.db, id, actorOf(c)).catch(refusal);
+    // Sign-in and every session check refuse a deactivated account already; this ends what is open.
+    await endAccountAccess(c, c.var.db, id, { feeds: true });
+    return c.json(member, 200);
+  })
+  .openapi(reactivateRoute, async (c) => c.json(await reactivateMember(c.var.db, c.req.valid('param').id, actorOf(c)).catch(refusal), 200))
+  .openapi(removeRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const ended = await removeMember(c.var.db, id, actorOf(c)).catch(refusal);
+    for (const key of ended) c.var.deps.hub.endSession(key);
+    return c.json({ ok: true as const }, 200);
+  })
+  .openapi(reassignRoute, async (c) => {
+    const moved = await reassignLeads(c.var.db, c.req.valid('param').id, c.req.valid('json').to, actorOf(c)).catch(refusal);
+    return c.json({ moved }, 200);
+  })
+  .openapi(inviteLookupRoute, async (c) => {
+    const invite = await findInvite(c.var.db, hashToken(c.req.valid('param').token));
+    if (!invite) throw new AppError('not_found', INVITE_NOT_VALID);
+    return c.json(invite, 200);
+  })
+  .openapi(acceptRoute, async (c) => {
+    const { token, password } = c.req.valid('json');
+    const { db } = c.var;
+    // Hashing first keeps the token's check and use in one short transaction.
+    const user = await acceptInvite(db, hashToken(token), await hashPassword(password), actorOf(c, undefined)).catch(refusal);
+    await startSession(c, db, user.id);
+    return c.json({ user }, 201);
+  })
+  .openapi(setupCheckRoute, async (c) => {
+    if (!c.var.deps.firstRun?.accepts(c.req.valid('param').token)) throw new AppError('not_found', SETUP_NOT_VALID);
+    return c.json({ ok: true as const }, 200);
+  })
+  .openapi(setupRoute, async (c) => {
+    const { token, email, password } = c.req.valid('json');
+    const firstRun = c.var.deps.firstRun;
+    if (!firstRun?.accepts(token)) throw new AppError('not_found', SETUP_NOT_VALID);
+    const user = await createFirstOwner(c.var.db, email, await hashPassword(password), actorOf(c, undefined));
+    firstRun.consume();
+    if (!user) throw new AppError('not_found', SETUP_NOT_VALID);
+    c.var.deps.logger.info({ event: 'first_owner_created', email }, 'created the first owner from the set-up link');
+    await startSession(c, c.var.db, user.id);
+    return c.json({ user }, 201);
+  });

@@ -1,0 +1,69 @@
+import * as z from 'zod';
+import { LOGIN_RULES } from '../rules/login.ts';
+import { CONFIRM_REQUIRED, PASSWORDS_DIFFER } from '../rules/new-password.ts';
+import { roleSchema } from './auth.ts';
+import { zodText } from './text.ts';
+
+/** The team page's contract: people, invitations, and what an owner changes. */
+
+export const teamMemberSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: roleSchema,
+  created_at: z.string(),
+  last_sign_in_at: z.string().nullable(),
+  two_factor: z.boolean(),
+  /** When the account was deactivated; null while active. */
+  deactivated_at: z.string().nullable(),
+  /** Leads this person owns (what "reassign" moves). */
+  owned_leads: z.number().int(),
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
+
+export const inviteSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  created_at: z.string(),
+  expires_at: z.string(),
+  invited_by: z.string().nullable(),
+});
+export type Invite = z.infer<typeof inviteSchema>;
+
+export const teamSchema = z.object({ members: z.array(teamMemberSchema), invites: z.array(inviteSchema) });
+export type Team = z.infer<typeof teamSchema>;
+
+export const inviteRequestSchema = z.object({ email: zodText(LOGIN_RULES.email), role: roleSchema });
+export type InviteRequest = z.infer<typeof inviteRequestSchema>;
+
+/** The invitation made: its link is for the owner to send themselves when email is off. */
+export const inviteCreatedSchema = z.object({ invite: inviteSchema, link: z.string(), emailed: z.boolean() });
+export type InviteCreated = z.infer<typeof inviteCreatedSchema>;
+
+export const memberParamsSchema = z.object({ id: z.uuid('Invalid account id') });
+export const inviteParamsSchema = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'Invalid invitation id') });
+
+export const roleChangeSchema = z.object({ role: roleSchema });
+
+/** Give every lead owned by `from` to `to` (null: nobody). */
+export const reassignRequestSchema = z.object({ to: z.uuid('Invalid account id').nullable() });
+export const reassignResultSchema = z.object({ moved: z.number().int() });
+
+/** A one-time link's token as it appears in the URL. */
+export const linkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.');
+
+const password = zodText(LOGIN_RULES.password);
+const confirm = z.string({ error: CONFIRM_REQUIRED }).max(1024);
+const samePassword = (v: { password: string; confirm: string }) => v.password === v.confirm;
+
+export const acceptInviteSchema = z
+  .object({ token: linkTokenSchema, password, confirm })
+  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
+export type AcceptInvite = z.infer<typeof acceptInviteSchema>;
+export const inviteLookupSchema = z.object({ email: z.string(), role: roleSchema, expires_at: z.string() });
+
+/** The first owner, from the set-up link printed at start-up. */
+export const setupRequestSchema = z
+  .object({ token: linkTokenSchema, email: zodText(LOGIN_RULES.email), password, confirm })
+  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
+export type SetupRequest = z.infer<typeof setupRequestSchema>;
