@@ -14,7 +14,7 @@ import { describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
 import { ensureAdmin } from './auth/accounts.ts';
-import { FirstRunLink, setupPath } from './auth/first-run.ts';
+import { FirstRunLink, setupPath } from './lib/first-run-link.ts';
 import { hasAnyUser } from './db/queries/team.ts';
 import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './app-root.ts';

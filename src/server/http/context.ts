@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
-import type { FirstRunLink } from '../auth/first-run.ts';
+import type { FirstRunLink } from '../lib/first-run-link.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
 import type { MailOutbox } from '../mail/outbox.ts';

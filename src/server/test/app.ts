@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { createApp } from '../app.ts';
-import { FirstRunLink } from '../auth/first-run.ts';
+import { FirstRunLink } from '../lib/first-run-link.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { EventRecorder } from '../analytics/event-recorder.ts';

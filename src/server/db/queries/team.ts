@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Role } from '#shared/schemas/auth';
 import { inviteLookupSchema, inviteSchema, teamMemberSchema, type Invite, type Team, type TeamMember } from '#shared/schemas/team';
-import { auditInsert, type AuditActor } from '../../audit/audit-log.ts';
+import { auditInsert, type AuditActor } from './audit-log.ts';
 import type { Db } from '../client.ts';
 import { sqlState } from '../database-faults.ts';
 import { execute, isoTimestamp, queryRows } from '../sql.ts';
