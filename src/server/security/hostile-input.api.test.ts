@@ -62,7 +62,12 @@ afterAll(async () => {
 });
 
 /** The table behind a path's first segment after /api/ (`/api/email/{id}/retry` is about `emails`). */
-const TABLES: Record<string, string> = { leads: 'leads', appointments: 'appointments', notifications: 'notifications', email: 'emails' };
+const TABLES: Record<string, string> = { leads: 'leads', appointments: 'appointments', notifications: 'notifications', email: 'emails', team: 'users' };
+/** A well-formed one-time link token (set-up, invitation) that matches nothing. */
+const LINK_TOKEN = 'A'.repeat(43);
+const firstInviteId = async () =>
+  (await rowsOf<{ id: string }>(database.db, sql`select left(token_hash, 16) as id from account_tokens where kind = 'invite' order by created_at desc limit 1`))[0]?.id ?? '0'.repeat(16);
+let inviteIndex = 0;
 const firstId = async (resource: string) =>
   (await rowsOf<{ id: string }>(database.db, sql`select id from ${sql.identifier(TABLES[resource] ?? resource)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
 
@@ -94,6 +99,20 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       const row = (k: number) => ({ full_name: `Imported ${n}-${k}`, email: `imported-${n}-${k}@example.com`, phone: '301 555 0100', property_type: 'Single Family', estimated_fee: '$1,200.50' });
       return { rows: [row(1), row(2)], duplicates: 'update', dry_run: false, file_name: 'fuzz.csv' };
     }
+    case 'POST /api/team/invites':
+      return { email: `fuzz-invite-${inviteIndex++}@example.com`, role: 'staff' };
+    case 'PATCH /api/team/members/{id}':
+      return { role: 'staff' };
+    case 'POST /api/team/members/{id}/reassign':
+      return { to: adminId };
+    case 'POST /api/auth/invites/accept': {
+      // A real invitation, made now, so the acceptance can go through.
+      const made = await t.json('POST', '/api/team/invites', { email: `fuzz-joiner-${inviteIndex++}@example.com`, role: 'staff' }, { cookie: `session=${await createSession(database.db, adminId)}` });
+      const token = ((await made.json()) as { link?: string }).link?.split('/invite/')[1] ?? LINK_TOKEN;
+      return { token, password: 'fuzz-joiner-password', confirm: 'fuzz-joiner-password' };
+    }
+    case 'POST /api/auth/setup':
+      return { token: LINK_TOKEN, email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true };
     case 'POST /api/leads/{id}/merge': {
@@ -149,7 +168,8 @@ async function send(c: RequestCase, signedIn: boolean) {
   let path = op.path;
   for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
     const resource = op.path.split('/')[2];
-    const real = async () => (resource === 'calendar' ? feedToken : resource === 'public' ? bookingToken : firstId(resource!));
+    const real = async () =>
+      resource === 'calendar' ? feedToken : resource === 'public' ? bookingToken : resource === 'auth' ? LINK_TOKEN : op.path.startsWith('/api/team/invites') ? firstInviteId() : firstId(resource!);
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);
@@ -232,6 +252,14 @@ async function checkDatabase() {
           + (select count(*) from booking_tokens b where not exists (select 1 from leads l where l.id = b.lead_id)) as n`,
   );
   expect(Number(orphans[0]!.n)).toBe(0);
+  // The team keeps an active owner (the fuzzing admin: nobody else can become one), and every account and invitation is well-formed.
+  const team = await rowsOf<{ ok: boolean; email: string }>(
+    database.db,
+    sql`select (role in ('owner', 'staff') and email ~* ${EMAIL_PATTERN.source} and email = lower(email)) as ok, email from users
+        union all select (kind in ('invite', 'password_reset') and email ~* ${EMAIL_PATTERN.source}), email from account_tokens`,
+  );
+  for (const row of team) expect(row, `invalid account or token for ${row.email}`).toMatchObject({ ok: true });
+  expect(await rowsOf(database.db, sql`select 1 from users where id = ${adminId} and role = 'owner' and deactivated_at is null`)).toHaveLength(1);
   const emails = await rowsOf<{ ok: boolean; mail: string }>(
     database.db,
     sql`select (status in ('queued', 'sent', 'failed', 'not_sent') and to_address ~* ${EMAIL_PATTERN.source}
