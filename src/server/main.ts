@@ -14,6 +14,7 @@ import { describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
 import { ensureAdmin } from './auth/accounts.ts';
+import { adminCommandSchema, runAdminCommand } from './auth/admin-commands.ts';
 import { FirstRunLink, setupPath } from './lib/first-run-link.ts';
 import { hasAnyUser } from './db/queries/team.ts';
 import { startJobs } from './jobs/maintenance.ts';
@@ -93,7 +94,14 @@ async function main() {
   // `npm run backup` asks this process for a consistent copy of the embedded database.
   const snapshot = database.snapshot;
   const backups = snapshot
-    ? serveBackups(backupSocketPath(config.dataDir), snapshot, logger).catch((err: unknown) => {
+    ? serveBackups(backupSocketPath(config.dataDir), snapshot, logger, async (request) => {
+        const opened = database;
+        if (!opened) throw new Error('the server is stopping');
+        const result = await runAdminCommand(opened.db, adminCommandSchema.parse(request));
+        for (const key of result.endedSessions) hub.endSession(key);
+        logger.info({ event: 'admin_command', command: (request as { command?: string }).command }, 'ran an npm run admin command');
+        return result.output;
+      }).catch((err: unknown) => {
         logger.warn({ err }, 'online backups are off: stop the server to run npm run backup');
         return undefined;
       })

@@ -1,52 +1,64 @@
-import { loginRequestSchema } from '#shared/schemas/auth';
-import { ensureAdmin, resetPassword } from '../auth/accounts.ts';
-import { deleteUser, listUsers } from '../db/queries/users.ts';
+import { ADMIN_COMMANDS, adminCommandSchema, runAdminCommand } from '../auth/admin-commands.ts';
+import { backupSocketPath, NoBackupServerError, requestAdminCommand } from '../db/embedded/backup-control.ts';
+import { DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
+import { openConfiguredDatabase } from '../db/open.ts';
 import { readPassword } from './read-password.ts';
-import { runCli } from './run-cli.ts';
+import { runCommand } from './run-cli.ts';
 
 const USAGE = `Usage: npm run admin -- <command>
-  create <email>           create an admin (password from a prompt, or the first line of stdin)
-  reset-password <email>   set a new password and end that admin's sessions
-  list                     list admins
-  delete <email>           delete an admin and end their sessions`;
+  create <email> [--role staff]   create an account, an owner unless --role staff (password from a prompt, or the first line of stdin)
+  reset-password <email>          set a new password and end that account's sessions
+  list                            list accounts (email, role, active or deactivated, two-factor, created)
+  delete <email>                  delete an account and end its sessions
+  role <email> <owner|staff>      change an account's role (the team keeps at least one active owner)
+  deactivate <email>              stop an account signing in and end its sessions
+  reactivate <email>              let a deactivated account sign in again
+With the embedded database, a running server carries the command out (over its control socket).`;
 
-const [command, emailArg] = process.argv.slice(2);
+/** The command line as a request, or a usage message. */
+type Parsed = { command: string; email?: string; role?: string };
 
-function parseCredentials(email: string | undefined, password: string) {
-  const parsed = loginRequestSchema.safeParse({ email: email ?? '', password });
-  if (!parsed.success) throw new Error(parsed.error.issues[0]!.message);
-  return parsed.data;
+function parseArgs(args: string[]): Parsed | string {
+  const [command, email, ...rest] = args;
+  if (!command || !(ADMIN_COMMANDS as readonly string[]).includes(command)) return USAGE;
+  if (command === 'list') return rest.length === 0 && email === undefined ? { command } : USAGE;
+  if (!email || email.startsWith('--')) return `admin ${command}: give the account's email.\n${USAGE}`;
+  if (command === 'create') {
+    if (rest.length === 0) return { command, email, role: 'owner' };
+    if (rest.length === 2 && rest[0] === '--role' && (rest[1] === 'owner' || rest[1] === 'staff')) return { command, email, role: rest[1] };
+    return USAGE;
+  }
+  if (command === 'role') return rest.length === 1 && (rest[0] === 'owner' || rest[0] === 'staff') ? { command, email, role: rest[0] } : USAGE;
+  return rest.length === 0 ? { command, email } : USAGE;
 }
 
-if (!command || !['create', 'reset-password', 'list', 'delete'].includes(command)) {
-  process.stderr.write(`${USAGE}\n`);
-  process.exitCode = 2;
-} else if (command !== 'list' && !emailArg) {
-  process.stderr.write(`admin ${command}: give the admin's email.\n${USAGE}\n`);
+const parsed = parseArgs(process.argv.slice(2));
+if (typeof parsed === 'string') {
+  process.stderr.write(`${parsed}\n`);
   process.exitCode = 2;
 } else {
   // Ask for the password before opening the database, so the prompt is not held behind it.
-  const password = command === 'create' || command === 'reset-password' ? await readPassword('Password (at least 8 characters): ') : '';
-  await runCli(`admin ${command}`, async ({ db }) => {
-    if (command === 'list') {
-      const users = await listUsers(db);
-      process.stdout.write(users.length === 0 ? 'No admins yet.\n' : users.map((u) => `${u.email}\t${u.created_at}`).join('\n') + '\n');
-      return;
+  const needsPassword = parsed.command === 'create' || parsed.command === 'reset-password';
+  const request = adminCommandSchema.parse(needsPassword ? { ...parsed, password: await readPassword('Password (at least 8 characters): ') } : parsed);
+  await runCommand(`admin ${parsed.command}`, async (config) => {
+    let database;
+    try {
+      database = await openConfiguredDatabase(config, `admin ${parsed.command}`);
+    } catch (err) {
+      if (!(err instanceof DataDirLockedError)) throw err;
+      // The embedded database is in a running server's hands: it carries the command out.
+      try {
+        process.stdout.write(await requestAdminCommand(backupSocketPath(config.dataDir), request));
+        return;
+      } catch (requestErr) {
+        if (!(requestErr instanceof NoBackupServerError)) throw requestErr;
+        throw new Error(`${err.message} It does not answer admin commands (${requestErr.message}); stop it, or run the command again once it has started.`, { cause: requestErr });
+      }
     }
-    if (command === 'delete') {
-      const email = parseCredentials(emailArg, 'x'.repeat(8)).email;
-      if (!(await deleteUser(db, email))) throw new Error(`No admin has the email ${email}.`);
-      process.stdout.write(`Deleted ${email}; their sessions have ended.\n`);
-      return;
+    try {
+      process.stdout.write((await runAdminCommand(database.db, request)).output);
+    } finally {
+      await database.close();
     }
-    const { email } = parseCredentials(emailArg, password);
-    if (command === 'create') {
-      const { created } = await ensureAdmin(db, email, password);
-      if (!created) throw new Error(`An admin with the email ${email} already exists (use reset-password).`);
-      process.stdout.write(`Created admin ${email}.\n`);
-      return;
-    }
-    if (!(await resetPassword(db, email, password))) throw new Error(`No admin has the email ${email}.`);
-    process.stdout.write(`New password set for ${email}; their sessions have ended.\n`);
   });
 }

@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = {
   sign_out: 'Signed out',
   session_ended: 'Ended a session',
   first_owner_created: 'Created the first owner',
+  account_created: 'Created an account',
   password_changed: 'Changed password',
   password_reset_requested: 'Asked for a password reset',
   password_reset: 'Reset password',
