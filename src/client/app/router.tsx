@@ -1,6 +1,7 @@
-import { lazy } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
 import { LoginPage } from '#client/features/auth/login-page.tsx';
 import { OverviewPage } from '#client/features/dashboard/overview-page.tsx';
 import { DashboardLayout } from './dashboard-layout.tsx';
@@ -19,6 +20,9 @@ const ScheduleAppointmentDialog = lazyDialog(
 );
 const AppointmentsPage = lazy(() => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })));
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
+const SetupPage = lazy(() => import('#client/features/auth/setup-page.tsx').then((m) => ({ default: m.SetupPage })));
+const InvitePage = lazy(() => import('#client/features/auth/invite-page.tsx').then((m) => ({ default: m.InvitePage })));
+const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
 const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
 
@@ -31,6 +35,8 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/setup/:token" element={<SignedOutPage page={<SetupPage />} />} />
+      <Route path="/invite/:token" element={<SignedOutPage page={<InvitePage />} />} />
       <Route path="/dashboard" element={<ProtectedRoute />}>
         <Route element={<DashboardLayout />}>
           <Route index element={<OverviewPage />} />
@@ -44,10 +50,16 @@ export function AppRoutes() {
             <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
             <Route path="settings/email" element={<EmailSettingsPage />} />
             <Route path="settings/booking" element={<BookingSettingsPage />} />
+            <Route path="settings/team" element={<TeamPage />} />
           </Route>
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
       </Route>
     </Routes>
   );
+}
+
+/** A page of a one-time link (first-run set-up, an invitation), loaded when opened. */
+function SignedOutPage({ page }: { page: ReactNode }) {
+  return <Suspense fallback={<Spinner className="min-h-screen" label="Loading..." />}>{page}</Suspense>;
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { CurrentUser, LoginRequest } from '#shared/schemas/auth';
+import type { CurrentUser, LoginRequest, SessionResponse } from '#shared/schemas/auth';
 import { apiRequest, onUnauthorized } from './api-client.ts';
 
 /**
@@ -15,16 +15,20 @@ type AuthState = {
   signOut: () => Promise<void>;
   /** Re-checks the session with the server. */
   refresh: () => Promise<void>;
+  /** Nobody has an account yet: the first owner comes from the set-up link in the server's log. */
+  setupNeeded: boolean;
+  /** Signed in by another way than the password form (a set-up or invitation link): the server already set the cookie. */
+  adopt: (user: CurrentUser) => void;
 };
 
 export const AuthContext = createContext<AuthState | undefined>(undefined);
 const CHANNEL = 'crm-auth';
 type AuthEvent = { type: 'signed-in' } | { type: 'signed-out' };
 
-/** The signed-in user, null when signed out, or undefined when the server could not say. */
-async function fetchSessionUser(): Promise<CurrentUser | null | undefined> {
+/** The session as the server sees it, or undefined when the server could not say. */
+async function fetchSession(): Promise<SessionResponse | undefined> {
   try {
-    return (await apiRequest<{ user: CurrentUser | null }>('GET', '/api/auth/session')).user;
+    return await apiRequest<SessionResponse>('GET', '/api/auth/session');
   } catch (err) {
     console.error('Session check failed', err);
     return undefined;
@@ -35,21 +39,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<CurrentUser | null>(null);
   const [loading, setLoading] = useState(true);
+  const [setupNeeded, setSetupNeeded] = useState(false);
   const [channel] = useState(() => (typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(CHANNEL)));
 
   // A check that fails (the server restarting, the network down) keeps whoever was signed
   // in: only the server saying "nobody" (or a 401 anywhere) signs out.
   const refresh = useCallback(async () => {
-    const current = await fetchSessionUser();
-    if (current !== undefined) setUser(current);
+    const session = await fetchSession();
+    if (session !== undefined) {
+      setUser(session.user);
+      setSetupNeeded(session.setup_needed === true);
+    }
     setLoading(false);
   }, []);
 
   useEffect(() => {
     let live = true;
-    void fetchSessionUser().then((current) => {
+    void fetchSession().then((session) => {
       if (!live) return;
-      setUser(current ?? null);
+      setUser(session?.user ?? null);
+      setSetupNeeded(session?.setup_needed === true);
       setLoading(false);
     });
     return () => {
@@ -94,7 +103,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     channel?.postMessage({ type: 'signed-out' } satisfies AuthEvent);
   }, [channel]);
 
-  const value = useMemo(() => ({ user, loading, signIn, signOut, refresh }), [user, loading, signIn, signOut, refresh]);
+  const adopt = useCallback(
+    (next: CurrentUser) => {
+      setUser(next);
+      setSetupNeeded(false);
+      channel?.postMessage({ type: 'signed-in' } satisfies AuthEvent);
+    },
+    [channel],
+  );
+
+  const value = useMemo(
+    () => ({ user, loading, signIn, signOut, refresh, setupNeeded, adopt }),
+    [user, loading, signIn, signOut, refresh, setupNeeded, adopt],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

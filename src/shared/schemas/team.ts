@@ -61,6 +61,7 @@ export const acceptInviteSchema = z
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
 export type AcceptInvite = z.infer<typeof acceptInviteSchema>;
 export const inviteLookupSchema = z.object({ email: z.string(), role: roleSchema, expires_at: z.string() });
+export type InviteLookup = z.infer<typeof inviteLookupSchema>;
 
 /** The first owner, from the set-up link printed at start-up. */
 export const setupRequestSchema = z

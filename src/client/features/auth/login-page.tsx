@@ -18,7 +18,7 @@ function destination(state: unknown): string {
  * messages show on submit, then follow the input; the first invalid field gets focus.
  */
 export function LoginPage() {
-  const { user, loading, signIn } = useAuth();
+  const { user, loading, signIn, setupNeeded } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const [values, setValues] = useState<Required<LoginInput>>({ email: '', password: '' });
@@ -71,6 +71,12 @@ export function LoginPage() {
       <div className="w-full max-w-md rounded-xl bg-white p-8 shadow-lg">
         <h1 className="text-center text-2xl font-bold text-slate-900">Admin Login</h1>
         <p className="mt-2 text-center text-sm text-slate-600">Sign in to access the CRM dashboard</p>
+        {setupNeeded ? (
+          <p role="status" className="mt-6 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900">
+            No admin account exists yet. The first admin is created from the one-time set-up link the server printed in its log when it started
+            (see the server&rsquo;s log).
+          </p>
+        ) : null}
         <form className="mt-8 space-y-5" onSubmit={(event) => void onSubmit(event)} noValidate>
           <TextField
             ref={emailInput}

@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 const SECTIONS = [
   { to: '/dashboard/settings/email', label: 'Email' },
   { to: '/dashboard/settings/booking', label: 'Booking' },
+  { to: '/dashboard/settings/team', label: 'Team' },
 ];
 
 /** The Settings heading and its sections. */

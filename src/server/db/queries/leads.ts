@@ -329,7 +329,13 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
     sql`select exists (select 1 from leads where id = ${id}) as found,
       exists (select 1 from leads where id = ${id} and submission_id is not null
               and ${message !== undefined} and message is distinct from ${message ?? null}::text) as message_locked,
-      ${patch.owner_id ? sql`not exists (select 1 from users where id = ${patch.owner_id}::uuid)` : sql`false`} as owner_missing`,
+      ${
+        patch.owner_id
+          ? // A lead goes only to an active account (one it already has may stay, deactivated or not).
+            sql`not exists (select 1 from users where id = ${patch.owner_id}::uuid and deactivated_at is null)
+                and not exists (select 1 from leads where id = ${id} and owner_id = ${patch.owner_id}::uuid)`
+          : sql`false`
+      } as owner_missing`,
     refusals,
   );
   if (!check?.found) return undefined;

@@ -57,9 +57,9 @@ export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
   await execute(db, sql`update users set last_sign_in_at = now() where id = ${userId}`);
 }
 
-/** Every admin's id and email, by email: whom a lead can be given to. */
+/** Every active admin's id and email, by email: whom a lead can be given to. */
 export async function listAdmins(db: Db): Promise<{ id: string; email: string }[]> {
-  return queryRows(db, sql`select id, email from users order by email, id`, z.object({ id: z.uuid(), email: z.string() }));
+  return queryRows(db, sql`select id, email from users where deactivated_at is null order by email, id`, z.object({ id: z.uuid(), email: z.string() }));
 }
 
 /**

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
+import { ROLE_LABEL, type CurrentUser } from '#shared/schemas/auth';
+import type { InviteLookup } from '#shared/schemas/team';
+import { ApiError, apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { useAuth } from '#client/lib/auth.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { AuthCard, LinkProblem } from './components/auth-card.tsx';
+import { ChoosePasswordForm } from './components/choose-password-form.tsx';
+
+const NOT_VALID = 'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
+
+/** /invite/:token: an invitation from an owner. Choosing a password creates the account, signed in. */
+export function InvitePage() {
+  const { token = '' } = useParams();
+  const { user, loading, adopt, signOut } = useAuth();
+  const navigate = useNavigate();
+  const invite = useQuery({ queryKey: ['invite', token], queryFn: () => apiRequest<InviteLookup>('GET', apiPath`/api/auth/invites/${token}`), retry: false });
+
+  if (loading || invite.isPending) return <Spinner className="min-h-screen" label="Checking the invitation..." />;
+  if (invite.isError) {
+    const message = invite.error instanceof ApiError && invite.error.status === 404 ? NOT_VALID : 'The invitation could not be checked. Please try again.';
+    return <LinkProblem title="Join the team" message={message} />;
+  }
+  const { email, role } = invite.data;
+  if (user) {
+    return (
+      <AuthCard title="Join the team">
+        <p className="mt-6 text-sm text-slate-700">
+          You are signed in as {user.email}. To accept this invitation for {email}, sign out first.
+        </p>
+        <button type="button" onClick={() => void signOut()} className="mt-4 w-full rounded-md border border-slate-300 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-50">
+          Sign out
+        </button>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Join the team" subtitle={`You are invited as ${ROLE_LABEL[role]}. Choose a password to create your account.`}>
+      <ChoosePasswordForm
+        email={{ editable: false, value: email }}
+        submitLabel="Create account"
+        busyLabel="Creating..."
+        onSubmit={async ({ password, confirm }) => {
+          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/invites/accept', { token, password, confirm });
+          adopt(result.user);
+          void navigate('/dashboard', { replace: true });
+        }}
+      />
+    </AuthCard>
+  );
+}

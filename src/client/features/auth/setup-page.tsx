@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import type { CurrentUser } from '#shared/schemas/auth';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { useAuth } from '#client/lib/auth.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { AuthCard, LinkProblem } from './components/auth-card.tsx';
+import { ChoosePasswordForm } from './components/choose-password-form.tsx';
+
+export const SETUP_LINK_NOT_VALID =
+  'This set-up link is not valid: the first owner exists already, or the server restarted and printed a new link in its log.';
+
+/** /setup/:token: the first run. Whoever opens the link printed at start-up creates the first owner and is signed in. */
+export function SetupPage() {
+  const { token = '' } = useParams();
+  const { user, loading, adopt } = useAuth();
+  const navigate = useNavigate();
+  const link = useQuery({ queryKey: ['setup-link', token], queryFn: () => apiRequest('GET', apiPath`/api/auth/setup/${token}`), retry: false });
+
+  if (loading || link.isPending) return <Spinner className="min-h-screen" label="Checking the set-up link..." />;
+  if (user) return <Navigate to="/dashboard" replace />;
+  if (link.isError) return <LinkProblem title="Set up the CRM" message={SETUP_LINK_NOT_VALID} />;
+
+  return (
+    <AuthCard title="Set up the CRM" subtitle="Create the first owner: the account that manages the team and the settings.">
+      <ChoosePasswordForm
+        email={{ editable: true }}
+        submitLabel="Create owner account"
+        busyLabel="Creating..."
+        onSubmit={async ({ email, password, confirm }) => {
+          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/setup', { token, email, password, confirm });
+          adopt(result.user);
+          void navigate('/dashboard', { replace: true });
+        }}
+      />
+    </AuthCard>
+  );
+}
