@@ -22,6 +22,8 @@ export type Showcase = {
   appointment: { id: string; time: string };
   /** The private page of a call a visitor booked (/booking/<token>). */
   bookingPath: string;
+  /** A pending invitation's page (/invite/<token>); it shows on the team page too. */
+  invitePath: string;
 };
 
 const LEADS = [
@@ -115,7 +117,8 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
       await ok(await api.post('/api/public/events', { data, headers: { 'user-agent': BROWSER_UA } }), 204);
     }
   }
-  return { month, lead: leads[0]!, appointment: appointment!, bookingPath: await seedBooking(api) };
+  const invite = (await ok(await api.post('/api/team/invites', { data: { email: 'new.analyst@example.com', role: 'staff' } }), 201)) as { link: string };
+  return { month, lead: leads[0]!, appointment: appointment!, bookingPath: await seedBooking(api), invitePath: new URL(invite.link).pathname };
 }
 
 export const test = base.extend<object, { showcase: Showcase }>({
@@ -239,6 +242,21 @@ export const PUBLIC_STATES: PageState[] = [
       await expect(page.getByRole('heading', { level: 1, name: 'Admin Login' })).toBeVisible();
     },
   },
+  {
+    name: 'invite',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}${s.invitePath}`);
+      await expect(page.getByText('You are invited as Staff. Choose a password to create your account.')).toBeVisible();
+    },
+  },
+  {
+    // The admin exists: a set-up link says it does not work, and where to go.
+    name: 'setup-link-used',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/setup/${'A'.repeat(43)}`);
+      await expect(page.getByRole('alert')).toContainText('This set-up link is not valid');
+    },
+  },
 ];
 
 export const DASHBOARD_STATES: PageState[] = [
@@ -360,6 +378,14 @@ export const DASHBOARD_STATES: PageState[] = [
       await expect(page.getByRole('heading', { level: 2, name: 'Booking' })).toBeVisible();
       await expect(page.getByText('All times are in the business time zone, UTC.')).toBeVisible();
       await expect(page.getByLabel('Monday opening time')).toHaveValue('09:00');
+    },
+  },
+  {
+    name: 'settings-team',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/team`);
+      await expect(page.getByTestId('team-member').filter({ hasText: s.admin.email })).toBeVisible();
+      await expect(page.getByTestId('team-invite').filter({ hasText: 'new.analyst@example.com' })).toBeVisible();
     },
   },
   {

@@ -1,0 +1,96 @@
+import { expect, fromTheSite, signInAsAdmin, test } from './fixtures.ts';
+import { startOwnServer } from './own-server.ts';
+
+/*
+ * The team runs itself: the first owner from the link the server prints, an invitation
+ * accepted, what staff can and cannot reach, and a deactivation that ends a live session.
+ */
+
+test('first run: the log prints a set-up link, and it creates the first owner', async ({ page }) => {
+  const server = await startOwnServer();
+  try {
+    const line = await server.waitForLog(/"event":"first_run"/);
+    const link = (JSON.parse(line) as { setupUrl: string }).setupUrl;
+    expect(link).toMatch(new RegExp(`^${server.baseURL}/setup/[A-Za-z0-9_-]{43}$`));
+
+    await page.goto(`${server.baseURL}/login`);
+    await expect(page.getByRole('status').filter({ hasText: 'No admin account exists yet' })).toContainText('set-up link');
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1, name: 'Set up the CRM' })).toBeVisible();
+    await page.getByLabel('Email').fill('founder@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('founder-password');
+    await page.getByLabel('Confirm password').fill('founder-password');
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+    // An owner: Settings is there, with the team.
+    await page.goto(`${server.baseURL}/dashboard/settings/team`);
+    await expect(page.getByTestId('team-member').filter({ hasText: 'founder@example.com' })).toContainText('You');
+
+    // Used: the link works no more, even for someone else.
+    const again = await page.context().browser()!.newContext();
+    const other = await again.newPage();
+    await other.goto(link);
+    await expect(other.getByRole('alert')).toContainText('This set-up link is not valid');
+    await again.close();
+  } finally {
+    await server.stop();
+  }
+});
+
+test('an invitation accepted makes a staff member, who cannot reach owner pages (UI and API), and deactivation ends their live session', async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  const email = `staff.${Date.now()}@example.com`;
+  await signInAsAdmin(page);
+  await page.goto('/dashboard/settings/team');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Role', { exact: true }).selectOption('staff');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  const link = await page.getByLabel('Invitation link').inputValue();
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByTestId('team-invite').filter({ hasText: email })).toContainText('Staff');
+
+  // The invited person, in a browser of their own.
+  const theirs = await browser.newContext();
+  const staff = await theirs.newPage();
+  await staff.goto(link);
+  await expect(staff.getByText('You are invited as Staff.')).toBeVisible();
+  await expect(staff.getByLabel('Email')).toHaveValue(email);
+  await staff.getByLabel('Password', { exact: true }).fill('staff-password-1');
+  await staff.getByLabel('Confirm password').fill('staff-password-1');
+  await staff.getByRole('button', { name: 'Create account' }).click();
+  await expect(staff.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+
+  // Staff: no Settings in the menu, the page says why, and the API answers 403.
+  await expect(staff.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' })).toHaveCount(0);
+  await staff.goto('/dashboard/settings/team');
+  await expect(staff.getByText('Only an owner can open this page.')).toBeVisible();
+  for (const path of ['/api/team', '/api/email', '/api/booking-settings']) {
+    expect((await staff.request.get(path)).status(), path).toBe(403);
+  }
+  expect((await staff.request.post('/api/team/invites', { data: { email: 'x@example.com', role: 'owner' }, headers: fromTheSite() })).status()).toBe(403);
+  // Staff can do what the spec gives an admin.
+  await staff.goto('/dashboard/leads');
+  await expect(staff.getByRole('heading', { level: 1, name: 'Leads', exact: true })).toBeVisible();
+
+  // The owner deactivates them: their open page is signed out within seconds.
+  await page.reload();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toBeVisible();
+  await page.getByRole('button', { name: `Deactivate ${email}` }).click();
+  await page.getByRole('alertdialog', { name: 'Deactivate this account?' }).getByRole('button', { name: 'Deactivate' }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toContainText('Deactivated');
+  await expect(staff).toHaveURL(/\/login$/, { timeout: 10_000 });
+  // And cannot sign in again.
+  await staff.getByLabel('Email').fill(email);
+  await staff.getByLabel('Password').fill('staff-password-1');
+  await staff.getByRole('button', { name: 'Sign in' }).click();
+  await expect(staff.getByText(/This account has been deactivated/)).toBeVisible();
+  await theirs.close();
+
+  // Reactivated, they can; removed, they are gone from the list.
+  await page.getByRole('button', { name: `Reactivate ${email}` }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).not.toContainText('Deactivated');
+  await page.getByRole('button', { name: `Remove ${email}` }).click();
+  await page.getByRole('alertdialog', { name: 'Remove this account?' }).getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toHaveCount(0);
+});
