@@ -11,7 +11,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useCurrentUser } from '#client/lib/auth.tsx';
+import { useAuth } from '#client/lib/auth.tsx';
 import { useChangeRole, useInvite, useReassignLeads, useRemoveMember, useRevokeInvite, useSetActive, useTeam } from './api/team.ts';
 import { SettingsNav } from './settings-nav.tsx';
 
@@ -143,7 +143,7 @@ function InviteLink({ created }: { created: InviteCreated }) {
 type Pending = { kind: 'deactivate' | 'remove' | 'reassign'; member: TeamMember };
 
 function PeopleList({ members }: { members: TeamMember[] }) {
-  const me = useCurrentUser();
+  const { user: me, refresh } = useAuth();
   const changeRole = useChangeRole();
   const setActive = useSetActive();
   const remove = useRemoveMember();
@@ -154,7 +154,17 @@ function PeopleList({ members }: { members: TeamMember[] }) {
   const active = members.filter((m) => !m.deactivated_at);
 
   const onRole = (member: TeamMember, role: Role) =>
-    changeRole.mutate({ id: member.id, role }, { onSuccess: () => toast.success(`${member.email} is now ${ROLE_LABEL[role]}.`), onError: failed('Failed to change the role') });
+    changeRole.mutate(
+      { id: member.id, role },
+      {
+        onSuccess: () => {
+          toast.success(`${member.email} is now ${ROLE_LABEL[role]}.`);
+          // Stepping down to staff closes this page: the session says so.
+          if (member.id === me?.id) void refresh();
+        },
+        onError: failed('Failed to change the role'),
+      },
+    );
 
   const confirm = () => {
     if (!pending) return;
