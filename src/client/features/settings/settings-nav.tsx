@@ -11,13 +11,13 @@ export function SettingsNav() {
   return (
     <div className="space-y-3">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
-      <nav aria-label="Settings" className="flex gap-2 border-b border-slate-200">
+      <nav aria-label="Settings" className="flex gap-2 overflow-x-auto border-b border-slate-200">
         {SECTIONS.map(({ to, label }) => (
           <NavLink
             key={to}
             to={to}
             className={({ isActive }) =>
-              `-mb-px border-b-2 px-3 py-2 text-sm font-medium ${isActive ? 'border-blue-700 text-blue-800' : 'border-transparent text-slate-600 hover:text-slate-900'}`
+              `-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium ${isActive ? 'border-blue-700 text-blue-800' : 'border-transparent text-slate-600 hover:text-slate-900'}`
             }
           >
             {label}

@@ -190,10 +190,12 @@ function PeopleList({ members }: { members: TeamMember[] }) {
           return (
             <li key={member.id} className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center lg:justify-between" data-testid="team-member">
               <div className="min-w-0">
-                <p className="font-medium break-all text-slate-900">
-                  {member.email}
-                  {isMe ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">You</span> : null}
-                  {member.deactivated_at ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">Deactivated</span> : null}
+                <p className="font-medium text-slate-900">
+                  <span className="break-all">{member.email}</span>
+                  {isMe ? <span className="ml-2 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">You</span> : null}
+                  {member.deactivated_at ? (
+                    <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-900">Deactivated</span>
+                  ) : null}
                 </p>
                 <p className="mt-1 text-sm text-slate-600">
                   Last sign-in: {member.last_sign_in_at ? <RelativeTime iso={member.last_sign_in_at} /> : 'never'} · Two-factor: {member.two_factor ? 'on' : 'off'} ·{' '}
