@@ -34,6 +34,7 @@ import { overviewRoutes } from './routes/overview.ts';
 import { publicEventRoutes } from './routes/public-events.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 import { teamRoutes } from './routes/team.ts';
+import { passwordResetRoutes } from './routes/password-reset.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -163,6 +164,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', emailRoutes);
   app.route('/', accountRoutes);
   app.route('/', teamRoutes);
+  app.route('/', passwordResetRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

@@ -24,6 +24,7 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
   ['appointment-reminder', { appointment_id: 'appt-1', type: 'Call', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', lead_name: 'Jane Doe' }],
   ['test', {}],
   ['invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }],
+  ['password-reset', { link: 'https://crm.example.com/reset-password/abc', expires_minutes: 30 }],
 ];
 
 describe('the invitation', () => {

@@ -145,6 +145,9 @@ const reminderSubject = (a: z.infer<typeof reminderData>, ctx: MailContext) =>
 const testSubject = (ctx: MailContext) => oneLine(`Test email from ${ctx.site.name}`);
 const inviteSubject = (ctx: MailContext) => oneLine(`You are invited to ${ctx.site.name}'s CRM`);
 
+const resetSubject = (ctx: MailContext) => oneLine(`Choose a new password for ${ctx.site.name}'s CRM`);
+const resetData = z.object({ link: z.string(), expires_minutes: z.number().int() });
+
 /** An invitation: its link lives in the message's data only until the message is sent. */
 const inviteData = z.object({ link: z.string(), role: z.enum(['owner', 'staff']), invited_by: z.string().nullable(), expires_hours: z.number().int() });
 
@@ -272,6 +275,18 @@ function invite(data: unknown, ctx: MailContext): ComposedEmail {
   };
 }
 
+function passwordReset(data: unknown, ctx: MailContext): ComposedEmail {
+  const r = parse(resetData, data);
+  return {
+    subject: resetSubject(ctx),
+    ...render(ctx, 'Hello,', [
+      { lines: [`Someone (we hope you) asked to choose a new password for this email's account at ${ctx.site.name}'s CRM.`] },
+      { link: { label: 'Choose a new password', href: r.link } },
+      { lines: [`The link works once, for ${r.expires_minutes} minutes, and signs you out everywhere. If you did not ask, ignore this email: your password stays as it is.`] },
+    ]),
+  };
+}
+
 const COMPOSERS: Record<EmailKind, (data: unknown, ctx: MailContext) => ComposedEmail> = {
   'new-lead': newLead,
   'lead-acknowledgement': leadAcknowledgement,
@@ -279,6 +294,7 @@ const COMPOSERS: Record<EmailKind, (data: unknown, ctx: MailContext) => Composed
   'appointment-reminder': appointmentReminder,
   test: testEmail,
   invite,
+  'password-reset': passwordReset,
 };
 
 /** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */
@@ -294,6 +310,7 @@ const SUBJECTS: Record<EmailKind, (data: unknown, ctx: MailContext) => string> =
   'appointment-reminder': (data, ctx) => reminderSubject(parse(reminderData, data), ctx),
   test: (_data, ctx) => testSubject(ctx),
   invite: (_data, ctx) => inviteSubject(ctx),
+  'password-reset': (_data, ctx) => resetSubject(ctx),
 };
 
 /**

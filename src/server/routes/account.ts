@@ -1,7 +1,26 @@
+import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
+import {
+  accountChangeSchema,
+  accountSessionsSchema,
+  changeEmailSchema,
+  changePasswordSchema,
+  CURRENT_PASSWORD_WRONG,
+  sessionParamsSchema,
+} from '#shared/schemas/account';
 import { emailPreferencesSchema, updateEmailPreferencesSchema } from '#shared/schemas/email';
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
+import { endAccountAccess } from '../auth/end-access.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { readSessionToken } from '../auth/session-cookie.ts';
+import { SIGN_IN_WINDOW_SECONDS } from '../auth/sign-in-limits.ts';
+import { changeEmail, changePassword, endSession, listSessions, passwordHashOf } from '../db/queries/account.ts';
+import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
+import { hashToken } from '../db/queries/sessions.ts';
 import { getEmailPreferences, setEmailPreferences } from '../db/queries/users.ts';
-import { AppError } from '../http/errors.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError, tooManyRequests } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
@@ -22,6 +41,71 @@ const updateRoute = createAdminRoute({
   responses: { 200: jsonContent(emailPreferencesSchema, 'Preferences'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
+const emailRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/account/email',
+  tags: ['account'],
+  summary: 'Change your email (current password required); your other sessions end',
+  request: { body: { required: true, ...jsonContent(changeEmailSchema, 'The new email and the current password') } },
+  responses: {
+    200: jsonContent(accountChangeSchema, 'Changed'),
+    ...errorResponses({ 400: 'Invalid input or wrong current password', 409: 'Another account uses that email', 429: 'Too many wrong passwords' }),
+  },
+});
+
+const passwordRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/account/password',
+  tags: ['account'],
+  summary: 'Change your password (current password required); your other sessions end',
+  request: { body: { required: true, ...jsonContent(changePasswordSchema, 'The current password and the new one, twice') } },
+  responses: {
+    200: jsonContent(accountChangeSchema, 'Changed'),
+    ...errorResponses({ 400: 'Invalid input or wrong current password', 429: 'Too many wrong passwords' }),
+  },
+});
+
+const sessionsRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/account/sessions',
+  tags: ['account'],
+  summary: 'Where you are signed in: each session with its device, IP and last activity',
+  responses: { 200: jsonContent(accountSessionsSchema, 'The sessions') },
+});
+
+const endSessionRoute = createAdminRoute({
+  method: 'delete',
+  path: '/api/account/sessions/{id}',
+  tags: ['account'],
+  summary: 'Sign out one of your sessions (its live streams end at once)',
+  request: { params: sessionParamsSchema },
+  responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'Ended'), ...errorResponses({ 400: 'Invalid input', 404: 'No such session of yours' }) },
+});
+
+const endOthersRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/account/sessions/end-others',
+  tags: ['account'],
+  summary: 'Sign out everywhere else: every session but this one ends',
+  responses: { 200: jsonContent(z.object({ ended: z.number().int() }), 'How many ended') },
+});
+
+/** Wrong current passwords per account, per window: past it, 429 until the window ends. */
+const MAX_WRONG_CURRENT_PASSWORDS = 10;
+
+/** Checks the current password, counted against a limit like sign-in; throws a field error when wrong. */
+async function checkCurrentPassword(c: Context<AppEnv>, password: string): Promise<void> {
+  const { db, user } = c.var;
+  const key = `account:password:${user.id}`;
+  const hit = await hitRateLimitsUnlessOver(db, [{ key, limit: MAX_WRONG_CURRENT_PASSWORDS }], SIGN_IN_WINDOW_SECONDS);
+  if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, 'wrong passwords');
+  const hash = await passwordHashOf(db, user.id);
+  if (!hash || !(await verifyPassword(hash, password))) {
+    throw new AppError('validation_failed', CURRENT_PASSWORD_WRONG, { current_password: CURRENT_PASSWORD_WRONG });
+  }
+  await undoRateLimitHits(db, [], [key], hit.windowStart);
+}
+
 // The session's admin exists (requireUser just read them), unless deleted this very moment.
 const gone = () => new AppError('unauthorized', 'Please sign in.');
 
@@ -35,4 +119,33 @@ export const accountRoutes = createRouter()
     const preferences = await setEmailPreferences(c.var.db, c.var.user.id, c.req.valid('json'));
     if (!preferences) throw gone();
     return c.json(preferences, 200);
+  })
+  .openapi(emailRoute, async (c) => {
+    const { email, current_password } = c.req.valid('json');
+    await checkCurrentPassword(c, current_password);
+    if (!(await changeEmail(c.var.db, c.var.user.id, email, actorOf(c)))) throw new AppError('conflict', 'Another account uses that email.');
+    const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
+    return c.json({ email, other_sessions_ended: ended }, 200);
+  })
+  .openapi(passwordRoute, async (c) => {
+    const { current_password, password } = c.req.valid('json');
+    await checkCurrentPassword(c, current_password);
+    await changePassword(c.var.db, c.var.user.id, await hashPassword(password), actorOf(c));
+    const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
+    return c.json({ email: c.var.user.email, other_sessions_ended: ended }, 200);
+  })
+  .openapi(sessionsRoute, async (c) => {
+    const token = readSessionToken(c);
+    return c.json({ sessions: await listSessions(c.var.db, c.var.user.id, token ? hashToken(token) : undefined) }, 200);
+  })
+  .openapi(endSessionRoute, async (c) => {
+    const key = await endSession(c.var.db, c.var.user.id, c.req.valid('param').id, actorOf(c));
+    if (!key) throw new AppError('not_found', 'No such session.');
+    c.var.deps.hub.endSession(key);
+    return c.json({ ok: true as const }, 200);
+  })
+  .openapi(endOthersRoute, async (c) => {
+    const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
+    if (ended > 0) await recordAudit(c.var.db, actorOf(c), { action: 'session_ended', targetType: 'account', targetId: c.var.user.id, details: { others: ended } });
+    return c.json({ ended }, 200);
   });

@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 /** The table behind a path's first segment after /api/ (`/api/email/{id}/retry` is about `emails`). */
-const TABLES: Record<string, string> = { leads: 'leads', appointments: 'appointments', notifications: 'notifications', email: 'emails', team: 'users' };
+const TABLES: Record<string, string> = { leads: 'leads', appointments: 'appointments', notifications: 'notifications', email: 'emails', team: 'users', account: 'sessions' };
 /** A well-formed one-time link token (set-up, invitation) that matches nothing. */
 const LINK_TOKEN = 'A'.repeat(43);
 const firstInviteId = async () =>
@@ -111,6 +111,14 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       const token = ((await made.json()) as { link?: string }).link?.split('/invite/')[1] ?? LINK_TOKEN;
       return { token, password: 'fuzz-joiner-password', confirm: 'fuzz-joiner-password' };
     }
+    case 'POST /api/account/email':
+      return { email: 'fuzz-admin@example.com', current_password: 'fuzz-admin-password' };
+    case 'POST /api/account/password':
+      return { current_password: 'fuzz-admin-password', password: 'fuzz-admin-password', confirm: 'fuzz-admin-password' };
+    case 'POST /api/auth/password-reset':
+      return { email: 'fuzz-admin@example.com' };
+    case 'POST /api/auth/password-reset/confirm':
+      return { token: LINK_TOKEN, password: 'fuzz-reset-password', confirm: 'fuzz-reset-password' };
     case 'POST /api/auth/setup':
       return { token: LINK_TOKEN, email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
     case 'PATCH /api/account/preferences':

@@ -11,7 +11,7 @@ import { execute, isoTimestamp, queryRows } from '../sql.ts';
  * (src/server/mail/outbox.ts).
  */
 
-export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite'] as const;
+export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
 
@@ -66,16 +66,22 @@ export function claimDueEmails(db: Db, limit: number, leaseSeconds: number): Pro
   );
 }
 
+/**
+ * A one-time link (an invitation, a password reset) is kept in a message's data only until
+ * the message is sent or given up: then the database holds no usable link.
+ */
+const withoutLink = sql`data = case when kind in ('invite', 'password-reset') then data - 'link' else data end`;
+
 export async function markEmailSent(db: Db, id: string): Promise<void> {
   await execute(db, sql`
-    update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null
+    update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null, ${withoutLink}
     where id = ${id}`);
 }
 
 /** A send that failed for good (the server refused the message, or it was retried for a day). */
 export async function markEmailFailed(db: Db, id: string, reason: string, attempted: boolean): Promise<void> {
   await execute(db, sql`
-    update emails set status = 'failed', attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)}
+    update emails set status = 'failed', attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)}, ${withoutLink}
     where id = ${id}`);
 }
 
@@ -101,7 +107,7 @@ export async function releaseAllEmailClaims(db: Db): Promise<number> {
 /** Email is off: due messages are recorded as not sent, with why. */
 export async function markDueEmailsNotSent(db: Db, reason: string): Promise<number> {
   return execute(db, sql`
-    update emails set status = 'not_sent', last_error = ${reason}
+    update emails set status = 'not_sent', last_error = ${reason}, ${withoutLink}
     where status = 'queued' and next_attempt_at <= now()`);
 }
 

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { z } from '@hono/zod-openapi';
+import {
+  PASSWORD_RESET_SENT,
+  passwordResetConfirmSchema,
+  passwordResetLookupSchema,
+  passwordResetRequestSchema,
+  RESET_LINK_NOT_VALID,
+} from '#shared/schemas/account';
+import { linkTokenSchema } from '#shared/schemas/team';
+import { actorOf } from '../audit/audit-log.ts';
+import { hashPassword } from '../auth/password.ts';
+import { SIGN_IN_WINDOW_SECONDS } from '../auth/sign-in-limits.ts';
+import { completePasswordReset, findPasswordReset, requestPasswordReset } from '../db/queries/account.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
+import { hitRateLimitsUnlessOver } from '../db/queries/rate-limits.ts';
+import { hashToken } from '../db/queries/sessions.ts';
+import { rateLimitKey } from '../lib/client-address.ts';
+import { AppError, tooManyRequests } from '../http/errors.ts';
+import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+/** "Forgot your password?": a link by email, valid 30 minutes, used once. */
+
+/** Requests per email from one IP, and per IP, in a sign-in window (15 minutes). */
+export const MAX_RESETS_PER_EMAIL_AND_IP = 3;
+export const MAX_RESETS_PER_IP = 20;
+
+const requestRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/auth/password-reset',
+  tags: ['auth'],
+  summary: 'Email a link to choose a new password; the answer is the same whether or not an account has that email',
+  request: { body: { required: true, ...jsonContent(passwordResetRequestSchema, 'The account email') } },
+  responses: {
+    200: jsonContent(z.object({ message: z.string() }), 'The same answer for every email'),
+    ...errorResponses({ 400: 'Invalid input', 429: 'Too many requests from this network' }),
+  },
+});
+
+const lookupRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/auth/password-reset/{token}',
+  tags: ['auth'],
+  summary: 'The account a reset link is for, while it can be used',
+  request: { params: z.object({ token: linkTokenSchema }) },
+  responses: { 200: jsonContent(passwordResetLookupSchema, 'The account'), ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }) },
+});
+
+const confirmRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/auth/password-reset/confirm',
+  tags: ['auth'],
+  summary: 'Choose the new password: every session, calendar feed and remembered device of the account ends',
+  request: { body: { required: true, ...jsonContent(passwordResetConfirmSchema, 'The token and the new password, twice') } },
+  responses: { 200: jsonContent(z.object({ email: z.string() }), 'Changed'), ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }) },
+});
+
+export const passwordResetRoutes = createRouter()
+  .openapi(requestRoute, async (c) => {
+    const { db } = c.var;
+    const { config, outbox } = c.var.deps;
+    const { email } = c.req.valid('json');
+    const ip = rateLimitKey(c.var.clientIp);
+    const pair = `reset:pair:${ip} ${email}`;
+    const hit = await hitRateLimitsUnlessOver(
+      db,
+      [
+        { key: pair, limit: MAX_RESETS_PER_EMAIL_AND_IP },
+        { key: `reset:ip:${ip}`, limit: MAX_RESETS_PER_IP },
+      ],
+      SIGN_IN_WINDOW_SECONDS,
+    );
+    if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(pair) ? 'reset requests for this email from your network' : 'reset requests from your network');
+    const token = randomBytes(32).toString('base64url');
+    const made = await requestPasswordReset(db, email, { hash: hashToken(token), link: `${config.publicUrl}/reset-password/${token}` }, actorOf(c, undefined), queueMailOf(config.mail));
+    if (made) outbox.nudge();
+    c.var.deps.logger.info({ event: 'password_reset_requested', requestId: c.var.requestId }, 'password reset asked for');
+    return c.json({ message: PASSWORD_RESET_SENT }, 200);
+  })
+  .openapi(lookupRoute, async (c) => {
+    const found = await findPasswordReset(c.var.db, hashToken(c.req.valid('param').token));
+    if (!found) throw new AppError('not_found', RESET_LINK_NOT_VALID);
+    return c.json(found, 200);
+  })
+  .openapi(confirmRoute, async (c) => {
+    const { token, password } = c.req.valid('json');
+    const tokenHash = hashToken(token);
+    const found = await findPasswordReset(c.var.db, tokenHash);
+    if (!found) throw new AppError('not_found', RESET_LINK_NOT_VALID);
+    const ended = await completePasswordReset(c.var.db, tokenHash, await hashPassword(password), actorOf(c, undefined));
+    if (!ended) throw new AppError('not_found', RESET_LINK_NOT_VALID);
+    for (const key of ended) c.var.deps.hub.endSession(key);
+    return c.json({ email: found.email }, 200);
+  });

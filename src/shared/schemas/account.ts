@@ -1,0 +1,44 @@
+import * as z from 'zod';
+import { LOGIN_RULES } from '../rules/login.ts';
+import { CONFIRM_REQUIRED, PASSWORDS_DIFFER } from '../rules/new-password.ts';
+import { zodText } from './text.ts';
+
+/** The account page's and the password reset's contract. */
+
+export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
+const currentPassword = z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(1024);
+const confirm = z.string({ error: CONFIRM_REQUIRED }).min(1, CONFIRM_REQUIRED).max(1024);
+const samePassword = (v: { password: string; confirm: string }) => v.password === v.confirm;
+
+export const changeEmailSchema = z.object({ email: zodText(LOGIN_RULES.email), current_password: currentPassword });
+export type ChangeEmail = z.infer<typeof changeEmailSchema>;
+
+export const changePasswordSchema = z
+  .object({ current_password: currentPassword, password: zodText(LOGIN_RULES.password), confirm })
+  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** What a change to the account ended: the other sessions signed out. */
+export const accountChangeSchema = z.object({ email: z.string(), other_sessions_ended: z.number().int() });
+
+export const accountSessionSchema = z.object({
+  id: z.uuid(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  /** The session of the browser asking. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+export const accountSessionsSchema = z.object({ sessions: z.array(accountSessionSchema) });
+export const sessionParamsSchema = z.object({ id: z.uuid('Invalid session id') });
+
+export const passwordResetRequestSchema = z.object({ email: zodText(LOGIN_RULES.email) });
+export const PASSWORD_RESET_SENT = 'If an account uses that address, we have sent it a link to choose a new password. The link works for 30 minutes.';
+
+export const passwordResetLookupSchema = z.object({ email: z.string() });
+export const passwordResetConfirmSchema = z
+  .object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.'), password: zodText(LOGIN_RULES.password), confirm })
+  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
+export const RESET_LINK_NOT_VALID = 'This reset link is not valid any more: it was used, or is older than 30 minutes. Ask for a new one.';
