@@ -250,6 +250,20 @@ export const PUBLIC_STATES: PageState[] = [
     },
   },
   {
+    name: 'forgot-password',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/forgot-password`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Forgot your password?' })).toBeVisible();
+    },
+  },
+  {
+    name: 'reset-link-used',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/reset-password/${'A'.repeat(43)}`);
+      await expect(page.getByRole('alert')).toContainText('This reset link is not valid any more');
+    },
+  },
+  {
     // The admin exists: a set-up link says it does not work, and where to go.
     name: 'setup-link-used',
     open: async (page, s) => {
@@ -386,6 +400,15 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard/settings/team`);
       await expect(page.getByTestId('team-member').filter({ hasText: s.admin.email })).toBeVisible();
       await expect(page.getByTestId('team-invite').filter({ hasText: 'new.analyst@example.com' })).toBeVisible();
+    },
+  },
+  {
+    name: 'account',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/account`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
+      await expect(page.getByTestId('account-session').first()).toContainText('This device');
+      await expect(page.getByRole('checkbox', { name: /Email me about new leads/ })).toBeEnabled();
     },
   },
   {

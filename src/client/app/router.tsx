@@ -22,6 +22,9 @@ const AppointmentsPage = lazy(() => import('#client/features/appointments/appoin
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
 const SetupPage = lazy(() => import('#client/features/auth/setup-page.tsx').then((m) => ({ default: m.SetupPage })));
 const InvitePage = lazy(() => import('#client/features/auth/invite-page.tsx').then((m) => ({ default: m.InvitePage })));
+const ForgotPasswordPage = lazy(() => import('#client/features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('#client/features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })));
+const AccountPage = lazy(() => import('#client/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
 const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
@@ -37,6 +40,8 @@ export function AppRoutes() {
       <Route path="/login" element={<LoginPage />} />
       <Route path="/setup/:token" element={<SignedOutPage page={<SetupPage />} />} />
       <Route path="/invite/:token" element={<SignedOutPage page={<InvitePage />} />} />
+      <Route path="/forgot-password" element={<SignedOutPage page={<ForgotPasswordPage />} />} />
+      <Route path="/reset-password/:token" element={<SignedOutPage page={<ResetPasswordPage />} />} />
       <Route path="/dashboard" element={<ProtectedRoute />}>
         <Route element={<DashboardLayout />}>
           <Route index element={<OverviewPage />} />
@@ -46,6 +51,7 @@ export function AppRoutes() {
           <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
           <Route path="appointments" element={<AppointmentsPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
+          <Route path="account" element={<AccountPage />} />
           <Route element={<OwnerRoute />}>
             <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
             <Route path="settings/email" element={<EmailSettingsPage />} />

@@ -106,7 +106,12 @@ export function LoginPage() {
             {submitting ? 'Signing in...' : 'Sign in'}
           </button>
         </form>
-        <p className="mt-6 text-center text-sm">
+        <p className="mt-4 text-center text-sm">
+          <Link to="/forgot-password" className="text-blue-700 underline-offset-2 hover:underline">
+            Forgot your password?
+          </Link>
+        </p>
+        <p className="mt-4 text-center text-sm">
           <Link to="/" reloadDocument className="text-blue-700 underline-offset-2 hover:underline">
             Return to homepage
           </Link>

@@ -1,0 +1,228 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { LOGIN_RULES } from '#shared/rules/login';
+import { checkNewPassword } from '#shared/rules/new-password';
+import { checkText } from '#shared/rules/text';
+import { ROLE_LABEL } from '#shared/schemas/auth';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
+import { RelativeTime } from '#client/components/ui/relative-time.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { useAuth } from '#client/lib/auth.tsx';
+import { useChangeEmail, useChangePassword, useEndOtherSessions, useEndSession, useSessions } from './api/account.ts';
+import { Card } from './components/card.tsx';
+import { EmailPreferenceFields } from './components/email-preference-fields.tsx';
+import { TwoFactorSection } from './components/two-factor-section.tsx';
+import { deviceName } from './device-name.ts';
+
+type Errors = Record<string, string | undefined>;
+
+/** What a refused change says: its field messages, or a toast. */
+function fieldErrorsOf(err: unknown, fallback: string): Errors {
+  if (err instanceof ApiError && err.fields) return err.fields;
+  toast.error(err instanceof ApiError ? err.message : fallback);
+  return {};
+}
+
+const endedOthers = (n: number) => (n === 0 ? '' : ` ${n} other ${n === 1 ? 'session was' : 'sessions were'} signed out.`);
+
+/** /dashboard/account: one's own email, password, two-factor, sessions and email notifications. */
+export function AccountPage() {
+  const { user } = useAuth();
+  return (
+    <section className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Your account</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Signed in as {user?.email} ({user ? ROLE_LABEL[user.role] : ''}).
+        </p>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <EmailForm />
+        <PasswordForm />
+      </div>
+      <div id="two-factor">
+        <TwoFactorSection />
+      </div>
+      <SessionsList />
+      <Card title="Email notifications" description="What we email you about. Everything also shows in the bell.">
+        <EmailPreferenceFields className="mt-4" />
+      </Card>
+    </section>
+  );
+}
+
+function EmailForm() {
+  const { refresh } = useAuth();
+  const change = useChangeEmail();
+  const [values, setValues] = useState({ email: '', current_password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const emailRef = useRef<HTMLInputElement>(null);
+  const currentRef = useRef<HTMLInputElement>(null);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const email = checkText(values.email, LOGIN_RULES.email);
+    const found: Errors = { email: email.ok ? undefined : email.error, current_password: values.current_password ? undefined : 'Current password is required' };
+    setErrors(found);
+    if (found.email) return emailRef.current?.focus();
+    if (found.current_password) return currentRef.current?.focus();
+    change.mutate(
+      { email: email.ok ? email.value! : '', current_password: values.current_password },
+      {
+        onSuccess: (result) => {
+          toast.success(`Your email is now ${result.email}.${endedOthers(result.other_sessions_ended)}`);
+          setValues({ email: '', current_password: '' });
+          void refresh();
+        },
+        onError: (err) => setErrors(fieldErrorsOf(err, 'Failed to change your email')),
+      },
+    );
+  };
+
+  return (
+    <Card title="Email" description="The address you sign in with and get notifications at.">
+      <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
+        <TextField ref={emailRef} label="New email" name="new-email" type="email" autoComplete="email" value={values.email} error={errors.email} onChange={(e) => setValues({ ...values, email: e.currentTarget.value })} />
+        <TextField
+          ref={currentRef}
+          label="Current password"
+          name="email-current-password"
+          type="password"
+          autoComplete="current-password"
+          value={values.current_password}
+          error={errors.current_password}
+          onChange={(e) => setValues({ ...values, current_password: e.currentTarget.value })}
+        />
+        <SubmitButton busy={change.isPending} label="Change email" busyLabel="Saving..." />
+      </form>
+    </Card>
+  );
+}
+
+function PasswordForm() {
+  const change = useChangePassword();
+  const [values, setValues] = useState({ current_password: '', password: '', confirm: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const currentRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLInputElement>(null);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const chosen = checkNewPassword(values);
+    const found: Errors = { current_password: values.current_password ? undefined : 'Current password is required', ...(chosen.ok ? {} : chosen.errors) };
+    setErrors(found);
+    if (found.current_password) return currentRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+    if (found.confirm) return confirmRef.current?.focus();
+    change.mutate(values, {
+      onSuccess: (result) => {
+        toast.success(`Your password is changed.${endedOthers(result.other_sessions_ended)}`);
+        setValues({ current_password: '', password: '', confirm: '' });
+      },
+      onError: (err) => setErrors(fieldErrorsOf(err, 'Failed to change your password')),
+    });
+  };
+
+  return (
+    <Card title="Password" description="Changing it signs you out everywhere else.">
+      <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
+        <TextField
+          ref={currentRef}
+          label="Current password"
+          name="current-password"
+          type="password"
+          autoComplete="current-password"
+          value={values.current_password}
+          error={errors.current_password}
+          onChange={(e) => setValues({ ...values, current_password: e.currentTarget.value })}
+        />
+        <TextField ref={passwordRef} label="New password" name="new-password" type="password" autoComplete="new-password" value={values.password} error={errors.password} onChange={(e) => setValues({ ...values, password: e.currentTarget.value })} />
+        <TextField ref={confirmRef} label="Confirm new password" name="confirm-password" type="password" autoComplete="new-password" value={values.confirm} error={errors.confirm} onChange={(e) => setValues({ ...values, confirm: e.currentTarget.value })} />
+        <SubmitButton busy={change.isPending} label="Change password" busyLabel="Saving..." />
+      </form>
+    </Card>
+  );
+}
+
+function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <button type="submit" disabled={busy} className="rounded-md bg-blue-700 px-4 py-2 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60">
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+function SessionsList() {
+  const sessions = useSessions();
+  const endOne = useEndSession();
+  const endOthers = useEndOtherSessions();
+  const [confirming, setConfirming] = useState(false);
+  const others = sessions.data?.sessions.filter((s) => !s.current).length ?? 0;
+
+  return (
+    <Card title="Where you are signed in" description="Sign out a device you no longer use, or every device but this one.">
+      {sessions.data ? (
+        <>
+          <ul className="mt-4 divide-y divide-slate-200 rounded-md border border-slate-200">
+            {sessions.data.sessions.map((s) => (
+              <li key={s.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="account-session">
+                <div className="min-w-0 text-sm">
+                  <p className="font-medium text-slate-900">
+                    {deviceName(s.user_agent)}
+                    {s.current ? <span className="ml-2 inline-block rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-green-900">This device</span> : null}
+                  </p>
+                  <p className="text-slate-600">
+                    {s.ip ?? 'Unknown IP'} · last active <RelativeTime iso={s.last_seen_at} /> · signed in <RelativeTime iso={s.created_at} />
+                  </p>
+                </div>
+                {s.current ? null : (
+                  <button
+                    type="button"
+                    aria-label={`Sign out ${deviceName(s.user_agent)} (${s.ip ?? 'unknown IP'})`}
+                    disabled={endOne.isPending}
+                    onClick={() => endOne.mutate(s.id, { onSuccess: () => toast.success('That session is signed out.'), onError: () => toast.error('Failed to sign out that session') })}
+                    className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+                  >
+                    Sign out
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            disabled={others === 0}
+            onClick={() => setConfirming(true)}
+            className="mt-4 rounded-md border border-red-300 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            Sign out everywhere else
+          </button>
+          <ConfirmDialog
+            open={confirming}
+            onOpenChange={setConfirming}
+            title="Sign out everywhere else?"
+            description="Every other browser and device signed in to your account is signed out at once. This one stays signed in."
+            confirmLabel="Sign out others"
+            busy={endOthers.isPending}
+            onConfirm={() =>
+              endOthers.mutate(undefined, {
+                onSuccess: ({ ended }) => {
+                  toast.success(`${ended} ${ended === 1 ? 'session' : 'sessions'} signed out.`);
+                  setConfirming(false);
+                },
+                onError: () => toast.error('Failed to sign out the other sessions'),
+              })
+            }
+          />
+        </>
+      ) : sessions.isError ? (
+        <p className="mt-4 text-sm text-slate-600">Your sessions could not be loaded.</p>
+      ) : (
+        <Spinner className="py-8" label="Loading your sessions..." />
+      )}
+    </Card>
+  );
+}

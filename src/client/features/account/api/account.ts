@@ -1,0 +1,19 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AccountSession, ChangeEmail, ChangePassword } from '#shared/schemas/account';
+import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+
+export const sessionsQueryKey = ['account', 'sessions'] as const;
+
+export const useSessions = () => useQuery({ queryKey: sessionsQueryKey, queryFn: () => apiRequest<{ sessions: AccountSession[] }>('GET', '/api/account/sessions') });
+
+type Changed = { email: string; other_sessions_ended: number };
+
+function useAccountChange<V, R>(change: (variables: V) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: sessionsQueryKey }) });
+}
+
+export const useChangeEmail = () => useAccountChange((body: ChangeEmail) => apiRequest<Changed>('POST', '/api/account/email', body));
+export const useChangePassword = () => useAccountChange((body: ChangePassword) => apiRequest<Changed>('POST', '/api/account/password', body));
+export const useEndSession = () => useAccountChange((id: string) => apiRequest('DELETE', apiPath`/api/account/sessions/${id}`));
+export const useEndOtherSessions = () => useAccountChange(() => apiRequest<{ ended: number }>('POST', '/api/account/sessions/end-others'));

@@ -1,0 +1,35 @@
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
+import { RESET_LINK_NOT_VALID } from '#shared/schemas/account';
+import { ApiError, apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { AuthCard, LinkProblem } from './components/auth-card.tsx';
+import { ChoosePasswordForm } from './components/choose-password-form.tsx';
+
+/** /reset-password/:token: the link from the reset email. The new password signs the account out everywhere; then sign in with it. */
+export function ResetPasswordPage() {
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const link = useQuery({ queryKey: ['password-reset', token], queryFn: () => apiRequest<{ email: string }>('GET', apiPath`/api/auth/password-reset/${token}`), retry: false });
+
+  if (link.isPending) return <Spinner className="min-h-screen" label="Checking the link..." />;
+  if (link.isError) {
+    const message = link.error instanceof ApiError && link.error.status === 404 ? RESET_LINK_NOT_VALID : 'The link could not be checked. Please try again.';
+    return <LinkProblem title="Choose a new password" message={message} />;
+  }
+  return (
+    <AuthCard title="Choose a new password" subtitle="You will be signed out everywhere, then sign in with the new password.">
+      <ChoosePasswordForm
+        email={{ editable: false, value: link.data.email }}
+        submitLabel="Save new password"
+        busyLabel="Saving..."
+        onSubmit={async ({ password, confirm }) => {
+          await apiRequest('POST', '/api/auth/password-reset/confirm', { token, password, confirm });
+          toast.success('Your password is changed. Sign in with it.');
+          void navigate('/login', { replace: true });
+        }}
+      />
+    </AuthCard>
+  );
+}
