@@ -35,6 +35,7 @@ import { publicEventRoutes } from './routes/public-events.ts';
 import { publicLeadRoutes } from './routes/public-leads.ts';
 import { teamRoutes } from './routes/team.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
+import { twoFactorRoutes } from './routes/two-factor.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', accountRoutes);
   app.route('/', teamRoutes);
   app.route('/', passwordResetRoutes);
+  app.route('/', twoFactorRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

@@ -4,12 +4,22 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses } from '../http/openapi.ts';
+import { TWO_FACTOR_SETUP_REQUIRED } from '#shared/schemas/auth';
 import { requireUser } from './require-user.ts';
 
 const unauthorized = errorResponses({ 401: 'Not signed in, or the session expired' });
 const forbidden = errorResponses({ 403: 'Signed in as staff: only an owner of the team may do this' });
 
 export const OWNERS_ONLY = 'Only an owner of the team can do this.';
+
+/**
+ * After requireUser: while the team requires two-factor and this account has not set it up,
+ * only its own account operations (where it sets it up) answer; everything else is 403.
+ */
+export const requireTwoFactorIfAsked = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.user.must_set_up_two_factor && !c.req.path.startsWith('/api/account/')) throw new AppError('forbidden', TWO_FACTOR_SETUP_REQUIRED);
+  await next();
+});
 
 /** After requireUser: staff are answered 403 before anything is read or changed. */
 export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
@@ -27,7 +37,7 @@ export function createAdminRoute<const R extends Omit<RouteConfig, 'security' | 
   return createRoute({
     ...route,
     security: [{ sessionCookie: [] }],
-    middleware: [requireUser, ...afterSignIn] as const,
+    middleware: [requireUser, requireTwoFactorIfAsked, ...afterSignIn] as const,
     responses: { ...route.responses, ...unauthorized },
   });
 }
@@ -41,7 +51,7 @@ export function createOwnerRoute<const R extends Omit<RouteConfig, 'security' | 
   return createRoute({
     ...route,
     security: [{ sessionCookie: ['owner'] }],
-    middleware: [requireUser, requireOwner, ...afterSignIn] as const,
+    middleware: [requireUser, requireTwoFactorIfAsked, requireOwner, ...afterSignIn] as const,
     responses: { ...route.responses, ...unauthorized, ...forbidden },
   });
 }

@@ -1,8 +1,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from '@hono/zod-openapi';
-import { loginRequestSchema, loginResponseSchema, sessionResponseSchema } from '#shared/schemas/auth';
+import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
+import type { Context } from 'hono';
+import { loginRequestSchema, loginResponseSchema, sessionResponseSchema, twoFactorLoginSchema, currentUserSchema } from '#shared/schemas/auth';
+import { CODE_INVALID } from '#shared/schemas/two-factor';
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
+import { startSession } from '../auth/start-session.ts';
+import { hashRecoveryCode, verifyTotp } from '../auth/totp.ts';
+import {
+  CHALLENGE_MINUTES,
+  claimTotpStep,
+  createChallenge,
+  deleteChallenge,
+  findChallenge,
+  isTrustedDevice,
+  rememberDevice,
+  TRUSTED_DEVICE_DAYS,
+  useRecoveryCode,
+} from '../db/queries/two-factor.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requestScheme } from '../http/public-origin.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { clearSessionCookie, readSessionToken, writeSessionCookie } from '../auth/session-cookie.ts';
+import { clearSessionCookie, readSessionToken } from '../auth/session-cookie.ts';
 import {
   MAX_FAILURES_PER_ACCOUNT_AND_IP,
   MAX_FAILURES_PER_IP,
@@ -13,10 +32,10 @@ import {
   TOO_MANY_FOR_PAIR,
 } from '../auth/sign-in-limits.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
-import { createSession, deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
+import { deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { hasAnyUser } from '../db/queries/team.ts';
-import { findPasswordHash, touchLastSignIn } from '../db/queries/users.ts';
+import { findPasswordHash } from '../db/queries/users.ts';
 import type { Db } from '../db/client.ts';
 import { rateLimitKey } from '../lib/client-address.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
@@ -46,6 +65,22 @@ const loginRoute = createPublicRoute({
   },
 });
 
+const twoFactorRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/auth/login/two-factor',
+  tags: ['auth'],
+  summary: 'The second step of a sign-in with two-factor: a code from the app, or a recovery code; optionally remember this device for 30 days',
+  request: { body: { required: true, ...jsonContent(twoFactorLoginSchema, 'A code or a recovery code') } },
+  responses: {
+    200: jsonContent(z.object({ user: currentUserSchema }), 'Signed in'),
+    ...errorResponses({
+      400: 'Neither a code nor a recovery code',
+      401: 'The code is wrong or used already, or the sign-in expired',
+      429: 'Too many wrong codes',
+    }),
+  },
+});
+
 const logoutRoute = createPublicRoute({
   method: 'post',
   path: '/api/auth/logout',
@@ -61,6 +96,19 @@ const sessionRoute = createPublicRoute({
   summary: 'Who is signed in (user is null when nobody is)',
   responses: { 200: jsonContent(sessionResponseSchema, 'The session') },
 });
+
+/** The half-done sign-in (password right, code to come) and the device remembered for two-factor. */
+const CHALLENGE_COOKIE = 'sign_in_challenge';
+const TRUSTED_DEVICE_COOKIE = 'trusted_device';
+export const SIGN_IN_EXPIRED = 'Your sign-in expired. Enter your email and password again.';
+/** Wrong codes per account and per IP in a sign-in window. */
+const MAX_CODE_FAILURES_PER_ACCOUNT = 5;
+const MAX_CODE_FAILURES_PER_IP = 20;
+
+function cookieOptions(c: Context<AppEnv>, maxAgeSeconds: number) {
+  const secure = c.var.deps.config.fixedOrigin?.startsWith('https:') === true || requestScheme(c) === 'https';
+  return { httpOnly: true, sameSite: 'Lax' as const, secure, path: '/api/auth', maxAge: maxAgeSeconds };
+}
 
 /** The account's owner: an IP it signed in from lately, or a live session of the same account. */
 async function isOwnersSource(db: Db, userId: string, ip: string, sessionToken: string | undefined): Promise<boolean> {
@@ -104,26 +152,72 @@ export const authRoutes = createRouter()
     const valid = await verifyPassword(account?.password_hash ?? (await getDummyHash()), password);
     if (!account || !valid) {
       c.var.deps.logger.info({ event: 'login_failed', requestId: c.var.requestId }, 'failed sign-in');
+      await recordAudit(db, { ...actorOf(c, undefined), email }, { action: 'sign_in_failed', targetType: 'account', targetId: account?.id ?? null });
       throw new AppError('unauthorized', 'Invalid credentials');
     }
     // Said only to someone who knows the password: the account exists, and an owner can reactivate it.
     if (account.deactivated) throw new AppError('forbidden', ACCOUNT_DEACTIVATED);
     await undoRateLimitHits(db, [keys.ip, keys.account], [keys.pair], hit.windowStart);
     await rememberSignInIp(db, account.id, ip);
-    await touchLastSignIn(db, account.id);
 
-    // Rotate: whatever session the browser held before sign-in ends here.
-    const previous = readSessionToken(c);
-    if (previous) {
-      await deleteSession(db, previous);
-      c.var.deps.hub.endSession(hashToken(previous));
+    if (account.two_factor) {
+      const device = getCookie(c, TRUSTED_DEVICE_COOKIE);
+      if (!(device && (await isTrustedDevice(db, account.id, device)))) {
+        setCookie(c, CHALLENGE_COOKIE, await createChallenge(db, account.id), cookieOptions(c, CHALLENGE_MINUTES * 60));
+        return c.json({ two_factor_required: true as const }, 200);
+      }
     }
-    writeSessionCookie(c, await createSession(db, account.id, { ip, userAgent: c.req.header('user-agent') }));
+    await startSession(c, db, account.id);
+    await recordAudit(db, actorOf(c, account), { action: 'sign_in', targetType: 'account', targetId: account.id, details: account.two_factor ? { two_factor: 'remembered device' } : {} });
     return c.json({ user: { id: account.id, email: account.email, role: account.role } }, 200);
+  })
+  .openapi(twoFactorRoute, async (c) => {
+    const { db } = c.var;
+    const token = getCookie(c, CHALLENGE_COOKIE);
+    const challenge = token ? await findChallenge(db, token) : undefined;
+    if (!token || !challenge?.secret) throw new AppError('unauthorized', SIGN_IN_EXPIRED);
+    const { code, recovery_code, remember_device } = c.req.valid('json');
+    if (!code && !recovery_code) throw new AppError('validation_failed', 'Enter the 6-digit code from your app, or a recovery code.', { code: 'Code is required' });
+
+    const ip = rateLimitKey(c.var.clientIp);
+    const accountKey = `2fa:account:${challenge.user_id}`;
+    const hit = await hitRateLimitsUnlessOver(
+      db,
+      [
+        { key: accountKey, limit: MAX_CODE_FAILURES_PER_ACCOUNT },
+        { key: `2fa:ip:${ip}`, limit: MAX_CODE_FAILURES_PER_IP },
+      ],
+      SIGN_IN_WINDOW_SECONDS,
+    );
+    if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, 'wrong codes');
+
+    const actor = actorOf(c, { id: challenge.user_id, email: challenge.email });
+    let ok: boolean;
+    if (code) {
+      const step = await verifyTotp(challenge.secret, code, challenge.last_step);
+      // The step is claimed atomically: the same code sent twice at once signs in once.
+      ok = step !== undefined && (await claimTotpStep(db, challenge.user_id, step));
+    } else {
+      ok = await useRecoveryCode(db, challenge.user_id, hashRecoveryCode(recovery_code!));
+      if (ok) await recordAudit(db, actor, { action: 'recovery_code_used', targetType: 'account', targetId: challenge.user_id });
+    }
+    if (!ok) {
+      await recordAudit(db, actor, { action: 'two_factor_failed', targetType: 'account', targetId: challenge.user_id, details: { with: code ? 'code' : 'recovery_code' } });
+      throw new AppError('unauthorized', CODE_INVALID);
+    }
+    await undoRateLimitHits(db, [], [accountKey], hit.windowStart);
+    await deleteChallenge(db, token);
+    deleteCookie(c, CHALLENGE_COOKIE, { path: '/api/auth' });
+    if (remember_device) setCookie(c, TRUSTED_DEVICE_COOKIE, await rememberDevice(db, challenge.user_id, c.req.header('user-agent')), cookieOptions(c, TRUSTED_DEVICE_DAYS * 86_400));
+    await startSession(c, db, challenge.user_id);
+    await recordAudit(db, actor, { action: 'sign_in', targetType: 'account', targetId: challenge.user_id, details: { two_factor: code ? 'code' : 'recovery code' } });
+    return c.json({ user: { id: challenge.user_id, email: challenge.email, role: challenge.role } }, 200);
   })
   .openapi(logoutRoute, async (c) => {
     const token = readSessionToken(c);
     if (token) {
+      const user = await findSessionUser(c.var.db, token);
+      if (user) await recordAudit(c.var.db, actorOf(c, user), { action: 'sign_out', targetType: 'account', targetId: user.id });
       await deleteSession(c.var.db, token);
       // This process's streams of that session end now; other processes' within their session check.
       c.var.deps.hub.endSession(hashToken(token));

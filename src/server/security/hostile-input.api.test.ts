@@ -119,6 +119,15 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { email: 'fuzz-admin@example.com' };
     case 'POST /api/auth/password-reset/confirm':
       return { token: LINK_TOKEN, password: 'fuzz-reset-password', confirm: 'fuzz-reset-password' };
+    case 'POST /api/auth/login/two-factor':
+      return { code: '123456', remember_device: true };
+    case 'POST /api/account/two-factor/confirm':
+      return { code: '123456' };
+    case 'POST /api/account/two-factor/disable':
+    case 'POST /api/account/two-factor/recovery-codes':
+      return { current_password: 'fuzz-admin-password' };
+    case 'PUT /api/settings/security':
+      return { require_two_factor: false };
     case 'POST /api/auth/setup':
       return { token: LINK_TOKEN, email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
     case 'PATCH /api/account/preferences':

@@ -12,7 +12,13 @@ export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', staff: 'Staff' };
 
-export const currentUserSchema = z.object({ id: z.uuid(), email: z.string(), role: roleSchema });
+export const currentUserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: roleSchema,
+  /** The team requires two-factor and this account has not set it up: only the account page opens until it does. */
+  must_set_up_two_factor: z.boolean().optional(),
+});
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 /** The browser's session check: who is signed in, if anyone. */
@@ -23,4 +29,15 @@ export const sessionResponseSchema = z.object({
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
-export const loginResponseSchema = z.object({ user: currentUserSchema });
+/** Signed in, or (two-factor on) the password was right and a code is asked for next. */
+export const loginResponseSchema = z.union([z.object({ user: currentUserSchema }), z.object({ two_factor_required: z.literal(true) })]);
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const twoFactorLoginSchema = z.object({
+  code: z.string().trim().max(20).optional(),
+  recovery_code: z.string().trim().max(40).optional(),
+  remember_device: z.boolean().optional(),
+});
+export type TwoFactorLogin = z.infer<typeof twoFactorLoginSchema>;
+
+export const TWO_FACTOR_SETUP_REQUIRED = 'Your team requires two-factor authentication: set it up on your account page to continue.';

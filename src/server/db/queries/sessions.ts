@@ -30,7 +30,8 @@ export async function createSession(db: Db, userId: string, origin: SessionOrigi
  */
 export async function findSessionUser(db: Db, token: string): Promise<CurrentUser | undefined> {
   const rows = await queryRows(db, sql`
-    select u.id, u.email, u.role, s.last_seen_at < now() - interval '1 minute' as stale
+    select u.id, u.email, u.role, s.last_seen_at < now() - interval '1 minute' as stale,
+      u.totp_enabled_at is null and coalesce((select t.require_two_factor from team_settings t where t.id = 1), false) as must_set_up_two_factor
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
       and u.deactivated_at is null
@@ -39,7 +40,7 @@ export async function findSessionUser(db: Db, token: string): Promise<CurrentUse
   const row = rows[0];
   if (!row) return undefined;
   if (row.stale) await execute(db, sql`update sessions set last_seen_at = now() where token_hash = ${hashToken(token)}`);
-  return { id: row.id, email: row.email, role: row.role };
+  return { id: row.id, email: row.email, role: row.role, ...(row.must_set_up_two_factor ? { must_set_up_two_factor: true } : {}) };
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
