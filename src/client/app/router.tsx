@@ -25,6 +25,7 @@ const InvitePage = lazy(() => import('#client/features/auth/invite-page.tsx').th
 const ForgotPasswordPage = lazy(() => import('#client/features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => import('#client/features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })));
 const AccountPage = lazy(() => import('#client/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })));
+const SecuritySettingsPage = lazy(() => import('#client/features/settings/security-settings-page.tsx').then((m) => ({ default: m.SecuritySettingsPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
 const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
@@ -57,6 +58,7 @@ export function AppRoutes() {
             <Route path="settings/email" element={<EmailSettingsPage />} />
             <Route path="settings/booking" element={<BookingSettingsPage />} />
             <Route path="settings/team" element={<TeamPage />} />
+            <Route path="settings/security" element={<SecuritySettingsPage />} />
           </Route>
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>

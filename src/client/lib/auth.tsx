@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { CurrentUser, LoginRequest, SessionResponse } from '#shared/schemas/auth';
+import type { CurrentUser, LoginRequest, LoginResponse, SessionResponse, TwoFactorLogin } from '#shared/schemas/auth';
 import { apiRequest, onUnauthorized } from './api-client.ts';
 
 /**
@@ -11,7 +11,9 @@ import { apiRequest, onUnauthorized } from './api-client.ts';
 type AuthState = {
   user: CurrentUser | null;
   loading: boolean;
-  signIn: (credentials: LoginRequest) => Promise<CurrentUser>;
+  /** The user, or 'two-factor' when the password was right and a code is asked for next (completeTwoFactor). */
+  signIn: (credentials: LoginRequest) => Promise<CurrentUser | 'two-factor'>;
+  completeTwoFactor: (body: TwoFactorLogin) => Promise<CurrentUser>;
   signOut: () => Promise<void>;
   /** Re-checks the session with the server. */
   refresh: () => Promise<void>;
@@ -85,12 +87,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (credentials: LoginRequest) => {
-      const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/login', credentials);
-      setUser(result.user);
+      const result = await apiRequest<LoginResponse>('POST', '/api/auth/login', credentials);
+      if ('two_factor_required' in result) return 'two-factor' as const;
+      // The session check says more than sign-in does (a team rule to set up two-factor).
+      await refresh();
       channel?.postMessage({ type: 'signed-in' } satisfies AuthEvent);
       return result.user;
     },
-    [channel],
+    [channel, refresh],
+  );
+
+  const completeTwoFactor = useCallback(
+    async (body: TwoFactorLogin) => {
+      const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/login/two-factor', body);
+      await refresh();
+      channel?.postMessage({ type: 'signed-in' } satisfies AuthEvent);
+      return result.user;
+    },
+    [channel, refresh],
   );
 
   const signOut = useCallback(async () => {
@@ -107,14 +121,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (next: CurrentUser) => {
       setUser(next);
       setSetupNeeded(false);
+      void refresh(); // and what the session check adds (a team rule to set up two-factor)
       channel?.postMessage({ type: 'signed-in' } satisfies AuthEvent);
     },
-    [channel],
+    [channel, refresh],
   );
 
   const value = useMemo(
-    () => ({ user, loading, signIn, signOut, refresh, setupNeeded, adopt }),
-    [user, loading, signIn, signOut, refresh, setupNeeded, adopt],
+    () => ({ user, loading, signIn, completeTwoFactor, signOut, refresh, setupNeeded, adopt }),
+    [user, loading, signIn, completeTwoFactor, signOut, refresh, setupNeeded, adopt],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -26,7 +26,7 @@ export function renderWithProviders(ui: ReactElement, { url = '/', user }: { url
   return render(
     <QueryClientProvider client={client}>
       {user ? (
-        <AuthContext.Provider value={{ user, loading: false, signIn: async () => user, signOut: signedIn, refresh: signedIn, setupNeeded: false, adopt: () => {} }}>
+        <AuthContext.Provider value={{ user, loading: false, signIn: async () => user, completeTwoFactor: async () => user, signOut: signedIn, refresh: signedIn, setupNeeded: false, adopt: () => {} }}>
           {page}
         </AuthContext.Provider>
       ) : (

@@ -6,6 +6,7 @@ import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { TwoFactorStep } from './components/two-factor-step.tsx';
 
 /** Where to go after sign-in: the dashboard page first asked for, or the dashboard. */
 function destination(state: unknown): string {
@@ -19,6 +20,7 @@ function destination(state: unknown): string {
  */
 export function LoginPage() {
   const { user, loading, signIn, setupNeeded } = useAuth();
+  const [twoFactor, setTwoFactor] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
   const [values, setValues] = useState<Required<LoginInput>>({ email: '', password: '' });
@@ -30,6 +32,7 @@ export function LoginPage() {
 
   if (loading) return <Spinner className="min-h-screen" label="Checking your session..." />;
   if (user) return <Navigate to={destination(location.state)} replace />;
+  if (twoFactor) return <TwoFactorStep onBack={() => setTwoFactor(false)} onDone={() => void navigate(destination(location.state), { replace: true })} />;
 
   const change = (name: keyof LoginInput, value: string) => {
     const next = { ...values, [name]: value };
@@ -53,7 +56,10 @@ export function LoginPage() {
     setErrors({});
     setSubmitting(true);
     try {
-      await signIn(result.value);
+      if ((await signIn(result.value)) === 'two-factor') {
+        setTwoFactor(true);
+        return;
+      }
       void navigate(destination(location.state), { replace: true });
     } catch (err) {
       if (err instanceof ApiError) toast.error(err.message || 'Invalid credentials');

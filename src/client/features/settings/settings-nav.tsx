@@ -4,6 +4,7 @@ const SECTIONS = [
   { to: '/dashboard/settings/email', label: 'Email' },
   { to: '/dashboard/settings/booking', label: 'Booking' },
   { to: '/dashboard/settings/team', label: 'Team' },
+  { to: '/dashboard/settings/security', label: 'Security' },
 ];
 
 /** The Settings heading and its sections. */
