@@ -412,6 +412,21 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    name: 'account-two-factor-setup',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/account`);
+      await page.getByRole('button', { name: 'Set up two-factor' }).click();
+      await expect(page.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible();
+    },
+  },
+  {
+    name: 'settings-security',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/security`);
+      await expect(page.getByRole('switch', { name: /Require two-factor authentication for everyone/ })).toBeVisible();
+    },
+  },
+  {
     name: 'account-menu',
     open: async (page) => {
       await page.getByRole('button', { name: /^Account: signed in as/ }).click();
