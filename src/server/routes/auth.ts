@@ -181,11 +181,12 @@ export const authRoutes = createRouter()
 
     const ip = rateLimitKey(c.var.clientIp);
     const accountKey = `2fa:account:${challenge.user_id}`;
+    const ipKey = `2fa:ip:${ip}`;
     const hit = await hitRateLimitsUnlessOver(
       db,
       [
         { key: accountKey, limit: MAX_CODE_FAILURES_PER_ACCOUNT },
-        { key: `2fa:ip:${ip}`, limit: MAX_CODE_FAILURES_PER_IP },
+        { key: ipKey, limit: MAX_CODE_FAILURES_PER_IP },
       ],
       SIGN_IN_WINDOW_SECONDS,
     );
@@ -205,7 +206,8 @@ export const authRoutes = createRouter()
       await recordAudit(db, actor, { action: 'two_factor_failed', targetType: 'account', targetId: challenge.user_id, details: { with: code ? 'code' : 'recovery_code' } });
       throw new AppError('unauthorized', CODE_INVALID);
     }
-    await undoRateLimitHits(db, [], [accountKey], hit.windowStart);
+    // A right code takes its count back: only failures count towards the limits.
+    await undoRateLimitHits(db, [ipKey], [accountKey], hit.windowStart);
     await deleteChallenge(db, token);
     deleteCookie(c, CHALLENGE_COOKIE, { path: '/api/auth' });
     if (remember_device) setCookie(c, TRUSTED_DEVICE_COOKIE, await rememberDevice(db, challenge.user_id, c.req.header('user-agent')), cookieOptions(c, TRUSTED_DEVICE_DAYS * 86_400));
