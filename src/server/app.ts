@@ -36,6 +36,7 @@ import { publicLeadRoutes } from './routes/public-leads.ts';
 import { teamRoutes } from './routes/team.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
+import { auditRoutes } from './routes/audit.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -167,6 +168,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', teamRoutes);
   app.route('/', passwordResetRoutes);
   app.route('/', twoFactorRoutes);
+  app.route('/', auditRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

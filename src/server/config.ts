@@ -123,6 +123,7 @@ const envSchema = z.object({
   LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   ANALYTICS_RETENTION_DAYS: intInRange(1, 36_500, 400),
+  AUDIT_RETENTION_DAYS: intInRange(30, 36_500, 730),
   TRUST_PROXY: trustProxy,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   PUBLIC_URL: parsedWith(parsePublicUrl),
@@ -150,6 +151,8 @@ export type Config = {
   analyticsRateLimit: number;
   /** Raw analytics events older than this many days are deleted (the rollups stay). */
   analyticsRetentionDays: number;
+  /** Audit log entries older than this many days are deleted by a daily job (AUDIT_RETENTION_DAYS, 2 years by default). */
+  auditRetentionDays: number;
   /** Whose X-Forwarded-For and X-Forwarded-Proto/Host to believe (TRUST_PROXY: off, on, or a list). */
   trustProxy: TrustedProxies;
   reminderMinutesBefore: number;
@@ -206,6 +209,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     leadMinFillSeconds: e.LEAD_MIN_FILL_SECONDS,
     analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     publicUrl: (e.PUBLIC_URL?.origin ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),

@@ -14,6 +14,7 @@ import { describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
 import { ensureAdmin } from './auth/accounts.ts';
+import { recordAudit, systemActor } from './audit/audit-log.ts';
 import { adminCommandSchema, runAdminCommand } from './auth/admin-commands.ts';
 import { FirstRunLink, setupPath } from './lib/first-run-link.ts';
 import { hasAnyUser } from './db/queries/team.ts';
@@ -92,7 +93,15 @@ async function main() {
   );
   const stopJobs = startJobs(database, config, logger, outbox);
   // `npm run backup` asks this process for a consistent copy of the embedded database.
-  const snapshot = database.snapshot;
+  const takeSnapshot = database.snapshot;
+  const snapshot = takeSnapshot
+    ? async () => {
+        const bytes = await takeSnapshot();
+        const db = database?.db;
+        if (db) await recordAudit(db, systemActor('npm run backup'), { action: 'backup', targetType: 'backup', details: { bytes: bytes.length } });
+        return bytes;
+      }
+    : undefined;
   const backups = snapshot
     ? serveBackups(backupSocketPath(config.dataDir), snapshot, logger, async (request) => {
         const opened = database;

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
 import { deleteExpiredAnalyticsEvents } from '../db/queries/analytics-events.ts';
+import { deleteExpiredAuditEntries } from '../db/queries/audit-log.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
@@ -65,6 +66,15 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       run: async () => {
         const deleted = await deleteExpiredAnalyticsEvents(database.db, config.analyticsRetentionDays);
         if (deleted > 0) logger.info({ event: 'analytics_events_deleted', events: deleted, days: config.analyticsRetentionDays }, 'deleted old analytics events');
+      },
+    },
+    {
+      // Entries past AUDIT_RETENTION_DAYS; a delete by age is the same whichever process runs it, or both.
+      name: 'audit log retention',
+      everyMs: 24 * 60 * 60_000,
+      run: async () => {
+        const deleted = await deleteExpiredAuditEntries(database.db, config.auditRetentionDays);
+        if (deleted > 0) logger.info({ event: 'audit_entries_deleted', entries: deleted, days: config.auditRetentionDays }, 'deleted old audit log entries');
       },
     },
   ];

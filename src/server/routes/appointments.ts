@@ -1,3 +1,5 @@
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
+import { appointmentChanges } from '../audit/lead-audit.ts';
 import { z } from '@hono/zod-openapi';
 import {
   appointmentIdParamSchema,
@@ -133,6 +135,7 @@ export const appointmentRoutes = createRouter()
     if (!input.allow_overlap) await requireNoOverlap(c.var.db, at);
     const appointment = await overlapRace(c.var.db, at, undefined, () => createAppointment(c.var.db, input, { changedBy: c.var.user.id, mail: mailOf(c), bufferMinutes: buffer_minutes }));
     if (!appointment) throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
+    await recordAudit(c.var.db, actorOf(c), { action: 'appointment_created', targetType: 'appointment', targetId: appointment.id, details: { lead_id: appointment.lead_id, date: appointment.date, time: appointment.time, type: appointment.type } });
     c.var.deps.outbox.nudge();
     return c.json(appointment, 201);
   })
@@ -161,12 +164,18 @@ export const appointmentRoutes = createRouter()
     if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.var.db, at, id);
     const appointment = await overlapRace(c.var.db, at, id, () => updateAppointment(c.var.db, id, patch, { changedBy: c.var.user.id, mail: mailOf(c) }));
     if (!appointment) throw appointmentNotFound();
+    const changes = appointmentChanges(current, appointment);
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(c.var.db, actorOf(c), { action: 'appointment_updated', targetType: 'appointment', targetId: id, details: { lead_id: appointment.lead_id, changes } });
+    }
     c.var.deps.outbox.nudge();
     return c.json(appointment, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
+    const current = await getAppointment(c.var.db, id);
     if (!(await deleteAppointment(c.var.db, id, mailOf(c)))) throw appointmentNotFound();
+    await recordAudit(c.var.db, actorOf(c), { action: 'appointment_deleted', targetType: 'appointment', targetId: id, details: current ? { lead_id: current.lead_id, date: current.date, time: current.time, type: current.type } : {} });
     c.var.deps.outbox.nudge();
     return c.json({ id }, 200);
   });

@@ -1,3 +1,4 @@
+import { actorOf, changedFields, recordAudit } from '../audit/audit-log.ts';
 import type { Context } from 'hono';
 import {
   availabilityQuerySchema,
@@ -285,8 +286,13 @@ export const bookingRoutes = createRouter()
     return c.json({ ...settings, time_zone: c.var.deps.config.businessTimeZone }, 200);
   })
   .openapi(saveSettingsRoute, async (c) => {
+    const before = await getBookingSettings(c.var.db);
     await saveBookingSettings(c.var.db, c.req.valid('json'));
     const settings = await getBookingSettings(c.var.db);
+    const changes = changedFields(before, settings, Object.keys(settings) as (keyof typeof settings & string)[]);
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'booking', details: { changes } });
+    }
     return c.json({ ...settings, time_zone: c.var.deps.config.businessTimeZone }, 200);
   });
 

@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { LEAD_IMPORT_MAX_BYTES, leadImportRequestSchema, leadImportResultSchema } from '#shared/schemas/lead-import';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { importLeads } from '../db/queries/lead-import.ts';
@@ -48,6 +49,10 @@ export const leadImportRoutes = createRouter().openapi(importRoute, async (c) =>
     // docs/product-rules.md, "Importing leads": all or nothing.
     const message = `${plural(result.error_rows, 'row has', 'rows have')} errors. Nothing was imported.`;
     throw new AppError('validation_failed', message, undefined, undefined, { import_report: result });
+  }
+  if (stored) {
+    const { total, created, updated, skipped } = result;
+    await recordAudit(c.var.db, actorOf(c), { action: 'leads_imported', targetType: 'lead', details: { file: body.file_name || null, duplicates: body.duplicates, total, created, updated, skipped } });
   }
   return c.json(result, 200);
 });

@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { leadDetailSchema, leadIdParamSchema } from '#shared/schemas/lead';
 import {
   appointmentCountsSchema,
@@ -83,12 +84,16 @@ export const leadPrivacyRoutes = createRouter()
     const data = await exportLead(c.var.db, c.req.valid('param').id);
     if (!data) throw leadNotFound();
     const file = `lead-${nameSlug(data.lead.full_name)}-${data.exported_at.slice(0, 10)}.json`;
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_exported', targetType: 'lead', targetId: data.lead.id });
     c.header('Content-Disposition', `attachment; filename="${file}"`);
     return c.json(data, 200);
   })
   .openapi(eraseRoute, async (c) => {
-    const result = await eraseLead(c.var.db, c.req.valid('param').id);
+    const { id } = c.req.valid('param');
+    const result = await eraseLead(c.var.db, id);
     if (!result) throw leadNotFound();
+    // The log keeps that someone was erased, by whom and when; their values went with the erasure.
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_erased', targetType: 'lead', targetId: id, details: { erased: true } });
     // Who erased someone, and when, stays on record; whom does not.
     c.var.deps.logger.info({ event: 'lead_erased', by: c.var.user.id, requestId: c.var.requestId }, 'a person was erased');
     return c.json(result, 200);
@@ -109,5 +114,6 @@ export const leadPrivacyRoutes = createRouter()
       throw err;
     });
     if (!lead) throw leadNotFound();
+    await recordAudit(c.var.db, actorOf(c), { action: 'leads_merged', targetType: 'lead', targetId: lead.id, details: { merged: c.req.valid('json').other_id, keep: c.req.valid('json').keep } });
     return c.json(lead, 200);
   });

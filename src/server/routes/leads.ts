@@ -1,3 +1,5 @@
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
+import { leadChanges } from '../audit/lead-audit.ts';
 import { z } from '@hono/zod-openapi';
 import { stream } from 'hono/streaming';
 import {
@@ -173,7 +175,10 @@ export const leadRoutes = createRouter()
     const day = new Date().toISOString().slice(0, 10);
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="leads-${day}.csv"`);
+    const query = c.req.valid('query');
+    const audit = recordAudit(db, actorOf(c), { action: 'leads_exported', targetType: 'lead', details: { filters: query } });
     return stream(c, async (out) => {
+      await audit;
       await out.write(csvRow(CSV_HEADER));
       for await (const batch of iterateLeads(db, filters, order)) {
         if (out.aborted) return;
@@ -186,6 +191,13 @@ export const leadRoutes = createRouter()
       if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
       throw err;
     });
+    const request = c.req.valid('json');
+    const { ids, ...change } = request;
+    await recordAudit(c.var.db, actorOf(c), {
+      action: request.action === 'delete' ? 'lead_deleted' : 'lead_updated',
+      targetType: 'lead',
+      details: { bulk: true, ids, count: updated, ...change },
+    });
     return c.json({ updated }, 200);
   })
   .openapi(createRoute, async (c) => {
@@ -194,6 +206,7 @@ export const leadRoutes = createRouter()
     const lead = id ? await getLead(c.var.db, id) : undefined;
     if (!lead) throw new AppError('internal_error', 'The lead could not be read back.');
     const { status_history: _history, ...created } = lead;
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_created', targetType: 'lead', targetId: lead.id, details: { name: lead.full_name } });
     return c.json(created, 201);
   })
   .openapi(getRoute, async (c) => {
@@ -202,11 +215,17 @@ export const leadRoutes = createRouter()
     return c.json(lead, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const lead = await updateLead(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+    const { id } = c.req.valid('param');
+    const before = await getLead(c.var.db, id);
+    const lead = await updateLead(c.var.db, id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
       if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
       throw err;
     });
     if (!lead) throw leadNotFound();
+    const changes = before ? leadChanges(before, lead) : {};
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(c.var.db, actorOf(c), { action: 'lead_updated', targetType: 'lead', targetId: id, details: { name: lead.full_name, changes } });
+    }
     return c.json(lead, 200);
   })
   .openapi(deleteRoute, async (c) => {
@@ -214,6 +233,7 @@ export const leadRoutes = createRouter()
     const { appointments } = c.req.valid('query');
     const done = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
     if (!done) throw leadNotFound();
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_deleted', targetType: 'lead', targetId: id, details: { appointments, ...done } });
     c.var.deps.outbox.nudge();
     return c.json({ id, ...done }, 200);
   });

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { AuditAction, AuditTarget, FieldChange } from '#shared/schemas/audit';
+import * as z from 'zod';
+import { auditActionSchema, type AuditAction, type AuditQuery, type AuditTarget, type FieldChange } from '#shared/schemas/audit';
 import type { Db } from '../client.ts';
-import { execute } from '../sql.ts';
+import { execute, isoTimestamp, queryRows } from '../sql.ts';
 
 /**
  * The audit log: who did what, when, from where. An entry is written in the same
@@ -46,4 +47,93 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
     if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
   }
   return changes;
+}
+
+/** Deletes the entries older than `days` (the retention job), through the log's maintenance switch. How many went. */
+export async function deleteExpiredAuditEntries(db: Db, days: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await execute(t, sql`select set_config('crm.audit_maintenance', 'on', true)`);
+    return execute(t, sql`delete from audit_log where at < now() - make_interval(days => ${days})`);
+  });
+}
+
+const entryRow = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor_id: z.string().nullable(),
+  actor_email: z.string().nullable(),
+  action: auditActionSchema,
+  target_type: z.string().nullable(),
+  target_id: z.string().nullable(),
+  target_exists: z.boolean(),
+  details: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+});
+
+function auditWhere(filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: string): SQL {
+  const conditions: SQL[] = [sql`true`];
+  if (filter.actor === 'system') conditions.push(sql`a.actor_id is null and a.actor_email is null`);
+  else if (filter.actor) conditions.push(sql`a.actor_id = ${filter.actor}::uuid`);
+  if (filter.action) conditions.push(sql`a.action = ${filter.action}`);
+  if (filter.from) conditions.push(sql`a.at >= (${filter.from}::date)::timestamp at time zone ${timeZone}`);
+  if (filter.to) conditions.push(sql`a.at < (${filter.to}::date + 1)::timestamp at time zone ${timeZone}`);
+  return sql.join(conditions, sql` and `);
+}
+
+const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.actor_id::text as actor_id, a.actor_email, a.action, a.target_type, a.target_id,
+  case a.target_type
+    when 'lead' then exists (select 1 from leads l where l.id::text = a.target_id)
+    when 'appointment' then exists (select 1 from appointments p where p.id::text = a.target_id)
+    else false end as target_exists,
+  a.details, a.ip, a.user_agent`;
+
+/** One page of entries, newest first, after `cursor` (keyset: the id, which grows with time). */
+export async function listAuditEntries(db: Db, query: AuditQuery, timeZone: string): Promise<{ entries: z.infer<typeof entryRow>[]; next_cursor: string | null }> {
+  const rows = await queryRows(
+    db,
+    sql`select ${entryColumns} from audit_log a
+        where ${auditWhere(query, timeZone)} ${query.cursor ? sql`and a.id < ${query.cursor}::bigint` : sql``}
+        order by a.id desc limit ${query.limit + 1}`,
+    entryRow,
+  );
+  const more = rows.length > query.limit;
+  const entries = more ? rows.slice(0, query.limit) : rows;
+  return { entries, next_cursor: more ? entries.at(-1)!.id : null };
+}
+
+/** Every entry the filters match, newest first, in batches (the CSV export). */
+export async function* iterateAuditEntries(db: Db, filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: string): AsyncGenerator<z.infer<typeof entryRow>[]> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await listAuditEntries(db, { ...filter, limit: 200, ...(cursor ? { cursor } : {}) }, timeZone);
+    if (page.entries.length > 0) yield page.entries;
+    if (!page.next_cursor) return;
+    cursor = page.next_cursor;
+  }
+}
+
+/** An erased person's values are taken out of the entries about them (the entries stay: who did what, when). */
+export const ERASED = '[erased]';
+
+/**
+ * Inside the erasing transaction: every value the log kept about leads `ids` (their fields' old
+ * and new values, names), and about their appointments (notes), becomes ERASED, through the
+ * log's maintenance switch (on for this transaction only).
+ */
+export async function redactLeadsInAudit(t: Db, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  await execute(t, sql`select set_config('crm.audit_maintenance', 'on', true)`);
+  const list = sql`array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::text[]`;
+  const changed = await execute(
+    t,
+    sql`update audit_log set details = jsonb_build_object('erased', true)
+          || case when details ? 'changes' then jsonb_build_object('changes',
+               (select coalesce(jsonb_object_agg(k, jsonb_build_object('from', ${ERASED}::text, 'to', ${ERASED}::text)), '{}'::jsonb)
+                from jsonb_object_keys(details->'changes') k)) else '{}'::jsonb end
+        where (target_type = 'lead' and target_id = any(${list})) or (target_type = 'appointment' and details->>'lead_id' = any(${list}))`,
+  );
+  await execute(t, sql`select set_config('crm.audit_maintenance', 'off', true)`);
+  return changed;
 }

@@ -1,3 +1,4 @@
+import { redactLeadsInAudit } from './audit-log.ts';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { APPOINTMENT_TYPES } from '#shared/constants';
@@ -115,6 +116,7 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
     const eventsRemoved =
       sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
     await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
+    await redactLeadsInAudit(t, ids);
     return {
       erased: true,
       leads_removed: ids.length,
