@@ -427,6 +427,13 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    name: 'settings-audit',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/audit`);
+      await expect(page.getByTestId('audit-entry').first()).toBeVisible();
+    },
+  },
+  {
     name: 'account-menu',
     open: async (page) => {
       await page.getByRole('button', { name: /^Account: signed in as/ }).click();

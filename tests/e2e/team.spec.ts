@@ -93,4 +93,15 @@ test('an invitation accepted makes a staff member, who cannot reach owner pages 
   await page.getByRole('button', { name: `Remove ${email}` }).click();
   await page.getByRole('alertdialog', { name: 'Remove this account?' }).getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId('team-member').filter({ hasText: email })).toHaveCount(0);
+
+  // The audit log tells it all: the invitation, its acceptance, the deactivation and the removal.
+  for (const [action, label] of [
+    ['invite_sent', 'Invited'],
+    ['invite_accepted', 'Accepted an invitation'],
+    ['account_deactivated', 'Deactivated an account'],
+    ['account_removed', 'Removed an account'],
+  ] as const) {
+    await page.goto(`/dashboard/settings/audit?action=${action}`);
+    await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(label);
+  }
 });

@@ -136,4 +136,17 @@ test('an owner requires two-factor: a new colleague is sent to set it up before 
   await sam.goto(`${server.baseURL}/dashboard/leads`);
   await expect(sam.getByRole('heading', { level: 1, name: 'Leads', exact: true })).toBeVisible();
   await theirs.close();
+
+  // The audit log has all of it.
+  const expected: [string, string][] = [
+    ['two_factor_enabled', 'Turned on two-factor'],
+    ['two_factor_failed', 'Wrong two-factor code'],
+    ['recovery_code_used', 'Used a recovery code'],
+    ['settings_changed', 'Changed settings'],
+  ];
+  for (const [action, label] of expected) {
+    await page.goto(`${server.baseURL}/dashboard/settings/audit?action=${action}`);
+    await expect(page.getByTestId('audit-entry').first()).toContainText(label);
+  }
+  await expect(page.getByTestId('audit-entry').first()).toContainText('require two factor: false → true');
 });

@@ -26,6 +26,7 @@ const ForgotPasswordPage = lazy(() => import('#client/features/auth/forgot-passw
 const ResetPasswordPage = lazy(() => import('#client/features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })));
 const AccountPage = lazy(() => import('#client/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })));
 const SecuritySettingsPage = lazy(() => import('#client/features/settings/security-settings-page.tsx').then((m) => ({ default: m.SecuritySettingsPage })));
+const AuditLogPage = lazy(() => import('#client/features/settings/audit-log-page.tsx').then((m) => ({ default: m.AuditLogPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
 const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
@@ -59,6 +60,7 @@ export function AppRoutes() {
             <Route path="settings/booking" element={<BookingSettingsPage />} />
             <Route path="settings/team" element={<TeamPage />} />
             <Route path="settings/security" element={<SecuritySettingsPage />} />
+            <Route path="settings/audit" element={<AuditLogPage />} />
           </Route>
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>

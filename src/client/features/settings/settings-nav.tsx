@@ -5,6 +5,7 @@ const SECTIONS = [
   { to: '/dashboard/settings/booking', label: 'Booking' },
   { to: '/dashboard/settings/team', label: 'Team' },
   { to: '/dashboard/settings/security', label: 'Security' },
+  { to: '/dashboard/settings/audit', label: 'Audit log' },
 ];
 
 /** The Settings heading and its sections. */

@@ -1,0 +1,174 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView, type AuditPage } from '#shared/schemas/audit';
+import type { TeamMember } from '#shared/schemas/team';
+import { Download } from '#client/components/icons.tsx';
+import { RelativeTime } from '#client/components/ui/relative-time.tsx';
+import { SelectField } from '#client/components/ui/select-field.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { SettingsNav } from './settings-nav.tsx';
+
+const FILTERS = ['actor', 'action', 'from', 'to'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters in the URL, as the API reads them (an unusable value is left out). */
+function filtersOf(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of FILTERS) {
+    const value = params.get(key);
+    if (!value) continue;
+    if ((key === 'from' || key === 'to') && !DAY.test(value)) continue;
+    if (key === 'action' && !(value in AUDIT_ACTIONS)) continue;
+    out.set(key, value);
+  }
+  return out;
+}
+
+/** /dashboard/settings/audit (owners): who did what, when and from where; filters in the URL, more on demand, CSV. */
+export function AuditLogPage() {
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
+  const query = filters.toString();
+  const people = useQuery({ queryKey: ['team'], queryFn: () => apiRequest<{ members: TeamMember[] }>('GET', '/api/team') });
+  const log = useInfiniteQuery({
+    queryKey: ['audit', query],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => {
+      const page = new URLSearchParams(filters);
+      if (pageParam) page.set('cursor', pageParam);
+      return apiRequest<AuditPage>('GET', `/api/audit?${page}`);
+    },
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const set = (key: (typeof FILTERS)[number], value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+
+  return (
+    <section className="space-y-6">
+      <SettingsNav />
+      <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <h2 className="text-lg font-semibold text-slate-900">Audit log</h2>
+            <p className="mt-1 text-sm text-slate-600">Who did what, when and from where. Entries cannot be changed or deleted, and are kept for two years.</p>
+          </div>
+          <a
+            href={`/api/audit/export${query ? `?${query}` : ''}`}
+            download
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
+            <Download className="size-4" aria-hidden="true" /> Export CSV
+          </a>
+        </div>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" role="group" aria-label="Filters">
+          <SelectField label="Person" value={filters.get('actor') ?? ''} onChange={(e) => set('actor', e.currentTarget.value)}>
+            <option value="">Anyone</option>
+            {(people.data?.members ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.email}
+              </option>
+            ))}
+            <option value="system">The system (command line, jobs)</option>
+          </SelectField>
+          <SelectField label="Action" value={filters.get('action') ?? ''} onChange={(e) => set('action', e.currentTarget.value)}>
+            <option value="">Any action</option>
+            {(Object.entries(AUDIT_ACTIONS) as [AuditAction, string][]).map(([key, label]) => (
+              <option key={key} value={key}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label="From" type="date" value={filters.get('from') ?? ''} onChange={(e) => set('from', e.currentTarget.value)} />
+          <TextField label="To" type="date" value={filters.get('to') ?? ''} onChange={(e) => set('to', e.currentTarget.value)} />
+        </div>
+      </div>
+
+      {log.isPending ? (
+        <Spinner className="py-16" label="Loading the audit log..." />
+      ) : log.isError ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The audit log could not be loaded.</p>
+      ) : entries.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">No entries match these filters.</p>
+      ) : (
+        <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
+          <ul className="divide-y divide-slate-200" aria-label="Audit log entries">
+            {entries.map((entry) => (
+              <AuditRow key={entry.id} entry={entry} />
+            ))}
+          </ul>
+          {log.hasNextPage ? (
+            <div className="border-t border-slate-200 p-4 text-center">
+              <button
+                type="button"
+                disabled={log.isFetchingNextPage}
+                onClick={() => void log.fetchNextPage()}
+                className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
+              >
+                {log.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </button>
+            </div>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const show = (value: unknown) => (value === null || value === undefined || value === '' ? '(empty)' : Array.isArray(value) ? value.join(', ') : String(value));
+
+/** "field: old → new", for an entry that records changed fields. */
+function changesOf(entry: AuditEntryView): string[] {
+  const changes = entry.details.changes as Record<string, { from: unknown; to: unknown }> | undefined;
+  if (!changes || typeof changes !== 'object') return [];
+  return Object.entries(changes).map(([field, { from, to }]) => `${field.replace(/_/g, ' ')}: ${show(from)} → ${show(to)}`);
+}
+
+function AuditRow({ entry }: { entry: AuditEntryView }) {
+  const who = entry.actor_email ?? (entry.actor_id ? 'a removed account' : (entry.user_agent ?? 'the system'));
+  const changes = changesOf(entry);
+  const name = typeof entry.details.name === 'string' ? entry.details.name : undefined;
+  const target =
+    entry.target_type === 'lead' && entry.target_id && entry.target_exists ? (
+      <Link to={`/dashboard/leads/${entry.target_id}`} className="font-medium text-blue-700 hover:underline">
+        {name ?? 'the lead'}
+      </Link>
+    ) : name ? (
+      <span>{name}</span>
+    ) : typeof entry.details.email === 'string' ? (
+      <span className="break-all">{entry.details.email}</span>
+    ) : entry.target_type === 'invite' && entry.target_id ? (
+      <span className="break-all">{entry.target_id}</span>
+    ) : null;
+  return (
+    <li className="flex flex-col gap-1 px-5 py-3 text-sm sm:flex-row sm:gap-4" data-testid="audit-entry">
+      <RelativeTime iso={entry.at} className="shrink-0 text-slate-500 sm:w-32" />
+      <div className="min-w-0 flex-1">
+        <p className="text-slate-900">
+          <span className="font-medium break-all">{who}</span> · {AUDIT_ACTIONS[entry.action]}
+          {target ? <> · {target}</> : null}
+        </p>
+        {changes.length > 0 ? (
+          <ul className="mt-1 space-y-0.5 text-slate-600">
+            {changes.map((c) => (
+              <li key={c} className="break-words">
+                {c}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {entry.ip || (entry.actor_email && entry.user_agent) ? (
+          <p className="mt-1 truncate text-xs text-slate-500" title={entry.user_agent ?? undefined}>
+            {[entry.ip, entry.actor_email ? entry.user_agent : null].filter(Boolean).join(' · ')}
+          </p>
+        ) : null}
+      </div>
+    </li>
+  );
+}
