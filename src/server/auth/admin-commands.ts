@@ -14,7 +14,7 @@ import { hashPassword } from './password.ts';
  * control socket). Each returns what the command prints and the sessions it ended (so the
  * server closes their live streams at once); a refusal throws an Error whose message is said.
  */
-export const ADMIN_COMMANDS = ['create', 'reset-password', 'list', 'delete', 'role', 'deactivate', 'reactivate'] as const;
+export const ADMIN_COMMANDS = ['create', 'reset-password', 'list', 'delete', 'role', 'deactivate', 'reactivate', 'reset-two-factor'] as const;
 
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('list') }),
@@ -24,6 +24,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('role'), email: z.string(), role: roleSchema }),
   z.object({ command: z.literal('deactivate'), email: z.string() }),
   z.object({ command: z.literal('reactivate'), email: z.string() }),
+  z.object({ command: z.literal('reset-two-factor'), email: z.string() }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 
@@ -120,6 +121,17 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         await execute(t, auditInsert(CLI_ACTOR, { action: 'role_changed', targetType: 'account', targetId: user.id, details: { email, changes: { role: { from: user.role, to: request.role } } } }));
       });
       return { output: `${email} is ${request.role === 'owner' ? 'an owner' : 'staff'}.\n`, endedSessions: none };
+    }
+    case 'reset-two-factor': {
+      // A lost phone and lost recovery codes: two-factor off, so the person signs in with the password and sets it up again.
+      const { email } = credentials(request.email);
+      await onAccount(db, email, async (t, user) => {
+        await execute(t, sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null where id = ${user.id}`);
+        await execute(t, sql`delete from recovery_codes where user_id = ${user.id}`);
+        await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
+        await execute(t, auditInsert(CLI_ACTOR, { action: 'two_factor_disabled', targetType: 'account', targetId: user.id, details: { email } }));
+      });
+      return { output: `Two-factor is off for ${email}: they sign in with their password and set it up again.\n`, endedSessions: none };
     }
     case 'deactivate':
     case 'reactivate': {

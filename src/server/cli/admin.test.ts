@@ -70,6 +70,7 @@ describe('npm run admin', () => {
       expect(await session()).toBeNull();
       expect(await admin(['reactivate', 'sam@example.com'])).toMatchObject({ code: 0 });
       expect(await admin(['reset-password', 'sam@example.com'], 'sam-new-password\n')).toMatchObject({ code: 0 });
+      expect(await admin(['reset-two-factor', 'sam@example.com'])).toMatchObject({ code: 0, out: expect.stringContaining('Two-factor is off for sam@example.com') });
       await signInOverHttp(server.url, { email: 'sam@example.com', password: 'sam-new-password' });
     }, 120_000);
   });

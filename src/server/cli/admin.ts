@@ -13,6 +13,7 @@ const USAGE = `Usage: npm run admin -- <command>
   role <email> <owner|staff>      change an account's role (the team keeps at least one active owner)
   deactivate <email>              stop an account signing in and end its sessions
   reactivate <email>              let a deactivated account sign in again
+  reset-two-factor <email>        turn two-factor off (a lost phone and lost recovery codes)
 With the embedded database, a running server carries the command out (over its control socket).`;
 
 /** The command line as a request, or a usage message. */
