@@ -17,6 +17,8 @@ export default defineConfig({
   test: {
     // PGlite instances are heavy (~300 MiB each): two workers on a 2-core machine.
     maxWorkers: 2,
+    // In CI a JSON report too: .ci/run prints its failures again at the very end (scripts/vitest-failures.mjs).
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'artifacts/vitest-report.json' }]] : ['default'],
     globalSetup: ['./src/server/test/global-setup.ts'],
     projects: [
       {
