@@ -179,6 +179,10 @@ describe('npm run backup and npm run restore', () => {
       await client.query(`delete from notifications where substring(message from '\\(during-backup-(\\d+)@example\\.com\\)$')::int >= $1`, [k]);
       await client.query(`delete from emails where substring(data->>'email' from '^during-backup-(\\d+)@')::int >= $1`, [k]);
       await settleOutbox(client);
+      // The backup itself is recorded in the audit log once taken: after the instant.
+      await client.query(`select set_config('crm.audit_maintenance', 'on', false)`);
+      const backups = await client.query(`delete from audit_log where action = 'backup'`);
+      expect(backups.affectedRows).toBe(1);
       const { affectedRows } = await client.query(`delete from leads where substring(email from '^during-backup-(\\d+)@')::int >= $1`, [k]);
       expect(affectedRows).toBeGreaterThanOrEqual(3); // writes after the snapshot existed
       return allTableRows(client);
