@@ -84,6 +84,7 @@ async function main() {
   // Ready only now: the admin exists, so no lead is stored without its notification.
   database = opened;
   logger.info({ database: database.kind }, 'database ready');
+  logger.info({ event: 'ready', url: config.publicUrl }, `ready: open ${config.publicUrl}/ (the site) or ${config.publicUrl}/login (the dashboard)`);
   // One process per embedded database: a claim left on a message is a killed process's.
   if (database.kind === 'pglite') await releaseAllEmailClaims(database.db);
   outbox.start();
