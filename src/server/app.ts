@@ -15,6 +15,7 @@ import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
 import { withDatabase } from './http/router.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { isAppPath, loadStaticSite } from './http/static-site.ts';
+import { DeploymentWarnings } from './http/deployment-warnings.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
@@ -37,6 +38,7 @@ import { teamRoutes } from './routes/team.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { deploymentRoutes } from './routes/deployment.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -75,6 +77,7 @@ export const ADMIN_APP_CSP = Object.entries({ ...CSP, styleSrc: ["'self'", "'uns
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   let warnedBadForwardedFor = false;
+  const deploymentWarnings = (deps.deploymentWarnings ??= new DeploymentWarnings(deps.logger));
 
   app.use(async (c, next) => {
     const started = performance.now();
@@ -84,6 +87,7 @@ export function createApp(deps: AppDeps) {
     const client = clientAddress(socketPeer(c), c.req.header('x-forwarded-for'), deps.config.trustProxy);
     c.set('clientIp', client.ip);
     c.set('viaTrustedProxy', client.viaTrustedProxy);
+    deploymentWarnings.note(c);
     if (client.badForwardedFor !== undefined && !warnedBadForwardedFor) {
       // Once per process: the proxy's configuration is wrong, not each request.
       warnedBadForwardedFor = true;
@@ -169,6 +173,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', passwordResetRoutes);
   app.route('/', twoFactorRoutes);
   app.route('/', auditRoutes);
+  app.route('/', deploymentRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',

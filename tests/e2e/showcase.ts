@@ -137,6 +137,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
           LEAD_MIN_FILL_SECONDS: '1',
           // The states below send the form from the browser, once per viewport and spec.
           LEAD_RATE_LIMIT: '0',
+          // The seed sends X-Forwarded-For from here: a proxy this server trusts (no set-up banner).
+          TRUST_PROXY: '127.0.0.1',
           ADMIN_EMAIL: admin.email,
           ADMIN_PASSWORD: admin.password,
         },

@@ -6,8 +6,9 @@ import { startOwnServer } from './own-server.ts';
  * accepted, what staff can and cannot reach, and a deactivation that ends a live session.
  */
 
-test('first run: the log prints a set-up link, and it creates the first owner', async ({ page }) => {
-  const server = await startOwnServer();
+test('first run: the log prints a set-up link, and it creates the first owner; a proxy it does not trust is flagged to owners', async ({ page }) => {
+  // TRUST_PROXY off, as a first install behind a proxy would be.
+  const server = await startOwnServer({ TRUST_PROXY: '0' });
   try {
     const line = await server.waitForLog(/"event":"first_run"/);
     const link = (JSON.parse(line) as { setupUrl: string }).setupUrl;
@@ -26,6 +27,13 @@ test('first run: the log prints a set-up link, and it creates the first owner', 
     // An owner: Settings is there, with the team.
     await page.goto(`${server.baseURL}/dashboard/settings/team`);
     await expect(page.getByTestId('team-member').filter({ hasText: 'founder@example.com' })).toContainText('You');
+
+    // This browser's requests carry X-Forwarded-For (the suite's fixture), as through a proxy that
+    // TRUST_PROXY does not trust: one warning in the log, however many requests, and a banner for owners.
+    await server.waitForLog(/"code":"untrusted_proxy"/);
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Server set-up' })).toContainText('TRUST_PROXY does not trust it');
+    expect(server.log.filter((l) => l.includes('"code":"untrusted_proxy"'))).toHaveLength(1);
 
     // Used: the link works no more, even for someone else.
     const again = await page.context().browser()!.newContext();

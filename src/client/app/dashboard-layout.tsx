@@ -3,6 +3,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { AccountMenu } from '#client/features/account/components/account-menu.tsx';
 import { NotificationBell } from '#client/features/notifications/components/notification-bell.tsx';
+import { DeploymentBanner } from './deployment-banner.tsx';
 import { useNotificationStream } from '#client/features/notifications/use-notification-stream.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useAuth } from '#client/lib/auth.tsx';
@@ -85,6 +86,7 @@ export function DashboardLayout() {
             <AccountMenu email={email} />
           </div>
         </header>
+        <DeploymentBanner />
         <main id="main" className="p-4 sm:p-6 lg:p-8">
           <Suspense fallback={<Spinner className="py-16" label="Loading..." />}>
             <Outlet />

@@ -3,6 +3,7 @@ import type { CurrentUser } from '#shared/schemas/auth';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { FirstRunLink } from '../lib/first-run-link.ts';
+import type { DeploymentWarnings } from './deployment-warnings.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
@@ -26,6 +27,8 @@ export type AppDeps = {
   requests: RequestRate;
   /** The set-up link printed at start-up while nobody has an account (auth/first-run.ts). */
   firstRun?: FirstRunLink;
+  /** Set-up mistakes seen in requests (a proxy not trusted, plain http from afar), for owners. */
+  deploymentWarnings?: DeploymentWarnings;
 };
 
 export type AppEnv = {

@@ -14,7 +14,7 @@ export function requestOrigin(c: Context<AppEnv>): URL | undefined {
 /** 'https' or 'http': the connection's, or a trusted proxy's X-Forwarded-Proto. */
 export const requestScheme = (c: Context<AppEnv>) => requestTarget(c).protocol;
 
-function requestTarget(c: Context<AppEnv>): { protocol: string; host: string } {
+export function requestTarget(c: Context<AppEnv>): { protocol: string; host: string } {
   const url = new URL(c.req.url);
   let protocol = url.protocol.slice(0, -1);
   let host = c.req.header('host') ?? url.host;

@@ -1,0 +1,47 @@
+import type { Context } from 'hono';
+import type { Logger } from 'pino';
+import type { AppEnv } from './context.ts';
+import { requestTarget } from './public-origin.ts';
+
+/**
+ * Set-up mistakes a running server can see from its requests, said once in the log and shown
+ * to owners in the dashboard (GET /api/settings/deployment):
+ * - requests carry X-Forwarded-For from a proxy TRUST_PROXY does not trust: every visitor
+ *   then looks like the proxy, and the per-visitor limits are shared by all of them;
+ * - the server is reached over plain http at an address other than this machine's.
+ */
+export type DeploymentWarningCode = 'untrusted_proxy' | 'plain_http';
+
+export const DEPLOYMENT_WARNINGS: Record<DeploymentWarningCode, string> = {
+  untrusted_proxy:
+    'Requests reach this server through a proxy (they carry X-Forwarded-For), but TRUST_PROXY does not trust it: every visitor looks like the proxy, so the per-visitor limits (10 leads an hour, sign-in attempts) are shared by all of them. Set TRUST_PROXY to the proxy’s address (or to 1 when nothing but the proxy can reach this server) and restart.',
+  plain_http:
+    'This server is reached over plain http at an address other than this machine’s: passwords and session cookies cross the network unencrypted. Put it behind HTTPS (for example Caddy, see the README’s production guide) and set PUBLIC_URL to the https address.',
+};
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+export class DeploymentWarnings {
+  readonly #seen = new Set<DeploymentWarningCode>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Looks at one request (cheap: two header reads). */
+  note(c: Context<AppEnv>): void {
+    if (this.#seen.size === 2) return;
+    if (!c.var.viaTrustedProxy && c.req.header('x-forwarded-for') !== undefined) this.#add('untrusted_proxy', { forwardedFor: c.req.header('x-forwarded-for')?.slice(0, 100) });
+    const { protocol, host } = requestTarget(c);
+    const hostname = host.replace(/:\d+$/, '');
+    if (protocol === 'http' && hostname !== '' && !LOOPBACK.test(hostname)) this.#add('plain_http', { host: host.slice(0, 100) });
+  }
+
+  #add(code: DeploymentWarningCode, context: Record<string, unknown>) {
+    if (this.#seen.has(code)) return;
+    this.#seen.add(code);
+    this.logger.warn({ event: 'deployment_warning', code, ...context }, DEPLOYMENT_WARNINGS[code]);
+  }
+
+  list(): { code: DeploymentWarningCode; message: string }[] {
+    return [...this.#seen].map((code) => ({ code, message: DEPLOYMENT_WARNINGS[code] }));
+  }
+}
