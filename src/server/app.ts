@@ -16,6 +16,7 @@ import { withDatabase } from './http/router.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { isAppPath, loadStaticSite } from './http/static-site.ts';
 import { DeploymentWarnings } from './http/deployment-warnings.ts';
+import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   let warnedBadForwardedFor = false;
   const deploymentWarnings = (deps.deploymentWarnings ??= new DeploymentWarnings(deps.logger));
+  const metrics = deps.config.metricsToken ? new Metrics(deps) : undefined;
 
   app.use(async (c, next) => {
     const started = performance.now();
@@ -97,6 +99,7 @@ export function createApp(deps: AppDeps) {
       );
     }
     await next();
+    metrics?.observe(c.req.method, c.req.routePath, c.res.status, (performance.now() - started) / 1000);
     deps.logger.info(
       {
         requestId: c.get('requestId'),
@@ -125,8 +128,9 @@ export function createApp(deps: AppDeps) {
   app.use(async (c, next) => {
     // The health check answers on any Host, so a load balancer or a container's probe may
     // call http://127.0.0.1:PORT/api/health; it reveals nothing but "ok".
-    const isHealthCheck = c.req.path === '/api/health' && (c.req.method === 'GET' || c.req.method === 'HEAD');
-    if (!isHealthCheck && isMisdirected(c)) throw new AppError('misdirected_request', 'This server does not answer for that host name. Use the address of the site.');
+    // So may a metrics scraper (GET /metrics, with its token).
+    const isProbe = (c.req.path === '/api/health' || (c.req.path === '/metrics' && metrics !== undefined)) && (c.req.method === 'GET' || c.req.method === 'HEAD');
+    if (!isProbe && isMisdirected(c)) throw new AppError('misdirected_request', 'This server does not answer for that host name. Use the address of the site.');
     await next();
   });
 
@@ -146,6 +150,17 @@ export function createApp(deps: AppDeps) {
       }
     }
     await next();
+  });
+
+  // Prometheus metrics: only when METRICS_TOKEN is set (otherwise the path is unknown, 404), and only with it.
+  app.get('/metrics', async (c, next) => {
+    if (!metrics) return next();
+    if (!hasMetricsToken(c.req.header('authorization'), deps.config.metricsToken!)) {
+      c.header('WWW-Authenticate', 'Bearer');
+      return c.text('Send METRICS_TOKEN as a bearer token.\n', 401);
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
   });
 
   // Every API request but the health check needs the database: 503 while it is still opening.

@@ -124,6 +124,7 @@ const envSchema = z.object({
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   ANALYTICS_RETENTION_DAYS: intInRange(1, 36_500, 400),
   AUDIT_RETENTION_DAYS: intInRange(30, 36_500, 730),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters (a random secret)').max(256).optional()),
   TRUST_PROXY: trustProxy,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   PUBLIC_URL: parsedWith(parsePublicUrl),
@@ -153,6 +154,8 @@ export type Config = {
   analyticsRetentionDays: number;
   /** Audit log entries older than this many days are deleted by a daily job (AUDIT_RETENTION_DAYS, 2 years by default). */
   auditRetentionDays: number;
+  /** GET /metrics (Prometheus) answers only with this bearer token; off when unset (METRICS_TOKEN). */
+  metricsToken: string | undefined;
   /** Whose X-Forwarded-For and X-Forwarded-Proto/Host to believe (TRUST_PROXY: off, on, or a list). */
   trustProxy: TrustedProxies;
   reminderMinutesBefore: number;
@@ -210,6 +213,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     publicUrl: (e.PUBLIC_URL?.origin ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),

@@ -34,6 +34,8 @@ export class EventRecorder {
   private readonly limiter: MemoryRateLimit | undefined;
   private readonly batches: GroupCommit<NewAnalyticsEvent>;
   private readonly sessionPaths = new SessionPaths();
+  /** Batches written and the events in them, since start (for /metrics). */
+  readonly written = { batches: 0, events: 0 };
 
   /** `perIpPerMinute`: ANALYTICS_RATE_LIMIT (a person's tab sends a few a minute); 0 = no limit. */
   constructor(database: () => Database | undefined, perIpPerMinute: number) {
@@ -45,6 +47,8 @@ export class EventRecorder {
         const db = database();
         if (!db) throw new DatabaseNotReady();
         await insertAnalyticsEvents(db.db, rows);
+        this.written.batches++;
+        this.written.events += rows.length;
       },
       // A batch that fails for one event's sake is retried without it (halving), so an event
       // the database refuses fails only its own request; a database that cannot serve fails

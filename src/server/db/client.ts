@@ -30,6 +30,8 @@ export type Database = {
   close: () => Promise<void>;
   /** Embedded database only: a consistent copy of its data directory (a gzipped tar), taken while it serves. */
   snapshot?: () => Promise<Uint8Array>;
+  /** PostgreSQL only: the connection pool's connections, idle ones, and queries waiting for one (for /metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 };
 
 export const migrationsFolder = () => path.join(appRoot(), 'drizzle');
@@ -55,6 +57,7 @@ export function fromPool(pool: pg.Pool): Database {
     migrate: () => migratePostgres(pool),
     listen: (channel, onPayload, onReconnect) => listenPostgres(pool, channel, onPayload, onReconnect),
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

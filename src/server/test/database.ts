@@ -85,6 +85,9 @@ export function useTestDatabase(): Database {
     },
     migrate: () => open().migrate(),
     listen: (...args) => open().listen(...args),
+    get poolStats() {
+      return open().poolStats;
+    },
     close: async () => {
       throw new Error('useTestDatabase(): the database is closed after the file’s tests');
     },
