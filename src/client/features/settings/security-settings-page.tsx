@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { SecuritySettings } from '#shared/schemas/two-factor';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
@@ -10,6 +11,8 @@ const KEY = ['settings', 'security'] as const;
 /** /dashboard/settings/security (owners): whether everyone must use two-factor. */
 export function SecuritySettingsPage() {
   const client = useQueryClient();
+  // The switch follows the click at once; the saved value (or the old one, if saving fails) replaces it after.
+  const [pending, setPending] = useState<boolean>();
   const settings = useQuery({ queryKey: KEY, queryFn: () => apiRequest<SecuritySettings>('GET', '/api/settings/security') });
   const save = useMutation({
     mutationFn: (body: SecuritySettings) => apiRequest<SecuritySettings>('PUT', '/api/settings/security', body),
@@ -18,6 +21,7 @@ export function SecuritySettingsPage() {
       toast.success(saved.require_two_factor ? 'Two-factor is now required for everyone.' : 'Two-factor is no longer required.');
     },
     onError: (err) => toast.error(err instanceof ApiError ? err.message : 'Failed to save the security settings'),
+    onSettled: () => setPending(undefined),
   });
   return (
     <section className="space-y-6">
@@ -30,9 +34,13 @@ export function SecuritySettingsPage() {
               type="checkbox"
               role="switch"
               className="mt-0.5 size-4 rounded border-slate-300"
-              checked={save.isPending ? (save.variables?.require_two_factor ?? settings.data.require_two_factor) : settings.data.require_two_factor}
+              checked={pending ?? settings.data.require_two_factor}
               disabled={save.isPending}
-              onChange={(e) => save.mutate({ require_two_factor: e.currentTarget.checked })}
+              onChange={(e) => {
+                const required = e.currentTarget.checked;
+                setPending(required);
+                save.mutate({ require_two_factor: required });
+              }}
             />
             <span>
               <span className="block font-medium text-slate-800">Require two-factor authentication for everyone</span>
