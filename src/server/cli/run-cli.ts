@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { InvalidBackupError } from '../db/embedded/backup.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { privateUmask } from '../db/embedded/data-dir-modes.ts';
+import { MoveError } from '../db/move.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 import { setRowChecks } from '../db/sql.ts';
 
@@ -22,7 +23,7 @@ export async function runCommand(name: string, main: (config: Config) => Promise
     setRowChecks(config.rowChecks);
     process.exitCode = (await main(config)) ?? 0;
   } catch (err) {
-    const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError;
+    const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError || err instanceof MoveError;
     process.stderr.write(`${[`${name}: ${err instanceof Error ? err.message : String(err)}`, afterFailure].filter(Boolean).join(' ')}\n`);
     if (!known && debug && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 1;

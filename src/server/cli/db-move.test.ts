@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { seedEvents } from '../../../bench/analytics.ts';
+import { seedLeadsAtScale } from '../../../bench/leads-at-scale.ts';
+import { createPglite } from '../db/client.ts';
+import { pgClientConn, pgliteConn, userRelations, type Conn } from '../db/move.ts';
+import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { SEEDED_ADMIN, seededDataDir } from '../test/seeded-data-dir.ts';
+import { allTableRows } from '../test/table-rows.ts';
+
+/**
+ * `npm run db:move` as the operator runs it: the embedded database into PostgreSQL and back,
+ * every row compared, and each refusal leaving the target as it was. Needs a PostgreSQL
+ * server (TEST_DATABASE_URL), which CI always has.
+ */
+const serverUrl = process.env.TEST_DATABASE_URL;
+const NO_POSTGRES = { DATABASE_URL: '' };
+const created: string[] = [];
+const running: ServerProcess[] = [];
+
+async function withPg<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty PostgreSQL database on the test server: its URL. */
+async function emptyDatabase(): Promise<string> {
+  const name = `crm_move_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await withPg(serverUrl!, (c) => c.query(`create database ${name}`));
+  created.push(name);
+  const u = new URL(serverUrl!);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGTERM')));
+});
+afterAll(async () => {
+  if (serverUrl) await withPg(serverUrl, async (c) => {
+    for (const name of created) await c.query(`drop database if exists ${name} with (force)`);
+  });
+});
+
+async function move(env: Record<string, string>, args: string[]) {
+  const proc = runNode('src/server/cli/db-move.ts', { ...NO_POSTGRES, ...env }, args);
+  const code = await proc.exited;
+  return { code, output: proc.output() };
+}
+
+async function withPgliteClient<T>(dataDir: string, use: (client: ReturnType<typeof createPglite>) => Promise<T>): Promise<T> {
+  const client = createPglite({ dataDir });
+  await client.waitReady;
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+const withPglite = <T>(dataDir: string, use: (conn: Conn) => Promise<T>) => withPgliteClient(dataDir, (client) => use(pgliteConn(client)));
+
+/**
+ * Every table (the app's and the migrations'), each with its row count and a digest of all its
+ * rows' full text, sorted: equal digests mean the same rows, whatever order they are stored in.
+ * Computed independently of db:move's own checksum.
+ */
+async function everyRow(conn: Conn): Promise<Record<string, string>> {
+  await conn.query(`set time zone 'UTC'`);
+  const tables = await conn.query<{ name: string }>(
+    `select quote_ident(table_schema) || '.' || quote_ident(table_name) as name from information_schema.tables
+     where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1`,
+  );
+  const out: Record<string, string> = {};
+  for (const { name } of tables) {
+    const [row] = await conn.query<{ n: string; digest: string }>(
+      `select count(*)::text as n, md5(coalesce(string_agg(h, '' order by h), '')) as digest from (select md5(t::text) as h from ${name} t) s`,
+    );
+    out[name] = `${row!.n} rows, ${row!.digest}`;
+  }
+  return out;
+}
+
+describe.skipIf(!serverUrl)('npm run db:move', () => {
+  it('moves a seeded embedded database (every table, 10,000 leads, 1M events) to PostgreSQL and back, every row the same', async () => {
+    const dataDir = await seededDataDir(async (db) => {
+      await seedLeadsAtScale(db, 10_000);
+      await seedEvents(db, 1_000_000);
+    });
+    const original = await withPglite(dataDir, everyRow);
+    for (const [table, summary] of Object.entries(original)) expect(summary, `${table} has rows`).not.toMatch(/^0 rows/);
+    expect(original['public.analytics_events']).toMatch(/^1\d{6} rows/);
+    expect(Number(original['public.leads']!.split(' ')[0])).toBeGreaterThanOrEqual(10_000);
+
+    const url = await emptyDatabase();
+    const there = await move({ DATA_DIR: dataDir }, ['--to', url]);
+    expect(there.output).toMatch(/every table's row count and checksum match the source/);
+    expect(there.output).toMatch(/public\.analytics_events\s+1\d{6}\s+[0-9a-f]{16}/);
+    expect(there.code).toBe(0);
+    expect(await withPg(url, (c) => everyRow(pgClientConn(c)))).toEqual(original);
+    // The source was only read.
+    expect(await withPglite(dataDir, everyRow)).toEqual(original);
+
+    const backDir = path.join(tempDir('move-back'), 'data');
+    const back = await move({}, ['--from', url, '--to-dir', backDir]);
+    expect(back.output).toMatch(/every table's row count and checksum match the source/);
+    expect(back.code).toBe(0);
+    const returned = await withPglite(backDir, everyRow);
+    expect(returned).toEqual(original);
+    // And value by value, as JSON, for every table but the million events.
+    const valuesOf = (dir: string) => withPgliteClient(dir, (client) => allTableRows(client, { except: ['public.analytics_events'] }));
+    const [before, after] = [await valuesOf(dataDir), await valuesOf(backDir)];
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [table, rows] of before) expect(after.get(table), table).toEqual(rows);
+
+    // The server runs on the moved database: the same accounts sign in, new rows take new ids.
+    const server = await startServer({ DATABASE_URL: url });
+    running.push(server);
+    const cookie = await signInOverHttp(server.url, SEEDED_ADMIN);
+    const leads = await fetch(`${server.url}/api/leads?limit=1`, { headers: { cookie } });
+    expect(leads.status).toBe(200);
+    await withPg(url, async (c) => {
+      const { rows } = await c.query<{ next: string; max: string }>(`select nextval('analytics_events_id_seq')::text as next, max(id)::text as max from analytics_events`);
+      expect(BigInt(rows[0]!.next)).toBeGreaterThan(BigInt(rows[0]!.max));
+    });
+    await stopServer(running.pop()!, 'SIGTERM');
+  }, 600_000);
+
+  it('refuses a non-empty target, a DATA_DIR a server holds, and a non-empty directory, changing nothing', async () => {
+    const dataDir = await seededDataDir();
+    const url = await emptyDatabase();
+    await withPg(url, (c) => c.query('create table keep_me (x int); insert into keep_me values (1)'));
+    const notEmpty = await move({ DATA_DIR: dataDir }, ['--to', url]);
+    expect(notEmpty.output).toContain('the target database is not empty (it has public.keep_me)');
+    expect(notEmpty.output).toContain('Nothing was changed.');
+    expect(notEmpty.code).toBe(1);
+    expect(await withPg(url, (c) => userRelations(pgClientConn(c)))).toEqual(['public.keep_me']);
+
+    const server = await startServer({ ...NO_POSTGRES, DATA_DIR: dataDir });
+    running.push(server);
+    const busy = await move({ DATA_DIR: dataDir }, ['--to', await emptyDatabase()]);
+    expect(busy.output).toMatch(/is in use by another process \(server, pid \d+.*stop the server first/);
+    expect(busy.code).toBe(1);
+    await stopServer(running.pop()!, 'SIGTERM');
+
+    const full = tempDir('move-full');
+    mkdirSync(path.join(full, 'something'));
+    const intoFull = await move({}, ['--from', url, '--to-dir', full]);
+    expect(intoFull.output).toContain('is not empty: name a new or empty directory');
+    expect(intoFull.code).toBe(1);
+    expect(readdirSync(full)).toEqual(['something']);
+
+    for (const args of [[], ['--to'], ['--to', 'mysql://x'], ['--from', url], ['--to', url, '--to-dir', full], ['--bogus', 'x']]) {
+      const bad = await move({ DATA_DIR: dataDir }, args);
+      expect(bad.output, args.join(' ')).toContain('Usage:');
+      expect(bad.code, args.join(' ')).toBe(2);
+    }
+  }, 120_000);
+
+  it('rolls the whole move back when a check fails: the target is left empty, and so is the directory', async () => {
+    // A source with a table this version's schema does not make: found after the migrations ran in the move's transaction.
+    const dataDir = await seededDataDir();
+    await withPglite(dataDir, (c) => c.query('create table public.stray (id int primary key)'));
+    const url = await emptyDatabase();
+    const failed = await move({ DATA_DIR: dataDir }, ['--to', url]);
+    expect(failed.output).toContain('the table public.stray differs between the source and the schema this version makes');
+    expect(failed.code).toBe(1);
+    expect(await withPg(url, (c) => userRelations(pgClientConn(c)))).toEqual([]);
+
+    // The other way: a source one migration behind is refused, and no directory is left.
+    const behind = await emptyDatabase();
+    await withPg(behind, (c) => c.query('create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)'));
+    const target = path.join(tempDir('move-fail'), 'data');
+    const refused = await move({}, ['--from', behind, '--to-dir', target]);
+    expect(refused.output).toContain('the source’s schema is older than this version of the app');
+    expect(refused.code).toBe(1);
+    expect(existsSync(target)).toBe(false);
+  }, 120_000);
+});

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
+import { ensureAdmin } from '../auth/accounts.ts';
+import { parseConfig } from '../config.ts';
+import { seedDemo } from '../cli/demo-seed.ts';
+import type { Db } from '../db/client.ts';
+import { openConfiguredDatabase } from '../db/open.ts';
+import { appSecret } from '../db/queries/app-secrets.ts';
+import { newBookingToken, saveBookingSettings } from '../db/queries/bookings.ts';
+import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
+import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { sendDueReminders } from '../db/queries/reminders.ts';
+import { createSession } from '../db/queries/sessions.ts';
+import { rememberSignInIp } from '../db/queries/sign-in-ips.ts';
+import { execute } from '../db/sql.ts';
+import { tempDir } from './process.ts';
+
+/** The second admin every seeded data directory has (a password sign-in works with it). */
+export const SEEDED_ADMIN = { email: 'second-admin@example.com', password: 'second-password' };
+
+/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings and a link. */
+export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<string> {
+  const dataDir = tempDir('seeded-data');
+  const config = parseConfig({ DATA_DIR: dataDir });
+  const database = await openConfiguredDatabase(config, 'test seed');
+  try {
+    await seedDemo(database.db, config);
+    const { user } = await ensureAdmin(database.db, SEEDED_ADMIN.email, SEEDED_ADMIN.password);
+    await createSession(database.db, user.id);
+    await createCalendarFeed(database.db, user.id);
+    await hitRateLimit(database.db, 'lead:203.0.113.9', 10, 3600);
+    await rememberSignInIp(database.db, user.id, '203.0.113.9');
+    await appSecret(database.db, 'lead_form_token');
+    await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
+    await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${newBookingToken().hash}, id, now() + interval '1 day' from leads limit 1`);
+    // The team's tables: an invitation, a recovery code, a remembered device, a two-factor challenge, an audit entry.
+    await execute(database.db, sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`);
+    await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, 'code-hash')`);
+    await execute(database.db, sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device-hash', ${user.id}, now() + interval '30 days')`);
+    await execute(database.db, sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values ('challenge-hash', ${user.id}, now() + interval '1 day')`);
+    // A message the outbox sent already (so a server started on the data sends nothing).
+    await execute(database.db, sql`insert into emails (message_id, kind, to_address, data, status, sent_at) values ('<seeded@example.com>', 'test', 'owner@example.com', '{}', 'sent', now())`);
+    await execute(database.db, sql`insert into audit_log (actor_id, actor_email, action) values (${user.id}, 'second-admin@example.com', 'sign_in')`);
+    // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
+    await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);
+    await more?.(database.db);
+  } finally {
+    await database.close();
+  }
+  return dataDir;
+}
+
