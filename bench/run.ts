@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [import] [ingest] [analytics] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [import] [ingest] [analytics] [move] [lighthouse]     (default: all)
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -38,6 +38,10 @@
  * PostgreSQL: preview, import (target < 10 s on PostgreSQL), the same rows updated, and 10,000
  * with one bad row at the end (400, nothing stored).
  *
+ * `move` (bench/db-move.ts): `npm run db:move` of a seeded embedded database (every table, 10,000
+ * leads, 1M events) to an empty PostgreSQL database and back to a new data directory: the wall
+ * time each way (no target; published for planning a move's downtime).
+ *
  * `auth`: sign-in latency (p50), a full sign-in with two-factor (p50 < 50 ms), and how many live notification streams one process holds
  * with one notification delivered to all of them within 1 s (target: 1,000).
  *
@@ -64,6 +68,7 @@ import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from '.
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
 import { benchBooking } from './booking.ts';
 import { benchImport } from './lead-import.ts';
+import { benchMove } from './db-move.ts';
 
 /** A full sign-in with two-factor (argon2id and TOTP, two requests), p50. */
 const TWO_FACTOR_SIGN_IN_TARGET_MS = 50;
@@ -538,6 +543,10 @@ async function main() {
     }
     if (wants('import')) {
       await benchImport({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, cleanups, verdict });
+      await runCleanups();
+    }
+    if (wants('move')) {
+      await benchMove({ cleanups, verdict });
       await runCleanups();
     }
     if (wants('ingest') || wants('analytics')) {
