@@ -19,6 +19,12 @@ process.env.E2E_MAIL_SMTP_PORT ??= String(PORT + 1);
 process.env.E2E_MAIL_HTTP_PORT ??= String(PORT + 2);
 process.env.E2E_PG_PORT ??= String(PORT + 3);
 const pgBaseURL = `http://127.0.0.1:${process.env.E2E_PG_PORT}`;
+// The HTTPS leg: Caddy with deploy/Caddyfile in front of a server of its own (scripts/e2e-https-server.ts).
+process.env.E2E_HTTPS_PORT ??= String(PORT + 4);
+process.env.E2E_HTTPS_APP_PORT ??= String(PORT + 5);
+process.env.E2E_HTTP_REDIRECT_PORT ??= String(PORT + 6);
+process.env.E2E_CADDY_DIR ??= path.resolve(`${process.env.E2E_DATA_DIR}-https`);
+const httpsBaseURL = `https://localhost:${process.env.E2E_HTTPS_PORT}`;
 const postgresUrl = process.env.TEST_DATABASE_URL;
 if (process.env.CI === 'true' && !postgresUrl) throw new Error('CI=true needs TEST_DATABASE_URL: the PostgreSQL leg of the browser tests must run.');
 const dataDir = process.env.E2E_DATA_DIR;
@@ -46,7 +52,7 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(https|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
@@ -64,6 +70,14 @@ export default defineConfig({
     { name: 'team', testMatch: /(team|audit-log)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // On a server of its own (tests/e2e/own-server.ts); only the mail sink is shared.
     { name: 'account', testMatch: /(account|two-factor)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
+    // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
+    // Caddy keeps the browser's X-Forwarded-For (it comes from this machine), so each test is still a visitor of its own.
+    {
+      name: 'https',
+      testMatch: /(landing|lead-form|admin|https)\.spec\.ts/,
+      grepInvert: /dashboard shell|notifications/,
+      use: { ...devices['Desktop Chrome'], baseURL: httpsBaseURL, ignoreHTTPSErrors: true },
+    },
     ...(postgresUrl
       ? [{ name: 'email-postgres', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }]
       : []),
@@ -79,6 +93,14 @@ export default defineConfig({
       env: { MAIL_SINK_SMTP_PORT: process.env.E2E_MAIL_SMTP_PORT, MAIL_SINK_HTTP_PORT: process.env.E2E_MAIL_HTTP_PORT },
     },
     { ...appServer(PORT), command: 'node dist/server/main.js', env: { ...appServer(PORT).env, DATA_DIR: dataDir } },
+    {
+      ...appServer(Number(process.env.E2E_HTTPS_APP_PORT)),
+      command: 'node --import tsx scripts/e2e-https-server.ts',
+      url: `${httpsBaseURL}/api/health`,
+      ignoreHTTPSErrors: true,
+      // No mail: the suite's mail sink counts the messages of the other servers.
+      env: { ...appServer(Number(process.env.E2E_HTTPS_APP_PORT)).env, SMTP_URL: '' },
+    },
     ...(postgresUrl
       ? [{ ...appServer(Number(process.env.E2E_PG_PORT)), command: 'node --import tsx scripts/e2e-postgres-server.ts', env: { ...appServer(Number(process.env.E2E_PG_PORT)).env, TEST_DATABASE_URL: postgresUrl } }]
       : []),

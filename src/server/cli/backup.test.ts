@@ -168,6 +168,12 @@ describe('npm run backup and npm run restore', () => {
     expect(again.output).toContain('already exists');
     expect(readFileSync(backupFile).equals(before)).toBe(true);
 
+    // --out-dir, as the nightly timer runs it: a new timestamped file in a directory it creates.
+    const nightly = path.join(tempDir('backup-dir'), 'backups');
+    const intoDir = await run('backup', { DATA_DIR: dataDir }, ['--out-dir', nightly]);
+    expect(intoDir.code).toBe(0);
+    expect(readdirSync(nightly)).toEqual([expect.stringMatching(/^backup-\d{8}T\d{6}Z\.tar\.gz$/)]);
+
     // Restoring over existing data moves that data aside.
     const restoredDir = await seededDataDir();
     const restore = await run('restore', { DATA_DIR: restoredDir }, [backupFile]);

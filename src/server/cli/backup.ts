@@ -11,14 +11,16 @@ import { snapshotPglite } from '../db/embedded/pglite-snapshot.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
 import { runCommand } from './run-cli.ts';
 
-// npm run backup [-- --out <file>]: a consistent, checked backup of the embedded database,
+// npm run backup [-- --out <file> | --out-dir <dir>]: a consistent, checked backup of the embedded database,
 // taken by the running server if there is one. Exit codes: 0 written, 1 failed (nothing
 // written), 2 bad arguments, 3 DATABASE_URL is set (nothing done; pg_dump explained).
-const USAGE = 'Usage: npm run backup [-- --out <file>]   (default: backups/backup-<UTC time>.tar.gz)';
+const USAGE = 'Usage: npm run backup [-- --out <file> | --out-dir <directory>]   (default: backups/backup-<UTC time>.tar.gz)';
 
-function parseArgs(args: string[]): { out?: string } | undefined {
+function parseArgs(args: string[]): { out?: string; outDir?: string } | undefined {
   if (args.length === 0) return {};
   if (args.length === 2 && args[0] === '--out' && args[1]) return { out: args[1] };
+  // A timer's runs: each backup gets its own timestamped name in the directory.
+  if (args.length === 2 && args[0] === '--out-dir' && args[1]) return { outDir: args[1] };
   if (args.length === 1 && args[0]!.startsWith('--out=') && args[0]!.length > 6) return { out: args[0]!.slice(6) };
   return undefined;
 }
@@ -74,7 +76,7 @@ async function main(config: Config): Promise<number> {
     process.stdout.write(postgresBackupHelp(config.databaseUrl));
     return 3;
   }
-  const out = path.resolve(args.out ?? path.join('backups', `backup-${fileTimestamp()}.tar.gz`));
+  const out = path.resolve(args.out ?? path.join(args.outDir ?? 'backups', `backup-${fileTimestamp()}.tar.gz`));
   if (existsSync(out)) throw new Error(`${out} already exists: choose another name`);
   const { bytes, source } = await takeBackup(config.dataDir);
   const summary = await check(bytes);
