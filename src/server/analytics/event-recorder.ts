@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import { databaseFault } from '../db/database-faults.ts';
 import { insertAnalyticsEvents, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
-import { MemoryRateLimit } from '../lib/memory-rate-limit.ts';
+import { SharedRateLimit } from './shared-rate-limit.ts';
 import { deviceOf, referrerHostOf } from './event-sources.ts';
 import { SessionPaths } from './session-paths.ts';
 
@@ -26,20 +26,20 @@ class DatabaseNotReady extends Error {
 }
 
 /**
- * Records public analytics events: drops bots, limits each IP, and writes through group
+ * Records public analytics events: drops bots, limits each IP (across processes), and writes through group
  * commit so a burst becomes a few multi-row inserts. `record` resolves once the event's
  * insert has committed.
  */
 export class EventRecorder {
-  private readonly limiter: MemoryRateLimit | undefined;
+  private readonly limiter: SharedRateLimit | undefined;
   private readonly batches: GroupCommit<NewAnalyticsEvent>;
   private readonly sessionPaths = new SessionPaths();
   /** Batches written and the events in them, since start (for /metrics). */
   readonly written = { batches: 0, events: 0 };
 
-  /** `perIpPerMinute`: ANALYTICS_RATE_LIMIT (a person's tab sends a few a minute); 0 = no limit. */
+  /** `perIpPerMinute`: ANALYTICS_RATE_LIMIT (a person's tab sends a few a minute), shared by every app process; 0 = no limit. */
   constructor(database: () => Database | undefined, perIpPerMinute: number) {
-    this.limiter = perIpPerMinute > 0 ? new MemoryRateLimit(perIpPerMinute, 60_000) : undefined;
+    this.limiter = perIpPerMinute > 0 ? new SharedRateLimit(database, perIpPerMinute, 60) : undefined;
     // One batch in flight at a time: concurrent batches would queue on the same rollup rows
     // (the current hour of each page) anyway; meanwhile the next batch fills up.
     this.batches = new GroupCommit(
@@ -57,8 +57,9 @@ export class EventRecorder {
     );
   }
 
-  allow(ip: string): boolean {
-    return this.limiter?.hit(ip) ?? true;
+  /** Counts one event from `ip` (its rate-limit key); false when past the limit. */
+  async allow(ip: string): Promise<boolean> {
+    return this.limiter ? this.limiter.hit(`events:${ip}`) : true;
   }
 
   /** `ownHost`: the site's host, so moving between our own pages is not counted as a referrer. */

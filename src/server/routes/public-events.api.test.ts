@@ -79,4 +79,16 @@ describe('analytics rate limit', () => {
     expect((await json('POST', '/api/public/events', event(), from('203.0.113.8'))).status).toBe(204);
     expect(await rows()).toHaveLength(3);
   });
+
+  it('holds across app processes sharing one database, also for a burst at once', async () => {
+    // Two apps on one database: two processes' limiters, counting in the same table.
+    const apps = [createTestApp(database, { ANALYTICS_RATE_LIMIT: '5', TRUST_PROXY: 'on' }), createTestApp(database, { ANALYTICS_RATE_LIMIT: '5', TRUST_PROXY: 'on' })];
+    const from = (ip: string) => ({ 'user-agent': BROWSER, 'x-forwarded-for': ip });
+    const before = (await rows()).length;
+    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => apps[i % 2]!.json('POST', '/api/public/events', event(), from('198.51.100.40'))));
+    const codes = statuses.map((r) => r.status).sort();
+    expect(codes.filter((c) => c === 204)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(11);
+    expect((await rows()).length - before).toBe(5);
+  });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, queryRows } from '../sql.ts';
+import { execute, pgArray, queryRows } from '../sql.ts';
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
@@ -100,4 +100,24 @@ export async function undoRateLimitHits(db: Db, keys: string[], reset: string[],
 /** Drops every counter whose window has ended (the maintenance job, every 10 minutes). */
 export async function deleteExpiredRateLimits(db: Db): Promise<number> {
   return execute(db, sql`delete from rate_limits where expires_at <= now()`);
+}
+
+/**
+ * Counts `hits` (per key) against each key's counter in the current window, in one statement
+ * for a whole batch of requests, and returns each key's count after them. The row lock of
+ * the upsert orders every process's batches, so the counts are exact across processes.
+ */
+export async function addRateLimitHits(db: Db, hits: Map<string, number>, windowSeconds: number): Promise<Map<string, number>> {
+  if (hits.size === 0) return new Map();
+  // Sorted, so two processes' batches lock shared keys in the same order and never deadlock.
+  const keys = [...hits.keys()].sort();
+  const rows = await queryRows(db, sql`
+    insert into rate_limits as r (key, window_start, count, expires_at)
+    select t.key, w.start, t.n, w.start + make_interval(secs => ${windowSeconds})
+    from unnest(${pgArray(keys)}::text[], ${pgArray(keys.map((k) => hits.get(k)!))}::int[]) with ordinality as t(key, n, i),
+      (select ${windowStart(windowSeconds)} as start) w
+    order by t.i
+    on conflict (key, window_start) do update set count = r.count + excluded.count
+    returning r.key, r.count`, z.object({ key: z.string(), count: z.number().int() }));
+  return new Map(rows.map((r) => [r.key, r.count]));
 }
