@@ -22,16 +22,24 @@ const ADMIN_READS = [
 /** The share of each kind of request, in percent (they add up to 100). */
 export const MIX = { page: 30, event: 65, lead: 4, admin: 1 } as const;
 
-export function mixedRequests(origin: string, adminCookie: string): () => RequestSpec {
+/** A visitor's address of its own (10.0.0.0/8), as a trusted proxy in front would pass it on. */
+const visitorAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+/**
+ * `visitors`: each public request comes from a visitor of its own (X-Forwarded-For, believed
+ * from a trusted proxy), so the per-IP rate limits can stay on as in production.
+ */
+export function mixedRequests(origin: string, adminCookie: string, visitors = false): () => RequestSpec {
   let adminTurn = 0;
+  const from = (): Record<string, string> => (visitors ? { 'user-agent': BROWSER, 'x-forwarded-for': visitorAddress() } : { 'user-agent': BROWSER });
   return (): RequestSpec => {
     const r = Math.random() * 100;
-    if (r < MIX.page) return { kind: 'page', path: '/', method: 'GET', headers: { 'user-agent': BROWSER }, body: '' };
+    if (r < MIX.page) return { kind: 'page', path: '/', method: 'GET', headers: from(), body: '' };
     if (r < MIX.page + MIX.event) {
-      return { kind: 'event', path: '/api/public/events', method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': BROWSER }, body: eventBody() };
+      return { kind: 'event', path: '/api/public/events', method: 'POST', headers: { 'content-type': 'application/json', ...from() }, body: eventBody() };
     }
     if (r < MIX.page + MIX.event + MIX.lead) {
-      return { kind: 'lead', path: '/api/public/leads', method: 'POST', headers: { 'content-type': 'application/json', origin, 'user-agent': BROWSER }, body: leadBody() };
+      return { kind: 'lead', path: '/api/public/leads', method: 'POST', headers: { 'content-type': 'application/json', origin, ...from() }, body: leadBody() };
     }
     const path = ADMIN_READS[adminTurn++ % ADMIN_READS.length]!;
     return { kind: 'admin', path, method: 'GET', headers: { cookie: adminCookie }, body: '' };
@@ -40,14 +48,18 @@ export function mixedRequests(origin: string, adminCookie: string): () => Reques
 
 export type MixedResult = { warmup: LoadResult; measured: LoadResult };
 
-export async function measureMixedLoad(origin: string, adminCookie: string, opts: { connections: number; warmupMs: number; durationMs: number; signal?: AbortSignal }): Promise<MixedResult> {
+export async function measureMixedLoad(
+  origin: string,
+  adminCookie: string,
+  opts: { connections: number; warmupMs: number; durationMs: number; signal?: AbortSignal; visitors?: boolean },
+): Promise<MixedResult> {
   const run = (durationMs: number) =>
     runLoad({
       url: `${origin}/`,
       method: 'GET',
       headers: {},
       body: () => '',
-      pick: mixedRequests(origin, adminCookie),
+      pick: mixedRequests(origin, adminCookie, opts.visitors),
       connections: opts.connections,
       durationMs,
       maxRequests: 20_000_000,

@@ -11,7 +11,7 @@ import { freePort } from './process.ts';
  * certificate, for clients that verify. Its state (certificates, keys) lives in `stateDir`.
  */
 export type Caddy = {
-  /** https://localhost:<port>, the site. */
+  /** https://localhost:<port> (or http://127.0.0.1:<plainHttpPort>), the site. */
   url: string;
   httpsPort: number;
   /** The port Caddy redirects plain http from. */
@@ -31,6 +31,11 @@ export type CaddyOptions = {
   httpPort?: number;
   /** Whose X-Forwarded-For Caddy keeps (CRM_TRUSTED_PROXIES); the Caddyfile's default is this machine. */
   trustedProxies?: string;
+  /**
+   * Serve the site over plain http on this port instead (http://127.0.0.1:<port>), for load
+   * tests whose generator speaks plain HTTP/1.1: the proxying and balancing are the same.
+   */
+  plainHttpPort?: number;
 };
 
 export async function startCaddy(options: CaddyOptions): Promise<Caddy> {
@@ -44,7 +49,7 @@ export async function startCaddy(options: CaddyOptions): Promise<Caddy> {
       HOME: options.stateDir,
       XDG_DATA_HOME: options.stateDir,
       XDG_CONFIG_HOME: options.stateDir,
-      CRM_DOMAIN: `localhost:${httpsPort}`,
+      CRM_DOMAIN: options.plainHttpPort ? `http://127.0.0.1:${options.plainHttpPort}` : `localhost:${httpsPort}`,
       CRM_UPSTREAMS: options.upstreams.join(' '),
       CRM_HTTPS_PORT: String(httpsPort),
       CRM_HTTP_PORT: String(httpPort),
@@ -60,7 +65,7 @@ export async function startCaddy(options: CaddyOptions): Promise<Caddy> {
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const url = `https://localhost:${httpsPort}`;
+  const url = options.plainHttpPort ? `http://127.0.0.1:${options.plainHttpPort}` : `https://localhost:${httpsPort}`;
   const caRootPath = path.join(options.stateDir, 'caddy/pki/authorities/local/root.crt');
   const caddy: Caddy = {
     url,
@@ -79,8 +84,8 @@ export async function startCaddy(options: CaddyOptions): Promise<Caddy> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`caddy exited (${child.exitCode}):\n${output}`);
     try {
-      const res = await httpsGet(caddy, '/api/health');
-      if (res.status === 200) return caddy;
+      const status = options.plainHttpPort ? (await fetch(`${url}/api/health`)).status : (await httpsGet(caddy, '/api/health')).status;
+      if (status === 200) return caddy;
     } catch {
       // not listening, or no certificate yet
     }
