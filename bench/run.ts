@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [import] [ingest] [analytics] [move] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -39,6 +39,11 @@
  * PostgreSQL: preview, import (target < 10 s on PostgreSQL), the same rows updated, and 10,000
  * with one bad row at the end (400, nothing stored).
  *
+ * `cluster`: the `mixed` load (each public request a visitor of its own, the rate limits on as in
+ * production) through Caddy's load balancer (deploy/Caddyfile, plain http) to 1, 2 and 3 app
+ * processes on one PostgreSQL database, BENCH_MIXED_SECONDS each: throughput, p50/p99, errors
+ * (must be 0) and every acknowledged lead and event stored. All on this machine's 2 cores.
+ *
  * `move` (bench/db-move.ts): `npm run db:move` of a seeded embedded database (every table, 10,000
  * leads, 1M events) to an empty PostgreSQL database and back to a new data directory: the wall
  * time each way (no target; published for planning a move's downtime).
@@ -70,6 +75,7 @@ import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './light
 import { benchBooking } from './booking.ts';
 import { benchImport } from './lead-import.ts';
 import { benchMove } from './db-move.ts';
+import { startCluster } from './lib/cluster.ts';
 
 /** A full sign-in with two-factor (argon2id and TOTP, two requests), p50. */
 const TWO_FACTOR_SIGN_IN_TARGET_MS = 50;
@@ -385,6 +391,39 @@ async function benchMixed() {
   await runCleanups();
 }
 
+/** The mixed load through Caddy to 1, 2 and 3 app processes on one PostgreSQL database, each on a fresh database. */
+async function benchCluster() {
+  const seconds = envInt('BENCH_MIXED_SECONDS', 60, 1, 600);
+  const connections = 64;
+  console.log(`\nMixed workload through Caddy to 1, 2 and 3 app processes on PostgreSQL (${seconds} s each, ${connections} connections, each public request a visitor of its own)`);
+  const pgServer = await acquirePostgres();
+  cleanups.push(pgServer.release);
+  for (const processes of [1, 2, 3]) {
+    const database = await createFreshDatabase(pgServer.url);
+    cleanups.push(database.drop);
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'bench-cluster-'));
+    cleanups.push(async () => rmSync(stateDir, { recursive: true, force: true }));
+    // The production limits (10 leads an hour, 600 events a minute per visitor): each request comes from its own address.
+    const env = { ...serverEnv, LEAD_RATE_LIMIT: '10', ANALYTICS_RATE_LIMIT: '600', DATABASE_URL: database.url };
+    const cluster = await startCluster({ processes, env, stateDir, start: (e) => startBuiltServer(e) });
+    cleanups.push(cluster.stop);
+    const cookie = await signInOverHttp(cluster.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
+    const r = await measureMixedLoad(cluster.url, cookie, { connections, warmupMs: 5_000, durationMs: seconds * 1000, signal: load.signal, visitors: true });
+    const peaks = cluster.servers.map((s) => s.peakRssBytes() ?? 0);
+    cleanups.pop();
+    await cluster.stop();
+    const m = r.measured;
+    const errors = m.non2xx + m.errors + r.warmup.non2xx + r.warmup.errors;
+    const leads = await countRows(database.url, COUNT_LEADS);
+    const events = await countRows(database.url, 'select count(*) as n from analytics_events');
+    const peak = `${(Math.max(...peaks) / 1024 / 1024).toFixed(0)} MiB`;
+    console.log(`  ${processes} process${processes > 1 ? 'es' : ''}: ${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, ${errors} errors, peak RSS per process ${peak}`);
+    verdict(`cluster of ${processes}: no errors, every acknowledged write stored`, errors === 0 && leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
+      `${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms; ${errors} errors; leads ${acknowledged(r, 'lead')}/${leads}, events ${acknowledged(r, 'event')}/${events} acknowledged/stored`);
+  }
+  await runCleanups();
+}
+
 /**
  * Seeds a database while no server holds it (PGlite allows one process), then starts the
  * server on it and signs in: the server and the admin's cookie.
@@ -546,6 +585,7 @@ async function main() {
       await benchImport({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, cleanups, verdict });
       await runCleanups();
     }
+    if (wants('cluster')) await benchCluster();
     if (wants('move')) {
       await benchMove({ cleanups, verdict });
       await runCleanups();
