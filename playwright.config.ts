@@ -52,7 +52,7 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(https|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(https|website|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
@@ -69,7 +69,7 @@ export default defineConfig({
     // Invites, deactivates and removes accounts (each new admin gets the notifications of later leads): after the others.
     { name: 'team', testMatch: /(team|audit-log)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // On a server of its own (tests/e2e/own-server.ts); only the mail sink is shared.
-    { name: 'account', testMatch: /(account|two-factor)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
+    { name: 'account', testMatch: /(account|two-factor|website)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
     // Caddy keeps the browser's X-Forwarded-For (it comes from this machine), so each test is still a visitor of its own.
     {

@@ -15,6 +15,8 @@ import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
 import { withDatabase } from './http/router.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { isAppPath, loadStaticSite } from './http/static-site.ts';
+import { WebsitePages } from './http/website-pages.ts';
+import { defaultWebsiteContent } from '#shared/website-content';
 import { DeploymentWarnings } from './http/deployment-warnings.ts';
 import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -22,6 +24,7 @@ import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bookingRoutes } from './routes/bookings.ts';
+import { websiteRoutes } from './routes/website.ts';
 import { calendarFeedRoutes } from './routes/calendar-feed.ts';
 import { emailRoutes } from './routes/email.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -189,6 +192,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', twoFactorRoutes);
   app.route('/', auditRoutes);
   app.route('/', deploymentRoutes);
+  app.route('/', websiteRoutes);
 
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
@@ -286,7 +290,15 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     app.get('*', (c) => c.text('The client is not built. Run `npm run build`, or `npm start`.', 404));
     return;
   }
-  const site = loadStaticSite(clientDir, deps.config.site);
+  // The defaults until the first page request reads the saved words (the database may not be open yet).
+  const site = loadStaticSite(clientDir, {
+    site: deps.config.site,
+    website: defaultWebsiteContent(deps.config.site.name),
+    year: String(new Date().getFullYear()),
+  });
+  const websitePages = (deps.websitePages = new WebsitePages(site, deps.database, deps.config, (err) =>
+    deps.logger.error({ err, event: 'website_pages_failed' }, 'could not read the website settings; the pages keep their last words'),
+  ));
   app.use(
     '/assets/*',
     serveStatic({
@@ -297,6 +309,7 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
     }),
   );
   app.get('*', async (c, next) => {
+    await websitePages.fresh();
     const page = site.page(c.req.path);
     if (page === undefined) return next();
     c.header('Cache-Control', 'no-cache');

@@ -47,7 +47,7 @@ test('the text of / is in the HTML the server sends, with the site values filled
     'Close with confidence',
     'U.S.-Based Analysts',
     'Frederick, MD',
-    `© 2025 ${SITE_NAME}. All rights reserved.`,
+    `© ${new Date().getFullYear()} ${SITE_NAME}. All rights reserved.`,
     '<meta name="description"',
     '<meta property="og:title"',
   ]) {
@@ -87,7 +87,7 @@ test('the footer shows the contact block and links to real pages', async ({ page
   await expect(footer.getByText('Frederick, MD')).toBeVisible();
   await expect(footer.getByRole('link', { name: 'info@example.com' })).toHaveAttribute('href', 'mailto:info@example.com');
   await expect(footer.getByRole('link', { name: '(301) 555-0100' })).toHaveAttribute('href', /^tel:\+?1?3015550100$/);
-  await expect(footer.getByText(`© 2025 ${SITE_NAME}. All rights reserved.`)).toBeVisible();
+  await expect(footer.getByText(`© ${new Date().getFullYear()} ${SITE_NAME}. All rights reserved.`)).toBeVisible();
 
   const links: [string, string][] = [
     ['About', '/#about'],

@@ -397,6 +397,15 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    name: 'settings-website',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/website`);
+      await expect(page.getByRole('heading', { level: 2, name: 'Website' })).toBeVisible();
+      await expect(page.getByLabel('Headline', { exact: true })).toHaveValue('Real estate due diligence you can close on');
+      await expect(page.getByRole('complementary', { name: 'Preview' })).toContainText('Real estate due diligence you can close on');
+    },
+  },
+  {
     name: 'settings-team',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/settings/team`);

@@ -29,6 +29,7 @@ const SecuritySettingsPage = lazy(() => import('#client/features/settings/securi
 const AuditLogPage = lazy(() => import('#client/features/settings/audit-log-page.tsx').then((m) => ({ default: m.AuditLogPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
+const WebsiteSettingsPage = lazy(() => import('#client/features/settings/website-settings-page.tsx').then((m) => ({ default: m.WebsiteSettingsPage })));
 const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
 
 /**
@@ -58,6 +59,7 @@ export function AppRoutes() {
             <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
             <Route path="settings/email" element={<EmailSettingsPage />} />
             <Route path="settings/booking" element={<BookingSettingsPage />} />
+            <Route path="settings/website" element={<WebsiteSettingsPage />} />
             <Route path="settings/team" element={<TeamPage />} />
             <Route path="settings/security" element={<SecuritySettingsPage />} />
             <Route path="settings/audit" element={<AuditLogPage />} />

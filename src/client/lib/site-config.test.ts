@@ -3,8 +3,15 @@ import { DEFAULT_SITE_CONFIG, parseSiteConfig } from './site-config.ts';
 
 describe('parseSiteConfig', () => {
   it('reads the JSON the server filled in', () => {
-    const config = { name: 'Acme <Diligence>', email: 'hi@acme.test', phone: '1-800', phoneTel: '1800' };
+    const config = { ...DEFAULT_SITE_CONFIG, name: 'Acme <Diligence>', email: 'hi@acme.test', phone: '1-800', phoneTel: '1800', year: '2031' };
     expect(parseSiteConfig(JSON.stringify(config).replace(/</g, '\\u003c'))).toEqual(config);
+  });
+
+  it('falls back when the website words lack a part the pages render', () => {
+    const { website } = DEFAULT_SITE_CONFIG;
+    for (const broken of [{ ...website, stats: website.stats.slice(1) }, { ...website, headline: 5 }, { ...website, services: [...website.services.slice(1), { title: 'x' }] }]) {
+      expect(parseSiteConfig(JSON.stringify({ ...DEFAULT_SITE_CONFIG, website: broken }))).toEqual(DEFAULT_SITE_CONFIG);
+    }
   });
 
   it('falls back to the defaults when the block was not substituted (dev) or is malformed', () => {

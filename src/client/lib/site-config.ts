@@ -1,8 +1,11 @@
+import { DEFAULT_WEBSITE_CONTENT, isWebsiteContent, placeholderWebsiteContent, type WebsiteContent } from '#shared/website-content';
+
 /**
  * Site name, email and phone come from the server's environment (SITE_NAME, SITE_EMAIL,
- * SITE_PHONE), but the public pages are prerendered at build time. So the prerender writes
- * placeholder tokens that the server replaces when serving, and the browser reads the same
- * values from the JSON block below before hydrating, so both trees match.
+ * SITE_PHONE), the firm's words from Settings → Website (the database), and the year from the
+ * clock, but the public pages are prerendered at build time. So the prerender writes
+ * placeholder tokens that the server fills in at start-up and again at each save, and the
+ * browser reads the same values from the JSON block below before hydrating, so both trees match.
  */
 export type SiteConfig = {
   name: string;
@@ -10,6 +13,9 @@ export type SiteConfig = {
   phone: string;
   /** The phone as used in a tel: link, e.g. +13015550100. */
   phoneTel: string;
+  /** The current year, for the copyright line. */
+  year: string;
+  website: WebsiteContent;
 };
 
 export const SITE_CONFIG_ELEMENT_ID = 'site-config';
@@ -23,6 +29,8 @@ export const PLACEHOLDER_SITE_CONFIG: SiteConfig = {
   email: '%%SITE_EMAIL%%',
   phone: '%%SITE_PHONE%%',
   phoneTel: '%%SITE_PHONE_TEL%%',
+  year: '%%YEAR%%',
+  website: placeholderWebsiteContent(),
 };
 
 /** Used in dev (no server substitution) and whenever the JSON block does not parse. */
@@ -31,6 +39,8 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   email: 'info@example.com',
   phone: '(301) 555-0100',
   phoneTel: '+13015550100',
+  year: String(new Date().getFullYear()),
+  website: { ...DEFAULT_WEBSITE_CONTENT, legal_entity: 'Keystone Due Diligence' },
 };
 
 function isSiteConfig(value: unknown): value is SiteConfig {
@@ -40,7 +50,9 @@ function isSiteConfig(value: unknown): value is SiteConfig {
     typeof v.name === 'string' &&
     typeof v.email === 'string' &&
     typeof v.phone === 'string' &&
-    typeof v.phoneTel === 'string'
+    typeof v.phoneTel === 'string' &&
+    typeof v.year === 'string' &&
+    isWebsiteContent(v.website)
   );
 }
 

@@ -1,10 +1,11 @@
+import { DEFAULT_SITE_CONFIG } from '#client/lib/site-config.ts';
 // @vitest-environment happy-dom
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PublicApp, pageKeyForPath, pageMeta, type PublicPageKey } from './pages.tsx';
 
-const config = { name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };
+const config = { ...DEFAULT_SITE_CONFIG, year: '2031', name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };
 
 afterEach(cleanup);
 
@@ -29,7 +30,7 @@ describe('public pages', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(heading);
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('main')).toBeInTheDocument();
-    expect(screen.getByRole('contentinfo')).toHaveTextContent('© 2025 Acme Diligence. All rights reserved.');
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('© 2031 Acme Diligence. All rights reserved.');
     expect(pageMeta(page, config).title).toContain('Acme Diligence');
   });
 

@@ -48,6 +48,7 @@ describe('every owner operation', () => {
   it('is documented, and includes the settings', async () => {
     const ops = await ownerOperations();
     expect(ops).toContainEqual({ method: 'PUT', path: '/api/booking-settings' });
+    expect(ops).toContainEqual({ method: 'PUT', path: '/api/website' });
     expect(ops).toContainEqual({ method: 'GET', path: '/api/email' });
   });
 

@@ -1,3 +1,4 @@
+import { defaultWebsiteContent } from '#shared/website-content';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_EXPIRED } from '../routes/auth.ts';
@@ -133,6 +134,7 @@ describe('every state-changing operation with a valid admin cookie from another 
       'POST /api/auth/login': { email: 'csrf-admin@example.com', password: 'csrf-admin-password' },
       'PATCH /api/account/preferences': { email_appointments: true },
       'PUT /api/booking-settings': { ...DEFAULT_BOOKING_SETTINGS, slot_minutes: 45 },
+      'PUT /api/website': { ...defaultWebsiteContent('Another Site'), headline: 'Changed by another site' },
     };
     const writes = (await allOperations())
       .filter((op) => !['GET', 'HEAD', 'OPTIONS'].includes(op.method))

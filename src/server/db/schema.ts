@@ -380,6 +380,17 @@ export const appointments = pgTable(
   ],
 );
 
+/** The one row of the website's words (the shared WebsiteContent, as JSON); absent = the defaults. */
+export const websiteSettings = pgTable(
+  'website_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    content: jsonb('content').notNull(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('website_settings_one_row', sql`${t.id} = 1`)],
+);
+
 /** The one row of booking settings (the shared BookingSettings, as JSON); absent = the defaults. */
 export const bookingSettings = pgTable(
   'booking_settings',

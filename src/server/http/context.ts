@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { FirstRunLink } from '../lib/first-run-link.ts';
 import type { DeploymentWarnings } from './deployment-warnings.ts';
+import type { WebsitePages } from './website-pages.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
@@ -29,6 +30,8 @@ export type AppDeps = {
   firstRun?: FirstRunLink;
   /** Set-up mistakes seen in requests (a proxy not trusted, plain http from afar), for owners. */
   deploymentWarnings?: DeploymentWarnings;
+  /** The served public pages' words (Settings → Website); undefined when the client is not built. */
+  websitePages?: WebsitePages;
 };
 
 export type AppEnv = {

@@ -1,3 +1,4 @@
+import { defaultWebsiteContent } from '#shared/website-content';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import * as z from 'zod';
@@ -94,6 +95,8 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { start: nextSlot(), type: 'Zoom' };
     case 'PUT /api/booking-settings':
       return OPEN_EVERY_DAY;
+    case 'PUT /api/website':
+      return { ...defaultWebsiteContent('Fuzz Diligence'), headline: 'A fuzzed headline' };
     case 'POST /api/leads/import': {
       const n = importIndex++;
       const row = (k: number) => ({ full_name: `Imported ${n}-${k}`, email: `imported-${n}-${k}@example.com`, phone: '301 555 0100', property_type: 'Single Family', estimated_fee: '$1,200.50' });

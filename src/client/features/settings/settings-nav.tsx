@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 const SECTIONS = [
   { to: '/dashboard/settings/email', label: 'Email' },
   { to: '/dashboard/settings/booking', label: 'Booking' },
+  { to: '/dashboard/settings/website', label: 'Website' },
   { to: '/dashboard/settings/team', label: 'Team' },
   { to: '/dashboard/settings/security', label: 'Security' },
   { to: '/dashboard/settings/audit', label: 'Audit log' },

@@ -1,4 +1,3 @@
-import { FIRM_CITY } from '#shared/constants';
 import { Mail, MapPin, Phone } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { BrandMark } from './brand-mark.tsx';
@@ -20,7 +19,7 @@ const headingClass = 'text-sm font-semibold tracking-wide text-white uppercase';
 const linkClass = 'rounded-sm text-slate-300 hover:text-white hover:underline';
 
 export function SiteFooter() {
-  const { name, email, phone, phoneTel } = useSiteConfig();
+  const { name, email, phone, phoneTel, year, website } = useSiteConfig();
   return (
     <footer className="bg-navy-950 text-sm text-slate-300">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">
@@ -39,7 +38,7 @@ export function SiteFooter() {
           <ul className="mt-4 space-y-3">
             <li className="flex items-start gap-2">
               <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-400" />
-              <span>{FIRM_CITY}</span>
+              <span>{website.city}</span>
             </li>
             <li className="flex items-start gap-2">
               <Mail aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-400" />
@@ -59,7 +58,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/10">
         <p className="mx-auto max-w-6xl px-4 py-6 text-slate-400 sm:px-6">
-          {`© 2025 ${name}. All rights reserved.`}
+          {`© ${year} ${name}. All rights reserved.`}
         </p>
       </div>
     </footer>

@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_CONFIG } from '#client/lib/site-config.ts';
 // @vitest-environment happy-dom
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -6,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SiteConfigProvider } from '#client/public/site-config-context.tsx';
 import { SiteHeader } from './site-header.tsx';
 
-const config = { name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };
+const config = { ...DEFAULT_SITE_CONFIG, name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };
 
 function renderHeader(overlay = true) {
   return render(

@@ -1,6 +1,6 @@
 /**
  * The words of the careers and legal pages, in one place so they are easy to edit.
- * `{site}`, `{email}` and `{phone}` are filled in with the site config when rendered
+ * `{site}`, `{entity}`, `{address}`, `{email}` and `{phone}` are filled in with the site config when rendered
  * (`{email}` becomes a mailto link).
  */
 export type ContentSection = { heading: string; paragraphs?: string[]; items?: string[] };
@@ -46,7 +46,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
     title: 'Privacy Policy',
     description: 'What {site} collects through its website, why, and how long it keeps it.',
     updated: LAST_UPDATED,
-    intro: 'This policy explains what {site} collects when you use this website and what we do with it.',
+    intro: 'This policy explains what {entity} ("{site}", "we") collects when you use this website and what we do with it.',
     sections: [
       {
         heading: 'The contact form',
@@ -98,7 +98,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
     title: 'Terms of Service',
     description: 'The terms for using the {site} website and its due diligence reports.',
     updated: LAST_UPDATED,
-    intro: 'By using this website you agree to these terms.',
+    intro: 'By using this website you agree to these terms, which are between you and {entity}, {address}.',
     sections: [
       {
         heading: 'Our reports',

@@ -1,14 +1,14 @@
 import { MapPin, ShieldCheck, Users } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 
-const POINTS = [
+const points = (city: string) => [
   { icon: Users, text: 'Over 100 active clients and more than 5,000 reports delivered.' },
-  { icon: MapPin, text: 'Headquartered in Frederick, MD, with local experts across all 50 states.' },
+  { icon: MapPin, text: `Headquartered in ${city}, with local experts across all 50 states.` },
   { icon: ShieldCheck, text: 'Every report is reviewed by an analyst who knows the local market.' },
 ];
 
 export function AboutSection() {
-  const { name } = useSiteConfig();
+  const { name, website } = useSiteConfig();
   return (
     <section id="about" aria-labelledby="about-heading" className="bg-white py-16 sm:py-24">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-2 lg:items-center">
@@ -27,7 +27,7 @@ export function AboutSection() {
           </p>
         </div>
         <ul className="space-y-4">
-          {POINTS.map(({ icon: Icon, text }) => (
+          {points(website.city).map(({ icon: Icon, text }) => (
             <li key={text} className="flex items-start gap-4 rounded-lg border border-slate-200 bg-slate-50 p-5">
               <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-brand-100 text-brand-700">
                 <Icon aria-hidden="true" className="size-5" />

@@ -1,10 +1,9 @@
-import { FIRM_CITY } from '#shared/constants';
 import { Mail, MapPin, Phone } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { Island } from '../../island.tsx';
 
 export function ContactSection() {
-  const { email, phone, phoneTel } = useSiteConfig();
+  const { email, phone, phoneTel, website } = useSiteConfig();
   return (
     <section id="contact" aria-labelledby="contact-heading" className="bg-slate-50 py-16 sm:py-24">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-5">
@@ -20,7 +19,7 @@ export function ContactSection() {
           <ul className="mt-8 space-y-4 text-slate-700">
             <li className="flex items-center gap-3">
               <MapPin aria-hidden="true" className="size-5 shrink-0 text-brand-600" />
-              <span>{FIRM_CITY}</span>
+              <span>{website.address}</span>
             </li>
             <li className="flex items-center gap-3">
               <Mail aria-hidden="true" className="size-5 shrink-0 text-brand-600" />

@@ -1,12 +1,6 @@
 import { BadgeCheck } from '#client/components/icons.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { Island } from '../../island.tsx';
-
-const STATS = [
-  { value: '24hr', label: 'Turnaround' },
-  { value: '50', label: 'States Coverage' },
-  { value: '100+', label: 'Active Clients' },
-  { value: '5,000+', label: 'Reports Delivered' },
-];
 
 const HIGHLIGHTS = [
   'Reports within 24 hours, reviewed by local experts',
@@ -15,6 +9,7 @@ const HIGHLIGHTS = [
 ];
 
 export function HeroSection() {
+  const { website } = useSiteConfig();
   return (
     <section
       aria-labelledby="hero-heading"
@@ -26,11 +21,10 @@ export function HeroSection() {
           First deal analysis free
         </p>
         <h1 id="hero-heading" className="mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
-          Real estate due diligence you can close on
+          {website.headline}
         </h1>
         <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-200">
-          U.S.-based analysts underwrite your deal and deliver a clear, investor-ready report within 24 hours, in all
-          50 states.
+          {website.subheadline}
         </p>
         <ul className="mt-6 space-y-2 text-slate-100">
           {HIGHLIGHTS.map((item) => (
@@ -50,8 +44,8 @@ export function HeroSection() {
           </a>
         </div>
         <ul className="mt-14 grid grid-cols-2 gap-4 sm:grid-cols-4">
-          {STATS.map((stat) => (
-            <li key={stat.label} className="rounded-lg border border-white/15 bg-white/5 p-4">
+          {website.stats.map((stat, i) => (
+            <li key={i} className="rounded-lg border border-white/15 bg-white/5 p-4">
               <p className="text-2xl font-bold text-white sm:text-3xl">{stat.value}</p>
               <p className="mt-1 text-sm text-slate-300">{stat.label}</p>
             </li>

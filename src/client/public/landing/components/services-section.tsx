@@ -1,29 +1,11 @@
 import { ChartColumn, ClipboardList, FileSearch, FileText } from '#client/components/icons.tsx';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 
-const SERVICES = [
-  {
-    icon: ChartColumn,
-    title: 'Deal underwriting',
-    text: 'Purchase price, rents, expenses, financing and returns, stress-tested so you know where the deal breaks.',
-  },
-  {
-    icon: FileSearch,
-    title: 'Market and comparables analysis',
-    text: 'Recent sales, rental comps and neighborhood trends gathered and checked by local experts.',
-  },
-  {
-    icon: ClipboardList,
-    title: 'Property risk review',
-    text: 'Zoning, permits, taxes, flood zones and other red flags that belong in your decision, not your surprises.',
-  },
-  {
-    icon: FileText,
-    title: 'Custom investor reports',
-    text: 'Reports shaped around your strategy, from fix-and-flip to buy-and-hold, ready to share with partners and lenders.',
-  },
-];
+/** The icon of each of the four service cards, in order; the words are the firm's (Settings → Website). */
+const ICONS = [ChartColumn, FileSearch, ClipboardList, FileText];
 
 export function ServicesSection() {
+  const { website } = useSiteConfig();
   return (
     <section id="services" aria-labelledby="services-heading" className="bg-slate-50 py-16 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
@@ -37,15 +19,18 @@ export function ServicesSection() {
           </p>
         </div>
         <ul className="mt-12 grid gap-6 sm:grid-cols-2">
-          {SERVICES.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+          {website.services.map(({ title, text }, i) => {
+            const Icon = ICONS[i % ICONS.length]!;
+            return (
+            <li key={i} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
               <span className="inline-flex size-11 items-center justify-center rounded-lg bg-brand-600 text-white">
                 <Icon aria-hidden="true" className="size-5" />
               </span>
               <h3 className="mt-4 text-lg font-semibold text-navy-900">{title}</h3>
               <p className="mt-2 leading-relaxed text-slate-600">{text}</p>
             </li>
-          ))}
+            );
+          })}
         </ul>
       </div>
     </section>

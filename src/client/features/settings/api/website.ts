@@ -1,0 +1,18 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { WebsiteContent, WebsiteResponse } from '#shared/schemas/website';
+import { apiRequest } from '#client/lib/api-client.ts';
+
+export const websiteQueryKey = ['website'] as const;
+
+export const websiteQueryOptions = () => queryOptions({ queryKey: websiteQueryKey, queryFn: () => apiRequest<WebsiteResponse>('GET', '/api/website') });
+
+export const useWebsite = () => useQuery(websiteQueryOptions());
+
+/** Saves every word at once; the saved answer replaces the cached one. */
+export function useSaveWebsite() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (content: WebsiteContent) => apiRequest<WebsiteResponse>('PUT', '/api/website', content),
+    onSuccess: (saved) => client.setQueryData(websiteQueryKey, saved),
+  });
+}

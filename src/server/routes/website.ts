@@ -1,0 +1,43 @@
+import { websiteContentSchema, websiteResponseSchema, type WebsiteContent } from '#shared/schemas/website';
+import { actorOf, changedFields, recordAudit } from '../audit/audit-log.ts';
+import { createOwnerRoute } from '../auth/admin-route.ts';
+import { getWebsiteContent, saveWebsiteContent } from '../db/queries/website.ts';
+import { errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+const websiteRoute = createOwnerRoute({
+  method: 'get',
+  path: '/api/website',
+  tags: ['settings'],
+  summary: "The public website's words that are the firm's own",
+  responses: { 200: jsonContent(websiteResponseSchema, 'The words, and when they were last saved') },
+});
+
+const saveWebsiteRoute = createOwnerRoute({
+  method: 'put',
+  path: '/api/website',
+  tags: ['settings'],
+  summary: "Change the public website's words: the pages are filled again at once, without a rebuild (other processes within seconds)",
+  request: { body: { required: true, ...jsonContent(websiteContentSchema, 'Every word, at once') } },
+  responses: { 200: jsonContent(websiteResponseSchema, 'Saved and live'), ...errorResponses({ 400: 'Invalid input' }) },
+});
+
+const answer = (content: WebsiteContent, updatedAt: string | null) => ({ ...content, updated_at: updatedAt === null ? null : new Date(updatedAt).toISOString() });
+
+export const websiteRoutes = createRouter()
+  .openapi(websiteRoute, async (c) => {
+    const { content, updatedAt } = await getWebsiteContent(c.var.db, c.var.deps.config.site.name);
+    return c.json(answer(content, updatedAt), 200);
+  })
+  .openapi(saveWebsiteRoute, async (c) => {
+    const siteName = c.var.deps.config.site.name;
+    const before = await getWebsiteContent(c.var.db, siteName);
+    await saveWebsiteContent(c.var.db, c.req.valid('json'));
+    const saved = await getWebsiteContent(c.var.db, siteName);
+    c.var.deps.websitePages?.apply(saved.content, saved.updatedAt);
+    const changes = changedFields(before.content, saved.content, Object.keys(saved.content) as (keyof WebsiteContent & string)[]);
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'website', details: { changes } });
+    }
+    return c.json(answer(saved.content, saved.updatedAt), 200);
+  });
