@@ -7,6 +7,8 @@ import type { Db } from '../db/client.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
 import { newBookingToken, saveBookingSettings } from '../db/queries/bookings.ts';
+import { saveWebsiteContent } from '../db/queries/website.ts';
+import { defaultWebsiteContent } from '#shared/website-content';
 import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
@@ -32,6 +34,7 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
     await rememberSignInIp(database.db, user.id, '203.0.113.9');
     await appSecret(database.db, 'lead_form_token');
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
+    await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Seeded Diligence LLC'), headline: 'A seeded headline' });
     await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${newBookingToken().hash}, id, now() + interval '1 day' from leads limit 1`);
     // The team's tables: an invitation, a recovery code, a remembered device, a two-factor challenge, an audit entry.
     await execute(database.db, sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`);
