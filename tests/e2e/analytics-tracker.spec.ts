@@ -91,3 +91,33 @@ test('leaving a page beacons its time spent, and the next page reuses the sessio
   });
   expect(await page.evaluate(() => sessionStorage.getItem('e2e-beacons'))).toBe('/api/public/events application/json true;');
 });
+
+test('with Global Privacy Control on, the tracker stores nothing and sends one anonymous pageview per page', async ({ page }) => {
+  const recorded = await recordEvents(page);
+  // As a browser with GPC on exposes it; a session id kept from an earlier visit must go.
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true, configurable: true });
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('analytics_session_id', 'AbCdEfGhIjKlMnOpQrStUv');
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  await page.clock.install();
+  await openPage(page, '/');
+  await expect.poll(() => ofType(recorded, 'pageview')).toHaveLength(1);
+  expect(await page.evaluate(() => window.localStorage.getItem('analytics_session_id'))).toBeNull();
+  await page.clock.runFor(65_000);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await openPage(page, '/privacy');
+  await expect.poll(() => ofType(recorded, 'pageview')).toHaveLength(2);
+  const [first, second] = ofType(recorded, 'pageview');
+  expect(recorded.map((r) => r.body.event_type)).toEqual(['pageview', 'pageview']);
+  expect(first!.session_id).not.toBe('AbCdEfGhIjKlMnOpQrStUv');
+  expect(second!.session_id).not.toBe(first!.session_id);
+  expect(second!.page_path).toBe('/privacy');
+  expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+  await expect(page.getByRole('heading', { name: 'Global Privacy Control and Do Not Track' })).toBeVisible();
+});

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN } from '#shared/constants';
 import { analyticsEventRequestSchema, type AnalyticsEventRequest } from '#shared/schemas/analytics';
-import { ANALYTICS_EVENTS_PATH, readSessionId, sendEvent, startTracker, type TrackerOptions } from './analytics-tracker.ts';
+import { ANALYTICS_EVENTS_PATH, readSessionId, sendEvent, startTracker, visitorOptedOut, type TrackerOptions } from './analytics-tracker.ts';
 
 type Sent = { event: AnalyticsEventRequest; leaving: boolean };
 
@@ -22,6 +22,7 @@ function start(options: Partial<TrackerOptions> = {}) {
     },
     storage: window.localStorage,
     location: { pathname: '/', search: '' },
+    optedOut: false,
     ...options,
   });
   stops.push(stop);
@@ -127,12 +128,44 @@ describe('session id', () => {
       setItem: () => {
         throw new Error('QuotaExceededError');
       },
+      removeItem: () => {},
     };
     start({ storage: blocked });
     vi.advanceTimersByTime(30_000);
     expect(sent).toHaveLength(2);
     expect(sent[0]?.event.session_id).toMatch(SESSION_ID_PATTERN);
     expect(sent[1]?.event.session_id).toBe(sent[0]?.event.session_id);
+  });
+});
+
+describe('Global Privacy Control and Do Not Track', () => {
+  it('are read from the navigator (and the window, for older browsers)', () => {
+    const nav = (fields: Record<string, unknown>) => fields as unknown as Navigator;
+    const win = (fields: Record<string, unknown>) => fields as unknown as Window;
+    expect(visitorOptedOut(nav({ globalPrivacyControl: true }), win({}))).toBe(true);
+    expect(visitorOptedOut(nav({ doNotTrack: '1' }), win({}))).toBe(true);
+    expect(visitorOptedOut(nav({}), win({ doNotTrack: '1' }))).toBe(true);
+    expect(visitorOptedOut(nav({ globalPrivacyControl: false, doNotTrack: '0' }), win({ doNotTrack: 'unspecified' }))).toBe(false);
+  });
+
+  it('store nothing (an earlier id is removed) and send one anonymous pageview per page, with no time on page', () => {
+    window.localStorage.setItem(ANALYTICS_SESSION_KEY, 'AbCdEfGhIjKlMnOpQrStUv');
+    start({ optedOut: true, location: { pathname: '/privacy', search: '?utm_source=news' } });
+    expect(window.localStorage.getItem(ANALYTICS_SESSION_KEY)).toBeNull();
+    vi.advanceTimersByTime(95_000);
+    setVisibility('hidden');
+    setVisibility('visible');
+    vi.advanceTimersByTime(35_000);
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sent.map((s) => s.event.event_type)).toEqual(['pageview']);
+    expect(sent[0]!.event.page_path).toBe('/privacy');
+    expect(sent[0]!.event.session_id).toMatch(SESSION_ID_PATTERN);
+    expect(sent[0]!.event.session_id).not.toBe('AbCdEfGhIjKlMnOpQrStUv');
+    // The next page is another anonymous pageview, not the same visitor.
+    start({ optedOut: true });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.event.session_id).not.toBe(sent[0]!.event.session_id);
+    expect(window.localStorage.getItem(ANALYTICS_SESSION_KEY)).toBeNull();
   });
 });
 

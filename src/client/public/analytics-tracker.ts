@@ -19,7 +19,13 @@ export type TrackerOptions = {
   now: () => number;
   send: SendEvent;
   /** null when browser storage is unavailable: the session id then lives as long as the page. */
-  storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
+  /**
+   * The visitor asked not to be tracked (Global Privacy Control or Do Not Track): nothing is
+   * stored in the browser (a stored session id is removed), and each page is one anonymous
+   * pageview with an id of its own, no heartbeat, no time on page, no link to a lead.
+   */
+  optedOut: boolean;
   document: Pick<Document, 'visibilityState' | 'referrer' | 'addEventListener' | 'removeEventListener'>;
   window: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   location: Pick<Location, 'pathname' | 'search'>;
@@ -56,6 +62,12 @@ function browserStorage(): TrackerOptions['storage'] {
   } catch {
     return null;
   }
+}
+
+/** Global Privacy Control, or Do Not Track (the navigator's, or the window's in older browsers). */
+export function visitorOptedOut(nav: Navigator = navigator, win: Window = window): boolean {
+  const n = nav as Navigator & { globalPrivacyControl?: boolean };
+  return n.globalPrivacyControl === true || n.doNotTrack === '1' || (win as Window & { doNotTrack?: string }).doNotTrack === '1';
 }
 
 /** 16 random bytes as base64url: 22 characters. */
@@ -102,16 +114,24 @@ export const trackedPath = (pathname: string) => (pathname.startsWith('/booking/
 
 /** Starts tracking the current page; returns a function that stops it (used by tests). */
 export function startTracker(options: Partial<TrackerOptions> = {}): () => void {
-  const { now, send, storage, document: doc, window: win, location: loc } = {
+  const { now, send, storage, document: doc, window: win, location: loc, optedOut } = {
     now: () => performance.now(),
     send: sendEvent,
     storage: browserStorage(),
     document,
     window,
     location,
+    optedOut: visitorOptedOut(),
     ...options,
   };
-  const session = readSessionId(storage);
+  if (optedOut) {
+    try {
+      storage?.removeItem(ANALYTICS_SESSION_KEY);
+    } catch {
+      // storage blocked: nothing is stored anyway
+    }
+  }
+  const session = readSessionId(optedOut ? null : storage);
   let path = '';
   let mark = 0; // when the current page's counted time starts
   let counting = false; // false while hidden or after leaving
@@ -157,10 +177,10 @@ export function startTracker(options: Partial<TrackerOptions> = {}): () => void 
       for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) event[key] = clip(query.get(key), 200);
     }
     record(event);
-    resume();
+    if (!optedOut) resume();
   };
 
-  const onVisibility = () => (doc.visibilityState === 'hidden' ? leave() : !counting && resume());
+  const onVisibility = () => (doc.visibilityState === 'hidden' ? leave() : !counting && !optedOut && resume());
   // The public pages are separate documents; only history moves within one change the path.
   const onHistory = () => {
     if (trackedPath(loc.pathname) === path) return;

@@ -77,6 +77,12 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
         ],
       },
       {
+        heading: 'Global Privacy Control and Do Not Track',
+        paragraphs: [
+          'If your browser sends a Global Privacy Control or Do Not Track signal, we respect it: nothing is kept in your browser’s storage (a session id kept earlier is removed), and each page you open is counted only as one anonymous page view, with no time on the page and no link between your pages or to a request you send us.',
+        ],
+      },
+      {
         heading: 'What we do not do',
         paragraphs: [
           'We set no cookies on the public website and do no cross-site tracking. We do not sell your information or share it with advertisers.',
@@ -134,6 +140,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
         heading: 'Visitors',
         paragraphs: [
           'Our analytics use a random session id kept in your browser’s storage (analytics_session_id), not a cookie, and do no cross-site tracking. See the Privacy Policy for what is recorded.',
+          'If your browser sends a Global Privacy Control or Do Not Track signal, nothing at all is kept in its storage, and your visit is counted only as anonymous page views.',
         ],
       },
       {
