@@ -79,7 +79,7 @@ describe('GET /api/analytics/summary', () => {
     expect((await summary('7d')).change_percent).toBe(100);
     await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
     const empty = await summary('30d');
-    expect(empty).toMatchObject({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [] });
+    expect(empty).toMatchObject({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [], change_percent: null });
   });
 
   it('keeps the rollups exact for events written through the ingestion path', async () => {

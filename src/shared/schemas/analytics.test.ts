@@ -8,9 +8,12 @@ describe('percentChange', () => {
     [100, 100, 0],
     [1, 3, -66.7],
     [7, 0, 100], // 100% when the previous count is zero (docs/product-rules.md, "Analytics")
-    [0, 0, 100],
   ])('%i vs %i is %d%%', (current, previous, expected) => {
     expect(percentChange(current, previous)).toBe(expected);
+  });
+
+  it('is null when both periods are empty: no change to compute', () => {
+    expect(percentChange(0, 0)).toBeNull();
   });
 });
 

@@ -35,8 +35,11 @@ export const analyticsSummarySchema = z.object({
   time_zone: z.string(),
   page_views: z.number().int(),
   previous_page_views: z.number().int(),
-  /** Percent change of page views versus the previous period of equal length; 100 when that was 0. */
-  change_percent: z.number(),
+  /**
+   * Percent change of page views versus the previous period of equal length; 100 when that
+   * was 0 and this one has views; null when both are 0 (no change to compute).
+   */
+  change_percent: z.number().nullable(),
   unique_visitors: z.number().int(),
   /** Total time spent / unique sessions, in seconds. */
   avg_time_seconds: z.number(),
@@ -53,8 +56,11 @@ export const analyticsSummarySchema = z.object({
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 
-/** Percent change, one decimal; 100% when the previous count is zero (docs/product-rules.md, "Analytics"). */
-export function percentChange(current: number, previous: number): number {
-  if (previous === 0) return 100;
+/**
+ * Percent change, one decimal; 100% when the previous count is zero and this one is not, and
+ * null when both are zero: nothing happened, so there is no change to show (docs/product-rules.md, "Analytics").
+ */
+export function percentChange(current: number, previous: number): number | null {
+  if (previous === 0) return current === 0 ? null : 100;
   return Math.round(((current - previous) / previous) * 1000) / 10;
 }

@@ -82,11 +82,22 @@ describe('AnalyticsPage', () => {
     const fall = await screen.findByTestId('page-views-change');
     expect(fall).toHaveTextContent('-40% vs previous period');
     expect(fall).toHaveClass('text-red-700');
+    expect(fall).toHaveAttribute('title', 'Page views in the last 30 days compared with the 30 days before');
     expect(fall.querySelector('[data-direction]')).toHaveAttribute('data-direction', 'down');
 
     fireEvent.change(screen.getByLabelText('Period'), { target: { value: '14d' } });
     expect(await screen.findByText('+100% vs previous period')).toBeInTheDocument();
     expect(screen.getByTestId('page-views-change')).toHaveClass('text-green-700');
+  });
+
+  it('shows "—" in grey when neither period had a view, and says in its tooltip what it compares', async () => {
+    serve(() => ({ body: summary({ period: '7d', page_views: 0, previous_page_views: 0, change_percent: null }) }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=7d' });
+    const none = await screen.findByTestId('page-views-change');
+    expect(none).toHaveTextContent('— vs previous period');
+    expect(none).not.toHaveTextContent('%');
+    expect(none).toHaveClass('text-slate-500');
+    expect(none).toHaveAttribute('title', 'Page views in the last 7 days compared with the 7 days before: no page views in either, so no change to show');
   });
 
   it('shows a flat change in red', async () => {

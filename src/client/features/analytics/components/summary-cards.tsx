@@ -1,6 +1,7 @@
 import { ArrowDownRight, ArrowRight, ArrowUpRight, Clock, Eye, Send, Users, type Icon } from '#client/components/icons.tsx';
 import type { ReactNode } from 'react';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import { ANALYTICS_PERIOD_LABELS, type AnalyticsPeriod } from '#shared/constants';
 import { formatChange, formatMinutesSeconds } from '../analytics-format.ts';
 
 function Card({ label, icon: Icon, tint, children }: { label: string; icon: Icon; tint: string; children: ReactNode }) {
@@ -17,12 +18,30 @@ function Card({ label, icon: Icon, tint, children }: { label: string; icon: Icon
   );
 }
 
-/** Green up arrow when page views grew; red (down, or flat at 0%) otherwise (docs/product-rules.md, "Analytics"). */
-function Change({ percent }: { percent: number }) {
+/** What the change compares, for its tooltip and for screen readers. */
+const comparedText = (period: AnalyticsPeriod) => {
+  const span = ANALYTICS_PERIOD_LABELS[period].replace(/^Last /, '');
+  return `Page views in the last ${span} compared with the ${span} before`;
+};
+
+/**
+ * Green up arrow when page views grew; red (down, or flat at 0%) otherwise; "—" in grey when
+ * neither period had a view (docs/product-rules.md, "Analytics"). A tooltip says what it compares.
+ */
+function Change({ percent, period }: { percent: number | null; period: AnalyticsPeriod }) {
+  const compared = comparedText(period);
+  if (percent === null) {
+    return (
+      <p data-testid="page-views-change" title={`${compared}: no page views in either, so no change to show`} className="mt-1 text-sm text-slate-500">
+        <span aria-hidden="true">— vs previous period</span>
+        <span className="sr-only">{`No change to show: no page views in the last ${ANALYTICS_PERIOD_LABELS[period].replace(/^Last /, '')} or the period before`}</span>
+      </p>
+    );
+  }
   const up = percent > 0;
   const Arrow = up ? ArrowUpRight : percent < 0 ? ArrowDownRight : ArrowRight;
   return (
-    <p data-testid="page-views-change" className={`mt-1 flex items-center gap-1 text-sm ${up ? 'text-green-700' : 'text-red-700'}`}>
+    <p data-testid="page-views-change" title={compared} className={`mt-1 flex items-center gap-1 text-sm ${up ? 'text-green-700' : 'text-red-700'}`}>
       <Arrow aria-hidden="true" className="size-4 shrink-0" data-direction={up ? 'up' : percent < 0 ? 'down' : 'flat'} />
       <span>{formatChange(percent)} vs previous period</span>
     </p>
@@ -39,7 +58,7 @@ export function SummaryCards({ summary }: { summary: AnalyticsSummary }) {
         <span className={valueClass} data-testid="page-views">
           {summary.page_views.toLocaleString('en-US')}
         </span>
-        <Change percent={summary.change_percent} />
+        <Change percent={summary.change_percent} period={summary.period} />
       </Card>
       <Card label="Unique Visitors" icon={Users} tint="bg-purple-100 text-purple-700">
         <span className={valueClass} data-testid="unique-visitors">
