@@ -6,8 +6,12 @@ import type { Logger } from 'pino';
 import type { MailContext } from './messages.ts';
 import { MailOutbox, type OutboxOptions } from './outbox.ts';
 import { smtpTransport } from './transport.ts';
+import { getWebsiteContent } from '../db/queries/website.ts';
 
-/** What every email says about the firm and where its links go, from the configuration. */
+/**
+ * What every email says about the firm and where its links go, from the configuration; the
+ * outbox puts in the city saved in Settings → Website (FIRM_CITY is the default's).
+ */
 export function mailContext(config: Config): MailContext {
   return {
     site: { ...config.site, address: FIRM_CITY },
@@ -37,6 +41,7 @@ export function createOutbox(
     database,
     transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
     context: mailContext(config),
+    siteAddress: async (db) => (await getWebsiteContent(db.db, config.site.name)).content.city,
     from: config.mail.from,
     replyTo: config.mail.replyTo,
     logger,

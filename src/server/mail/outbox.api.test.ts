@@ -7,6 +7,8 @@ import { createLead } from '../db/queries/leads.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { saveWebsiteContent } from '../db/queries/website.ts';
+import { defaultWebsiteContent } from '#shared/website-content';
 import { mailTo, startMailSink, type MailSink, type ReceivedMail } from '../test/mail-sink.ts';
 
 /**
@@ -31,7 +33,7 @@ afterEach(async () => {
   await t.outbox.stop();
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, emails, rate_limits cascade`);
+  await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, emails, rate_limits, website_settings cascade`);
   sink.messages.length = 0;
   refused.clear();
   t = createTestApp(database, {
@@ -81,6 +83,25 @@ function calendarOf(mail: ReceivedMail) {
     contentType: mail.parsed.attachments.find((a) => a.contentType === 'text/calendar'),
   };
 }
+
+describe('the firm’s city in every message', () => {
+  it('is the one saved in Settings → Website, read when the message is sent', async () => {
+    await submitLead();
+    await t.outbox.flush();
+    await sink.waitFor((m) => m.length === 3);
+    expect(mailTo(sink.messages, 'jane@example.com')[0]!.parsed.text).toContain('Frederick, MD');
+
+    sink.messages.length = 0;
+    await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Keystone Due Diligence'), city: 'Annapolis, MD' });
+    await submitLead({ full_name: 'Jim Doe', email: 'jim@example.com' });
+    await t.outbox.flush();
+    await sink.waitFor((m) => m.length === 3);
+    for (const mail of sink.messages) {
+      expect(mail.parsed.text).toContain('Annapolis, MD');
+      expect(mail.parsed.text).not.toContain('Frederick, MD');
+    }
+  });
+});
 
 describe('a new lead', () => {
   it('is announced to every admin and acknowledged to the person, in plain text and HTML, with nothing remote in them', async () => {

@@ -38,6 +38,8 @@ export type OutboxOptions = {
   /** Undefined: email is off; messages are queued as not sent, and any left queued from before are marked so. */
   transport: MailTransport | undefined;
   context: MailContext;
+  /** The firm's city as saved in Settings → Website, read once per batch for the messages' signature (default: the context's). */
+  siteAddress?: (database: Database) => Promise<string>;
   from: Mailbox;
   replyTo: Mailbox | undefined;
   logger: Logger;
@@ -156,13 +158,16 @@ export class MailOutbox {
       return false;
     }
     const batch = await claimDueEmails(database.db, this.batchSize, this.leaseSeconds);
+    if (batch.length === 0) return false;
+    const { context, siteAddress } = this.options;
+    const batchContext = siteAddress ? { ...context, site: { ...context.site, address: await siteAddress(database) } } : context;
     const deadline = Date.now() + (this.leaseSeconds * 1000) / 2;
     for (let i = 0; i < batch.length; i++) {
       if (this.stopped || Date.now() > deadline) {
         await releaseEmails(database.db, batch.slice(i).map((m) => m.id));
         return false;
       }
-      const outcome = await this.sendOne(database, transport, batch[i]!);
+      const outcome = await this.sendOne(database, transport, batch[i]!, batchContext);
       if (outcome === 'unreachable') {
         await releaseEmails(database.db, batch.slice(i + 1).map((m) => m.id));
         this.pausedUntil = Date.now() + this.unreachableRetryMs;
@@ -172,11 +177,11 @@ export class MailOutbox {
     return batch.length === this.batchSize;
   }
 
-  private async sendOne(database: Database, transport: MailTransport, email: OutgoingEmail): Promise<'sent' | 'failed' | 'unreachable'> {
+  private async sendOne(database: Database, transport: MailTransport, email: OutgoingEmail, context: MailContext): Promise<'sent' | 'failed' | 'unreachable'> {
     const { db } = database;
     let composed;
     try {
-      composed = composeEmail(email.kind, email.data, this.options.context);
+      composed = composeEmail(email.kind, email.data, context);
     } catch (err) {
       if (!(err instanceof EmailDataError)) throw err;
       await markEmailFailed(db, email.id, err.message, false);
