@@ -39,6 +39,29 @@ function collectErrors(page: Page): string[] {
 }
 
 test.describe('analytics dashboard', () => {
+  test('"Now" shows a visitor who just arrived, live, without reloading the page', async ({ page, clientIp }) => {
+    await signInAsAdmin(page);
+    await page.goto('/dashboard/analytics');
+    const card = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Now' }) });
+    await expect(card.getByTestId('visitors-now')).toHaveText(/^\d[\d,]*$/);
+    const before = Number((await card.getByTestId('visitors-now').textContent())!.replace(/,/g, ''));
+    const path = `/e2e-now-${randomBytes(4).toString('hex')}`;
+    // Waits for the notification stream to be open, so the announcement cannot be missed.
+    await expect(page.getByRole('button', { name: /Notifications/ })).toBeVisible();
+    // 40 visitors on a page of this test's own: more than any other page has now, so it is listed.
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        page.request
+          .post('/api/public/events', { data: { session_id: sessionId(), event_type: 'pageview', page_path: path }, headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': clientIp } })
+          .then((r) => r.status()),
+      ),
+    );
+    expect(new Set(statuses)).toEqual(new Set([204]));
+    // The stream's "change: analytics" makes the card refetch (well before its 30 s poll).
+    await expect(card.getByTestId('page-now').filter({ hasText: path })).toHaveText(`${path} 40`, { timeout: 8_000 });
+    expect(Number((await card.getByTestId('visitors-now').textContent())!.replace(/,/g, ''))).toBeGreaterThan(before);
+  });
+
   test('shows the cards, 24 hourly bars with a tooltip and the seeded page in Top Pages', async ({ page, clientIp }) => {
     const errors = collectErrors(page);
     await signInAsAdmin(page);

@@ -5,6 +5,11 @@ import { databaseFault } from '../db/database-faults.ts';
 import { insertAnalyticsEvents, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { SharedRateLimit } from './shared-rate-limit.ts';
+import { sql } from 'drizzle-orm';
+import { execute } from '../db/sql.ts';
+import { CHANGE_CHANNEL } from '../realtime/notification-hub.ts';
+
+const ANNOUNCE_MS = 2_000;
 import { deviceOf, referrerHostOf } from './event-sources.ts';
 import { SessionPaths } from './session-paths.ts';
 
@@ -34,6 +39,8 @@ export class EventRecorder {
   private readonly limiter: SharedRateLimit | undefined;
   private readonly batches: GroupCommit<NewAnalyticsEvent>;
   private readonly sessionPaths = new SessionPaths();
+  private lastAnnounce = 0;
+  private announceTimer: ReturnType<typeof setTimeout> | undefined;
   /** Batches written and the events in them, since start (for /metrics). */
   readonly written = { batches: 0, events: 0 };
 
@@ -49,12 +56,33 @@ export class EventRecorder {
         await insertAnalyticsEvents(db.db, rows);
         this.written.batches++;
         this.written.events += rows.length;
+        this.announce(db);
       },
       // A batch that fails for one event's sake is retried without it (halving), so an event
       // the database refuses fails only its own request; a database that cannot serve fails
       // the batch at once (every half would fail the same way).
       { maxBatch: 2000, maxWaitMs: 0, maxInFlight: 1, isolates: (err) => !(err instanceof DatabaseNotReady) && databaseFault(err) === undefined },
     );
+  }
+
+  /**
+   * Tells every process's open streams that visitors moved ("Now" on the Analytics page), at
+   * most once per ANNOUNCE_MS: the first batch at once, later ones at the end of the window.
+   */
+  private announce(db: Database): void {
+    const send = () => {
+      this.lastAnnounce = Date.now();
+      execute(db.db, sql`select pg_notify(${CHANGE_CHANNEL}, 'analytics')`).catch(() => {
+        // only a hint for open pages; the next batch announces again
+      });
+    };
+    const wait = this.lastAnnounce + ANNOUNCE_MS - Date.now();
+    if (wait <= 0) send();
+    else
+      this.announceTimer ??= setTimeout(() => {
+        this.announceTimer = undefined;
+        send();
+      }, wait).unref();
   }
 
   /** Counts one event from `ip` (its rate-limit key); false when past the limit. */

@@ -4,9 +4,12 @@ import { notificationSchema, type Notification } from '#shared/schemas/notificat
 import type { Database } from '../db/client.ts';
 
 export const NOTIFICATION_CHANNEL = 'crm_notifications';
-/** Announced by triggers when leads (or what a lead's page shows) or appointments change: open lists refetch. */
+/**
+ * Announced by triggers when leads (or what a lead's page shows) or appointments change, and
+ * by the analytics recorder when events arrive (at most every 2 s a process): open lists refetch.
+ */
 export const CHANGE_CHANNEL = 'crm_changes';
-export const CHANGE_RESOURCES = ['leads', 'appointments'] as const;
+export const CHANGE_RESOURCES = ['leads', 'appointments', 'analytics'] as const;
 export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
 const isChangeResource = (s: string): s is ChangeResource => (CHANGE_RESOURCES as readonly string[]).includes(s);
 

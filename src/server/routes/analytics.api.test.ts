@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import type { AnalyticsNow, AnalyticsSummary } from '#shared/schemas/analytics';
+import { sseReader } from '../test/sse.ts';
 import { execute } from '../db/sql.ts';
 import { insertAnalyticsEvents, rebuildAnalyticsRollups, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -38,6 +39,50 @@ const spent = (session: string, path: string, seconds: number, hoursAgo: number)
   page_path: path,
   time_spent: seconds,
   hoursAgo,
+});
+
+describe('GET /api/analytics/now', () => {
+  const now = async () => (await (await t.app.request('/api/analytics/now', { headers: { cookie } })).json()) as AnalyticsNow;
+
+  it('counts the visitors of the last 5 minutes where each was last, and nobody before', async () => {
+    expect(await now()).toEqual({ minutes: 5, visitors: 0, pages: [] });
+    const viewedMinutesAgo = async (session: string, path: string, minutes: number) => {
+      await insertAnalyticsEvents(database.db, [{ session_id: session, event_type: 'pageview', page_path: path }]);
+      await execute(database.db, sql`update analytics_events set created_at = now() - make_interval(mins => ${minutes}) where id = (select max(id) from analytics_events)`);
+    };
+    await viewedMinutesAgo('sessionNowAAAAAAAAAA', '/', 6); // gone
+    await viewedMinutesAgo('sessionNowBBBBBBBBBB', '/', 3); // then moved on
+    await viewedMinutesAgo('sessionNowCCCCCCCCCC', '/', 1);
+    await insertAnalyticsEvents(database.db, [
+      { session_id: 'sessionNowBBBBBBBBBB', event_type: 'pageview', page_path: '/privacy' },
+      { session_id: 'sessionNowDDDDDDDDDD', event_type: 'pageview', page_path: '/privacy' },
+      { session_id: 'sessionNowDDDDDDDDDD', event_type: 'heartbeat', page_path: '/privacy', time_spent: 30 },
+    ]);
+    expect(await now()).toEqual({ minutes: 5, visitors: 3, pages: [{ path: '/privacy', visitors: 2 }, { path: '/', visitors: 1 }] });
+  });
+
+  it('is announced on the notification stream when events arrive, at most every 2 s a process', async () => {
+    const stopListening = await t.hub.connect(database, (await import('pino')).pino({ level: 'silent' }));
+    const controller = new AbortController();
+    const stream = sseReader(await t.app.request('/api/notifications/stream', { headers: { cookie }, signal: controller.signal }), { ignore: ['notification'] });
+    try {
+      expect((await stream.next()).event).toBe('ready');
+      const send = (session: string) =>
+        t.json('POST', '/api/public/events', { session_id: session, event_type: 'pageview', page_path: '/' }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
+      expect((await send('sessionLiveAAAAAAAAA')).status).toBe(204);
+      expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'analytics' }) });
+      // Three more within the window: one more announcement, at its end.
+      const started = Date.now();
+      for (const s of ['sessionLiveBBBBBBBBB', 'sessionLiveCCCCCCCCC', 'sessionLiveDDDDDDDDD']) expect((await send(s)).status).toBe(204);
+      expect(await stream.next(5_000)).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'analytics' }) });
+      expect(Date.now() - started).toBeGreaterThan(1_000);
+      await expect(stream.next(2_500)).rejects.toThrow('no SSE event in time');
+    } finally {
+      controller.abort();
+      await stream.cancel();
+      await stopListening();
+    }
+  });
 });
 
 describe('GET /api/analytics/summary', () => {

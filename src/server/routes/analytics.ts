@@ -1,5 +1,6 @@
-import { analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/schemas/analytics';
+import { analyticsNowSchema, analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/schemas/analytics';
 import { createAdminRoute } from '../auth/admin-route.ts';
+import { getAnalyticsNow } from '../db/queries/analytics-now.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -13,6 +14,14 @@ const summaryRoute = createAdminRoute({
   responses: { 200: jsonContent(analyticsSummarySchema, 'The summary'), ...errorResponses({ 400: 'Unknown period' }) },
 });
 
-export const analyticsRoutes = createRouter().openapi(summaryRoute, async (c) =>
-  c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200),
-);
+const nowRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/analytics/now',
+  tags: ['analytics'],
+  summary: 'Visitors on the site now (an event in the last 5 minutes) and their pages; the notification stream says "change: analytics" when it moves',
+  responses: { 200: jsonContent(analyticsNowSchema, 'Visitors now') },
+});
+
+export const analyticsRoutes = createRouter()
+  .openapi(summaryRoute, async (c) => c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200))
+  .openapi(nowRoute, async (c) => c.json(await getAnalyticsNow(c.var.db), 200));

@@ -56,6 +56,18 @@ export const analyticsSummarySchema = z.object({
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 
+/** "Now" is the visitors with an event in the last this many minutes. */
+export const NOW_MINUTES = 5;
+
+/** Visitors on the site now: sessions with an event in the last NOW_MINUTES, and the page each was last on. */
+export const analyticsNowSchema = z.object({
+  minutes: z.number().int(),
+  visitors: z.number().int(),
+  /** Where those visitors are, most visitors first (at most 10 pages). */
+  pages: z.array(z.object({ path: z.string(), visitors: z.number().int() })),
+});
+export type AnalyticsNow = z.infer<typeof analyticsNowSchema>;
+
 /**
  * Percent change, one decimal; 100% when the previous count is zero and this one is not, and
  * null when both are zero: nothing happened, so there is no change to show (docs/product-rules.md, "Analytics").

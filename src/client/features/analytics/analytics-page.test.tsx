@@ -52,12 +52,17 @@ const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
   ...over,
 });
 
+const NOW = { minutes: 5, visitors: 3, pages: [{ path: '/privacy', visitors: 2 }, { path: '/', visitors: 1 }] };
+
+/** Answers the summary with `answer`, and "Now" with NOW. */
 function serve(answer: (period: string) => { status?: number; body: unknown }) {
   return mockApi(({ path }) => {
+    if (path === '/api/analytics/now') return { body: NOW };
     const match = /^\/api\/analytics\/summary\?period=(\w+)$/.exec(path);
     return match ? answer(match[1]!) : undefined;
   });
 }
+const summaryPaths = (calls: { path: string }[]) => calls.map((c) => c.path).filter((p) => p.startsWith('/api/analytics/summary'));
 
 describe('AnalyticsPage', () => {
   it('shows the three cards with a green rising change and minutes and seconds', async () => {
@@ -73,7 +78,7 @@ describe('AnalyticsPage', () => {
     expect(change.querySelector('[data-direction]')).toHaveAttribute('data-direction', 'up');
     expect(screen.getByRole('heading', { name: 'Unique Visitors' }).parentElement).toHaveTextContent('321');
     expect(screen.getByTestId('avg-time')).toHaveTextContent('2m 05s');
-    expect(calls.map((c) => c.path)).toEqual(['/api/analytics/summary?period=7d']);
+    expect(summaryPaths(calls)).toEqual(['/api/analytics/summary?period=7d']);
   });
 
   it('shows a fall in red with a down arrow, and 100% when the previous period had none', async () => {
@@ -100,6 +105,15 @@ describe('AnalyticsPage', () => {
     expect(none).toHaveAttribute('title', 'Page views in the last 7 days compared with the 7 days before: no page views in either, so no change to show');
   });
 
+  it('shows the visitors of the last 5 minutes and their pages', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const card = (await screen.findByRole('heading', { level: 2, name: 'Now' })).closest('section')!;
+    expect(await within(card).findByTestId('visitors-now')).toHaveTextContent('3');
+    expect(card).toHaveTextContent('3 visitors in the last 5 minutes');
+    expect(within(card).getAllByTestId('page-now').map((li) => li.textContent)).toEqual(['/privacy 2', '/ 1']);
+  });
+
   it('shows a flat change in red', async () => {
     serve(() => ({ body: summary({ change_percent: 0 }) }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
@@ -119,7 +133,7 @@ describe('AnalyticsPage', () => {
     fireEvent.change(select, { target: { value: '14d' } });
     expect(screen.getByTestId('current-url')).toHaveTextContent('/dashboard/analytics?period=14d');
     expect(await screen.findByRole('heading', { name: 'Activity Trend' })).toBeInTheDocument();
-    expect(calls.map((c) => c.path)).toEqual(['/api/analytics/summary?period=24h', '/api/analytics/summary?period=14d']);
+    expect(summaryPaths(calls)).toEqual(['/api/analytics/summary?period=24h', '/api/analytics/summary?period=14d']);
   });
 
   it('falls back to 7 days for an unknown period', async () => {
@@ -127,7 +141,7 @@ describe('AnalyticsPage', () => {
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=1y' });
     expect(screen.getByLabelText('Period')).toHaveValue('7d');
     expect(await screen.findByRole('heading', { name: 'Activity Trend' })).toBeInTheDocument();
-    expect(calls[0]?.path).toBe('/api/analytics/summary?period=7d');
+    expect(summaryPaths(calls)[0]).toBe('/api/analytics/summary?period=7d');
   });
 
   it('draws 24 hourly bars, describes them and lists their values for screen readers', async () => {

@@ -4,6 +4,7 @@ import { SelectField } from '#client/components/ui/select-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useAnalyticsSummary } from './api/get-analytics-summary.ts';
 import { ActivityChart } from './components/activity-chart.tsx';
+import { NowCard } from './components/now-card.tsx';
 import { SummaryCards } from './components/summary-cards.tsx';
 import { TopPages } from './components/top-pages.tsx';
 import { VisitSources } from './components/visit-sources.tsx';
@@ -40,6 +41,7 @@ export function AnalyticsPage() {
       ) : (
         <>
           <SummaryCards summary={summary.data} />
+          <NowCard />
           <div className="grid gap-6 lg:grid-cols-3">
             <div className="min-w-0 lg:col-span-2">
               <ActivityChart period={period} hourly={summary.data.hourly} />

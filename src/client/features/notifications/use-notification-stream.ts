@@ -12,6 +12,8 @@ const LIVE_BOOKING_QUERIES = [['appointments'], ['overview']];
 const LIVE_CHANGE_QUERIES: Record<string, string[][]> = {
   leads: [['leads'], ['overview']],
   appointments: [['appointments'], ['overview'], ['leads']],
+  // Visitors came or moved: the Analytics page's "Now".
+  analytics: [['analytics-now']],
 };
 
 /** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
