@@ -19,6 +19,7 @@ export class WebsitePages {
   private loaded: Promise<void> | undefined;
   private updatedAt: string | null = null;
   private lastCheck = 0;
+  private lastFailure = 0;
   private checking = false;
 
   constructor(
@@ -32,9 +33,11 @@ export class WebsitePages {
   async fresh(): Promise<void> {
     if (!this.loaded) {
       const db = this.database();
-      if (!db) return; // not open yet: the defaults are served, and the next request loads
+      // Not open yet, or the last try failed moments ago: the last words are served, and a later request loads.
+      if (!db || Date.now() - this.lastFailure < CHECK_EVERY_MS) return;
       this.loaded = this.load(db).catch((err: unknown) => {
         this.loaded = undefined;
+        this.lastFailure = Date.now();
         this.onError(err);
       });
       await this.loaded;
