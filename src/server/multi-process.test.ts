@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../bench/lib/cluster.ts';
 import { acknowledged, measureMixedLoad } from '../../bench/mixed-load.ts';
@@ -9,6 +8,7 @@ import { eventBody } from '../../bench/analytics.ts';
 import { startMailSink, type MailSink } from './test/mail-sink.ts';
 import { BUILT_SERVER, signInOverHttp, startServer, tempDir } from './test/process.ts';
 import { sseReader } from './test/sse.ts';
+import { createPostgresDatabaseUrl, withPgClient } from './test/database.ts';
 
 /**
  * Three app processes on one PostgreSQL database behind Caddy's load balancer (the shipped
@@ -28,23 +28,14 @@ const APPOINTMENTS = 5;
 
 let cluster: Cluster | undefined;
 let sink: MailSink | undefined;
-let dbName: string | undefined;
-async function withPg<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
+let dropDatabase: (() => Promise<void>) | undefined;
 afterAll(async () => {
   await cluster?.stop();
   await sink?.close();
-  if (dbName) await withPg(serverUrl!, (c) => c.query(`drop database if exists ${dbName} with (force)`));
+  await dropDatabase?.();
 });
 
-const count = (url: string, query: string) => withPg(url, async (c) => Number((await c.query<{ n: string }>(query)).rows[0]!.n));
+const count = (url: string, query: string) => withPgClient(url, async (c) => Number((await c.query<{ n: string }>(query)).rows[0]!.n));
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -55,11 +46,9 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 
 describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', () => {
   it(`serve ${SECONDS} s of mixed load with no error, each write once, notifications, reminders and emails across processes, and shared limits`, async () => {
-    dbName = `crm_cluster_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
-    await withPg(serverUrl!, (c) => c.query(`create database ${dbName}`));
-    const u = new URL(serverUrl!);
-    u.pathname = `/${dbName}`;
-    const url = u.toString();
+    // Empty: the processes migrate it as they start, all at once.
+    const { url, drop } = await createPostgresDatabaseUrl({ empty: true });
+    dropDatabase = drop;
     sink = await startMailSink();
 
     cluster = await startCluster({
@@ -84,7 +73,7 @@ describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', ()
     const cookie = await signInOverHttp(cluster.url, ADMIN);
 
     // Appointments the reminder jobs (one per process, every 30 s) will find due: each must be reminded once.
-    await withPg(url, (db) =>
+    await withPgClient(url, (db) =>
       db.query(`
         insert into appointments (date, time, type, overlap_allowed)
         select (t at time zone 'America/New_York')::date, (t at time zone 'America/New_York')::time, 'Call', true

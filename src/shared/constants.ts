@@ -49,9 +49,6 @@ export const ANALYTICS_EVENT_TYPES = ['pageview', 'heartbeat', 'time_spent'] as 
 
 export const PASSWORD_MIN_LENGTH = 8;
 
-/** Where the firm is, on the public pages and under every email. */
-export const FIRM_CITY = 'Frederick, MD';
-
 /** Upper bounds on stored text, so one request cannot store megabytes. */
 export const LIMITS = {
   name: 200,

@@ -7,6 +7,7 @@ import { backupSocketPath } from '../db/embedded/backup-control.ts';
 import { createPglite } from '../db/client.ts';
 import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { allTableRows } from '../test/table-rows.ts';
+import { withPgliteDir } from '../test/database.ts';
 import { seededDataDir } from '../test/seeded-data-dir.ts';
 import { TEMPLATE_FILE } from '../test/global-setup.ts';
 
@@ -24,15 +25,6 @@ async function run(script: 'backup' | 'restore', env: Record<string, string>, ar
   return { code, output: proc.output() };
 }
 
-async function withPglite<T>(dataDir: string, use: (client: ReturnType<typeof createPglite>) => Promise<T>): Promise<T> {
-  const client = createPglite({ dataDir });
-  await client.waitReady;
-  try {
-    return await use(client);
-  } finally {
-    await client.close();
-  }
-}
 
 /** Path → content hash of every file under dir: equal digests mean nothing was touched. */
 function treeDigest(dir: string): Record<string, string> {
@@ -117,7 +109,7 @@ describe('npm run backup and npm run restore', () => {
     // Mail is off in this test: the outbox marks queued messages as not sent as it goes, which is
     // a change after the instant. What was queued is compared, not what became of it.
     const settleOutbox = (client: ReturnType<typeof createPglite>) => client.query(`update emails set status = 'queued', last_error = null`);
-    const restored = await withPglite(restoredDir, async (client) => {
+    const restored = await withPgliteDir(restoredDir, async (client) => {
       await settleOutbox(client);
       return allTableRows(client);
     });
@@ -133,7 +125,7 @@ describe('npm run backup and npm run restore', () => {
     expect(k).toBeLessThanOrEqual(sentBy);
 
     // The source as it was at that instant: the final source without writes k and later.
-    const source = await withPglite(dataDir, async (client) => {
+    const source = await withPgliteDir(dataDir, async (client) => {
       await client.query(`delete from notifications where substring(message from '\\(during-backup-(\\d+)@example\\.com\\)$')::int >= $1`, [k]);
       await client.query(`delete from emails where substring(data->>'email' from '^during-backup-(\\d+)@')::int >= $1`, [k]);
       await settleOutbox(client);
@@ -180,7 +172,7 @@ describe('npm run backup and npm run restore', () => {
     expect(restore.code).toBe(0);
     expect(siblings(restoredDir)).toEqual([expect.stringMatching(/^[^.]+\.before-restore-\d{8}T\d{6}Z$/)]);
     expect(restore.output).toContain(`The previous data was moved to ${restoredDir}.before-restore-`);
-    const [source, restored] = [await withPglite(dataDir, allTableRows), await withPglite(restoredDir, allTableRows)];
+    const [source, restored] = [await withPgliteDir(dataDir, allTableRows), await withPgliteDir(restoredDir, allTableRows)];
     expect(restored).toEqual(source);
 
     const server = await startServer({ ...NO_POSTGRES, DATA_DIR: restoredDir });

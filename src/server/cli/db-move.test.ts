@@ -1,12 +1,11 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { seedEvents } from '../../../bench/analytics.ts';
 import { seedLeadsAtScale } from '../../../bench/leads-at-scale.ts';
-import { createPglite } from '../db/client.ts';
 import { pgClientConn, pgliteConn, userRelations, type Conn } from '../db/move.ts';
 import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { createPostgresDatabaseUrl, withPgClient, withPgliteDir } from '../test/database.ts';
 import { SEEDED_ADMIN, seededDataDir } from '../test/seeded-data-dir.ts';
 import { allTableRows } from '../test/table-rows.ts';
 
@@ -17,36 +16,21 @@ import { allTableRows } from '../test/table-rows.ts';
  */
 const serverUrl = process.env.TEST_DATABASE_URL;
 const NO_POSTGRES = { DATABASE_URL: '' };
-const created: string[] = [];
+const drops: (() => Promise<void>)[] = [];
 const running: ServerProcess[] = [];
 
-async function withPg<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A new, empty PostgreSQL database on the test server: its URL. */
+/** A new, empty PostgreSQL database on the test server (dropped after the file): its URL. */
 async function emptyDatabase(): Promise<string> {
-  const name = `crm_move_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  await withPg(serverUrl!, (c) => c.query(`create database ${name}`));
-  created.push(name);
-  const u = new URL(serverUrl!);
-  u.pathname = `/${name}`;
-  return u.toString();
+  const { url, drop } = await createPostgresDatabaseUrl({ empty: true });
+  drops.push(drop);
+  return url;
 }
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGTERM')));
 });
 afterAll(async () => {
-  if (serverUrl) await withPg(serverUrl, async (c) => {
-    for (const name of created) await c.query(`drop database if exists ${name} with (force)`);
-  });
+  for (const drop of drops) await drop();
 });
 
 async function move(env: Record<string, string>, args: string[]) {
@@ -55,16 +39,7 @@ async function move(env: Record<string, string>, args: string[]) {
   return { code, output: proc.output() };
 }
 
-async function withPgliteClient<T>(dataDir: string, use: (client: ReturnType<typeof createPglite>) => Promise<T>): Promise<T> {
-  const client = createPglite({ dataDir });
-  await client.waitReady;
-  try {
-    return await use(client);
-  } finally {
-    await client.close();
-  }
-}
-const withPglite = <T>(dataDir: string, use: (conn: Conn) => Promise<T>) => withPgliteClient(dataDir, (client) => use(pgliteConn(client)));
+const withPglite = <T>(dataDir: string, use: (conn: Conn) => Promise<T>) => withPgliteDir(dataDir, (client) => use(pgliteConn(client)));
 
 /**
  * Every table (the app's and the migrations'), each with its row count and a digest of all its
@@ -103,7 +78,7 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     expect(there.output).toMatch(/every table's row count and checksum match the source/);
     expect(there.output).toMatch(/public\.analytics_events\s+1\d{6}\s+[0-9a-f]{16}/);
     expect(there.code).toBe(0);
-    expect(await withPg(url, (c) => everyRow(pgClientConn(c)))).toEqual(original);
+    expect(await withPgClient(url, (c) => everyRow(pgClientConn(c)))).toEqual(original);
     // The source was only read.
     expect(await withPglite(dataDir, everyRow)).toEqual(original);
 
@@ -114,7 +89,7 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     const returned = await withPglite(backDir, everyRow);
     expect(returned).toEqual(original);
     // And value by value, as JSON, for every table but the million events.
-    const valuesOf = (dir: string) => withPgliteClient(dir, (client) => allTableRows(client, { except: ['public.analytics_events'] }));
+    const valuesOf = (dir: string) => withPgliteDir(dir, (client) => allTableRows(client, { except: ['public.analytics_events'] }));
     const [before, after] = [await valuesOf(dataDir), await valuesOf(backDir)];
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [table, rows] of before) expect(after.get(table), table).toEqual(rows);
@@ -125,7 +100,7 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     const cookie = await signInOverHttp(server.url, SEEDED_ADMIN);
     const leads = await fetch(`${server.url}/api/leads?limit=1`, { headers: { cookie } });
     expect(leads.status).toBe(200);
-    await withPg(url, async (c) => {
+    await withPgClient(url, async (c) => {
       const { rows } = await c.query<{ next: string; max: string }>(`select nextval('analytics_events_id_seq')::text as next, max(id)::text as max from analytics_events`);
       expect(BigInt(rows[0]!.next)).toBeGreaterThan(BigInt(rows[0]!.max));
     });
@@ -135,12 +110,12 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
   it('refuses a non-empty target, a DATA_DIR a server holds, and a non-empty directory, changing nothing', async () => {
     const dataDir = await seededDataDir();
     const url = await emptyDatabase();
-    await withPg(url, (c) => c.query('create table keep_me (x int); insert into keep_me values (1)'));
+    await withPgClient(url, (c) => c.query('create table keep_me (x int); insert into keep_me values (1)'));
     const notEmpty = await move({ DATA_DIR: dataDir }, ['--to', url]);
     expect(notEmpty.output).toContain('the target database is not empty (it has public.keep_me)');
     expect(notEmpty.output).toContain('Nothing was changed.');
     expect(notEmpty.code).toBe(1);
-    expect(await withPg(url, (c) => userRelations(pgClientConn(c)))).toEqual(['public.keep_me']);
+    expect(await withPgClient(url, (c) => userRelations(pgClientConn(c)))).toEqual(['public.keep_me']);
 
     const server = await startServer({ ...NO_POSTGRES, DATA_DIR: dataDir });
     running.push(server);
@@ -171,11 +146,11 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     const failed = await move({ DATA_DIR: dataDir }, ['--to', url]);
     expect(failed.output).toContain('the table public.stray differs between the source and the schema this version makes');
     expect(failed.code).toBe(1);
-    expect(await withPg(url, (c) => userRelations(pgClientConn(c)))).toEqual([]);
+    expect(await withPgClient(url, (c) => userRelations(pgClientConn(c)))).toEqual([]);
 
     // The other way: a source one migration behind is refused, and no directory is left.
     const behind = await emptyDatabase();
-    await withPg(behind, (c) => c.query('create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)'));
+    await withPgClient(behind, (c) => c.query('create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)'));
     const target = path.join(tempDir('move-fail'), 'data');
     const refused = await move({}, ['--from', behind, '--to-dir', target]);
     expect(refused.output).toContain('the source’s schema is older than this version of the app');

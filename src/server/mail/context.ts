@@ -1,4 +1,4 @@
-import { FIRM_CITY } from '#shared/constants';
+import { DEFAULT_WEBSITE_CONTENT } from '#shared/website-content';
 import type { Config } from '../config.ts';
 import { describeSmtp } from '../lib/mail-settings.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
@@ -10,11 +10,11 @@ import { getWebsiteContent } from '../db/queries/website.ts';
 
 /**
  * What every email says about the firm and where its links go, from the configuration; the
- * outbox puts in the city saved in Settings → Website (FIRM_CITY is the default's).
+ * outbox puts in the city saved in Settings → Website (until one is saved, the default's).
  */
 export function mailContext(config: Config): MailContext {
   return {
-    site: { ...config.site, address: FIRM_CITY },
+    site: { ...config.site, address: DEFAULT_WEBSITE_CONTENT.city },
     publicUrl: config.publicUrl,
     from: config.mail.from,
     domain: config.mail.domain,

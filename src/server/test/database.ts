@@ -19,12 +19,15 @@ export async function createTestDatabase(): Promise<Database> {
   return fromPglite(client);
 }
 
-/** A new PostgreSQL database copied from the migrated template: its URL and how to drop it. */
-export async function createPostgresDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new PostgreSQL database on TEST_DATABASE_URL's server, copied from the migrated template
+ * (or `empty`: no tables at all): its URL and how to drop it.
+ */
+export async function createPostgresDatabaseUrl({ empty = false } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `crm_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  await adminQuery(url, `create database ${name} template ${PG_TEMPLATE_DB}`);
+  await adminQuery(url, `create database ${name} template ${empty ? 'template0' : PG_TEMPLATE_DB}`);
   const u = new URL(url);
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => adminQuery(url, `drop database if exists ${name} with (force)`) };
@@ -42,15 +45,31 @@ async function createPostgresCopy(): Promise<Database> {
   };
 }
 
-async function adminQuery(url: string, query: string) {
+/** A connection of its own to `url` for `use`, closed after. */
+export async function withPgClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(query);
+    return await use(client);
   } finally {
     await client.end();
   }
 }
+
+/** The embedded database in `dataDir`, opened for `use` and closed after (no server may hold it). */
+export async function withPgliteDir<T>(dataDir: string, use: (client: ReturnType<typeof createPglite>) => Promise<T>): Promise<T> {
+  const client = createPglite({ dataDir });
+  await client.waitReady;
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const adminQuery = async (url: string, query: string) => {
+  await withPgClient(url, (client) => client.query(query));
+};
 
 /** A test's own look at the database: the rows of any query, unchecked (queryRows is for the app's queries). */
 export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
