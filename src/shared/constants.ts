@@ -45,7 +45,8 @@ const NOTIFICATION_TITLES: Record<NotificationType, string> = {
 };
 /** The title of a live notification's toast. */
 export const notificationTitle = (type: NotificationType) => NOTIFICATION_TITLES[type];
-export const ANALYTICS_EVENT_TYPES = ['pageview', 'heartbeat', 'time_spent'] as const;
+/** form_view: the lead form scrolled into view; form_start: its first field was focused (once per page). */
+export const ANALYTICS_EVENT_TYPES = ['pageview', 'heartbeat', 'time_spent', 'form_view', 'form_start'] as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
 
@@ -71,15 +72,18 @@ export const ANALYTICS_SESSION_PATH_CAP = { pathsPerSession: 50, otherPath: '/(o
 export const MAX_EVENT_SECONDS = 3600;
 
 /** The Analytics dashboard's periods, their labels and lengths. */
-export const ANALYTICS_PERIODS = ['24h', '7d', '14d', '30d'] as const;
+export const ANALYTICS_PERIODS = ['24h', '7d', '14d', '30d', '90d'] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
 export const ANALYTICS_PERIOD_LABELS: Record<AnalyticsPeriod, string> = {
   '24h': 'Last 24 hours',
   '7d': 'Last 7 days',
   '14d': 'Last 14 days',
   '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
 };
-export const PERIOD_HOURS: Record<AnalyticsPeriod, number> = { '24h': 24, '7d': 168, '14d': 336, '30d': 720 };
+export const PERIOD_HOURS: Record<AnalyticsPeriod, number> = { '24h': 24, '7d': 168, '14d': 336, '30d': 720, '90d': 2160 };
+/** The longest custom range on the Analytics page, in days (two years). */
+export const ANALYTICS_MAX_RANGE_DAYS = 731;
 
 /** The analytics session id kept in browser storage (docs/product-rules.md, "Analytics"). */
 export const ANALYTICS_SESSION_KEY = 'analytics_session_id';

@@ -98,7 +98,7 @@ export class EventRecorder {
       session_id: event.session_id,
       event_type: event.event_type,
       page_path: this.sessionPaths.pathFor(event.session_id, clipText(event.page_path, ANALYTICS_TEXT_LIMITS.path)),
-      time_spent: event.event_type === 'pageview' ? null : (event.time_spent ?? 0),
+      time_spent: event.event_type === 'heartbeat' || event.event_type === 'time_spent' ? (event.time_spent ?? 0) : null,
       user_agent: userAgent ? clipText(userAgent, ANALYTICS_TEXT_LIMITS.userAgent) : null,
       referrer: event.referrer ? clipText(event.referrer, ANALYTICS_TEXT_LIMITS.referrer) : null,
       utm_source: event.utm_source || null,

@@ -35,6 +35,8 @@ export const users = pgTable(
     // Email preferences, changed on the account page.
     email_new_leads: boolean('email_new_leads').notNull().default(true),
     email_appointments: boolean('email_appointments').notNull().default(false),
+    // The Monday analytics report by email (admins choose it; off until they do).
+    email_weekly_report: boolean('email_weekly_report').notNull().default(false),
     // Owners manage the team and the settings; staff do everything else. A trigger keeps at
     // least one active owner once anyone exists (drizzle/0016_team_accounts.sql).
     role: text('role').notNull().default('staff'),
@@ -215,6 +217,9 @@ export const leads = pgTable(
     utm_campaign: text('utm_campaign'),
     landing_page: text('landing_page'),
     pages_viewed: integer('pages_viewed'),
+    // The hour of that session's first page view (first touch): the analytics funnel and
+    // sources count the lead in the period of the visit that brought it.
+    visit_hour: timestamp('visit_hour', { withTimezone: true }),
     // The workspace: who works the lead (nobody when null), what the deal is, and the next step.
     owner_id: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
     property_address: text('property_address'),
@@ -257,6 +262,7 @@ export const leads = pgTable(
     index('leads_full_name_idx').on(t.full_name, t.id),
     index('leads_follow_up_on_idx').on(t.follow_up_on, t.id).where(sql`${t.follow_up_on} is not null`),
     index('leads_analytics_session_created_idx').on(t.created_at).where(sql`${t.analytics_session_id} is not null`),
+    index('leads_visit_hour_idx').on(t.visit_hour).where(sql`${t.visit_hour} is not null`),
   ],
 );
 
@@ -463,7 +469,7 @@ export const analyticsEvents = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('analytics_events_type_check', sql`${t.event_type} in ('pageview', 'heartbeat', 'time_spent')`),
+    check('analytics_events_type_check', sql`${t.event_type} in ('pageview', 'heartbeat', 'time_spent', 'form_view', 'form_start')`),
     check('analytics_events_time_spent_check', sql`${t.time_spent} is null or ${t.time_spent} >= 0`),
     index('analytics_events_created_at_idx').on(t.created_at),
   ],
@@ -544,8 +550,35 @@ export const analyticsSessions = pgTable(
     utm_campaign: text('utm_campaign'),
     landing_page: text('landing_page'),
     page_views: integer('page_views').notNull().default(0),
+    // The hour of the first recorded page view: the session counts as a visitor of that hour
+    // (analytics_hourly_visits). Null until a page view is recorded.
+    first_hour: timestamp('first_hour', { withTimezone: true }),
+    // How many times the lead form scrolled into view and was started (first field focused).
+    form_views: integer('form_views').notNull().default(0),
+    form_starts: integer('form_starts').notNull().default(0),
   },
   (t) => [index('analytics_sessions_last_hour_idx').on(t.last_hour)],
+);
+
+/**
+ * Visitors by the hour of their first page view and their first touch (referring site, UTM,
+ * landing page; '' for none), with how many of them saw and started the lead form: the
+ * funnel and the sources table. Written in the same statement as the events, so it is exact.
+ */
+export const analyticsHourlyVisits = pgTable(
+  'analytics_hourly_visits',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    source: text('source').notNull(),
+    utm_source: text('utm_source').notNull(),
+    utm_medium: text('utm_medium').notNull(),
+    utm_campaign: text('utm_campaign').notNull(),
+    landing_page: text('landing_page').notNull(),
+    visitors: integer('visitors').notNull().default(0),
+    saw_form: integer('saw_form').notNull().default(0),
+    started_form: integer('started_form').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.source, t.utm_source, t.utm_medium, t.utm_campaign, t.landing_page] })],
 );
 
 /** Page views per UTC hour by referring site and by device kind (same transaction as the events). */
@@ -600,7 +633,7 @@ export const emails = pgTable(
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
     check(
       'emails_kind_check',
-      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset')`,
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report')`,
     ),
     uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),

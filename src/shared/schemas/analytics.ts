@@ -20,7 +20,7 @@ export const analyticsEventRequestSchema = z
     utm_medium: optionalText(ANALYTICS_TEXT_LIMITS.utm),
     utm_campaign: optionalText(ANALYTICS_TEXT_LIMITS.utm),
   })
-  .refine((e) => e.event_type === 'pageview' || e.time_spent !== undefined, {
+  .refine((e) => (e.event_type !== 'heartbeat' && e.event_type !== 'time_spent') || e.time_spent !== undefined, {
     message: 'time_spent is required for heartbeat and time_spent events',
     path: ['time_spent'],
   });

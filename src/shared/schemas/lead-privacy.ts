@@ -29,6 +29,7 @@ export const exportedLeadSchema = z.strictObject({
   utm_campaign: z.string().nullable(),
   landing_page: z.string().nullable(),
   pages_viewed: z.number().int().nullable(),
+  visit_hour: nullableTimestamp,
   owner_id: z.string().nullable(),
   property_address: z.string().nullable(),
   target_closing_date: z.string().nullable(),

@@ -6,7 +6,7 @@ import { insertAnalyticsEvents, rebuildAnalyticsRollups, rollupsOf, type NewAnal
 
 const database = useTestDatabase();
 beforeEach(async () => {
-  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
+  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
 });
 
 /** A small deterministic PRNG (mulberry32): a failing case can be replayed from its seed. */
@@ -23,13 +23,13 @@ function random(seed: number) {
 function randomEvents(next: () => number, count: number): NewAnalyticsEvent[] {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   return Array.from({ length: count }, () => {
-    const event_type = pick(['pageview', 'pageview', 'heartbeat', 'time_spent'] as const);
+    const event_type = pick(['pageview', 'pageview', 'heartbeat', 'time_spent', 'form_view', 'form_start'] as const);
     return {
       // Few sessions and pages, so batches share sessions and rollup rows.
       session_id: `session${pick(['A', 'B', 'C', 'D', 'E', 'F'])}xxxxxxxxxx`,
       page_path: pick(['/', '/privacy', '/careers', '/terms']),
       event_type,
-      time_spent: event_type === 'pageview' ? null : Math.floor(next() * 120),
+      time_spent: event_type === 'heartbeat' || event_type === 'time_spent' ? Math.floor(next() * 120) : null,
       referrer_host: event_type === 'pageview' ? pick(['Direct', 'google.com', 'bing.com', null]) : null,
       device: event_type === 'pageview' ? pick(['desktop', 'mobile', 'tablet']) : 'desktop',
       utm_source: event_type === 'pageview' ? pick(['newsletter', null, null]) : null,
@@ -44,8 +44,9 @@ async function rollupTables() {
     hourly: await rowsOf(database.db, sql`select hour, page_path, views, time_spent from analytics_hourly order by 1, 2`),
     sources: await rowsOf(database.db, sql`select hour, kind, value, views from analytics_hourly_sources order by 1, 2, 3`),
     sessions: await rowsOf(database.db, sql`
-      select session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views
+      select session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views, first_hour, form_views, form_starts
       from analytics_sessions order by 1`),
+    visits: await rowsOf(database.db, sql`select * from analytics_hourly_visits order by 1, 2, 3, 4, 5, 6`),
   };
 }
 
@@ -67,8 +68,8 @@ describe('analytics rollups written with each batch', () => {
       { kind: 'referrer', value: 'google.com', views: 1 },
     ]);
     expect(r.sessions).toEqual([
-      { session_id: 's0', source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null, page_views: 0 },
-      { session_id: 's1', source: 'google.com', utm_source: 'ads', utm_medium: null, utm_campaign: null, landing_page: '/a', page_views: 2 },
+      { session_id: 's0', source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null, page_views: 0, form_views: 0, form_starts: 0 },
+      { session_id: 's1', source: 'google.com', utm_source: 'ads', utm_medium: null, utm_campaign: null, landing_page: '/a', page_views: 2, form_views: 0, form_starts: 0 },
     ]);
   });
 
@@ -85,6 +86,7 @@ describe('analytics rollups written with each batch', () => {
       const incremental = await rollupTables();
       expect(incremental.hourly.length).toBeGreaterThan(0);
       expect(incremental.sessions.length).toBeGreaterThan(0);
+      expect(incremental.visits.some((v) => Number((v as { saw_form: unknown }).saw_form) > 0)).toBe(true);
 
       await rebuildAnalyticsRollups(database.db);
       expect(await rollupTables()).toEqual(incremental);

@@ -8,11 +8,15 @@ export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;
 // An event's UTC hour; the rollups are keyed by it.
 const HOUR = sql`date_trunc('hour', created_at at time zone 'UTC') at time zone 'UTC'`;
 
-/** Per session: last active hour, first-touch source, UTM and landing page, page views. */
+/**
+ * Per session: last active hour, first-touch source, UTM and landing page, page views, the
+ * hour of the first page view, and how often the lead form was seen and started.
+ */
 const first = (column: string) => sql.raw(`(array_agg(${column} order by id) filter (where event_type = 'pageview'))[1]`);
 const SESSIONS_SELECT = (from: string) => sql`
   select session_id, max(${HOUR}), ${first('referrer_host')}, ${first('utm_source')}, ${first('utm_medium')}, ${first('utm_campaign')},
-         ${first('page_path')}, (count(*) filter (where event_type = 'pageview'))::int
+         ${first('page_path')}, (count(*) filter (where event_type = 'pageview'))::int, min(${HOUR}) filter (where event_type = 'pageview'),
+         (count(*) filter (where event_type = 'form_view'))::int, (count(*) filter (where event_type = 'form_start'))::int
   from ${sql.raw(from)} group by session_id`;
 
 /** Page views per hour by referring site and by device, from a set of events. */
@@ -35,6 +39,8 @@ export type BatchRollups = {
     utm_campaign: string | null;
     landing_page: string | null;
     page_views: number;
+    form_views: number;
+    form_starts: number;
   }[];
 };
 
@@ -61,9 +67,21 @@ export function rollupsOf(events: NewAnalyticsEvent[]): BatchRollups {
     page.time_spent += e.time_spent ?? 0;
     let session = sessions.get(e.session_id);
     if (!session) {
-      session = { session_id: e.session_id, source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null, page_views: 0 };
+      session = {
+        session_id: e.session_id,
+        source: null,
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        landing_page: null,
+        page_views: 0,
+        form_views: 0,
+        form_starts: 0,
+      };
       sessions.set(e.session_id, session);
     }
+    if (e.event_type === 'form_view') session.form_views++;
+    if (e.event_type === 'form_start') session.form_starts++;
     if (!isView) continue;
     if (session.page_views === 0) {
       Object.assign(session, {
@@ -120,23 +138,54 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
       select ${NOW_HOUR}, kind, value, views from unnest(${arr(sources, (r) => r.kind)}::text[], ${arr(sources, (r) => r.value)}::text[],
         ${arr(sources, (r) => r.views)}::int[]) with ordinality as t(kind, value, views, n) order by n
       on conflict (hour, kind, value) do update set views = s.views + excluded.views
+    ), batch as (
+      select * from unnest(${arr(sessions, (r) => r.session_id)}::text[], ${arr(sessions, (r) => r.source)}::text[], ${arr(sessions, (r) => r.utm_source)}::text[],
+        ${arr(sessions, (r) => r.utm_medium)}::text[], ${arr(sessions, (r) => r.utm_campaign)}::text[], ${arr(sessions, (r) => r.landing_page)}::text[],
+        ${arr(sessions, (r) => r.page_views)}::int[], ${arr(sessions, (r) => r.form_views)}::int[], ${arr(sessions, (r) => r.form_starts)}::int[])
+        with ordinality as t(session_id, source, utm_source, utm_medium, utm_campaign, landing_page, page_views, form_views, form_starts, n)
+    ), upserted as (
+      insert into analytics_sessions as s (session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views,
+        first_hour, form_views, form_starts)
+      select session_id, ${NOW_HOUR}, source, utm_source, utm_medium, utm_campaign, landing_page, page_views,
+        case when page_views > 0 then ${NOW_HOUR} end, form_views, form_starts
+      from batch order by n
+      on conflict (session_id) do update set
+        last_hour = greatest(s.last_hour, excluded.last_hour),
+        -- First touch stays: taken only while the session has no page view yet.
+        source = case when s.landing_page is null then excluded.source else s.source end,
+        utm_source = case when s.landing_page is null then excluded.utm_source else s.utm_source end,
+        utm_medium = case when s.landing_page is null then excluded.utm_medium else s.utm_medium end,
+        utm_campaign = case when s.landing_page is null then excluded.utm_campaign else s.utm_campaign end,
+        landing_page = coalesce(s.landing_page, excluded.landing_page),
+        page_views = s.page_views + excluded.page_views,
+        first_hour = coalesce(s.first_hour, excluded.first_hour),
+        form_views = s.form_views + excluded.form_views,
+        form_starts = s.form_starts + excluded.form_starts
+      returning s.*
+    ), steps as (
+      -- What this statement changed, from the counts after it minus the batch's own: a session
+      -- becomes a visitor with its first page view (and brings a form it saw or started before
+      -- then), or, a visitor already, sees or starts the form for the first time. Row locks
+      -- make "after" exact, whichever process wrote before.
+      select u.first_hour as hour, coalesce(u.source, '') as source, coalesce(u.utm_source, '') as utm_source,
+        coalesce(u.utm_medium, '') as utm_medium, coalesce(u.utm_campaign, '') as utm_campaign, coalesce(u.landing_page, '') as landing_page,
+        (b.page_views > 0 and u.page_views = b.page_views) as became_visitor, u.page_views > b.page_views as was_visitor,
+        u.form_views, b.form_views as batch_form_views, u.form_starts, b.form_starts as batch_form_starts
+      from upserted u join batch b on b.session_id = u.session_id
+      where u.first_hour is not null
     )
-    insert into analytics_sessions as s (session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views)
-    select session_id, ${NOW_HOUR}, source, utm_source, utm_medium, utm_campaign, landing_page, page_views
-    from unnest(${arr(sessions, (r) => r.session_id)}::text[], ${arr(sessions, (r) => r.source)}::text[], ${arr(sessions, (r) => r.utm_source)}::text[],
-      ${arr(sessions, (r) => r.utm_medium)}::text[], ${arr(sessions, (r) => r.utm_campaign)}::text[], ${arr(sessions, (r) => r.landing_page)}::text[],
-      ${arr(sessions, (r) => r.page_views)}::int[])
-      with ordinality as t(session_id, source, utm_source, utm_medium, utm_campaign, landing_page, page_views, n)
-    order by n
-    on conflict (session_id) do update set
-      last_hour = greatest(s.last_hour, excluded.last_hour),
-      -- First touch stays: taken only while the session has no page view yet.
-      source = case when s.landing_page is null then excluded.source else s.source end,
-      utm_source = case when s.landing_page is null then excluded.utm_source else s.utm_source end,
-      utm_medium = case when s.landing_page is null then excluded.utm_medium else s.utm_medium end,
-      utm_campaign = case when s.landing_page is null then excluded.utm_campaign else s.utm_campaign end,
-      landing_page = coalesce(s.landing_page, excluded.landing_page),
-      page_views = s.page_views + excluded.page_views`);
+    insert into analytics_hourly_visits as v (hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors, saw_form, started_form)
+    select hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors, saw_form, started_form from (
+      select hour, source, utm_source, utm_medium, utm_campaign, landing_page,
+        (count(*) filter (where became_visitor))::int as visitors,
+        (count(*) filter (where (became_visitor and form_views > 0) or (was_visitor and batch_form_views > 0 and form_views = batch_form_views)))::int as saw_form,
+        (count(*) filter (where (became_visitor and form_starts > 0) or (was_visitor and batch_form_starts > 0 and form_starts = batch_form_starts)))::int as started_form
+      from steps group by 1, 2, 3, 4, 5, 6
+    ) d
+    where visitors + saw_form + started_form > 0
+    order by 1, 2, 3, 4, 5, 6
+    on conflict (hour, source, utm_source, utm_medium, utm_campaign, landing_page) do update set
+      visitors = v.visitors + excluded.visitors, saw_form = v.saw_form + excluded.saw_form, started_form = v.started_form + excluded.started_form`);
 }
 
 /** How many raw events one retention statement deletes: a short transaction, a bounded WAL burst. */
@@ -169,12 +218,23 @@ export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
   await execute(db, sql`delete from analytics_hourly`);
   await execute(db, sql`delete from analytics_sessions`);
   await execute(db, sql`delete from analytics_hourly_sources`);
+  await execute(db, sql`delete from analytics_hourly_visits`);
   await execute(db, sql`insert into analytics_hourly_sources (hour, kind, value, views) ${SOURCES_SELECT('analytics_events')}`);
   await execute(db, sql`
     insert into analytics_hourly (hour, page_path, views, time_spent)
     select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
     from analytics_events group by 1, 2`);
   await execute(db, sql`
-    insert into analytics_sessions (session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views)
+    insert into analytics_sessions (session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views,
+      first_hour, form_views, form_starts)
     ${SESSIONS_SELECT('analytics_events')}`);
+  await execute(db, sql`
+    insert into analytics_hourly_visits (hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors, saw_form, started_form)
+    select first_hour, coalesce(source, ''), coalesce(utm_source, ''), coalesce(utm_medium, ''), coalesce(utm_campaign, ''), coalesce(landing_page, ''),
+      count(*), count(*) filter (where form_views > 0), count(*) filter (where form_starts > 0)
+    from analytics_sessions where first_hour is not null group by 1, 2, 3, 4, 5, 6`);
+  // Leads keep the hour of the visit that brought them.
+  await execute(db, sql`
+    update leads l set visit_hour = s.first_hour from analytics_sessions s
+    where s.session_id = l.analytics_session_id and l.visit_hour is distinct from s.first_hour`);
 }

@@ -74,11 +74,11 @@ export async function createLead(
     with inserted as (
       -- Attribution comes from the visitor's analytics session, if the form sent one we know.
       insert into leads (full_name, email, phone, property_types, message, submission_id,
-                         analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed,
+                         analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed, visit_hour,
                          property_address, target_closing_date, estimated_fee_cents)
       select ${lead.full_name}, ${lead.email}, ${lead.phone},
              ${pgArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null}::uuid,
-             ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views,
+             ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views, s.first_hour,
              ${lead.property_address ?? null}::text, ${lead.target_closing_date ?? null}::date, ${lead.estimated_fee_cents ?? null}::bigint
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       ${
