@@ -17,7 +17,7 @@ beforeAll(async () => {
   cookie = await signIn(t.json, 'numbers@example.com', 'numbers-password');
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
+  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
   await execute(database.db, sql`truncate leads cascade`);
 });
 
@@ -122,7 +122,7 @@ describe('GET /api/analytics/summary', () => {
   it('reports 100% change when the previous period had no views, and zeros with no data', async () => {
     await eventsAt([view('sessionFFFFFFFFFFFF', '/', 5)]);
     expect((await summary('7d')).change_percent).toBe(100);
-    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources`);
+    await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
     const empty = await summary('30d');
     expect(empty).toMatchObject({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [], change_percent: null });
   });
@@ -191,5 +191,26 @@ describe('GET /api/analytics/summary', () => {
 
   it('rejects an unknown period', async () => {
     expect((await t.app.request('/api/analytics/summary?period=1y', { headers: { cookie } })).status).toBe(400);
+  });
+});
+
+describe('GET /api/analytics/report and /api/analytics/sources', () => {
+  const get = (path: string) => t.app.request(path, { headers: { cookie } });
+
+  it('answers a range of days, and refuses a reversed range, one over 2 years, a bad date or group with a clear message', async () => {
+    const ok = await get('/api/analytics/report?from=2026-11-01&to=2026-11-07');
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ from: '2026-11-01', to: '2026-11-07', previous_from: '2026-10-25', time_zone: 'America/New_York' });
+    const refused = async (path: string) => {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      return ((await res.json()) as { error: { fields?: Record<string, string> } }).error;
+    };
+    expect(JSON.stringify(await refused('/api/analytics/report?from=2026-11-08&to=2026-11-07'))).toContain('The start date must be on or before the end date');
+    expect(JSON.stringify(await refused('/api/analytics/report?from=2024-01-01&to=2026-11-07'))).toContain('Choose a range of at most 2 years');
+    expect(JSON.stringify(await refused('/api/analytics/report?from=2026-02-30&to=2026-03-07'))).toContain('Invalid date');
+    expect(JSON.stringify(await refused('/api/analytics/sources?from=2026-11-01&to=2026-11-07&group=city'))).toContain('Group must be referrer, utm or landing');
+    // Exactly two years (731 days) is allowed.
+    expect((await get('/api/analytics/sources?from=2024-11-07&to=2026-11-07&group=utm')).status).toBe(200);
   });
 });
