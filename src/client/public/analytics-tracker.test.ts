@@ -286,3 +286,57 @@ describe('sendEvent', () => {
     });
   });
 });
+
+describe('the lead form funnel', () => {
+  function withForm() {
+    const form = document.createElement('form');
+    form.setAttribute('data-lead-form', '');
+    const input = document.createElement('input');
+    form.append(input);
+    document.body.append(form);
+    let inView: (() => void) | undefined;
+    const stopped = vi.fn();
+    const watchInView = (element: Element, seen: () => void) => {
+      expect(element).toBe(form);
+      inView = seen;
+      return stopped;
+    };
+    return { form, input, watchInView, scrollIntoView: () => inView?.(), stopped, remove: () => form.remove() };
+  }
+
+  it('sends form_view once when the form comes into view and form_start once when a field is first focused, each valid for the API', () => {
+    const f = withForm();
+    start({ watchInView: f.watchInView });
+    expect(events('form_view')).toHaveLength(0);
+    f.scrollIntoView();
+    f.scrollIntoView();
+    expect(events('form_view')).toHaveLength(1);
+    expect(f.stopped).toHaveBeenCalled();
+    f.input.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    f.input.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    expect(events('form_start')).toHaveLength(1);
+    for (const { event } of sent) expect(analyticsEventRequestSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
+    expect(events('form_start')[0]!.event).toEqual({ session_id: sent[0]!.event.session_id, page_path: '/', event_type: 'form_start' });
+    f.remove();
+  });
+
+  it('counts a field focused before the observer fired as seen first, then started', () => {
+    const f = withForm();
+    start({ watchInView: f.watchInView });
+    f.input.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    expect(sent.map((s) => s.event.event_type)).toEqual(['pageview', 'form_view', 'form_start']);
+    f.remove();
+  });
+
+  it('sends neither for a visitor who opted out of tracking, nor on a page without the form', () => {
+    const f = withForm();
+    start({ watchInView: f.watchInView, optedOut: true });
+    f.scrollIntoView();
+    f.input.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    expect(sent.map((s) => s.event.event_type)).toEqual(['pageview']);
+    f.remove();
+    sent = [];
+    start();
+    expect(sent.map((s) => s.event.event_type)).toEqual(['pageview']);
+  });
+});

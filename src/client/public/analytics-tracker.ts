@@ -3,7 +3,8 @@ import type { AnalyticsEventRequest } from '#shared/schemas/analytics';
 
 /**
  * First-party, cookie-free tracker of the public pages (docs/product-rules.md, "Analytics"): a pageview per page,
- * a heartbeat every 30 s while the page is visible, and time_spent on leaving. Each heartbeat
+ * a heartbeat every 30 s while the page is visible, time_spent on leaving, and, once per page,
+ * form_view when the lead form scrolls into view and form_start when its first field is focused. Each heartbeat
  * and time_spent carries the whole seconds since that page's previous record, so summing them
  * never counts a second twice, and only visible time counts. It imports constants and types
  * only (no zod, no API client): the tracker must stay under 2 KB gzipped on `/`.
@@ -26,7 +27,9 @@ export type TrackerOptions = {
    * pageview with an id of its own, no heartbeat, no time on page, no link to a lead.
    */
   optedOut: boolean;
-  document: Pick<Document, 'visibilityState' | 'referrer' | 'addEventListener' | 'removeEventListener'>;
+  document: Pick<Document, 'visibilityState' | 'referrer' | 'addEventListener' | 'removeEventListener' | 'querySelector'>;
+  /** Calls `seen` once `element` is (partly) in view; the default uses IntersectionObserver. */
+  watchInView: (element: Element, seen: () => void) => () => void;
   window: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   location: Pick<Location, 'pathname' | 'search'>;
 };
@@ -63,6 +66,16 @@ function browserStorage(): TrackerOptions['storage'] {
     return null;
   }
 }
+
+/** The page's lead form carries this attribute. */
+export const LEAD_FORM_SELECTOR = '[data-lead-form]';
+
+const watchInView: TrackerOptions['watchInView'] = (element, seen) => {
+  if (typeof IntersectionObserver === 'undefined') return () => undefined;
+  const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && seen());
+  observer.observe(element);
+  return () => observer.disconnect();
+};
 
 /** Global Privacy Control, or Do Not Track (the navigator's, or the window's in older browsers). */
 export function visitorOptedOut(nav: Navigator = navigator, win: Window = window): boolean {
@@ -114,8 +127,9 @@ export const trackedPath = (pathname: string) => (pathname.startsWith('/booking/
 
 /** Starts tracking the current page; returns a function that stops it (used by tests). */
 export function startTracker(options: Partial<TrackerOptions> = {}): () => void {
-  const { now, send, storage, document: doc, window: win, location: loc, optedOut } = {
+  const { now, send, storage, document: doc, window: win, location: loc, optedOut, watchInView: watch } = {
     now: () => performance.now(),
+    watchInView,
     send: sendEvent,
     storage: browserStorage(),
     document,
@@ -190,6 +204,26 @@ export function startTracker(options: Partial<TrackerOptions> = {}): () => void 
   // A page restored from the back/forward cache is viewed again, as a reload would be.
   const onPageShow = (event: Event) => (event as PageTransitionEvent).persisted && pageview(false);
 
+  // The lead form's funnel steps, once per page: seen (scrolled into view), then started.
+  const form = optedOut ? null : doc.querySelector(LEAD_FORM_SELECTOR);
+  let formSeen = false;
+  let formStarted = false;
+  let stopWatching = () => undefined as unknown;
+  const onFormSeen = () => {
+    if (formSeen) return;
+    formSeen = true;
+    stopWatching();
+    record({ event_type: 'form_view' });
+  };
+  const onFormStart = () => {
+    if (formStarted) return;
+    onFormSeen(); // a field focused is a form seen, even before the observer says so
+    formStarted = true;
+    record({ event_type: 'form_start' });
+  };
+  if (form) stopWatching = watch(form, onFormSeen);
+  form?.addEventListener('focusin', onFormStart);
+
   doc.addEventListener('visibilitychange', onVisibility);
   win.addEventListener('pagehide', leave);
   win.addEventListener('pageshow', onPageShow);
@@ -199,6 +233,8 @@ export function startTracker(options: Partial<TrackerOptions> = {}): () => void 
 
   return () => {
     clearInterval(timer);
+    stopWatching();
+    form?.removeEventListener('focusin', onFormStart);
     doc.removeEventListener('visibilitychange', onVisibility);
     win.removeEventListener('pagehide', leave);
     win.removeEventListener('pageshow', onPageShow);

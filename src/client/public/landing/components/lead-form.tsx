@@ -55,7 +55,7 @@ export function LeadForm() {
   };
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
+    <form ref={formRef} data-lead-form noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
       <Field name="full_name" label="Full name" error={errors.full_name}>
         <input
           {...field('full_name')}
