@@ -18,6 +18,7 @@ import {
   type LeadExportQuery,
 } from '#shared/schemas/lead';
 import type { Context } from 'hono';
+import { parseUtmValue } from '#shared/schemas/analytics-report';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
 import { bulkUpdateLeads } from '../db/queries/lead-bulk.ts';
@@ -146,6 +147,9 @@ function filtersOf(c: Context<AppEnv>, query: Omit<LeadExportQuery, 'ids'> & { i
   if (query.created_from && query.created_to && query.created_from > query.created_to) {
     throw new AppError('validation_failed', DATE_RANGE_MESSAGE, { created_to: DATE_RANGE_MESSAGE });
   }
+  if (query.origin === 'utm' && !parseUtmValue(query.origin_value ?? '')) {
+    throw new AppError('validation_failed', 'Invalid campaign', { origin_value: 'Invalid campaign' });
+  }
   const owner = query.owner === 'me' ? c.var.user.id : query.owner === 'none' ? null : query.owner;
   const filters: LeadFilters = {
     search: query.search,
@@ -153,6 +157,10 @@ function filtersOf(c: Context<AppEnv>, query: Omit<LeadExportQuery, 'ids'> & { i
     property_type: query.property_type,
     created_from: query.created_from,
     created_to: query.created_to,
+    origin: query.origin,
+    origin_value: query.origin_value,
+    visit_from: query.visit_from,
+    visit_to: query.visit_to,
     timeZone: c.var.deps.config.businessTimeZone,
     ...(owner !== undefined && { owner }),
     ...(query.ids && { ids: query.ids }),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LEAD_STATUSES, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
 import { LEAD_FIELD_RULES, PROPERTY_TYPE_MESSAGES } from '../rules/lead-fields.ts';
+import { LEAD_ORIGINS } from './analytics-report.ts';
 import { dateSchema } from './appointment.ts';
 import { storableText, zodText } from './text.ts';
 
@@ -207,6 +208,15 @@ export const leadListQuerySchema = z.object({
   ),
   created_from: optionalDate,
   created_to: optionalDate,
+  /**
+   * The leads of one row of the Analytics sources table: where they came from (`origin`, with
+   * `origin_value` for a referring site, UTM or landing page), and the days of the visit that
+   * brought them (`visit_from`/`visit_to`; for offline and unrecorded leads, the day they were added).
+   */
+  origin: optionalEnum(LEAD_ORIGINS),
+  origin_value: storableText().max(1200, 'Origin value must be at most 1200 characters').optional(),
+  visit_from: optionalDate,
+  visit_to: optionalDate,
   sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LEAD_SORTS).default('created')),
   dir: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORT_DIRECTIONS).optional()),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

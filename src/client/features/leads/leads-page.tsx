@@ -13,6 +13,7 @@ import { PAGE_SIZE, defaultDirection, exportSelectedHref, useLeads } from './api
 import { BulkBar } from './components/bulk-bar.tsx';
 import { LeadCards } from './components/lead-cards.tsx';
 import { LeadFilters } from './components/lead-filters.tsx';
+import { OriginFilterNote } from './components/origin-filter-note.tsx';
 import { LeadsTable } from './components/leads-table.tsx';
 import { Pagination } from './components/pagination.tsx';
 import { useLeadListView } from './use-lead-list-view.ts';
@@ -28,7 +29,7 @@ const leadsCount = (count: number) => (count === 1 ? '1 lead' : `${count} leads`
 
 /** /dashboard/leads: search, filter, sort, page through, add, edit, delete and export leads, and act on several at once. */
 export function LeadsPage() {
-  const { view, searchText, setSearchText, setStatus, setPropertyType, setOwner, setCreatedFrom, setCreatedTo, setSort, setPage } = useLeadListView();
+  const { view, searchText, setSearchText, setStatus, setPropertyType, setOwner, setCreatedFrom, setCreatedTo, setSort, setPage, clearOrigin } = useLeadListView();
   const leads = useLeads(view);
   const bulk = useBulkLeads();
   const me = useCurrentUser();
@@ -111,6 +112,7 @@ export function LeadsPage() {
         onCreatedFrom={setCreatedFrom}
         onCreatedTo={setCreatedTo}
       />
+      <OriginFilterNote view={view} onClear={clearOrigin} />
       {chosen.length > 0 && (
         <BulkBar
           count={chosen.length}

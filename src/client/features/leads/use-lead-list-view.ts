@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { LEAD_STATUSES, PROPERTY_TYPES } from '#shared/constants';
+import { LEAD_ORIGINS } from '#shared/schemas/analytics-report';
 import { LEAD_SORTS, type LeadSort } from '#shared/schemas/lead';
 import { defaultDirection, type LeadListView, type SortDirection } from './api/get-leads.ts';
 
@@ -25,6 +26,10 @@ function readView(params: URLSearchParams): LeadListView {
     owner: owner === 'me' || owner === 'none' || UUID.test(owner) ? owner : '',
     created_from: day(params.get('created_from')),
     created_to: day(params.get('created_to')),
+    origin: oneOf(LEAD_ORIGINS, params.get('origin')),
+    origin_value: (params.get('origin_value') ?? '').slice(0, 1200),
+    visit_from: day(params.get('visit_from')),
+    visit_to: day(params.get('visit_to')),
     sort,
     dir,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
@@ -86,6 +91,8 @@ export function useLeadListView() {
     setOwner: (owner: string) => update({ owner }),
     setCreatedFrom: (created_from: string) => update({ created_from }),
     setCreatedTo: (created_to: string) => update({ created_to }),
+    /** Shows every lead again after arriving from a row of the Analytics sources table. */
+    clearOrigin: () => update({ origin: '', origin_value: '', visit_from: '', visit_to: '' }),
     /** Orders by a column in the given direction; a new order starts again at the first page. */
     setSort: (sort: LeadSort, dir: SortDirection) =>
       update({ sort: sort === 'created' ? '' : sort, dir: dir === defaultDirection(sort) ? '' : dir }),

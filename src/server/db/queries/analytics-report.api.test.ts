@@ -6,6 +6,7 @@ import { execute, pgArray } from '../sql.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { rebuildAnalyticsRollups } from './analytics-events.ts';
 import { getAnalyticsFunnel, getAnalyticsReport, getAnalyticsSources, type DayRange } from './analytics-report.ts';
+import { listLeads, NEWEST_FIRST } from './leads.ts';
 
 /**
  * The report's numbers against a brute-force count over the raw rows, for random visitors,
@@ -169,7 +170,14 @@ describe('the funnel, the sources and the daily trend equal a brute-force count 
         for (const group of ['referrer', 'utm', 'landing'] as const) {
           const want = expected(w, range, group);
           expect(await getAnalyticsFunnel(database.db, range), `${range.from}..${range.to}`).toEqual(want.funnel);
-          expect((await getAnalyticsSources(database.db, range, group)).sort(want.byKey), `${range.from}..${range.to} ${group}`).toEqual(want.sources);
+          const rows = await getAnalyticsSources(database.db, range, group);
+          expect(rows.sort(want.byKey), `${range.from}..${range.to} ${group}`).toEqual(want.sources);
+          // Each row opens exactly the leads it counts (the leads list's origin filter).
+          for (const row of rows) {
+            const filters = { origin: row.origin, origin_value: row.value, visit_from: range.from, visit_to: range.to, timeZone: TZ };
+            const { total } = await listLeads(database.db, filters, { order: NEWEST_FIRST, page: 1, page_size: 1 });
+            expect(total, `${row.origin} ${row.value}`).toBe(row.leads);
+          }
         }
         const report = await getAnalyticsReport(database.db, range);
         const want = expected(w, range, 'referrer');

@@ -11,6 +11,7 @@ import {
   type LeadSort,
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
+import { DIRECT_SOURCE, parseUtmValue, type LeadOrigin } from '#shared/schemas/analytics-report';
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
 import { newEmail, type QueueMail } from './emails.ts';
@@ -137,7 +138,10 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
  * unassigned leads, absent for anyone's. `created_from`/`created_to`: days (YYYY-MM-DD) in
  * `timeZone`, both included. `ids`: only these leads.
  */
-export type LeadFilters = Pick<LeadListQuery, 'search' | 'status' | 'property_type' | 'created_from' | 'created_to'> & {
+export type LeadFilters = Pick<
+  LeadListQuery,
+  'search' | 'status' | 'property_type' | 'created_from' | 'created_to' | 'origin' | 'origin_value' | 'visit_from' | 'visit_to'
+> & {
   owner?: string | null;
   ids?: string[];
   timeZone?: string;
@@ -164,7 +168,32 @@ function leadConditions(filters: LeadFilters): SQL[] {
   if (filters.created_from) parts.push(sql`l.created_at >= (${filters.created_from}::date)::timestamp at time zone ${zone}`);
   if (filters.created_to) parts.push(sql`l.created_at < (${filters.created_to}::date + 1)::timestamp at time zone ${zone}`);
   if (filters.ids) parts.push(sql`l.id = any(${pgArray(filters.ids)}::uuid[])`);
+  if (filters.origin) parts.push(originCondition(filters.origin, filters.origin_value ?? ''));
+  // A lead's analytics day: its visit's (first touch), or the day it was added when no visit was recorded.
+  const attributed = sql`coalesce(l.visit_hour, l.created_at)`;
+  if (filters.visit_from) parts.push(sql`${attributed} >= (${filters.visit_from}::date)::timestamp at time zone ${zone}`);
+  if (filters.visit_to) parts.push(sql`${attributed} < (${filters.visit_to}::date + 1)::timestamp at time zone ${zone}`);
   return parts;
+}
+
+/** The leads one row of the Analytics sources table counts (the same rules as getAnalyticsSources). */
+function originCondition(origin: LeadOrigin, value: string): SQL {
+  const visited = sql`l.visit_hour is not null`;
+  switch (origin) {
+    case 'referrer':
+      return sql`${visited} and coalesce(l.source, '') = ${value === DIRECT_SOURCE ? '' : value}`;
+    case 'landing':
+      return sql`${visited} and coalesce(l.landing_page, '') = ${value}`;
+    case 'utm': {
+      const [source, medium, campaign] = parseUtmValue(value) ?? [];
+      if (source === undefined) return sql`false`; // the route refuses it first
+      return sql`${visited} and coalesce(l.utm_source, '') = ${source} and coalesce(l.utm_medium, '') = ${medium} and coalesce(l.utm_campaign, '') = ${campaign}`;
+    }
+    case 'offline':
+      return sql`l.visit_hour is null and l.submission_id is null`;
+    case 'unrecorded':
+      return sql`l.visit_hour is null and l.submission_id is not null`;
+  }
 }
 
 const whereOf = (parts: SQL[]) => (parts.length > 0 ? sql`where ${sql.join(parts, sql` and `)}` : sql``);

@@ -15,6 +15,11 @@ export type LeadListView = {
   owner: string;
   created_from: string;
   created_to: string;
+  /** One row of the Analytics sources table: its origin and value, and the days of the visits ('' for none). */
+  origin: string;
+  origin_value: string;
+  visit_from: string;
+  visit_to: string;
   sort: LeadSort;
   dir: SortDirection;
   page: number;
@@ -37,6 +42,12 @@ export function leadFilterParams(view: Omit<LeadListView, 'page'>): URLSearchPar
   if (view.owner) params.set('owner', view.owner);
   if (view.created_from) params.set('created_from', view.created_from);
   if (view.created_to) params.set('created_to', view.created_to);
+  if (view.origin) {
+    params.set('origin', view.origin);
+    if (view.origin_value) params.set('origin_value', view.origin_value);
+  }
+  if (view.visit_from) params.set('visit_from', view.visit_from);
+  if (view.visit_to) params.set('visit_to', view.visit_to);
   if (view.sort !== 'created') params.set('sort', view.sort);
   if (view.dir !== defaultDirection(view.sort)) params.set('dir', view.dir);
   return params;
