@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsNow, AnalyticsSummary } from '#shared/schemas/analytics';
+import { addDays, zonedParts } from '#shared/zoned-time';
 import { sseReader } from '../test/sse.ts';
 import { execute } from '../db/sql.ts';
 import { insertAnalyticsEvents, rebuildAnalyticsRollups, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
@@ -210,6 +211,12 @@ describe('GET /api/analytics/report and /api/analytics/sources', () => {
     expect(JSON.stringify(await refused('/api/analytics/report?from=2024-01-01&to=2026-11-07'))).toContain('Choose a range of at most 2 years');
     expect(JSON.stringify(await refused('/api/analytics/report?from=2026-02-30&to=2026-03-07'))).toContain('Invalid date');
     expect(JSON.stringify(await refused('/api/analytics/sources?from=2026-11-01&to=2026-11-07&group=city'))).toContain('Group must be referrer, utm or landing');
+    expect(JSON.stringify(await refused('/api/analytics/report'))).toContain('Choose the days: from and to, or a number of days');
+    expect(JSON.stringify(await refused('/api/analytics/report?days=0'))).toContain('Days must be at least 1');
+    // The last N days end today in the business time zone.
+    const today = zonedParts(Date.now(), 'America/New_York').date;
+    expect(await (await get('/api/analytics/report?days=7')).json()).toMatchObject({ from: addDays(today, -6), to: today });
+    expect(await (await get('/api/analytics/sources?days=1&group=landing')).json()).toMatchObject({ from: today, to: today, group: 'landing', rows: [] });
     // Exactly two years (731 days) is allowed.
     expect((await get('/api/analytics/sources?from=2024-11-07&to=2026-11-07&group=utm')).status).toBe(200);
   });

@@ -1,6 +1,13 @@
 import { analyticsNowSchema, analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/schemas/analytics';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { analyticsRangeQuerySchema, analyticsReportSchema, analyticsSourcesQuerySchema, analyticsSourcesSchema } from '#shared/schemas/analytics-report';
+import {
+  analyticsRangeQuerySchema,
+  analyticsReportSchema,
+  analyticsSourcesQuerySchema,
+  analyticsSourcesSchema,
+  resolveRange,
+} from '#shared/schemas/analytics-report';
+import { zonedParts } from '#shared/zoned-time';
 import { getAnalyticsNow } from '../db/queries/analytics-now.ts';
 import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
@@ -28,7 +35,7 @@ const reportRoute = createAdminRoute({
   method: 'get',
   path: '/api/analytics/report',
   tags: ['analytics'],
-  summary: 'The funnel (visitors to clients), the daily trend and the totals of a range of days, with the range before it',
+  summary: 'The funnel (visitors to clients), the daily trend and the totals of a range of days (from/to, or the last `days`), with the range before it',
   request: { query: analyticsRangeQuerySchema },
   responses: { 200: jsonContent(analyticsReportSchema, 'The report'), ...errorResponses({ 400: 'Invalid dates or a range longer than 2 years' }) },
 });
@@ -46,11 +53,15 @@ export const analyticsRoutes = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200))
   .openapi(nowRoute, async (c) => c.json(await getAnalyticsNow(c.var.db), 200))
   .openapi(reportRoute, async (c) => {
-    const { from, to } = c.req.valid('query');
-    return c.json(await getAnalyticsReport(c.var.db, { from, to, timeZone: c.var.deps.config.businessTimeZone }), 200);
+    const timeZone = c.var.deps.config.businessTimeZone;
+    const { from, to } = resolveRange(c.req.valid('query'), zonedParts(Date.now(), timeZone).date);
+    return c.json(await getAnalyticsReport(c.var.db, { from, to, timeZone }), 200);
   })
   .openapi(sourcesRoute, async (c) => {
-    const { from, to, group } = c.req.valid('query');
-    const rows = await getAnalyticsSources(c.var.db, { from, to, timeZone: c.var.deps.config.businessTimeZone }, group);
+    const query = c.req.valid('query');
+    const timeZone = c.var.deps.config.businessTimeZone;
+    const { from, to } = resolveRange(query, zonedParts(Date.now(), timeZone).date);
+    const { group } = query;
+    const rows = await getAnalyticsSources(c.var.db, { from, to, timeZone }, group);
     return c.json({ from, to, group, rows }, 200);
   });

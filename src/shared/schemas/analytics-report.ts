@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ANALYTICS_MAX_RANGE_DAYS } from '../constants.ts';
-import { utcDay } from '../zoned-time.ts';
+import { addDays, utcDay } from '../zoned-time.ts';
 import { dateSchema } from './appointment.ts';
 
 /**
@@ -39,26 +39,49 @@ export function parseUtmValue(value: string): [string, string, string] | undefin
 /** Days from `from` to `to`, both included. */
 export const rangeDays = (from: string, to: string) => (utcDay(to) - utcDay(from)) / 86_400_000 + 1;
 
-/** A range of days (YYYY-MM-DD, both included) of at most ANALYTICS_MAX_RANGE_DAYS, the start first. */
-function withRangeChecks<T extends z.ZodObject<{ from: typeof dateSchema; to: typeof dateSchema }>>(schema: T) {
+/**
+ * A range: `days` (the last that many days, today included) or `from` and `to` (YYYY-MM-DD,
+ * both included), at most ANALYTICS_MAX_RANGE_DAYS long, the start first.
+ */
+const rangeShape = {
+  from: dateSchema.optional(),
+  to: dateSchema.optional(),
+  days: z.coerce
+    .number({ error: 'Days must be a number' })
+    .int('Days must be a whole number')
+    .min(1, 'Days must be at least 1')
+    .max(ANALYTICS_MAX_RANGE_DAYS, 'Choose a range of at most 2 years')
+    .optional(),
+};
+type RangeInput = { from?: string | undefined; to?: string | undefined; days?: number | undefined };
+function withRangeChecks<T extends z.ZodObject<typeof rangeShape>>(schema: T) {
   return schema
-    .refine((r) => r.from <= r.to, { message: 'The start date must be on or before the end date', path: ['to'] })
-    .refine((r) => r.from > r.to || rangeDays(r.from, r.to) <= ANALYTICS_MAX_RANGE_DAYS, {
+    .refine((r: RangeInput) => r.days !== undefined || (r.from !== undefined && r.to !== undefined), {
+      message: 'Choose the days: from and to, or a number of days',
+      path: ['from'],
+    })
+    .refine((r: RangeInput) => !r.from || !r.to || r.from <= r.to, { message: 'The start date must be on or before the end date', path: ['to'] })
+    .refine((r: RangeInput) => !r.from || !r.to || r.from > r.to || rangeDays(r.from, r.to) <= ANALYTICS_MAX_RANGE_DAYS, {
       message: 'Choose a range of at most 2 years',
       path: ['from'],
     });
 }
 
-export const analyticsRangeQuerySchema = withRangeChecks(z.object({ from: dateSchema, to: dateSchema }));
+export const analyticsRangeQuerySchema = withRangeChecks(z.object(rangeShape));
 export type AnalyticsRangeQuery = z.infer<typeof analyticsRangeQuerySchema>;
 
 export const analyticsSourcesQuerySchema = withRangeChecks(
   z.object({
-    from: dateSchema,
-    to: dateSchema,
+    ...rangeShape,
     group: z.enum(ANALYTICS_SOURCE_GROUPS, { error: 'Group must be referrer, utm or landing' }).default('referrer'),
   }),
 );
+
+/** The days a range query means, `today` being today's date in the business time zone. */
+export function resolveRange(query: RangeInput, today: string): { from: string; to: string } {
+  if (query.from && query.to) return { from: query.from, to: query.to };
+  return { from: addDays(today, -((query.days ?? 1) - 1)), to: today };
+}
 
 const count = z.number().int();
 
