@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '#shared/csv';
-import { csvCell, csvRow } from './csv.ts';
+import { csvCell, csvRow } from '#shared/csv-write';
 
 // The browser's CSV reader (src/shared/csv.ts, for the lead import) reads back what the export writes.
 /** Fields of any text (lone surrogates aside: a file holds well-formed text), line breaks and quotes often. */

@@ -5,7 +5,7 @@ import { createOwnerRoute } from '../auth/admin-route.ts';
 import { iterateAuditEntries, listAuditEntries } from '../db/queries/audit-log.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-import { csvRow } from '../lib/csv.ts';
+import { csvRow } from '#shared/csv-write';
 
 /** The audit log, for owners: read with filters and pages, or all of it as CSV. Nothing here changes it. */
 

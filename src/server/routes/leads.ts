@@ -39,7 +39,7 @@ import { queueMailOf } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-import { csvRow } from '../lib/csv.ts';
+import { csvRow } from '#shared/csv-write';
 
 const leadNotFound = () => new AppError('not_found', 'Lead not found.');
 

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as Recharts from 'recharts';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import type { AnalyticsReport, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { getToasts, toast } from '#client/components/ui/toast-store.ts';
 import { mockApi, renderWithProviders } from '#client/test/render-with-providers.tsx';
 import { AnalyticsPage } from './analytics-page.tsx';
@@ -52,12 +53,37 @@ const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
   ...over,
 });
 
+const REPORT: AnalyticsReport = {
+  from: '2026-11-19',
+  to: '2026-11-25',
+  previous_from: '2026-11-12',
+  previous_to: '2026-11-18',
+  time_zone: 'America/New_York',
+  funnel: { visitors: 400, saw_form: 200, started_form: 50, sent: 20, booked: 10, converted: 4 },
+  days: Array.from({ length: 7 }, (_, i) => ({ day: `2026-11-${19 + i}`, visitors: 50 + i, page_views: 150 + i, leads: i % 2 })),
+  totals: { visitors: 371, page_views: 1071, leads: 3 },
+  previous_totals: { visitors: 350, page_views: 0, leads: 0 },
+};
+
+const SOURCES: AnalyticsSources = {
+  from: '2026-11-19',
+  to: '2026-11-25',
+  group: 'referrer',
+  rows: [
+    { origin: 'referrer', value: 'google.com', visitors: 300, leads: 10, bookings: 5, converted: 1, conversion_rate: 0.3, fees_cents: 250_000 },
+    { origin: 'referrer', value: '(direct)', visitors: 100, leads: 8, bookings: 4, converted: 3, conversion_rate: 3, fees_cents: 900_000 },
+    { origin: 'offline', value: '', visitors: 0, leads: 2, bookings: 1, converted: 1, conversion_rate: null, fees_cents: 120_050 },
+  ],
+};
+
 const NOW = { minutes: 5, visitors: 3, pages: [{ path: '/privacy', visitors: 2 }, { path: '/', visitors: 1 }] };
 
 /** Answers the summary with `answer`, and "Now" with NOW. */
 function serve(answer: (period: string) => { status?: number; body: unknown }) {
   return mockApi(({ path }) => {
     if (path === '/api/analytics/now') return { body: NOW };
+    if (path.startsWith('/api/analytics/report?')) return { body: REPORT };
+    if (path.startsWith('/api/analytics/sources?')) return { body: { ...SOURCES, group: new URLSearchParams(path.split('?')[1]).get('group') } };
     const match = /^\/api\/analytics\/summary\?period=(\w+)$/.exec(path);
     return match ? answer(match[1]!) : undefined;
   });
@@ -69,7 +95,7 @@ describe('AnalyticsPage', () => {
     const { calls } = serve(() => ({ body: summary() }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
     expect(screen.getByRole('heading', { level: 1, name: 'Analytics' })).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Loading analytics...');
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('Loading analytics...');
 
     expect(await screen.findByTestId('page-views')).toHaveTextContent('1,234');
     const change = screen.getByTestId('page-views-change');
@@ -126,7 +152,7 @@ describe('AnalyticsPage', () => {
     const { calls } = serve((period) => ({ body: summary({ period: period as AnalyticsSummary['period'] }) }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=24h' });
     const select = screen.getByLabelText('Period');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Last 24 hours', 'Last 7 days', 'Last 14 days', 'Last 30 days']);
+    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Last 24 hours', 'Last 7 days', 'Last 14 days', 'Last 30 days', 'Last 90 days', 'Custom range']);
     expect(select).toHaveValue('24h');
     expect(await screen.findByRole('heading', { name: 'Hourly Activity' })).toBeInTheDocument();
 
@@ -145,8 +171,8 @@ describe('AnalyticsPage', () => {
   });
 
   it('draws 24 hourly bars, describes them and lists their values for screen readers', async () => {
-    serve(() => ({ body: summary({ hourly: [...hourly].reverse() }) }));
-    const { container } = renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    serve(() => ({ body: summary({ period: '24h', hourly: [...hourly].reverse() }) }));
+    const { container } = renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=24h' });
     const chart = await screen.findByRole('img', { name: /24 bars; busiest hour 2pm with 12 views/ });
     expect(chart).toBeInTheDocument();
     // One bar per hour; only the 16 hours with views draw a filled rectangle.
@@ -170,8 +196,8 @@ describe('AnalyticsPage', () => {
   });
 
   it('shows the empty state when there are no page views', async () => {
-    serve(() => ({ body: summary({ page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [], hourly: hourly.map((h) => ({ ...h, views: 0, time_spent: 0 })) }) }));
-    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    serve(() => ({ body: summary({ period: '24h', page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [], hourly: hourly.map((h) => ({ ...h, views: 0, time_spent: 0 })) }) }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=24h' });
     expect(await screen.findByText('No page views yet')).toBeInTheDocument();
     expect(screen.getByTestId('avg-time')).toHaveTextContent('0m 00s');
     expect(screen.getByRole('img', { name: /no page views in this period/ })).toBeInTheDocument();
@@ -182,7 +208,7 @@ describe('AnalyticsPage', () => {
     serve(() => ({ status: 500, body: { error: { code: 'internal_error', message: 'boom', requestId: 'r1' } } }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
     expect(await screen.findByText('Analytics are not available right now.')).toBeInTheDocument();
-    expect(error).toHaveBeenCalledWith('Loading the analytics summary failed', expect.anything());
+    expect(error).toHaveBeenCalledWith('Loading analytics failed', expect.anything());
     expect(screen.queryByTestId('page-views')).not.toBeInTheDocument();
     expect(getToasts()).toEqual([]);
   });
@@ -200,5 +226,85 @@ describe('AnalyticsPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('top-referrer')).toHaveLength(2));
     expect(screen.getAllByTestId('top-referrer').map((li) => li.textContent)).toEqual(['google.com700', 'Direct400']);
     expect(screen.getAllByTestId('device').map((li) => li.textContent)).toEqual(['Desktop900 (73%)', 'Mobile300 (24%)', 'Tablet34 (3%)']);
+  });
+
+  it('draws the daily trend with each total and its change from the days before ("—" when both are zero)', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const totals = await screen.findByTestId('trend-totals');
+    expect(totals).toHaveTextContent('Visitors371 +6%');
+    expect(totals).toHaveTextContent('Page views1,071 +100%');
+    expect(totals).toHaveTextContent('Leads3 +100%');
+    expect(screen.getByText('Nov 19 – Nov 25 compared with Nov 12 – Nov 18')).toBeInTheDocument();
+    const rows = within(screen.getByTestId('trend-table')).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(7);
+    expect(rows[0]).toHaveTextContent('Nov 19, 202650150');
+  });
+
+  it('shows the funnel with each step and its share of the step before', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const steps = await screen.findAllByTestId('funnel-step');
+    expect(steps.map((s) => s.textContent)).toEqual([
+      'Visitors400',
+      'Saw the form20050% of the step before',
+      'Started the form5025% of the step before',
+      'Sent the form2040% of the step before',
+      'Booked a call1050% of the step before',
+      'Became clients440% of the step before',
+    ]);
+    expect(screen.getByText('Visitors whose first visit was from Nov 19, 2026 to Nov 25, 2026, and what they did since.')).toBeInTheDocument();
+  });
+
+  it('lists the sources, sorts by any column, opens each row\'s leads, and switches grouping in the URL', async () => {
+    const { calls } = serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=30d' });
+    const names = () => within(screen.getByTestId('sources-table')).getAllByRole('rowheader').map((c) => c.textContent);
+    await waitFor(() => expect(names()).toEqual(['google.com', 'Direct', 'Offline / entered by staff']));
+    expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?days=30&group=referrer');
+    const offline = screen.getAllByTestId('source-row')[2]!;
+    expect(offline).toHaveTextContent('Offline / entered by staff0211—$1,200.50');
+    expect(within(offline).getByRole('link')).toHaveAttribute('href', '/dashboard/leads?origin=offline&visit_from=2026-11-19&visit_to=2026-11-25');
+    expect(screen.getByRole('link', { name: 'Direct' })).toHaveAttribute('href', '/dashboard/leads?origin=referrer&visit_from=2026-11-19&visit_to=2026-11-25&origin_value=%28direct%29');
+
+    fireEvent.click(screen.getByRole('button', { name: /Fees won/ }));
+    expect(names()).toEqual(['Direct', 'google.com', 'Offline / entered by staff']);
+    expect(screen.getByRole('columnheader', { name: /Fees won/ })).toHaveAttribute('aria-sort', 'descending');
+    fireEvent.click(screen.getByRole('button', { name: /Fees won/ }));
+    expect(names()).toEqual(['Offline / entered by staff', 'google.com', 'Direct']);
+    fireEvent.click(within(screen.getByTestId('sources-table')).getByRole('button', { name: /Referring site/ }));
+    expect(names()).toEqual(['Direct', 'google.com', 'Offline / entered by staff']);
+
+    const groupBy = screen.getByRole('group', { name: 'Group by' });
+    fireEvent.click(within(groupBy).getByRole('button', { name: 'Campaign (UTM)' }));
+    expect(screen.getByTestId('current-url')).toHaveTextContent('/dashboard/analytics?period=30d&group=utm');
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?days=30&group=utm'));
+    expect(within(groupBy).getByRole('button', { name: 'Campaign (UTM)' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('applies a custom range only when valid, with the API\'s messages, and keeps it in the URL', async () => {
+    const { calls } = serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    fireEvent.change(screen.getByLabelText('Period'), { target: { value: 'custom' } });
+    const from = screen.getByLabelText('From');
+    const to = screen.getByLabelText('To');
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(from).toHaveAccessibleDescription('Date is required');
+    expect(from).toHaveFocus();
+    fireEvent.change(from, { target: { value: '2026-03-10' } });
+    fireEvent.change(to, { target: { value: '2026-03-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(to).toHaveAccessibleDescription('The start date must be on or before the end date');
+    fireEvent.change(from, { target: { value: '2024-01-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(from).toHaveAccessibleDescription('Choose a range of at most 2 years');
+    expect(screen.getByTestId('current-url')).toHaveTextContent('/dashboard/analytics');
+    fireEvent.change(from, { target: { value: '2026-02-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByTestId('current-url')).toHaveTextContent('/dashboard/analytics?period=custom&from=2026-02-01&to=2026-03-01');
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/analytics/report?from=2026-02-01&to=2026-03-01'));
+    // A custom range has no summary cards (they are the presets'); the funnel sits by the trend.
+    expect(screen.queryByTestId('page-views')).not.toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Funnel' })).toBeInTheDocument();
   });
 });

@@ -1,56 +1,86 @@
 import { useEffect } from 'react';
-import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
-import { SelectField } from '#client/components/ui/select-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
+import { formatDate } from '#client/lib/format.ts';
+import { useAnalyticsReport, useAnalyticsSources } from './api/get-analytics-report.ts';
 import { useAnalyticsSummary } from './api/get-analytics-summary.ts';
 import { ActivityChart } from './components/activity-chart.tsx';
+import { DailyTrendChart } from './components/daily-trend-chart.tsx';
+import { FunnelCard } from './components/funnel-card.tsx';
 import { NowCard } from './components/now-card.tsx';
+import { PeriodPicker } from './components/period-picker.tsx';
+import { SourcesTable } from './components/sources-table.tsx';
 import { SummaryCards } from './components/summary-cards.tsx';
 import { TopPages } from './components/top-pages.tsx';
 import { VisitSources } from './components/visit-sources.tsx';
-import { useAnalyticsPeriod } from './use-analytics-period.ts';
+import { DEFAULT_ANALYTICS_PERIOD, useAnalyticsPeriod } from './use-analytics-period.ts';
 
-/** /dashboard/analytics: the site's page views, visitors, time, hourly activity and top pages. */
+const unavailable = <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">Analytics are not available right now.</p>;
+
+/** "Nov 1, 2026 – Nov 7, 2026", or one day. */
+const daysText = (from: string, to: string) => (from === to ? `on ${formatDate(from)}` : `from ${formatDate(from)} to ${formatDate(to)}`);
+
+/**
+ * /dashboard/analytics: page views, visitors, time and top pages of a period (its summary);
+ * visitors on the site now; the daily trend; the funnel from visitor to client; and the
+ * sources table. The period (a preset or a custom range of days) lives in the URL.
+ */
 export function AnalyticsPage() {
-  const [period, setPeriod] = useAnalyticsPeriod();
-  const summary = useAnalyticsSummary(period);
+  const { view, group, setPeriod, setCustom, setGroup } = useAnalyticsPeriod();
+  const preset = view.kind === 'preset' ? view.period : undefined;
+  // The summary cards are the presets' (a period that ends now); a custom range shows the trend's totals instead.
+  const summary = useAnalyticsSummary(preset ?? DEFAULT_ANALYTICS_PERIOD);
+  const report = useAnalyticsReport(view.range);
+  const sources = useAnalyticsSources(view.range, group);
 
   // A failed analytics load is only logged, never toasted (docs/product-rules.md, "Silent errors").
   useEffect(() => {
-    if (summary.isError) console.error('Loading the analytics summary failed', summary.error);
-  }, [summary.isError, summary.error]);
+    for (const q of [summary, report, sources]) if (q.isError) console.error('Loading analytics failed', q.error);
+  }, [summary, report, sources]);
 
+  const days = report.data ? daysText(report.data.from, report.data.to) : '';
   return (
     <section aria-labelledby="analytics-heading" className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 id="analytics-heading" className="text-2xl font-bold text-slate-900">
           Analytics
         </h1>
-        <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value as AnalyticsPeriod)} className="w-full sm:w-48">
-          {ANALYTICS_PERIODS.map((p) => (
-            <option key={p} value={p}>
-              {ANALYTICS_PERIOD_LABELS[p]}
-            </option>
-          ))}
-        </SelectField>
+        <PeriodPicker key={view.kind === 'custom' ? `${view.from}-${view.to}` : 'preset'} view={view} onPeriod={setPeriod} onCustom={setCustom} />
       </div>
-      {summary.isPending ? (
-        <Spinner className="py-16" label="Loading analytics..." />
-      ) : summary.isError ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">Analytics are not available right now.</p>
-      ) : (
-        <>
+      {preset &&
+        (summary.isPending ? (
+          <Spinner className="py-16" label="Loading analytics..." />
+        ) : summary.isError ? (
+          unavailable
+        ) : (
           <SummaryCards summary={summary.data} />
-          <NowCard />
-          <div className="grid gap-6 lg:grid-cols-3">
-            <div className="min-w-0 lg:col-span-2">
-              <ActivityChart period={period} hourly={summary.data.hourly} />
-            </div>
-            <TopPages pages={summary.data.top_pages} />
+        ))}
+      <NowCard />
+      {preset === '24h' && summary.data ? (
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="min-w-0 lg:col-span-2">
+            <ActivityChart period={preset} hourly={summary.data.hourly} />
           </div>
-          <VisitSources referrers={summary.data.top_referrers} devices={summary.data.devices} />
-        </>
+          <TopPages pages={summary.data.top_pages} />
+        </div>
+      ) : report.isPending ? (
+        <Spinner className="py-16" label="Loading the trend..." />
+      ) : report.isError ? (
+        unavailable
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="min-w-0 lg:col-span-2">
+            <DailyTrendChart report={report.data} />
+          </div>
+          {preset && summary.data ? <TopPages pages={summary.data.top_pages} /> : <FunnelCard funnel={report.data.funnel} days={days} />}
+        </div>
       )}
+      <div className="grid gap-6 lg:grid-cols-3">
+        {preset && report.data && <FunnelCard funnel={report.data.funnel} days={days} />}
+        <div className={preset ? 'min-w-0 lg:col-span-2' : 'min-w-0 lg:col-span-3'}>
+          <SourcesTable data={sources.data} group={group} onGroup={setGroup} loading={sources.isFetching} />
+        </div>
+      </div>
+      {preset && summary.data && <VisitSources referrers={summary.data.top_referrers} devices={summary.data.devices} />}
     </section>
   );
 }

@@ -1,22 +1,57 @@
 import { useSearchParams } from 'react-router';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
+import { ANALYTICS_PERIODS, PERIOD_HOURS, type AnalyticsPeriod } from '#shared/constants';
+import { analyticsRangeQuerySchema, ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup } from '#shared/schemas/analytics-report';
+import type { ReportRange } from './api/get-analytics-report.ts';
 
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriod = '7d';
+export const CUSTOM_PERIOD = 'custom';
 
 const isPeriod = (value: string | null): value is AnalyticsPeriod => ANALYTICS_PERIODS.some((p) => p === value);
 
-/** The period lives in `?period=` so a reload or a shared link keeps it; anything unknown is 7 days. */
+/** What the page shows: a preset period, or a custom range of days when `?period=custom&from=…&to=…` is valid. */
+export type AnalyticsView =
+  | { kind: 'preset'; period: AnalyticsPeriod; range: ReportRange }
+  | { kind: 'custom'; from: string; to: string; range: ReportRange };
+
+function readView(params: URLSearchParams): AnalyticsView {
+  const value = params.get('period');
+  if (value === CUSTOM_PERIOD) {
+    const custom = analyticsRangeQuerySchema.safeParse({ from: params.get('from') ?? undefined, to: params.get('to') ?? undefined });
+    if (custom.success && custom.data.from && custom.data.to) {
+      const { from, to } = custom.data;
+      return { kind: 'custom', from, to, range: { from, to } };
+    }
+  }
+  const period = isPeriod(value) ? value : DEFAULT_ANALYTICS_PERIOD;
+  // The funnel and the sources count whole days: the last N days, today included (24 hours: today).
+  return { kind: 'preset', period, range: { days: PERIOD_HOURS[period] / 24 } };
+}
+
+/**
+ * The period lives in the URL (`?period=`, and `from`/`to` for a custom range) so a reload or a
+ * shared link keeps it; anything unknown or invalid is 7 days. So does the sources table's grouping.
+ */
 export function useAnalyticsPeriod() {
   const [params, setParams] = useSearchParams();
-  const value = params.get('period');
-  const period = isPeriod(value) ? value : DEFAULT_ANALYTICS_PERIOD;
+  const view = readView(params);
+  const groupParam = params.get('group');
+  const group: AnalyticsSourceGroup = ANALYTICS_SOURCE_GROUPS.find((g) => g === groupParam) ?? 'referrer';
 
-  const setPeriod = (next: AnalyticsPeriod) =>
+  const write = (changes: Record<string, string | null>) =>
     void setParams((previous) => {
       const updated = new URLSearchParams(previous);
-      updated.set('period', next);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null) updated.delete(key);
+        else updated.set(key, value);
+      }
       return updated;
     });
 
-  return [period, setPeriod] as const;
+  return {
+    view,
+    group,
+    setPeriod: (next: AnalyticsPeriod) => write({ period: next, from: null, to: null }),
+    setCustom: (from: string, to: string) => write({ period: CUSTOM_PERIOD, from, to }),
+    setGroup: (next: AnalyticsSourceGroup) => write({ group: next === 'referrer' ? null : next }),
+  };
 }

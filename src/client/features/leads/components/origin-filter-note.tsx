@@ -1,4 +1,4 @@
-import { sourceLabel } from '#client/features/analytics/source-label.ts';
+import { sourceLabel } from '#client/lib/source-label.ts';
 import { formatDate } from '#client/lib/format.ts';
 import type { LeadListView } from '../api/get-leads.ts';
 

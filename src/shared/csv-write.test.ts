@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow } from './csv.ts';
+import { csvCell, csvRow } from './csv-write.ts';
 
 // https://owasp.org/www-community/attacks/CSV_Injection
 describe('csvCell', () => {

@@ -1,0 +1,32 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AnalyticsReport, AnalyticsSourceGroup, AnalyticsSources } from '#shared/schemas/analytics-report';
+import { apiRequest } from '#client/lib/api-client.ts';
+
+/** The days a report covers: the last `days` (today included) or from `from` to `to`. */
+export type ReportRange = { days: number } | { from: string; to: string };
+
+export function rangeParams(range: ReportRange): URLSearchParams {
+  return new URLSearchParams('days' in range ? { days: String(range.days) } : { from: range.from, to: range.to });
+}
+
+export const analyticsReportQueryOptions = (range: ReportRange) =>
+  queryOptions({
+    queryKey: ['analytics-report', range],
+    queryFn: () => apiRequest<AnalyticsReport>('GET', `/api/analytics/report?${rangeParams(range).toString()}`),
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+
+export const useAnalyticsReport = (range: ReportRange) => useQuery(analyticsReportQueryOptions(range));
+
+export const useAnalyticsSources = (range: ReportRange, group: AnalyticsSourceGroup) =>
+  useQuery({
+    queryKey: ['analytics-sources', range, group],
+    queryFn: () => {
+      const params = rangeParams(range);
+      params.set('group', group);
+      return apiRequest<AnalyticsSources>('GET', `/api/analytics/sources?${params.toString()}`);
+    },
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });

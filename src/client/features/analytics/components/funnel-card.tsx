@@ -1,0 +1,53 @@
+import type { AnalyticsFunnel } from '#shared/schemas/analytics-report';
+
+const STEPS = [
+  { key: 'visitors', label: 'Visitors' },
+  { key: 'saw_form', label: 'Saw the form' },
+  { key: 'started_form', label: 'Started the form' },
+  { key: 'sent', label: 'Sent the form' },
+  { key: 'booked', label: 'Booked a call' },
+  { key: 'converted', label: 'Became clients' },
+] as const satisfies { key: keyof AnalyticsFunnel; label: string }[];
+
+const percent = (part: number, whole: number) => (whole > 0 ? `${(Math.round((part / whole) * 1000) / 10).toLocaleString('en-US')}%` : '—');
+
+/**
+ * From visitor to client: each step's visitors, its share of the step before, and the bar's
+ * width as a share of all visitors, so the drop-off between steps shows.
+ */
+export function FunnelCard({ funnel, days }: { funnel: AnalyticsFunnel; days: string }) {
+  return (
+    <section aria-labelledby="funnel-heading" className="min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id="funnel-heading" className="text-lg font-semibold text-slate-900">
+        Funnel
+      </h2>
+      <p className="text-xs text-slate-500">Visitors whose first visit was {days}, and what they did since.</p>
+      {funnel.visitors === 0 ? (
+        <p className="py-6 text-center text-sm text-slate-500">No visitors in this period</p>
+      ) : (
+        <ol className="mt-4 space-y-3" data-testid="funnel">
+          {STEPS.map((step, i) => {
+            const value = funnel[step.key];
+            const before = i > 0 ? funnel[STEPS[i - 1]!.key] : value;
+            return (
+              <li key={step.key} data-testid="funnel-step">
+                <div className="flex items-baseline justify-between gap-3 text-sm">
+                  <span className="font-medium text-slate-800">{step.label}</span>
+                  <span className="text-slate-700 tabular-nums">
+                    <span className="font-semibold text-slate-900" data-testid={`funnel-${step.key}`}>
+                      {value.toLocaleString('en-US')}
+                    </span>
+                    {i > 0 && <span className="ml-2 text-xs text-slate-500">{percent(value, before)} of the step before</span>}
+                  </span>
+                </div>
+                <div className="mt-1 h-2.5 rounded-full bg-slate-100" aria-hidden="true">
+                  <div className="h-2.5 rounded-full bg-blue-600" style={{ width: `${funnel.visitors > 0 ? Math.max(0.5, (value / funnel.visitors) * 100) : 0}%` }} />
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState, type FormEvent } from 'react';
+import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
+import { analyticsRangeQuerySchema } from '#shared/schemas/analytics-report';
+import { SelectField } from '#client/components/ui/select-field.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
+import { CUSTOM_PERIOD, type AnalyticsView } from '../use-analytics-period.ts';
+
+type Errors = { from?: string; to?: string };
+
+/** The messages of the API's own range rules, shown under the field they concern. */
+function rangeErrors(from: string, to: string): Errors {
+  const result = analyticsRangeQuerySchema.safeParse({ from: from || undefined, to: to || undefined });
+  if (!from || !to) return { ...(!from && { from: 'Date is required' }), ...(!to && { to: 'Date is required' }) };
+  if (result.success) return {};
+  const errors: Errors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] === 'to' ? 'to' : 'from';
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/**
+ * The period: a preset, or "Custom range" with a start and an end day (up to 2 years), applied
+ * with a button so a half-typed date never loads a report.
+ */
+export function PeriodPicker({ view, onPeriod, onCustom }: { view: AnalyticsView; onPeriod: (p: AnalyticsPeriod) => void; onCustom: (from: string, to: string) => void }) {
+  const [choosing, setChoosing] = useState(false);
+  const [from, setFrom] = useState(view.kind === 'custom' ? view.from : '');
+  const [to, setTo] = useState(view.kind === 'custom' ? view.to : '');
+  const [errors, setErrors] = useState<Errors>({});
+  const custom = choosing || view.kind === 'custom';
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const found = rangeErrors(from, to);
+    setErrors(found);
+    if (found.from || found.to) {
+      document.getElementById(found.from ? 'analytics-from' : 'analytics-to')?.focus();
+      return;
+    }
+    setChoosing(false);
+    onCustom(from, to);
+  };
+
+  return (
+    <div className="flex w-full flex-wrap items-end gap-3 sm:w-auto">
+      <SelectField
+        label="Period"
+        value={custom ? CUSTOM_PERIOD : view.kind === 'preset' ? view.period : CUSTOM_PERIOD}
+        onChange={(e) => {
+          const value = e.target.value;
+          if (value === CUSTOM_PERIOD) setChoosing(true);
+          else {
+            setChoosing(false);
+            setErrors({});
+            onPeriod(value as AnalyticsPeriod);
+          }
+        }}
+        className="w-full sm:w-48"
+      >
+        {ANALYTICS_PERIODS.map((p) => (
+          <option key={p} value={p}>
+            {ANALYTICS_PERIOD_LABELS[p]}
+          </option>
+        ))}
+        <option value={CUSTOM_PERIOD}>Custom range</option>
+      </SelectField>
+      {custom && (
+        <form noValidate onSubmit={apply} aria-label="Custom range" className="flex w-full flex-wrap items-start gap-3 sm:w-auto">
+          <TextField id="analytics-from" label="From" type="date" value={from} max={to || undefined} error={errors.from} onChange={(e) => setFrom(e.target.value)} className="min-w-0 flex-1 sm:w-40" />
+          <TextField id="analytics-to" label="To" type="date" value={to} min={from || undefined} error={errors.to} onChange={(e) => setTo(e.target.value)} className="min-w-0 flex-1 sm:w-40" />
+          <button type="submit" className="mt-6 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800">
+            Apply
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
