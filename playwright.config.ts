@@ -52,11 +52,11 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(https|website|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(https|website|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log|analytics-funnel)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
-    { name: 'admin-data', testMatch: /(leads|leads-list|lead-import|lead-page|overview|appointments|analytics)\.spec\.ts/, dependencies: ['admin'], use: { ...devices['Desktop Chrome'] } },
+    { name: 'admin-data', testMatch: /(leads|leads-list|lead-import|lead-page|overview|appointments|analytics|analytics-funnel)\.spec\.ts/, dependencies: ['admin'], use: { ...devices['Desktop Chrome'] } },
     // Puts a payload lead and appointment into the Overview's counts and 7-day window: after
     // the specs that check those.
     { name: 'admin-security', testMatch: /stored-xss\.spec\.ts/, dependencies: ['admin-data'], use: { ...devices['Desktop Chrome'] } },
@@ -67,7 +67,7 @@ export default defineConfig({
     // Deletes, erases and merges leads (and their notifications and appointments): after the specs that count those.
     { name: 'lead-privacy', testMatch: /lead-(privacy|journey)\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
     // Invites, deactivates and removes accounts (each new admin gets the notifications of later leads): after the others.
-    { name: 'team', testMatch: /(team|audit-log)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
+    { name: 'team', testMatch: /(team|audit-log|analytics-funnel)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // On a server of its own (tests/e2e/own-server.ts); only the mail sink is shared.
     { name: 'account', testMatch: /(account|two-factor|website)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
