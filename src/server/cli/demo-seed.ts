@@ -1,70 +1,118 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { execute, queryRows } from '../db/sql.ts';
+import { execute, pgArray, queryRows } from '../db/sql.ts';
 import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
-import { createLead } from '../db/queries/leads.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { demoAppointments, demoLeads, demoPages } from './demo-data.ts';
+import { DEMO_SESSION_PREFIX, demoStory, type DemoEvent } from './demo-data.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
 
-/** Today's date in the business time zone, as UTC midnight (appointment dates are wall-clock). */
-function businessToday(timeZone: string): Date {
-  const ymd = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(`${ymd}T00:00:00Z`);
-}
+/** Rows per insert statement: each column travels as one array parameter. */
+const CHUNK = 5000;
 
-/** Fills the database with demo content; a second run adds nothing. Returns the report. */
+const iso = (ms: number) => new Date(ms).toISOString();
+const arr = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean | null) =>
+  pgArray(rows.map((r) => {
+    const v = pick(r);
+    return typeof v === 'boolean' ? String(v) : v;
+  }));
+
+/**
+ * Fills the database with demo content: ~120 days of website visits, the leads they sent
+ * (with their visit's first touch) and a few staff entered, worked into calls, clients and
+ * dropped leads, with the analytics rollups rebuilt from the raw events. A second run adds
+ * nothing. Returns the report.
+ */
 export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>): Promise<string> {
   const admin = await ensureAdmin(db, DEMO_EMAIL, DEMO_PASSWORD);
+  const adminId = admin.user.id;
 
+  const [existing] = await queryRows(
+    db,
+    sql`select exists (select 1 from analytics_events where session_id like ${`${DEMO_SESSION_PREFIX}%`}) as seeded`,
+    z.object({ seeded: z.boolean() }),
+  );
   let leadsAdded = 0;
-  for (const lead of demoLeads()) {
-    const { id, created } = await createLead(db, lead);
-    if (!created || !id) continue;
-    leadsAdded++;
-    const contacted = lead.status !== 'New';
-    await execute(db, sql`
-      update leads set status = ${lead.status},
-        created_at = now() - make_interval(days => ${lead.daysAgo}) - make_interval(hours => ${lead.hour})
-      where id = ${id}`);
-    // The history the dashboard shows: created New, contacted a few hours later, then the rest.
-    await execute(db, sql`update lead_status_changes set changed_at = l.created_at from leads l where l.id = ${id} and lead_id = l.id`);
-    if (contacted) {
+  let appointmentsAdded = 0;
+  let eventsAdded = 0;
+  if (!existing?.seeded) {
+    const now = Date.now();
+    const story = demoStory(now, config.businessTimeZone);
+
+    // The visits first, then the leads they sent, then the rollups (which give leads their visit's hour).
+    for (let i = 0; i < story.events.length; i += CHUNK) eventsAdded += await insertEvents(db, story.events.slice(i, i + CHUNK));
+
+    const l = story.leads;
+    const inserted = new Set(
+      (
+        await queryRows(db, sql`
+          insert into leads (id, created_at, updated_at, status, full_name, email, phone, property_types, message, submission_id,
+            analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed,
+            owner_id, property_address, target_closing_date, estimated_fee_cents, follow_up_on, follow_up_note)
+          select id, created_at, greatest(created_at, changed_at), status, full_name, email, phone, string_to_array(types, ','), message, submission_id,
+            session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed,
+            case when owned then ${adminId}::uuid end, property_address, current_date + closing_in, fee, current_date + follow_up_in, follow_up_note
+          from unnest(${arr(l, (r) => r.id)}::uuid[], ${arr(l, (r) => iso(r.created_at))}::timestamptz[], ${arr(l, (r) => iso(r.history.at(-1)!.at))}::timestamptz[],
+            ${arr(l, (r) => r.status)}::text[], ${arr(l, (r) => r.full_name)}::text[], ${arr(l, (r) => r.email)}::text[], ${arr(l, (r) => r.phone)}::text[],
+            ${arr(l, (r) => r.property_types.join(','))}::text[], ${arr(l, (r) => r.message)}::text[], ${arr(l, (r) => r.submission_id)}::uuid[],
+            ${arr(l, (r) => r.analytics_session_id)}::text[], ${arr(l, (r) => r.source)}::text[], ${arr(l, (r) => r.utm_source)}::text[],
+            ${arr(l, (r) => r.utm_medium)}::text[], ${arr(l, (r) => r.utm_campaign)}::text[], ${arr(l, (r) => r.landing_page)}::text[],
+            ${arr(l, (r) => r.pages_viewed)}::int[], ${arr(l, (r) => r.owned)}::boolean[], ${arr(l, (r) => r.property_address)}::text[],
+            ${arr(l, (r) => r.target_closing_in)}::int[], ${arr(l, (r) => r.estimated_fee_cents)}::bigint[], ${arr(l, (r) => r.follow_up_in)}::int[],
+            ${arr(l, (r) => r.follow_up_note)}::text[])
+            as t(id, created_at, changed_at, status, full_name, email, phone, types, message, submission_id, session_id, source, utm_source,
+                 utm_medium, utm_campaign, landing_page, pages_viewed, owned, property_address, closing_in, fee, follow_up_in, follow_up_note)
+          on conflict do nothing
+          returning id`, z.object({ id: z.uuid() }))
+      ).map((r) => r.id),
+    );
+    const leads = l.filter((r) => inserted.has(r.id));
+    leadsAdded = leads.length;
+
+    if (leads.length > 0) {
+      // Each lead's history (New, Contacted, then won or dropped), the admins' "new lead"
+      // notifications (read, but for the last two days'), and a note on the worked ones.
+      const changes = leads.flatMap((r) => r.history.map((c) => ({ ...c, lead: r.id })));
       await execute(db, sql`
         insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
-        select l.id, 'New', 'Contacted', ${admin.user.id}, least(now(), l.created_at + make_interval(mins => ${30 + lead.hour * 17}))
-        from leads l where l.id = ${id}`);
-      if (lead.status !== 'Contacted') {
-        await execute(db, sql`
-          insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
-          select l.id, 'Contacted', ${lead.status}, ${admin.user.id}, least(now(), l.created_at + interval '2 days')
-          from leads l where l.id = ${id}`);
-      }
-      await seedWorkspace(db, id, admin.user.id, leadsAdded, lead.status);
-    }
-  }
+        select lead_id, from_status, to_status, case when by_staff then ${adminId}::uuid end, changed_at
+        from unnest(${arr(changes, (c) => c.lead)}::uuid[], ${arr(changes, (c) => c.from)}::text[], ${arr(changes, (c) => c.to)}::text[],
+          ${arr(changes, (c) => c.byStaff)}::boolean[], ${arr(changes, (c) => iso(c.at))}::timestamptz[]) as t(lead_id, from_status, to_status, by_staff, changed_at)`);
+      await execute(db, sql`
+        insert into notifications (user_id, type, message, lead_id, read, created_at)
+        select u.id, 'lead', 'New lead: ' || l.full_name || ' (' || l.email || ')', l.id, l.created_at < now() - interval '2 days', l.created_at
+        from leads l cross join users u where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`);
+      const noted = leads.filter((r) => r.note);
+      await execute(db, sql`
+        insert into lead_notes (lead_id, author_id, body, created_at, updated_at)
+        select lead_id, ${adminId}, body, at, at
+        from unnest(${arr(noted, (r) => r.id)}::uuid[], ${arr(noted, (r) => r.note!.body)}::text[], ${arr(noted, (r) => iso(r.note!.at))}::timestamptz[])
+          as t(lead_id, body, at)`);
 
-  const leadIds = (
-    await queryRows(db, sql`select id from leads where submission_id is not null order by created_at desc limit 20`, z.object({ id: z.uuid() }))
-  ).map((r) => r.id);
-  let appointmentsAdded = 0;
-  if (leadIds.length > 0) {
-    for (const a of demoAppointments(leadIds, businessToday(config.businessTimeZone))) {
-      // Demo leads are not people: no email reminder (lead_reminder_sent_at set), as no email at all.
-      // Over a real booking at the same time it still goes in (overlap allowed), like staff choosing to.
-      appointmentsAdded += await execute(db, sql`
-        insert into appointments (id, lead_id, date, time, type, notes, lead_reminder_sent_at, overlap_allowed)
-        values (${a.id}, ${a.lead_id}, ${a.date}, ${a.time}, ${a.type}, ${a.notes}, now(), true)
+      // Calls: past ones completed, the rest coming. Demo leads are not people, so no email
+      // reminder (lead_reminder_sent_at set); over a real booking at the same time they still
+      // go in (overlap allowed), like staff choosing to.
+      const a = story.appointments.filter((r) => inserted.has(r.lead_id));
+      appointmentsAdded = await execute(db, sql`
+        insert into appointments (id, lead_id, date, time, type, notes, status, source, location, created_at, changed_by,
+          lead_reminder_sent_at, reminder_sent_at, overlap_allowed)
+        select id, lead_id, date, time, type, notes, status, source, location, created_at, case when by_staff then ${adminId}::uuid end,
+          now(), case when status = 'completed' then (date + time) at time zone ${config.businessTimeZone} end, true
+        from unnest(${arr(a, (r) => r.id)}::uuid[], ${arr(a, (r) => r.lead_id)}::uuid[], ${arr(a, (r) => r.date)}::date[], ${arr(a, (r) => r.time)}::time[],
+          ${arr(a, (r) => r.type)}::text[], ${arr(a, (r) => r.notes)}::text[], ${arr(a, (r) => r.status)}::text[], ${arr(a, (r) => r.source)}::text[],
+          ${arr(a, (r) => r.location)}::text[], ${arr(a, (r) => iso(r.created_at))}::timestamptz[], ${arr(a, (r) => r.byStaff)}::boolean[])
+          as t(id, lead_id, date, time, type, notes, status, source, location, created_at, by_staff)
         on conflict (id) do nothing`);
+      // The timeline entries the appointments' trigger wrote: dated when the call was booked.
+      await execute(db, sql`
+        update lead_events e set created_at = a.created_at from appointments a
+        where e.kind = 'appointment' and e.data->>'appointment_id' = a.id::text and a.id = any(${arr(a, (r) => r.id)}::uuid[])`);
     }
+    if (eventsAdded > 0) await rebuildAnalyticsRollups(db);
   }
-
-  const eventsAdded = await seedAnalytics(db);
-  if (eventsAdded > 0) await rebuildAnalyticsRollups(db);
 
   return (
     [
@@ -78,55 +126,14 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
   );
 }
 
-const DEMO_STREETS = ['Elm St', 'Harbor Way', 'N Charles St', 'Market St', 'Greenmount Ave', 'Eastern Ave', 'Light St', 'Fleet St'];
-const DEMO_NOTES = [
-  'Called: wants a Phase I before the inspection period ends.\nSent our fee sheet.',
-  'Spoke with their lender; title search first, zoning letter after.',
-  'Left a voicemail. Will try again Thursday.',
-  'Walked the site with them. See https://example.com/site-photos for the photos.',
-];
-
-/** A worked lead: an owner, the deal's address and fee, a note, and for some a next step around today. */
-async function seedWorkspace(db: Db, id: string, adminId: string, n: number, status: string): Promise<void> {
-  const followUp = status === 'Contacted' && n % 2 === 0 ? (n % 4 === 0 ? -1 : 2) : null;
-  await execute(db, sql`
-    update leads set owner_id = ${adminId},
-      property_address = ${`${100 + n * 7} ${DEMO_STREETS[n % DEMO_STREETS.length]}, Baltimore, MD`},
-      estimated_fee_cents = ${status === 'Dropped' ? null : (1500 + (n % 7) * 850) * 100},
-      target_closing_date = current_date + ${20 + (n % 5) * 9}::int,
-      follow_up_on = case when ${followUp}::int is null then null else current_date + ${followUp ?? 0}::int end,
-      follow_up_note = case when ${followUp}::int is null then null else 'Send the zoning report' end
-    where id = ${id}`);
-  await execute(db, sql`
-    insert into lead_notes (lead_id, author_id, body, created_at, updated_at)
-    select l.id, ${adminId}, ${DEMO_NOTES[n % DEMO_NOTES.length]!}, least(now(), l.created_at + interval '3 hours'), least(now(), l.created_at + interval '3 hours')
-    from leads l where l.id = ${id}`);
-}
-
-/** 30 days of visits, made in SQL: sessions with page views, heartbeats and time spent. */
-async function seedAnalytics(db: Db): Promise<number> {
-  const [existing] = await queryRows(
-    db,
-    sql`select count(*)::int as n from analytics_events where session_id like 'demo-%'`,
-    z.object({ n: z.number().int() }),
-  );
-  if ((existing?.n ?? 0) > 0) return 0;
-  const pages = `{${demoPages.join(',')}}`;
+/** Raw events in time order (so ids follow time, as the tracker's do); the rollups are rebuilt after. */
+async function insertEvents(db: Db, events: DemoEvent[]): Promise<number> {
+  const e = (pick: (row: DemoEvent) => string | number | null) => arr(events, pick);
   return execute(db, sql`
-    with sessions as (
-      select s, now() - (random() * interval '30 days') as started,
-             (array['https://www.google.com/', '', 'https://www.linkedin.com/', 'https://www.biggerpockets.com/'])[1 + floor(random() * 4)::int] as referrer
-      from generate_series(1, 1200) as s
-    ), views as (
-      select sessions.*, v, (${pages}::text[])[1 + floor(random() * ${demoPages.length})::int] as page,
-             15 + floor(random() * 170)::int as seconds
-      from sessions, generate_series(1, 1 + floor(random() * 3)::int) as v
-    )
-    insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, referrer_host, device, created_at)
-    select 'demo-' || s, page, kind, case when kind = 'pageview' then null else seconds end,
-           'Mozilla/5.0 (demo)', nullif(referrer, ''),
-           case when kind = 'pageview' then coalesce(substring(nullif(referrer, '') from '^https?://(?:www\.)?([^/:]+)'), 'Direct') end,
-           (array['desktop', 'desktop', 'mobile', 'tablet'])[1 + s % 4],
-           started + (v * interval '3 minutes') + case when kind = 'pageview' then interval '0' else make_interval(secs => seconds) end
-    from views, unnest(array['pageview', 'time_spent']) as kind`);
+    insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
+      referrer_host, device, created_at)
+    select * from unnest(${e((r) => r.session_id)}::text[], ${e((r) => r.page_path)}::text[], ${e((r) => r.event_type)}::text[],
+      ${e((r) => r.time_spent)}::int[], ${e((r) => r.user_agent)}::text[], ${e((r) => r.referrer)}::text[],
+      ${e((r) => r.utm_source)}::text[], ${e((r) => r.utm_medium)}::text[], ${e((r) => r.utm_campaign)}::text[],
+      ${e((r) => r.referrer_host)}::text[], ${e((r) => r.device)}::text[], ${e((r) => iso(r.at))}::timestamptz[])`);
 }
