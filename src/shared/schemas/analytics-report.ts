@@ -22,8 +22,12 @@ export type AnalyticsSourceGroup = (typeof ANALYTICS_SOURCE_GROUPS)[number];
 export const LEAD_ORIGINS = [...ANALYTICS_SOURCE_GROUPS, 'offline', 'unrecorded'] as const;
 export type LeadOrigin = (typeof LEAD_ORIGINS)[number];
 
-/** The referring-site value of visits without a referrer (typed, bookmarked, or hidden by the browser). */
-export const DIRECT_SOURCE = '(direct)';
+/**
+ * The referring-site value of visits without a referrer (typed, bookmarked, or hidden by the
+ * browser): what the tracker's ingestion stores for them, and the row that also takes the few
+ * visits whose first recorded page had no source at all.
+ */
+export const DIRECT_SOURCE = 'Direct';
 
 /** A UTM row's value: its source, medium and campaign ('' for none), as one JSON text. */
 export const utmValue = (source: string, medium: string, campaign: string) => JSON.stringify([source, medium, campaign]);

@@ -71,7 +71,7 @@ const SOURCES: AnalyticsSources = {
   group: 'referrer',
   rows: [
     { origin: 'referrer', value: 'google.com', visitors: 300, leads: 10, bookings: 5, converted: 1, conversion_rate: 0.3, fees_cents: 250_000 },
-    { origin: 'referrer', value: '(direct)', visitors: 100, leads: 8, bookings: 4, converted: 3, conversion_rate: 3, fees_cents: 900_000 },
+    { origin: 'referrer', value: 'Direct', visitors: 100, leads: 8, bookings: 4, converted: 3, conversion_rate: 3, fees_cents: 900_000 },
     { origin: 'offline', value: '', visitors: 0, leads: 2, bookings: 1, converted: 1, conversion_rate: null, fees_cents: 120_050 },
   ],
 };
@@ -265,7 +265,7 @@ describe('AnalyticsPage', () => {
     const offline = screen.getAllByTestId('source-row')[2]!;
     expect(offline).toHaveTextContent('Offline / entered by staff0211—$1,200.50');
     expect(within(offline).getByRole('link')).toHaveAttribute('href', '/dashboard/leads?origin=offline&visit_from=2026-11-19&visit_to=2026-11-25');
-    expect(screen.getByRole('link', { name: 'Direct' })).toHaveAttribute('href', '/dashboard/leads?origin=referrer&visit_from=2026-11-19&visit_to=2026-11-25&origin_value=%28direct%29');
+    expect(screen.getByRole('link', { name: 'Direct' })).toHaveAttribute('href', '/dashboard/leads?origin=referrer&visit_from=2026-11-19&visit_to=2026-11-25&origin_value=Direct');
 
     fireEvent.click(screen.getByRole('button', { name: /Fees won/ }));
     expect(names()).toEqual(['Direct', 'google.com', 'Offline / entered by staff']);

@@ -56,7 +56,8 @@ function world(seed: number) {
         session_id: session,
         event_type,
         page_path: pick(['/', '/privacy', '/terms']),
-        referrer_host: event_type === 'pageview' ? pick([null, 'google.com', 'bing.com']) : null,
+        // 'Direct' as ingestion stores it, and null (a first recorded page with no source): one row.
+        referrer_host: event_type === 'pageview' ? pick([null, 'Direct', 'google.com', 'bing.com']) : null,
         utm_source: event_type === 'pageview' ? pick([null, 'news', 'ads']) : null,
         utm_medium: event_type === 'pageview' ? pick([null, 'email']) : null,
         utm_campaign: event_type === 'pageview' ? pick([null, 'spring']) : null,

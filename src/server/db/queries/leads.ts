@@ -181,7 +181,7 @@ function originCondition(origin: LeadOrigin, value: string): SQL {
   const visited = sql`l.visit_hour is not null`;
   switch (origin) {
     case 'referrer':
-      return sql`${visited} and coalesce(l.source, '') = ${value === DIRECT_SOURCE ? '' : value}`;
+      return sql`${visited} and coalesce(nullif(l.source, ''), ${DIRECT_SOURCE}) = ${value}`;
     case 'landing':
       return sql`${visited} and coalesce(l.landing_page, '') = ${value}`;
     case 'utm': {

@@ -6,7 +6,7 @@ import { sourcesCsv } from './sources-table.tsx';
 
 describe('sourceLabel', () => {
   it('names each kind of row', () => {
-    expect(sourceLabel('referrer', '(direct)')).toBe('Direct');
+    expect(sourceLabel('referrer', 'Direct')).toBe('Direct');
     expect(sourceLabel('referrer', 'google.com')).toBe('google.com');
     expect(sourceLabel('utm', utmValue('google', 'cpc', ''))).toBe('google / cpc / –');
     expect(sourceLabel('utm', utmValue('', '', ''))).toBe('No campaign');
