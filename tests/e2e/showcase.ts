@@ -384,6 +384,7 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.keyboard.press('Escape');
       await page.goto(`${s.origin}/dashboard/settings/email`);
       await expect(page.getByRole('heading', { name: 'Email is off' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Weekly report' })).toBeVisible();
       await expect(page.getByText('New lead: Grace Kim').first()).toBeVisible();
     },
   },

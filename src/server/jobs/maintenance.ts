@@ -9,6 +9,8 @@ import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { notifyDueFollowUps } from '../db/queries/follow-ups.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
+import { queueWeeklyReports } from '../db/queries/weekly-report.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
@@ -17,7 +19,7 @@ type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
 /**
  * Periodic work: appointment reminders (notifications for the admins, email for the lead),
- * follow-up notifications and housekeeping. Every job is one statement that claims its rows, so several processes
+ * follow-up notifications, the weekly report email and housekeeping. Every job is one statement that claims its rows, so several processes
  * running them at once do each piece of work once. Returns a stop function.
  */
 export function startJobs(database: Database, config: Config, logger: Logger, outbox: MailOutbox): () => void {
@@ -38,6 +40,18 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       run: async () => {
         const sent = await notifyDueFollowUps(database.db, config.businessTimeZone);
         if (sent > 0) logger.info({ event: 'follow_ups_notified', notifications: sent }, 'sent follow-up notifications');
+      },
+    },
+    {
+      // Monday from 8:00 (business time zone): last week's report to each admin who asked for it, once a week whichever process runs it.
+      name: 'weekly report',
+      everyMs: 60_000,
+      run: async () => {
+        const queued = await queueWeeklyReports(database.db, { now: new Date(), timeZone: config.businessTimeZone, mail: queueMailOf(config.mail) });
+        if (queued > 0) {
+          logger.info({ event: 'weekly_reports_queued', emails: queued }, 'queued the weekly report');
+          outbox.nudge();
+        }
       },
     },
     ...(mail.leadReminderHours > 0

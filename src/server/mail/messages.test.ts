@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_KINDS, type EmailKind } from '../db/queries/emails.ts';
-import { composeEmail, emailSubject, type MailContext } from './messages.ts';
+import type { WeeklyReportData } from '../lib/weekly-report-data.ts';
+import { composeEmail, emailSubject, WEEKLY_REPORT_DEFINITIONS, type MailContext } from './messages.ts';
 
 const ctx: MailContext = {
   site: { name: 'Keystone Due Diligence', email: 'hello@keystone.example', phone: '(301) 555-0100', address: 'Frederick, MD' },
@@ -17,6 +18,26 @@ const appointment = (audience: 'lead' | 'staff', change: 'scheduled' | 'updated'
   appointment_id: 'appt-1', change, audience, type: 'Zoom', date: '2030-12-02', time: '14:30', time_zone: 'America/New_York',
   starts_at: '2030-12-02T19:30:00.000Z', sequence: 0, notes: null, lead_id: 'lead-1', lead_name: 'Jane Doe', lead_email: 'jane@example.com', lead_phone: '555',
 });
+const weeklyReport = (over: Partial<WeeklyReportData> = {}): WeeklyReportData => ({
+  from: '2030-11-18',
+  to: '2030-11-24',
+  time_zone: 'America/New_York',
+  week: { visitors: 1200, leads: 14, bookings: 6, conversions: 3, fees_cents: 1_250_050 },
+  previous: { visitors: 1000, leads: 20, bookings: 6, conversions: 1, fees_cents: 500_000 },
+  top_sources: [
+    { label: '<img src=x onerror=alert(1)>.example', clients: 2, fees_cents: 750_050 },
+    { label: 'Direct', clients: 1, fees_cents: 500_000 },
+  ],
+  follow_ups: {
+    as_of: '2030-11-25',
+    due: 7,
+    leads: [
+      { lead_id: 'lead-1', full_name: 'Tom "Tables" <b>Bold</b>', follow_up_on: '2030-11-20' },
+      { lead_id: 'lead-2', full_name: 'Jane Doe', follow_up_on: '2030-11-25' },
+    ],
+  },
+  ...over,
+});
 const SNAPSHOTS: [EmailKind, unknown][] = [
   ['new-lead', lead],
   ['lead-acknowledgement', lead],
@@ -25,6 +46,7 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
   ['test', {}],
   ['invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }],
   ['password-reset', { link: 'https://crm.example.com/reset-password/abc', expires_minutes: 30 }],
+  ['weekly-report', weeklyReport()],
 ];
 
 describe('the invitation', () => {
@@ -37,6 +59,44 @@ describe('the invitation', () => {
     expect(mail.html).toContain('href="https://crm.example.com/invite/abc"');
     // A message whose link was removed (sent already) cannot be composed again.
     expect(() => composeEmail('invite', { role: 'staff', invited_by: null, expires_hours: 72 }, ctx)).toThrow();
+  });
+});
+
+describe('the weekly report', () => {
+  it('gives each figure with its change, the top sources, the follow-ups due, the Analytics link and how it counts', () => {
+    const mail = composeEmail('weekly-report', weeklyReport(), ctx);
+    expect(mail.subject).toBe('Weekly report: Nov 18 – Nov 24, 2030');
+    expect(mail.text).toContain('Last week at Keystone Due Diligence: Monday, November 18, 2030 to Sunday, November 24, 2030.');
+    expect(mail.text).toContain('Visitors: 1,200 (up 200 from 1,000)');
+    expect(mail.text).toContain('Leads: 14 (down 6 from 20)');
+    expect(mail.text).toContain('Calls booked: 6 (same as the week before)');
+    expect(mail.text).toContain('Clients won: 3 (up 2 from 1)');
+    expect(mail.text).toContain('Fees: $12,500.50 (up $7,500.50 from $5,000)');
+    expect(mail.text).toContain('Top sources by clients\n<img src=x onerror=alert(1)>.example: 2 clients, $7,500.50 in fees\nDirect: 1 client, $5,000 in fees\n');
+    expect(mail.text).toContain('7 leads have follow-ups due on or before Monday, November 25, 2030; the oldest 2:');
+    expect(mail.text).toContain('Tom "Tables" <b>Bold</b>: Wed, Nov 20, 2030\nJane Doe: Mon, Nov 25, 2030\n');
+    expect(mail.text).toContain('Open the Analytics page for that week: https://crm.keystone.example/dashboard/analytics?from=2030-11-18&to=2030-11-24');
+    expect(mail.text).toContain(WEEKLY_REPORT_DEFINITIONS);
+    expect(mail.text.indexOf(WEEKLY_REPORT_DEFINITIONS)).toBeLessThan(mail.text.indexOf('--\nKeystone Due Diligence'));
+    // What visitors and staff typed (a referring host, a lead's name) is text in the HTML part, never markup.
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).not.toContain('<b>');
+    expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;.example');
+    expect(mail.html).toContain('Tom &quot;Tables&quot; &lt;b&gt;Bold&lt;/b&gt;');
+    expect(mail.html).toContain('href="https://crm.keystone.example/dashboard/analytics?from=2030-11-18&amp;to=2030-11-24"');
+    expect(mail.html).toContain('<th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">Fees</th><td style="padding:4px 0;white-space:pre-wrap">$12,500.50 (up $7,500.50 from $5,000)</td>');
+  });
+
+  it('says so when no client was won and no follow-up is due', () => {
+    const mail = composeEmail('weekly-report', weeklyReport({ top_sources: [], follow_ups: { as_of: '2030-11-25', due: 0, leads: [] } }), ctx);
+    expect(mail.text).toContain('Top sources by clients\nNo clients won that week.');
+    expect(mail.text).toContain('No follow-ups due on or before Monday, November 25, 2030.');
+    expect(mail.html).not.toContain('<table style="border-collapse:collapse;margin:0 0 16px"></table>');
+  });
+
+  it('cannot be composed from a snapshot that does not fit', () => {
+    expect(() => composeEmail('weekly-report', { from: '2030-11-18' }, ctx)).toThrow();
+    expect(emailSubject('weekly-report', { from: '2030-11-18' }, ctx)).toBe('(weekly-report)');
   });
 });
 

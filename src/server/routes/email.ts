@@ -2,6 +2,7 @@ import { emailIdParamSchema, emailOverviewSchema, type EmailMessage } from '#sha
 import { z } from '@hono/zod-openapi';
 import { createOwnerRoute } from '../auth/admin-route.ts';
 import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
+import { queueWeeklyReportTo } from '../db/queries/weekly-report.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -24,6 +25,14 @@ const testRoute = createOwnerRoute({
   path: '/api/email/test',
   tags: ['email'],
   summary: 'Queue a test email to the signed-in admin',
+  responses: { 202: jsonContent(z.object({ id: z.uuid() }), 'Queued'), ...errorResponses({ 422: 'Email is off' }) },
+});
+
+const weeklyReportRoute = createOwnerRoute({
+  method: 'post',
+  path: '/api/email/weekly-report',
+  tags: ['email'],
+  summary: "Queue the last complete week's report to the signed-in admin now",
   responses: { 202: jsonContent(z.object({ id: z.uuid() }), 'Queued'), ...errorResponses({ 422: 'Email is off' }) },
 });
 
@@ -76,6 +85,13 @@ export const emailRoutes = createRouter()
   .openapi(testRoute, async (c) => {
     if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
     const id = await queueTestEmail(c.var.db, c.var.user, queueMailOf(c.var.deps.config.mail));
+    c.var.deps.outbox.nudge();
+    return c.json({ id }, 202);
+  })
+  .openapi(weeklyReportRoute, async (c) => {
+    if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    const { config } = c.var.deps;
+    const id = await queueWeeklyReportTo(c.var.db, c.var.user, { now: new Date(), timeZone: config.businessTimeZone, mail: queueMailOf(config.mail) });
     c.var.deps.outbox.nudge();
     return c.json({ id }, 202);
   })

@@ -134,7 +134,7 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'POST /api/auth/setup':
       return { token: LINK_TOKEN, email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
     case 'PATCH /api/account/preferences':
-      return { email_new_leads: false, email_appointments: true };
+      return { email_new_leads: false, email_appointments: true, email_weekly_report: true };
     case 'POST /api/leads/{id}/merge': {
       // A duplicate of the newest lead (same email), if there is one: the merge goes through.
       const [other] = await rowsOf<{ id: string }>(database.db, sql`
@@ -154,7 +154,7 @@ const nextSlot = () => {
   return zonedIso(date, minutes);
 };
 const zonedIso = (date: string, minutes: number) => isoInZone(zonedInstant(date, minutes, 'America/New_York')!, 'America/New_York');
-const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments', 'other_id', 'keep', 'rows', 'duplicates', 'dry_run', 'file_name', 'first_row', 'ids', 'action', 'owner_id'];
+const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments', 'email_weekly_report', 'other_id', 'keep', 'rows', 'duplicates', 'dry_run', 'file_name', 'first_row', 'ids', 'action', 'owner_id'];
 
 const requestCase = fc.record({
   op: fc.nat(),

@@ -6,7 +6,7 @@ export type EmailMessageStatus = (typeof EMAIL_MESSAGE_STATUSES)[number];
 
 export const emailMessageSchema = z.object({
   id: z.uuid(),
-  /** new-lead, lead-acknowledgement, appointment, appointment-reminder or test. */
+  /** new-lead, lead-acknowledgement, appointment, appointment-reminder, test, invite, password-reset or weekly-report. */
   kind: z.string(),
   /** The recipient, as "Name <address>" or the address. */
   to: z.string(),
@@ -45,6 +45,8 @@ export const emailPreferencesSchema = z.object({
   email_new_leads: z.boolean(),
   /** A calendar invitation whenever an appointment is scheduled, moved or cancelled. */
   email_appointments: z.boolean(),
+  /** Last week's analytics, every Monday morning. */
+  email_weekly_report: z.boolean(),
 });
 export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;
 

@@ -1,10 +1,11 @@
-import { Mail, RotateCw } from '#client/components/icons.tsx';
+import { ChartColumn, Mail, RotateCw } from '#client/components/icons.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import type { EmailMessage, EmailMessageStatus, EmailOverview } from '#shared/schemas/email';
 import { formatDate, DATE_TIME_FORMAT } from '#client/lib/format.ts';
 import { useAuth } from '#client/lib/auth.tsx';
-import { useEmailOverview, useRetryEmail, useSendTestEmail } from './api/email.ts';
+import { Link } from 'react-router';
+import { useEmailOverview, useRetryEmail, useSendTestEmail, useSendWeeklyReport } from './api/email.ts';
 import { SettingsNav } from './settings-nav.tsx';
 
 const STATUS: Record<EmailMessageStatus, { label: string; className: string }> = {
@@ -14,7 +15,7 @@ const STATUS: Record<EmailMessageStatus, { label: string; className: string }> =
   not_sent: { label: 'Not sent', className: 'bg-amber-100 text-amber-900' },
 };
 
-/** /dashboard/settings/email: whether email is on, a test email, and the newest messages with their status. */
+/** /dashboard/settings/email: whether email is on, a test email, the weekly report, and the newest messages with their status. */
 export function EmailSettingsPage() {
   const overview = useEmailOverview();
   return (
@@ -23,6 +24,7 @@ export function EmailSettingsPage() {
       {overview.data ? (
         <>
           <EmailStatus overview={overview.data} />
+          <WeeklyReport enabled={overview.data.enabled} />
           <MessageList messages={overview.data.messages} canRetry={overview.data.enabled} />
         </>
       ) : overview.isError ? (
@@ -76,6 +78,43 @@ function EmailStatus({ overview }: { overview: EmailOverview }) {
         >
           <Mail aria-hidden="true" className="size-4" />
           {sendTest.isPending ? 'Sending...' : 'Send a test email'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** What the weekly report is, and Send now: the last complete week's report to the signed-in admin. */
+function WeeklyReport({ enabled }: { enabled: boolean }) {
+  const { user } = useAuth();
+  const sendReport = useSendWeeklyReport();
+  const send = () =>
+    sendReport.mutate(undefined, {
+      onSuccess: () => toast.success(`Weekly report queued to ${user?.email ?? 'you'}`),
+      onError: () => toast.error('Failed to queue the weekly report'),
+    });
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-1">
+          <h2 className="text-lg font-semibold text-slate-900">Weekly report</h2>
+          <p className="text-sm text-slate-600">
+            Every Monday at 8:00 AM (business time zone), last week&apos;s visitors, leads, calls booked, clients won and fees, with the change from the week
+            before, the top sources and the follow-ups due, go to each admin who turned on <strong className="font-medium">Weekly report</strong> in their{' '}
+            <Link to="/dashboard/account" className="text-blue-700 underline hover:text-blue-800">
+              email preferences
+            </Link>
+            .
+          </p>
+        </div>
+        <button
+          type="button"
+          onClick={send}
+          disabled={sendReport.isPending || !enabled}
+          className="inline-flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+        >
+          <ChartColumn aria-hidden="true" className="size-4" />
+          {sendReport.isPending ? 'Sending...' : 'Send now'}
         </button>
       </div>
     </div>

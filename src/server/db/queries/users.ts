@@ -81,11 +81,11 @@ export async function deleteUser(db: Db, email: string): Promise<boolean> {
   return (await execute(db, sql`delete from users where email = ${email.toLowerCase()}`)) > 0;
 }
 
-const preferencesRow = z.object({ email_new_leads: z.boolean(), email_appointments: z.boolean() });
+const preferencesRow = z.object({ email_new_leads: z.boolean(), email_appointments: z.boolean(), email_weekly_report: z.boolean() });
 
 /** An admin's email preferences; undefined for an unknown admin. */
 export async function getEmailPreferences(db: Db, userId: string): Promise<z.infer<typeof preferencesRow> | undefined> {
-  const [row] = await queryRows(db, sql`select email_new_leads, email_appointments from users where id = ${userId}`, preferencesRow);
+  const [row] = await queryRows(db, sql`select email_new_leads, email_appointments, email_weekly_report from users where id = ${userId}`, preferencesRow);
   return row;
 }
 
@@ -99,9 +99,10 @@ export async function setEmailPreferences(
     db,
     sql`update users set
       email_new_leads = coalesce(${patch.email_new_leads ?? null}::boolean, email_new_leads),
-      email_appointments = coalesce(${patch.email_appointments ?? null}::boolean, email_appointments)
+      email_appointments = coalesce(${patch.email_appointments ?? null}::boolean, email_appointments),
+      email_weekly_report = coalesce(${patch.email_weekly_report ?? null}::boolean, email_weekly_report)
     where id = ${userId}
-    returning email_new_leads, email_appointments`,
+    returning email_new_leads, email_appointments, email_weekly_report`,
     preferencesRow,
   );
   return row;

@@ -19,6 +19,15 @@ export function useSendTestEmail() {
   });
 }
 
+/** Last week's report to the signed-in admin, now. */
+export function useSendWeeklyReport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<{ id: string }>('POST', '/api/email/weekly-report'),
+    onSettled: () => client.invalidateQueries({ queryKey: emailQueryKey }),
+  });
+}
+
 export function useRetryEmail() {
   const client = useQueryClient();
   return useMutation({
