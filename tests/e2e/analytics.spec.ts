@@ -91,10 +91,14 @@ test.describe('analytics dashboard', () => {
     const topPages = page.getByRole('region', { name: 'Top Pages' });
     await expect(topPages.getByRole('row').filter({ hasText: path }).getByRole('cell').first()).toHaveText(String(views));
 
+    // Beyond 24 hours the trend is by day: 30 of them, each total with its change.
     await page.getByLabel('Period').selectOption({ label: 'Last 30 days' });
     await expect(page).toHaveURL(/period=30d/);
     await expect(page.getByRole('heading', { name: 'Activity Trend' })).toBeVisible();
-    await expect(page.getByTestId('activity-bar')).toHaveCount(24);
+    await expect(page.getByTestId('trend-table').getByRole('row')).toHaveCount(31);
+    await expect(page.getByRole('img', { name: /visitors, page views and leads per day, 30 days/ })).toBeVisible();
+    await expect(page.getByTestId('trend-totals')).toContainText(/Page views\s*[\d,]+/);
+    await expect(page.locator('[data-testid="trend-chart"] .recharts-line')).toHaveCount(3);
 
     expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
   });
@@ -108,6 +112,13 @@ test.describe('analytics dashboard', () => {
     await expect(page.getByRole('region', { name: 'Top Pages' }).getByRole('row').nth(1)).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // The 90-day view with its funnel and sources table (which scrolls inside its own box).
+    await page.goto('/dashboard/analytics?period=90d');
+    await expect(page.getByTestId('trend-table').getByRole('row')).toHaveCount(91);
+    await expect(page.getByRole('heading', { name: 'Funnel' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sources' })).toBeVisible();
+    const overflow90 = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow90).toBeLessThanOrEqual(0);
   });
 });
 

@@ -91,8 +91,8 @@ test('an owner opts in to the weekly report, clicks Send now and receives last w
       'Fees: $6,250.50 (up $4,250.50 from $2,000)',
     ].join('\n'),
   );
-  expect(mail!.text).toContain('Top sources by clients\nEntered by staff: 2 clients, $6,250.50 in fees');
-  expect(mail!.text).toContain(`${server.baseURL}/dashboard/analytics?from=${week.monday}&to=${week.sunday}`);
+  expect(mail!.text).toContain('Top sources by clients\nOffline / entered by staff: 2 clients, $6,250.50 in fees');
+  expect(mail!.text).toContain(`${server.baseURL}/dashboard/analytics?period=custom&from=${week.monday}&to=${week.sunday}`);
   // The page lists it as sent.
   await expect(page.getByRole('listitem').filter({ hasText: /^Weekly report: / }).getByText('Sent', { exact: true })).toBeVisible({ timeout: 10_000 });
 });

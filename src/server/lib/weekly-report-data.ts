@@ -25,7 +25,7 @@ export const weeklyReportDataSchema = z.object({
   time_zone: z.string(),
   week: weeklyFiguresSchema,
   previous: weeklyFiguresSchema,
-  /** At most 3, most clients first; `label` is what a person reads ("Direct", "google.com", "Entered by staff"). */
+  /** At most 3, most clients first; `label` is what a person reads ("Direct", "google.com", "Offline / entered by staff"). */
   top_sources: z.array(z.object({ label: z.string(), clients: count, fees_cents: count })),
   follow_ups: z.object({
     /** The day the report was made: follow-ups dated on or before it are due. */

@@ -75,7 +75,7 @@ describe('the weekly report', () => {
     expect(mail.text).toContain('Top sources by clients\n<img src=x onerror=alert(1)>.example: 2 clients, $7,500.50 in fees\nDirect: 1 client, $5,000 in fees\n');
     expect(mail.text).toContain('7 leads have follow-ups due on or before Monday, November 25, 2030; the oldest 2:');
     expect(mail.text).toContain('Tom "Tables" <b>Bold</b>: Wed, Nov 20, 2030\nJane Doe: Mon, Nov 25, 2030\n');
-    expect(mail.text).toContain('Open the Analytics page for that week: https://crm.keystone.example/dashboard/analytics?from=2030-11-18&to=2030-11-24');
+    expect(mail.text).toContain('Open the Analytics page for that week: https://crm.keystone.example/dashboard/analytics?period=custom&from=2030-11-18&to=2030-11-24');
     expect(mail.text).toContain(WEEKLY_REPORT_DEFINITIONS);
     expect(mail.text.indexOf(WEEKLY_REPORT_DEFINITIONS)).toBeLessThan(mail.text.indexOf('--\nKeystone Due Diligence'));
     // What visitors and staff typed (a referring host, a lead's name) is text in the HTML part, never markup.
@@ -83,7 +83,7 @@ describe('the weekly report', () => {
     expect(mail.html).not.toContain('<b>');
     expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;.example');
     expect(mail.html).toContain('Tom &quot;Tables&quot; &lt;b&gt;Bold&lt;/b&gt;');
-    expect(mail.html).toContain('href="https://crm.keystone.example/dashboard/analytics?from=2030-11-18&amp;to=2030-11-24"');
+    expect(mail.html).toContain('href="https://crm.keystone.example/dashboard/analytics?period=custom&amp;from=2030-11-18&amp;to=2030-11-24"');
     expect(mail.html).toContain('<th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">Fees</th><td style="padding:4px 0;white-space:pre-wrap">$12,500.50 (up $7,500.50 from $5,000)</td>');
   });
 

@@ -323,7 +323,7 @@ function weeklyReport(data: unknown, ctx: MailContext): ComposedEmail {
   const r = parse(weeklyReportDataSchema, data);
   const f = r.follow_ups;
   const more = f.due - f.leads.length;
-  const analytics = `${ctx.publicUrl}/dashboard/analytics?from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}`;
+  const analytics = `${ctx.publicUrl}/dashboard/analytics?period=custom&from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}`;
   return {
     subject: weeklyReportSubject(r),
     ...render(ctx, `Last week at ${ctx.site.name}: ${formatDay(r.from, LONG_DAY)} to ${formatDay(r.to, LONG_DAY)}.`, [

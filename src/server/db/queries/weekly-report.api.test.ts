@@ -133,10 +133,10 @@ describe('the week due', () => {
 
 describe('a source', () => {
   it('reads as people say it', () => {
-    expect(sourceLabel({ origin: 'referrer', value: '(direct)' })).toBe('Direct');
+    expect(sourceLabel({ origin: 'referrer', value: 'Direct' })).toBe('Direct');
     expect(sourceLabel({ origin: 'referrer', value: 'google.com' })).toBe('google.com');
-    expect(sourceLabel({ origin: 'offline', value: '' })).toBe('Entered by staff');
-    expect(sourceLabel({ origin: 'unrecorded', value: '' })).toBe('Website (visit not recorded)');
+    expect(sourceLabel({ origin: 'offline', value: '' })).toBe('Offline / entered by staff');
+    expect(sourceLabel({ origin: 'unrecorded', value: '' })).toBe('Website, visit not recorded');
   });
 });
 
@@ -166,12 +166,12 @@ describe('the weekly report job', () => {
         'Fees: $10,520.50 (up $8,520.50 from $2,000)',
       ].join('\n'),
     );
-    expect(text).toContain(`Top sources by clients\n${['google.com: 2 clients, $7,500.50 in fees', `${HOSTILE}: 2 clients, $20 in fees`, 'Entered by staff: 1 client, $3,000 in fees'].join('\n')}\n`);
+    expect(text).toContain(`Top sources by clients\n${['google.com: 2 clients, $7,500.50 in fees', `${HOSTILE}: 2 clients, $20 in fees`, 'Offline / entered by staff: 1 client, $3,000 in fees'].join('\n')}\n`);
     expect(text).not.toMatch(/^Direct:/m); // no client came direct
     expect(text).toContain('3 leads have follow-ups due on or before Monday, November 25, 2030:');
     expect(text).toContain('Dan Direct: Wed, Nov 20, 2030\nOtto Offline: Sun, Nov 24, 2030\nSam Staff: Mon, Nov 25, 2030\n');
     expect(text).not.toContain('Gina Google: ');
-    expect(text).toContain('https://crm.keystone.test/dashboard/analytics?from=2030-11-18&to=2030-11-24');
+    expect(text).toContain('https://crm.keystone.test/dashboard/analytics?period=custom&from=2030-11-18&to=2030-11-24');
     const html = String(mail!.parsed.html);
     expect(html).not.toContain('<script>');
     expect(html).toContain('x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;.example');

@@ -1,6 +1,7 @@
+import { sourceLabel as labelOf } from '#shared/source-label';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { DIRECT_SOURCE, type AnalyticsSourceRow } from '#shared/schemas/analytics-report';
+import type { AnalyticsSourceRow } from '#shared/schemas/analytics-report';
 import { addDays, isoWeekday, zonedInstant, zonedParts } from '#shared/zoned-time';
 import type { WeeklyFigures, WeeklyReportData } from '../../lib/weekly-report-data.ts';
 import type { Db } from '../client.ts';
@@ -21,12 +22,8 @@ export const WEEKLY_REPORT_MINUTES = 8 * 60;
 const TOP_SOURCES = 3;
 const FOLLOW_UPS_LISTED = 5;
 
-/** How the sources table's rows read in the email. */
-export function sourceLabel(row: Pick<AnalyticsSourceRow, 'origin' | 'value'>): string {
-  if (row.origin === 'offline') return 'Entered by staff';
-  if (row.origin === 'unrecorded') return 'Website (visit not recorded)';
-  return row.value === DIRECT_SOURCE ? 'Direct' : row.value;
-}
+/** A sources row as the email names it: as the Analytics page does. */
+export const sourceLabel = (row: Pick<AnalyticsSourceRow, 'origin' | 'value'>) => labelOf(row.origin, row.value);
 
 /** The Monday of the week (Monday to Sunday) holding `date`. */
 const mondayOf = (date: string) => addDays(date, 1 - isoWeekday(date));

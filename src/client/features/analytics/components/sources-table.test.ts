@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '#shared/csv';
 import { utmValue } from '#shared/schemas/analytics-report';
-import { sourceLabel } from '#client/lib/source-label.ts';
+import { sourceLabel } from '#shared/source-label';
 import { sourcesCsv } from './sources-table.tsx';
 
 describe('sourceLabel', () => {

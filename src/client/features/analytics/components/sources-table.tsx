@@ -4,7 +4,7 @@ import { csvRow } from '#shared/csv-write';
 import { ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup, type AnalyticsSourceRow, type AnalyticsSources } from '#shared/schemas/analytics-report';
 import { Download } from '#client/components/icons.tsx';
 import { formatCents } from '#client/lib/money.ts';
-import { sourceLabel } from '#client/lib/source-label.ts';
+import { sourceLabel } from '#shared/source-label';
 
 const GROUP_LABELS: Record<AnalyticsSourceGroup, string> = { referrer: 'Referring site', utm: 'Campaign (UTM)', landing: 'Landing page' };
 

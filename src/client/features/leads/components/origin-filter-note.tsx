@@ -1,4 +1,4 @@
-import { sourceLabel } from '#client/lib/source-label.ts';
+import { sourceLabel } from '#shared/source-label';
 import { formatDate } from '#client/lib/format.ts';
 import type { LeadListView } from '../api/get-leads.ts';
 

@@ -1,4 +1,4 @@
-import { DIRECT_SOURCE, parseUtmValue, type LeadOrigin } from '#shared/schemas/analytics-report';
+import { DIRECT_SOURCE, parseUtmValue, type LeadOrigin } from './schemas/analytics-report.ts';
 
 export const OFFLINE_LABEL = 'Offline / entered by staff';
 export const UNRECORDED_LABEL = 'Website, visit not recorded';
