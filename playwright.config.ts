@@ -67,7 +67,7 @@ export default defineConfig({
     // Deletes, erases and merges leads (and their notifications and appointments): after the specs that count those.
     { name: 'lead-privacy', testMatch: /lead-(privacy|journey)\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
     // Invites, deactivates and removes accounts (each new admin gets the notifications of later leads): after the others.
-    { name: 'team', testMatch: /(team|audit-log|analytics-funnel)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
+    { name: 'team', testMatch: /(team|audit-log)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // On a server of its own (tests/e2e/own-server.ts); only the mail sink is shared.
     { name: 'account', testMatch: /(account|two-factor|website)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
     // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
