@@ -376,6 +376,24 @@ export const DASHBOARD_STATES: PageState[] = [
       await closeDialog(page);
       await page.goto(`${s.origin}/dashboard/analytics`);
       await expect(page.getByText('/careers').first()).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Funnel' })).toBeVisible();
+    },
+  },
+  {
+    name: 'analytics-custom-range',
+    open: async (page, s) => {
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      await page.goto(`${s.origin}/dashboard/analytics?period=custom&from=${day(-60)}&to=${day(0)}&group=utm`);
+      await expect(page.getByRole('form', { name: 'Custom range' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Sources' })).toBeVisible();
+      await expect(page.getByText('Loading sources...')).toHaveCount(0);
+    },
+  },
+  {
+    name: 'leads-from-analytics',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/leads?origin=offline&visit_from=2020-01-01&visit_to=2030-12-31`);
+      await expect(page.getByRole('status').filter({ hasText: 'From Analytics: Offline / entered by staff' })).toBeVisible();
     },
   },
   {

@@ -55,13 +55,15 @@ export function AnalyticsPage() {
           <SummaryCards summary={summary.data} />
         ))}
       <NowCard />
-      {preset === '24h' && summary.data ? (
-        <div className="grid gap-6 lg:grid-cols-3">
-          <div className="min-w-0 lg:col-span-2">
-            <ActivityChart period={preset} hourly={summary.data.hourly} />
+      {preset === '24h' ? (
+        summary.data && (
+          <div className="grid gap-6 lg:grid-cols-3">
+            <div className="min-w-0 lg:col-span-2">
+              <ActivityChart period={preset} hourly={summary.data.hourly} />
+            </div>
+            <TopPages pages={summary.data.top_pages} />
           </div>
-          <TopPages pages={summary.data.top_pages} />
-        </div>
+        )
       ) : report.isPending ? (
         <Spinner className="py-16" label="Loading the trend..." />
       ) : report.isError ? (
@@ -71,16 +73,19 @@ export function AnalyticsPage() {
           <div className="min-w-0 lg:col-span-2">
             <DailyTrendChart report={report.data} />
           </div>
-          {preset && summary.data ? <TopPages pages={summary.data.top_pages} /> : <FunnelCard funnel={report.data.funnel} days={days} />}
+          <FunnelCard funnel={report.data.funnel} days={days} />
         </div>
       )}
-      <div className="grid gap-6 lg:grid-cols-3">
-        {preset && report.data && <FunnelCard funnel={report.data.funnel} days={days} />}
-        <div className={preset ? 'min-w-0 lg:col-span-2' : 'min-w-0 lg:col-span-3'}>
-          <SourcesTable data={sources.data} group={group} onGroup={setGroup} loading={sources.isFetching} />
+      {preset === '24h' && report.data && <FunnelCard funnel={report.data.funnel} days={days} />}
+      <SourcesTable data={sources.data} group={group} onGroup={setGroup} loading={sources.isFetching} />
+      {preset && summary.data && (
+        <div className="grid gap-6 lg:grid-cols-3">
+          {preset !== '24h' && <TopPages pages={summary.data.top_pages} />}
+          <div className={preset === '24h' ? 'min-w-0 lg:col-span-3' : 'min-w-0 lg:col-span-2'}>
+            <VisitSources referrers={summary.data.top_referrers} devices={summary.data.devices} />
+          </div>
         </div>
-      </div>
-      {preset && summary.data && <VisitSources referrers={summary.data.top_referrers} devices={summary.data.devices} />}
+      )}
     </section>
   );
 }

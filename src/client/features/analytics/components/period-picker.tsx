@@ -67,10 +67,10 @@ export function PeriodPicker({ view, onPeriod, onCustom }: { view: AnalyticsView
         <option value={CUSTOM_PERIOD}>Custom range</option>
       </SelectField>
       {custom && (
-        <form noValidate onSubmit={apply} aria-label="Custom range" className="flex w-full flex-wrap items-start gap-3 sm:w-auto">
-          <TextField id="analytics-from" label="From" type="date" value={from} max={to || undefined} error={errors.from} onChange={(e) => setFrom(e.target.value)} className="min-w-0 flex-1 sm:w-40" />
-          <TextField id="analytics-to" label="To" type="date" value={to} min={from || undefined} error={errors.to} onChange={(e) => setTo(e.target.value)} className="min-w-0 flex-1 sm:w-40" />
-          <button type="submit" className="mt-6 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800">
+        <form noValidate onSubmit={apply} aria-label="Custom range" className="grid w-full grid-cols-2 items-start gap-3 sm:flex sm:w-auto">
+          <TextField id="analytics-from" label="From" type="date" value={from} max={to || undefined} error={errors.from} onChange={(e) => setFrom(e.target.value)} className="min-w-0 sm:w-44" />
+          <TextField id="analytics-to" label="To" type="date" value={to} min={from || undefined} error={errors.to} onChange={(e) => setTo(e.target.value)} className="min-w-0 sm:w-44" />
+          <button type="submit" className="col-span-2 rounded-md sm:mt-6 bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800">
             Apply
           </button>
         </form>
