@@ -167,6 +167,16 @@ describe('a new lead', () => {
     expect(sink.messages.flatMap((m) => m.envelope.to).sort()).toEqual(['ann@keystone.test', 'second@example.com']);
   });
 
+  it('writes nothing to a deactivated account, whatever it chose (a former colleague gets no lead or appointment details)', async () => {
+    await execute(database.db, sql`update users set email_new_leads = true, email_appointments = true, deactivated_at = now() where email = 'bob@keystone.test'`);
+    await submitLead({ email: 'third@example.com' });
+    const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
+    await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: '2031-03-03', time: '09:30', type: 'Call' }, { cookie });
+    await t.outbox.flush();
+    expect(await rowsOf(database.db, sql`select 1 from emails where to_address = 'bob@keystone.test'`)).toEqual([]);
+    expect((await rowsOf(database.db, sql`select 1 from emails where to_address = 'ann@keystone.test'`)).length).toBeGreaterThan(0);
+  });
+
   it('cannot add a header or a recipient, whatever the person typed as their name', async () => {
     const name = 'Eve "Mallory", Jr.\r\nBcc: thief@evil.test\r\nX-Injected: yes 李雷 🏠';
     await submitLead({ full_name: name, email: 'eve@example.com' });

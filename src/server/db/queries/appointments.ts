@@ -119,7 +119,7 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
     ), mail_to_staff as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
       select ${newEmail(mail)}, 'appointment', u.email, s.data || '{"audience":"staff"}'::jsonb, s.lead_id
-      from mail_snapshot s cross join users u where u.email_appointments
+      from mail_snapshot s cross join users u where u.email_appointments and u.deactivated_at is null
     )`;
 }
 

@@ -122,7 +122,7 @@ function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
       select ${newEmail(mail)}, 'new-lead', u.email, s.data, s.id
       from lead_snapshot s cross join users u
-      where u.email_new_leads and u.id is distinct from ${createdBy}::uuid
+      where u.email_new_leads and u.deactivated_at is null and u.id is distinct from ${createdBy}::uuid
     ), to_lead as (
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
       select ${newEmail(mail)}, 'lead-acknowledgement', s.email, s.full_name, s.data, s.id
