@@ -20,8 +20,12 @@
  * `ingest`: analytics events through HTTP for BENCH_INGEST_SECONDS (60) from 64 connections,
  * on PGlite and PostgreSQL, against a bare Hono hello-world (bench/lib/hello-world.ts) in the same run;
  * acknowledged must equal stored; the per-IP limit is off unless BENCH_ANALYTICS_LIMIT sets it (all
- * the load comes from one address, so a high limit measures the shared counter's cost). `analytics`: the summary's p50/p95 per period with 1M and
- * 10M events on PostgreSQL (target p95 < 100 ms for 30 days at 10M) and 1M on PGlite.
+ * the load comes from one address, so a high limit measures the shared counter's cost). `analytics`: the
+ * summary's p50/p95 per period, and the report (funnel and daily trend) and sources table (per
+ * group) for 90 and 30 days, with 1M and 10M events (10,000 and 100,000 leads) on PostgreSQL
+ * (targets p95 < 100 ms for the summary's 30 days and < 150 ms for the report and each sources
+ * group at 90 days, at 10M) and 1M on PGlite (report and sources at 90 days p95 < 400 ms).
+ * The seed: bench/analytics.ts.
  *
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
  * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms).
@@ -56,7 +60,6 @@
  * Exits 1 if a target is missed.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,7 +71,7 @@ import { describePageWeight, measurePageWeight, WEIGHT_BUDGETS } from './page-we
 import { measureFanout, measureSignIn, measureTwoFactorSignIn } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { seedLeadPage, timeLeadPage, TIMELINE_ENTRIES } from './lead-page.ts';
-import { measureIngestion, seedEvents, timeSummary } from './analytics.ts';
+import { leadsFor, measureIngestion, seedEvents, timeReport, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
 import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
@@ -507,18 +510,27 @@ async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<strin
   verdict(`${engine}: events/s`, rps >= INGEST_TARGET[engine], `${rps.toFixed(0)}/s (target ≥ ${INGEST_TARGET[engine].toLocaleString('en-US')})`);
 }
 
+/** The report's and sources' target p95 (ms), for 90 days: PostgreSQL at 10M events, PGlite at 1M. */
+const REPORT_TARGET_MS = { PGlite: 400, PostgreSQL: 150 } as const;
+
 async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise<Database>, env: Record<string, string>, sizes: number[]) {
   for (const size of sizes) {
-    console.log(`\nAnalytics summary with ${size.toLocaleString('en-US')} events, ${engine}`);
-    const seed = async (db: Database['db']) => {
-      await db.execute(sql`truncate analytics_events, analytics_hourly, analytics_sessions`);
-      await seedEvents(db, size);
-    };
-    const { server, cookie } = await seedThenServe(open, seed, env);
+    const label = `${size / 1_000_000}M events`;
+    console.log(`\nAnalytics summary, funnel and sources with ${size.toLocaleString('en-US')} events and ${leadsFor(size).toLocaleString('en-US')} leads, ${engine}`);
+    const { server, cookie } = await seedThenServe(open, (db) => seedEvents(db, size), env);
     for (const t of await timeSummary(server.url, cookie)) {
       const target = engine === 'PostgreSQL' && size >= 10_000_000 && t.period === '30d' ? 100 : undefined;
       const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;
-      verdict(`${engine} summary ${t.period} at ${size / 1_000_000}M events`, target ? t.p95 < target : true, detail);
+      verdict(`${engine} summary ${t.period} at ${label}`, target ? t.p95 < target : true, detail);
+    }
+    const shape = await fetch(`${server.url}/api/analytics/report?days=90`, { headers: { cookie } }).then((r) => r.json() as Promise<{ funnel: Record<string, number> }>);
+    const sources = await fetch(`${server.url}/api/analytics/sources?days=90&group=utm`, { headers: { cookie } }).then((r) => r.json() as Promise<{ rows: unknown[] }>);
+    console.log(`  90-day funnel: ${Object.entries(shape.funnel).map(([k, n]) => `${k} ${n.toLocaleString('en-US')}`).join(', ')}; ${sources.rows.length} UTM rows`);
+    const judged = engine === 'PostgreSQL' ? size >= 10_000_000 : size >= 1_000_000;
+    for (const t of await timeReport(server.url, cookie)) {
+      const target = judged && t.name.endsWith(' 90d') ? REPORT_TARGET_MS[engine] : undefined;
+      const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;
+      verdict(`${engine} ${t.name} at ${label}`, target ? t.p95 < target : true, detail);
     }
     cleanups.pop();
     await server.stop();
