@@ -33,9 +33,10 @@ export function AnalyticsPage() {
   const sources = useAnalyticsSources(view.range, group);
 
   // A failed analytics load is only logged, never toasted (docs/product-rules.md, "Silent errors").
+  const [summaryError, reportError, sourcesError] = [summary.error, report.error, sources.error];
   useEffect(() => {
-    for (const q of [summary, report, sources]) if (q.isError) console.error('Loading analytics failed', q.error);
-  }, [summary, report, sources]);
+    for (const error of [summaryError, reportError, sourcesError]) if (error) console.error('Loading analytics failed', error);
+  }, [summaryError, reportError, sourcesError]);
 
   const days = report.data ? daysText(report.data.from, report.data.to) : '';
   return (

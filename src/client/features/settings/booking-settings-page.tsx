@@ -1,29 +1,21 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { BOOKABLE_TYPES, type BookableType } from '#shared/constants';
 import { FieldError } from '#client/components/ui/form-field.tsx';
-import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
+import { SaveButton, SettingsFormPage, useFocusFirstInvalid } from './components/settings-form-parts.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useBookingSettings, useSaveBookingSettings, type BookingSettingsResponse } from './api/booking-settings.ts';
 import { checkBookingForm, NUMBER_FIELDS, serverFieldErrors, toFormValues, type BookingFormErrors, type BookingFormValues } from './booking-settings-form.ts';
 import { DaysOff } from './components/days-off.tsx';
 import { WeeklyHours } from './components/weekly-hours.tsx';
-import { SettingsNav } from './settings-nav.tsx';
 
 /** /dashboard/settings/booking: when visitors may book a call, and how. */
 export function BookingSettingsPage() {
   const settings = useBookingSettings();
   return (
-    <section className="space-y-6">
-      <SettingsNav />
-      {settings.data ? (
-        <BookingForm settings={settings.data} />
-      ) : settings.isError ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The booking settings could not be loaded.</p>
-      ) : (
-        <Spinner className="py-16" label="Loading booking settings..." />
-      )}
-    </section>
+    <SettingsFormPage query={settings} what="booking settings">
+      {(data) => <BookingForm settings={data} />}
+    </SettingsFormPage>
   );
 }
 
@@ -36,16 +28,11 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
   const save = useSaveBookingSettings();
   const [values, setValues] = useState<BookingFormValues>(() => toFormValues(settings));
   const [errors, setErrors] = useState<BookingFormErrors>({});
-  const formRef = useRef<HTMLFormElement>(null);
-
   // After a refused save, focus goes to the first field with a message.
-  const [refusals, setRefusals] = useState(0);
-  useEffect(() => {
-    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [refusals]);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const refuse = (found: BookingFormErrors) => {
     setErrors(found);
-    setRefusals((n) => n + 1);
+    focusFirstInvalid();
   };
 
   /** Changes some values and drops the messages of the fields named in `clear` (a key, or a prefix ending in '.'). */
@@ -153,13 +140,7 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
       </div>
 
       <div className="flex justify-end">
-        <button
-          type="submit"
-          disabled={save.isPending}
-          className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          {save.isPending ? 'Saving...' : 'Save'}
-        </button>
+        <SaveButton saving={save.isPending} />
       </div>
     </form>
   );

@@ -1,28 +1,20 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { WebsiteContent } from '#shared/website-content';
-import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
+import { SaveButton, SettingsFormPage, useFocusFirstInvalid } from './components/settings-form-parts.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useSaveWebsite, useWebsite } from './api/website.ts';
-import { SettingsNav } from './settings-nav.tsx';
 import { checkWebsiteForm, type WebsiteErrors } from './website-form.ts';
 
 /** /dashboard/settings/website: the public website's words that are the firm's own, with a preview. */
 export function WebsiteSettingsPage() {
   const website = useWebsite();
   return (
-    <section className="space-y-6">
-      <SettingsNav />
-      {website.data ? (
-        <WebsiteForm saved={website.data} />
-      ) : website.isError ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The website settings could not be loaded.</p>
-      ) : (
-        <Spinner className="py-16" label="Loading website settings..." />
-      )}
-    </section>
+    <SettingsFormPage query={website} what="website settings">
+      {(data) => <WebsiteForm saved={data} />}
+    </SettingsFormPage>
   );
 }
 
@@ -43,14 +35,11 @@ function WebsiteForm({ saved }: { saved: WebsiteContent }) {
   const save = useSaveWebsite();
   const [values, setValues] = useState<WebsiteContent>(() => contentOf(saved));
   const [errors, setErrors] = useState<WebsiteErrors>({});
-  const formRef = useRef<HTMLFormElement>(null);
-  const [refusals, setRefusals] = useState(0);
-  useEffect(() => {
-    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [refusals]);
+  // After a refused save, focus goes to the first field with a message.
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const refuse = (found: WebsiteErrors) => {
     setErrors(found);
-    setRefusals((n) => n + 1);
+    focusFirstInvalid();
   };
   const change = (key: string, next: WebsiteContent) => {
     setValues(next);
@@ -132,13 +121,7 @@ function WebsiteForm({ saved }: { saved: WebsiteContent }) {
           <a href="/" target="_blank" rel="noopener" className="rounded-md px-3 py-2 text-sm font-medium text-blue-800 hover:underline">
             Open the website
           </a>
-          <button
-            type="submit"
-            disabled={save.isPending}
-            className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-          >
-            {save.isPending ? 'Saving...' : 'Save'}
-          </button>
+          <SaveButton saving={save.isPending} />
         </div>
       </form>
       <Preview content={values} />

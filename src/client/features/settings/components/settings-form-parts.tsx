@@ -1,0 +1,49 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { SettingsNav } from '../settings-nav.tsx';
+
+/**
+ * A Settings page that edits one saved thing: the Settings navigation, then a spinner while it
+ * loads, a plain message if it cannot, and the form once it has.
+ */
+export function SettingsFormPage<T>({ query, what, children }: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }) {
+  return (
+    <section className="space-y-6">
+      <SettingsNav />
+      {query.data ? (
+        children(query.data)
+      ) : query.isError ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The {what} could not be loaded.</p>
+      ) : (
+        <Spinner className="py-16" label={`Loading ${what}...`} />
+      )}
+    </section>
+  );
+}
+
+/**
+ * After a refused save, focus goes to the form's first field with a message (once the messages
+ * are on screen): `formRef` goes on the form, `focusFirstInvalid` is called with the refusal.
+ */
+export function useFocusFirstInvalid() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
+  return { formRef, focusFirstInvalid: () => setRefusals((n) => n + 1) };
+}
+
+/** The form's Save button; "Saving..." and disabled while the save is on its way. */
+export function SaveButton({ saving }: { saving: boolean }) {
+  return (
+    <button
+      type="submit"
+      disabled={saving}
+      className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
+    >
+      {saving ? 'Saving...' : 'Save'}
+    </button>
+  );
+}
