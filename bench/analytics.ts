@@ -89,11 +89,11 @@ export const leadsFor = (events: number) => Math.round(events / 100);
  * `count` events over 90 days in sessions of 20 events within 20 minutes: the first a page view
  * with the session's first touch (referrer, UTM, landing page, device), then page views,
  * heartbeats and, for one session in five, a form view (one in twenty starts the form). Then
- * the rollups, and `leadsFor(count)` leads over a year (see seedLeads). Generated in SQL, so
- * 10M stays quick.
+ * the rollups. Generated in SQL, so 10M stays quick. Leads and everything else are left as
+ * they are (db:move's test seeds its own); returns how many sessions were made.
  */
-export async function seedEvents(db: Db, count: number): Promise<void> {
-  await execute(db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits, leads, appointments cascade`);
+export async function seedEvents(db: Db, count: number): Promise<number> {
+  await execute(db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
   const sessions = Math.ceil(count / EVENTS_PER_SESSION);
   const chunk = 1_000_000;
   for (let done = 0; done < count; done += chunk) {
@@ -122,10 +122,18 @@ export async function seedEvents(db: Db, count: number): Promise<void> {
       ) e`);
   }
   await rebuildAnalyticsRollups(db);
-  await seedLeads(db, leadsFor(count), sessions);
-  for (const table of ['analytics_hourly', 'analytics_sessions', 'analytics_hourly_visits', 'analytics_hourly_sources', 'leads', 'appointments']) {
+  for (const table of ['analytics_hourly', 'analytics_sessions', 'analytics_hourly_visits', 'analytics_hourly_sources']) {
     await execute(db, sql.raw(`vacuum analyze ${table}`));
   }
+  return sessions;
+}
+
+/** The analytics bench's data: `count` events (seedEvents) and, in place of any leads, `leadsFor(count)` leads over a year (seedLeads). */
+export async function seedEventsAndLeads(db: Db, count: number): Promise<void> {
+  await execute(db, sql`truncate leads, appointments cascade`);
+  const sessions = await seedEvents(db, count);
+  await seedLeads(db, leadsFor(count), sessions);
+  for (const table of ['leads', 'appointments']) await execute(db, sql.raw(`vacuum analyze ${table}`));
 }
 
 /**

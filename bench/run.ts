@@ -71,7 +71,7 @@ import { describePageWeight, measurePageWeight, WEIGHT_BUDGETS } from './page-we
 import { measureFanout, measureSignIn, measureTwoFactorSignIn } from './auth-realtime.ts';
 import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { seedLeadPage, timeLeadPage, TIMELINE_ENTRIES } from './lead-page.ts';
-import { leadsFor, measureIngestion, seedEvents, timeReport, timeSummary } from './analytics.ts';
+import { leadsFor, measureIngestion, seedEventsAndLeads, timeReport, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
 import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
@@ -517,7 +517,7 @@ async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise
   for (const size of sizes) {
     const label = `${size / 1_000_000}M events`;
     console.log(`\nAnalytics summary, funnel and sources with ${size.toLocaleString('en-US')} events and ${leadsFor(size).toLocaleString('en-US')} leads, ${engine}`);
-    const { server, cookie } = await seedThenServe(open, (db) => seedEvents(db, size), env);
+    const { server, cookie } = await seedThenServe(open, (db) => seedEventsAndLeads(db, size), env);
     for (const t of await timeSummary(server.url, cookie)) {
       const target = engine === 'PostgreSQL' && size >= 10_000_000 && t.period === '30d' ? 100 : undefined;
       const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;

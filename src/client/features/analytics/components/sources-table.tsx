@@ -69,7 +69,7 @@ export function SourcesTable({ data, group, onGroup, loading }: { data: Analytic
   const rows = data ? sorted(data.rows, sort.key, sort.dir) : [];
   const sortBy = (key: SortKey) => setSort((s) => ({ key, dir: s.key === key ? (s.dir === 'asc' ? 'desc' : 'asc') : key === 'label' ? 'asc' : 'desc' }));
   const header = (key: SortKey, label: string, className: string) => (
-    <th scope="col" aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={className}>
+    <th key={key} scope="col" aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={className}>
       <button type="button" onClick={() => sortBy(key)} className="font-medium uppercase hover:text-slate-900">
         {label}
         <span aria-hidden="true">{sort.key === key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
