@@ -250,3 +250,22 @@ describe('Leads Manager on a phone', () => {
     await waitFor(() => expect(currentUrl()).toBe('/dashboard/leads?sort=name&dir=desc'));
   });
 });
+
+describe('Leads Manager: the leads of one Analytics sources row', () => {
+  it('asks for exactly that row, says so, exports the same, and shows every lead again on request', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined));
+    const utm = encodeURIComponent(JSON.stringify(['google', 'cpc', 'spring']));
+    renderWithProviders(<LeadsPage />, { url: `/dashboard/leads?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07` });
+    await screen.findByRole('link', { name: 'Ada' });
+    expect(lastList(calls)).toBe(`/api/leads?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07&page=1&page_size=20`);
+    const note = screen.getAllByRole('status').find((s) => s.textContent?.startsWith('From Analytics'));
+    expect(note).toHaveTextContent('From Analytics: google / cpc / spring, visits Nov 1, 2026 – Nov 7, 2026');
+    expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute('href', `/api/leads/export?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07`);
+
+    await user.click(screen.getByRole('button', { name: 'Show all leads' }));
+    await waitFor(() => expect(currentUrl()).toBe('/dashboard/leads'));
+    await waitFor(() => expect(lastList(calls)).toBe('/api/leads?page=1&page_size=20'));
+    expect(screen.queryByText(/From Analytics/)).not.toBeInTheDocument();
+  });
+});
