@@ -43,7 +43,11 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   const list = (await (await page.request.get(`/api/leads?search=${encodeURIComponent(name)}`)).json()) as { leads: { id: string }[] };
   const leadId = list.leads[0]!.id;
 
-  // Staff book the call and win the client.
+  // Staff book the call and win the client while the Analytics page is open: it updates live
+  // (the notification stream's change events), without a reload.
+  await page.goto('/dashboard/analytics?period=7d&group=utm');
+  await expect(row.getByRole('cell')).toHaveText(['1', '1', '0', '0', '0%', '$0']);
+  await expect(page.getByRole('button', { name: /Notifications/ })).toBeVisible();
   const booked = await page.request.post('/api/appointments', {
     data: { lead_id: leadId, date: '2031-03-04', time: '10:00', type: 'Call', notes: '', allow_overlap: true },
     headers: fromTheSite(),
@@ -52,8 +56,7 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   const won = await page.request.patch(`/api/leads/${leadId}`, { data: { status: 'Converted', estimated_fee_cents: 420_000 }, headers: fromTheSite() });
   expect(won.status(), await won.text()).toBe(200);
 
-  await page.goto('/dashboard/analytics?period=7d&group=utm');
-  await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '1', '100%', '$4,200']);
+  await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '1', '100%', '$4,200'], { timeout: 8_000 });
   const funnel = page.getByTestId('funnel');
   await expect(funnel).toBeVisible();
   expect(Number((await page.getByTestId('funnel-converted').textContent())!.replace(/,/g, ''))).toBeGreaterThanOrEqual(1);

@@ -10,8 +10,10 @@ const RETRY_AFTER_CLOSE_MS = 5000;
 const LIVE_BOOKING_QUERIES = [['appointments'], ['overview']];
 /** What to refetch when the server says a resource changed (anyone's edit, in any process). */
 const LIVE_CHANGE_QUERIES: Record<string, string[][]> = {
-  leads: [['leads'], ['overview']],
-  appointments: [['appointments'], ['overview'], ['leads']],
+  // A lead sent, converted or given a fee, a call booked or cancelled: the Analytics page's
+  // funnel, sources and conversion rate count them.
+  leads: [['leads'], ['overview'], ['analytics-report'], ['analytics-sources'], ['analytics-summary']],
+  appointments: [['appointments'], ['overview'], ['leads'], ['analytics-report'], ['analytics-sources']],
   // Visitors came or moved: the Analytics page's "Now".
   analytics: [['analytics-now']],
 };
