@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { queueWeeklyReportTo } from '../db/queries/weekly-report.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { EXPORT_VISIT_EVENTS_LIMIT, leadExportSchema, type EraseResponse, type LeadExport } from '#shared/schemas/lead-privacy';
@@ -166,6 +167,12 @@ describe('POST /api/leads/{id}/erase', () => {
   });
 
   it('leaves no trace of the person in any column of any table, and the counts as they were', async () => {
+    // Both people's follow-ups are due, and an admin's weekly report lists them by name.
+    // (Their follow-up dates are put back after, so the Overview compares as before.)
+    const dates = await rowsOf<{ id: string; follow_up_on: string | null }>(database.db, sql`select id, follow_up_on::text from leads`);
+    await execute(database.db, sql`update leads set follow_up_on = current_date - 1`);
+    await queueWeeklyReportTo(database.db, { email: 'owner@keystone.test' }, { now: new Date(), timeZone: 'America/New_York', mail: { domain: 'keystone.test', sending: true } });
+    for (const { id, follow_up_on } of dates) await execute(database.db, sql`update leads set follow_up_on = ${follow_up_on}::date where id = ${id}`);
     // The walk finds what is there: both people, in many places.
     const before = await findTraces([...QUINCY_NEEDLES, ...needlesOf(CONTROL)]);
     expect(before.filter((h) => h.endsWith(QUINCY.email)).length).toBeGreaterThanOrEqual(5);

@@ -66,9 +66,23 @@ export async function deleteLeadWithAppointments(
     }
     // The cancellations just queued (in this transaction, so at now()) must not go with the lead.
     await execute(t, sql`update emails set lead_id = null where lead_id = ${id} and kind = 'appointment' and created_at = now()`);
+    await forgetInWeeklyReports(t, [id]);
     await execute(t, sql`delete from leads where id = ${id}`);
     return { appointments_cancelled: cancelled, appointments_deleted: deleted };
   });
+}
+
+/**
+ * A weekly report names the leads whose follow-up was due; it is about several leads, so it
+ * is not deleted with one of them: those leads' entries are taken out of it instead (the
+ * count of follow-ups due stays as it was).
+ */
+async function forgetInWeeklyReports(t: Db, ids: string[]): Promise<void> {
+  await execute(t, sql`
+    update emails set data = jsonb_set(data, '{follow_ups,leads}', coalesce(
+      (select jsonb_agg(x) from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' <> all(${pgArray(ids)}::text[])), '[]'::jsonb))
+    where kind = 'weekly-report' and jsonb_typeof(data->'follow_ups'->'leads') = 'array'
+      and exists (select 1 from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' = any(${pgArray(ids)}::text[]))`);
 }
 
 /**
@@ -115,6 +129,7 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
     );
     const eventsRemoved =
       sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
+    await forgetInWeeklyReports(t, ids);
     await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
     await redactLeadsInAudit(t, ids);
     return {

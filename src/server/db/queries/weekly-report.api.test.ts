@@ -180,6 +180,19 @@ describe('the weekly report job', () => {
     expect(mailTo(sink.messages, 'dora@keystone.test')).toHaveLength(0);
   });
 
+  it('forgets a lead deleted after the report was queued: its name leaves the stored report', async () => {
+    await run(MONDAY_0800);
+    const owner = await signIn(t.json, 'carl@keystone.test', 'carl-password');
+    const [dan] = await rowsOf<{ id: string }>(database.db, sql`select id from leads where full_name = 'Dan Direct'`);
+    expect((await t.json('DELETE', `/api/leads/${dan!.id}`, undefined, { cookie: owner })).status).toBe(200);
+    const stored = await rowsOf<{ data: string }>(database.db, sql`select data::text as data from emails where kind = 'weekly-report'`);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { data } of stored) {
+      expect(data).not.toContain('Dan Direct');
+      expect(data).toContain('Otto Offline');
+    }
+  });
+
   it('is queued once per admin and week, however many runs, and again the next week', async () => {
     expect(await run(MONDAY_0800)).toBe(2);
     expect(await run(MONDAY_0800)).toBe(0);
