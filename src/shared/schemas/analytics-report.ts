@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ANALYTICS_MAX_RANGE_DAYS } from '../constants.ts';
+import { ANALYTICS_MAX_RANGE_DAYS, ANALYTICS_TEXT_LIMITS } from '../constants.ts';
 import { addDays, utcDay } from '../zoned-time.ts';
 import { dateSchema } from './appointment.ts';
 
@@ -28,6 +28,12 @@ export type LeadOrigin = (typeof LEAD_ORIGINS)[number];
  * visits whose first recorded page had no source at all.
  */
 export const DIRECT_SOURCE = 'Direct';
+
+/**
+ * The longest value a sources row can carry: a UTM row's three values at their longest, each
+ * character escaped as JSON at its widest (\uXXXX), with the brackets, quotes and commas.
+ */
+export const ORIGIN_VALUE_MAX = 3 * 6 * ANALYTICS_TEXT_LIMITS.utm + 16;
 
 /** A UTM row's value: its source, medium and campaign ('' for none), as one JSON text. */
 export const utmValue = (source: string, medium: string, campaign: string) => JSON.stringify([source, medium, campaign]);

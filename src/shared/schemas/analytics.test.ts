@@ -25,3 +25,14 @@ describe('analyticsEventRequestSchema', () => {
     expect(analyticsEventRequestSchema.safeParse({ ...base, event_type: 'time_spent', time_spent: 5 }).success).toBe(true);
   });
 });
+
+describe('a UTM sources row as a leads filter', () => {
+  it('fits the longest UTM values the tracker may send, however JSON escapes them', async () => {
+    const { utmValue, ORIGIN_VALUE_MAX } = await import('./analytics-report.ts');
+    const { leadListQuerySchema } = await import('./lead.ts');
+    const widest = '\u0001'.repeat(200); // each becomes \u0001 in JSON
+    const value = utmValue(widest, '"'.repeat(200), '\\'.repeat(200));
+    expect(value.length).toBeLessThanOrEqual(ORIGIN_VALUE_MAX);
+    expect(leadListQuerySchema.safeParse({ origin: 'utm', origin_value: value }).success).toBe(true);
+  });
+});

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { LEAD_STATUSES, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
 import { LEAD_FIELD_RULES, PROPERTY_TYPE_MESSAGES } from '../rules/lead-fields.ts';
-import { LEAD_ORIGINS } from './analytics-report.ts';
+import { LEAD_ORIGINS, ORIGIN_VALUE_MAX } from './analytics-report.ts';
 import { dateSchema } from './appointment.ts';
 import { storableText, zodText } from './text.ts';
 
@@ -214,7 +214,7 @@ export const leadListQuerySchema = z.object({
    * brought them (`visit_from`/`visit_to`; for offline and unrecorded leads, the day they were added).
    */
   origin: optionalEnum(LEAD_ORIGINS),
-  origin_value: storableText().max(1200, 'Origin value must be at most 1200 characters').optional(),
+  origin_value: storableText().max(ORIGIN_VALUE_MAX, `Origin value must be at most ${ORIGIN_VALUE_MAX} characters`).optional(),
   visit_from: optionalDate,
   visit_to: optionalDate,
   sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LEAD_SORTS).default('created')),

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { LEAD_STATUSES, PROPERTY_TYPES } from '#shared/constants';
-import { LEAD_ORIGINS } from '#shared/schemas/analytics-report';
+import { LEAD_ORIGINS, ORIGIN_VALUE_MAX } from '#shared/schemas/analytics-report';
 import { LEAD_SORTS, type LeadSort } from '#shared/schemas/lead';
 import { defaultDirection, type LeadListView, type SortDirection } from './api/get-leads.ts';
 
@@ -27,7 +27,7 @@ function readView(params: URLSearchParams): LeadListView {
     created_from: day(params.get('created_from')),
     created_to: day(params.get('created_to')),
     origin: oneOf(LEAD_ORIGINS, params.get('origin')),
-    origin_value: (params.get('origin_value') ?? '').slice(0, 1200),
+    origin_value: (params.get('origin_value') ?? '').slice(0, ORIGIN_VALUE_MAX),
     visit_from: day(params.get('visit_from')),
     visit_to: day(params.get('visit_to')),
     sort,
