@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYTICS_SESSION_PATH_CAP } from '#shared/constants';
 import { UNSTORABLE_MESSAGE } from '#shared/schemas/text';
+import type { Database } from '../db/client.ts';
 import { execute } from '../db/sql.ts';
+import { EventRecorder } from './event-recorder.ts';
 import { createTestApp } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
@@ -94,5 +96,25 @@ describe('what one event may store', () => {
     const [row] = await rowsOf<{ user_agent: string; device: string }>(database.db, sql`select user_agent, device from analytics_events`);
     expect(row!.user_agent).toBe(huge.slice(0, 512));
     expect(row!.device).toBe('mobile');
+  });
+});
+
+describe('the "visitors moved" announcement', () => {
+  it('sent late, after the database has closed, is dropped quietly (an uncaught error here fails the whole run)', async () => {
+    let closed = false;
+    const open: Database = Object.create(database) as Database;
+    Object.defineProperty(open, 'db', {
+      get: () => {
+        if (closed) throw new Error('database closed');
+        return database.db;
+      },
+    });
+    const recorder = new EventRecorder(() => open, 0);
+    const event = { session_id: 'announceAAAAAAAAAAAAAA', event_type: 'pageview' as const, page_path: '/' };
+    await recorder.record(event, BROWSER, 'localhost'); // announced at once
+    await recorder.record(event, BROWSER, 'localhost'); // announced at the end of the 2 s window
+    closed = true;
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    expect(await count(sql`select count(*)::int as n from analytics_events where session_id = 'announceAAAAAAAAAAAAAA'`)).toBe(2);
   });
 });

@@ -72,9 +72,13 @@ export class EventRecorder {
   private announce(db: Database): void {
     const send = () => {
       this.lastAnnounce = Date.now();
-      execute(db.db, sql`select pg_notify(${CHANGE_CHANNEL}, 'analytics')`).catch(() => {
-        // only a hint for open pages; the next batch announces again
-      });
+      // Only a hint for open pages; the next batch announces again. The database may have
+      // closed meanwhile (a late timer at shutdown): that is no error either.
+      try {
+        execute(db.db, sql`select pg_notify(${CHANGE_CHANNEL}, 'analytics')`).catch(() => undefined);
+      } catch {
+        // closed
+      }
     };
     const wait = this.lastAnnounce + ANNOUNCE_MS - Date.now();
     if (wait <= 0) send();
