@@ -2,6 +2,7 @@
  * Analytics at scale: ingestion through HTTP (group commit) against a bare Hono hello-world
  * measured in the same run, and the summary's latency with 1M and 10M events.
  */
+import { SEED_PERSON } from './leads-at-scale.ts';
 import { sql } from 'drizzle-orm';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../src/shared/constants.ts';
 import type { Db } from '../src/server/db/client.ts';
@@ -150,11 +151,7 @@ async function seedLeads(db: Db, count: number, sessions: number): Promise<void>
     insert into leads (full_name, email, phone, property_types, status, message, created_at, submission_id, analytics_session_id,
       source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed, visit_hour, estimated_fee_cents)
     select
-      (array['James','Maria','Robert','Linda','Michael','Patricia','David','Jennifer','Carlos','Aisha','Kevin','Priya','Thomas','Grace','Daniel','Sofia','Marcus','Emily','Andre','Hannah'])[1 + (i % 20)]
-        || ' ' || (array['Carter','Nguyen','Patel','Johnson','Rivera','Kim','Thompson','Garcia','Brooks','Murphy','Okafor','Schmidt','Reyes','Coleman','Walsh','Martin','Lopez','Clark','Lewis','Young','Allen','King','Wright','Scott','Hill'])[1 + ((i * 7) % 25)],
-      'lead' || i || '@' || (array['gmail.com','yahoo.com','outlook.com','invest.example','capital.example'])[1 + (i % 5)],
-      '(' || (200 + (i % 800)) || ') 555-' || lpad(((i * 37) % 10000)::text, 4, '0'),
-      array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]],
+      ${SEED_PERSON},
       status,
       case when i % 3 = 0 then 'Looking for underwriting on a deal.' end,
       created_at,

@@ -9,6 +9,17 @@ import { execute } from '../src/server/db/sql.ts';
 
 export const SCALE_LEADS = 100_000;
 
+/**
+ * A seeded lead's full_name, email, phone and property_types, from the integer `i` of the
+ * select (a generate_series): believable, varied, and the same for the same `i`.
+ */
+export const SEED_PERSON = sql.raw(`
+      (array['James','Maria','Robert','Linda','Michael','Patricia','David','Jennifer','Carlos','Aisha','Kevin','Priya','Thomas','Grace','Daniel','Sofia','Marcus','Emily','Andre','Hannah'])[1 + (i % 20)]
+        || ' ' || (array['Carter','Nguyen','Patel','Johnson','Rivera','Kim','Thompson','Garcia','Brooks','Murphy','Okafor','Schmidt','Reyes','Coleman','Walsh','Martin','Lopez','Clark','Lewis','Young','Allen','King','Wright','Scott','Hill'])[1 + ((i * 7) % 25)],
+      'lead' || i || '@' || (array['gmail.com','yahoo.com','outlook.com','invest.example','capital.example'])[1 + (i % 5)],
+      '(' || (200 + (i % 800)) || ') 555-' || lpad(((i * 37) % 10000)::text, 4, '0'),
+      array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]]`);
+
 /** Three staff admins who own three leads in four (fixed ids, so the queries can name one). */
 export const SCALE_OWNER_IDS = ['00000000-0000-4000-8000-00000000b001', '00000000-0000-4000-8000-00000000b002', '00000000-0000-4000-8000-00000000b003'];
 
@@ -23,11 +34,7 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
   await execute(db, sql`
     insert into leads (full_name, email, phone, property_types, status, message, created_at, owner_id, follow_up_on)
     select
-      (array['James','Maria','Robert','Linda','Michael','Patricia','David','Jennifer','Carlos','Aisha','Kevin','Priya','Thomas','Grace','Daniel','Sofia','Marcus','Emily','Andre','Hannah'])[1 + (i % 20)]
-        || ' ' || (array['Carter','Nguyen','Patel','Johnson','Rivera','Kim','Thompson','Garcia','Brooks','Murphy','Okafor','Schmidt','Reyes','Coleman','Walsh','Martin','Lopez','Clark','Lewis','Young','Allen','King','Wright','Scott','Hill'])[1 + ((i * 7) % 25)],
-      'lead' || i || '@' || (array['gmail.com','yahoo.com','outlook.com','invest.example','capital.example'])[1 + (i % 5)],
-      '(' || (200 + (i % 800)) || ') 555-' || lpad(((i * 37) % 10000)::text, 4, '0'),
-      array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]],
+      ${SEED_PERSON},
       (array['New','New','Contacted','Converted','Dropped'])[1 + ((i / 7) % 5)],
       case when i % 3 = 0 then 'Looking for underwriting on a deal.' end,
       now() - make_interval(mins => (i * 10.5)::int),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { seededRandom } from '../lib/seeded-random.ts';
 import { addDays, isoWeekday, utcDay, zonedParts } from '#shared/zoned-time';
 import type { AppointmentType, LeadStatus, PropertyType } from '#shared/constants';
 import { deviceOf, referrerHostOf } from '../analytics/event-sources.ts';
@@ -33,16 +34,9 @@ export function stableUuid(name: string): string {
 export const DEMO_SESSION_PREFIX = 'demo-';
 const sessionId = (n: number) => `${DEMO_SESSION_PREFIX}${createHash('sha256').update(`demo-session:${n}`).digest('base64url').slice(0, 17)}`;
 
-/** mulberry32: small, fast and good enough for a demo. */
+/** The demo's random numbers: the same every run. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const weighted = <T>(items: readonly (readonly [T, number])[]): T => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../lib/seeded-random.ts';
 import { execute } from '../sql.ts';
 import { useTestDatabase, rowsOf } from '../../test/database.ts';
 import { insertAnalyticsEvents, rebuildAnalyticsRollups, rollupsOf, type NewAnalyticsEvent } from './analytics-events.ts';
@@ -9,16 +10,7 @@ beforeEach(async () => {
   await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
 });
 
-/** A small deterministic PRNG (mulberry32): a failing case can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 function randomEvents(next: () => number, count: number): NewAnalyticsEvent[] {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;

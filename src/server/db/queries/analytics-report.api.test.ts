@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../lib/seeded-random.ts';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { conversionRate, DIRECT_SOURCE, utmValue, type AnalyticsSourceGroup, type AnalyticsSourceRow } from '#shared/schemas/analytics-report';
 import { execute, pgArray } from '../sql.ts';
@@ -28,15 +29,7 @@ beforeEach(async () => {
   await execute(database.db, sql`truncate leads, appointments cascade`);
 });
 
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 type Event = { session_id: string; event_type: string; page_path: string; referrer_host: string | null; utm_source: string | null; utm_medium: string | null; utm_campaign: string | null; at: number };
 type Lead = { id: string; session: string | null; submission: boolean; at: number; status: string; fee: number | null; booked: boolean };

@@ -60,11 +60,22 @@ export async function getAnalyticsFunnel(db: Db, range: DayRange): Promise<Analy
   return row!;
 }
 
+/**
+ * Where a lead counts in the sources table (and in the leads list's filter of a row): by its
+ * visit's first touch ('visit'), or, with no visit recorded, 'offline' (typed in or imported:
+ * no public-form submission) or 'unrecorded' (sent through the form). `l`: the leads alias.
+ */
+export const leadOrigin = (l: string) =>
+  sql.raw(`case when ${l}.visit_hour is not null then 'visit' when ${l}.submission_id is null then 'offline' else 'unrecorded' end`);
+
+/** A referring-site row's value: the site, or DIRECT_SOURCE for none ('Direct' as ingestion stores it, or no source at all). */
+export const referrerValue = (column: string) => sql`coalesce(nullif(${sql.raw(column)}, ''), ${DIRECT_SOURCE})`;
+
 const dims = (group: AnalyticsSourceGroup, table: 'v' | 'l'): SQL => {
   const c = (column: string) => sql.raw(`coalesce(${table}.${column}, '')`);
   switch (group) {
     case 'referrer':
-      return sql`${c('source')} as a, '' as b, '' as c`;
+      return sql`${referrerValue(`${table}.source`)} as a, '' as b, '' as c`;
     case 'utm':
       return sql`${c('utm_source')} as a, ${c('utm_medium')} as b, ${c('utm_campaign')} as c`;
     case 'landing':
@@ -75,8 +86,7 @@ const dims = (group: AnalyticsSourceGroup, table: 'v' | 'l'): SQL => {
 const visitRow = z.object({ a: z.string(), b: z.string(), c: z.string(), visitors: int });
 const leadRow = z.object({ origin: z.enum(['visit', 'offline', 'unrecorded']), a: z.string(), b: z.string(), c: z.string(), leads: int, bookings: int, converted: int, fees: z.number() });
 
-const valueOf = (group: AnalyticsSourceGroup, { a, b, c }: { a: string; b: string; c: string }) =>
-  group === 'utm' ? utmValue(a, b, c) : group === 'referrer' && a === '' ? DIRECT_SOURCE : a;
+const valueOf = (group: AnalyticsSourceGroup, { a, b, c }: { a: string; b: string; c: string }) => (group === 'utm' ? utmValue(a, b, c) : a);
 
 /**
  * One row per referring site, UTM source/medium/campaign or landing page of the visitors who
@@ -99,7 +109,7 @@ export async function getAnalyticsSources(db: Db, range: DayRange, group: Analyt
         select 'visit' as origin, ${dims(group, 'l')}, l.status, l.estimated_fee_cents, ${BOOKED} as booked
         from leads l where l.visit_hour >= ${start} and l.visit_hour < ${end}
         union all
-        select case when l.submission_id is null then 'offline' else 'unrecorded' end, '', '', '', l.status, l.estimated_fee_cents, ${BOOKED}
+        select ${leadOrigin('l')}, '', '', '', l.status, l.estimated_fee_cents, ${BOOKED}
         from leads l where l.created_at >= ${start} and l.created_at < ${end} and l.visit_hour is null
       ) x group by 1, 2, 3, 4`, leadRow),
   ]);

@@ -11,7 +11,8 @@ import {
   type LeadSort,
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
-import { DIRECT_SOURCE, parseUtmValue, type LeadOrigin } from '#shared/schemas/analytics-report';
+import { parseUtmValue, type LeadOrigin } from '#shared/schemas/analytics-report';
+import { leadOrigin, referrerValue } from './analytics-report.ts';
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
 import { newEmail, type QueueMail } from './emails.ts';
@@ -178,10 +179,10 @@ function leadConditions(filters: LeadFilters): SQL[] {
 
 /** The leads one row of the Analytics sources table counts (the same rules as getAnalyticsSources). */
 function originCondition(origin: LeadOrigin, value: string): SQL {
-  const visited = sql`l.visit_hour is not null`;
+  const visited = sql`${leadOrigin('l')} = 'visit'`;
   switch (origin) {
     case 'referrer':
-      return sql`${visited} and coalesce(nullif(l.source, ''), ${DIRECT_SOURCE}) = ${value}`;
+      return sql`${visited} and ${referrerValue('l.source')} = ${value}`;
     case 'landing':
       return sql`${visited} and coalesce(l.landing_page, '') = ${value}`;
     case 'utm': {
@@ -190,9 +191,8 @@ function originCondition(origin: LeadOrigin, value: string): SQL {
       return sql`${visited} and coalesce(l.utm_source, '') = ${source} and coalesce(l.utm_medium, '') = ${medium} and coalesce(l.utm_campaign, '') = ${campaign}`;
     }
     case 'offline':
-      return sql`l.visit_hour is null and l.submission_id is null`;
     case 'unrecorded':
-      return sql`l.visit_hour is null and l.submission_id is not null`;
+      return sql`${leadOrigin('l')} = ${origin}`;
   }
 }
 
