@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, rateLimitKey, TrustedProxies } from './client-address.ts';
+import { clientAddress, networkKey, rateLimitKey, TrustedProxies } from './client-address.ts';
 
 const list = (value: string) => TrustedProxies.parseList(value) as TrustedProxies;
 
@@ -55,5 +55,17 @@ describe('rateLimitKey', () => {
 
   it('leaves anything else as it is', () => {
     expect(rateLimitKey('unknown')).toBe('unknown');
+  });
+});
+
+describe('networkKey', () => {
+  it('is the /24 of an IPv4 address (mapped ones too) and the /64 of an IPv6 one', () => {
+    expect(networkKey('203.0.113.9')).toBe('203.0.113.0/24');
+    expect(networkKey('203.0.113.250')).toBe('203.0.113.0/24');
+    expect(networkKey('203.0.114.9')).toBe('203.0.114.0/24');
+    expect(networkKey('::ffff:127.0.3.7')).toBe('127.0.3.0/24');
+    expect(networkKey('2001:db8:85a3:8d3:1319:8a2e:370:7348')).toBe('2001:db8:85a3:8d3::/64');
+    expect(networkKey('2001:db8:85a3:8d3::1')).toBe(networkKey('2001:db8:85a3:8d3:ffff::9'));
+    expect(networkKey('unknown')).toBe('unknown');
   });
 });

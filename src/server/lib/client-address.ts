@@ -130,3 +130,14 @@ export function rateLimitKey(ip: string): string {
     .map((g) => g.toString(16))
     .join(':')}::/64`;
 }
+
+/**
+ * The network a client's address belongs to, for limits a whole network shares: an IPv4
+ * address's /24 (`203.0.113.0/24`), or an IPv6 address's /64 (the same key as rateLimitKey:
+ * one subscriber's whole allocation). Anything that is not an IP address stays as it is.
+ */
+export function networkKey(ip: string): string {
+  const plain = plainAddress(ip);
+  if (isIP(plain) === 4) return `${plain.split('.').slice(0, 3).join('.')}.0/24`;
+  return rateLimitKey(plain);
+}
