@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
+import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { saveBookingSettings } from '../db/queries/bookings.ts';
 import { newEmail, publicMailBudgetLeft, PUBLIC_MAIL_BUDGET_REASON, visitorBudget } from '../db/queries/emails.ts';
 import { execute } from '../db/sql.ts';
@@ -150,6 +151,29 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
     await t.outbox.flush();
     expect(mailTo(sink.messages, 'ann@keystone.test')).toHaveLength(8);
     expect(await publicMailBudgetLeft(database.db, 'ann@keystone.test', 5)).toBe(Infinity);
+  });
+});
+
+describe('what counts as mail a visitor caused', () => {
+  it('the reminder of a call booked online, not of one staff scheduled', async () => {
+    const token = await form(VICTIM);
+    const [slot] = await openSlots(3, 3);
+    expect((await t.json('POST', '/api/public/bookings', { booking_token: token, start: slot, type: 'Call' })).status).toBe(201);
+    const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads where email = ${VICTIM}`);
+    expect((await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: day(4), time: '11:00', type: 'Zoom' }, { cookie })).status).toBe(201);
+    // A week's notice reaches both.
+    expect(await queueLeadReminders(database.db, { ...appointmentMailOf(t.config), leadReminderHours: 7 * 24 })).toBe(2);
+    const reminders = await rowsOf<{ source: string; visitor_budget: number | null; to_name: string | null }>(
+      database.db,
+      sql`select a.source, e.visitor_budget, e.to_name from emails e join appointments a on a.id = (e.data->>'appointment_id')::uuid
+          where e.kind = 'appointment-reminder' order by a.source`,
+    );
+    expect(reminders).toEqual([
+      { source: 'booking', visitor_budget: 5, to_name: null },
+      { source: 'staff', visitor_budget: null, to_name: TYPED_NAME },
+    ]);
+    // The acknowledgement, the confirmation and the reminder: 2 left today.
+    expect(await publicMailBudgetLeft(database.db, VICTIM)).toBe(2);
   });
 });
 
