@@ -80,12 +80,13 @@ describe('parseConfig', () => {
 });
 
 describe('email settings', () => {
-  it('read SMTP_URL, MAIL_FROM, MAIL_REPLY_TO, LEAD_REMINDER_HOURS and PUBLIC_URL', () => {
+  it('read SMTP_URL, MAIL_FROM, MAIL_REPLY_TO, LEAD_REMINDER_HOURS, PUBLIC_MAIL_PER_ADDRESS_PER_DAY and PUBLIC_URL', () => {
     const config = parseConfig({
       SMTP_URL: 'smtp://mailer%40firm.com:p%40ss%3Aword@mail.firm.com:2525',
       MAIL_FROM: '"Keystone Due Diligence" <Hello@Firm.com>',
       MAIL_REPLY_TO: 'team@firm.com',
       LEAD_REMINDER_HOURS: '0',
+      PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '0',
       PUBLIC_URL: 'https://crm.firm.com/',
     });
     expect(config.mail).toEqual({
@@ -94,15 +95,16 @@ describe('email settings', () => {
       replyTo: { name: '', address: 'team@firm.com' },
       domain: 'firm.com',
       leadReminderHours: 0,
+      publicPerAddressPerDay: 0,
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
     expect(config.fixedOrigin).toBe('https://crm.firm.com');
     expect(parseConfig({ SMTP_URL: 'smtps://mail.firm.com' }).mail.smtp).toEqual({ host: 'mail.firm.com', port: 465, secure: true, auth: undefined });
   });
 
-  it('default to email off, from the site name and email, a 24-hour reminder and this server as the public URL', () => {
+  it('default to email off, from the site name and email, a 24-hour reminder, 5 visitor emails per address a day and this server as the public URL', () => {
     const config = parseConfig({ SITE_NAME: 'Acme', SITE_EMAIL: 'info@acme.test', PORT: '8080', HOST: '0.0.0.0' });
-    expect(config.mail).toEqual({ smtp: undefined, from: { name: 'Acme', address: 'info@acme.test' }, replyTo: undefined, domain: 'acme.test', leadReminderHours: 24 });
+    expect(config.mail).toEqual({ smtp: undefined, from: { name: 'Acme', address: 'info@acme.test' }, replyTo: undefined, domain: 'acme.test', leadReminderHours: 24, publicPerAddressPerDay: 5 });
     expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });
 
@@ -115,6 +117,8 @@ describe('email settings', () => {
     [{ MAIL_FROM: 'Firm\r\nBcc: x@evil.test <a@firm.com>' }, 'Invalid configuration: MAIL_FROM must be one line'],
     [{ MAIL_REPLY_TO: 'nobody' }, 'Invalid configuration: MAIL_REPLY_TO must be one address, such as "Firm Name" <hello@firm.com>'],
     [{ LEAD_REMINDER_HOURS: '200' }, 'Invalid configuration: LEAD_REMINDER_HOURS must be a whole number from 0 to 168, got "200"'],
+    [{ PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '-1' }, 'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "-1"'],
+    [{ PUBLIC_MAIL_PER_ADDRESS_PER_DAY: 'five' }, 'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "five"'],
     [{ PUBLIC_URL: 'crm.firm.com' }, 'Invalid configuration: PUBLIC_URL must be a URL such as https://crm.example.com'],
     [{ PUBLIC_URL: 'https://crm.firm.com/app' }, 'Invalid configuration: PUBLIC_URL must be just the origin, such as https://crm.example.com'],
   ])('stop on %o with one clear line', (env, message) => {

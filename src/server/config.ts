@@ -132,6 +132,7 @@ const envSchema = z.object({
   MAIL_FROM: parsedWith(parseMailbox),
   MAIL_REPLY_TO: parsedWith(parseMailbox),
   LEAD_REMINDER_HOURS: intInRange(0, 7 * 24, 24),
+  PUBLIC_MAIL_PER_ADDRESS_PER_DAY: intInRange(0, 1000, 5),
   DEBUG: booleanFlag,
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
@@ -178,6 +179,8 @@ export type Config = {
     domain: string;
     /** Hours before an appointment the lead is reminded by email; 0 = never. */
     leadReminderHours: number;
+    /** Emails website visitors may cause to one outside address in 24 hours; 0 = no budget (docs/security.md). */
+    publicPerAddressPerDay: number;
   };
   logLevel: string;
   /** Command-line tools print the stack of an unexpected error. */
@@ -224,6 +227,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       replyTo: e.MAIL_REPLY_TO,
       domain: (e.MAIL_FROM?.address ?? e.SITE_EMAIL).split('@')[1]!,
       leadReminderHours: e.LEAD_REMINDER_HOURS,
+      publicPerAddressPerDay: e.PUBLIC_MAIL_PER_ADDRESS_PER_DAY,
     },
     logLevel: e.LOG_LEVEL,
     debug: e.DEBUG,

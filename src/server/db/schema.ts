@@ -626,6 +626,11 @@ export const emails = pgTable(
     // A worker that claimed the message holds it until then; past it, another may take it (the first died).
     locked_until: timestamp('locked_until', { withTimezone: true }),
     last_error: text('last_error'),
+    // Mail a website visitor caused (their form, booking or booking change): the address's budget
+    // per 24 hours it was queued under (PUBLIC_MAIL_PER_ADDRESS_PER_DAY, 0 = none). Null: staff or
+    // the firm caused it. Trigger emails_visitor_mail (migration 0019) spends the budget or records
+    // the message not sent, and drops the display name the visitor typed.
+    visitor_budget: integer('visitor_budget'),
     created_at: createdAt(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
@@ -640,6 +645,23 @@ export const emails = pgTable(
     index('emails_created_at_idx').on(t.created_at.desc()),
     index('emails_lead_id_idx').on(t.lead_id),
   ],
+);
+
+/**
+ * Mail visitors caused, per recipient, for the budget of PUBLIC_MAIL_PER_ADDRESS_PER_DAY and the
+ * one acknowledgement per 30 days (docs/security.md, "Mail that visitors cause"). Written only by
+ * the trigger on emails; the address is kept as the SHA-256 of its normalised form, and rows go
+ * after 30 days.
+ */
+export const publicMailSpends = pgTable(
+  'public_mail_spends',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    address_key: text('address_key').notNull(),
+    kind: text('kind').notNull(),
+    spent_at: timestamp('spent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('public_mail_spends_address_idx').on(t.address_key, t.spent_at), index('public_mail_spends_spent_at_idx').on(t.spent_at)],
 );
 
 /**

@@ -9,7 +9,7 @@ import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { notifyDueFollowUps } from '../db/queries/follow-ups.ts';
-import { queueMailOf } from '../db/queries/emails.ts';
+import { deleteOldPublicMailSpends, queueMailOf } from '../db/queries/emails.ts';
 import { queueWeeklyReports } from '../db/queries/weekly-report.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
@@ -74,6 +74,8 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
     { name: 'usual sign-in IP cleanup', everyMs: 60 * 60_000, run: () => deleteStaleSignInIps(database.db) },
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
     { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
+    // The visitor mail budget's records past 30 days (the longest of its rules).
+    { name: 'visitor mail budget cleanup', everyMs: 60 * 60_000, run: () => deleteOldPublicMailSpends(database.db) },
     {
       name: 'analytics retention',
       everyMs: 60 * 60_000,

@@ -212,7 +212,9 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
         ? `Your ${meeting(a.type)} with ${ctx.site.name}. Questions: ${ctx.site.phone}, ${ctx.site.email}.`
         : [`Lead: ${a.lead_name}`, `Email: ${a.lead_email}`, `Phone: ${a.lead_phone}`, a.notes].filter(Boolean).join('\n'),
     organizer: { name: ctx.site.name, address: ctx.from.address },
-    attendee: { name: a.lead_name, address: a.lead_email },
+    // The lead's own copy names no attendee: the name is what a visitor typed, and in a stranger's
+    // calendar it would read as the firm's words (docs/security.md, "Mail that visitors cause").
+    attendee: { name: a.audience === 'staff' ? a.lead_name : '', address: a.lead_email },
     productName: ctx.site.name,
   });
   const icalEvent = { method: cancelled ? ('CANCEL' as const) : ('REQUEST' as const), content: invitation };

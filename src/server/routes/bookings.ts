@@ -261,7 +261,7 @@ export const bookingRoutes = createRouter()
         c.var.db,
         current.id,
         { date: at.date, time: at.time, type: body.type },
-        { changedBy: null, mail: mailOf(c), notice: bookingNotice('moved'), leadExtra: managePathExtra(token) },
+        { changedBy: null, mail: mailOf(c), notice: bookingNotice('moved'), leadExtra: managePathExtra(token), byVisitor: true },
       );
     } catch (error) {
       if (!isOverlapViolation(error)) throw error;
@@ -276,7 +276,7 @@ export const bookingRoutes = createRouter()
     const { row, settings, hash, timeZone } = await loadBooking(c, token);
     const current = requireChangeable(row, settings);
     await limitChanges(c, hash);
-    await updateAppointment(c.var.db, current.id, { status: 'cancelled' }, { changedBy: null, mail: mailOf(c), cancelledBy: 'lead', notice: bookingNotice('cancelled') });
+    await updateAppointment(c.var.db, current.id, { status: 'cancelled' }, { changedBy: null, mail: mailOf(c), cancelledBy: 'lead', notice: bookingNotice('cancelled'), byVisitor: true });
     c.var.deps.outbox.nudge();
     const cancelled = await readBooking(c.var.db, hash, timeZone);
     return c.json(publicView(cancelled!, token, settings, timeZone), 200);

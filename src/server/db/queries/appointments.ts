@@ -11,7 +11,7 @@ import {
 import type { Db } from '../client.ts';
 import { isoTimestamp, queryRows } from '../sql.ts';
 import type { Config } from '../../config.ts';
-import { newEmail, queueMailOf, type QueueMail } from './emails.ts';
+import { newEmail, queueMailOf, visitorBudget, type QueueMail } from './emails.ts';
 
 /** What every appointment response holds (the shared Appointment schema), with its lead or null. */
 export const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
@@ -94,13 +94,15 @@ export type QueueOptions = {
   sequenceStep?: number;
   /** More of the lead's snapshot (jsonb), such as the private link of a booking. */
   leadExtra?: SQL;
+  /** A website visitor made the change (a booking, a move or cancellation through their link): the lead's copy is mail a visitor caused (visitorBudget). */
+  byVisitor?: boolean;
 };
 
 /**
  * CTEs that queue the emails of a change to the appointments in CTE `source`. Each message
  * holds a snapshot of the appointment and its lead.
  */
-export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra }: QueueOptions): SQL {
+export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra, byVisitor = false }: QueueOptions): SQL {
   const a = sql.raw('a');
   const changeOf = typeof change === 'string' ? sql`${change}::text` : change;
   return sql`, mail_snapshot as (
@@ -113,8 +115,9 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
       from ${sql.raw(source)} a join leads l on l.id = a.lead_id
       where ${startsAt(a, mail.timeZone)} > now() and ${changeOf} is not null
     ), mail_to_lead as (
-      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
-      select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb${leadExtra ? sql` || ${leadExtra}` : sql``}, s.lead_id
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, visitor_budget)
+      select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb${leadExtra ? sql` || ${leadExtra}` : sql``}, s.lead_id,
+        ${byVisitor ? visitorBudget(mail) : sql`null::int`}
       from mail_snapshot s
     ), mail_to_staff as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
@@ -172,6 +175,8 @@ export type UpdateOptions = {
   /** A `booking` notification for every admin when the lead is told of a change: its message from the CTE (with `l`, the lead). */
   notice?: (cte: string) => SQL;
   leadExtra?: SQL;
+  /** The lead made the change through their booking link: the lead's email is mail a visitor caused. */
+  byVisitor?: boolean;
 };
 
 /** "Tue Nov 24, 10:00 AM": an appointment's wall-clock start in notifications. */
@@ -186,7 +191,7 @@ export async function updateAppointment(
   db: Db,
   id: string,
   patch: UpdateAppointmentRequest,
-  { changedBy, mail, cancelledBy = 'staff', notice, leadExtra }: UpdateOptions,
+  { changedBy, mail, cancelledBy = 'staff', notice, leadExtra, byVisitor }: UpdateOptions,
 ): Promise<Appointment | undefined> {
   const has = (key: keyof UpdateAppointmentRequest) => Object.prototype.hasOwnProperty.call(patch, key);
   const value = <K extends keyof UpdateAppointmentRequest>(key: K, cast: string, current: string) =>
@@ -221,7 +226,7 @@ export async function updateAppointment(
         lead_reminder_sent_at = case when c.moved then ${reminderDone(sql.raw('c'), mail)} else a.lead_reminder_sent_at end
       from c where a.id = c.id
       returning a.*, c.change
-    )${mail ? queueAppointmentEmails('updated', mail, { change: sql`a.change`, leadExtra }) : sql``}${
+    )${mail ? queueAppointmentEmails('updated', mail, { change: sql`a.change`, leadExtra, byVisitor }) : sql``}${
       notice
         ? sql`, noticed as (
       insert into notifications (user_id, type, message, lead_id)
@@ -260,14 +265,15 @@ export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise
         and ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours})
       returning a.*
     ), snapshot as (
-      select a.id, l.id as lead_id, l.email, l.full_name, a.sequence,
+      select a.id, l.id as lead_id, l.email, l.full_name, a.sequence, a.source,
         jsonb_build_object('appointment_id', a.id, 'type', a.type, 'date', to_char(a.date, 'YYYY-MM-DD'), 'time', to_char(a.time, 'HH24:MI'),
           'time_zone', ${mail.timeZone}::text, 'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'lead_name', l.full_name) as data
       from due a join leads l on l.id = a.lead_id
     ), queued as (
-      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, dedupe_key)
+      -- The reminder of a call a visitor booked online is mail a visitor caused (visitorBudget).
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, dedupe_key, visitor_budget)
       select ${newEmail(mail)}, 'appointment-reminder', s.email, s.full_name, s.data, s.lead_id,
-        'appointment-reminder:' || s.id || ':' || s.sequence
+        'appointment-reminder:' || s.id || ':' || s.sequence, case when s.source = 'booking' then ${visitorBudget(mail)} end
       from snapshot s
       on conflict (dedupe_key) where dedupe_key is not null do nothing
       returning id

@@ -147,7 +147,7 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       insert into notifications (user_id, type, message, lead_id)
       select u.id, 'booking', 'New booking: ' || l.full_name || ', ' || ${shortWhen('created')}, l.id
       from created join leads l on l.id = created.lead_id cross join users u
-    )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token) })}
+    )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token), byVisitor: true })}
     select (select got from slot_lock) as got, (select id from created) as id`, z.object({ got: z.boolean(), id: z.uuid().nullable() }));
   if (!row?.got) return 'taken';
   return row.id ?? undefined;

@@ -21,9 +21,70 @@ export const EMAIL_OFF_REASON = 'Email is off: set SMTP_URL (and MAIL_FROM) and 
  * How the statements that cause mail queue it: `domain` names the Message-IDs; without a mail
  * server (`sending` false) a message is recorded as not sent, with why, and no worker touches it.
  */
-export type QueueMail = { domain: string; sending: boolean };
+export type QueueMail = {
+  domain: string;
+  sending: boolean;
+  /** PUBLIC_MAIL_PER_ADDRESS_PER_DAY: what mail a visitor causes may spend per address (absent: the default, 5). */
+  publicPerDay?: number;
+};
 
-export const queueMailOf = (mail: Config['mail']): QueueMail => ({ domain: mail.domain, sending: mail.smtp !== undefined });
+export const queueMailOf = (mail: Config['mail']): QueueMail => ({ domain: mail.domain, sending: mail.smtp !== undefined, publicPerDay: mail.publicPerAddressPerDay });
+
+/** PUBLIC_MAIL_PER_ADDRESS_PER_DAY's default. */
+export const PUBLIC_MAIL_PER_DAY_DEFAULT = 5;
+
+/**
+ * Mail a website visitor caused (their form, booking, booking change, or a link they asked to
+ * be mailed) is queued with this as its `visitor_budget` column; staff's and the firm's own mail
+ * leaves the column null. The database then, in the insert itself (trigger emails_visitor_mail,
+ * migration 0019), under a lock on the recipient so that processes cannot both spend its last unit:
+ * - drops the display name (the visitor typed it: the message goes to the bare address);
+ * - stores the message `not_sent`, with the reason in `last_error`, when the address already had
+ *   `publicPerDay` such messages in the last 24 hours (a team member's own address excepted), or,
+ *   for an acknowledgement, had one in the last 30 days;
+ * - otherwise spends one unit of the address's budget (`public_mail_spends`).
+ * So a caller learns the outcome from the row it inserted (`returning status`), and a refused
+ * message is never lost: staff see it, with why, on the Email page and the lead's timeline.
+ * Example: `insert into emails (message_id, status, last_error, kind, to_address, data, lead_id, visitor_budget)
+ * values (${newEmail(mail)}, 'kind', ${address}, ${data}, ${leadId}, ${visitorBudget(mail)}) returning status`.
+ */
+export const visitorBudget = (mail: QueueMail): SQL => sql`${mail.publicPerDay ?? PUBLIC_MAIL_PER_DAY_DEFAULT}::int`;
+
+/** The start of the reason a message over the budget is recorded not sent with (the trigger writes it). */
+export const PUBLIC_MAIL_BUDGET_REASON = 'Not sent: this address already had';
+
+/**
+ * How many more emails visitors may cause to `address` now (Infinity: no budget applies, as
+ * PUBLIC_MAIL_PER_ADDRESS_PER_DAY is 0 or the address is an active team member's). A check
+ * that spends nothing: a caller that must not queue past the budget (a booking that needs a
+ * confirmation link) asks first, and still reads the status of the row it then inserts, since
+ * another process may spend the last unit in between (or takes `lockPublicMailAddress` first,
+ * in its own transaction, to hold the address until it commits).
+ */
+export async function publicMailBudgetLeft(db: Db, address: string, perDay = PUBLIC_MAIL_PER_DAY_DEFAULT): Promise<number> {
+  if (perDay <= 0) return Infinity;
+  const [row] = await queryRows(
+    db,
+    sql`select exists (select 1 from users where email = lower(btrim(${address}::text)) and deactivated_at is null) as team,
+      (select count(*)::int from public_mail_spends where address_key = crm_public_mail_key(${address}::text) and spent_at > now() - interval '24 hours') as spent`,
+    z.object({ team: z.boolean(), spent: z.number().int() }),
+  );
+  if (!row || row.team) return Infinity;
+  return Math.max(0, perDay - row.spent);
+}
+
+/**
+ * Holds `address`'s budget until the transaction `db` is in ends (the lock the trigger takes):
+ * between this and the commit, a publicMailBudgetLeft check and the insert it allowed are exact.
+ */
+export async function lockPublicMailAddress(db: Db, address: string): Promise<void> {
+  await execute(db, sql`select pg_advisory_xact_lock(4201312, hashtext(crm_public_mail_key(${address}::text)))`);
+}
+
+/** The budget's records older than the longest rule (one acknowledgement per 30 days) serve nothing. */
+export async function deleteOldPublicMailSpends(db: Db): Promise<number> {
+  return execute(db, sql`delete from public_mail_spends where spent_at < now() - interval '30 days'`);
+}
 
 /**
  * The values of `message_id, status, last_error` for a new message: a Message-ID
@@ -66,22 +127,21 @@ export function claimDueEmails(db: Db, limit: number, leaseSeconds: number): Pro
   );
 }
 
-/**
- * A one-time link (an invitation, a password reset) is kept in a message's data only until
- * the message is sent or given up: then the database holds no usable link.
- */
-const withoutLink = sql`data = case when kind in ('invite', 'password-reset') then data - 'link' else data end`;
+// A one-time link (an invitation's or a password reset's `link`, a booking's `manage_path`) is
+// kept in a message's data only until the message is sent, fails or is recorded not sent: trigger
+// emails_without_link (migration 0019) removes it from any row whose status is not queued, so
+// the updates below need not.
 
 export async function markEmailSent(db: Db, id: string): Promise<void> {
   await execute(db, sql`
-    update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null, ${withoutLink}
+    update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null
     where id = ${id}`);
 }
 
 /** A send that failed for good (the server refused the message, or it was retried for a day). */
 export async function markEmailFailed(db: Db, id: string, reason: string, attempted: boolean): Promise<void> {
   await execute(db, sql`
-    update emails set status = 'failed', attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)}, ${withoutLink}
+    update emails set status = 'failed', attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)}
     where id = ${id}`);
 }
 
@@ -107,7 +167,7 @@ export async function releaseAllEmailClaims(db: Db): Promise<number> {
 /** Email is off: due messages are recorded as not sent, with why. */
 export async function markDueEmailsNotSent(db: Db, reason: string): Promise<number> {
   return execute(db, sql`
-    update emails set status = 'not_sent', last_error = ${reason}, ${withoutLink}
+    update emails set status = 'not_sent', last_error = ${reason}
     where status = 'queued' and next_attempt_at <= now()`);
 }
 

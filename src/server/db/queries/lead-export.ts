@@ -64,9 +64,11 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
             'time', to_char(a.time, 'HH24:MI'), 'blocks', a.blocks::text) as appointment
           from appointments a where a.lead_id = ${id} order by a.date, a.time, a.id`, z.object({ appointment: shape.appointments.element }))
       ).map((r) => r.appointment),
+      // Without the one-time links a message still waiting holds (its booking's private link):
+      // the export is a copy that leaves the firm, and such a link moves or cancels the call.
       await queryRows(t, sql`
         select e.id, e.kind, e.to_address, e.to_name, e.status, e.attempts, e.last_error,
-          ${isoTimestamp(sql`e.created_at`)} as created_at, ${isoTimestamp(sql`e.sent_at`)} as sent_at, e.data
+          ${isoTimestamp(sql`e.created_at`)} as created_at, ${isoTimestamp(sql`e.sent_at`)} as sent_at, e.data - 'link' - 'manage_path' as data
         from emails e where e.lead_id = ${id} order by e.created_at, e.id`, shape.emails.element),
       // No index leads here by session: a scan of the raw events, bounded by their retention.
       sessionIds.length === 0

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { pgArray, queryRows } from '../sql.ts';
-import { newEmail } from './emails.ts';
+import { newEmail, visitorBudget } from './emails.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
 
 const idRow = z.object({ id: z.uuid() });
@@ -16,7 +16,8 @@ export const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_adv
  * A public form submission. A person we already know (a lead with the same email) is not a
  * second lead: the submission joins that lead's timeline as an inquiry (its message, contact
  * details and the visit that brought it), a Dropped lead goes back to New, every admin is told
- * "Jane Doe wrote again", and the person gets the acknowledgement and a booking link again.
+ * "Jane Doe wrote again", and the person gets a booking link again (and the acknowledgement,
+ * unless one went to the address in the last 30 days: the trigger on emails records it not sent).
  * Anyone else becomes a new lead (createLead). One transaction; a repeated submission_id stores
  * nothing (`created: false`) either way.
  */
@@ -74,13 +75,13 @@ async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_i
       insert into notifications (user_id, type, message, lead_id)
       select u.id, 'lead', n.full_name || ' wrote again', ${leadId}::uuid from users u cross join named n
     ), acknowledged as (
-      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
-      select ${newEmail(mail)}, 'lead-acknowledgement', ${lead.email}, ${lead.full_name},
+      insert into emails (message_id, status, last_error, kind, to_address, data, lead_id, visitor_budget)
+      select ${newEmail(mail)}, 'lead-acknowledgement', ${lead.email},
         jsonb_build_object('lead_id', ${leadId}::uuid, 'full_name', ${lead.full_name}::text, 'email', ${lead.email}::text,
           'phone', ${lead.phone}::text, 'property_types', to_jsonb(${pgArray(lead.property_types)}::text[]), 'message', ${message}::text,
           'source', v.source, 'utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
           'landing_page', v.landing_page),
-        ${leadId}::uuid
+        ${leadId}::uuid, ${visitorBudget(mail)}
       from visit v where ${mail.acknowledge}
     )
     insert into booking_tokens (token_hash, lead_id, expires_at) values (${bookingTokenHash}, ${leadId}::uuid, now() + interval '24 hours')`);

@@ -15,7 +15,7 @@ import { parseUtmValue, type LeadOrigin } from '#shared/schemas/analytics-report
 import { leadOrigin, referrerValue } from './analytics-report.ts';
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
-import { newEmail, type QueueMail } from './emails.ts';
+import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
 
 /**
  * A lead as the API returns it (the shared Lead schema), from `leads l`. node-postgres reads a
@@ -43,8 +43,9 @@ export type NewLead = LeadFields &
 
 /**
  * The emails a new lead causes: a "new lead" message to every admin who wants them (but the
- * one who typed the lead in), and, for a lead who asked through the form, an acknowledgement.
- * Without it, no email is queued (demo data).
+ * one who typed the lead in), and, for a lead who asked through the form, an acknowledgement
+ * (mail the visitor caused: at most one per address per 30 days, within the address's daily
+ * budget, see visitorBudget). Without it, no email is queued (demo data).
  */
 export type LeadMail = QueueMail & { acknowledge: boolean };
 
@@ -125,8 +126,8 @@ function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
       from lead_snapshot s cross join users u
       where u.email_new_leads and u.deactivated_at is null and u.id is distinct from ${createdBy}::uuid
     ), to_lead as (
-      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id)
-      select ${newEmail(mail)}, 'lead-acknowledgement', s.email, s.full_name, s.data, s.id
+      insert into emails (message_id, status, last_error, kind, to_address, data, lead_id, visitor_budget)
+      select ${newEmail(mail)}, 'lead-acknowledgement', s.email, s.data, s.id, ${visitorBudget(mail)}
       from lead_snapshot s where ${mail.acknowledge}
     )`;
 }

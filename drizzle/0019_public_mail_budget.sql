@@ -1,0 +1,75 @@
+CREATE TABLE "public_mail_spends" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"address_key" text NOT NULL,
+	"kind" text NOT NULL,
+	"spent_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "emails" ADD COLUMN "visitor_budget" integer;--> statement-breakpoint
+CREATE INDEX "public_mail_spends_address_idx" ON "public_mail_spends" USING btree ("address_key","spent_at");--> statement-breakpoint
+CREATE INDEX "public_mail_spends_spent_at_idx" ON "public_mail_spends" USING btree ("spent_at");--> statement-breakpoint
+-- Mail that website visitors cause (docs/security.md, "Mail that visitors cause"). The key of a
+-- recipient: the SHA-256 of the address, trimmed and in lower case (so "Jane@X.com " is jane@x.com).
+CREATE OR REPLACE FUNCTION crm_public_mail_key(address text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT encode(sha256(convert_to(lower(btrim(address)), 'UTF8')), 'hex')
+$$;
+--> statement-breakpoint
+-- Before a visitor's message is stored: no display name (the visitor typed it); then, under a
+-- lock on the recipient (two processes never both spend an address's last unit), one
+-- acknowledgement per address per 30 days, and at most visitor_budget messages per address in
+-- 24 hours but to a team member's own address. Past either, the message is stored not sent,
+-- with why. A VOLATILE function takes a fresh snapshot for each query, so the count made after
+-- the lock sees what the previous holder committed. Mail recorded not sent (email off) spends nothing.
+CREATE OR REPLACE FUNCTION crm_visitor_mail() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  k text := crm_public_mail_key(NEW.to_address);
+  spent int;
+BEGIN
+  NEW.to_name := NULL;
+  IF NEW.status <> 'queued' THEN
+    RETURN NEW;
+  END IF;
+  PERFORM pg_advisory_xact_lock(4201312, hashtext(k));
+  IF NEW.kind = 'lead-acknowledgement' AND EXISTS (
+    SELECT 1 FROM public_mail_spends WHERE address_key = k AND kind = 'lead-acknowledgement' AND spent_at > now() - interval '30 days'
+  ) THEN
+    NEW.status := 'not_sent';
+    NEW.last_error := 'Not sent: this address was sent an acknowledgement in the last 30 days (one per address per 30 days).';
+    RETURN NEW;
+  END IF;
+  IF NEW.visitor_budget > 0 AND NOT EXISTS (
+    SELECT 1 FROM users WHERE email = lower(btrim(NEW.to_address)) AND deactivated_at IS NULL
+  ) THEN
+    SELECT count(*) INTO spent FROM public_mail_spends WHERE address_key = k AND spent_at > now() - interval '24 hours';
+    IF spent >= NEW.visitor_budget THEN
+      NEW.status := 'not_sent';
+      NEW.last_error := 'Not sent: this address already had ' || NEW.visitor_budget
+        || ' emails caused by website visitors in the last 24 hours (PUBLIC_MAIL_PER_ADDRESS_PER_DAY). Send it again if the person asked for it.';
+      RETURN NEW;
+    END IF;
+  END IF;
+  INSERT INTO public_mail_spends (address_key, kind) VALUES (k, NEW.kind);
+  RETURN NEW;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER emails_visitor_mail BEFORE INSERT ON emails
+  FOR EACH ROW WHEN (NEW.visitor_budget IS NOT NULL) EXECUTE FUNCTION crm_visitor_mail();
+--> statement-breakpoint
+-- One-time links (an invitation's or a password reset's `link`, a booking's private `manage_path`)
+-- are kept in a message's data only while it waits to be sent: a message sent, failed or
+-- recorded not sent holds none. Runs after emails_visitor_mail (triggers fire by name).
+CREATE OR REPLACE FUNCTION crm_email_without_link() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.status <> 'queued' THEN
+    NEW.data := NEW.data - 'link' - 'manage_path';
+  END IF;
+  RETURN NEW;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER emails_without_link BEFORE INSERT OR UPDATE ON emails
+  FOR EACH ROW EXECUTE FUNCTION crm_email_without_link();
+--> statement-breakpoint
+-- Booking links already sent or given up: their raw token leaves the stored messages.
+UPDATE emails SET data = data - 'manage_path' WHERE status <> 'queued' AND data ? 'manage_path';
