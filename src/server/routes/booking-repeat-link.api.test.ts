@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppointmentListResponse } from '#shared/schemas/appointment';
@@ -186,5 +187,28 @@ describe('a stranger’s link to a known person', () => {
     expect((await link(own)).body).toMatchObject({ first_name: 'Jane', booking: null });
     const [appointment] = (await admin<AppointmentListResponse>('GET', `/api/appointments?from=${day(2)}&to=${day(2)}`)).body.appointments;
     expect(appointment).toMatchObject({ lead: { full_name: 'Jane Doe' }, booked_as: { full_name: 'Mallory Stranger' } });
+  });
+
+  it('upgrades links that repeat forms made before: they show and book as their inquiry, the lead’s own link as before', async () => {
+    const own = await form(KNOWN);
+    const stranger = await form(STRANGER);
+    const slot = (await slotsOn(day(2)))[5]!;
+    expect((await book(stranger, slot)).status).toBe(201);
+    // As an older version stored them: no link or call knew its inquiry.
+    await execute(database.db, sql`update booking_tokens set inquiry_id = null`);
+    await execute(database.db, sql`update appointments set inquiry_id = null`);
+    expect((await link(stranger)).body.first_name).toBe('Jane');
+
+    // The data moves at the end of the migration that added the columns.
+    const dir = new URL('../../../drizzle/', import.meta.url);
+    const file = readdirSync(dir).find((f) => f.endsWith('_booking_link_inquiry.sql'));
+    const statements = readFileSync(new URL(file!, dir), 'utf8').split('--> statement-breakpoint').filter((s) => /^\s*(--.*\n\s*)*UPDATE/i.test(s));
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) await execute(database.db, sql.raw(statement));
+
+    expect((await link(stranger)).body).toMatchObject({ first_name: 'Mallory', booking: { start: slot } });
+    expect((await link(own)).body.first_name).toBe('Jane');
+    const [appointment] = (await admin<AppointmentListResponse>('GET', `/api/appointments?from=${day(2)}&to=${day(2)}`)).body.appointments;
+    expect(appointment?.booked_as).toMatchObject({ full_name: 'Mallory Stranger' });
   });
 });
