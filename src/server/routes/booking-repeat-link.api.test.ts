@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppointmentListResponse } from '#shared/schemas/appointment';
 import type { Availability, PublicBooking } from '#shared/schemas/booking';
+import type { TimelineEntry } from '#shared/schemas/lead-workspace';
 import type { Notification } from '#shared/schemas/notification';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -101,6 +102,13 @@ describe('a stranger’s link to a known person', () => {
     expect(listed.map((a) => [a.time, a.lead?.full_name, a.booked_as])).toEqual([
       ['09:00', 'Jane Doe', null],
       ['10:00', 'Jane Doe', { full_name: 'Mallory Stranger', phone: '(202) 555-0199', at: expect.any(String) }],
+    ]);
+
+    // The lead's timeline says who booked each call.
+    const timeline = (await admin<{ entries: TimelineEntry[] }>('GET', `/api/leads/${lead!.id}/timeline`)).body.entries;
+    expect(timeline.flatMap((e) => (e.kind === 'appointment' ? [[e.time, e.by, e.booked_as]] : []))).toEqual([
+      ['10:00', 'lead', 'Mallory Stranger'],
+      ['09:00', 'lead', null],
     ]);
 
     // Staff notifications and mail name the person as typed on the inquiry.
