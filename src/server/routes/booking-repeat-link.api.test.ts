@@ -104,6 +104,12 @@ describe('a stranger’s link to a known person', () => {
       ['10:00', 'Jane Doe', { full_name: 'Mallory Stranger', phone: '(202) 555-0199', at: expect.any(String) }],
     ]);
 
+    // So does the call's calendar event.
+    const ics = await (await t.app.request(`/api/appointments/${listed[1]!.id}/ics`, { headers: { cookie } })).text();
+    const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
+    expect(lines).toContain('SUMMARY:Call with Mallory Stranger');
+    expect(lines).toContain('DESCRIPTION:Booked through a repeat form with the email of Jane Doe\\nEmail: jane@example.com\\nPhone: (202) 555-0199');
+
     // The lead's timeline says who booked each call.
     const timeline = (await admin<{ entries: TimelineEntry[] }>('GET', `/api/leads/${lead!.id}/timeline`)).body.entries;
     expect(timeline.flatMap((e) => (e.kind === 'appointment' ? [[e.time, e.by, e.booked_as]] : []))).toEqual([
