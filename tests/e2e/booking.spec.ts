@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { OPEN_EVERY_DAY } from '../../src/server/test/booking.ts';
 import { SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from './fixtures.ts';
@@ -101,6 +101,55 @@ test('a visitor books a time after the form, an admin sees it live, and the visi
     .poll(async () => (await subjectsTo(request, email)).map((s) => s.split(':')[0]).sort(), { timeout: 20_000 })
     .toEqual(['Cancelled', 'Confirmed', 'Updated', `We received your request`].sort());
   expect((await subjectsTo(request, email)).find((s) => s.startsWith('We received'))).toBe(`We received your request: ${SITE_NAME}`);
+  await admin.close();
+});
+
+test('a stranger who types a known person’s email is greeted and booked as they typed; the person’s own link stays theirs', async ({ page, browser }) => {
+  const known = `Kay Known ${tag()}`;
+  const stranger = `Sam Stranger ${tag()}`;
+  const email = `known.${tag()}@example.com`;
+  await sendForm(page, known, email);
+  await pickTime(page, 1, 'Phone call');
+  const month = (await page.getByRole('group', { name: /^Time on / }).getByRole('radio', { checked: true }).getAttribute('value'))!.slice(0, 7);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
+  const own = (await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href'))!;
+
+  // Someone else, elsewhere (another address: the per-address form limit is not the subject).
+  const elsewhere = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+  const other = await elsewhere.newPage();
+  await sendForm(other, stranger, email);
+  await pickTime(other, 3, 'Zoom');
+  await other.getByRole('button', { name: 'Confirm' }).click();
+  await expect(other.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
+  const theirs = (await other.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href'))!;
+
+  // Each private page greets its own form's sender and shows only the call booked through it.
+  await openPage(other, theirs);
+  await expect(other.getByText('Hello Sam,')).toBeVisible();
+  await expect(other.getByText(/Your Zoom call is on/)).toBeVisible();
+  await expect(other.locator('body')).not.toContainText('Kay');
+  await openPage(page, own);
+  await expect(page.getByText('Hello Kay,')).toBeVisible();
+  await expect(page.getByText(/Your phone call is on/)).toBeVisible();
+  await elsewhere.close();
+
+  // Staff: both calls on the known person's lead; the stranger's says who booked it.
+  const admin = await browser.newPage();
+  await signInAsAdmin(admin);
+  await admin.goto(`/dashboard/appointments?month=${month}`);
+  await admin.getByRole('button', { name: 'List', exact: true }).click();
+  const details = admin.getByRole('button', { name: new RegExp(`^View Details for ${known}, `) });
+  await expect(details).toHaveCount(2);
+  await details.nth(1).click();
+  const dialog = admin.getByRole('dialog', { name: 'Appointment Details' });
+  await expect(dialog.getByRole('link', { name: known })).toBeVisible();
+  await expect(dialog.getByText('Booked as').locator('xpath=following-sibling::dd[1]')).toContainText(
+    `${stranger}, (240) 555-0144From a repeat form with this lead’s email`,
+  );
+  await admin.keyboard.press('Escape');
+  await details.nth(0).click();
+  await expect(dialog.getByText('Booked as')).toHaveCount(0);
   await admin.close();
 });
 

@@ -359,6 +359,9 @@ export const appointments = pgTable(
     cancelled_by: text('cancelled_by'),
     // 'booking' when a visitor booked it on the website.
     source: text('source').notNull().default('staff'),
+    // Booked through the link of a repeat form (an email we already knew): that inquiry, whose
+    // typed name and phone staff see and mail names, not the lead's stored ones.
+    inquiry_id: uuid('inquiry_id').references(() => leadEvents.id, { onDelete: 'set null' }),
     // Minutes kept free after it (the booking buffer when it was made); part of `blocks`.
     buffer_minutes: integer('buffer_minutes').notNull().default(0),
     // Staff scheduled it over another appointment on purpose: left out of the no-overlap constraint.
@@ -381,6 +384,7 @@ export const appointments = pgTable(
     check('appointments_location_check', sql`${t.location} is null or length(${t.location}) <= 500`),
     index('appointments_date_time_idx').on(t.date, t.time),
     index('appointments_lead_id_idx').on(t.lead_id),
+    index('appointments_inquiry_id_idx').on(t.inquiry_id).where(sql`${t.inquiry_id} is not null`),
     index('appointments_reminder_due_idx').on(t.date, t.time).where(sql`${t.reminder_sent_at} is null`),
     index('appointments_lead_reminder_due_idx').on(t.date, t.time).where(sql`${t.lead_reminder_sent_at} is null`),
   ],
@@ -421,10 +425,17 @@ export const bookingTokens = pgTable(
       .notNull()
       .references(() => leads.id, { onDelete: 'cascade' }),
     appointment_id: uuid('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+    // The repeat form (an inquiry on a known person's lead) that made this link; null for the
+    // form that made the lead. The link shows only what its own form sent.
+    inquiry_id: uuid('inquiry_id').references(() => leadEvents.id, { onDelete: 'cascade' }),
     created_at: createdAt(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('booking_tokens_lead_id_idx').on(t.lead_id), index('booking_tokens_expires_at_idx').on(t.expires_at)],
+  (t) => [
+    index('booking_tokens_lead_id_idx').on(t.lead_id),
+    index('booking_tokens_expires_at_idx').on(t.expires_at),
+    index('booking_tokens_inquiry_id_idx').on(t.inquiry_id),
+  ],
 );
 
 export const notifications = pgTable(

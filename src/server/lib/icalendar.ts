@@ -13,6 +13,8 @@ export type CalendarAppointment = {
   notes: string | null;
   duration_minutes: number;
   lead: { full_name: string; email: string; phone: string } | null;
+  /** Booked through a repeat form's link: who typed that form (the event names them). */
+  booked_as?: { full_name: string; phone: string | null } | null;
   starts_utc: string;
   created_utc: string;
 };
@@ -58,8 +60,16 @@ export const appointmentUid = (id: string, domain: string) => `${id}@${domain}`;
 const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
 function event(a: CalendarAppointment, uidDomain: string, now: Date): string[] {
-  const who = a.lead?.full_name ?? 'Unknown Lead';
-  const details = [a.notes, a.lead ? `Email: ${a.lead.email}` : null, a.lead ? `Phone: ${a.lead.phone}` : null].filter(Boolean).join('\n');
+  const repeat = a.booked_as && a.lead ? a.booked_as : null;
+  const who = repeat?.full_name ?? a.lead?.full_name ?? 'Unknown Lead';
+  const details = [
+    a.notes,
+    repeat ? `Booked through a repeat form with the email of ${a.lead!.full_name}` : null,
+    a.lead ? `Email: ${a.lead.email}` : null,
+    a.lead ? `Phone: ${repeat?.phone ?? a.lead.phone}` : null,
+  ]
+    .filter(Boolean)
+    .join('\n');
   return [
     'BEGIN:VEVENT',
     `UID:${appointmentUid(a.id, uidDomain)}`,

@@ -97,7 +97,7 @@ describe('GET /api/leads/{id}/timeline', () => {
       leadMail(expect.stringMatching(/^Confirmed: your Zoom call with Keystone Due Diligence, Mon, Dec 2, 2:30 PM$/)),
       {
         kind: 'appointment', actor: staff, action: 'scheduled', appointment_id: appt.body.id, type: 'Zoom', date: '2030-12-02', time: '14:30',
-        from_date: null, from_time: null, by: 'staff',
+        from_date: null, from_time: null, by: 'staff', booked_as: null,
       },
       { kind: 'note', actor: staff, note: expect.objectContaining({ id: note.body.id, body: 'Called her.\nShe wants the report by Friday.', author_email: staff, author_id: staffId }) },
       { kind: 'follow_up', actor: staff, on: '2030-11-20', note: 'Send the zoning report' },
@@ -123,7 +123,7 @@ describe('GET /api/leads/{id}/timeline', () => {
     expect((await api('PATCH', `/api/appointments/${appt.id}`, { status: 'cancelled' })).status).toBe(200);
     const { entries } = await timeline(lead.id);
     const appointments = entries.filter((e) => e.kind === 'appointment').map(gist);
-    const common = { kind: 'appointment', actor: 'staff@example.com', appointment_id: appt.id, type: 'Call', by: 'staff' };
+    const common = { kind: 'appointment', actor: 'staff@example.com', appointment_id: appt.id, type: 'Call', by: 'staff', booked_as: null };
     expect(appointments).toEqual([
       { ...common, action: 'cancelled', date: '2030-12-03', time: '10:30', from_date: null, from_time: null },
       { ...common, action: 'moved', date: '2030-12-03', time: '10:30', from_date: '2030-12-02', from_time: '09:00' },

@@ -92,6 +92,12 @@ export const appointmentSchema = z.object({
   cancelled_by: z.enum(['lead', 'staff']).nullable(),
   /** booking: a visitor booked it on the website. */
   source: z.enum(['staff', 'booking']),
+  /**
+   * Booked through the link of a repeat form (someone typed the email of a lead we already
+   * knew): the name and phone typed on that form, and when it came. The lead's own details were
+   * not changed by it. Null otherwise.
+   */
+  booked_as: z.object({ full_name: z.string(), phone: z.string().nullable(), at: z.string() }).nullable(),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 

@@ -56,6 +56,8 @@ export const exportedAppointmentSchema = z.strictObject({
   status: z.string(),
   cancelled_by: z.string().nullable(),
   source: z.string(),
+  /** The repeat form (a timeline inquiry) whose booking link booked it, if any. */
+  inquiry_id: z.string().nullable(),
   buffer_minutes: z.number().int(),
   overlap_allowed: z.boolean(),
   changed_by: z.string().nullable(),

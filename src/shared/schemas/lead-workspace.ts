@@ -78,6 +78,8 @@ export const timelineEntrySchema = z.discriminatedUnion('kind', [
     from_time: z.string().nullable(),
     /** Who did it: staff, or the lead through their booking link. */
     by: z.enum(['staff', 'lead']),
+    /** Booked through the link of a repeat form: the name typed on that form (the lead's own details may differ). */
+    booked_as: z.string().nullable(),
   }),
   z.object({
     ...entryBase,

@@ -27,7 +27,7 @@ function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
     time: '09:00',
     type: 'Call',
     notes: null,
-    duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const,
+    duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const, booked_as: null,
     lead: { full_name: `Lead ${counter}`, email: `lead${counter}@example.com`, phone: '(301) 555-0100' },
     ...overrides,
   };

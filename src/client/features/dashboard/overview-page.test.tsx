@@ -39,9 +39,9 @@ const overview: Overview = {
       location: null,
       status: 'scheduled' as const,
       cancelled_by: null,
-      source: 'staff' as const,
+      source: 'staff' as const, booked_as: null,
     },
-    { id: '10000000-0000-4000-8000-000000000003', lead_id: null, date: 'soon', time: '09:00', type: 'Call', notes: null, lead: null, duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const },
+    { id: '10000000-0000-4000-8000-000000000003', lead_id: null, date: 'soon', time: '09:00', type: 'Call', notes: null, lead: null, duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const, booked_as: null },
   ],
 };
 

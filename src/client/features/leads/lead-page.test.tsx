@@ -58,10 +58,10 @@ const ENTRIES: TimelineEntry[] = [
   { id: 'note-1', kind: 'note', at: ago(1 * HOUR), actor: ME.email, note: note({ id: '00000000-0000-4000-8000-000000000001', body: 'Mine: line one\nline two https://docs.test/a javascript:alert(1)', created_at: ago(1 * HOUR), updated_at: ago(1 * HOUR) }) },
   { id: 'note-2', kind: 'note', at: ago(2 * HOUR), actor: OTHER.email, note: note({ id: '00000000-0000-4000-8000-000000000002', body: 'Theirs: <img src=x onerror=alert(1)>', author_id: OTHER.id, author_email: OTHER.email }) },
   { id: 'email-1', kind: 'email', at: ago(3 * HOUR), actor: null, email_kind: 'lead_ack', subject: 'We received your request', to: 'jane@example.com', status: 'failed' },
-  { id: 'appt-4', kind: 'appointment', at: ago(4 * HOUR), actor: ME.email, action: 'completed', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: null, from_time: null, by: 'staff' },
-  { id: 'appt-3', kind: 'appointment', at: ago(5 * HOUR), actor: null, action: 'cancelled', appointment_id: 'a2', type: 'Zoom', date: '2026-11-21', time: '11:00', from_date: null, from_time: null, by: 'lead' },
-  { id: 'appt-2', kind: 'appointment', at: ago(6 * HOUR), actor: ME.email, action: 'moved', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: '2026-11-19', from_time: '09:30', by: 'staff' },
-  { id: 'appt-1', kind: 'appointment', at: ago(7 * HOUR), actor: ME.email, action: 'scheduled', appointment_id: 'a1', type: 'Call', date: '2026-11-19', time: '09:30', from_date: null, from_time: null, by: 'staff' },
+  { id: 'appt-4', kind: 'appointment', at: ago(4 * HOUR), actor: ME.email, action: 'completed', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null },
+  { id: 'appt-3', kind: 'appointment', at: ago(5 * HOUR), actor: null, action: 'cancelled', appointment_id: 'a2', type: 'Zoom', date: '2026-11-21', time: '11:00', from_date: null, from_time: null, by: 'lead', booked_as: 'Mallory Stranger' },
+  { id: 'appt-2', kind: 'appointment', at: ago(6 * HOUR), actor: ME.email, action: 'moved', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: '2026-11-19', from_time: '09:30', by: 'staff', booked_as: null },
+  { id: 'appt-1', kind: 'appointment', at: ago(7 * HOUR), actor: ME.email, action: 'scheduled', appointment_id: 'a1', type: 'Call', date: '2026-11-19', time: '09:30', from_date: null, from_time: null, by: 'staff', booked_as: null },
   { id: 'fu-2', kind: 'follow_up', at: ago(8 * HOUR), actor: ME.email, on: null, note: null },
   { id: 'fu-1', kind: 'follow_up', at: ago(9 * HOUR), actor: ME.email, on: '2026-11-25', note: 'send the zoning report' },
   { id: 'owner-1', kind: 'owner', at: ago(10 * HOUR), actor: ME.email, from: ME.email, to: OTHER.email },
@@ -142,7 +142,7 @@ describe('LeadPage', () => {
     expect(text[2]).toMatch(/Email: We received your request\s*Failed/);
     expect(text[2]).toContain('To jane@example.com');
     expect(text[3]).toMatch(/Call on Nov 20, 10:00 AM marked as completed/);
-    expect(text[4]).toMatch(/Zoom on Nov 21, 11:00 AM cancelled.*the lead/);
+    expect(text[4]).toMatch(/Zoom on Nov 21, 11:00 AM cancelled.*Mallory Stranger, through a repeat form’s link/);
     expect(text[5]).toMatch(/Call moved from Nov 19, 9:30 AM to Nov 20, 10:00 AM/);
     expect(text[6]).toMatch(/Call on Nov 19, 9:30 AM scheduled/);
     expect(text[7]).toContain('Next step cleared');

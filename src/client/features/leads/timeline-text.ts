@@ -9,7 +9,7 @@ import { followUpText } from '#client/lib/follow-up.ts';
 export function entryActor(entry: TimelineEntry): string {
   if (entry.actor) return entry.actor;
   if (entry.kind === 'inquiry' || (entry.kind === 'created' && entry.via === 'form')) return 'the lead';
-  if (entry.kind === 'appointment' && entry.by === 'lead') return 'the lead';
+  if (entry.kind === 'appointment' && entry.by === 'lead') return entry.booked_as ? `${entry.booked_as}, through a repeat form’s link` : 'the lead';
   return 'System';
 }
 

@@ -13,10 +13,21 @@ import { isoTimestamp, queryRows } from '../sql.ts';
 import type { Config } from '../../config.ts';
 import { newEmail, queueMailOf, visitorBudget, type QueueMail } from './emails.ts';
 
+/**
+ * The person of appointment `a` (with `l`, its lead) as the form that booked it named them: the
+ * name (or phone) typed on the repeat form whose link booked it, else the lead's. A stranger
+ * who typed a known person's email is called what they typed, never the lead's stored name
+ * (docs/product-rules.md, "Booking").
+ */
+export const bookedName = (a: SQL, l: SQL) => sql`coalesce((select e.data->>'full_name' from lead_events e where e.id = ${a}.inquiry_id), ${l}.full_name)`;
+export const bookedPhone = (a: SQL, l: SQL) => sql`coalesce((select e.data->>'phone' from lead_events e where e.id = ${a}.inquiry_id), ${l}.phone)`;
+
 /** What every appointment response holds (the shared Appointment schema), with its lead or null. */
 export const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
   a.type, a.notes, a.duration_minutes, a.location, a.status, a.cancelled_by, a.source,
-  case when l.id is null then null else json_build_object('full_name', l.full_name, 'email', l.email, 'phone', l.phone) end as lead`;
+  case when l.id is null then null else json_build_object('full_name', l.full_name, 'email', l.email, 'phone', l.phone) end as lead,
+  (select json_build_object('full_name', e.data->>'full_name', 'phone', e.data->>'phone', 'at', e.created_at)
+   from lead_events e where e.id = a.inquiry_id) as booked_as`;
 
 export const fromAppointments = sql`from appointments a left join leads l on l.id = a.lead_id`;
 
@@ -106,12 +117,12 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
   const a = sql.raw('a');
   const changeOf = typeof change === 'string' ? sql`${change}::text` : change;
   return sql`, mail_snapshot as (
-      select a.id, l.id as lead_id, l.email, l.full_name, ${startsAt(a, mail.timeZone)} as starts_at,
+      select a.id, l.id as lead_id, l.email, ${bookedName(a, sql.raw('l'))} as full_name, ${startsAt(a, mail.timeZone)} as starts_at,
         jsonb_build_object('appointment_id', a.id, 'change', ${changeOf}, 'type', a.type,
           'date', to_char(a.date, 'YYYY-MM-DD'), 'time', to_char(a.time, 'HH24:MI'), 'time_zone', ${mail.timeZone}::text,
           'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'sequence', a.sequence + ${sequenceStep}::int, 'notes', a.notes,
           'duration_minutes', a.duration_minutes, 'location', a.location,
-          'lead_id', l.id, 'lead_name', l.full_name, 'lead_email', l.email, 'lead_phone', l.phone) as data
+          'lead_id', l.id, 'lead_name', ${bookedName(a, sql.raw('l'))}, 'lead_email', l.email, 'lead_phone', ${bookedPhone(a, sql.raw('l'))}) as data
       from ${sql.raw(source)} a join leads l on l.id = a.lead_id
       where ${startsAt(a, mail.timeZone)} > now() and ${changeOf} is not null
     ), mail_to_lead as (
@@ -265,9 +276,9 @@ export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise
         and ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours})
       returning a.*
     ), snapshot as (
-      select a.id, l.id as lead_id, l.email, l.full_name, a.sequence, a.source,
+      select a.id, l.id as lead_id, l.email, ${bookedName(a, sql.raw('l'))} as full_name, a.sequence, a.source,
         jsonb_build_object('appointment_id', a.id, 'type', a.type, 'date', to_char(a.date, 'YYYY-MM-DD'), 'time', to_char(a.time, 'HH24:MI'),
-          'time_zone', ${mail.timeZone}::text, 'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'lead_name', l.full_name) as data
+          'time_zone', ${mail.timeZone}::text, 'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'lead_name', ${bookedName(a, sql.raw('l'))}) as data
       from due a join leads l on l.id = a.lead_id
     ), queued as (
       -- The reminder of a call a visitor booked online is mail a visitor caused (visitorBudget).

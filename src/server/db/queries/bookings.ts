@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
-import { queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
+import { bookedName, queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
 import { hashToken } from './sessions.ts';
 
 /** The start of appointment `a` as epoch milliseconds (what the slot arithmetic works in). */
@@ -50,18 +50,27 @@ export function newBookingToken(): { token: string; hash: string } {
   return { token, hash: hashToken(token) };
 }
 
-/** A booking link for the lead of an earlier submission (a retried form): the new answer holds a new link. */
+/**
+ * A booking link for an earlier submission (a retried form): the new answer holds a new link,
+ * of that same form (the lead it made, or the repeat form's inquiry), so it shows what that
+ * form sent.
+ */
 export async function issueBookingToken(db: Db, submissionId: string, hash: string): Promise<boolean> {
   const n = await execute(db, sql`
-    insert into booking_tokens (token_hash, lead_id, expires_at)
-    select ${hash}, id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS})
-    from (select id from leads where submission_id = ${submissionId}::uuid
-          union all select lead_id from lead_events where submission_id = ${submissionId}::uuid limit 1) submitted`);
+    insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
+    select ${hash}, lead_id, inquiry_id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS})
+    from (select id as lead_id, null::uuid as inquiry_id from leads where submission_id = ${submissionId}::uuid
+          union all select lead_id, id from lead_events where submission_id = ${submissionId}::uuid limit 1) submitted`);
   return n > 0;
 }
 
 const bookingRow = z.object({
   lead_id: z.uuid(),
+  /**
+   * The name typed on the link's own form: the repeat form's (an inquiry) for a link made by
+   * one, else the lead's. Never a known person's stored name on a link someone else's form
+   * made (docs/product-rules.md, "Booking").
+   */
   full_name: z.string(),
   expired: z.boolean(),
   appointment: z
@@ -86,10 +95,11 @@ export async function readBookingContext(
   // Prepared: the hot read of every booking request (its text never changes, only parameters).
   const [row] = await queryRowsPrepared(db, 'booking_context', sql`
     select (select settings from booking_settings where id = 1) as settings,
-      (select json_build_object('lead_id', t.lead_id, 'full_name', l.full_name, 'expired', t.expires_at <= now(),
+      (select json_build_object('lead_id', t.lead_id, 'full_name', coalesce(e.data->>'full_name', l.full_name), 'expired', t.expires_at <= now(),
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
            'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end)
        from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
+         left join lead_events e on e.id = t.inquiry_id
        where t.token_hash = ${hash}) as booking,
       coalesce((select json_agg(json_build_object('start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes))
        from appointments a where ${date ?? null}::date is not null and a.status = 'scheduled'
@@ -135,8 +145,9 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       where t.appointment_id is null or exists (select 1 from appointments x where x.id = t.appointment_id and x.status = 'cancelled')
     ), created as (
       -- changed_by null: the lead booked it (the timeline says so).
-      insert into appointments (lead_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by)
-      select usable.lead_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null
+      -- inquiry_id: a repeat form's link books for that inquiry (its typed name), not as the lead.
+      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by)
+      select usable.lead_id, usable.inquiry_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null
       from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
       returning *
     ), linked as (
@@ -145,7 +156,7 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       from created where k.token_hash = ${b.hash}
     ), noticed as (
       insert into notifications (user_id, type, message, lead_id)
-      select u.id, 'booking', 'New booking: ' || l.full_name || ', ' || ${shortWhen('created')}, l.id
+      select u.id, 'booking', 'New booking: ' || ${bookedName(sql.raw('created'), sql.raw('l'))} || ', ' || ${shortWhen('created')}, l.id
       from created join leads l on l.id = created.lead_id cross join users u
     )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token), byVisitor: true })}
     select (select got from slot_lock) as got, (select id from created) as id`, z.object({ got: z.boolean(), id: z.uuid().nullable() }));
@@ -156,8 +167,8 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
 /** The notification of a change the lead made through the link. */
 export const bookingNotice = (change: 'moved' | 'cancelled') => (cte: string) =>
   change === 'moved'
-    ? sql`'Booking moved: ' || l.full_name || ', ' || ${shortWhen(cte)}`
-    : sql`'Booking cancelled: ' || l.full_name || ', ' || ${shortWhen(cte)}`;
+    ? sql`'Booking moved: ' || ${bookedName(sql.raw(cte), sql.raw('l'))} || ', ' || ${shortWhen(cte)}`
+    : sql`'Booking cancelled: ' || ${bookedName(sql.raw(cte), sql.raw('l'))} || ', ' || ${shortWhen(cte)}`;
 
 /** Links good for nothing any more: a day past their end, and holding no call still to come. */
 export async function deleteExpiredBookingTokens(db: Db): Promise<number> {

@@ -47,7 +47,7 @@ export async function submitPublicLead(
   });
 }
 
-/** The repeat's CTEs: the inquiry, the status back to New if Dropped, notifications, the acknowledgement, the booking link. */
+/** The repeat's CTEs: the inquiry, the status back to New if Dropped, notifications, the acknowledgement, the booking link of that inquiry. */
 async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_id: string }, mail: LeadMail, bookingTokenHash: string) {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   await db.execute(sql`
@@ -62,6 +62,7 @@ async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_i
         'source', v.source, 'utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
         'landing_page', v.landing_page, 'pages_viewed', v.page_views))
       from visit v
+      returning id
     ), reopened as (
       update leads set status = 'New', updated_at = now() where id = ${leadId}::uuid and status = 'Dropped'
       returning id, full_name
@@ -84,5 +85,8 @@ async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_i
         ${leadId}::uuid, ${visitorBudget(mail)}
       from visit v where ${mail.acknowledge}
     )
-    insert into booking_tokens (token_hash, lead_id, expires_at) values (${bookingTokenHash}, ${leadId}::uuid, now() + interval '24 hours')`);
+    -- The link belongs to this form, not to the person: it shows what this form sent and books
+    -- for this inquiry (a stranger may have typed a known person's email).
+    insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
+    select ${bookingTokenHash}, ${leadId}::uuid, inquiry.id, now() + interval '24 hours' from inquiry`);
 }

@@ -86,17 +86,26 @@ export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }
     if (!self || !other) return undefined;
     if (self.email !== other.email) throw new MergeRefused('Only leads with the same email can be merged.');
 
+    // The other's own submission becomes an inquiry here; its booking links and the calls booked
+    // through them become that inquiry's, so they keep showing (and naming) what its form sent,
+    // never the kept lead's details. Then everything it owns moves.
+    await execute(t, sql`
+      with inquiry as (
+        insert into lead_events (lead_id, kind, submission_id, created_at, data)
+        select ${id}, 'inquiry', o.submission_id, o.created_at, jsonb_strip_nulls(jsonb_build_object(
+          'message', o.message, 'full_name', o.full_name, 'email', o.email, 'phone', o.phone,
+          'property_types', to_jsonb(o.property_types), 'analytics_session_id', o.analytics_session_id,
+          'source', o.source, 'utm_source', o.utm_source, 'utm_medium', o.utm_medium, 'utm_campaign', o.utm_campaign,
+          'landing_page', o.landing_page, 'pages_viewed', o.pages_viewed))
+        from leads o where o.id = ${otherId}
+        returning id
+      ), links as (
+        update booking_tokens set inquiry_id = inquiry.id from inquiry where lead_id = ${otherId} and inquiry_id is null
+      )
+      update appointments set inquiry_id = inquiry.id from inquiry where lead_id = ${otherId} and source = 'booking' and inquiry_id is null`);
     for (const table of OWNED_TABLES) {
       await execute(t, sql`update ${sql.identifier(table)} set lead_id = ${id} where lead_id = ${otherId}`);
     }
-    await execute(t, sql`
-      insert into lead_events (lead_id, kind, submission_id, created_at, data)
-      select ${id}, 'inquiry', o.submission_id, o.created_at, jsonb_strip_nulls(jsonb_build_object(
-        'message', o.message, 'full_name', o.full_name, 'email', o.email, 'phone', o.phone,
-        'property_types', to_jsonb(o.property_types), 'analytics_session_id', o.analytics_session_id,
-        'source', o.source, 'utm_source', o.utm_source, 'utm_medium', o.utm_medium, 'utm_campaign', o.utm_campaign,
-        'landing_page', o.landing_page, 'pages_viewed', o.pages_viewed))
-      from leads o where o.id = ${otherId}`);
     await execute(t, sql`
       insert into lead_events (lead_id, kind, actor_id, data)
       values (${id}, 'merged', ${adminId}, jsonb_build_object('full_name', ${other.full_name}::text, 'email', ${other.email}::text))`);

@@ -50,7 +50,10 @@ const eventData = sql`case e.kind
   when 'inquiry' then jsonb_build_object('message', e.data->'message', 'full_name', e.data->'full_name', 'phone', e.data->'phone',
     'visit', ${visit(text('source'), text('utm_source'), text('utm_medium'), text('utm_campaign'), text('landing_page'), text('pages_viewed'))})
   when 'appointment' then jsonb_build_object('action', e.data->'action', 'appointment_id', e.data->'appointment_id', 'type', e.data->'type',
-    'date', e.data->'date', 'time', e.data->'time', 'from_date', e.data->'from_date', 'from_time', e.data->'from_time', 'by', e.data->'by')
+    'date', e.data->'date', 'time', e.data->'time', 'from_date', e.data->'from_date', 'from_time', e.data->'from_time', 'by', e.data->'by',
+    -- Booked through a repeat form's link: the name typed on that form (docs/product-rules.md, "Booking").
+    'booked_as', (select x.data->'full_name' from appointments ap join lead_events x on x.id = ap.inquiry_id
+                  where ap.id = (e.data->>'appointment_id')::uuid))
   when 'owner' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to')
   when 'follow_up' then jsonb_build_object('on', e.data->'on', 'note', e.data->'note')
   when 'merged' then jsonb_build_object('full_name', coalesce(e.data->'full_name', '""'), 'email', coalesce(e.data->'email', '""'))

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { execute } from '../sql.ts';
+import { bookedName } from './appointments.ts';
 
 /**
  * Creates an `appointment` notification for every admin for each appointment starting
@@ -18,11 +19,11 @@ export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: 
                        and (now() at time zone ${timeZone})::date + ${Math.ceil(minutesBefore / 1440) + 1}::int
         and (a.date + a.time) at time zone ${timeZone} <= now() + make_interval(mins => ${minutesBefore})
         and (a.date + a.time) at time zone ${timeZone} > now() - interval '1 hour'
-      returning a.lead_id, a.time, a.type
+      returning a.lead_id, a.inquiry_id, a.time, a.type
     )
     insert into notifications (user_id, type, message, lead_id)
     select u.id, 'appointment',
-           'Upcoming ' || due.type || ' with ' || coalesce(l.full_name, 'Unknown Lead') || ' at ' || to_char(due.time, 'FMHH12:MI AM'),
+           'Upcoming ' || due.type || ' with ' || coalesce(${bookedName(sql.raw('due'), sql.raw('l'))}, 'Unknown Lead') || ' at ' || to_char(due.time, 'FMHH12:MI AM'),
            l.id
     from due left join leads l on l.id = due.lead_id cross join users u`);
 }

@@ -20,6 +20,7 @@ const appointment: Appointment = {
   status: 'scheduled',
   cancelled_by: null,
   source: 'staff',
+  booked_as: null,
   lead: { full_name: 'Jane Doe', email: 'jane@example.com', phone: '(301) 555-0100' },
 };
 
@@ -33,5 +34,17 @@ describe('AppointmentDetailsDialog', () => {
     cleanup();
     renderWithProviders(<AppointmentDetailsDialog appointment={{ ...appointment, lead_id: null, lead: null }} onClose={noop} onDelete={noop} onEdit={noop} onStatus={noop} />);
     expect(within(screen.getByRole('dialog')).getByText('Unknown Lead')).toBeInTheDocument();
+  });
+
+  it('shows who booked through a repeat form, as they typed it, beside the lead’s own details', () => {
+    const booked = { ...appointment, source: 'booking' as const, booked_as: { full_name: 'Mallory Stranger', phone: '(202) 555-0199', at: '2026-04-10T14:05:00Z' } };
+    renderWithProviders(<AppointmentDetailsDialog appointment={booked} onClose={noop} onDelete={noop} onEdit={noop} onStatus={noop} />);
+    const dialog = screen.getByRole('dialog', { name: 'Appointment Details' });
+    expect(within(dialog).getByRole('link', { name: 'Jane Doe' })).toBeInTheDocument();
+    const bookedAs = within(dialog).getByText('Booked as').nextElementSibling;
+    expect(bookedAs).toHaveTextContent(/^Mallory Stranger, \(202\) 555-0199From a repeat form with this lead’s email \(Apr 10, 2026 \d{1,2}:05 [AP]M\)\. The lead’s details were not changed\.$/);
+    cleanup();
+    renderWithProviders(<AppointmentDetailsDialog appointment={appointment} onClose={noop} onDelete={noop} onEdit={noop} onStatus={noop} />);
+    expect(within(screen.getByRole('dialog')).queryByText('Booked as')).toBeNull();
   });
 });

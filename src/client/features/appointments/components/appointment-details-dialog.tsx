@@ -2,6 +2,7 @@ import { CalendarPlus, Trash2 } from '#client/components/icons.tsx';
 import { Link } from 'react-router';
 import type { Appointment } from '#shared/schemas/appointment';
 import { Modal } from '#client/components/ui/modal.tsx';
+import { formatDate } from '#client/lib/format.ts';
 import { appointmentIcsUrl } from '../api/delete-appointment.ts';
 import { formatAppointmentDate, formatClock } from '../calendar-month.ts';
 import { AppointmentTypeBadge } from './appointment-type-badge.tsx';
@@ -55,6 +56,18 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
               <a href={`tel:${lead.phone.replace(/[^\d+]/g, '')}`} className="text-blue-700 hover:underline">
                 {lead.phone}
               </a>
+            </dd>
+          </>
+        ) : null}
+        {appointment.booked_as ? (
+          <>
+            <dt className="font-medium text-slate-500">Booked as</dt>
+            <dd className="text-slate-900">
+              {appointment.booked_as.phone ? `${appointment.booked_as.full_name}, ${appointment.booked_as.phone}` : appointment.booked_as.full_name}
+              <span className="block text-slate-500">
+                From a repeat form with this lead’s email ({formatDate(appointment.booked_as.at, 'MMM d, yyyy h:mm a')}). The lead’s details were
+                not changed.
+              </span>
             </dd>
           </>
         ) : null}
