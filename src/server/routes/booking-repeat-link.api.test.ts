@@ -127,7 +127,8 @@ describe('a stranger’s link to a known person', () => {
           from emails where kind = 'appointment' and data->>'time' = '10:00' order by audience`,
     );
     expect(mails).toEqual([
-      { to_name: 'Mallory Stranger', audience: 'lead', lead_name: 'Mallory Stranger', lead_phone: '(202) 555-0199' },
+      // Mail a visitor caused goes to the bare address (no display name they typed).
+      { to_name: null, audience: 'lead', lead_name: 'Mallory Stranger', lead_phone: '(202) 555-0199' },
       { to_name: null, audience: 'staff', lead_name: 'Mallory Stranger', lead_phone: '(202) 555-0199' },
     ]);
   });
