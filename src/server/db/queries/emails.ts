@@ -11,7 +11,7 @@ import { execute, isoTimestamp, queryRows } from '../sql.ts';
  * (src/server/mail/outbox.ts).
  */
 
-export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report'] as const;
+export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
 
@@ -67,10 +67,10 @@ export function claimDueEmails(db: Db, limit: number, leaseSeconds: number): Pro
 }
 
 /**
- * A one-time link (an invitation, a password reset) is kept in a message's data only until
- * the message is sent or given up: then the database holds no usable link.
+ * A one-time link (an invitation, a password reset, a booking's confirmation) is kept in a
+ * message's data only until the message is sent or given up: then the database holds no usable link.
  */
-const withoutLink = sql`data = case when kind in ('invite', 'password-reset') then data - 'link' else data end`;
+const withoutLink = sql`data = case when kind in ('invite', 'password-reset', 'booking-confirmation') then data - 'link' else data end`;
 
 export async function markEmailSent(db: Db, id: string): Promise<void> {
   await execute(db, sql`
