@@ -125,6 +125,10 @@ function appServer(port: number) {
       // rate-limit spec can reach.
       LEAD_MIN_FILL_SECONDS: '1',
       LEAD_RATE_LIMIT: '5',
+      // The website's booking limits off: the specs book from few addresses, many times an hour.
+      // tests/e2e/held-booking.spec.ts runs a server of its own with them on.
+      BOOKING_RATE_LIMIT: '0',
+      BOOKING_HOLD_ABOVE_PER_HOUR: '0',
       // Each spec that submits the form sends its own X-Forwarded-For (tests/e2e/fixtures.ts),
       // so the per-IP limit of one spec never leaks into another.
       TRUST_PROXY: '1',

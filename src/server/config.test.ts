@@ -14,6 +14,8 @@ describe('parseConfig', () => {
       businessTimeZone: 'America/New_York',
       leadRateLimit: 10,
       leadMinFillSeconds: 2,
+      bookingRateLimit: 2,
+      bookingHoldAbovePerHour: 6,
       fixedOrigin: undefined,
     });
     expect(config.trustProxy.entries).toBe('none');
@@ -34,6 +36,8 @@ describe('parseConfig', () => {
       BUSINESS_TIME_ZONE: 'America/Chicago',
       LEAD_RATE_LIMIT: '0',
       LEAD_MIN_FILL_SECONDS: '0',
+      BOOKING_RATE_LIMIT: '0',
+      BOOKING_HOLD_ABOVE_PER_HOUR: '25',
       TRUST_PROXY: 'on',
     });
     expect(config).toMatchObject({
@@ -46,6 +50,8 @@ describe('parseConfig', () => {
       businessTimeZone: 'America/Chicago',
       leadRateLimit: 0,
       leadMinFillSeconds: 0,
+      bookingRateLimit: 0,
+      bookingHoldAbovePerHour: 25,
     });
     expect(config.trustProxy.entries).toBe('all');
   });
@@ -64,6 +70,8 @@ describe('parseConfig', () => {
     [{ DATABASE_URL: 'not a url' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ LEAD_RATE_LIMIT: '-1' }, 'Invalid configuration: LEAD_RATE_LIMIT must be a whole number from 0 to 1000000, got "-1"'],
+    [{ BOOKING_RATE_LIMIT: '1.5' }, 'Invalid configuration: BOOKING_RATE_LIMIT must be a whole number from 0 to 1000000, got "1.5"'],
+    [{ BOOKING_HOLD_ABOVE_PER_HOUR: '-1' }, 'Invalid configuration: BOOKING_HOLD_ABOVE_PER_HOUR must be a whole number from 0 to 1000000, got "-1"'],
     [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "maybe")'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/33")'],
     [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "")'],

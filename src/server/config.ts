@@ -121,6 +121,8 @@ const envSchema = z.object({
     .refine(isTimeZone, { message: 'must be an IANA time zone such as America/New_York' }),
   LEAD_RATE_LIMIT: intInRange(0, 1_000_000, 10),
   LEAD_MIN_FILL_SECONDS: intInRange(0, 3600, 2),
+  BOOKING_RATE_LIMIT: intInRange(0, 1_000_000, 2),
+  BOOKING_HOLD_ABOVE_PER_HOUR: intInRange(0, 1_000_000, 6),
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   ANALYTICS_RETENTION_DAYS: intInRange(1, 36_500, 400),
   AUDIT_RETENTION_DAYS: intInRange(30, 36_500, 730),
@@ -149,6 +151,16 @@ export type Config = {
   businessTimeZone: string;
   leadRateLimit: number;
   leadMinFillSeconds: number;
+  /**
+   * Website bookings per client address (rateLimitKey) per day; the address's network
+   * (networkKey: IPv4 /24, IPv6 /64) gets five times as many. 0 = no limit (BOOKING_RATE_LIMIT).
+   */
+  bookingRateLimit: number;
+  /**
+   * Website bookings per hour, firm-wide, above which a new one is held until the visitor
+   * confirms it from an email; 0 = never held for this reason (BOOKING_HOLD_ABOVE_PER_HOUR).
+   */
+  bookingHoldAbovePerHour: number;
   /** Analytics events per client IP per minute, per app process; 0 = no limit. */
   analyticsRateLimit: number;
   /** Raw analytics events older than this many days are deleted (the rollups stay). */
@@ -213,6 +225,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     businessTimeZone: e.BUSINESS_TIME_ZONE,
     leadRateLimit: e.LEAD_RATE_LIMIT,
     leadMinFillSeconds: e.LEAD_MIN_FILL_SECONDS,
+    bookingRateLimit: e.BOOKING_RATE_LIMIT,
+    bookingHoldAbovePerHour: e.BOOKING_HOLD_ABOVE_PER_HOUR,
     analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,

@@ -6,6 +6,9 @@ describe('redactPath', () => {
     expect(redactPath('/api/calendar/abc_DEF-123/appointments.ics')).toBe('/api/calendar/***/appointments.ics');
     expect(redactPath('/booking/Zm9vYmFyYmF6')).toBe('/booking/***');
     expect(redactPath('/api/public/bookings/Zm9vYmFyYmF6')).toBe('/api/public/bookings/***');
+    // A held booking's confirmation link: the token and the code.
+    expect(redactPath('/booking/Zm9vYmFyYmF6/confirm/c2VjcmV0Y29kZQ')).toBe('/booking/***');
+    expect(redactPath('/api/public/bookings/Zm9vYmFyYmF6/confirm')).toBe('/api/public/bookings/***/confirm');
   });
 
   it('leaves paths without a secret as they are', () => {

@@ -137,6 +137,9 @@ export const test = base.extend<object, { showcase: Showcase }>({
           LEAD_MIN_FILL_SECONDS: '1',
           // The states below send the form from the browser, once per viewport and spec.
           LEAD_RATE_LIMIT: '0',
+          // The seed books from here many times: the website's booking limits off.
+          BOOKING_RATE_LIMIT: '0',
+          BOOKING_HOLD_ABOVE_PER_HOUR: '0',
           // The seed sends X-Forwarded-For from here: a proxy this server trusts (no set-up banner).
           TRUST_PROXY: '127.0.0.1',
           ADMIN_EMAIL: admin.email,

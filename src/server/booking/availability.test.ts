@@ -74,7 +74,7 @@ describe('openSlots', () => {
       fc.property(zones, starts, settings, fc.integer({ min: 0, max: 23 * 60 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 20 * 24 * 60 }), fc.integer({ min: 5, max: 240 })), { maxLength: 30 }), (timeZone, day, s, minuteOfDay, appointments) => {
         const start = zonedInstant(day, 0, timeZone)!;
         const now = start + minuteOfDay * MINUTE;
-        const cfg: BookingSettings = { ...s, days_off: s.days_off.map((n) => addDays(day, n)) };
+        const cfg: BookingSettings = { ...s, require_email_confirmation: false, days_off: s.days_off.map((n) => addDays(day, n)) };
         const busy: Busy[] = appointments.map(([at, length]) => ({ start: start + at * MINUTE, end: start + (at + length) * MINUTE }));
         const slots = openSlots({ settings: cfg, timeZone, from: day, to: addDays(day, 25), now, busy });
         const today = zonedParts(now, timeZone).date;

@@ -438,6 +438,40 @@ export const bookingTokens = pgTable(
   ],
 );
 
+/**
+ * A website booking waiting for the visitor to confirm it from an email (docs/security.md,
+ * "Calendar exhaustion"): made while website bookings ran above BOOKING_HOLD_ABOVE_PER_HOUR or
+ * the owners require confirmation. It does not take the time (it is not an appointment, and
+ * the time stays open to others); confirming books it like any booking, the no-overlap
+ * constraint deciding between two holds of one time. One per booking link (a new one replaces
+ * it); only the SHA-256 of the emailed confirmation code is kept.
+ */
+export const bookingHolds = pgTable(
+  'booking_holds',
+  {
+    token_hash: text('token_hash')
+      .primaryKey()
+      .references(() => bookingTokens.token_hash, { onDelete: 'cascade' }),
+    confirm_hash: text('confirm_hash').notNull(),
+    // The time asked for: wall-clock in the business time zone, as appointments are.
+    date: date('date', { mode: 'string' }).notNull(),
+    time: time('time').notNull(),
+    type: text('type').notNull(),
+    // The network (IPv4 /24, IPv6 /64) the request came from, for staff looking into a spike.
+    client_network: text('client_network'),
+    created_at: createdAt(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // Set when confirmed, with the appointment it became (a second click answers the same).
+    confirmed_at: timestamp('confirmed_at', { withTimezone: true }),
+    appointment_id: uuid('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('booking_holds_confirm_hash_key').on(t.confirm_hash),
+    index('booking_holds_expires_at_idx').on(t.expires_at),
+    check('booking_holds_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
+  ],
+);
+
 export const notifications = pgTable(
   'notifications',
   {
@@ -649,7 +683,7 @@ export const emails = pgTable(
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
     check(
       'emails_kind_check',
-      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report')`,
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation')`,
     ),
     uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),

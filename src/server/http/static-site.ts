@@ -96,8 +96,9 @@ export function loadStaticSite(clientDir: string, values: SiteValues): StaticSit
     page: (pathname) => {
       const p = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
       if (isAppPath(p)) return appShell;
-      // A booked call's private page: one page for every token, which the browser reads.
-      if (/^\/booking\/[A-Za-z0-9_-]{1,100}$/.test(p)) return pages.get('/booking');
+      // A booked call's private page, and the page of a held booking's emailed confirmation link
+      // (/booking/<token>/confirm/<code>): one page for every token, which the browser reads.
+      if (/^\/booking\/[A-Za-z0-9_-]{1,100}(\/confirm\/[A-Za-z0-9_-]{1,100})?$/.test(p)) return pages.get('/booking');
       return pages.get(p);
     },
     get notFound() {

@@ -5,6 +5,7 @@ import { describeError } from '../db/database-faults.ts';
 import { deleteExpiredAnalyticsEvents } from '../db/queries/analytics-events.ts';
 import { deleteExpiredAuditEntries } from '../db/queries/audit-log.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
+import { deleteOldBookingHolds } from '../db/queries/booking-holds.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
@@ -76,6 +77,9 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
     { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
     // The visitor mail budget's records past 30 days (the longest of its rules).
     { name: 'visitor mail budget cleanup', everyMs: 60 * 60_000, run: () => deleteOldPublicMailSpends(database.db) },
+
+    // Held bookings nobody confirmed within their 30 minutes (and confirmed ones), a day later.
+    { name: 'booking hold cleanup', everyMs: 60 * 60_000, run: () => deleteOldBookingHolds(database.db) },
     {
       name: 'analytics retention',
       everyMs: 60 * 60_000,

@@ -47,7 +47,21 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
   ['invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }],
   ['password-reset', { link: 'https://crm.example.com/reset-password/abc', expires_minutes: 30 }],
   ['weekly-report', weeklyReport()],
+  ['booking-confirmation', { link: '/booking/tok/confirm/code', type: 'Zoom', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', expires_at: '2030-11-25T15:42:00.000Z' }],
 ];
+
+describe('a held booking\'s confirmation', () => {
+  it('links the confirmation page under PUBLIC_URL, says the time is not held and for how long the link works, and names nobody', () => {
+    const data = { link: '/booking/tok/confirm/code', type: 'Zoom', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', expires_at: '2030-11-25T15:42:00.000Z' };
+    const mail = composeEmail('booking-confirmation', data, ctx);
+    expect(mail.subject).toBe('Confirm your call with Keystone Due Diligence');
+    expect(mail.text).toMatch(/^Hello,\n/);
+    expect(mail.text).toContain('asked to book a Zoom call with Keystone Due Diligence on Monday, December 2, 2030 at 2:30 PM EST.');
+    expect(mail.text).toContain('The link works for 30 minutes, until 10:42 AM EST.');
+    expect(mail.text).toContain(`Confirm my call: ${ctx.publicUrl}/booking/tok/confirm/code`);
+    expect(mail.html).toContain(`href="${ctx.publicUrl}/booking/tok/confirm/code"`);
+  });
+});
 
 describe('the invitation', () => {
   it('names who invited, the role and the link, which works once for 72 hours', () => {

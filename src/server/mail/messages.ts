@@ -153,6 +153,34 @@ const resetData = z.object({ link: z.string(), expires_minutes: z.number().int()
 /** An invitation: its link lives in the message's data only until the message is sent. */
 const inviteData = z.object({ link: z.string(), role: z.enum(['owner', 'staff']), invited_by: z.string().nullable(), expires_hours: z.number().int() });
 
+/**
+ * A website booking held until the visitor confirms it: the link (a path under PUBLIC_URL)
+ * lives in the data only until the message is sent. Nothing the visitor typed is in it: the
+ * address may be someone else's, and the firm's words are all it carries.
+ */
+const bookingConfirmationData = z.object({ link: z.string(), type: z.string(), time_zone: z.string(), starts_at: z.string(), expires_at: z.string() });
+const bookingConfirmationSubject = (ctx: MailContext) => oneLine(`Confirm your call with ${ctx.site.name}`);
+
+function bookingConfirmation(data: unknown, ctx: MailContext): ComposedEmail {
+  const b = parse(bookingConfirmationData, data);
+  const until = new Intl.DateTimeFormat('en-US', { timeZone: b.time_zone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
+    .format(new Date(b.expires_at))
+    .replace(/\u202f/g, ' ');
+  return {
+    subject: bookingConfirmationSubject(ctx),
+    ...render(ctx, 'Hello,', [
+      {
+        lines: [
+          `Someone (we hope you) asked to book a ${meeting(b.type)} with ${ctx.site.name} on ${formatWhen(b.starts_at, b.time_zone)}.`,
+          `The time is yours only once you confirm it: until then others may still book it. The link works for 30 minutes, until ${until}.`,
+        ],
+      },
+      { link: { label: 'Confirm my call', href: `${ctx.publicUrl}${b.link}` } },
+      { lines: [`If you did not ask for this call, ignore this email: nothing is booked. To book by phone, call ${ctx.site.phone}.`] },
+    ]),
+  };
+}
+
 function newLead(data: unknown, ctx: MailContext): ComposedEmail {
   const lead = parse(leadData, data);
   const campaign = [lead.utm_campaign, lead.utm_source && `source ${lead.utm_source}`, lead.utm_medium && `medium ${lead.utm_medium}`].filter(Boolean).join(', ');
@@ -356,6 +384,7 @@ const COMPOSERS: Record<EmailKind, (data: unknown, ctx: MailContext) => Composed
   invite,
   'password-reset': passwordReset,
   'weekly-report': weeklyReport,
+  'booking-confirmation': bookingConfirmation,
 };
 
 /** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */
@@ -373,6 +402,7 @@ const SUBJECTS: Record<EmailKind, (data: unknown, ctx: MailContext) => string> =
   invite: (_data, ctx) => inviteSubject(ctx),
   'password-reset': (_data, ctx) => resetSubject(ctx),
   'weekly-report': (data) => weeklyReportSubject(parse(weeklyReportDataSchema, data)),
+  'booking-confirmation': (_data, ctx) => bookingConfirmationSubject(ctx),
 };
 
 /**

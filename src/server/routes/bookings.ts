@@ -4,11 +4,13 @@ import {
   availabilityQuerySchema,
   availabilityResponseSchema,
   bookingSettingsResponseSchema,
-  bookingSettingsSchema,
   bookingTokenParamSchema,
+  confirmBookingRequestSchema,
   createBookingRequestSchema,
+  pendingBookingSchema,
   publicBookingSchema,
   rescheduleBookingRequestSchema,
+  saveBookingSettingsSchema,
   type BookingSettings,
   type PublicBooking,
 } from '#shared/schemas/booking';
@@ -20,6 +22,7 @@ import { updateAppointment, appointmentMailOf, type AppointmentMail } from '../d
 import {
   bookingNotice,
   bookSlot,
+  newBookingToken,
   busyTimes,
   getBookingSettings,
   isOverlapViolation,
@@ -29,8 +32,12 @@ import {
   saveBookingSettings,
   type BookingRow,
 } from '../db/queries/bookings.ts';
+import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { hashToken } from '../db/queries/sessions.ts';
+import { networkKey } from '../lib/client-address.ts';
+import { admitWebsiteBooking } from './booking-admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -59,11 +66,35 @@ const bookRoute = createPublicRoute({
   path: '/api/public/bookings',
   tags: ['public'],
   summary: 'Book a call with the token from the lead form',
-  description: 'Open to anyone holding a booking_token. Books one call per lead; two people confirming one time at once: one gets it, the other 409 with the open times of that day.',
+  description:
+    'Open to anyone holding a booking_token. Books one call per lead; two people confirming one time at once: one gets it, the other 409 with the open times of that day. ' +
+    'Limited per client address and network per day (BOOKING_RATE_LIMIT). While website bookings run above BOOKING_HOLD_ABOVE_PER_HOUR, or when the owners require it, ' +
+    'the answer is 202 pending: the visitor must click the link we email within 30 minutes, and the time stays open to others until then.',
   request: { body: { required: true, ...jsonContent(createBookingRequestSchema, 'The time and kind of call') } },
   responses: {
     201: jsonContent(publicBookingSchema, 'Booked'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown or expired link', 409: 'That time is no longer open, or a call is already booked', 429: 'Too many changes' }),
+    202: jsonContent(pendingBookingSchema, 'Held until the visitor confirms it from our email'),
+    ...errorResponses({
+      400: 'Invalid input',
+      404: 'Unknown or expired link',
+      409: 'That time is no longer open, or a call is already booked',
+      429: 'Too many bookings from this address or network, or too many for now with email off: call the firm',
+    }),
+  },
+});
+
+const confirmRoute = createPublicRoute({
+  method: 'post',
+  path: '/api/public/bookings/{token}/confirm',
+  tags: ['public'],
+  summary: 'Confirm a held booking with the code from the emailed link',
+  description:
+    'The page of the emailed link (/booking/<token>/confirm/<code>) posts this when the visitor clicks Confirm (never on opening the page, so mail scanners confirm nothing). ' +
+    'Books the held time if it is still open: of two holds of one time, the first confirmed gets it, the other 409 with the open times of that day. Holds expire after 30 minutes.',
+  request: { params: bookingTokenParamSchema, body: { required: true, ...jsonContent(confirmBookingRequestSchema, 'The code from the link') } },
+  responses: {
+    200: jsonContent(publicBookingSchema, 'Booked'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link or code', 409: 'That time is no longer open, or a call is already booked', 422: 'The link has expired' }),
   },
 });
 
@@ -113,11 +144,48 @@ const saveSettingsRoute = createOwnerRoute({
   path: '/api/booking-settings',
   tags: ['booking'],
   summary: 'Change when visitors may book a call (applies at once, in every process)',
-  request: { body: { required: true, ...jsonContent(bookingSettingsSchema, 'Booking settings') } },
-  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input' }) },
+  request: { body: { required: true, ...jsonContent(saveBookingSettingsSchema, 'Booking settings') } },
+  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input, or the email confirmation switch with email off' }) },
 });
 
 const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
+const emailOn = (c: Context<AppEnv>) => c.var.deps.config.mail.smtp !== undefined;
+const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({ ...settings, time_zone: c.var.deps.config.businessTimeZone, email_on: emailOn(c) });
+
+const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confirmation link could be sent. Turn email on first.';
+
+type Booking = { hash: string; token: string; date: string; time: string; type: string; start: string; settings: BookingSettings; timeZone: string; busy: Busy[] };
+
+/**
+ * Books the time for the link (bookSlot) or answers why not, calling `undo` first: 409 when
+ * someone else took or is taking it (with that day's open times), or when the link booked at
+ * this very moment through another request (a double click).
+ */
+async function bookOrUndo(c: Context<AppEnv>, b: Booking, undo: () => Promise<void>): Promise<string> {
+  const { settings, timeZone } = b;
+  let id: string | 'taken' | undefined;
+  try {
+    id = await bookSlot(
+      c.var.db,
+      { hash: b.hash, date: b.date, time: b.time, type: b.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: b.token },
+      mailOf(c),
+    );
+  } catch (error) {
+    if (!isOverlapViolation(error)) throw error;
+    await undo();
+    throw slotTaken(await slotsOn(c.var.db, settings, timeZone, b.date), timeZone);
+  }
+  if (id === 'taken' || !id) await undo();
+  // Someone else is booking this very time right now: theirs, unless it fails (then it is open
+  // again). The day's other times come from the busy times already read, with this one busy.
+  if (id === 'taken') {
+    const start = Date.parse(b.start);
+    const taken = [...b.busy, { start, end: start + settings.slot_minutes * 60_000 }];
+    throw slotTaken(openSlots({ settings, timeZone, from: b.date, to: b.date, now: Date.now(), busy: taken }), timeZone);
+  }
+  if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
+  return id;
+}
 
 /** The open start times of one business date now, leaving out `ownAppointment` (a call being moved). */
 async function slotsOn(db: Db, settings: BookingSettings, timeZone: string, date: string, ignore?: { start: number; duration_minutes: number }) {
@@ -160,8 +228,8 @@ async function limitChanges(c: Context<AppEnv>, hash: string) {
   if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds, 'changes to this booking');
 }
 
-/** What the link's holder sees of their booking. */
-function publicView(row: BookingRow, token: string, settings: BookingSettings, timeZone: string): PublicBooking {
+/** What the link's holder sees of their booking (with the time held for their confirmation, if any). */
+function publicView(row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow): PublicBooking {
   const a = row.appointment;
   const noticeMs = settings.min_notice_hours * 3_600_000;
   const scheduled = a?.status === 'scheduled';
@@ -175,7 +243,33 @@ function publicView(row: BookingRow, token: string, settings: BookingSettings, t
     can_change: scheduled && a.start - Date.now() >= noticeMs,
     min_notice_hours: settings.min_notice_hours,
     manage_path: `/booking/${token}`,
+    pending:
+      hold && !hold.confirmed && !hold.expired
+        ? {
+            start: isoInZone(hold.start, timeZone),
+            end: isoInZone(hold.start + settings.slot_minutes * 60_000, timeZone),
+            type: hold.type,
+            expires_at: hold.expires_at,
+          }
+        : null,
   };
+}
+
+const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minutes. Please pick a time again.';
+const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
+
+/** The time is open and the visitor may have it, but only once they confirm it from our email: hold it and send the link. */
+async function holdForConfirmation(c: Context<AppEnv>, b: { token: string; hash: string; date: string; time: string; type: string }) {
+  const { token: code, hash: confirmHash } = newBookingToken();
+  const config = c.var.deps.config;
+  const held = await holdBooking(
+    c.var.db,
+    { hash: b.hash, confirmHash, date: b.date, time: b.time, type: b.type, network: networkKey(c.var.clientIp), link: `/booking/${b.token}/confirm/${code}` },
+    { ...queueMailOf(config.mail), timeZone: config.businessTimeZone },
+  );
+  if (held === 'refused') return undefined;
+  c.var.deps.outbox.nudge();
+  return held;
 }
 
 /** The link, the settings and (given a start) the busy times of that business date, in one read. */
@@ -216,37 +310,54 @@ export const bookingRoutes = createRouter()
     if (row.expired) throw new AppError('not_found', LINK_INVALID);
     if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     requireType(settings, body.type);
-    // No change limit here: a link books one call; moving and cancelling it are limited.
+    // No change limit here: a link books one call; moving and cancelling it are limited. The
+    // website's booking limits count what an address, a network and the whole site book.
     const at = requireOpenSlot(settings, timeZone, body.start, busy);
-    let id: string | 'taken' | undefined;
-    try {
-      id = await bookSlot(
-        c.var.db,
-        { hash, ...at, type: body.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: body.booking_token },
-        mailOf(c),
-      );
-    } catch (error) {
-      if (!isOverlapViolation(error)) throw error;
-      throw slotTaken(await slotsOn(c.var.db, settings, timeZone, at.date), timeZone);
-    }
-    // Someone else is booking this very time right now: theirs, unless it fails (then it is open
-    // again). The day's other times come from the busy times already read, with this one busy.
-    if (id === 'taken') {
+    const admission = await admitWebsiteBooking(c, settings);
+    if (admission.confirm) {
+      const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type });
+      if (!held) {
+        await admission.undo();
+        throw new AppError('rate_limited', `We cannot email you a confirmation link right now. Please call us at ${c.var.deps.config.site.phone} to book your call.`);
+      }
       const start = Date.parse(body.start);
-      const taken = [...busy, { start, end: start + settings.slot_minutes * 60_000 }];
-      throw slotTaken(openSlots({ settings, timeZone, from: at.date, to: at.date, now: Date.now(), busy: taken }), timeZone);
+      const view = publicView(row, body.booking_token, settings, timeZone);
+      const pending = { start: isoInZone(start, timeZone), end: isoInZone(start + settings.slot_minutes * 60_000, timeZone), type: body.type, expires_at: held.expiresAt };
+      return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending }, 202);
     }
-    // Undefined: the link was used at this very moment by another request (a double click).
-    if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
+    const id = await bookOrUndo(c, { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start }, admission.undo);
     c.var.deps.outbox.nudge();
     const booked: BookingRow = { ...row, expired: false, appointment: { id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled' } };
     return c.json(publicView(booked, body.booking_token, settings, timeZone), 201);
   })
+  .openapi(confirmRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const { code } = c.req.valid('json');
+    const timeZone = c.var.deps.config.businessTimeZone;
+    const hash = hashToken(token);
+    const hold = await readHold(c.var.db, hash, hashToken(code), timeZone);
+    if (!hold) throw new AppError('not_found', HOLD_UNKNOWN);
+    const { row, settings, busy } = await loadBooking(c, token, isoInZone(hold.start, timeZone));
+    // Clicked twice: the second answers what the first did.
+    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id) return c.json(publicView(row, token, settings, timeZone), 200);
+    if (hold.expired) throw new AppError('unprocessable', HOLD_EXPIRED);
+    if (!settings.enabled) throw new AppError('conflict', 'Online booking is closed. We will call you to agree a time.', undefined, undefined, { slots: [] });
+    if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
+    requireType(settings, hold.type);
+    const start = isoInZone(hold.start, timeZone);
+    const at = requireOpenSlot(settings, timeZone, start, busy);
+    const id = await bookOrUndo(c, { hash, ...at, type: hold.type, token, settings, timeZone, busy, start }, async () => {});
+    await markHoldConfirmed(c.var.db, hash, id);
+    c.var.deps.outbox.nudge();
+    const booked: BookingRow = { ...row, expired: false, appointment: { id, start: hold.start, duration_minutes: settings.slot_minutes, type: hold.type, status: 'scheduled' } };
+    return c.json(publicView(booked, token, settings, timeZone), 200);
+  })
   .openapi(readRoute, async (c) => {
     const { token } = c.req.valid('param');
-    const { row, settings, timeZone } = await loadBooking(c, token);
+    const { row, settings, hash, timeZone } = await loadBooking(c, token);
+    const hold = await readPendingHold(c.var.db, hash, timeZone);
     c.header('Cache-Control', 'no-store');
-    return c.json(publicView(row, token, settings, timeZone), 200);
+    return c.json(publicView(row, token, settings, timeZone, hold), 200);
   })
   .openapi(rescheduleRoute, async (c) => {
     const { token } = c.req.valid('param');
@@ -283,16 +394,22 @@ export const bookingRoutes = createRouter()
   })
   .openapi(settingsRoute, async (c) => {
     const settings = await getBookingSettings(c.var.db);
-    return c.json({ ...settings, time_zone: c.var.deps.config.businessTimeZone }, 200);
+    return c.json(settingsResponse(c, settings), 200);
   })
   .openapi(saveSettingsRoute, async (c) => {
     const before = await getBookingSettings(c.var.db);
-    await saveBookingSettings(c.var.db, c.req.valid('json'));
+    const body = c.req.valid('json');
+    const require_email_confirmation = body.require_email_confirmation ?? before.require_email_confirmation;
+    // Turning it on (or saving it on) with email off would hold every booking with no link to click.
+    if (require_email_confirmation && !emailOn(c) && body.require_email_confirmation !== undefined) {
+      throw new AppError('validation_failed', EMAIL_OFF_SWITCH, { require_email_confirmation: EMAIL_OFF_SWITCH });
+    }
+    await saveBookingSettings(c.var.db, { ...body, require_email_confirmation });
     const settings = await getBookingSettings(c.var.db);
     const changes = changedFields(before, settings, Object.keys(settings) as (keyof typeof settings & string)[]);
     if (Object.keys(changes).length > 0) {
       await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'booking', details: { changes } });
     }
-    return c.json({ ...settings, time_zone: c.var.deps.config.businessTimeZone }, 200);
+    return c.json(settingsResponse(c, settings), 200);
   });
 

@@ -10,7 +10,8 @@ import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The real app on a test database, with the environment the test names (and a built client, if given). */
 export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir, logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) }: { clientDir?: string; logger?: Logger } = {}) {
-  const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', ...env });
+  // The booking limits off too, as for the lead form: the tests of those limits turn them on.
+  const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0', ...env });
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.

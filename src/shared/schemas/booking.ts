@@ -42,8 +42,18 @@ export const bookingSettingsSchema = z.object({
     .array(storableText().refine(isCalendarDate, 'Invalid date'))
     .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
     .refine((d) => new Set(d).size === d.length, 'Each day off once'),
+  /**
+   * Every website booking waits until the visitor confirms it from an email (as all do anyway
+   * while website bookings run above BOOKING_HOLD_ABOVE_PER_HOUR). Cannot be turned on while
+   * email is off.
+   */
+  require_email_confirmation: z.boolean(),
 });
 export type BookingSettings = z.infer<typeof bookingSettingsSchema>;
+
+/** What PUT /api/booking-settings takes: a client that does not know the switch leaves it as it is. */
+export const saveBookingSettingsSchema = bookingSettingsSchema.extend({ require_email_confirmation: z.boolean().optional() });
+export type SaveBookingSettings = z.infer<typeof saveBookingSettingsSchema>;
 
 const nine = { start: '09:00', end: '17:00' };
 export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
@@ -55,9 +65,14 @@ export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
   horizon_days: 30,
   types: ['Call', 'Zoom'],
   days_off: [],
+  require_email_confirmation: false,
 };
 
-export const bookingSettingsResponseSchema = bookingSettingsSchema.extend({ time_zone: z.string() });
+export const bookingSettingsResponseSchema = bookingSettingsSchema.extend({
+  time_zone: z.string(),
+  /** Email is on (SMTP_URL set): without it no confirmation can be sent, so the switch cannot be turned on. */
+  email_on: z.boolean(),
+});
 
 /** The longest range one availability request may ask for. */
 export const AVAILABILITY_MAX_DAYS = 62;
@@ -121,5 +136,18 @@ export const publicBookingSchema = z.object({
   min_notice_hours: z.number().int(),
   /** The private page of this booking: /booking/<token>. */
   manage_path: z.string(),
+  /** A time asked for and waiting for the visitor to confirm it from our email; it is not theirs yet. */
+  pending: z.object({ start: z.string(), end: z.string(), type: z.string(), expires_at: z.string() }).nullable(),
 });
 export type PublicBooking = z.infer<typeof publicBookingSchema>;
+
+/**
+ * 202 to POST /api/public/bookings: the booking waits for the visitor to click the link we
+ * emailed (until `expires_at`); the time stays open to others until then.
+ */
+export const pendingBookingSchema = publicBookingSchema.extend({ status: z.literal('pending'), expires_at: z.string() });
+export type PendingBooking = z.infer<typeof pendingBookingSchema>;
+
+/** The code of an emailed confirmation link (/booking/<token>/confirm/<code>): 43 characters of base64url. */
+export const confirmBookingRequestSchema = z.object({ code: bookingTokenSchema });
+export type ConfirmBookingRequest = z.infer<typeof confirmBookingRequestSchema>;

@@ -6,7 +6,7 @@ export type EmailMessageStatus = (typeof EMAIL_MESSAGE_STATUSES)[number];
 
 export const emailMessageSchema = z.object({
   id: z.uuid(),
-  /** new-lead, lead-acknowledgement, appointment, appointment-reminder, test, invite, password-reset or weekly-report. */
+  /** new-lead, lead-acknowledgement, appointment, appointment-reminder, test, invite, password-reset, weekly-report or booking-confirmation. */
   kind: z.string(),
   /** The recipient, as "Name <address>" or the address. */
   to: z.string(),

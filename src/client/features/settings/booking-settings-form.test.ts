@@ -24,6 +24,7 @@ function serverAnswer(values: BookingFormValues): Record<string, string> {
     horizon_days: number(values.horizon_days),
     types: values.types,
     days_off: values.days_off,
+    require_email_confirmation: values.require_email_confirmation,
   });
   return parsed.success ? {} : fieldErrors(parsed.error);
 }

@@ -26,6 +26,7 @@ export type BookingFormValues = {
   horizon_days: string;
   types: BookableType[];
   days_off: string[];
+  require_email_confirmation: boolean;
 };
 
 export type NumberField = 'slot_minutes' | 'buffer_minutes' | 'min_notice_hours' | 'horizon_days';
@@ -59,6 +60,7 @@ export function toFormValues(settings: BookingSettings): BookingFormValues {
     horizon_days: String(settings.horizon_days),
     types: BOOKABLE_TYPES.filter((t) => settings.types.includes(t)),
     days_off: [...settings.days_off].sort(),
+    require_email_confirmation: settings.require_email_confirmation,
   };
 }
 
@@ -107,6 +109,7 @@ export function checkBookingForm(values: BookingFormValues): { settings: Booking
       horizon_days: Number(values.horizon_days),
       types: values.types,
       days_off: values.days_off,
+      require_email_confirmation: values.require_email_confirmation,
     },
   };
 }

@@ -17,14 +17,20 @@ afterEach(() => {
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-const stored = (over: Partial<BookingSettings> = {}) => ({ ...DEFAULT_BOOKING_SETTINGS, days_off: ['2026-12-25'], time_zone: 'America/New_York', ...over });
+const stored = (over: Partial<BookingSettings & { email_on: boolean }> = {}) => ({
+  ...DEFAULT_BOOKING_SETTINGS,
+  days_off: ['2026-12-25'],
+  time_zone: 'America/New_York',
+  email_on: true,
+  ...over,
+});
 
 /** GET answers `settings`; PUT answers `save(body)`, or echoes the body as saved. */
 function serve(settings = stored(), save?: (call: ApiCall) => { status?: number; body: unknown }) {
   return mockApi((call) => {
     if (call.path !== '/api/booking-settings') return undefined;
     if (call.method === 'GET') return { body: settings };
-    if (call.method === 'PUT') return save ? save(call) : { body: { ...(call.body as BookingSettings), time_zone: settings.time_zone } };
+    if (call.method === 'PUT') return save ? save(call) : { body: { ...(call.body as BookingSettings), time_zone: settings.time_zone, email_on: settings.email_on } };
     return undefined;
   });
 }
@@ -72,6 +78,35 @@ describe('BookingSettingsPage', () => {
     expect(screen.getByRole('button', { name: 'Remove Dec 25, 2026' })).toBeInTheDocument();
   });
 
+  it('turns "Always require email confirmation" on and saves it', async () => {
+    const user = userEvent.setup();
+    const { calls } = serve();
+    await renderPage();
+    const confirmSwitch = screen.getByRole('switch', { name: 'Always require email confirmation' });
+    expect(confirmSwitch).not.toBeChecked();
+    expect(confirmSwitch).toBeEnabled();
+    expect(confirmSwitch).toHaveAccessibleDescription(/Each website booking waits until the visitor clicks the link we email them/);
+    await user.click(confirmSwitch);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0]!.body).toMatchObject({ require_email_confirmation: true });
+    expect(await screen.findByText('Booking settings saved')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Always require email confirmation' })).toBeChecked();
+  });
+
+  it('disables the switch while email is off and says why (a switch left on is saved off)', async () => {
+    const user = userEvent.setup();
+    const { calls } = serve(stored({ email_on: false, require_email_confirmation: true }));
+    await renderPage();
+    const confirmSwitch = screen.getByRole('switch', { name: 'Always require email confirmation' });
+    expect(confirmSwitch).toBeDisabled();
+    expect(confirmSwitch).not.toBeChecked();
+    expect(confirmSwitch).toHaveAccessibleDescription('Email is off on this server, so no confirmation link could be sent. Set up email (SMTP_URL) to turn this on.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0]!.body).toMatchObject({ require_email_confirmation: false });
+  });
+
   it('says so when the settings cannot be loaded', async () => {
     mockApi(() => ({ status: 500, body: { error: { code: 'internal_error', message: 'Boom' } } }));
     renderWithProviders(<BookingSettingsPage />, { url: '/dashboard/settings/booking' });
@@ -116,6 +151,7 @@ describe('BookingSettingsPage', () => {
         horizon_days: 60,
         types: ['Zoom'],
         days_off: ['2026-07-04', '2026-12-25'],
+        require_email_confirmation: false,
       },
     ]);
     // The form keeps what was saved.

@@ -26,7 +26,11 @@ const checkboxClass = 'size-4 rounded border-slate-300';
 function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
   const id = useId();
   const save = useSaveBookingSettings();
-  const [values, setValues] = useState<BookingFormValues>(() => toFormValues(settings));
+  // With email off the switch is off and cannot be turned on (the server refuses it too).
+  const [values, setValues] = useState<BookingFormValues>(() => ({
+    ...toFormValues(settings),
+    require_email_confirmation: settings.email_on && settings.require_email_confirmation,
+  }));
   const [errors, setErrors] = useState<BookingFormErrors>({});
   // After a refused save, focus goes to the first field with a message.
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
@@ -86,6 +90,27 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
             Let visitors book a call
           </label>
           <FieldError id={`${id}-enabled-error`} error={errors.enabled} />
+        </div>
+        <div>
+          <label className={`flex items-center gap-3 text-sm font-medium ${settings.email_on ? 'text-slate-800' : 'text-slate-500'}`}>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={values.require_email_confirmation}
+              disabled={!settings.email_on}
+              onChange={(e) => change({ require_email_confirmation: e.currentTarget.checked }, 'require_email_confirmation')}
+              aria-invalid={errors.require_email_confirmation ? true : undefined}
+              aria-describedby={`${id}-confirm-help${errors.require_email_confirmation ? ` ${id}-confirm-error` : ''}`}
+              className={checkboxClass}
+            />
+            Always require email confirmation
+          </label>
+          <p id={`${id}-confirm-help`} className="mt-1 ml-7 text-sm break-words text-slate-600">
+            {settings.email_on
+              ? 'Each website booking waits until the visitor clicks the link we email them (within 30 minutes); the time stays open to others until then. Bookings wait like this anyway while they run unusually high.'
+              : 'Email is off on this server, so no confirmation link could be sent. Set up email (SMTP_URL) to turn this on.'}
+          </p>
+          <FieldError id={`${id}-confirm-error`} error={errors.require_email_confirmation} />
         </div>
       </div>
 

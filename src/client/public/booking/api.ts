@@ -1,10 +1,17 @@
-import type { Availability, PublicBooking } from '#shared/schemas/booking';
+import type { Availability, PendingBooking, PublicBooking } from '#shared/schemas/booking';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 /** The visitor's side of booking: open times, and their own booking through its private token. */
 export const getAvailability = (from: string, to: string) => apiRequest<Availability>('GET', `/api/public/availability?from=${from}&to=${to}`);
 
-export const bookCall = (token: string, start: string, type: string) => apiRequest<PublicBooking>('POST', '/api/public/bookings', { booking_token: token, start, type });
+/** Booked (201), or held until the visitor confirms it from our email (202, `status: 'pending'`). */
+export const bookCall = (token: string, start: string, type: string) =>
+  apiRequest<PublicBooking | PendingBooking>('POST', '/api/public/bookings', { booking_token: token, start, type });
+
+/** Confirms a held booking with the code of the emailed link. */
+export const confirmCall = (token: string, code: string) => apiRequest<PublicBooking>('POST', apiPath`/api/public/bookings/${token}/confirm`, { code });
+
+export const isPending = (b: PublicBooking | PendingBooking): b is PendingBooking => 'status' in b && b.status === 'pending';
 
 export const getBooking = (token: string) => apiRequest<PublicBooking>('GET', apiPath`/api/public/bookings/${token}`);
 

@@ -2,15 +2,22 @@ import { useEffect, useRef, useState } from 'react';
 import type { PublicBooking } from '#shared/schemas/booking';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
-import { cancelCall, getBooking } from './api.ts';
+import { cancelCall, confirmCall, getBooking } from './api.ts';
 import { BookingFlow } from './booking-flow.tsx';
 import { SlotPicker } from './slot-picker.tsx';
-import { whenLabel } from './slot-format.ts';
+import { businessTime, whenLabel, zoneName } from './slot-format.ts';
 
 /** The token of /booking/<token>. */
 const tokenFromPath = () => decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
+/** The code of an emailed confirmation link, /booking/<token>/confirm/<code>. */
+const codeFromPath = () => {
+  const parts = window.location.pathname.split('/');
+  return parts[3] === 'confirm' && parts[4] ? decodeURIComponent(parts[4]) : null;
+};
 
-type View = 'show' | 'move' | 'confirm-cancel' | 'book';
+const callName = (type: string) => (type === 'Zoom' ? 'Zoom call' : 'phone call');
+
+type View = 'show' | 'move' | 'confirm-cancel' | 'book' | 'confirm-hold';
 
 /**
  * The booked call, with Move and Cancel until the minimum notice before it; after a
@@ -19,9 +26,11 @@ type View = 'show' | 'move' | 'confirm-cancel' | 'book';
 export function ManageBooking() {
   const { phone, phoneTel } = useSiteConfig();
   const token = tokenFromPath();
+  const [code] = useState(codeFromPath);
   const [booking, setBooking] = useState<PublicBooking | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [view, setView] = useState<View>('show');
+  // Opened from the emailed link: Confirm is one click away, but only a click confirms (mail scanners open links too).
+  const [view, setView] = useState<View>(code ? 'confirm-hold' : 'show');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
@@ -52,13 +61,64 @@ export function ManageBooking() {
         mode="move"
         heading="Pick a new time"
         initialType={call.type}
-        onDone={(next) => done(next, 'Your call has been moved. We have emailed you the new time.')}
+        onDone={(next) => done(next as PublicBooking, 'Your call has been moved. We have emailed you the new time.')}
         onSkip={() => setView('show')}
         skipLabel="Keep my time"
       />
     );
   }
   if (view === 'book') return <BookingFlow token={token} onFinished={() => window.location.reload()} />;
+
+  const confirmHold = async () => {
+    if (!code) return;
+    setBusy(true);
+    try {
+      const next = await confirmCall(token, code);
+      // The page's address goes back to the private link: the code has done its work.
+      window.history.replaceState(null, '', booking.manage_path);
+      done(next, 'Your call is booked. We have emailed you the details with a calendar invitation.');
+    } catch (e) {
+      setNotice(e instanceof ApiError && e.status < 500 ? e.message : 'Something went wrong. Please try again.');
+      if (e instanceof ApiError && e.status < 500) {
+        // Expired, taken or booked meanwhile: show where things stand now.
+        setView('show');
+        getBooking(token).then(setBooking, () => undefined);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (view === 'confirm-hold' && call?.status !== 'scheduled') {
+    const held = booking.pending;
+    return (
+      <div className="grid gap-4">
+        {notice && (
+          <p ref={noticeRef} tabIndex={-1} role="alert" className="rounded-md bg-red-50 px-4 py-3 font-medium text-red-800 focus:outline-none">
+            {notice}
+          </p>
+        )}
+        <p className="text-lg text-slate-800">Hello {booking.first_name},</p>
+        <p className="text-lg text-slate-800">
+          {held ? (
+            <>
+              Confirm your {callName(held.type)} on <strong>{whenLabel(held.start, booking.time_zone)}</strong>.
+            </>
+          ) : (
+            'Confirm the call you asked for.'
+          )}
+        </p>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void confirmHold()}
+          className="justify-self-start rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+        >
+          {busy ? 'Confirming…' : 'Confirm my call'}
+        </button>
+      </div>
+    );
+  }
 
   const cancel = async () => {
     setBusy(true);
@@ -80,7 +140,13 @@ export function ManageBooking() {
         </p>
       )}
       <p className="text-lg text-slate-800">Hello {booking.first_name},</p>
-      {!call ? (
+      {booking.pending && call?.status !== 'scheduled' ? (
+        <p className="text-slate-700">
+          We have emailed you a link to confirm your {callName(booking.pending.type)} on <strong>{whenLabel(booking.pending.start, booking.time_zone)}</strong>. The
+          time is yours once you confirm it; the link works until {businessTime(booking.pending.expires_at, booking.time_zone)}{' '}
+          {zoneName(booking.pending.expires_at, booking.time_zone)}.
+        </p>
+      ) : !call ? (
         <p className="text-slate-700">You have not booked a time yet.</p>
       ) : call.status === 'cancelled' ? (
         <p className="text-slate-700">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Availability, PublicBooking } from '#shared/schemas/booking';
+import type { Availability, PendingBooking, PublicBooking } from '#shared/schemas/booking';
 import { ApiError } from '#client/lib/api-client.ts';
 import { bookCall, getAvailability, moveCall } from './api.ts';
 import { businessTime, dateRange, dayLabel, groupByDay, localTime, longDayLabel, zoneName } from './slot-format.ts';
@@ -16,7 +16,8 @@ type Props = {
   heading: string;
   /** The call's kind now (moving keeps it unless changed). */
   initialType?: string;
-  onDone: (booking: PublicBooking) => void;
+  /** Booked or moved; or, booking, held until the visitor confirms it from our email. */
+  onDone: (booking: PublicBooking | PendingBooking) => void;
   /** "Skip, call me instead" (booking) or "Keep my time" (moving). */
   onSkip: () => void;
   skipLabel: string;

@@ -11,7 +11,7 @@ import { execute, isoTimestamp, queryRows } from '../sql.ts';
  * (src/server/mail/outbox.ts).
  */
 
-export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report'] as const;
+export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
 

@@ -6,7 +6,7 @@ import { execute, pgArray, queryRows } from '../sql.ts';
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
 /** The start of the current fixed window of `windowSeconds`, aligned to the epoch. */
-const windowStart = (windowSeconds: number) => sql`to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`;
+export const windowStart = (windowSeconds: number) => sql`to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`;
 
 /**
  * Counts one hit against `key` in a fixed window and says whether it is within `limit`.

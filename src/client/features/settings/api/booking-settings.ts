@@ -2,8 +2,11 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { BookingSettings } from '#shared/schemas/booking';
 import { apiRequest } from '#client/lib/api-client.ts';
 
-/** What GET and PUT /api/booking-settings answer: the settings and the business time zone they are in. */
-export type BookingSettingsResponse = BookingSettings & { time_zone: string };
+/**
+ * What GET and PUT /api/booking-settings answer: the settings, the business time zone they are
+ * in, and whether email is on (without it, bookings cannot be confirmed by email).
+ */
+export type BookingSettingsResponse = BookingSettings & { time_zone: string; email_on: boolean };
 
 export const bookingSettingsQueryKey = ['booking-settings'] as const;
 
