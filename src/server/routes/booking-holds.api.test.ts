@@ -41,7 +41,7 @@ const day = (n: number) => addDays(today(), n);
 
 let ownerCookie: string;
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, rate_limits, audit_log cascade`);
+  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits, audit_log cascade`);
   await ensureAdmin(database.db, 'owner@example.com', 'owner-password');
   const t = appWith({});
   ownerCookie = await signIn(t.json, 'owner@example.com', 'owner-password');
@@ -167,6 +167,26 @@ describe('bookings held for an emailed confirmation', () => {
     // Audited like every booking setting.
     const audit = await rowsOf<{ details: { changes: Record<string, unknown> } }>(database.db, sql`select details from audit_log where action = 'settings_changed'`);
     expect(audit.map((a) => a.details.changes.require_email_confirmation).filter(Boolean)).toEqual([{ from: false, to: true }]);
+  });
+
+  it('refuses a hold whose confirmation email the address\'s visitor mail budget cannot pay for, asking to call, and stores no hold', async () => {
+    const t = appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '0', PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '2' });
+    await saveSettings(t, { require_email_confirmation: true });
+    const slots = await slotsOf(t, day(2), day(2));
+    const email = 'spent@example.net';
+    // The form's acknowledgement and the first confirmation link spend the address's two.
+    const first = await newToken(t, '127.0.7.1', email);
+    expect((await book(t, first, slots[0]!, '127.0.7.1')).status).toBe(202);
+    const second = await newToken(t, '127.0.7.2', email);
+    const refused = await book<ErrorResponse>(t, second, slots[1]!, '127.0.7.2');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe(`We cannot email you a confirmation link right now. Please call us at ${PHONE} to book your call.`);
+    const holds = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from booking_holds`);
+    expect(holds[0]!.n).toBe(1);
+    const links = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from emails where kind = 'booking-confirmation'`);
+    expect(links[0]!.n).toBe(1);
+    // Another address is not affected.
+    expect((await book(t, await newToken(t, '127.0.7.3'), slots[1]!, '127.0.7.3')).status).toBe(202);
   });
 
   it('two holds of one time: the first confirmation books it, the other gets 409 and the open times', async () => {
