@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CalendarFeed } from '#shared/schemas/appointment';
-import type { TwoFactorSetup } from '#shared/schemas/two-factor';
+import { CALENDAR_FEED_PAUSED, type CalendarFeed } from '#shared/schemas/appointment';
+import type { TwoFactorSetup, TwoFactorStatus } from '#shared/schemas/two-factor';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
@@ -9,7 +9,8 @@ import { createTestApp, signIn } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 // What a password opened ends with it, whichever way it is changed: the other sessions, the
-// calendar feed URL and the devices remembered for two-factor.
+// calendar feed URL and the devices remembered for two-factor. And the team's two-factor rule
+// holds an account's calendar feed back as it holds back its sessions.
 
 const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
@@ -37,11 +38,10 @@ async function call<T>(method: string, path: string, body?: unknown, cookies: (s
 
 const signedIn = async (session: string | undefined) => (await call<{ user: unknown }>('GET', '/api/auth/session', undefined, [session])).body.user !== null;
 
-/** Turns two-factor on for ann in `session`; the secret. */
+/** Turns two-factor on for the account signed in as `session`; the secret. */
 async function enableTwoFactor(session: string): Promise<string> {
   const setup = await call<TwoFactorSetup>('POST', '/api/account/two-factor/setup', undefined, [session]);
-  // The previous step's code, so the current one is still unused for the sign-in after.
-  const confirmed = await call('POST', '/api/account/two-factor/confirm', { code: await totpCode(setup.body.secret, Date.now() / 1000 - TOTP_PERIOD_SECONDS) }, [session]);
+  const confirmed = await call('POST', '/api/account/two-factor/confirm', { code: await totpCode(setup.body.secret) }, [session]);
   expect(confirmed.status).toBe(200);
   return setup.body.secret;
 }
@@ -65,7 +65,9 @@ describe('a password change on the account page', () => {
     const secret = await enableTwoFactor(here);
     // A phone that signed in with a code and asked to be remembered.
     const step = await passwordStep('ann-password');
-    const phone = await call('POST', '/api/auth/login/two-factor', { code: await totpCode(secret), remember_device: true }, [cookieOf(step.res, 'sign_in_challenge')]);
+    // The next step's code (accepted one step ahead): later than the one that turned it on, whenever the clock turns.
+    const next = await totpCode(secret, Date.now() / 1000 + TOTP_PERIOD_SECONDS);
+    const phone = await call('POST', '/api/auth/login/two-factor', { code: next, remember_device: true }, [cookieOf(step.res, 'sign_in_challenge')]);
     expect(phone.status).toBe(200);
     const device = cookieOf(phone.res, 'trusted_device');
     const phoneSession = cookieOf(phone.res, 'session');
@@ -89,5 +91,38 @@ describe('a password change on the account page', () => {
     // The session that changed it can make a new feed, which works.
     await createFeed(here);
     expect(await rowsOf(database.db, sql`select 1 from trusted_devices`)).toHaveLength(0);
+  });
+});
+
+describe('while the team requires two-factor', () => {
+  it('the feed of an account without it answers 403 and no appointments, until it sets it up; the account page says so', async () => {
+    const ann = await signIn(t.json, 'ann@example.com', 'ann-password');
+    await enableTwoFactor(ann);
+    await ensureAdmin(database.db, 'sam@example.com', 'sam-password', 'staff');
+    await ensureAdmin(database.db, 'kim@example.com', 'kim-password', 'staff');
+    const sam = await signIn(t.json, 'sam@example.com', 'sam-password');
+    const kim = await signIn(t.json, 'kim@example.com', 'kim-password');
+    const samFeed = await createFeed(sam);
+    const annFeed = await createFeed(ann);
+    const status = async (session: string) => (await call<TwoFactorStatus>('GET', '/api/account/two-factor', undefined, [session])).body;
+
+    expect((await call('PUT', '/api/settings/security', { require_two_factor: true }, [ann])).status).toBe(200);
+    const paused = await t.app.request(samFeed);
+    expect(paused.status).toBe(403);
+    expect(paused.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await paused.text();
+    expect((JSON.parse(body) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'forbidden', message: CALENDAR_FEED_PAUSED });
+    expect(body).not.toContain('VCALENDAR');
+    // An account with two-factor keeps its feed.
+    expect((await t.app.request(annFeed)).status).toBe(200);
+    // The account page (the only page open to Sam) tells him; Kim, who has no feed, is told nothing of one.
+    expect(await status(sam)).toEqual({ enabled: false, recovery_codes_left: 0, required: true, calendar_feed_paused: true });
+    expect((await status(kim)).calendar_feed_paused).toBe(false);
+
+    await enableTwoFactor(sam);
+    expect((await status(sam)).calendar_feed_paused).toBe(false);
+    const back = await t.app.request(samFeed);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain('BEGIN:VCALENDAR');
   });
 });
