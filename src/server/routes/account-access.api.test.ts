@@ -110,6 +110,7 @@ describe('while the team requires two-factor', () => {
     const paused = await t.app.request(samFeed);
     expect(paused.status).toBe(403);
     expect(paused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(paused.headers.get('cache-control')).toContain('no-store');
     const body = await paused.text();
     expect((JSON.parse(body) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'forbidden', message: CALENDAR_FEED_PAUSED });
     expect(body).not.toContain('VCALENDAR');

@@ -138,7 +138,7 @@ export async function isTrustedDevice(db: Db, userId: string, token: string): Pr
 /**
  * Whether the account `users` row `u` stands for is held back by the team's rule: two-factor is
  * required and it has not set it up. Its sessions then reach only its account page, and its
- * calendar feed answers 403 (docs/security.md, "Credentials end together").
+ * calendar feed answers 403 (docs/security.md, "Team owners, password changes and the two-factor rule").
  */
 export const lacksRequiredTwoFactor = (u: SQL) =>
   sql`(${u}.totp_enabled_at is null and coalesce((select t.require_two_factor from team_settings t where t.id = 1), false))`;
