@@ -4,7 +4,7 @@ import { loginRequestSchema, roleSchema } from '#shared/schemas/auth';
 import type { Db } from '../db/client.ts';
 import { auditInsert, type AuditActor } from '../db/queries/audit-log.ts';
 import { sqlState } from '../db/database-faults.ts';
-import { NEEDS_AN_OWNER } from '../db/queries/team.ts';
+import { lockTeamOwners, NEEDS_AN_OWNER } from '../db/queries/team.ts';
 import { execute, isoTimestamp, queryRows } from '../db/sql.ts';
 import { hashPassword } from './password.ts';
 
@@ -43,11 +43,16 @@ const listRow = z.object({ email: z.string(), role: roleSchema, deactivated: z.b
 
 const NO_SUCH = (email: string) => new Error(`No admin has the email ${email}.`);
 
-/** Runs `change` in a transaction with the session keys of `email`'s account, refusing a change that leaves no active owner. */
+/**
+ * Runs `change` in a transaction with the session keys of `email`'s account, refusing a change
+ * that leaves no active owner. The team's owner lock comes first (as the API's changes take it),
+ * so a command racing an owner's change in the dashboard is refused instead of both passing.
+ */
 async function onAccount<T>(db: Db, email: string, change: (t: Db, user: { id: string; role: string }, sessions: string[]) => Promise<T>): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
+      await lockTeamOwners(t);
       const [user] = await queryRows(t, sql`select id, role from users where email = ${email} for update`, z.object({ id: z.uuid(), role: z.string() }));
       if (!user) throw NO_SUCH(email);
       const sessions = await queryRows(t, sql`select token_hash from sessions where user_id = ${user.id}`, z.object({ token_hash: z.string() }));

@@ -9,7 +9,8 @@ import { readSessionToken } from './session-cookie.ts';
 /**
  * Ends what an account holds open: its sessions (all, or all but the current request's) and
  * with them their live streams, and, when `feeds` is set, its calendar feed URL and the
- * devices remembered for two-factor. Used by deactivation, password changes and resets.
+ * devices remembered for two-factor. Used by deactivation, email changes and "sign out everywhere
+ * else" (a password change or reset ends the same in its own transaction: db/queries/account.ts).
  * Returns how many sessions ended.
  */
 export async function endAccountAccess(

@@ -57,7 +57,7 @@ const passwordRoute = createAdminRoute({
   method: 'post',
   path: '/api/account/password',
   tags: ['account'],
-  summary: 'Change your password (current password required); your other sessions end',
+  summary: 'Change your password (current password required); your other sessions, your calendar feed URL and your remembered devices end',
   request: { body: { required: true, ...jsonContent(changePasswordSchema, 'The current password and the new one, twice') } },
   responses: {
     200: jsonContent(accountChangeSchema, 'Changed'),
@@ -130,9 +130,11 @@ export const accountRoutes = createRouter()
   .openapi(passwordRoute, async (c) => {
     const { current_password, password } = c.req.valid('json');
     await checkCurrentPassword(c, current_password);
-    await changePassword(c.var.db, c.var.user.id, await hashPassword(password), actorOf(c));
-    const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
-    return c.json({ email: c.var.user.email, other_sessions_ended: ended }, 200);
+    // Like a reset by email: the other sessions, the calendar feed URL and the remembered devices end with the old password.
+    const current = readSessionToken(c);
+    const ended = await changePassword(c.var.db, c.var.user.id, await hashPassword(password), actorOf(c), current ? hashToken(current) : undefined);
+    for (const key of ended) c.var.deps.hub.endSession(key);
+    return c.json({ email: c.var.user.email, other_sessions_ended: ended.length }, 200);
   })
   .openapi(sessionsRoute, async (c) => {
     const token = readSessionToken(c);

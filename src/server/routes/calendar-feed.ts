@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { calendarFeedSchema } from '#shared/schemas/appointment';
+import { CALENDAR_FEED_PAUSED, calendarFeedSchema } from '#shared/schemas/appointment';
 import { storableText } from '#shared/schemas/text';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { listCalendarAppointments } from '../db/queries/appointments.ts';
-import { createCalendarFeed, getCalendarFeed, isCalendarFeedToken, revokeCalendarFeed } from '../db/queries/calendar-feeds.ts';
+import { calendarFeedAccess, createCalendarFeed, getCalendarFeed, revokeCalendarFeed } from '../db/queries/calendar-feeds.ts';
 import { AppError } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { publicOrigin } from '../http/public-origin.ts';
@@ -39,9 +39,14 @@ const feedIcsRoute = createPublicRoute({
   path: '/api/calendar/{token}/appointments.ics',
   tags: ['calendar'],
   summary: 'The appointments as an iCalendar feed, for calendar apps to subscribe to',
-  description: 'No cookie: the unguessable token in the path is the credential. Revoked tokens answer 404.',
+  description:
+    'No cookie: the unguessable token in the path is the credential. Revoked tokens answer 404. While the team requires two-factor ' +
+    'and the feed\u2019s account has not set it up, the feed answers 403 and no appointments, until it does.',
   request: { params: z.object({ token: storableText().regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid feed') }) },
-  responses: { 200: mediaContent('text/calendar', 'iCalendar', z.string()), ...errorResponses({ 404: 'No such feed' }) },
+  responses: {
+    200: mediaContent('text/calendar', 'iCalendar', z.string()),
+    ...errorResponses({ 403: 'Paused: the team requires two-factor, which its account has not set up', 404: 'No such feed' }),
+  },
 });
 
 export const calendarFeedRoutes = createRouter()
@@ -58,7 +63,9 @@ export const calendarFeedRoutes = createRouter()
     return c.json({ active: false, created_at: null }, 200);
   })
   .openapi(feedIcsRoute, async (c) => {
-    if (!(await isCalendarFeedToken(c.var.db, c.req.valid('param').token))) throw new AppError('not_found', 'No such calendar feed.');
+    const access = await calendarFeedAccess(c.var.db, c.req.valid('param').token);
+    if (!access) throw new AppError('not_found', 'No such calendar feed.');
+    if (access === 'paused') throw new AppError('forbidden', CALENDAR_FEED_PAUSED);
     const appointments = await listCalendarAppointments(c.var.db, c.var.deps.config.businessTimeZone);
     return icalendarResponse(c, appointments, { 'Cache-Control': 'private, max-age=300' });
   });

@@ -32,7 +32,7 @@ const statusRoute = createAdminRoute({
   method: 'get',
   path: '/api/account/two-factor',
   tags: ['account'],
-  summary: 'Whether two-factor is on for you, how many recovery codes are left, and whether the team requires it',
+  summary: 'Whether two-factor is on for you, how many recovery codes are left, whether the team requires it, and whether your calendar feed waits for it',
   responses: { 200: jsonContent(twoFactorStatusSchema, 'Status') },
 });
 
@@ -99,7 +99,9 @@ export const twoFactorRoutes = createRouter()
   .openapi(statusRoute, async (c) => {
     const state = await twoFactorState(c.var.db, c.var.user.id);
     if (!state) throw gone();
-    return c.json({ enabled: state.enabled, recovery_codes_left: state.recovery_codes_left, required: await requiresTwoFactor(c.var.db) }, 200);
+    const required = await requiresTwoFactor(c.var.db);
+    const calendar_feed_paused = required && !state.enabled && state.has_calendar_feed;
+    return c.json({ enabled: state.enabled, recovery_codes_left: state.recovery_codes_left, required, calendar_feed_paused }, 200);
   })
   .openapi(startRoute, async (c) => {
     const state = await twoFactorState(c.var.db, c.var.user.id);

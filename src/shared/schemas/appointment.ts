@@ -117,3 +117,7 @@ export const calendarFeedSchema = z.object({
   created_at: z.string().nullable(),
 });
 export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
+
+/** The feed's answer (403) while the team requires two-factor and the feed's account has not set it up. */
+export const CALENDAR_FEED_PAUSED =
+  'This calendar feed is paused: your team requires two-factor authentication, and the account it belongs to has not set it up yet. It works again once they do, on their account page.';

@@ -7,6 +7,8 @@ export const twoFactorStatusSchema = z.object({
   recovery_codes_left: z.number().int(),
   /** The team requires it of everyone. */
   required: z.boolean(),
+  /** Required, not set up, and this account has a calendar feed: the feed answers 403 until two-factor is on. */
+  calendar_feed_paused: z.boolean().optional(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 

@@ -127,7 +127,7 @@ function PasswordForm() {
   };
 
   return (
-    <Card title="Password" description="Changing it signs you out everywhere else.">
+    <Card title="Password" description="Changing it signs you out everywhere else, stops your calendar feed URL, and remembered devices ask for a code again.">
       <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
         <TextField
           ref={currentRef}

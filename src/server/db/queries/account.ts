@@ -56,11 +56,33 @@ export async function changeEmail(db: Db, userId: string, email: string, actor: 
   });
 }
 
-export async function changePassword(db: Db, userId: string, passwordHash: string, actor: AuditActor): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * In the caller's transaction, ends what a password opened: the account's sessions (all, or all
+ * but `keepTokenHash`, the browser making the change), its calendar feed URL and the devices
+ * remembered for two-factor. The ended sessions' keys, so the caller closes their live streams.
+ */
+async function endWhatThePasswordOpened(t: Db, userId: string, keepTokenHash?: string): Promise<string[]> {
+  const ended = await queryRows(
+    t,
+    sql`delete from sessions where user_id = ${userId} and token_hash is distinct from ${keepTokenHash ?? null} returning token_hash`,
+    z.object({ token_hash: z.string() }),
+  );
+  await execute(t, sql`delete from calendar_feeds where user_id = ${userId}`);
+  await execute(t, sql`delete from trusted_devices where user_id = ${userId}`);
+  return ended.map((r) => r.token_hash);
+}
+
+/**
+ * Sets a new password from the account page and, in the same transaction, ends what the old one
+ * opened (as a reset does), but the session making the change. The ended sessions' keys.
+ */
+export async function changePassword(db: Db, userId: string, passwordHash: string, actor: AuditActor, keepTokenHash: string | undefined): Promise<string[]> {
+  return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${userId}`);
+    const ended = await endWhatThePasswordOpened(t, userId, keepTokenHash);
     await execute(t, auditInsert(actor, { action: 'password_changed', targetType: 'account', targetId: userId }));
+    return ended;
   });
 }
 
@@ -123,10 +145,8 @@ export async function completePasswordReset(db: Db, tokenHash: string, passwordH
     );
     if (!used) return undefined;
     await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${used.id}`);
-    const ended = await queryRows(t, sql`delete from sessions where user_id = ${used.id} returning token_hash`, z.object({ token_hash: z.string() }));
-    await execute(t, sql`delete from calendar_feeds where user_id = ${used.id}`);
-    await execute(t, sql`delete from trusted_devices where user_id = ${used.id}`);
+    const ended = await endWhatThePasswordOpened(t, used.id);
     await execute(t, auditInsert({ ...actor, id: used.id, email: used.email }, { action: 'password_reset', targetType: 'account', targetId: used.id }));
-    return ended.map((r) => r.token_hash);
+    return ended;
   });
 }

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows } from '../sql.ts';
 import { hashToken } from './sessions.ts';
+import { lacksRequiredTwoFactor } from './two-factor.ts';
 
 const createdRow = z.object({ created_at: z.string() });
 
@@ -28,8 +29,20 @@ export async function revokeCalendarFeed(db: Db, userId: string): Promise<boolea
   return (await execute(db, sql`delete from calendar_feeds where user_id = ${userId}`)) > 0;
 }
 
-/** Whether a feed token is live (its admin still exists: the row cascades away otherwise). */
-export async function isCalendarFeedToken(db: Db, token: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`select 1 as found from calendar_feeds where token_hash = ${hashToken(token)}`, z.object({ found: z.literal(1) }));
-  return rows.length > 0;
+/**
+ * What a feed token opens: `open`; `paused` while the team requires two-factor and its account
+ * has not set it up (the rule that holds its sessions back holds its feed too); undefined when
+ * the token is unknown or revoked (a removed account's feed cascades away; a deactivated one's
+ * is deleted, and refused here as well).
+ */
+export async function calendarFeedAccess(db: Db, token: string): Promise<'open' | 'paused' | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select ${lacksRequiredTwoFactor(sql`u`)} as paused
+        from calendar_feeds f join users u on u.id = f.user_id
+        where f.token_hash = ${hashToken(token)} and u.deactivated_at is null`,
+    z.object({ paused: z.boolean() }),
+  );
+  if (!row) return undefined;
+  return row.paused ? 'paused' : 'open';
 }

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { currentUserSchema, type CurrentUser } from '#shared/schemas/auth';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
+import { lacksRequiredTwoFactor } from './two-factor.ts';
 
 export const SESSION_IDLE_DAYS = 7;
 export const SESSION_ABSOLUTE_DAYS = 30;
@@ -31,7 +32,7 @@ export async function createSession(db: Db, userId: string, origin: SessionOrigi
 export async function findSessionUser(db: Db, token: string): Promise<CurrentUser | undefined> {
   const rows = await queryRows(db, sql`
     select u.id, u.email, u.role, s.last_seen_at < now() - interval '1 minute' as stale,
-      u.totp_enabled_at is null and coalesce((select t.require_two_factor from team_settings t where t.id = 1), false) as must_set_up_two_factor
+      ${lacksRequiredTwoFactor(sql`u`)} as must_set_up_two_factor
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
       and u.deactivated_at is null

@@ -51,6 +51,18 @@ async function getMember(db: Db, id: string): Promise<TeamMember | undefined> {
   return member;
 }
 
+/**
+ * Makes the changes that can take an active owner away (role change, deactivation, removal,
+ * and `npm run admin`'s) run one at a time, across processes: the caller's transaction waits
+ * here for any other such change to commit, so the users_keep_an_owner trigger then counts the
+ * owners with that change in view (two owners demoting each other at once: one is refused).
+ * Taken before the transaction touches any row, so two changes queue instead of deadlocking
+ * (the trigger takes the same lock, for writers that do not: migration 0022).
+ */
+export async function lockTeamOwners(t: Db): Promise<void> {
+  await execute(t, sql`select pg_advisory_xact_lock(hashtext('team-owners'))`);
+}
+
 /** Runs a change of the team; the trigger that keeps an owner answers as a 409. */
 async function keepingAnOwner<T>(change: () => Promise<T>): Promise<T> {
   try {
@@ -154,6 +166,7 @@ async function changeMember(db: Db, id: string, actor: AuditActor, change: (t: D
   return keepingAnOwner(() =>
     db.transaction(async (tx) => {
       const t = tx as unknown as Db;
+      await lockTeamOwners(t);
       const before = await getMember(t, id);
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
       const entry = await change(t, before);
@@ -199,6 +212,7 @@ export async function removeMember(db: Db, id: string, actor: AuditActor): Promi
   return keepingAnOwner(() =>
     db.transaction(async (tx) => {
       const t = tx as unknown as Db;
+      await lockTeamOwners(t);
       const before = await getMember(t, id);
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
       const sessions = await queryRows(t, sql`select token_hash from sessions where user_id = ${id}`, z.object({ token_hash: z.string() }));

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
@@ -17,6 +17,7 @@ const stateRow = z.object({
   last_step: z.number().nullable(),
   enabled: z.boolean(),
   recovery_codes_left: z.number().int(),
+  has_calendar_feed: z.boolean(),
 });
 export type TwoFactorState = z.infer<typeof stateRow>;
 
@@ -24,7 +25,8 @@ export async function twoFactorState(db: Db, userId: string): Promise<TwoFactorS
   const [row] = await queryRows(
     db,
     sql`select totp_secret as secret, totp_pending_secret as pending, totp_last_step::float8 as last_step, totp_enabled_at is not null as enabled,
-          (select count(*)::int from recovery_codes r where r.user_id = u.id and r.used_at is null) as recovery_codes_left
+          (select count(*)::int from recovery_codes r where r.user_id = u.id and r.used_at is null) as recovery_codes_left,
+          exists (select 1 from calendar_feeds f where f.user_id = u.id) as has_calendar_feed
         from users u where id = ${userId}`,
     stateRow,
   );
@@ -132,6 +134,14 @@ export async function isTrustedDevice(db: Db, userId: string, token: string): Pr
   const rows = await queryRows(db, sql`select 1 as ok from trusted_devices where token_hash = ${sha256(token)} and user_id = ${userId} and expires_at > now()`, z.object({ ok: z.number() }));
   return rows.length > 0;
 }
+
+/**
+ * Whether the account `users` row `u` stands for is held back by the team's rule: two-factor is
+ * required and it has not set it up. Its sessions then reach only its account page, and its
+ * calendar feed answers 403 (docs/security.md, "Team owners, password changes and the two-factor rule").
+ */
+export const lacksRequiredTwoFactor = (u: SQL) =>
+  sql`(${u}.totp_enabled_at is null and coalesce((select t.require_two_factor from team_settings t where t.id = 1), false))`;
 
 export async function requiresTwoFactor(db: Db): Promise<boolean> {
   const [row] = await queryRows(db, sql`select coalesce((select require_two_factor from team_settings where id = 1), false) as required`, z.object({ required: z.boolean() }));

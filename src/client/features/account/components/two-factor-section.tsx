@@ -26,12 +26,13 @@ export function TwoFactorSection() {
       </Card>
     );
   }
-  const { enabled, recovery_codes_left, required } = status.data;
+  const { enabled, recovery_codes_left, required, calendar_feed_paused } = status.data;
   return (
     <Card title="Two-factor authentication" description={description}>
       {user?.must_set_up_two_factor ? (
         <p role="alert" className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
           Your team requires two-factor authentication. Set it up here to open the rest of the dashboard.
+          {calendar_feed_paused ? ' Your calendar feed is paused until then: calendar apps subscribed to it get no appointments.' : null}
         </p>
       ) : null}
       {codes ? (

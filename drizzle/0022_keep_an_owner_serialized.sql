@@ -1,0 +1,26 @@
+-- The team keeps an active owner even when two changes race. The trigger of 0016 ran once per
+-- statement and could not see another transaction's uncommitted change: two owners demoting
+-- (or deactivating, or removing) each other at the same moment both passed it and left none.
+-- Now every change that takes an active owner away takes one transaction-scoped advisory lock
+-- first, so such changes run one after the other, and only then counts the owners: under READ
+-- COMMITTED that count is a new snapshot, which sees what the change before it committed. The
+-- app takes the same lock at the start of its transactions (db/queries/team.ts, lockTeamOwners;
+-- auth/admin-commands.ts), before touching any row, so two of them queue rather than deadlock;
+-- taking it here too covers every other writer (a psql session, a future tool).
+DROP TRIGGER "users_keep_an_owner" ON "users";--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "users_keep_an_owner"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('team-owners'));
+  IF EXISTS (SELECT 1 FROM "users") AND NOT EXISTS (SELECT 1 FROM "users" WHERE "role" = 'owner' AND "deactivated_at" IS NULL) THEN
+    RAISE EXCEPTION 'The team must keep at least one active owner.' USING ERRCODE = 'check_violation', CONSTRAINT = 'users_keep_an_owner';
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+-- Only a change that takes an active owner away is checked (and waits for the lock): signing
+-- in, two-factor and preference updates of the users table never do.
+CREATE TRIGGER "users_keep_an_owner_update" AFTER UPDATE OF "role", "deactivated_at" ON "users" FOR EACH ROW
+  WHEN (OLD."role" = 'owner' AND OLD."deactivated_at" IS NULL AND (NEW."role" IS DISTINCT FROM 'owner' OR NEW."deactivated_at" IS NOT NULL))
+  EXECUTE FUNCTION "users_keep_an_owner"();--> statement-breakpoint
+CREATE TRIGGER "users_keep_an_owner_delete" AFTER DELETE ON "users" FOR EACH ROW
+  WHEN (OLD."role" = 'owner' AND OLD."deactivated_at" IS NULL)
+  EXECUTE FUNCTION "users_keep_an_owner"();
