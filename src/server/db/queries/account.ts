@@ -86,16 +86,18 @@ export async function requestPasswordReset(
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // The row lock orders requests for one account, so two at once cannot both pass the count.
-    const [user] = await queryRows(
-      t,
-      sql`select id, (select count(*)::int from account_tokens a
-                      where a.kind = 'password_reset' and a.user_id = u.id and a.created_at > now() - interval '1 hour') as recent
-          from users u where email = ${email} and deactivated_at is null for update of u`,
-      z.object({ id: z.uuid(), recent: z.number().int() }),
-    );
+    // The count is a statement of its own: its snapshot, taken once the lock is held, sees the
+    // link the request before committed (a subquery of the locking statement would not).
+    const [user] = await queryRows(t, sql`select id from users where email = ${email} and deactivated_at is null for update`, z.object({ id: z.uuid() }));
     if (!user) return 'no_account';
+    const [{ recent }] = (await queryRows(
+      t,
+      sql`select count(*)::int as recent from account_tokens
+          where kind = 'password_reset' and user_id = ${user.id} and created_at > now() - interval '1 hour'`,
+      z.object({ recent: z.number().int() }),
+    )) as [{ recent: number }];
     // The last link sent stays valid: the person can still use it.
-    if (user.recent >= MAX_RESETS_PER_ACCOUNT_PER_HOUR) return 'account_limit';
+    if (recent >= MAX_RESETS_PER_ACCOUNT_PER_HOUR) return 'account_limit';
     // One link at a time: an older one stops working.
     await execute(t, sql`update account_tokens set revoked_at = now() where kind = 'password_reset' and user_id = ${user.id} and used_at is null and revoked_at is null`);
     await execute(t, sql`
