@@ -175,7 +175,7 @@ export const authRoutes = createRouter()
       if (!(device && (await isTrustedDevice(db, account.id, device)))) {
         // The IP becomes one of the owner's usual ones only with the right code too: the
         // password alone must not exempt a stranger from the two-factor step's slow-down.
-        setCookie(c, CHALLENGE_COOKIE, await createChallenge(db, account.id), cookieOptions(c, CHALLENGE_MINUTES * 60));
+        setCookie(c, CHALLENGE_COOKIE, await createChallenge(db, account.id, rateLimitKey(ip)), cookieOptions(c, CHALLENGE_MINUTES * 60));
         return c.json({ two_factor_required: true as const }, 200);
       }
     }

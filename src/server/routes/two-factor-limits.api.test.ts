@@ -202,6 +202,29 @@ describe('two-factor codes: no lockout of the owner', () => {
   });
 });
 
+describe('two-factor challenges: one per account and address', () => {
+  it("a stranger's password steps from other addresses do not end the owner's sign-in; a new one from the same address replaces it", async () => {
+    const owners = await passwordStep('198.51.100.7');
+    // The stranger signs in with the password again and again, from addresses of their own.
+    for (let n = 0; n < 5; n++) await passwordStep(`203.0.113.${n + 1}`);
+    const done = await codeStep(owners, { code: await totpCode(secret) }, '198.51.100.7');
+    expect(done.status).toBe(200);
+    expect(cookieOf(done.res, 'session')).toBeDefined();
+
+    // From one address, the newest password step is the one that counts.
+    const older = await passwordStep('198.51.100.8');
+    const newer = await passwordStep('198.51.100.8');
+    await execute(database.db, sql`update users set totp_last_step = null`);
+    const stale = await codeStep(older, { code: await totpCode(secret) }, '198.51.100.8');
+    expect([stale.status, stale.message]).toEqual([401, 'Your sign-in expired. Enter your email and password again.']);
+    expect((await codeStep(newer, { code: await totpCode(secret) }, '198.51.100.8')).status).toBe(200);
+    // Rows: the 5 strangers' (gone 5 minutes after they were made), none of the owner's.
+    expect(await rowsOf(database.db, sql`select source from sign_in_challenges order by source`)).toEqual(
+      Array.from({ length: 5 }, (_, n) => ({ source: `203.0.113.${n + 1}` })),
+    );
+  });
+});
+
 describe('current password: one limiter for every check', () => {
   const sessionOf = async () => {
     const res = await ownerSignsIn('198.51.100.7');
