@@ -9,7 +9,7 @@ import { useTestDatabase } from '../test/database.ts';
 
 /**
  * The public operations that take a link's token and a new password check the token before
- * hashing the password: argon2 costs ~20 ms of a core, so made-up tokens must cost nothing
+ * hashing the password: argon2id is the costly part, so made-up tokens must cost nothing
  * (docs/security.md, "Two-factor and current-password limits"). The hash function is the
  * real one, watched: no timing involved.
  */

@@ -219,8 +219,8 @@ export const teamRoutes = createRouter()
   .openapi(acceptRoute, async (c) => {
     const { token, password } = c.req.valid('json');
     const { db } = c.var;
-    // The token is checked before the password is hashed: argon2 costs ~20 ms of a core, so a
-    // made-up token must be answered without it. The accept checks the token again, in the
+    // The token is checked before the password is hashed (argon2id, the costly part), so a
+    // made-up token is answered without it. The accept checks the token again, in the
     // short transaction that uses it up (two tabs at once make one account).
     const tokenHash = hashToken(token);
     if (!(await findInvite(db, tokenHash))) throw new AppError('not_found', INVITE_NOT_VALID);
