@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVITE_NOT_VALID } from '../db/queries/team.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { hashPassword } from '../auth/password.ts';
+import type * as PasswordModule from '../auth/password.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
@@ -14,7 +15,7 @@ import { useTestDatabase } from '../test/database.ts';
  * real one, watched: no timing involved.
  */
 vi.mock('../auth/password.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../auth/password.ts')>();
+  const real = await importOriginal<typeof PasswordModule>();
   return { ...real, hashPassword: vi.fn(real.hashPassword) };
 });
 
