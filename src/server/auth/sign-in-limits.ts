@@ -2,7 +2,8 @@
  * The sign-in limits (docs/security.md, "Sign-in limits"). Failures are counted in fixed
  * 15-minute windows per (account, IP) pair, per IP and per account. The first two answer 429;
  * the account's own count never locks the account (anyone may send its email), it only slows
- * attempts from sources that are not the owner's once strangers have failed a lot.
+ * attempts from sources that are not the owner's once strangers have failed a lot. The
+ * two-factor step (a code or a recovery code) follows the same rule with its own counters.
  * OWASP: https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#login-throttling
  */
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
@@ -28,6 +29,17 @@ export function signInKeys(email: string, ip: string) {
   return { pair: `login:pair:${ip} ${email}`, ip: `login:ip:${ip}`, account: `login:account:${email}` };
 }
 
+/**
+ * The rate-limit keys of one two-factor code (or recovery code) attempt: the same three
+ * counters and bounds as the password, kept apart from them. The account is its id (the
+ * challenge names it), so a code's failures never add to the password's.
+ */
+export function twoFactorKeys(userId: string, ip: string) {
+  return { pair: `2fa:pair:${ip} ${userId}`, ip: `2fa:ip:${ip}`, account: `2fa:account:${userId}` };
+}
+
 /** What the 429 says, after "Too many " (http/errors.ts tooManyRequests). */
 export const TOO_MANY_FOR_PAIR = 'failed sign-ins for this email from your network';
 export const TOO_MANY_FOR_IP = 'failed sign-ins from your network';
+export const TOO_MANY_CODES_FOR_PAIR = 'wrong codes for this account from your network';
+export const TOO_MANY_CODES_FOR_IP = 'wrong codes from your network';

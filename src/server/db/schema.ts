@@ -147,6 +147,9 @@ export const signInChallenges = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     created_at: createdAt(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // The address (rate-limit key: IPv4, or IPv6 /64) the password step came from: a new
+    // challenge replaces only that address's, so a stranger's cannot end the owner's.
+    source: text('source').notNull().default(''),
   },
   (t) => [index('sign_in_challenges_user_id_idx').on(t.user_id)],
 );

@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CURRENT_PASSWORD_WRONG, PASSWORD_RESET_SENT, type AccountSession } from '#shared/schemas/account';
 import { ensureAdmin } from '../auth/accounts.ts';
+import { MAX_RESETS_PER_ACCOUNT_PER_HOUR } from '../db/queries/account.ts';
 import { markEmailSent } from '../db/queries/emails.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { MAX_RESETS_PER_EMAIL_AND_IP } from './password-reset.ts';
 
 const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;
@@ -138,6 +140,33 @@ describe('forgot password', () => {
     const before = (await rowsOf(database.db, sql`select 1 from emails`)).length;
     expect((await ask('ann@example.com', '198.51.100.2')).body.message).toBe(PASSWORD_RESET_SENT);
     expect(await rowsOf(database.db, sql`select 1 from emails`)).toHaveLength(before);
+  });
+
+  it('sends one account at most 3 links an hour, whatever the addresses asking, with the same answer', async () => {
+    // 5 addresses, each within its own limit of 3: 15 requests, 15 times the same answer.
+    const answers = [];
+    for (let n = 0; n < 5; n++) for (let i = 0; i < MAX_RESETS_PER_EMAIL_AND_IP; i++) answers.push(await ask('ann@example.com', `203.0.113.${n + 1}`));
+    expect(answers).toEqual(Array(15).fill({ status: 200, body: { message: PASSWORD_RESET_SENT } }));
+    const mails = async () => rowsOf<{ link: string }>(database.db, sql`select data->>'link' as link from emails where kind = 'password-reset' and to_address = 'ann@example.com' order by created_at, id`);
+    expect(await mails()).toHaveLength(MAX_RESETS_PER_ACCOUNT_PER_HOUR);
+    // The last link sent still works: the refused requests did not replace it.
+    const last = (await mails()).at(-1)!.link.split('/').pop()!;
+    expect((await as(undefined, 'GET', `/api/auth/password-reset/${last}`)).status).toBe(200);
+    // Another account is not held by ann's limit.
+    await ensureAdmin(database.db, 'bob@example.com', 'bob-password');
+    await ask('bob@example.com', '203.0.113.1');
+    expect(await rowsOf(database.db, sql`select 1 from emails where to_address = 'bob@example.com'`)).toHaveLength(1);
+    // An hour after the first link, one more may go (a sliding hour, not a clock hour).
+    await execute(database.db, sql`update account_tokens set created_at = created_at - interval '60 minutes 1 second' where token_hash = (
+      select token_hash from account_tokens where email = 'ann@example.com' order by created_at limit 1)`);
+    await ask('ann@example.com', '203.0.113.9');
+    await ask('ann@example.com', '203.0.113.9');
+    expect(await mails()).toHaveLength(MAX_RESETS_PER_ACCOUNT_PER_HOUR + 1);
+  });
+
+  it('two addresses asking at once cannot pass the account limit together', async () => {
+    await Promise.all(Array.from({ length: 8 }, (_, n) => ask('ann@example.com', `203.0.113.${n + 1}`)));
+    expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'password-reset'`)).toHaveLength(MAX_RESETS_PER_ACCOUNT_PER_HOUR);
   });
 
   it('is rate-limited per email and network', async () => {

@@ -1,26 +1,22 @@
-import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import {
   accountChangeSchema,
   accountSessionsSchema,
   changeEmailSchema,
   changePasswordSchema,
-  CURRENT_PASSWORD_WRONG,
   sessionParamsSchema,
 } from '#shared/schemas/account';
 import { emailPreferencesSchema, updateEmailPreferencesSchema } from '#shared/schemas/email';
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
+import { checkCurrentPassword } from '../auth/current-password.ts';
 import { endAccountAccess } from '../auth/end-access.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { hashPassword } from '../auth/password.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
-import { SIGN_IN_WINDOW_SECONDS } from '../auth/sign-in-limits.ts';
-import { changeEmail, changePassword, endSession, listSessions, passwordHashOf } from '../db/queries/account.ts';
-import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
+import { changeEmail, changePassword, endSession, listSessions } from '../db/queries/account.ts';
 import { hashToken } from '../db/queries/sessions.ts';
 import { getEmailPreferences, setEmailPreferences } from '../db/queries/users.ts';
-import type { AppEnv } from '../http/context.ts';
-import { AppError, tooManyRequests } from '../http/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
@@ -89,22 +85,6 @@ const endOthersRoute = createAdminRoute({
   summary: 'Sign out everywhere else: every session but this one ends',
   responses: { 200: jsonContent(z.object({ ended: z.number().int() }), 'How many ended') },
 });
-
-/** Wrong current passwords per account, per window: past it, 429 until the window ends. */
-const MAX_WRONG_CURRENT_PASSWORDS = 10;
-
-/** Checks the current password, counted against a limit like sign-in; throws a field error when wrong. */
-async function checkCurrentPassword(c: Context<AppEnv>, password: string): Promise<void> {
-  const { db, user } = c.var;
-  const key = `account:password:${user.id}`;
-  const hit = await hitRateLimitsUnlessOver(db, [{ key, limit: MAX_WRONG_CURRENT_PASSWORDS }], SIGN_IN_WINDOW_SECONDS);
-  if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, 'wrong passwords');
-  const hash = await passwordHashOf(db, user.id);
-  if (!hash || !(await verifyPassword(hash, password))) {
-    throw new AppError('validation_failed', CURRENT_PASSWORD_WRONG, { current_password: CURRENT_PASSWORD_WRONG });
-  }
-  await undoRateLimitHits(db, [], [key], hit.windowStart);
-}
 
 // The session's admin exists (requireUser just read them), unless deleted this very moment.
 const gone = () => new AppError('unauthorized', 'Please sign in.');

@@ -28,15 +28,17 @@ import {
   SIGN_IN_WINDOW_SECONDS,
   signInDelayMs,
   signInKeys,
+  TOO_MANY_CODES_FOR_IP,
+  TOO_MANY_CODES_FOR_PAIR,
   TOO_MANY_FOR_IP,
   TOO_MANY_FOR_PAIR,
+  twoFactorKeys,
 } from '../auth/sign-in-limits.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
 import { deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { hasAnyUser } from '../db/queries/team.ts';
 import { findPasswordHash } from '../db/queries/users.ts';
-import type { Db } from '../db/client.ts';
 import { rateLimitKey } from '../lib/client-address.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -76,7 +78,7 @@ const twoFactorRoute = createPublicRoute({
     ...errorResponses({
       400: 'Neither a code nor a recovery code',
       401: 'The code is wrong or used already, or the sign-in expired',
-      429: 'Too many wrong codes',
+      429: 'Too many wrong codes for this account from this IP, or from this IP',
     }),
   },
 });
@@ -101,19 +103,34 @@ const sessionRoute = createPublicRoute({
 const CHALLENGE_COOKIE = 'sign_in_challenge';
 const TRUSTED_DEVICE_COOKIE = 'trusted_device';
 export const SIGN_IN_EXPIRED = 'Your sign-in expired. Enter your email and password again.';
-/** Wrong codes per account and per IP in a sign-in window. */
-const MAX_CODE_FAILURES_PER_ACCOUNT = 5;
-const MAX_CODE_FAILURES_PER_IP = 20;
 
 function cookieOptions(c: Context<AppEnv>, maxAgeSeconds: number) {
   const secure = c.var.deps.config.fixedOrigin?.startsWith('https:') === true || requestScheme(c) === 'https';
   return { httpOnly: true, sameSite: 'Lax' as const, secure, path: '/api/auth', maxAge: maxAgeSeconds };
 }
 
-/** The account's owner: an IP it signed in from lately, or a live session of the same account. */
-async function isOwnersSource(db: Db, userId: string, ip: string, sessionToken: string | undefined): Promise<boolean> {
-  if (await isUsualSignInIp(db, userId, ip)) return true;
-  return sessionToken !== undefined && (await findSessionUser(db, sessionToken))?.id === userId;
+/**
+ * The account's owner: an IP it signed in from lately (all the way: with the code, when it
+ * has two-factor), a live session of the same account, or a device remembered for it.
+ */
+async function isOwnersSource(c: Context<AppEnv>, userId: string): Promise<boolean> {
+  const { db } = c.var;
+  if (await isUsualSignInIp(db, userId, c.var.clientIp)) return true;
+  const sessionToken = readSessionToken(c);
+  if (sessionToken !== undefined && (await findSessionUser(db, sessionToken))?.id === userId) return true;
+  const device = getCookie(c, TRUSTED_DEVICE_COOKIE);
+  return device !== undefined && (await isTrustedDevice(db, userId, device));
+}
+
+/**
+ * Past the account's bound, an attempt from anyone but its owner waits before it is checked:
+ * the wait says nothing about the answer, and no database connection is held meanwhile.
+ */
+async function slowStrangers(c: Context<AppEnv>, userId: string | undefined, accountFailures: number, event: string): Promise<void> {
+  const delayMs = signInDelayMs(accountFailures);
+  if (delayMs === 0 || (userId !== undefined && (await isOwnersSource(c, userId)))) return;
+  c.var.deps.logger.info({ event, delayMs, requestId: c.var.requestId }, 'attempt slowed');
+  await sleep(delayMs);
 }
 
 export const authRoutes = createRouter()
@@ -142,13 +159,7 @@ export const authRoutes = createRouter()
 
     const account = await findPasswordHash(db, email);
     // Strangers failing against this account from many IPs slow everyone but its owner.
-    // The wait comes before the password check, so its length says nothing about the
-    // password, and no database connection is held while waiting.
-    const delayMs = signInDelayMs(hit.counts.get(keys.account) ?? 0);
-    if (delayMs > 0 && !(account && (await isOwnersSource(c.var.db, account.id, ip, readSessionToken(c))))) {
-      c.var.deps.logger.info({ event: 'login_slowed', delayMs, requestId: c.var.requestId }, 'sign-in slowed');
-      await sleep(delayMs);
-    }
+    await slowStrangers(c, account?.id, hit.counts.get(keys.account) ?? 0, 'login_slowed');
     const valid = await verifyPassword(account?.password_hash ?? (await getDummyHash()), password);
     if (!account || !valid) {
       c.var.deps.logger.info({ event: 'login_failed', requestId: c.var.requestId }, 'failed sign-in');
@@ -158,15 +169,17 @@ export const authRoutes = createRouter()
     // Said only to someone who knows the password: the account exists, and an owner can reactivate it.
     if (account.deactivated) throw new AppError('forbidden', ACCOUNT_DEACTIVATED);
     await undoRateLimitHits(db, [keys.ip, keys.account], [keys.pair], hit.windowStart);
-    await rememberSignInIp(db, account.id, ip);
 
     if (account.two_factor) {
       const device = getCookie(c, TRUSTED_DEVICE_COOKIE);
       if (!(device && (await isTrustedDevice(db, account.id, device)))) {
-        setCookie(c, CHALLENGE_COOKIE, await createChallenge(db, account.id), cookieOptions(c, CHALLENGE_MINUTES * 60));
+        // The IP becomes one of the owner's usual ones only with the right code too: the
+        // password alone must not exempt a stranger from the two-factor step's slow-down.
+        setCookie(c, CHALLENGE_COOKIE, await createChallenge(db, account.id, rateLimitKey(ip)), cookieOptions(c, CHALLENGE_MINUTES * 60));
         return c.json({ two_factor_required: true as const }, 200);
       }
     }
+    await rememberSignInIp(db, account.id, ip);
     await startSession(c, db, account.id);
     await recordAudit(db, actorOf(c, account), { action: 'sign_in', targetType: 'account', targetId: account.id, details: account.two_factor ? { two_factor: 'remembered device' } : {} });
     return c.json({ user: { id: account.id, email: account.email, role: account.role } }, 200);
@@ -179,18 +192,23 @@ export const authRoutes = createRouter()
     const { code, recovery_code, remember_device } = c.req.valid('json');
     if (!code && !recovery_code) throw new AppError('validation_failed', 'Enter the 6-digit code from your app, or a recovery code.', { code: 'Code is required' });
 
-    const ip = rateLimitKey(c.var.clientIp);
-    const accountKey = `2fa:account:${challenge.user_id}`;
-    const ipKey = `2fa:ip:${ip}`;
+    // The password's rule (docs/security.md, "Two-factor and current-password limits"): wrong
+    // codes are limited per (account, IP) and per IP, never per account, so a stranger who
+    // knows the password cannot lock its owner out; past the account's bound they are slowed.
+    const keys = twoFactorKeys(challenge.user_id, rateLimitKey(c.var.clientIp));
     const hit = await hitRateLimitsUnlessOver(
       db,
       [
-        { key: accountKey, limit: MAX_CODE_FAILURES_PER_ACCOUNT },
-        { key: ipKey, limit: MAX_CODE_FAILURES_PER_IP },
+        { key: keys.pair, limit: MAX_FAILURES_PER_ACCOUNT_AND_IP },
+        { key: keys.ip, limit: MAX_FAILURES_PER_IP },
+        { key: keys.account, limit: null },
       ],
       SIGN_IN_WINDOW_SECONDS,
     );
-    if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, 'wrong codes');
+    if (hit.over.length > 0) {
+      throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(keys.ip) ? TOO_MANY_CODES_FOR_IP : TOO_MANY_CODES_FOR_PAIR);
+    }
+    await slowStrangers(c, challenge.user_id, hit.counts.get(keys.account) ?? 0, 'two_factor_slowed');
 
     const actor = actorOf(c, { id: challenge.user_id, email: challenge.email });
     let ok: boolean;
@@ -207,7 +225,8 @@ export const authRoutes = createRouter()
       throw new AppError('unauthorized', CODE_INVALID);
     }
     // A right code takes its count back: only failures count towards the limits.
-    await undoRateLimitHits(db, [ipKey], [accountKey], hit.windowStart);
+    await undoRateLimitHits(db, [keys.ip, keys.account], [keys.pair], hit.windowStart);
+    await rememberSignInIp(db, challenge.user_id, c.var.clientIp);
     await deleteChallenge(db, token);
     deleteCookie(c, CHALLENGE_COOKIE, { path: '/api/auth' });
     if (remember_device) setCookie(c, TRUSTED_DEVICE_COOKIE, await rememberDevice(db, challenge.user_id, c.req.header('user-agent')), cookieOptions(c, TRUSTED_DEVICE_DAYS * 86_400));

@@ -22,7 +22,7 @@ import { createRouter } from '../http/router.ts';
 
 /** "Forgot your password?": a link by email, valid 30 minutes, used once. */
 
-/** Requests per email from one IP, and per IP, in a sign-in window (15 minutes). */
+/** Requests per email from one IP, and per IP, in a sign-in window (15 minutes); per account: MAX_RESETS_PER_ACCOUNT_PER_HOUR. */
 export const MAX_RESETS_PER_EMAIL_AND_IP = 3;
 export const MAX_RESETS_PER_IP = 20;
 
@@ -73,9 +73,10 @@ export const passwordResetRoutes = createRouter()
     );
     if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(pair) ? 'reset requests for this email from your network' : 'reset requests from your network');
     const token = randomBytes(32).toString('base64url');
-    const made = await requestPasswordReset(db, email, { hash: hashToken(token), link: `${config.publicUrl}/reset-password/${token}` }, actorOf(c, undefined), queueMailOf(config.mail));
-    if (made) outbox.nudge();
-    c.var.deps.logger.info({ event: 'password_reset_requested', requestId: c.var.requestId }, 'password reset asked for');
+    const outcome = await requestPasswordReset(db, email, { hash: hashToken(token), link: `${config.publicUrl}/reset-password/${token}` }, actorOf(c, undefined), queueMailOf(config.mail));
+    if (outcome === 'sent') outbox.nudge();
+    // The answer is the same whatever happened; only the log tells an account at its hourly limit.
+    c.var.deps.logger.info({ event: 'password_reset_requested', requestId: c.var.requestId, ...(outcome === 'account_limit' ? { limited: 'account' } : {}) }, 'password reset asked for');
     return c.json({ message: PASSWORD_RESET_SENT }, 200);
   })
   .openapi(lookupRoute, async (c) => {

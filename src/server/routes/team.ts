@@ -219,8 +219,12 @@ export const teamRoutes = createRouter()
   .openapi(acceptRoute, async (c) => {
     const { token, password } = c.req.valid('json');
     const { db } = c.var;
-    // Hashing first keeps the token's check and use in one short transaction.
-    const user = await acceptInvite(db, hashToken(token), await hashPassword(password), actorOf(c, undefined)).catch(refusal);
+    // The token is checked before the password is hashed (argon2id, the costly part), so a
+    // made-up token is answered without it. The accept checks the token again, in the
+    // short transaction that uses it up (two tabs at once make one account).
+    const tokenHash = hashToken(token);
+    if (!(await findInvite(db, tokenHash))) throw new AppError('not_found', INVITE_NOT_VALID);
+    const user = await acceptInvite(db, tokenHash, await hashPassword(password), actorOf(c, undefined)).catch(refusal);
     await startSession(c, db, user.id);
     return c.json({ user }, 201);
   })

@@ -1,4 +1,3 @@
-import { CURRENT_PASSWORD_WRONG } from '#shared/schemas/account';
 import {
   CODE_INVALID,
   confirmTwoFactorSchema,
@@ -10,9 +9,8 @@ import {
 } from '#shared/schemas/two-factor';
 import { actorOf } from '../audit/audit-log.ts';
 import { createAdminRoute, createOwnerRoute } from '../auth/admin-route.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { checkCurrentPassword } from '../auth/current-password.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, qrCodeDataUrl, verifyTotp } from '../auth/totp.ts';
-import { passwordHashOf } from '../db/queries/account.ts';
 import {
   disableTwoFactor,
   enableTwoFactor,
@@ -59,7 +57,7 @@ const disableRoute = createAdminRoute({
   tags: ['account'],
   summary: 'Turn two-factor off (current password required); recovery codes and remembered devices go too',
   request: { body: { required: true, ...jsonContent(passwordConfirmSchema, 'The current password') } },
-  responses: { 200: jsonContent(twoFactorStatusSchema, 'Off'), ...errorResponses({ 400: 'Wrong password', 409: 'The team requires two-factor' }) },
+  responses: { 200: jsonContent(twoFactorStatusSchema, 'Off'), ...errorResponses({ 400: 'Wrong password', 409: 'The team requires two-factor', 429: 'Too many wrong passwords' }) },
 });
 
 const regenerateRoute = createAdminRoute({
@@ -68,7 +66,7 @@ const regenerateRoute = createAdminRoute({
   tags: ['account'],
   summary: 'New recovery codes (current password required); the old ones stop working',
   request: { body: { required: true, ...jsonContent(passwordConfirmSchema, 'The current password') } },
-  responses: { 200: jsonContent(recoveryCodesSchema, 'The new codes, shown this once'), ...errorResponses({ 400: 'Wrong password, or two-factor is off' }) },
+  responses: { 200: jsonContent(recoveryCodesSchema, 'The new codes, shown this once'), ...errorResponses({ 400: 'Wrong password, or two-factor is off', 429: 'Too many wrong passwords' }) },
 });
 
 const getSecurityRoute = createOwnerRoute({
@@ -87,11 +85,6 @@ const putSecurityRoute = createOwnerRoute({
   request: { body: { required: true, ...jsonContent(securitySettingsSchema, 'The rule') } },
   responses: { 200: jsonContent(securitySettingsSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input', 409: 'Turn on two-factor for yourself first' }) },
 });
-
-async function checkPassword(db: Parameters<typeof passwordHashOf>[0], userId: string, password: string) {
-  const hash = await passwordHashOf(db, userId);
-  if (!hash || !(await verifyPassword(hash, password))) throw new AppError('validation_failed', CURRENT_PASSWORD_WRONG, { current_password: CURRENT_PASSWORD_WRONG });
-}
 
 const gone = () => new AppError('unauthorized', 'Please sign in.');
 
@@ -128,14 +121,14 @@ export const twoFactorRoutes = createRouter()
   })
   .openapi(disableRoute, async (c) => {
     const { db, user } = c.var;
-    await checkPassword(db, user.id, c.req.valid('json').current_password);
+    await checkCurrentPassword(c, c.req.valid('json').current_password);
     if (await requiresTwoFactor(db)) throw new AppError('conflict', 'Your team requires two-factor: it cannot be turned off.');
     await disableTwoFactor(db, user.id, actorOf(c));
     return c.json({ enabled: false, recovery_codes_left: 0, required: false }, 200);
   })
   .openapi(regenerateRoute, async (c) => {
     const { db, user } = c.var;
-    await checkPassword(db, user.id, c.req.valid('json').current_password);
+    await checkCurrentPassword(c, c.req.valid('json').current_password);
     const state = await twoFactorState(db, user.id);
     if (!state?.enabled) throw new AppError('validation_failed', 'Two-factor is off: there are no recovery codes to replace.');
     const codes = newRecoveryCodes();

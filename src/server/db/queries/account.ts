@@ -9,6 +9,12 @@ import { newEmail, type QueueMail } from './emails.ts';
 /** One's own account: email, password, sessions, and the password reset by email. */
 
 export const RESET_MINUTES = 30;
+/**
+ * Reset links one account may be sent in any 60 minutes, whatever the addresses asking:
+ * the per-address limits alone let N addresses send 3N mails. Counted from the links made
+ * (account_tokens keeps them), so it is a sliding hour, exact across processes.
+ */
+export const MAX_RESETS_PER_ACCOUNT_PER_HOUR = 3;
 
 /** The account's sessions, newest activity first; `currentHash` marks the asking browser's. */
 export function listSessions(db: Db, userId: string, currentHash: string | undefined): Promise<AccountSession[]> {
@@ -87,9 +93,10 @@ export async function changePassword(db: Db, userId: string, passwordHash: strin
 }
 
 /**
- * Queues a password reset for `email` when an active account has it: a 30-minute single-use
- * token (its hash stored) and the email with the link. Says nothing either way to the caller's
- * caller (the answer is the same); returns whether a link was made, for tests and the log.
+ * Queues a password reset for `email` when an active account has it and has had fewer than
+ * MAX_RESETS_PER_ACCOUNT_PER_HOUR links in the last hour: a 30-minute single-use token (its
+ * hash stored) and the email with the link. Says nothing either way to the caller's caller
+ * (the answer is the same); returns what happened, for tests and the log.
  */
 export async function requestPasswordReset(
   db: Db,
@@ -97,11 +104,22 @@ export async function requestPasswordReset(
   token: { hash: string; link: string },
   actor: AuditActor,
   mail: QueueMail,
-): Promise<boolean> {
+): Promise<'sent' | 'no_account' | 'account_limit'> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    const [user] = await queryRows(t, sql`select id from users where email = ${email} and deactivated_at is null`, z.object({ id: z.uuid() }));
-    if (!user) return false;
+    // The row lock orders requests for one account, so two at once cannot both pass the count.
+    // The count is a statement of its own: its snapshot, taken once the lock is held, sees the
+    // link the request before committed (a subquery of the locking statement would not).
+    const [user] = await queryRows(t, sql`select id from users where email = ${email} and deactivated_at is null for update`, z.object({ id: z.uuid() }));
+    if (!user) return 'no_account';
+    const [{ recent }] = (await queryRows(
+      t,
+      sql`select count(*)::int as recent from account_tokens
+          where kind = 'password_reset' and user_id = ${user.id} and created_at > now() - interval '1 hour'`,
+      z.object({ recent: z.number().int() }),
+    )) as [{ recent: number }];
+    // The last link sent stays valid: the person can still use it.
+    if (recent >= MAX_RESETS_PER_ACCOUNT_PER_HOUR) return 'account_limit';
     // One link at a time: an older one stops working.
     await execute(t, sql`update account_tokens set revoked_at = now() where kind = 'password_reset' and user_id = ${user.id} and used_at is null and revoked_at is null`);
     await execute(t, sql`
@@ -113,7 +131,7 @@ export async function requestPasswordReset(
         jsonb_build_object('expires_minutes', ${RESET_MINUTES}::int)
           || case when ${mail.sending} then jsonb_build_object('link', ${token.link}::text) else '{}'::jsonb end)`);
     await execute(t, auditInsert({ ...actor, id: user.id, email }, { action: 'password_reset_requested', targetType: 'account', targetId: user.id }));
-    return true;
+    return 'sent';
   });
 }
 

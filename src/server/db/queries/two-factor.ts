@@ -97,11 +97,19 @@ export async function useRecoveryCode(db: Db, userId: string, codeHash: string):
   return rows.length > 0;
 }
 
-/** A sign-in halfway: the password was right, the code is still to come. Its token (for a cookie). */
-export async function createChallenge(db: Db, userId: string): Promise<string> {
+/**
+ * A sign-in halfway: the password was right, the code is still to come. Its token (for a
+ * cookie). It replaces only the challenge the account had from the same `source` (the
+ * address's rate-limit key): a stranger who knows the password, signing in again and again
+ * from elsewhere, cannot end the owner's sign-in. Rows stay bounded: one per account and
+ * address, gone 5 minutes later.
+ */
+export async function createChallenge(db: Db, userId: string, source: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await execute(db, sql`delete from sign_in_challenges where user_id = ${userId} or expires_at <= now()`);
-  await execute(db, sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values (${sha256(token)}, ${userId}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`);
+  await execute(db, sql`delete from sign_in_challenges where (user_id = ${userId} and source = ${source}) or expires_at <= now()`);
+  await execute(db, sql`
+    insert into sign_in_challenges (token_hash, user_id, source, expires_at)
+    values (${sha256(token)}, ${userId}, ${source}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`);
   return token;
 }
 
