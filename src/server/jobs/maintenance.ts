@@ -6,6 +6,7 @@ import { deleteExpiredAnalyticsEvents } from '../db/queries/analytics-events.ts'
 import { deleteExpiredAuditEntries } from '../db/queries/audit-log.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteExpiredFormTokenUses } from '../db/queries/form-token-uses.ts';
+import { forgetOldBookingNetworks } from '../db/queries/website-bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
@@ -76,6 +77,7 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
     { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
     { name: 'used form token cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredFormTokenUses(database.db) },
+    { name: 'booking network retention', everyMs: 60 * 60_000, run: () => forgetOldBookingNetworks(database.db) },
     {
       name: 'analytics retention',
       everyMs: 60 * 60_000,

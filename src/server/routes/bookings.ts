@@ -35,6 +35,7 @@ import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+import { networkKey } from '../lib/client-address.ts';
 
 const LINK_INVALID = 'This booking link is not valid or has expired.';
 const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';
@@ -222,7 +223,7 @@ export const bookingRoutes = createRouter()
     try {
       id = await bookSlot(
         c.var.db,
-        { hash, ...at, type: body.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: body.booking_token },
+        { hash, ...at, type: body.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: body.booking_token, network: networkKey(c.var.clientIp) },
         mailOf(c),
       );
     } catch (error) {

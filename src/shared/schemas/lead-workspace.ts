@@ -78,6 +78,8 @@ export const timelineEntrySchema = z.discriminatedUnion('kind', [
     from_time: z.string().nullable(),
     /** Who did it: staff, or the lead through their booking link. */
     by: z.enum(['staff', 'lead']),
+    /** Why, when staff said: a website booking cancelled (in bulk) as suspected abuse. */
+    reason: z.literal('suspected_abuse').optional(),
   }),
   z.object({
     ...entryBase,

@@ -51,6 +51,7 @@ const eventData = sql`case e.kind
     'visit', ${visit(text('source'), text('utm_source'), text('utm_medium'), text('utm_campaign'), text('landing_page'), text('pages_viewed'))})
   when 'appointment' then jsonb_build_object('action', e.data->'action', 'appointment_id', e.data->'appointment_id', 'type', e.data->'type',
     'date', e.data->'date', 'time', e.data->'time', 'from_date', e.data->'from_date', 'from_time', e.data->'from_time', 'by', e.data->'by')
+    || case when e.data ? 'reason' then jsonb_build_object('reason', e.data->'reason') else '{}'::jsonb end
   when 'owner' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to')
   when 'follow_up' then jsonb_build_object('on', e.data->'on', 'note', e.data->'note')
   when 'merged' then jsonb_build_object('full_name', coalesce(e.data->'full_name', '""'), 'email', coalesce(e.data->'email', '""'))
