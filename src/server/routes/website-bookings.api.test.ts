@@ -67,7 +67,7 @@ const staffMails = async () => (await rowsOf<{ n: number }>(database.db, sql`sel
 const leadOf = async (b: Booked) => (await admin<LeadDetail>('GET', `/api/leads/${b.leadId}`)).body;
 
 describe('where a website booking came from', () => {
-  it('keeps the client network (IPv4 /24, IPv6 /64) and nothing for staff appointments; forgets it 30 days after the call', async () => {
+  it('keeps the client network (IPv4 /24, IPv6 /64), hidden from the public; forgets it 30 days after the call or when the person is erased', async () => {
     const v4 = await bookFrom('203.0.113.7', 'Four', 0);
     const v6 = await bookFrom('2001:db8:aa:1:ffff::9', 'Six', 1);
     const rows = await rowsOf<{ id: string; booked_network: string | null }>(database.db, sql`select id, booked_network from appointments`);
@@ -81,6 +81,13 @@ describe('where a website booking came from', () => {
     expect(await forgetOldBookingNetworks(database.db)).toBe(1);
     const after = await rowsOf<{ id: string; booked_network: string | null }>(database.db, sql`select id, booked_network from appointments`);
     expect(Object.fromEntries(after.map((r) => [r.id, r.booked_network]))).toEqual({ [v4.appointmentId]: null, [v6.appointmentId]: '2001:db8:aa:1::/64' });
+
+    // It is the person's own data: in their export, and gone when they are erased.
+    const exported = await admin<{ appointments: { id: string; booked_network: string | null }[] }>('GET', `/api/leads/${v6.leadId}/export`);
+    expect(exported.body.appointments).toEqual([expect.objectContaining({ id: v6.appointmentId, booked_network: '2001:db8:aa:1::/64' })]);
+    expect((await admin('POST', `/api/leads/${v6.leadId}/erase`)).status).toBe(200);
+    const erased = await rowsOf<{ lead_id: string | null; booked_network: string | null }>(database.db, sql`select lead_id, booked_network from appointments where id = ${v6.appointmentId}`);
+    expect(erased).toEqual([{ lead_id: null, booked_network: null }]);
   });
 });
 
