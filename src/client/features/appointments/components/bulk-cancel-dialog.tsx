@@ -18,15 +18,19 @@ function inputValue(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** A datetime-local value (browser time) as ISO 8601, or undefined when empty or not a time. */
-function isoOf(value: string): string | undefined {
+/**
+ * A datetime-local value (browser time, to the minute) as ISO 8601, or undefined when empty or
+ * not a time. `endOfMinute`: its last millisecond, so "until 10:32" includes what was booked
+ * at 10:32:40 (the window's end, "now" at first, holds what was just booked).
+ */
+function isoOf(value: string, endOfMinute = false): string | undefined {
   const ms = value ? new Date(value).getTime() : NaN;
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+  return Number.isNaN(ms) ? undefined : new Date(ms + (endOfMinute ? 59_999 : 0)).toISOString();
 }
 
 function criteriaOf(by: By, network: string, from: string, to: string): BookingCriteria | undefined {
   if (by === 'network') return network.trim() ? { network: network.trim() } : undefined;
-  const [start, end] = [isoOf(from), isoOf(to)];
+  const [start, end] = [isoOf(from), isoOf(to, true)];
   return start && end && start <= end ? { booked_from: start, booked_to: end } : undefined;
 }
 
