@@ -52,7 +52,7 @@ export default defineConfig({
   // Every admin receives a notification for every lead, so the admin specs run after the
   // public ones (which submit leads) to see only the notifications they cause.
   projects: [
-    { name: 'public', testIgnore: /(https|website|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|lead-privacy|lead-journey|team|account|two-factor|audit-log|analytics-funnel)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'public', testIgnore: /(https|website|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|bulk-cancel|lead-privacy|lead-journey|team|account|two-factor|audit-log|analytics-funnel)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
     { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
     // The leads specs create leads, and so notifications for every admin: they run after the
     // admin spec, whose bell test counts unread notifications, instead of beside it.
@@ -63,7 +63,7 @@ export default defineConfig({
     // Leads and appointments of its own; last, so the admin's notifications and counts above are not disturbed.
     { name: 'email', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
     // Bookings notify every admin and change the booking settings: after the specs that count either.
-    { name: 'booking', testMatch: /booking\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
+    { name: 'booking', testMatch: /(booking|bulk-cancel)\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
     // Deletes, erases and merges leads (and their notifications and appointments): after the specs that count those.
     { name: 'lead-privacy', testMatch: /lead-(privacy|journey)\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
     // Invites, deactivates and removes accounts (each new admin gets the notifications of later leads): after the others.

@@ -22,6 +22,7 @@ import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
+import { websiteBookingRoutes } from './routes/website-bookings.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bookingRoutes } from './routes/bookings.ts';
 import { websiteRoutes } from './routes/website.ts';
@@ -182,6 +183,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadNoteRoutes);
   app.route('/', adminRoutes);
   app.route('/', overviewRoutes);
+  // Before appointmentRoutes: /api/appointments/website-networks is not an appointment's id.
+  app.route('/', websiteBookingRoutes);
   app.route('/', appointmentRoutes);
   app.route('/', calendarFeedRoutes);
   app.route('/', analyticsRoutes);

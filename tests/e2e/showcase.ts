@@ -359,6 +359,16 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    name: 'appointments-bulk-cancel-modal',
+    open: async (page) => {
+      await closeDialog(page);
+      await page.getByRole('button', { name: 'Cancel website bookings…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel website bookings' });
+      await dialog.getByRole('radio', { name: 'Booked in a time window' }).check();
+      await expect(dialog.getByRole('status')).toHaveText(/will be cancelled|No upcoming website bookings match/);
+    },
+  },
+  {
     name: 'appointments-list',
     open: async (page) => {
       await closeDialog(page);

@@ -129,6 +129,7 @@ describe('every state-changing operation with a valid admin cookie from another 
       'PATCH /api/leads/{id}': { full_name: 'Changed by another site', contacted: true },
       'POST /api/appointments': { lead_id: lead.id, date: '2030-01-03', time: '11:00', type: 'Zoom' },
       'PATCH /api/appointments/{id}': { notes: 'Changed by another site' },
+      'POST /api/appointments/bulk-cancel': { network: '203.0.113.0/24', notify: false },
       'POST /api/public/leads': validLead({ email: 'csrf@example.com' }),
       'POST /api/public/events': { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/' },
       'POST /api/auth/login': { email: 'csrf-admin@example.com', password: 'csrf-admin-password' },

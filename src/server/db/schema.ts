@@ -233,6 +233,8 @@ export const leads = pgTable(
     follow_up_note: text('follow_up_note'),
     // The follow-up date the owner was last notified of: a new date is notified again, the same one never twice.
     follow_up_notified_on: date('follow_up_notified_on', { mode: 'string' }),
+    // When staff last cancelled its website bookings as suspected abuse (the lead's badge).
+    suspected_abuse_at: timestamp('suspected_abuse_at', { withTimezone: true }),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -372,6 +374,10 @@ export const appointments = pgTable(
     // The admin who made the latest change (null: the visitor through the booking link, or the
     // reminder job); the lead's timeline names them.
     changed_by: uuid('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    // A website booking's client network (IPv4 /24, IPv6 /64), so staff can cancel a flood of
+    // bookings from one network at once; created_at is when it was made. Null for staff's
+    // appointments; cleared 30 days after the call (docs/security.md).
+    booked_network: text('booked_network'),
     // Not declared here (drizzle-kit has no exclusion constraints), made by migration 0011:
     //   blocks tsrange GENERATED ALWAYS AS (wall-clock start to end + buffer) STORED, and
     //   appointments_no_overlap EXCLUDE USING gist (blocks WITH &&) WHERE scheduled and not overlap_allowed.
@@ -390,6 +396,7 @@ export const appointments = pgTable(
     index('appointments_inquiry_id_idx').on(t.inquiry_id).where(sql`${t.inquiry_id} is not null`),
     index('appointments_reminder_due_idx').on(t.date, t.time).where(sql`${t.reminder_sent_at} is null`),
     index('appointments_lead_reminder_due_idx').on(t.date, t.time).where(sql`${t.lead_reminder_sent_at} is null`),
+    index('appointments_booked_network_idx').on(t.booked_network, t.date).where(sql`${t.booked_network} is not null`),
   ],
 );
 
@@ -722,3 +729,18 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   created_at: createdAt(),
 });
+
+/**
+ * Lead form tokens already sent with a submission: a token serves one submission (its retries
+ * included), in every process. Only the token's SHA-256 is kept, until the token would have
+ * expired anyway; the maintenance job deletes it then.
+ */
+export const formTokenUses = pgTable(
+  'form_token_uses',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    submission_id: uuid('submission_id').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('form_token_uses_expires_at_idx').on(t.expires_at)],
+);

@@ -6,6 +6,8 @@ import { deleteExpiredAnalyticsEvents } from '../db/queries/analytics-events.ts'
 import { deleteExpiredAuditEntries } from '../db/queries/audit-log.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
 import { deleteOldBookingHolds } from '../db/queries/booking-holds.ts';
+import { deleteExpiredFormTokenUses } from '../db/queries/form-token-uses.ts';
+import { forgetOldBookingNetworks } from '../db/queries/website-bookings.ts';
 import { deleteExpiredRateLimits } from '../db/queries/rate-limits.ts';
 import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
@@ -80,6 +82,8 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
 
     // Held bookings nobody confirmed within their 30 minutes (and confirmed ones), a day later.
     { name: 'booking hold cleanup', everyMs: 60 * 60_000, run: () => deleteOldBookingHolds(database.db) },
+    { name: 'used form token cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredFormTokenUses(database.db) },
+    { name: 'booking network retention', everyMs: 60 * 60_000, run: () => forgetOldBookingNetworks(database.db) },
     {
       name: 'analytics retention',
       everyMs: 60 * 60_000,

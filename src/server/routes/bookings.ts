@@ -36,12 +36,12 @@ import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow
 import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { hashToken } from '../db/queries/sessions.ts';
-import { networkKey } from '../lib/client-address.ts';
 import { admitWebsiteBooking } from './booking-admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+import { networkKey } from '../lib/client-address.ts';
 
 const LINK_INVALID = 'This booking link is not valid or has expired.';
 const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';
@@ -154,7 +154,8 @@ const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({ .
 
 const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confirmation link could be sent. Turn email on first.';
 
-type Booking = { hash: string; token: string; date: string; time: string; type: string; start: string; settings: BookingSettings; timeZone: string; busy: Busy[] };
+/** `network`: the client network the booking came from (kept for staff's bulk cancel). */
+type Booking = { hash: string; token: string; date: string; time: string; type: string; start: string; settings: BookingSettings; timeZone: string; busy: Busy[]; network: string | null };
 
 /**
  * Books the time for the link (bookSlot) or answers why not, calling `undo` first: 409 when
@@ -167,7 +168,7 @@ async function bookOrUndo(c: Context<AppEnv>, b: Booking, undo: () => Promise<vo
   try {
     id = await bookSlot(
       c.var.db,
-      { hash: b.hash, date: b.date, time: b.time, type: b.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: b.token },
+      { hash: b.hash, date: b.date, time: b.time, type: b.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: b.token, network: b.network },
       mailOf(c),
     );
   } catch (error) {
@@ -325,7 +326,7 @@ export const bookingRoutes = createRouter()
       const pending = { start: isoInZone(start, timeZone), end: isoInZone(start + settings.slot_minutes * 60_000, timeZone), type: body.type, expires_at: held.expiresAt };
       return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending }, 202);
     }
-    const id = await bookOrUndo(c, { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start }, admission.undo);
+    const id = await bookOrUndo(c, { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start, network: networkKey(c.var.clientIp) }, admission.undo);
     c.var.deps.outbox.nudge();
     const booked: BookingRow = { ...row, expired: false, appointment: { id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled' } };
     return c.json(publicView(booked, body.booking_token, settings, timeZone), 201);
@@ -346,7 +347,7 @@ export const bookingRoutes = createRouter()
     requireType(settings, hold.type);
     const start = isoInZone(hold.start, timeZone);
     const at = requireOpenSlot(settings, timeZone, start, busy);
-    const id = await bookOrUndo(c, { hash, ...at, type: hold.type, token, settings, timeZone, busy, start }, async () => {});
+    const id = await bookOrUndo(c, { hash, ...at, type: hold.type, token, settings, timeZone, busy, start, network: hold.client_network }, async () => {});
     await markHoldConfirmed(c.var.db, hash, id);
     c.var.deps.outbox.nudge();
     const booked: BookingRow = { ...row, expired: false, appointment: { id, start: hold.start, duration_minutes: settings.slot_minutes, type: hold.type, status: 'scheduled' } };

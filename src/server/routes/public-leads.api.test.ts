@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
+import { deleteExpiredFormTokenUses } from '../db/queries/form-token-uses.ts';
 import { FORM_TOKEN_MAX_AGE_SECONDS, readFormToken, signFormToken } from '../lib/form-token.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 
 const database = useTestDatabase();
 beforeEach(async () => {
-  await database.db.execute(sql`truncate leads, notifications, rate_limits, users cascade`);
+  await database.db.execute(sql`truncate leads, notifications, rate_limits, users, form_token_uses cascade`);
 });
 
 const leadRows = () =>
@@ -301,6 +302,58 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     expect(await leadRows()).toEqual([]);
     expect((await json('POST', '/api/public/leads', await human({ website: '' }))).status).toBe(201);
     expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('takes a token for one submission: a retry of it still succeeds, another submission is refused, in any process', async () => {
+    const form_token = await tokenAged(3_000);
+    const first = await human({ form_token, submission_id: crypto.randomUUID() });
+    // Two apps on one database stand for two processes: nothing about the use is kept in memory.
+    const [a, b] = [trapOn(), trapOn()];
+    const stored = await a.json('POST', '/api/public/leads', first);
+    expect(stored.status).toBe(201);
+    // The same submission again (a lost answer, a double click), in either process: answered as before, stored once.
+    for (const app of [a, b]) {
+      const retry = await app.json('POST', '/api/public/leads', first);
+      expect(retry.status).toBe(201);
+      expect(await retry.json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    }
+    // Another submission with that token: refused as a stale token, so the page fetches a fresh one.
+    for (const app of [a, b]) {
+      const replay = await app.json('POST', '/api/public/leads', await human({ form_token, submission_id: crypto.randomUUID(), email: 'replay@example.com' }));
+      expect(replay.status).toBe(400);
+      expect(await replay.json()).toEqual({
+        error: { code: 'validation_failed', message: REFUSED, fields: { form_token: REFUSED }, requestId: expect.any(String) },
+      });
+    }
+    expect(await leadRows()).toHaveLength(1);
+    // A fresh token for that other submission is taken.
+    expect((await b.json('POST', '/api/public/leads', await human({ email: 'replay@example.com' }))).status).toBe(201);
+    expect(await leadRows()).toHaveLength(2);
+  });
+
+  it('lets exactly one of many submissions sent at once with one token through', async () => {
+    const { json } = trapOn();
+    const form_token = await tokenAged(3_000);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => (await json('POST', '/api/public/leads', await human({ form_token, email: `burst${i}@example.com` }))).status),
+    );
+    expect(answers.filter((s) => s === 201)).toHaveLength(1);
+    expect(answers.filter((s) => s === 400)).toHaveLength(7);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('forgets a token’s use once the token has expired anyway', async () => {
+    const { json } = trapOn();
+    expect((await json('POST', '/api/public/leads', await human())).status).toBe(201);
+    const count = async () => (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from form_token_uses`))[0]?.n;
+    expect(await count()).toBe(1);
+    expect(await deleteExpiredFormTokenUses(database.db)).toBe(0);
+    // Kept past the token's 24 hours (and an hour for clocks), not longer.
+    const [kept] = await rowsOf<{ hours: number }>(database.db, sql`select round(extract(epoch from expires_at - now()) / 3600)::int as hours from form_token_uses`);
+    expect(kept?.hours).toBe(25);
+    await database.db.execute(sql`update form_token_uses set expires_at = now() - interval '1 second'`);
+    expect(await deleteExpiredFormTokenUses(database.db)).toBe(1);
+    expect(await count()).toBe(0);
   });
 
   it('needs no token and no honeypot with LEAD_MIN_FILL_SECONDS=0', async () => {

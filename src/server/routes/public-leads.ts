@@ -3,7 +3,9 @@ import { submitPublicLead } from '../db/queries/lead-inquiries.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { issueBookingToken, newBookingToken } from '../db/queries/bookings.ts';
+import { claimFormToken } from '../db/queries/form-token-uses.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { hashToken } from '../db/queries/sessions.ts';
 import { FORM_TOKEN_MAX_AGE_SECONDS, checkFormToken, signFormToken } from '../lib/form-token.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -31,13 +33,14 @@ const submitLeadRoute = createPublicRoute({
   summary: 'Submit the public lead form (books a free call)',
   description:
     'Open to anyone. Stores nothing twice for one submission_id. Unless LEAD_MIN_FILL_SECONDS is 0, the body must carry a ' +
-    'form_token from GET /api/public/form-token: a missing, forged or expired one is answered 400 (field form_token); a token ' +
+    'form_token from GET /api/public/form-token: a missing, forged or expired one, or one already sent with another ' +
+    'submission_id, is answered 400 (field form_token); a token ' +
     'younger than LEAD_MIN_FILL_SECONDS, or a honeypot (website) filled in or left out, is answered as success and not stored. ' +
     'The answer holds a booking_token for POST /api/public/bookings. Limited to LEAD_RATE_LIMIT submissions per client IP per hour.',
   request: { body: { required: true, ...jsonContent(publicLeadRequestSchema, 'The filled-in form') } },
   responses: {
     201: jsonContent(publicLeadResponseSchema, 'Received'),
-    ...errorResponses({ 400: 'Invalid fields, or a missing, forged or expired form_token', 429: 'Too many submissions from this IP' }),
+    ...errorResponses({ 400: 'Invalid fields, or a missing, forged, expired or already used form_token', 429: 'Too many submissions from this IP' }),
   },
 });
 
@@ -69,14 +72,19 @@ export const publicLeadRoutes = createRouter()
     // read from the token the server signed, never from the browser. Off with 0.
     let tooFast = false;
     let honeypot = (body.website ?? '').length > 0;
+    let tokenExpiresAt: number | undefined;
+    const refuseToken = (reason: string) => {
+      // Said plainly, not swallowed: a person whose page outlived its token must not lose the
+      // message; the form fetches a fresh token and sends again.
+      logger.info({ event: 'lead_form_token_refused', reason, requestId: c.var.requestId }, 'refused a public lead submission without a valid form token');
+      return new AppError('validation_failed', FORM_TOKEN_REFUSED_MESSAGE, { form_token: FORM_TOKEN_REFUSED_MESSAGE });
+    };
     if (config.leadMinFillSeconds > 0) {
-      const token = checkFormToken(await appSecret(c.var.db, 'lead_form_token'), body.form_token, Date.now());
-      if (!token.ok) {
-        // Said plainly, not swallowed: a person whose page outlived its token must not lose the
-        // message; the form fetches a fresh token and sends again.
-        logger.info({ event: 'lead_form_token_refused', reason: token.reason, requestId: c.var.requestId }, 'refused a public lead submission without a valid form token');
-        throw new AppError('validation_failed', FORM_TOKEN_REFUSED_MESSAGE, { form_token: FORM_TOKEN_REFUSED_MESSAGE });
-      }
+      const now = Date.now();
+      const token = checkFormToken(await appSecret(c.var.db, 'lead_form_token'), body.form_token, now);
+      if (!token.ok) throw refuseToken(token.reason);
+      // Its use is kept an hour past its life, so a process whose clock is behind still knows it.
+      tokenExpiresAt = now - token.ageMs + (FORM_TOKEN_MAX_AGE_SECONDS + HOUR) * 1000;
       tooFast = token.ageMs < config.leadMinFillSeconds * 1000;
       // Our form always sends the honeypot, empty: leaving it out is a bot's doing too.
       honeypot ||= body.website === undefined;
@@ -89,6 +97,12 @@ export const publicLeadRoutes = createRouter()
         'dropped a public lead submission as spam',
       );
       return received;
+    }
+
+    // One token, one submission (its retries included): a token sent again with another
+    // submission_id is refused like an expired one, so a bot cannot reuse one wait for many leads.
+    if (tokenExpiresAt !== undefined && !(await claimFormToken(c.var.db, hashToken(body.form_token ?? ''), body.submission_id, tokenExpiresAt))) {
+      throw refuseToken('reused');
     }
 
     const { website: _website, form_token: _formToken, ...lead } = body;

@@ -85,6 +85,8 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { lead_id: await firstId('leads'), date: '2030-03-04', time: '09:30', type: 'Call', notes: 'Bring comps' };
     case 'PATCH /api/appointments/{id}':
       return { date: '2030-03-05', time: '10:45', type: 'Zoom', notes: 'Moved' };
+    case 'POST /api/appointments/bulk-cancel':
+      return { network: '203.0.113.7', booked_from: '2030-01-01T00:00:00Z', booked_to: '2030-01-02T00:00:00.000+02:00', notify: false, dry_run: true };
     case 'POST /api/public/events':
       return { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'heartbeat', page_path: '/', time_spent: 30 };
     case 'POST /api/auth/login':

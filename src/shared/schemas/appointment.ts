@@ -121,3 +121,43 @@ export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 /** The feed's answer (403) while the team requires two-factor and the feed's account has not set it up. */
 export const CALENDAR_FEED_PAUSED =
   'This calendar feed is paused: your team requires two-factor authentication, and the account it belongs to has not set it up yet. It works again once they do, on their account page.';
+
+/** How staff name a network: an address or its network (203.0.113.0/24, 2001:db8:1:2::/64). */
+export const NETWORK_MAX_LENGTH = 60;
+const bookedAtSchema = storableText().datetime({ offset: true, message: 'Invalid time' }).optional();
+
+/**
+ * Staff: cancel at once the upcoming calls visitors booked on the website from one network
+ * and/or within a time window of when they were booked. `dry_run` only counts them.
+ */
+export const bulkCancelRequestSchema = z
+  .object({
+    network: storableText().trim().max(NETWORK_MAX_LENGTH, 'Enter an IP address or a network like 203.0.113.0/24').optional(),
+    booked_from: bookedAtSchema,
+    booked_to: bookedAtSchema,
+    /** Email each person that their call is cancelled (off: nobody is told). */
+    notify: z.boolean({ error: 'Say whether to email them' }),
+    dry_run: z.boolean().optional(),
+  })
+  .refine((b) => (b.booked_from === undefined) === (b.booked_to === undefined), { message: 'Give both ends of the time window', path: ['booked_to'] })
+  .refine((b) => !b.booked_from || !b.booked_to || Date.parse(b.booked_from) <= Date.parse(b.booked_to), {
+    message: 'The window must end after it starts',
+    path: ['booked_to'],
+  })
+  .refine((b) => (b.network !== undefined && b.network !== '') || b.booked_from !== undefined, { message: 'Choose a network or a time window', path: ['network'] });
+export type BulkCancelRequest = z.infer<typeof bulkCancelRequestSchema>;
+
+export const bulkCancelResponseSchema = z.object({
+  /** The calls cancelled (or, on a dry run, that would be). */
+  count: z.number().int(),
+  dry_run: z.boolean(),
+  /** The network matched, as stored (an address given becomes its /24 or /64); null without one. */
+  network: z.string().nullable(),
+});
+export type BulkCancelResponse = z.infer<typeof bulkCancelResponseSchema>;
+
+/** The networks with the most upcoming website bookings, for the bulk cancel dialog. */
+export const websiteNetworksResponseSchema = z.object({
+  networks: z.array(z.object({ network: z.string(), upcoming: z.number().int(), last_booked_at: z.string() })),
+});
+export type WebsiteNetworksResponse = z.infer<typeof websiteNetworksResponseSchema>;

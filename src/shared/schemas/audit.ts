@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = {
   appointment_created: 'Scheduled an appointment',
   appointment_updated: 'Updated an appointment',
   appointment_deleted: 'Deleted an appointment',
+  appointments_bulk_cancelled: 'Cancelled website bookings in bulk',
   settings_changed: 'Changed settings',
   backup: 'Made a backup',
 } as const;

@@ -37,6 +37,7 @@ export const exportedLeadSchema = z.strictObject({
   follow_up_on: z.string().nullable(),
   follow_up_note: z.string().nullable(),
   follow_up_notified_on: z.string().nullable(),
+  suspected_abuse_at: nullableTimestamp,
 });
 
 /** An appointment's row, every column as stored (`blocks`: the time it takes up, buffer included). */
@@ -62,6 +63,8 @@ export const exportedAppointmentSchema = z.strictObject({
   overlap_allowed: z.boolean(),
   changed_by: z.string().nullable(),
   blocks: z.string().nullable(),
+  /** A website booking's client network (/24 or /64): the person's own data, so in their export. */
+  booked_network: z.string().nullable(),
 });
 
 /** The most raw analytics events one export carries (the newest); `visits.truncated` says when there were more. */

@@ -80,6 +80,8 @@ export const timelineEntrySchema = z.discriminatedUnion('kind', [
     by: z.enum(['staff', 'lead']),
     /** Booked through the link of a repeat form: the name typed on that form (the lead's own details may differ). */
     booked_as: z.string().nullable(),
+    /** Why, when staff said: a website booking cancelled (in bulk) as suspected abuse. */
+    reason: z.literal('suspected_abuse').optional(),
   }),
   z.object({
     ...entryBase,

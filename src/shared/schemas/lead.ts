@@ -140,6 +140,8 @@ export const leadSchema = z.object({
   follow_up_note: z.string().nullable(),
   /** True when it came through the public form: its message is the customer's own words, not editable. */
   from_form: z.boolean(),
+  /** When staff cancelled its website bookings as suspected abuse (its badge); null if never. */
+  suspected_abuse_at: z.string().nullable(),
   updated_at: z.string(),
 });
 export type Lead = z.infer<typeof leadSchema>;

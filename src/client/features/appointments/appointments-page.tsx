@@ -1,4 +1,4 @@
-import { CalendarDays, CalendarPlus, List, Rss } from '#client/components/icons.tsx';
+import { CalendarDays, CalendarPlus, List, Rss, ShieldCheck } from '#client/components/icons.tsx';
 import { useEffect, useRef, useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
@@ -15,6 +15,7 @@ import { MonthNav } from './components/month-nav.tsx';
 import { useStoredView, useToday, useVisibleMonth, type AppointmentsView } from './use-appointments-view.ts';
 
 const ScheduleAppointmentDialog = lazyDialog(() => import('./components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog), (p) => p.open);
+const BulkCancelDialog = lazyDialog(() => import('./components/bulk-cancel-dialog.tsx').then((m) => m.BulkCancelDialog), (p) => p.open);
 const CalendarFeedDialog = lazyDialog(() => import('./components/calendar-feed-dialog.tsx').then((m) => m.CalendarFeedDialog), (p) => p.open);
 const AppointmentDetailsDialog = lazyDialog(
   () => import('./components/appointment-details-dialog.tsx').then((m) => m.AppointmentDetailsDialog),
@@ -44,6 +45,7 @@ export function AppointmentsPage() {
   const deleteAppointment = useDeleteAppointment();
   const [scheduling, setScheduling] = useState(false);
   const [feedOpen, setFeedOpen] = useState(false);
+  const [bulkCancelOpen, setBulkCancelOpen] = useState(false);
   const [details, setDetails] = useState<Appointment | null>(null);
   const [deleting, setDeleting] = useState<Appointment | null>(null);
   const [editing, setEditing] = useState<Appointment | null>(null);
@@ -111,6 +113,14 @@ export function AppointmentsPage() {
           <ViewToggle view={view} onChange={setView} />
           <button
             type="button"
+            onClick={() => setBulkCancelOpen(true)}
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
+            <ShieldCheck aria-hidden="true" className="size-4" />
+            Cancel website bookings…
+          </button>
+          <button
+            type="button"
             onClick={() => setFeedOpen(true)}
             className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
           >
@@ -152,6 +162,7 @@ export function AppointmentsPage() {
       {timeZone ? <p className="text-xs text-slate-500">Times are in {timeZone.replace(/_/g, ' ')} time.</p> : null}
       <ScheduleAppointmentDialog open={scheduling} onOpenChange={setScheduling} />
       <CalendarFeedDialog open={feedOpen} onOpenChange={setFeedOpen} />
+      <BulkCancelDialog open={bulkCancelOpen} onOpenChange={setBulkCancelOpen} />
       <ScheduleAppointmentDialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} appointment={editing} />
       <AppointmentDetailsDialog appointment={details} onClose={() => setDetails(null)} onDelete={startDelete} onEdit={startEdit} onStatus={changeStatus} />
       <ConfirmDialog

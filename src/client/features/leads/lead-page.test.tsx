@@ -167,6 +167,26 @@ describe('LeadPage', () => {
     expect(when.getAttribute('title')).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} (AM|PM)$/);
   });
 
+  it('marks a lead whose website booking staff cancelled as suspected abuse, in the header and on the timeline', async () => {
+    const entry: TimelineEntry = {
+      id: 'appt-abuse', kind: 'appointment', at: ago(HOUR), actor: ME.email, action: 'cancelled', appointment_id: 'a9',
+      type: 'Call', date: '2026-11-27', time: '10:00', from_date: null, from_time: null, by: 'staff', reason: 'suspected_abuse',
+    };
+    serve({ detail: { ...lead, suspected_abuse_at: ago(HOUR) }, entries: [entry] });
+    renderPage();
+    const header = (await screen.findByRole('heading', { level: 1, name: 'Jane Doe' })).closest('header')!;
+    expect(within(header).getByText('Booking cancelled as suspected abuse')).toBeInTheDocument();
+    const [item] = within(await waitFor(timeline)).getAllByRole('listitem');
+    expect(item).toHaveTextContent(/Booking cancelled as suspected abuse: Call on Nov 27, 10:00 AM.*me@firm\.test/);
+  });
+
+  it('shows no mark on a lead staff never marked', async () => {
+    serve();
+    renderPage();
+    await screen.findByRole('heading', { level: 1, name: 'Jane Doe' });
+    expect(screen.queryByText(/suspected abuse/)).not.toBeInTheDocument();
+  });
+
   it('shows older entries on "Show older", asking for those before the last one shown', async () => {
     const { calls } = serve({ hasMore: true });
     const user = userEvent.setup();

@@ -74,6 +74,18 @@ describe('Leads Manager: sort', () => {
   });
 });
 
+describe('Leads Manager: the suspected-abuse mark', () => {
+  it('shows "Booking cancelled as suspected abuse" by the status of a marked lead only', async () => {
+    mockApi(({ path }) =>
+      path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Marked', suspected_abuse_at: '2026-11-25T17:00:00.000Z' }), makeLead({ full_name: 'Clean' })]) } : undefined,
+    );
+    renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
+    const marked = (await screen.findByRole('row', { name: /Marked/ })) as HTMLElement;
+    expect(within(marked).getByText('Booking cancelled as suspected abuse')).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: /Clean/ })).queryByText(/suspected abuse/)).not.toBeInTheDocument();
+  });
+});
+
 describe('Leads Manager: owner and dates in the URL', () => {
   it('reads owner, dates, sort and page from the URL and asks the server for them', async () => {
     const { calls } = mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead()], 41, 2) } : undefined));

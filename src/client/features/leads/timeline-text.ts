@@ -1,6 +1,7 @@
 import type { TimelineEntry, Visit } from '#shared/schemas/lead-workspace';
 import { formatAppointmentTime } from '#client/lib/format.ts';
 import { followUpText } from '#client/lib/follow-up.ts';
+import { SUSPECTED_ABUSE_LABEL } from './components/suspected-abuse-badge.tsx';
 
 /**
  * What each timeline entry says, as plain text (the component adds links, quotes and times).
@@ -28,6 +29,7 @@ export function entryTitle(entry: TimelineEntry): string {
       return 'Note';
     case 'appointment': {
       const when = formatAppointmentTime(entry.date, entry.time);
+      if (entry.action === 'cancelled' && entry.reason === 'suspected_abuse') return `${SUSPECTED_ABUSE_LABEL}: ${entry.type} on ${when}`;
       if (entry.action === 'moved' && entry.from_date && entry.from_time)
         return `${entry.type} moved from ${formatAppointmentTime(entry.from_date, entry.from_time)} to ${when}`;
       return `${entry.type} on ${when} ${APPOINTMENT_ACTION[entry.action]}`;

@@ -102,6 +102,9 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
         answer = await send();
       }
       submissionId.current = null;
+      // A token serves one submission (a retry of it included): the next form fetches a fresh
+      // one when it is focused again.
+      keeper().discard();
       attempted.current = false;
       setValues(EMPTY_FORM);
       setErrors({});

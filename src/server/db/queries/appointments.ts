@@ -107,13 +107,15 @@ export type QueueOptions = {
   leadExtra?: SQL;
   /** A website visitor made the change (a booking, a move or cancellation through their link): the lead's copy is mail a visitor caused (visitorBudget). */
   byVisitor?: boolean;
+  /** False: the lead's email only, no copies for the admins who opted in (a bulk change). */
+  staffCopies?: boolean;
 };
 
 /**
  * CTEs that queue the emails of a change to the appointments in CTE `source`. Each message
  * holds a snapshot of the appointment and its lead.
  */
-export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra, byVisitor = false }: QueueOptions): SQL {
+export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra, byVisitor = false, staffCopies = true }: QueueOptions): SQL {
   const a = sql.raw('a');
   const changeOf = typeof change === 'string' ? sql`${change}::text` : change;
   return sql`, mail_snapshot as (
@@ -133,7 +135,7 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
     ), mail_to_staff as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
       select ${newEmail(mail)}, 'appointment', u.email, s.data || '{"audience":"staff"}'::jsonb, s.lead_id
-      from mail_snapshot s cross join users u where u.email_appointments and u.deactivated_at is null
+      from mail_snapshot s cross join users u where u.email_appointments and u.deactivated_at is null and ${staffCopies}
     )`;
 }
 

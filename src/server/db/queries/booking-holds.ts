@@ -125,13 +125,15 @@ const holdRow = z.object({
   expired: z.boolean(),
   confirmed: z.boolean(),
   appointment_id: z.uuid().nullable(),
+  /** The client network the hold was asked from (the booked call keeps it). */
+  client_network: z.string().nullable(),
 });
 export type HoldRow = z.infer<typeof holdRow>;
 
 const holdColumns = (timeZone: string) => sql`to_char(h.date, 'YYYY-MM-DD') as date, to_char(h.time, 'HH24:MI') as time, h.type,
   (extract(epoch from ((h.date + h.time) at time zone ${timeZone})) * 1000)::float8 as start,
   ${isoTimestamp(sql`h.expires_at`)} as expires_at, h.expires_at <= now() as expired,
-  h.confirmed_at is not null as confirmed, h.appointment_id`;
+  h.confirmed_at is not null as confirmed, h.appointment_id, h.client_network`;
 
 /** The link's hold whose confirmation code hashes to `confirmHash`; undefined for none. */
 export async function readHold(db: Db, hash: string, confirmHash: string, timeZone: string): Promise<HoldRow | undefined> {

@@ -116,7 +116,17 @@ export async function readBooking(db: Db, hash: string, timeZone: string): Promi
   return (await readBookingContext(db, hash, timeZone)).booking;
 }
 
-export type NewBooking = { hash: string; token: string; date: string; time: string; type: string; durationMinutes: number; bufferMinutes: number };
+export type NewBooking = {
+  hash: string;
+  token: string;
+  date: string;
+  time: string;
+  type: string;
+  durationMinutes: number;
+  bufferMinutes: number;
+  /** The client's network (networkKey), kept on the appointment for staff's bulk cancel. */
+  network?: string | null;
+};
 
 /** The private link's path, for the lead's copy of an appointment email. */
 export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
@@ -146,8 +156,9 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     ), created as (
       -- changed_by null: the lead booked it (the timeline says so).
       -- inquiry_id: a repeat form's link books for that inquiry (its typed name), not as the lead.
-      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by)
-      select usable.lead_id, usable.inquiry_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null
+      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network)
+      select usable.lead_id, usable.inquiry_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null,
+        ${b.network || null}::text
       from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
       returning *
     ), linked as (

@@ -37,7 +37,7 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
     const [row] = await queryRows(
       t,
       sql`select to_jsonb(l) || jsonb_build_object('created_at', ${isoTimestamp(sql`l.created_at`)}, 'updated_at', ${isoTimestamp(sql`l.updated_at`)},
-        'visit_hour', ${isoTimestamp(sql`l.visit_hour`)}) as lead,
+        'visit_hour', ${isoTimestamp(sql`l.visit_hour`)}, 'suspected_abuse_at', ${isoTimestamp(sql`l.suspected_abuse_at`)}) as lead,
         (select u.email from users u where u.id = l.owner_id) as owner_email
       from leads l where l.id = ${id}`,
       leadRow,

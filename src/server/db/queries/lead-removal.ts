@@ -103,7 +103,7 @@ function namingPrefixes(fullName: string): string[] {
  * lead of the same email: the same person), with what they own by cascade (notes, timeline,
  * status history, emails, booking links); the notifications that name them; the raw analytics
  * events of their sessions. Their appointments are kept, so the calendar and the counts stay
- * true, but without the lead, notes or place. The analytics rollups keep counting the visits:
+ * true, but without the lead, notes, place or the network a website booking came from. The analytics rollups keep counting the visits:
  * they hold no one's identity. Undefined when there is no such lead.
  */
 export async function eraseLead(db: Db, id: string): Promise<EraseResponse | undefined> {
@@ -125,7 +125,7 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
     );
     const appointmentsKept = await execute(
       t,
-      sql`update appointments set lead_id = null, notes = null, location = null where lead_id = any(${pgArray(ids)}::uuid[])`,
+      sql`update appointments set lead_id = null, notes = null, location = null, booked_network = null where lead_id = any(${pgArray(ids)}::uuid[])`,
     );
     const eventsRemoved =
       sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);

@@ -54,6 +54,7 @@ const eventData = sql`case e.kind
     -- Booked through a repeat form's link: the name typed on that form (docs/product-rules.md, "Booking").
     'booked_as', (select x.data->'full_name' from appointments ap join lead_events x on x.id = ap.inquiry_id
                   where ap.id = (e.data->>'appointment_id')::uuid))
+    || case when e.data ? 'reason' then jsonb_build_object('reason', e.data->'reason') else '{}'::jsonb end
   when 'owner' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to')
   when 'follow_up' then jsonb_build_object('on', e.data->'on', 'note', e.data->'note')
   when 'merged' then jsonb_build_object('full_name', coalesce(e.data->'full_name', '""'), 'email', coalesce(e.data->'email', '""'))

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { LeadSort } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
+import { SuspectedAbuseBadge } from './suspected-abuse-badge.tsx';
 import { formatDate } from '#client/lib/format.ts';
 import type { SortDirection } from '../api/get-leads.ts';
 import { NextStep, RowActions, SelectAllBox, checkboxClass, type LeadRowProps } from './leads-table.tsx';
@@ -75,6 +76,11 @@ export function LeadCards({ leads, busy, selection, onEdit, onDelete, sort, dir,
                     </Link>
                     <StatusBadge status={lead.status} />
                   </div>
+                  {lead.suspected_abuse_at ? (
+                    <p className="mt-1">
+                      <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
+                    </p>
+                  ) : null}
                   <p className="mt-1 text-sm break-all text-slate-700">{lead.email}</p>
                   <p className="text-sm text-slate-600">{lead.phone}</p>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { CalendarPlus, Mail, Pencil, Phone, Trash2 } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
+import { SuspectedAbuseBadge } from './suspected-abuse-badge.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { LEAD_STATUSES, type LeadStatus } from '#shared/constants';
 import type { CurrentUser } from '#shared/schemas/auth';
@@ -78,6 +79,7 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, mor
           </h1>
           <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-slate-600">
             <StatusBadge status={status} />
+            <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
             <span>
               Added {formatDate(lead.created_at)} (<RelativeTime iso={lead.created_at} />)
             </span>

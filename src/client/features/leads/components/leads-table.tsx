@@ -3,6 +3,7 @@ import { LeadSourceLine } from './lead-source.tsx';
 import { ChevronDown, ChevronUp, ChevronsUpDown, Pencil, Trash2 } from '#client/components/icons.tsx';
 import type { Lead, LeadSort } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
+import { SuspectedAbuseBadge } from './suspected-abuse-badge.tsx';
 import { formatDate, formatPropertyType } from '#client/lib/format.ts';
 import type { SortDirection } from '../api/get-leads.ts';
 import type { LeadSelection } from '../use-lead-selection.ts';
@@ -131,7 +132,10 @@ export function LeadsTable({ leads, busy, selection, onEdit, onDelete, sort, dir
                   {lead.owner_email ?? '—'}
                 </td>
                 <td className="px-4 py-3">
-                  <StatusBadge status={lead.status} />
+                  <div className="flex flex-col items-start gap-1">
+                    <StatusBadge status={lead.status} />
+                    <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
+                  </div>
                 </td>
                 <td className="px-4 py-3">
                   <NextStep lead={lead} />

@@ -223,6 +223,26 @@ describe('LeadForm', () => {
     expect(ids[3]).not.toBe(ids[0]);
   });
 
+  it('sends each new form with a fresh token, and a retried one with the same token (a token serves one submission)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    fetchMock.mockResolvedValue(json(201, { status: 'received' }));
+    const { submit, fillValid } = setup();
+    await fillValid();
+    await submit(); // the answer is lost
+    await screen.findByRole('alert');
+    await submit(); // the same submission again
+    await screen.findByRole('status');
+    await fillValid({ email: 'second@example.com' });
+    await submit(); // a new form
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    const [lost, retried, next] = sentBodies();
+    expect([lost!.form_token, retried!.form_token]).toEqual(['token-1', 'token-1']);
+    expect(retried!.submission_id).toBe(lost!.submission_id);
+    expect(next!.form_token).toBe('token-2');
+    expect(next!.submission_id).not.toBe(lost!.submission_id);
+  });
+
   it('when the server refuses the token, sends once more with a fresh one and the same submission_id', async () => {
     const refused = 'This form has expired. Please reload the page and send it again.';
     fetchMock.mockResolvedValueOnce(json(400, { error: { code: 'validation_failed', message: refused, fields: { form_token: refused } } }));
