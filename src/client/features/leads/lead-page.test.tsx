@@ -170,7 +170,7 @@ describe('LeadPage', () => {
   it('marks a lead whose website booking staff cancelled as suspected abuse, in the header and on the timeline', async () => {
     const entry: TimelineEntry = {
       id: 'appt-abuse', kind: 'appointment', at: ago(HOUR), actor: ME.email, action: 'cancelled', appointment_id: 'a9',
-      type: 'Call', date: '2026-11-27', time: '10:00', from_date: null, from_time: null, by: 'staff', reason: 'suspected_abuse',
+      type: 'Call', date: '2026-11-27', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null, reason: 'suspected_abuse',
     };
     serve({ detail: { ...lead, suspected_abuse_at: ago(HOUR) }, entries: [entry] });
     renderPage();
