@@ -14,6 +14,7 @@ describe('parseConfig', () => {
       businessTimeZone: 'America/New_York',
       leadRateLimit: 10,
       leadMinFillSeconds: 2,
+      availabilityRateLimit: 120,
       fixedOrigin: undefined,
     });
     expect(config.trustProxy.entries).toBe('none');
@@ -34,6 +35,7 @@ describe('parseConfig', () => {
       BUSINESS_TIME_ZONE: 'America/Chicago',
       LEAD_RATE_LIMIT: '0',
       LEAD_MIN_FILL_SECONDS: '0',
+      AVAILABILITY_RATE_LIMIT: '0',
       TRUST_PROXY: 'on',
     });
     expect(config).toMatchObject({
@@ -46,6 +48,7 @@ describe('parseConfig', () => {
       businessTimeZone: 'America/Chicago',
       leadRateLimit: 0,
       leadMinFillSeconds: 0,
+      availabilityRateLimit: 0,
     });
     expect(config.trustProxy.entries).toBe('all');
   });
@@ -64,6 +67,7 @@ describe('parseConfig', () => {
     [{ DATABASE_URL: 'not a url' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ LEAD_RATE_LIMIT: '-1' }, 'Invalid configuration: LEAD_RATE_LIMIT must be a whole number from 0 to 1000000, got "-1"'],
+    [{ AVAILABILITY_RATE_LIMIT: '2.5' }, 'Invalid configuration: AVAILABILITY_RATE_LIMIT must be a whole number from 0 to 1000000, got "2.5"'],
     [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "maybe")'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/33")'],
     [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "")'],
