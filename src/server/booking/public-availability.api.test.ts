@@ -72,7 +72,7 @@ describe('cached open times across processes', () => {
     expect((await availability(a, date, date)).body.slots).toEqual(all.filter((s) => s !== all[3]));
 
     // Staff schedule a call through A (30 minutes at 13:00): B no longer offers it.
-    const [{ id: leadId }] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
+    const { id: leadId } = (await rowsOf<{ id: string }>(database.db, sql`select id from leads`))[0]!;
     const made = await a.json('POST', '/api/appointments', { lead_id: leadId, date, time: '13:00', type: 'Call', duration_minutes: 30 }, { cookie: cookie! });
     expect(made.status).toBe(201);
     const { id: appointmentId } = (await made.json()) as { id: string };
@@ -159,7 +159,7 @@ describe('the range one request may ask for', () => {
 
 /** Waits out the end of the database's current minute when it is near, so a burst stays in one limit window. */
 async function awayFromMinuteEnd() {
-  const [{ s }] = await rowsOf<{ s: number }>(database.db, sql`select extract(second from clock_timestamp())::float8 as s`);
+  const { s } = (await rowsOf<{ s: number }>(database.db, sql`select extract(second from clock_timestamp())::float8 as s`))[0]!;
   if (s > 50) await new Promise((resolve) => setTimeout(resolve, (61 - s) * 1000));
 }
 
@@ -239,10 +239,9 @@ describe('the event loop', () => {
     const a = createTestApp(database, { BUSINESS_TIME_ZONE: TZ, AVAILABILITY_RATE_LIMIT: '0' });
     await saveSettings(a, WIDEST);
     // A booked call every two hours of the range, so the busy times are read and merged too.
-    const [{ id: leadId }] = await rowsOf<{ id: string }>(
-      database.db,
-      sql`insert into leads (full_name, email, phone, property_types) values ('Busy Person', 'busy@example.com', '555', '{land}') returning id`,
-    );
+    const { id: leadId } = (
+      await rowsOf<{ id: string }>(database.db, sql`insert into leads (full_name, email, phone, property_types) values ('Busy Person', 'busy@example.com', '555', '{land}') returning id`)
+    )[0]!;
     await execute(database.db, sql`
       insert into appointments (lead_id, date, time, type, duration_minutes, source)
       select ${leadId}, ${day(1)}::date + (h / 12), make_time((h % 12) * 2, 0, 0), 'Call', 30, 'booking'
