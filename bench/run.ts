@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [availability] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -38,6 +38,10 @@
  * PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms); then every open slot raced
  * for by 2-4 booking tokens from BENCH_CONNECTIONS connections: answered bookings/s (target
  * ≥ 300 on PostgreSQL), and no double booking, one appointment per 201, in SQL.
+ *
+ * `availability` (bench/availability.ts): GET /api/public/availability with the widest booking
+ * settings on PGlite: the answer's size, computed afresh and cached p50/p95 (target p95 < 50 ms
+ * afresh), and /api/health while 10 and 40 availability requests/s arrive (target p99 < 50 ms).
  *
  * `import` (bench/lead-import.ts): 10,000 leads through POST /api/leads/import on PGlite and
  * PostgreSQL: preview, import (target < 10 s on PostgreSQL), the same rows updated, and 10,000
@@ -75,6 +79,7 @@ import { leadsFor, measureIngestion, seedEventsAndLeads, timeReport, timeSummary
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
 import { describeDrain, seedQueuedMail, slowdownPercent, startSmtpSink } from './email.ts';
 import { benchLighthouse, describeTargets, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts';
+import { benchAvailability } from './availability.ts';
 import { benchBooking } from './booking.ts';
 import { benchImport } from './lead-import.ts';
 import { benchMove } from './db-move.ts';
@@ -591,6 +596,10 @@ async function main() {
     }
     if (wants('booking')) {
       await benchBooking({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, connections: load.connections, signal: load.signal, cleanups, verdict });
+      await runCleanups();
+    }
+    if (wants('availability')) {
+      await benchAvailability({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, signal: load.signal, cleanups, verdict });
       await runCleanups();
     }
     if (wants('import')) {

@@ -16,6 +16,7 @@ describe('parseConfig', () => {
       leadMinFillSeconds: 2,
       bookingRateLimit: 2,
       bookingHoldAbovePerHour: 6,
+      availabilityRateLimit: 120,
       fixedOrigin: undefined,
     });
     expect(config.trustProxy.entries).toBe('none');
@@ -38,6 +39,7 @@ describe('parseConfig', () => {
       LEAD_MIN_FILL_SECONDS: '0',
       BOOKING_RATE_LIMIT: '0',
       BOOKING_HOLD_ABOVE_PER_HOUR: '25',
+      AVAILABILITY_RATE_LIMIT: '0',
       TRUST_PROXY: 'on',
     });
     expect(config).toMatchObject({
@@ -52,6 +54,7 @@ describe('parseConfig', () => {
       leadMinFillSeconds: 0,
       bookingRateLimit: 0,
       bookingHoldAbovePerHour: 25,
+      availabilityRateLimit: 0,
     });
     expect(config.trustProxy.entries).toBe('all');
   });
@@ -72,6 +75,7 @@ describe('parseConfig', () => {
     [{ LEAD_RATE_LIMIT: '-1' }, 'Invalid configuration: LEAD_RATE_LIMIT must be a whole number from 0 to 1000000, got "-1"'],
     [{ BOOKING_RATE_LIMIT: '1.5' }, 'Invalid configuration: BOOKING_RATE_LIMIT must be a whole number from 0 to 1000000, got "1.5"'],
     [{ BOOKING_HOLD_ABOVE_PER_HOUR: '-1' }, 'Invalid configuration: BOOKING_HOLD_ABOVE_PER_HOUR must be a whole number from 0 to 1000000, got "-1"'],
+    [{ AVAILABILITY_RATE_LIMIT: '2.5' }, 'Invalid configuration: AVAILABILITY_RATE_LIMIT must be a whole number from 0 to 1000000, got "2.5"'],
     [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "maybe")'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/33")'],
     [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "")'],

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { EventRecorder } from './analytics/event-recorder.ts';
+import { PublicAvailability } from './booking/public-availability.ts';
 import { createApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { backupSocketPath, serveBackups } from './db/embedded/backup-control.ts';
@@ -46,10 +47,11 @@ async function main() {
   let database: Database | undefined;
   const hub = new NotificationHub();
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
+  const availability = new PublicAvailability(() => database, config.businessTimeZone, config.availabilityRateLimit);
   const requests = new RequestRate();
   const outbox = createOutbox(config, () => database, logger, requests);
   const firstRun = new FirstRunLink();
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, outbox, requests, firstRun });
+  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, availability, outbox, requests, firstRun });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');

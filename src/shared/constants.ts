@@ -34,6 +34,13 @@ export const BOOKING_LIMITS = {
   location: 500,
 } as const;
 
+/**
+ * The most business dates one GET /api/public/availability may ask for (both ends included):
+ * a month, so the widest settings (all day in 10-minute slots) answer at most ~4,500 times
+ * (~125 KB); the booking picker asks for one such page after another.
+ */
+export const AVAILABILITY_MAX_DAYS = 31;
+
 export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -189,3 +189,34 @@ test('a link nobody was given shows that it is not valid, and is never cached', 
   expect(response!.headers()['referrer-policy']).toBe('no-referrer');
   await expect(page.getByRole('alert')).toHaveText('This booking link is not valid or has expired.');
 });
+
+test('the picker asks for open times a month of dates at a time, up to the last date that may be booked', async ({ page }) => {
+  // The server's answers, thinned out: two open days per page of dates, the last date 100 days on.
+  const asked: { from: string; to: string }[] = [];
+  let lastDate = '';
+  await page.route('**/api/public/availability?*', async (route) => {
+    const url = new URL(route.request().url());
+    const [from, to] = [url.searchParams.get('from')!, url.searchParams.get('to')!];
+    asked.push({ from, to });
+    const real = (await (await route.fetch()).json()) as { last_date: string; slots: string[] };
+    lastDate ||= addDays(from, 100);
+    const open = [addDays(from, 3), addDays(from, 17)].filter((d) => d <= lastDate);
+    await route.fulfill({ json: { ...real, last_date: lastDate, slots: open.flatMap((d) => [`${d}T10:00:00-05:00`, `${d}T11:00:00-05:00`]) } });
+  });
+  await sendForm(page, `Paula Pager ${tag()}`, `pager.${tag()}@example.com`);
+  const days = page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio');
+  // Six days shown: it asked page after page until it had more than six.
+  await expect(days).toHaveCount(6);
+  await expect.poll(() => asked.length).toBe(4);
+  await page.getByRole('button', { name: 'Show more days' }).click();
+  // Then on to the last date: four pages of 31 days hold it.
+  await expect(page.getByRole('button', { name: 'Show more days' })).toBeHidden();
+  await expect(days).toHaveCount(7);
+  for (const [i, { from, to }] of asked.entries()) {
+    expect(Date.parse(to) - Date.parse(from)).toBe(30 * 86_400_000);
+    if (i > 0) expect(from).toBe(addDays(asked[i - 1]!.to, 1));
+  }
+  expect(asked.at(-1)!.to >= lastDate).toBe(true);
+});
+
+const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import { addDays, clockText, isoInZone, zonedInstant, zonedParts } from '#shared/zoned-time';
-import { openSlots, type Busy } from './availability.ts';
+import { blockedRanges, openSlots, openTimesOfDay, type Busy } from './availability.ts';
 
 const NY = 'America/New_York';
 const MINUTE = 60_000;
@@ -124,6 +124,21 @@ describe('openSlots', () => {
         expect(slots).toHaveLength(expected);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('writes each open time as isoInZone would, without asking Intl for each (half-hour and 45-minute offsets, both changes)', () => {
+    const anyZone = fc.constantFrom(NY, 'Europe/London', 'Australia/Adelaide', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham');
+    fc.assert(
+      fc.property(anyZone, starts, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 10, max: 90 }), (timeZone, first, offset, slotMinutes) => {
+        const date = addDays(first, offset);
+        const cfg: BookingSettings = { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '00:00', end: '23:59' }), slot_minutes: slotMinutes };
+        const busy = [{ start: zonedInstant(date, 12 * 60, timeZone)!, end: zonedInstant(date, 12 * 60, timeZone)! + 45 * MINUTE }];
+        const day = openTimesOfDay(cfg, timeZone, date, blockedRanges(busy, 0));
+        expect(day.iso).toEqual(day.starts.map((s) => isoInZone(s, timeZone)));
+        expect(day.starts.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 80 },
     );
   });
 });

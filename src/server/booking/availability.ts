@@ -1,5 +1,5 @@
 import type { BookingSettings } from '#shared/schemas/booking';
-import { addDays, clockMinutes, isoWeekday, zonedInstant, zonedParts } from '#shared/zoned-time';
+import { addDays, clockMinutes, clockText, isoInZone, isoWeekday, utcDay, zonedInstant, zonedParts } from '#shared/zoned-time';
 
 /** Time already taken: an appointment from `start` to `end` (instants, ms). */
 export type Busy = { start: number; end: number };
@@ -29,7 +29,7 @@ export function bookableDates(settings: BookingSettings, timeZone: string, now: 
  * Busy times widened by the buffer on both sides, merged, sorted: a slot is free when it
  * overlaps none of them.
  */
-function blockedRanges(busy: Busy[], bufferMinutes: number): Busy[] {
+export function blockedRanges(busy: Busy[], bufferMinutes: number): Busy[] {
   const pad = bufferMinutes * MINUTE;
   const sorted = busy.map((b) => ({ start: b.start - pad, end: b.end + pad })).sort((a, b) => a.start - b.start);
   const merged: Busy[] = [];
@@ -41,11 +41,78 @@ function blockedRanges(busy: Busy[], bufferMinutes: number): Busy[] {
   return merged;
 }
 
+/** One business date's open times before the minimum notice: each start (an instant) and the same as ISO 8601 with the zone's offset. */
+export type DayTimes = { starts: number[]; iso: string[] };
+
+const NO_TIMES: DayTimes = Object.freeze({ starts: [], iso: [] }) as DayTimes;
+
+/** "00:00" to "23:59", by minute of the day: the clock part of every start's text. */
+const CLOCK = Array.from({ length: 24 * 60 }, (_, m) => clockText(m));
+
+/** "+05:30" / "-05:00" for an offset in minutes. */
+function offsetText(offsetMinutes: number): string {
+  const abs = Math.abs(offsetMinutes);
+  return `${offsetMinutes < 0 ? '-' : '+'}${clockText(abs)}`;
+}
+
+/** The index of the first of `blocked` (sorted, disjoint) that ends after `instant`. */
+function firstEndingAfter(blocked: Busy[], instant: number): number {
+  let lo = 0;
+  let hi = blocked.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (blocked[mid]!.end <= instant) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The open start times between `from` and `to`, as instants, soonest first: inside the
+ * The open start times of one business date, soonest first, whatever the time now: inside the
  * weekday's open hours (start and end, read on the business clock, so a slot never crosses a
- * daylight-saving change out of hours), not on a day off, at least `min_notice_hours` from
- * now, within `horizon_days`, and clear of every busy time by `buffer_minutes`.
+ * daylight-saving change out of hours), unless it is a day off, and clear of `blocked`
+ * (blockedRanges of the busy times around that date). The window and the minimum notice,
+ * which move with the clock, are the caller's to apply.
+ */
+export function openTimesOfDay(settings: BookingSettings, timeZone: string, date: string, blocked: Busy[]): DayTimes {
+  const hours = settings.hours[isoWeekday(date) - 1];
+  if (!hours || settings.days_off.includes(date)) return NO_TIMES;
+  const open = clockMinutes(hours.start);
+  const close = clockMinutes(hours.end);
+  const length = settings.slot_minutes * MINUTE;
+  // Most days the clocks do not change between opening and closing: then every start is the
+  // opening instant plus whole minutes, and its text the date, the clock and one offset,
+  // without asking Intl for each (formatting each start through Intl cost ~80 ms for 62 days
+  // of 10-minute slots).
+  const opening = zonedInstant(date, open, timeZone);
+  const closing = zonedInstant(date, close, timeZone);
+  const steady = opening !== undefined && closing !== undefined && closing - opening === (close - open) * MINUTE;
+  const offset = steady ? offsetText(Math.round((utcDay(date) + open * MINUTE - opening) / MINUTE)) : '';
+  const times: DayTimes = { starts: [], iso: [] };
+  let b = -1;
+  for (let m = open; m + settings.slot_minutes <= close; m += settings.slot_minutes) {
+    const start = steady ? opening + (m - open) * MINUTE : zonedInstant(date, m, timeZone);
+    if (start === undefined) continue;
+    const end = start + length;
+    if (!steady) {
+      // On the business clock the slot must end on its day by closing time (a DST change
+      // inside the open hours lengthens or shortens the wall-clock span).
+      const endsAt = zonedParts(end, timeZone);
+      if (endsAt.date !== date || endsAt.minutes > close) continue;
+    }
+    if (b < 0) b = firstEndingAfter(blocked, start);
+    while (b < blocked.length && blocked[b]!.end <= start) b++;
+    // Blocked ranges are sorted and disjoint: only the first one not yet over can overlap.
+    if (b < blocked.length && blocked[b]!.start < end) continue;
+    times.starts.push(start);
+    times.iso.push(steady ? `${date}T${CLOCK[m]}:00${offset}` : isoInZone(start, timeZone));
+  }
+  return times;
+}
+
+/**
+ * The open start times between `from` and `to`, as instants, soonest first: openTimesOfDay
+ * of each date, at least `min_notice_hours` from now, within `horizon_days`.
  */
 export function openSlots(q: SlotQuery): number[] {
   const { settings, timeZone } = q;
@@ -54,36 +121,10 @@ export function openSlots(q: SlotQuery): number[] {
   const first = q.from > window.first ? q.from : window.first;
   const last = q.to < window.last ? q.to : window.last;
   const earliest = q.now + settings.min_notice_hours * 60 * MINUTE;
-  const daysOff = new Set(settings.days_off);
-  const length = settings.slot_minutes * MINUTE;
   const blocked = blockedRanges(q.busy, settings.buffer_minutes);
   const slots: number[] = [];
-  let b = 0;
   for (let date = first; date <= last; date = addDays(date, 1)) {
-    const hours = settings.hours[isoWeekday(date) - 1];
-    if (!hours || daysOff.has(date)) continue;
-    const open = clockMinutes(hours.start);
-    const close = clockMinutes(hours.end);
-    // Most days the clocks do not change between opening and closing: then every start is the
-    // opening instant plus whole minutes, without asking Intl for each.
-    const opening = zonedInstant(date, open, timeZone);
-    const closing = zonedInstant(date, close, timeZone);
-    const steady = opening !== undefined && closing !== undefined && closing - opening === (close - open) * MINUTE;
-    for (let m = open; m + settings.slot_minutes <= close; m += settings.slot_minutes) {
-      const start = steady ? opening + (m - open) * MINUTE : zonedInstant(date, m, timeZone);
-      if (start === undefined || start < earliest) continue;
-      const end = start + length;
-      if (!steady) {
-        // On the business clock the slot must end on its day by closing time (a DST change
-        // inside the open hours lengthens or shortens the wall-clock span).
-        const endsAt = zonedParts(end, timeZone);
-        if (endsAt.date !== date || endsAt.minutes > close) continue;
-      }
-      while (b < blocked.length && blocked[b]!.end <= start) b++;
-      // Blocked ranges are sorted and disjoint: only the first one not yet over can overlap.
-      const clash = b < blocked.length && blocked[b]!.start < end;
-      if (!clash) slots.push(start);
-    }
+    for (const start of openTimesOfDay(settings, timeZone, date, blocked).starts) if (start >= earliest) slots.push(start);
   }
   return slots;
 }

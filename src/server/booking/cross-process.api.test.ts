@@ -40,9 +40,15 @@ describe.runIf(testEngine === 'postgres')('booking across processes', () => {
     // Settings saved through A apply in B at once: B offers the same times.
     const slots = ((await (await fetch(`${b!.url}/api/public/availability?from=${date}&to=${date}`)).json()) as Availability).slots;
     expect(slots).toHaveLength(16);
+    // Both processes have that day's open times cached now.
+    const openIn = async (server: ServerProcess) => ((await (await fetch(`${server.url}/api/public/availability?from=${date}&to=${date}`)).json()) as Availability).slots;
+    expect(await openIn(a!)).toEqual(slots);
     const statuses = await Promise.all(tokens.map((token, i) => post(`${(i % 2 ? a : b)!.url}/api/public/bookings`, { booking_token: token, start: slots[3], type: 'Call' }).then((r) => r.status)));
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    // Whichever process booked it, neither offers it any more, from the first request after.
+    const left = slots.filter((s) => s !== slots[3]);
+    expect([await openIn(a!), await openIn(b!)]).toEqual([left, left]);
     const list = await fetch(`${b!.url}/api/appointments?from=${date}&to=${date}`, { headers: { cookie } });
     expect(((await list.json()) as { appointments: unknown[] }).appointments).toHaveLength(1);
   });

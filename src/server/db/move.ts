@@ -201,9 +201,10 @@ export async function moveDatabase({ source, target, onTable }: MoveOptions): Pr
       if (!there || shape(there) !== shape(t)) throw new MoveError(`the table ${t.name} differs between the source and the schema this version makes`);
     }
     const ordered = await dependencyOrder(source, sourceTables);
+    // Triggers off first: a truncate trigger would write a row of its own (availability_versions').
+    for (const t of ordered) await target.query(`alter table ${t.name} disable trigger user`);
     // What the migrations put in (default settings rows) is replaced by the source's rows.
     await target.query(`truncate ${ordered.map((t) => t.name).join(', ')}`);
-    for (const t of ordered) await target.query(`alter table ${t.name} disable trigger user`);
 
     let rows = 0;
     for (const t of ordered) {

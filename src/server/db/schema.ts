@@ -423,6 +423,23 @@ export const bookingSettings = pgTable(
 );
 
 /**
+ * What the public open times were computed from, as a number that only grows: triggers
+ * (migration 0019) add one to a row here in every transaction that changes a scheduled
+ * appointment's time, length or status, or the booking settings. A process that cached open
+ * times reads the sum (one tiny query) to know whether another process changed anything
+ * since. Several rows, one per backend (pg_backend_pid() % 16), so concurrent bookings do not
+ * queue on one row.
+ */
+export const availabilityVersions = pgTable(
+  'availability_versions',
+  {
+    shard: integer('shard').primaryKey(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('availability_versions_shard_check', sql`${t.shard} between 0 and 15`)],
+);
+
+/**
  * A visitor's private booking link: made with the lead (the public form's answer holds the
  * token, only its SHA-256 is kept), good for booking for 24 hours and then for the booked
  * call until it starts.

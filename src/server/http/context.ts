@@ -6,6 +6,7 @@ import type { FirstRunLink } from '../lib/first-run-link.ts';
 import type { DeploymentWarnings } from './deployment-warnings.ts';
 import type { WebsitePages } from './website-pages.ts';
 import type { EventRecorder } from '../analytics/event-recorder.ts';
+import type { PublicAvailability } from '../booking/public-availability.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import type { NotificationHub } from '../realtime/notification-hub.ts';
@@ -22,6 +23,8 @@ export type AppDeps = {
   hub: NotificationHub;
   /** Public analytics events: bot filter, per-IP limit, group commit. */
   events: EventRecorder;
+  /** The public open times: cached per availability version, limited per client address. */
+  availability: PublicAvailability;
   /** Sends queued email; `nudge()` after a change that queued some. */
   outbox: MailOutbox;
   /** Counts every request, so the outbox can step aside while the server is busy. */

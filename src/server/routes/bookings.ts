@@ -14,6 +14,7 @@ import {
   type BookingSettings,
   type PublicBooking,
 } from '#shared/schemas/booking';
+import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
 import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
 import { createOwnerRoute } from '../auth/admin-route.ts';
 import { openSlots, type Busy } from '../booking/availability.ts';
@@ -35,13 +36,13 @@ import {
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { networkKey, rateLimitKey } from '../lib/client-address.ts';
 import { hashToken } from '../db/queries/sessions.ts';
 import { admitWebsiteBooking } from './booking-admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-import { networkKey } from '../lib/client-address.ts';
 
 const LINK_INVALID = 'This booking link is not valid or has expired.';
 const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';
@@ -55,10 +56,14 @@ const availabilityRoute = createPublicRoute({
   tags: ['public'],
   summary: 'Open times for booking a call',
   description:
-    'Open to anyone. Lists the start times a visitor may book between two business dates (both included, at most 62 days), ' +
-    'as ISO 8601 with the business time zone offset. Shows free times only, never who or what is booked.',
+    `Open to anyone. Lists the start times a visitor may book between two business dates (both included, at most ${AVAILABILITY_MAX_DAYS} days), ` +
+    'as ISO 8601 with the business time zone offset, and the last date that may be booked (ask page after page up to it). ' +
+    'Shows free times only, never who or what is booked. Limited to AVAILABILITY_RATE_LIMIT requests per client address per minute.',
   request: { query: availabilityQuerySchema },
-  responses: { 200: jsonContent(availabilityResponseSchema, 'Open times'), ...errorResponses({ 400: 'Invalid input' }) },
+  responses: {
+    200: jsonContent(availabilityResponseSchema, 'Open times'),
+    ...errorResponses({ 400: 'Invalid input (a range longer than the maximum included)', 429: 'Too many requests from this address' }),
+  },
 });
 
 const bookRoute = createPublicRoute({
@@ -294,13 +299,13 @@ function requireChangeable(row: BookingRow, settings: BookingSettings) {
 export const bookingRoutes = createRouter()
   .openapi(availabilityRoute, async (c) => {
     const { from, to } = c.req.valid('query');
-    const timeZone = c.var.deps.config.businessTimeZone;
-    const settings = await getBookingSettings(c.var.db);
-    const busy = settings.enabled ? await busyTimes(c.var.db, timeZone, from, to) : [];
-    const slots = openSlots({ settings, timeZone, from, to, now: Date.now(), busy });
+    const { availability, config } = c.var.deps;
+    // Counted per minute (AVAILABILITY_RATE_LIMIT), so a minute is always long enough to wait.
+    if (!(await availability.allow(rateLimitKey(c.var.clientIp)))) throw tooManyRequests(60, 'requests for open times');
+    const { settings, slots, lastDate } = await availability.openTimes(c.var.db, from, to, Date.now());
     c.header('Cache-Control', 'no-store');
     return c.json(
-      { enabled: settings.enabled, time_zone: timeZone, slot_minutes: settings.slot_minutes, types: settings.types, slots: slots.map((s) => isoInZone(s, timeZone)) },
+      { enabled: settings.enabled, time_zone: config.businessTimeZone, slot_minutes: settings.slot_minutes, types: settings.types, slots, last_date: lastDate },
       200,
     );
   })

@@ -4,6 +4,7 @@ import { FirstRunLink } from '../lib/first-run-link.ts';
 import { parseConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { EventRecorder } from '../analytics/event-recorder.ts';
+import { PublicAvailability } from '../booking/public-availability.ts';
 import { RequestRate } from '../lib/request-rate.ts';
 import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
@@ -14,12 +15,14 @@ export function createTestApp(database: Database | undefined, env: Record<string
   const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0', ...env });
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
+  // Its own cache, as another process would have: two test apps on one database are two processes.
+  const availability = new PublicAvailability(() => database, config.businessTimeZone, config.availabilityRateLimit);
   // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.
   const requests = new RequestRate();
   const outbox = createOutbox(config, () => database, logger, requests);
   // Issued by a test that walks the first run (main.ts issues it when nobody has an account).
   const firstRun = new FirstRunLink();
-  const app = createApp({ config, logger, database: () => database, hub, events, outbox, requests, clientDir, firstRun });
+  const app = createApp({ config, logger, database: () => database, hub, events, availability, outbox, requests, clientDir, firstRun });
 
   /**
    * A request as the site's own pages send it: to PUBLIC_URL when it is set (else a path is
@@ -37,7 +40,7 @@ export function createTestApp(database: Database | undefined, env: Record<string
     });
   };
 
-  return { app, config, json, hub, outbox, firstRun };
+  return { app, config, json, hub, outbox, firstRun, availability };
 }
 
 export function validLead(overrides: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BOOKABLE_TYPES, BOOKING_LIMITS } from '../constants.ts';
+import { AVAILABILITY_MAX_DAYS, BOOKABLE_TYPES, BOOKING_LIMITS } from '../constants.ts';
 import { clockMinutes } from '../zoned-time.ts';
 import { dateSchema, isCalendarDate, isClockTime } from './appointment.ts';
 import { storableText } from './text.ts';
@@ -74,9 +74,6 @@ export const bookingSettingsResponseSchema = bookingSettingsSchema.extend({
   email_on: z.boolean(),
 });
 
-/** The longest range one availability request may ask for. */
-export const AVAILABILITY_MAX_DAYS = 62;
-
 export const availabilityQuerySchema = z
   .object({ from: dateSchema, to: dateSchema })
   .refine((q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.from <= q.to, { message: 'from must not be after to', path: ['to'] })
@@ -92,6 +89,8 @@ export const availabilityResponseSchema = z.object({
   types: z.array(z.enum(BOOKABLE_TYPES)),
   /** Open start times, ISO 8601 with the business time zone's offset, soonest first. */
   slots: z.array(z.string()),
+  /** The last business date that may be booked now (today + the booking window): where paging through dates ends. */
+  last_date: z.string(),
 });
 export type Availability = z.infer<typeof availabilityResponseSchema>;
 

@@ -3,6 +3,8 @@
  * which carries the business time zone's offset), labelled on the business clock, with the
  * visitor's own clock beside it when the two differ.
  */
+import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
+import { addDays } from '#shared/zoned-time';
 
 /** yyyy-mm-dd of an ISO time with offset, on the clock of that offset. */
 export const businessDate = (iso: string) => iso.slice(0, 10);
@@ -60,9 +62,13 @@ export function localTime(iso: string, timeZone: string, visitorZone?: string): 
 /** "Tuesday, November 24 at 10:00 AM EST". */
 export const whenLabel = (iso: string, timeZone: string) => `${longDayLabel(businessDate(iso))} at ${businessTime(iso, timeZone)} ${zoneName(iso, timeZone)}`;
 
-/** Today's date on this device, and `days` later (the server keeps to its own window). */
-export function dateRange(days: number, now = new Date()): { from: string; to: string } {
-  const from = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
-  const to = new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
-  return { from, to };
+/**
+ * The dates of one request for open times, from `from` (yyyy-mm-dd): as many as the server
+ * answers at once. The first page starts yesterday on this device, which may be a day behind
+ * the business (the server keeps to its own window); each next one the day after the last.
+ */
+export function availabilityPage(from: string): { from: string; to: string } {
+  return { from, to: addDays(from, AVAILABILITY_MAX_DAYS - 1) };
 }
+
+export const firstAvailabilityPage = (now = new Date()) => availabilityPage(new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10));

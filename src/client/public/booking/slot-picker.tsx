@@ -2,11 +2,13 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Availability, PendingBooking, PublicBooking } from '#shared/schemas/booking';
 import { ApiError } from '#client/lib/api-client.ts';
 import { bookCall, getAvailability, moveCall } from './api.ts';
-import { businessTime, dateRange, dayLabel, groupByDay, localTime, longDayLabel, zoneName } from './slot-format.ts';
+import { addDays } from '#shared/zoned-time';
+import { availabilityPage, businessTime, dayLabel, firstAvailabilityPage, groupByDay, localTime, longDayLabel, zoneName } from './slot-format.ts';
 
 const DAYS_SHOWN = 6;
 const NO_TIMES = 'There are no open times right now. We will call you to agree a time.';
 const LOAD_FAILED = 'The open times could not be loaded. Please try again.';
+const MORE_FAILED = 'More days could not be loaded. Please try again.';
 const BOOK_FAILED = 'Something went wrong. Please try again.';
 
 type Props = {
@@ -27,10 +29,14 @@ type Props = {
  * Pick a day, a time and Call or Zoom, then confirm. Days and times are radio buttons (arrow
  * keys move within each group); the times read on the business clock, with the visitor's own
  * beside them when it differs. A time taken meanwhile answers 409 with that day's open times,
- * which replace the list.
+ * which replace the list. Open times come a page of dates at a time (the most the server
+ * answers at once), the next page asked for when the days shown run out, up to the last date
+ * that may be booked.
  */
 export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, skipLabel }: Props) {
   const [availability, setAvailability] = useState<Availability | null>(null);
+  /** The first date of the next page to ask for; null once the last date that may be booked is in. */
+  const [nextFrom, setNextFrom] = useState<string | null>(() => firstAvailabilityPage().from);
   const [loadError, setLoadError] = useState(false);
   const [day, setDay] = useState<string | null>(null);
   const [slot, setSlot] = useState<string | null>(null);
@@ -41,32 +47,40 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
   const headingRef = useRef<HTMLHeadingElement>(null);
   const visitorZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-  const load = () => {
-    // From yesterday (this device may be a day behind the business) for 61 days: the most one request may ask.
-    const { from, to } = dateRange(60);
-    getAvailability(from, to).then(
-      (a) => {
-        // Booking is off: back to what the form did before there was booking.
-        if (!a.enabled) return onSkip();
-        setAvailability(a);
-        setType((t) => (t && (a.types as string[]).includes(t) ? t : (a.types[0] ?? null)));
-        setDay((d) => (d && a.slots.some((s) => s.startsWith(d)) ? d : (a.slots[0]?.slice(0, 10) ?? null)));
-      },
-      () => setLoadError(true),
-    );
-  };
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when shown
-  useEffect(load, []);
-  const retry = () => {
-    setLoadError(false);
-    load();
-  };
-  useEffect(() => headingRef.current?.focus(), []);
-
   const days = availability ? groupByDay(availability.slots) : new Map<string, string[]>();
   const dayKeys = [...days.keys()];
   const times = day ? (days.get(day) ?? []) : [];
   const timeZone = availability?.time_zone ?? visitorZone;
+
+  // One page after another while no more days are in than are shown (one more tells "Show more
+  // days" there is one), until the last date that may be booked.
+  const needMore = nextFrom !== null && !loadError && dayKeys.length <= shown;
+  const asking = useRef<string | null>(null);
+  useEffect(() => {
+    if (!needMore || asking.current === nextFrom) return;
+    asking.current = nextFrom;
+    const { from, to } = availabilityPage(nextFrom);
+    getAvailability(from, to).then(
+      (a) => {
+        asking.current = null;
+        // Booking is off: back to what the form did before there was booking.
+        if (!a.enabled) return onSkip();
+        setAvailability((before) => ({ ...a, slots: [...(before?.slots ?? []), ...a.slots] }));
+        setNextFrom(to < a.last_date ? addDays(to, 1) : null);
+        setType((t) => (t && (a.types as string[]).includes(t) ? t : (a.types[0] ?? null)));
+        setDay((d) => d ?? a.slots[0]?.slice(0, 10) ?? null);
+      },
+      () => {
+        asking.current = null;
+        setLoadError(true);
+      },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- asks for the page nextFrom names, once
+  }, [needMore, nextFrom]);
+  const retry = () => setLoadError(false);
+  useEffect(() => headingRef.current?.focus(), []);
+  /** Still finding the first open day (the first pages may have none). */
+  const finding = dayKeys.length === 0 && nextFrom !== null;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -102,14 +116,14 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
       <h3 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-navy-900 focus:outline-none">
         {heading}
       </h3>
-      {loadError ? (
+      {loadError && dayKeys.length === 0 ? (
         <div role="alert" className="grid gap-3 text-slate-700">
           <p>{LOAD_FAILED}</p>
           <button type="button" onClick={retry} className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
             Try again
           </button>
         </div>
-      ) : !availability ? (
+      ) : !availability || finding ? (
         <p role="status" className="text-slate-600">
           Loading open times…
         </p>
@@ -145,10 +159,23 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
                 </label>
               ))}
             </div>
-            {dayKeys.length > shown && (
-              <button type="button" onClick={() => setShown((n) => n + DAYS_SHOWN)} className="justify-self-start text-sm font-semibold text-brand-700 hover:underline">
-                Show more days
-              </button>
+            <div className="flex flex-wrap items-center gap-3 text-sm">
+              {(dayKeys.length > shown || nextFrom !== null) && !loadError && (
+                <button type="button" onClick={() => setShown((n) => n + DAYS_SHOWN)} className="font-semibold text-brand-700 hover:underline">
+                  Show more days
+                </button>
+              )}
+              <span role="status" className="text-slate-600">
+                {needMore ? 'Loading more days…' : ''}
+              </span>
+            </div>
+            {loadError && (
+              <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+                <span>{MORE_FAILED}</span>
+                <button type="button" onClick={retry} className="rounded-md border border-slate-300 px-3 py-1 font-semibold text-navy-900 hover:bg-slate-50">
+                  Try again
+                </button>
+              </div>
             )}
           </fieldset>
           <fieldset className="grid gap-2">
@@ -198,7 +225,7 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
           </div>
         </form>
       )}
-      {(loadError || !availability || dayKeys.length === 0) && (
+      {(!availability || dayKeys.length === 0) && (
         <button type="button" onClick={onSkip} className="justify-self-start rounded-md px-3 py-2 font-semibold text-brand-700 hover:underline">
           {skipLabel}
         </button>

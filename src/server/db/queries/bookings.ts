@@ -8,7 +8,7 @@ import { bookedName, queueAppointmentEmails, reminderDone, shortWhen, startsAt, 
 import { hashToken } from './sessions.ts';
 
 /** The start of appointment `a` as epoch milliseconds (what the slot arithmetic works in). */
-const startMs = (timeZone: string) => sql`(extract(epoch from ${startsAt(sql.raw('a'), timeZone)}) * 1000)::float8`;
+export const startMs = (timeZone: string) => sql`(extract(epoch from ${startsAt(sql.raw('a'), timeZone)}) * 1000)::float8`;
 
 /** How long a new booking link may be used to book (then it serves the booked call until it starts). */
 export const BOOKING_TOKEN_HOURS = 24;
@@ -19,7 +19,7 @@ export async function getBookingSettings(db: Db): Promise<BookingSettings> {
   return parseSettings(row?.settings);
 }
 
-function parseSettings(stored: unknown): BookingSettings {
+export function parseSettings(stored: unknown): BookingSettings {
   if (stored === null || typeof stored !== 'object') return DEFAULT_BOOKING_SETTINGS;
   const parsed = bookingSettingsSchema.safeParse({ ...DEFAULT_BOOKING_SETTINGS, ...stored });
   return parsed.success ? parsed.data : DEFAULT_BOOKING_SETTINGS;
