@@ -20,7 +20,7 @@ import { tempDir } from './process.ts';
 /** The second admin every seeded data directory has (a password sign-in works with it). */
 export const SEEDED_ADMIN = { email: 'second-admin@example.com', password: 'second-password' };
 
-/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings and a link. */
+/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token and a visitor mail spent. */
 export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<string> {
   const dataDir = tempDir('seeded-data');
   const config = parseConfig({ DATA_DIR: dataDir });
@@ -35,7 +35,13 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
     await appSecret(database.db, 'lead_form_token');
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
     await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Seeded Diligence LLC'), headline: 'A seeded headline' });
-    await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${newBookingToken().hash}, id, now() + interval '1 day' from leads limit 1`);
+    const link = newBookingToken().hash;
+    await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${link}, id, now() + interval '1 day' from leads limit 1`);
+    // The website's abuse controls: a booking held for its emailed confirmation, a used form token, a visitor mail spent.
+    await execute(database.db, sql`insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, expires_at)
+      values (${link}, 'confirm-hash', '2030-12-02', '10:00', 'Call', '203.0.113.0/24', now() + interval '30 minutes')`);
+    await execute(database.db, sql`insert into form_token_uses (token_hash, submission_id, expires_at) values ('form-token-hash', ${crypto.randomUUID()}, now() + interval '1 day')`);
+    await execute(database.db, sql`insert into public_mail_spends (address_key, kind) values ('address-hash', 'lead-acknowledgement')`);
     // The team's tables: an invitation, a recovery code, a remembered device, a two-factor challenge, an audit entry.
     await execute(database.db, sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`);
     await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, 'code-hash')`);
