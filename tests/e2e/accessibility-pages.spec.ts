@@ -20,6 +20,8 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     test.use({ viewport: size, ...(viewport === 'mobile' ? { isMobile: true, hasTouch: true } : {}) });
 
     test('public pages and login: no serious or critical violations', async ({ page, showcase }) => {
+      // Every public page, a form sent and a call booked, each checked by axe: more than the default 30 s on a busy 2-core machine.
+      test.setTimeout(90_000);
       const found: Record<string, string[]> = {};
       for (const state of PUBLIC_STATES) {
         await state.open(page, showcase);

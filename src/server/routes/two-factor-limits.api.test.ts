@@ -8,7 +8,7 @@ import { MAX_WRONG_CURRENT_PASSWORDS } from '../auth/current-password.ts';
 import { MAX_FAILURES_PER_ACCOUNT_AND_IP, MAX_FAILURES_PER_IP, SLOW_DOWN_AFTER_ACCOUNT_FAILURES, SLOW_DOWN_STEP_MS } from '../auth/sign-in-limits.ts';
 import { hashRecoveryCode, newTotpSecret, totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp } from '../test/app.ts';
+import { cookieOf, createTestApp } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**
@@ -41,11 +41,6 @@ beforeEach(async () => {
 const turnOnTwoFactor = (userId: string, totpSecret: string) =>
   execute(database.db, sql`update users set totp_secret = ${totpSecret}, totp_enabled_at = now() where id = ${userId}`);
 
-const cookieOf = (res: Response, name: string) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .find((c) => c.startsWith(`${name}=`) && c.length > name.length + 1);
 
 async function call(method: string, path: string, body: unknown, ip: string, cookies: (string | undefined)[] = []) {
   const before = logged.length;

@@ -5,7 +5,7 @@ import type { TwoFactorSetup } from '#shared/schemas/two-factor';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { cookieOf, createTestApp, signIn } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const database = useTestDatabase();
@@ -20,11 +20,6 @@ beforeEach(async () => {
   await ensureAdmin(database.db, 'ann@example.com', 'ann-password');
 });
 
-const cookieOf = (res: Response, name: string) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .find((c) => c.startsWith(`${name}=`) && c.length > name.length + 1);
 
 async function call<T>(method: string, path: string, body?: unknown, cookies: (string | undefined)[] = [], ip = '198.51.100.20') {
   const res = await t.json(method, path, body, { cookie: cookies.filter(Boolean).join('; ') || undefined, 'x-forwarded-for': ip });

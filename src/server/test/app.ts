@@ -55,6 +55,13 @@ export function validLead(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The `name=value` of cookie `name` that `res` sets (not one it clears), or undefined. */
+export const cookieOf = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith(`${name}=`) && c.length > name.length + 1);
+
 /** Signs in through the real endpoint and returns the Cookie header value. */
 export async function signIn(
   json: ReturnType<typeof createTestApp>['json'],
