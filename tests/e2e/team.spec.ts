@@ -7,6 +7,8 @@ import { startOwnServer } from './own-server.ts';
  */
 
 test('first run: the log prints a set-up link, and it creates the first owner; a proxy it does not trust is flagged to owners', async ({ page }) => {
+  // A server of its own to start and migrate, then a whole first run: more than the default 30 s on a busy 2-core machine.
+  test.setTimeout(90_000);
   // TRUST_PROXY off, as a first install behind a proxy would be.
   const server = await startOwnServer({ TRUST_PROXY: '0' });
   try {
