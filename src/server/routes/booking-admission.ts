@@ -26,7 +26,7 @@ export type Admission = {
   undo: () => Promise<void>;
 };
 
-const callUs = (phone: string) => `Please call us at ${phone} to book your call.`;
+export const callUs = (phone: string) => `Please call us at ${phone} to book your call.`;
 
 export const tooManyFromNetwork = (phone: string) => `Too many online bookings from your network today. ${callUs(phone)}`;
 export const busyWithoutEmail = (phone: string) =>
