@@ -139,6 +139,14 @@ describe('email settings', () => {
 });
 
 describe('analytics retention', () => {
+  it('reads LOG_FORMAT json or pretty (unset: the logger decides by the terminal) and refuses anything else', () => {
+    expect(parseConfig({}).logFormat).toBeUndefined();
+    expect(parseConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(() => parseConfig({ LOG_FORMAT: 'xml' })).toThrow(ConfigError);
+    expect(() => parseConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
   it('keeps raw events 400 days unless ANALYTICS_RETENTION_DAYS says otherwise', () => {
     expect(parseConfig({}).analyticsRetentionDays).toBe(400);
     expect(parseConfig({ ANALYTICS_RETENTION_DAYS: '30' }).analyticsRetentionDays).toBe(30);

@@ -140,6 +140,7 @@ const envSchema = z.object({
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
     .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+  LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
 });
 
 export type Config = {
@@ -198,6 +199,8 @@ export type Config = {
     publicPerAddressPerDay: number;
   };
   logLevel: string;
+  /** 'json' or 'pretty'; unset: lines for people in a terminal, JSON otherwise (logger.ts). */
+  logFormat: 'json' | 'pretty' | undefined;
   /** Command-line tools print the stack of an unexpected error. */
   debug: boolean;
   /** Check every query's rows against their schema (NODE_ENV development or test): see db/sql.ts. */
@@ -248,6 +251,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       publicPerAddressPerDay: e.PUBLIC_MAIL_PER_ADDRESS_PER_DAY,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     debug: e.DEBUG,
     rowChecks: e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
   };

@@ -23,7 +23,7 @@ import { startJobs } from './jobs/maintenance.ts';
 import { appRoot } from './app-root.ts';
 import { findClientDir } from './http/static-site.ts';
 import { CONNECTION_TIMEOUTS, limitConnectionsPerClient } from './http/connection-limits.ts';
-import { createLogger } from './logger.ts';
+import { chooseLogFormat, createLogger } from './logger.ts';
 import { NotificationHub } from './realtime/notification-hub.ts';
 
 /** Prints one clear line and exits: no stack trace for a problem the operator can fix. */
@@ -42,7 +42,7 @@ async function main() {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, chooseLogFormat(config.logFormat, process.stdout.isTTY === true));
   setRowChecks(config.rowChecks);
   let database: Database | undefined;
   const hub = new NotificationHub();

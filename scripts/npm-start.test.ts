@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lockFilePath } from '../src/server/db/embedded/data-dir-lock.ts';
+import { tempDir } from '../src/server/test/process.ts';
+
+// `npm start` as a person runs it: stopping npm (SIGTERM from a supervisor, or Ctrl-C's SIGINT)
+// stops the server it started, frees the port and releases the data directory.
+const ROOT = path.resolve(import.meta.dirname, '..');
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const leftovers: number[] = [];
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+});
+
+async function startWithNpm(dataDir: string) {
+  // The server's own listen(0) answer gives the port; JSON logs, so the line is easy to find.
+  const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : null))));
+  const port = await new Promise<number>((resolve, reject) => {
+    const check = () => {
+      const ready = output.split('\n').some((line) => line.includes('"event":"ready"'));
+      const listening = /"port":(\d+)/.exec(output);
+      if (ready && listening) resolve(Number(listening[1]));
+    };
+    child.stdout.on('data', check);
+    void exited.then((code) => reject(new Error(`npm start exited (${code}) before the server was ready: ${output}`)));
+  });
+  const serverPid = (JSON.parse(readFileSync(lockFilePath(dataDir), 'utf8')) as { pid: number }).pid;
+  leftovers.push(serverPid);
+  return { child, exited, port, serverPid, output: () => output };
+}
+
+describe('npm start', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`stops its server on ${signal}: the port is free and the data directory released`, async () => {
+      const dataDir = tempDir('npm-start');
+      const run = await startWithNpm(dataDir);
+      expect(run.serverPid).not.toBe(run.child.pid);
+      expect((await fetch(`http://127.0.0.1:${run.port}/api/health`)).status).toBe(200);
+      run.child.kill(signal);
+      await run.exited;
+      // The server finishes and exits on its own (it may take a moment after npm does).
+      const deadline = Date.now() + 15_000;
+      while (alive(run.serverPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(run.serverPid), `node dist/server/main.js (pid ${run.serverPid}) still runs after npm start got ${signal}`).toBe(false);
+      await expect(fetch(`http://127.0.0.1:${run.port}/api/health`)).rejects.toThrow();
+      expect(existsSync(lockFilePath(dataDir))).toBe(false);
+      expect(run.output()).toContain('stopped cleanly');
+    }, 240_000);
+  }
+});
