@@ -21,12 +21,12 @@ export function AboutSection() {
           {website.about_points.map((text, i) => {
             const Icon = ICONS[i % ICONS.length]!;
             return (
-            <li key={i} className="flex items-start gap-4 rounded-lg border border-slate-200 bg-slate-50 p-5">
-              <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-brand-100 text-brand-700">
-                <Icon aria-hidden="true" className="size-5" />
-              </span>
-              <p className="leading-relaxed text-slate-700">{text}</p>
-            </li>
+              <li key={i} className="flex items-start gap-4 rounded-lg border border-slate-200 bg-slate-50 p-5">
+                <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-brand-100 text-brand-700">
+                  <Icon aria-hidden="true" className="size-5" />
+                </span>
+                <p className="leading-relaxed text-slate-700">{text}</p>
+              </li>
             );
           })}
         </ul>

@@ -21,16 +21,16 @@ export function HowItWorksSection() {
           {STEP_TITLES.map((title, index) => {
             const Icon = ICONS[index]!;
             return (
-            <li key={title} className="relative rounded-xl border border-slate-200 bg-slate-50 p-6">
-              <div className="flex items-center gap-3">
-                <span className="inline-flex size-11 items-center justify-center rounded-full bg-brand-600 text-white">
-                  <Icon aria-hidden="true" className="size-5" />
-                </span>
-                <span className="text-sm font-semibold text-brand-700">{`Step ${index + 1}`}</span>
-              </div>
-              <h3 className="mt-4 text-xl font-semibold text-navy-900">{title}</h3>
-              <p className="mt-2 leading-relaxed text-slate-600">{website.steps[index]}</p>
-            </li>
+              <li key={title} className="relative rounded-xl border border-slate-200 bg-slate-50 p-6">
+                <div className="flex items-center gap-3">
+                  <span className="inline-flex size-11 items-center justify-center rounded-full bg-brand-600 text-white">
+                    <Icon aria-hidden="true" className="size-5" />
+                  </span>
+                  <span className="text-sm font-semibold text-brand-700">{`Step ${index + 1}`}</span>
+                </div>
+                <h3 className="mt-4 text-xl font-semibold text-navy-900">{title}</h3>
+                <p className="mt-2 leading-relaxed text-slate-600">{website.steps[index]}</p>
+              </li>
             );
           })}
         </ol>

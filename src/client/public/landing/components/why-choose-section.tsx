@@ -19,13 +19,13 @@ export function WhyChooseSection() {
           {website.reasons.map(({ title, text }, i) => {
             const Icon = ICONS[i % ICONS.length]!;
             return (
-            <li key={i} className="rounded-xl border border-white/10 bg-white/5 p-6">
-              <span className="inline-flex size-11 items-center justify-center rounded-lg bg-brand-500 text-white">
-                <Icon aria-hidden="true" className="size-5" />
-              </span>
-              <h3 className="mt-4 text-lg font-semibold">{title}</h3>
-              <p className="mt-2 leading-relaxed text-slate-300">{text}</p>
-            </li>
+              <li key={i} className="rounded-xl border border-white/10 bg-white/5 p-6">
+                <span className="inline-flex size-11 items-center justify-center rounded-lg bg-brand-500 text-white">
+                  <Icon aria-hidden="true" className="size-5" />
+                </span>
+                <h3 className="mt-4 text-lg font-semibold">{title}</h3>
+                <p className="mt-2 leading-relaxed text-slate-300">{text}</p>
+              </li>
             );
           })}
         </ul>
