@@ -14,7 +14,8 @@ import { isMisdirected, publicOrigin } from './http/public-origin.ts';
 import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
 import { withDatabase } from './http/router.ts';
 import { clientAddress } from './lib/client-address.ts';
-import { isAppPath, loadStaticSite } from './http/static-site.ts';
+import { isAppPath, loadStaticSite, readBuiltFile } from './http/static-site.ts';
+import { laterOf, robotsTxt, sitemapXml } from './http/sitemap.ts';
 import { WebsitePages } from './http/website-pages.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { DeploymentWarnings } from './http/deployment-warnings.ts';
@@ -295,8 +296,7 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
   }
   // The defaults until the first page request reads the saved words (the database may not be open yet).
   const site = loadStaticSite(clientDir, {
-    site: deps.config.site,
-    website: defaultWebsiteContent(deps.config.site.name),
+    website: defaultWebsiteContent(deps.config.site.name, deps.config.site),
     year: String(new Date().getFullYear()),
   });
   const websitePages = (deps.websitePages = new WebsitePages(site, deps.database, deps.config, (err) =>
@@ -311,6 +311,14 @@ function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
       onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
     }),
   );
+  // The sitemap and robots.txt name the site's absolute URLs; the sitemap's times follow each save.
+  app.get('/sitemap.xml', async (c) => {
+    await websitePages.fresh();
+    c.header('Cache-Control', 'no-cache');
+    return c.body(sitemapXml(publicOrigin(c), site.indexable, laterOf(site.builtAt, websitePages.savedAt())), 200, { 'Content-Type': 'application/xml; charset=UTF-8' });
+  });
+  const builtRobots = readBuiltFile(clientDir, 'robots.txt');
+  if (builtRobots !== undefined) app.get('/robots.txt', (c) => c.text(robotsTxt(builtRobots, publicOrigin(c))));
   app.get('*', async (c, next) => {
     await websitePages.fresh();
     const page = site.page(c.req.path);

@@ -7,9 +7,21 @@ describe('parseSiteConfig', () => {
     expect(parseSiteConfig(JSON.stringify(config).replace(/</g, '\\u003c'))).toEqual(config);
   });
 
+  it('reads one to four figures', () => {
+    const config = { ...DEFAULT_SITE_CONFIG, website: { ...DEFAULT_SITE_CONFIG.website, stats: [{ value: '6', label: 'States' }] } };
+    expect(parseSiteConfig(JSON.stringify(config))).toEqual(config);
+  });
+
   it('falls back when the website words lack a part the pages render', () => {
     const { website } = DEFAULT_SITE_CONFIG;
-    for (const broken of [{ ...website, stats: website.stats.slice(1) }, { ...website, headline: 5 }, { ...website, services: [...website.services.slice(1), { title: 'x' }] }]) {
+    for (const broken of [
+      { ...website, stats: [] },
+      { ...website, stats: [...website.stats, { value: '1', label: 'More' }] },
+      { ...website, headline: 5 },
+      { ...website, tagline: undefined },
+      { ...website, reasons: website.reasons.slice(1) },
+      { ...website, services: [...website.services.slice(1), { title: 'x' }] },
+    ]) {
       expect(parseSiteConfig(JSON.stringify({ ...DEFAULT_SITE_CONFIG, website: broken }))).toEqual(DEFAULT_SITE_CONFIG);
     }
   });

@@ -1,13 +1,14 @@
-import { DEFAULT_WEBSITE_CONTENT, isWebsiteContent, placeholderWebsiteContent, type WebsiteContent } from '#shared/website-content';
+import { DEFAULT_SITE, defaultWebsiteContent, isWebsiteContent, phoneTel, placeholderWebsiteContent, type WebsiteContent } from '#shared/website-content';
 
 /**
- * Site name, email and phone come from the server's environment (SITE_NAME, SITE_EMAIL,
- * SITE_PHONE), the firm's words from Settings → Website (the database), and the year from the
- * clock, but the public pages are prerendered at build time. So the prerender writes
- * placeholder tokens that the server fills in at start-up and again at each save, and the
- * browser reads the same values from the JSON block below before hydrating, so both trees match.
+ * What the site says about the firm comes from Settings → Website (the database; the brand,
+ * email and phone from the server's SITE_NAME, SITE_EMAIL and SITE_PHONE until saved) and the
+ * year from the clock, but the public pages are prerendered at build time. So the prerender
+ * writes placeholder tokens that the server fills in at start-up and again at each save, and
+ * the browser reads the same values from the JSON block below before hydrating, so both trees match.
  */
 export type SiteConfig = {
+  /** The brand, email and phone as shown: the same as website.site_name, .email and .phone. */
   name: string;
   email: string;
   phone: string;
@@ -16,6 +17,11 @@ export type SiteConfig = {
   /** The current year, for the copyright line. */
   year: string;
   website: WebsiteContent;
+  /**
+   * Set only while prerendering: the parts the saved content may leave out (a figure under the
+   * headline) are marked for the server to keep or drop (see OptionalPart).
+   */
+  prerender?: true;
 };
 
 export const SITE_CONFIG_ELEMENT_ID = 'site-config';
@@ -30,17 +36,18 @@ export const PLACEHOLDER_SITE_CONFIG: SiteConfig = {
   phone: '%%SITE_PHONE%%',
   phoneTel: '%%SITE_PHONE_TEL%%',
   year: '%%YEAR%%',
-  website: placeholderWebsiteContent(),
+  website: /* @__PURE__ */ placeholderWebsiteContent(),
+  prerender: true,
 };
 
 /** Used in dev (no server substitution) and whenever the JSON block does not parse. */
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
-  name: 'Keystone Due Diligence',
-  email: 'info@example.com',
-  phone: '(301) 555-0100',
-  phoneTel: '+13015550100',
+  name: DEFAULT_SITE.name,
+  email: DEFAULT_SITE.email,
+  phone: DEFAULT_SITE.phone,
+  phoneTel: phoneTel(DEFAULT_SITE.phone),
   year: String(new Date().getFullYear()),
-  website: { ...DEFAULT_WEBSITE_CONTENT, legal_entity: 'Keystone Due Diligence' },
+  website: defaultWebsiteContent(DEFAULT_SITE.name),
 };
 
 function isSiteConfig(value: unknown): value is SiteConfig {

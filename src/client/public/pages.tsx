@@ -6,6 +6,7 @@ import { BookingPage } from '#client/public/booking/booking-page.tsx';
 import { NotFoundPage } from '#client/public/not-found/not-found-page.tsx';
 import { SiteConfigProvider } from '#client/public/site-config-context.tsx';
 import type { SiteConfig } from '#client/lib/site-config.ts';
+import { landingTitle } from '#shared/website-content';
 
 /** The prerendered public pages: where each is written and what its <head> says. */
 export type PublicPageKey = 'landing' | ContentPageKey | 'booking' | 'not-found';
@@ -36,13 +37,8 @@ export function pageKeyForPath(pathname: string): PublicPageKey {
 }
 
 export function pageMeta(page: PublicPageKey, config: SiteConfig): PublicPageMeta {
-  if (page === 'landing') {
-    return {
-      title: `${config.name} | Real Estate Due Diligence & Underwriting`,
-      description:
-        'U.S.-based real estate due diligence and underwriting: reports within 24 hours, reviewed by local experts, in all 50 states. Your first deal analysis is free.',
-    };
-  }
+  // The home page's title and description are the firm's (Settings → Website); search results and shared links show them.
+  if (page === 'landing') return { title: landingTitle(config.name, config.website.page_title), description: config.website.meta_description };
   if (page === 'booking') {
     return { title: `Your free call | ${config.name}`, description: 'See, move or cancel the call you booked.' };
   }

@@ -1,13 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.ts';
-import { websiteTokens, type WebsiteContent } from '#shared/website-content';
+import { websiteOptionalParts, websiteTokens, type WebsiteContent } from '#shared/website-content';
 import { compressText, type Compressed } from './content-encoding.ts';
 
 /**
- * The built client, held in memory: prerendered pages (with the brand and contact details
- * from the environment and the firm's words from Settings → Website filled in, at start-up
- * and at each save), the SPA shell for the admin app, and the
+ * The built client, held in memory: prerendered pages (with the firm's words, brand and
+ * contact from Settings → Website filled in, at start-up and at each save), the SPA shell for the admin app, and the
  * 404 page, each also brotli- and gzip-compressed once at start-up. Assets are served from
  * disk by serveStatic, with the .br and .gz files the build wrote beside them.
  */
@@ -19,30 +17,33 @@ export type StaticSite = {
   values: () => SiteValues;
   /** Fills every page again (a few milliseconds; the pages are swapped whole). */
   refill: (values: SiteValues) => void;
+  /** The public pages search engines may list (those without a robots noindex), for the sitemap. */
+  readonly indexable: readonly string[];
+  /** When the pages were built (the prerendered files' newest time). */
+  readonly builtAt: Date;
 };
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** What the pages are filled with: the environment's site values, the firm's saved words, the year. */
-export type SiteValues = { site: Config['site']; website: WebsiteContent; year: string };
+/** What the pages are filled with: the firm's words, brand and contact (saved, or the defaults), and the year. */
+export type SiteValues = { website: WebsiteContent; year: string };
 
 /**
- * Fills every placeholder token of a prerendered page (`%%NAME%%`) with its value, HTML-escaped,
- * in one pass: a value that itself looks like a token stays as typed. The JSON block the
- * browser hydrates from gets the same values.
+ * Fills a prerendered page: first keeps or drops each optional part (`%%IF_NAME%%…%%FI_NAME%%`,
+ * a figure the firm removed), then fills every placeholder token (`%%NAME%%`) with its value,
+ * HTML-escaped, in one pass: a value that itself looks like a token stays as typed. The JSON
+ * block the browser hydrates from gets the same values.
  */
-export function fillSiteTokens(html: string, { site, website, year }: SiteValues): string {
-  const phoneTel = site.phone.replace(/[^\d+]/g, '');
-  const json = JSON.stringify({ name: site.name, email: site.email, phone: site.phone, phoneTel, year, website }).replace(/</g, '\\u003c');
-  const values = new Map<string, string>([
-    ['SITE_NAME', site.name],
-    ['SITE_EMAIL', site.email],
-    ['SITE_PHONE_TEL', phoneTel],
-    ['SITE_PHONE', site.phone],
-    ['YEAR', year],
-    ...websiteTokens(website),
-  ]);
+export function fillSiteTokens(template: string, { website, year }: SiteValues): string {
+  const tokens = websiteTokens(website);
+  const values = new Map<string, string>([...tokens, ['YEAR', year]]);
+  const json = JSON.stringify({ name: website.site_name, email: website.email, phone: website.phone, phoneTel: values.get('SITE_PHONE_TEL'), year, website }).replace(
+    /</g,
+    '\\u003c',
+  );
+  const parts = websiteOptionalParts(website);
+  const html = template.replace(/%%IF_([A-Z0-9_]+)%%([\s\S]*?)%%FI_\1%%/g, (_, name: string, inner: string) => (parts.has(name) ? inner : ''));
   return html.replace(/%%([A-Z0-9_]+)%%/g, (token, name: string) => {
     if (name === 'SITE_CONFIG_JSON') return json;
     const value = values.get(name);
@@ -74,7 +75,14 @@ export const isAppPath = (p: string) => APP_PAGES.has(p) || APP_LINK_PAGE.test(p
  * without a rebuild.
  */
 export function loadStaticSite(clientDir: string, values: SiteValues): StaticSite {
-  const templates = htmlFiles(clientDir).map((file) => ({ file, html: readFileSync(path.join(clientDir, file), 'utf8') }));
+  const files = htmlFiles(clientDir);
+  const templates = files.map((file) => ({ file, html: readFileSync(path.join(clientDir, file), 'utf8') }));
+  const builtAt = new Date(Math.max(...files.map((file) => statSync(path.join(clientDir, file)).mtimeMs)));
+  const pathOf = (file: string) => (file === 'index.html' ? '/' : file.endsWith('/index.html') ? `/${file.slice(0, -'/index.html'.length)}` : undefined);
+  const indexable = templates
+    .filter(({ html }) => !/<meta name="robots" content="noindex"/.test(html))
+    .map(({ file }) => pathOf(file))
+    .filter((p): p is string => p !== undefined);
   let pages = new Map<string, Compressed>();
   let notFound = compressText('<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>');
   let appShell: Compressed | undefined;
@@ -83,10 +91,10 @@ export function loadStaticSite(clientDir: string, values: SiteValues): StaticSit
     const next = new Map<string, Compressed>();
     for (const { file, html: template } of templates) {
       const html = compressText(fillSiteTokens(template, with_));
+      const pagePath = pathOf(file);
       if (file === '404.html') notFound = html;
       else if (file === 'app.html') appShell = html;
-      else if (file === 'index.html') next.set('/', html);
-      else if (file.endsWith('/index.html')) next.set(`/${file.slice(0, -'/index.html'.length)}`, html);
+      else if (pagePath) next.set(pagePath, html);
     }
     pages = next;
     filledWith = with_;
@@ -106,7 +114,15 @@ export function loadStaticSite(clientDir: string, values: SiteValues): StaticSit
     },
     values: () => filledWith,
     refill: fill,
+    indexable,
+    builtAt,
   };
+}
+
+/** A file of the built client as text, or undefined when the build has none. */
+export function readBuiltFile(clientDir: string, file: string): string | undefined {
+  const full = path.join(clientDir, file);
+  return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
 }
 
 export function findClientDir(root: string): string | undefined {

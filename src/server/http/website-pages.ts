@@ -56,11 +56,16 @@ export class WebsitePages {
   /** The words just saved (by this process): every page refilled before the save is answered. */
   apply(content: WebsiteContent, updatedAt: string | null): void {
     this.updatedAt = updatedAt;
-    this.site.refill({ site: this.config.site, website: content, year: yearIn(this.config.businessTimeZone) });
+    this.site.refill({ website: content, year: yearIn(this.config.businessTimeZone) });
+  }
+
+  /** When the words served were saved (null: never, the defaults). */
+  savedAt(): string | null {
+    return this.updatedAt;
   }
 
   private async load(db: Database): Promise<void> {
-    const { content, updatedAt } = await getWebsiteContent(db.db, this.config.site.name);
+    const { content, updatedAt } = await getWebsiteContent(db.db, this.config.site);
     this.lastCheck = Date.now();
     this.apply(content, updatedAt);
   }

@@ -6,11 +6,14 @@ import type { Logger } from 'pino';
 import type { MailContext } from './messages.ts';
 import { MailOutbox, type OutboxOptions } from './outbox.ts';
 import { smtpTransport } from './transport.ts';
+import type { Db } from '../db/client.ts';
 import { getWebsiteContent } from '../db/queries/website.ts';
 
 /**
- * What every email says about the firm and where its links go, from the configuration; the
- * outbox puts in the city saved in Settings → Website (until one is saved, the default's).
+ * What every email says about the firm and where its links go, from the configuration: the
+ * brand and contact block as before any save in Settings → Website. The outbox puts in the
+ * saved ones (`mailSite`) when it sends; the sender (MAIL_FROM) and the domain of Message-IDs
+ * and calendar UIDs stay the configuration's, so a new brand keeps updating the same events.
  */
 export function mailContext(config: Config): MailContext {
   return {
@@ -20,6 +23,17 @@ export function mailContext(config: Config): MailContext {
     domain: config.mail.domain,
     transport: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'no mail server (email is off)',
   };
+}
+
+/** The brand, city, phone and email the website shows now (Settings → Website; the environment's until saved). */
+export async function mailSite(db: Db, config: Config): Promise<MailContext['site']> {
+  const { content } = await getWebsiteContent(db, config.site);
+  return { name: content.site_name, email: content.email, phone: content.phone, address: content.city };
+}
+
+/** mailContext with the brand and contact block the website shows now: for subjects composed outside the outbox. */
+export async function currentMailContext(db: Db, config: Config): Promise<MailContext> {
+  return { ...mailContext(config), site: await mailSite(db, config) };
 }
 
 /**
@@ -41,7 +55,7 @@ export function createOutbox(
     database,
     transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
     context: mailContext(config),
-    siteAddress: async (db) => (await getWebsiteContent(db.db, config.site.name)).content.city,
+    site: (database) => mailSite(database.db, config),
     from: config.mail.from,
     replyTo: config.mail.replyTo,
     logger,

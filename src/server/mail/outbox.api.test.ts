@@ -84,7 +84,7 @@ function calendarOf(mail: ReceivedMail) {
   };
 }
 
-describe('the firm’s city in every message', () => {
+describe('the firm’s brand and contact block in every message', () => {
   it('is the one saved in Settings → Website, read when the message is sent', async () => {
     await submitLead();
     await t.outbox.flush();
@@ -100,6 +100,38 @@ describe('the firm’s city in every message', () => {
       expect(mail.parsed.text).toContain('Annapolis, MD');
       expect(mail.parsed.text).not.toContain('Frederick, MD');
     }
+  });
+
+  it('names the brand, email and phone saved in Settings → Website, while the sender, the Message-IDs and the invitation’s UID stay MAIL_FROM’s', async () => {
+    await submitLead();
+    await t.outbox.flush();
+    await sink.waitFor((m) => m.length === 3);
+    const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
+    const created = await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: '2031-01-15', time: '10:00', type: 'Call' }, { cookie });
+    const { id } = (await created.json()) as { id: string };
+    await t.outbox.flush();
+    const [before] = mailTo(await sink.waitFor((m) => m.length === 4), 'jane@example.com').slice(-1);
+    expect(before!.parsed.subject).toBe('Confirmed: your call with Keystone Due Diligence, Wed, Jan 15, 10:00 AM');
+
+    sink.messages.length = 0;
+    await saveWebsiteContent(database.db, {
+      ...defaultWebsiteContent('Keystone Due Diligence'),
+      site_name: 'Chesapeake Underwriting',
+      email: 'desk@chesapeake.test',
+      phone: '(443) 555-0142',
+    });
+    await t.json('PATCH', `/api/appointments/${id}`, { date: '2031-07-15', time: '10:00' }, { cookie });
+    await t.outbox.flush();
+    const [after] = mailTo(await sink.waitFor((m) => m.length === 1), 'jane@example.com');
+    expect(after!.parsed.subject).toBe('Updated: your call with Chesapeake Underwriting, Tue, Jul 15, 10:00 AM');
+    for (const part of ['Chesapeake Underwriting', '(443) 555-0142', 'desk@chesapeake.test']) expect(after!.parsed.text).toContain(part);
+    expect(after!.parsed.text).not.toContain('Keystone Due Diligence');
+    // The sender and the domain of the Message-ID and of the event's UID are MAIL_FROM's, so the calendar updates the same event.
+    expect(after!.parsed.from?.value).toEqual([{ name: 'Keystone Due Diligence', address: 'hello@keystone.test' }]);
+    expect(after!.parsed.messageId).toMatch(/@keystone\.test>$/);
+    expect(calendarOf(after!).uid).toBe(calendarOf(before!).uid);
+    expect(calendarOf(after!).uid).toBe(`${id}@keystone.test`);
+    expect(calendarOf(after!).organizer).toBe('mailto:hello@keystone.test');
   });
 });
 

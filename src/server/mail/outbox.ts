@@ -38,8 +38,8 @@ export type OutboxOptions = {
   /** Undefined: email is off; messages are queued as not sent, and any left queued from before are marked so. */
   transport: MailTransport | undefined;
   context: MailContext;
-  /** The firm's city as saved in Settings → Website, read once per batch for the messages' signature (default: the context's). */
-  siteAddress?: (database: Database) => Promise<string>;
+  /** The firm's brand and contact block as Settings → Website has them, read once per batch (default: the context's). */
+  site?: (database: Database) => Promise<MailContext['site']>;
   from: Mailbox;
   replyTo: Mailbox | undefined;
   logger: Logger;
@@ -159,8 +159,8 @@ export class MailOutbox {
     }
     const batch = await claimDueEmails(database.db, this.batchSize, this.leaseSeconds);
     if (batch.length === 0) return false;
-    const { context, siteAddress } = this.options;
-    const batchContext = siteAddress ? { ...context, site: { ...context.site, address: await siteAddress(database) } } : context;
+    const { context, site } = this.options;
+    const batchContext = site ? { ...context, site: await site(database) } : context;
     const deadline = Date.now() + (this.leaseSeconds * 1000) / 2;
     for (let i = 0; i < batch.length; i++) {
       if (this.stopped || Date.now() > deadline) {

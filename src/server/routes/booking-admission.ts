@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { BookingSettings } from '#shared/schemas/booking';
 import { notifyBookingSpike } from '../db/queries/booking-holds.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
+import { getWebsiteContent } from '../db/queries/website.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { networkKey, rateLimitKey } from '../lib/client-address.ts';
@@ -28,6 +29,9 @@ export type Admission = {
 
 export const callUs = (phone: string) => `Please call us at ${phone} to book your call.`;
 
+/** The phone the website shows now (Settings → Website; SITE_PHONE until saved): the number a refused visitor is asked to call. */
+export const sitePhone = async (c: Context<AppEnv>) => (await getWebsiteContent(c.var.db, c.var.deps.config.site)).content.phone;
+
 export const tooManyFromNetwork = (phone: string) => `Too many online bookings from your network today. ${callUs(phone)}`;
 export const busyWithoutEmail = (phone: string) =>
   `We are receiving unusually many online bookings and cannot confirm yours by email right now. ${callUs(phone)}`;
@@ -46,7 +50,6 @@ export function spikeMessage(threshold: number, emailOn: boolean): string {
 export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingSettings): Promise<Admission> {
   const { config } = c.var.deps;
   const db = c.var.db;
-  const phone = config.site.phone;
   const emailOn = config.mail.smtp !== undefined;
   const undos: (() => Promise<void>)[] = [];
   const undo = async () => {
@@ -65,7 +68,7 @@ export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingS
       DAY_SECONDS,
     );
     if (day.over.length > 0) {
-      throw new AppError('rate_limited', tooManyFromNetwork(phone), undefined, { 'Retry-After': String(day.retryAfterSeconds) });
+      throw new AppError('rate_limited', tooManyFromNetwork(await sitePhone(c)), undefined, { 'Retry-After': String(day.retryAfterSeconds) });
     }
     undos.push(() => undoRateLimitHits(db, [address, network], [], day.windowStart));
   }
@@ -79,7 +82,7 @@ export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingS
     if (busy) await notifyBookingSpike(db, spikeMessage(threshold, emailOn));
     if (busy && !emailOn) {
       await undo();
-      throw new AppError('rate_limited', busyWithoutEmail(phone), undefined, { 'Retry-After': String(hour.retryAfterSeconds) });
+      throw new AppError('rate_limited', busyWithoutEmail(await sitePhone(c)), undefined, { 'Retry-After': String(hour.retryAfterSeconds) });
     }
   }
 

@@ -6,6 +6,8 @@ import type { ErrorResponse } from '#shared/schemas/error';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { deleteOldBookingHolds } from '../db/queries/booking-holds.ts';
+import { saveWebsiteContent } from '../db/queries/website.ts';
+import { defaultWebsiteContent } from '#shared/website-content';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { OPEN_EVERY_DAY } from '../test/booking.ts';
@@ -41,7 +43,7 @@ const day = (n: number) => addDays(today(), n);
 
 let ownerCookie: string;
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits, audit_log cascade`);
+  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits, audit_log, website_settings cascade`);
   await ensureAdmin(database.db, 'owner@example.com', 'owner-password');
   const t = appWith({});
   ownerCookie = await signIn(t.json, 'owner@example.com', 'owner-password');
@@ -91,6 +93,16 @@ describe('bookings per client address and network', () => {
     expect((await bookFrom('127.0.5.6')).status).toBe(429);
     expect((await bookFrom('127.0.6.1')).status).toBe(201);
     expect(await scheduled()).toBe(11);
+  });
+
+  it('asks the visitor to call the phone the website shows (Settings → Website), not SITE_PHONE, once one is saved', async () => {
+    const t = appWith({ BOOKING_RATE_LIMIT: '1' });
+    await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Keystone Due Diligence'), phone: '(443) 555-0142' });
+    const slots = await slotsOf(t, day(2), day(2));
+    expect((await book(t, await newToken(t, '127.0.7.1'), slots[0]!, '127.0.7.1')).status).toBe(201);
+    const refused = await book<ErrorResponse>(t, await newToken(t, '127.0.7.1'), slots[1]!, '127.0.7.1');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe('Too many online bookings from your network today. Please call us at (443) 555-0142 to book your call.');
   });
 
   it('counts an IPv6 client by its /64', async () => {

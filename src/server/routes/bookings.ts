@@ -38,7 +38,7 @@ import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { networkKey, rateLimitKey } from '../lib/client-address.ts';
 import { hashToken } from '../db/queries/sessions.ts';
-import { admitWebsiteBooking, callUs } from './booking-admission.ts';
+import { admitWebsiteBooking, callUs, sitePhone } from './booking-admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -324,7 +324,7 @@ export const bookingRoutes = createRouter()
       const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type });
       if (!held) {
         await admission.undo();
-        throw new AppError('rate_limited', `We cannot email you a confirmation link right now. ${callUs(c.var.deps.config.site.phone)}`);
+        throw new AppError('rate_limited', `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c))}`);
       }
       const start = Date.parse(body.start);
       const view = publicView(row, body.booking_token, settings, timeZone);

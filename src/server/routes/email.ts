@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 import { describeSmtp, formatMailbox } from '../lib/mail-settings.ts';
-import { mailContext } from '../mail/context.ts';
+import { currentMailContext } from '../mail/context.ts';
 import { emailSubject } from '../mail/messages.ts';
 
 const RECENT = 50;
@@ -54,7 +54,7 @@ const retryRoute = createOwnerRoute({
 export const emailRoutes = createRouter()
   .openapi(overviewRoute, async (c) => {
     const { config } = c.var.deps;
-    const context = mailContext(config);
+    const context = await currentMailContext(c.var.db, config);
     const [rows, queued] = await Promise.all([listRecentEmails(c.var.db, RECENT), countQueuedEmails(c.var.db)]);
     const messages: EmailMessage[] = rows.map((m) => ({
       id: m.id,

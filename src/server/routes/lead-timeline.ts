@@ -5,7 +5,7 @@ import { getLeadTimeline } from '../db/queries/lead-timeline.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-import { mailContext } from '../mail/context.ts';
+import { currentMailContext } from '../mail/context.ts';
 import { emailSubject } from '../mail/messages.ts';
 
 const timelineRoute = createAdminRoute({
@@ -18,7 +18,7 @@ const timelineRoute = createAdminRoute({
 });
 
 export const leadTimelineRoutes = createRouter().openapi(timelineRoute, async (c) => {
-  const context = mailContext(c.var.deps.config);
+  const context = await currentMailContext(c.var.db, c.var.deps.config);
   // An email's subject as the outbox writes it, from the message's snapshot.
   const timeline = await getLeadTimeline(c.var.db, c.req.valid('param').id, c.req.valid('query'), (kind, data) => emailSubject(kind, data, context));
   if (!timeline) throw new AppError('not_found', 'Lead not found.');

@@ -23,6 +23,7 @@ import {
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+import { getWebsiteContent } from '../db/queries/website.ts';
 
 /** Setting up two-factor on one's own account, and the owners' rule that everyone must. */
 
@@ -102,7 +103,9 @@ export const twoFactorRoutes = createRouter()
     if (state.enabled) throw new AppError('conflict', 'Two-factor is on already. Turn it off first to use another app.');
     const secret = newTotpSecret();
     await setPendingSecret(c.var.db, c.var.user.id, secret);
-    const uri = otpauthUri(c.var.deps.config.site.name, c.var.user.email, secret);
+    // The authenticator app lists the account under the brand the website shows now.
+    const issuer = (await getWebsiteContent(c.var.db, c.var.deps.config.site)).content.site_name;
+    const uri = otpauthUri(issuer, c.var.user.email, secret);
     return c.json({ otpauth_uri: uri, secret, qr_code: await qrCodeDataUrl(uri) }, 200);
   })
   .openapi(confirmRoute, async (c) => {

@@ -9,7 +9,7 @@ const websiteRoute = createOwnerRoute({
   method: 'get',
   path: '/api/website',
   tags: ['settings'],
-  summary: "The public website's words that are the firm's own",
+  summary: "What the public website says about the firm: its claims, brand and contact",
   responses: { 200: jsonContent(websiteResponseSchema, 'The words, and when they were last saved') },
 });
 
@@ -17,7 +17,7 @@ const saveWebsiteRoute = createOwnerRoute({
   method: 'put',
   path: '/api/website',
   tags: ['settings'],
-  summary: "Change the public website's words: the pages are filled again at once, without a rebuild (other processes within seconds)",
+  summary: "Change what the public website says: the pages, their title and description, and the sitemap follow at once, without a rebuild (other processes within seconds)",
   request: { body: { required: true, ...jsonContent(websiteContentSchema, 'Every word, at once') } },
   responses: { 200: jsonContent(websiteResponseSchema, 'Saved and live'), ...errorResponses({ 400: 'Invalid input' }) },
 });
@@ -26,14 +26,14 @@ const answer = (content: WebsiteContent, updatedAt: string | null) => ({ ...cont
 
 export const websiteRoutes = createRouter()
   .openapi(websiteRoute, async (c) => {
-    const { content, updatedAt } = await getWebsiteContent(c.var.db, c.var.deps.config.site.name);
+    const { content, updatedAt } = await getWebsiteContent(c.var.db, c.var.deps.config.site);
     return c.json(answer(content, updatedAt), 200);
   })
   .openapi(saveWebsiteRoute, async (c) => {
-    const siteName = c.var.deps.config.site.name;
-    const before = await getWebsiteContent(c.var.db, siteName);
+    const site = c.var.deps.config.site;
+    const before = await getWebsiteContent(c.var.db, site);
     await saveWebsiteContent(c.var.db, c.req.valid('json'));
-    const saved = await getWebsiteContent(c.var.db, siteName);
+    const saved = await getWebsiteContent(c.var.db, site);
     c.var.deps.websitePages?.apply(saved.content, saved.updatedAt);
     const changes = changedFields(before.content, saved.content, Object.keys(saved.content) as (keyof WebsiteContent & string)[]);
     if (Object.keys(changes).length > 0) {

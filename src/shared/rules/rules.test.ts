@@ -6,6 +6,9 @@ import { fieldErrors } from '../schemas/error.ts';
 import { leadFieldsSchema } from '../schemas/lead.ts';
 import { checkLeadFields } from './lead-fields.ts';
 import { checkLogin } from './login.ts';
+import { checkText } from './text.ts';
+import { WEBSITE_RULES } from './website.ts';
+import { zodText } from '../schemas/text.ts';
 
 /**
  * The browser checks forms with the small checkers of rules/; the server with the zod schemas
@@ -17,7 +20,7 @@ const around = (n: number) => fc.constantFrom(n - 1, n, n + 1).map((length) => '
 const formText = fc.oneof(
   fc.constantFrom('', ' ', '  \t ', 'Jane Doe', ' Jane ', 'a\u0000b', '\u0000', 'Zoë 李雷 🏠', '\u00a0x\u00a0', '\ufeffx', '\u2028'),
   fc.constantFrom('jane@example.com', ' JANE@Example.COM ', 'jane@example', 'jane@@example.com', 'a@b.co', 'x@y.z', 'j\u0000@example.com'),
-  fc.constantFrom('(301) 555-0100', '+1 301 555 0100', '555'),
+  fc.constantFrom('(301) 555-0100', '+1 301 555 0100', '555', '555-0100', '+1 (443) 555-0142-9999999', '301.555.0100', '1-800-DILIGENCE', '+', '++13015550100', ' +44 20 7946 0958 '),
   around(40),
   around(200),
   around(254),
@@ -77,5 +80,28 @@ describe('the browser checkers and the server schemas', () => {
       ok: false,
       errors: { email: 'Email is required', password: 'Password must be at least 8 characters' },
     });
+  });
+
+  it('agree on every input to each of Settings → Website’s fields', () => {
+    for (const [name, rule] of Object.entries(WEBSITE_RULES)) {
+      const schema = zodText(rule);
+      fc.assert(
+        fc.property(fc.oneof(formText, around(rule.max.length)), (text) => {
+          const parsed = schema.safeParse(text);
+          const server = parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: parsed.error.issues[0]!.message };
+          expect(checkText(text, rule), name).toEqual(server);
+        }),
+        { numRuns: 500 },
+      );
+    }
+  });
+
+  it('take a phone the website can link to, and refuse one it cannot', () => {
+    for (const phone of ['(301) 555-0100', '+1 301 555 0100', '301.555.0100', '555-0100', '+44 20 7946 0958']) expect(checkText(phone, WEBSITE_RULES.phone)).toEqual({ ok: true, value: phone });
+    for (const phone of ['555 01', '1-800-DILIGENCE', '+1 (443) 555-0142-9999999', '301 555 0100 ext 4', '++13015550100', '(301) 555-0100 +']) {
+      expect(checkText(phone, WEBSITE_RULES.phone)).toEqual({ ok: false, error: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100' });
+    }
+    expect(checkText('desk@firm', WEBSITE_RULES.email)).toEqual({ ok: false, error: 'Invalid email address' });
+    expect(checkText(' ', WEBSITE_RULES.siteName)).toEqual({ ok: false, error: 'Brand name is required' });
   });
 });

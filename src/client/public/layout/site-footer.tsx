@@ -28,9 +28,7 @@ export function SiteFooter() {
             <BrandMark />
             <span className="text-base">{name}</span>
           </a>
-          <p className="mt-4 max-w-xs leading-relaxed text-slate-400">
-            Real estate due diligence and underwriting for investors, with reports within 24 hours in all 50 states.
-          </p>
+          <p className="mt-4 max-w-xs leading-relaxed text-slate-400">{website.tagline}</p>
         </div>
         <FooterLinks heading="Company" links={COMPANY_LINKS} />
         <div>

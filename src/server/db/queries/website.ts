@@ -1,16 +1,26 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { defaultWebsiteContent, websiteContentSchema, type WebsiteContent } from '#shared/schemas/website';
+import { websiteContentSchema, type WebsiteContent } from '#shared/schemas/website';
+import { defaultWebsiteContent, type SiteDefaults } from '#shared/website-content';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
 
 export type StoredWebsite = { content: WebsiteContent; updatedAt: string | null };
 
-/** The website's words: the saved ones, or the defaults (legal name: the site name) when none are saved or they no longer parse. */
-export async function getWebsiteContent(db: Db, siteName: string): Promise<StoredWebsite> {
+/**
+ * The website's words: the saved ones, each part not saved yet from the defaults (the brand,
+ * email, phone and legal name from the environment's `site`), or all defaults when none are
+ * saved or they no longer parse. Words saved before a part became editable keep working: the
+ * new part takes its default (the About point naming the city names the saved city).
+ */
+export async function getWebsiteContent(db: Db, site: SiteDefaults): Promise<StoredWebsite> {
   const [row] = await queryRows(db, sql`select content, updated_at::text as updated_at from website_settings where id = 1`, z.object({ content: z.unknown(), updated_at: z.string() }));
-  const parsed = websiteContentSchema.safeParse(row?.content);
-  return parsed.success ? { content: parsed.data, updatedAt: row!.updated_at } : { content: defaultWebsiteContent(siteName), updatedAt: null };
+  // Parsed part by part: a part saved before it was editable is absent, and takes its default
+  // (the defaults from the environment are shown as they are, never checked here).
+  const parsed = websiteContentSchema.partial().safeParse(row?.content);
+  if (!row || !parsed.success) return { content: defaultWebsiteContent(site.name, site), updatedAt: null };
+  const saved = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<WebsiteContent>;
+  return { content: { ...defaultWebsiteContent(site.name, site, saved.city), ...saved }, updatedAt: row.updated_at };
 }
 
 /** When the words were last saved (null: never): cheap, for the other processes to notice a save. */

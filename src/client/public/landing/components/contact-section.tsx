@@ -12,10 +12,7 @@ export function ContactSection() {
           <h2 id="contact-heading" className="mt-2 text-3xl font-bold tracking-tight text-navy-900 sm:text-4xl">
             Book your free call
           </h2>
-          <p className="mt-4 text-lg leading-relaxed text-slate-600">
-            Tell us about your deal and we will get back to you within one business day. Your first deal analysis is
-            free.
-          </p>
+          <p className="mt-4 text-lg leading-relaxed text-slate-600">{website.contact_intro}</p>
           <ul className="mt-8 space-y-4 text-slate-700">
             <li className="flex items-center gap-3">
               <MapPin aria-hidden="true" className="size-5 shrink-0 text-brand-600" />

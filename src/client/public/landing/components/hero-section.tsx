@@ -1,12 +1,8 @@
 import { BadgeCheck } from '#client/components/icons.tsx';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
+import { statPartName } from '#shared/website-content';
 import { Island } from '../../island.tsx';
-
-const HIGHLIGHTS = [
-  'Reports within 24 hours, reviewed by local experts',
-  'Custom investor reports built around your strategy',
-  'Your first deal analysis is free',
-];
+import { OptionalPart } from '../../optional-part.tsx';
 
 export function HeroSection() {
   const { website } = useSiteConfig();
@@ -18,7 +14,7 @@ export function HeroSection() {
       <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-24 lg:py-28">
         <p className="inline-flex items-center gap-2 rounded-full border border-white/20 bg-white/10 px-3 py-1 text-sm font-medium text-brand-100">
           <BadgeCheck aria-hidden="true" className="size-4" />
-          First deal analysis free
+          {website.hero_badge}
         </p>
         <h1 id="hero-heading" className="mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
           {website.headline}
@@ -27,8 +23,8 @@ export function HeroSection() {
           {website.subheadline}
         </p>
         <ul className="mt-6 space-y-2 text-slate-100">
-          {HIGHLIGHTS.map((item) => (
-            <li key={item} className="flex items-start gap-2">
+          {website.highlights.map((item, i) => (
+            <li key={i} className="flex items-start gap-2">
               <BadgeCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-300" />
               <span>{item}</span>
             </li>
@@ -43,12 +39,15 @@ export function HeroSection() {
             How it works
           </a>
         </div>
-        <ul className="mt-14 grid grid-cols-2 gap-4 sm:grid-cols-4">
+        {/* One to four figures (Settings → Website): two a row on a phone, one row from sm up. */}
+        <ul className="mt-14 flex flex-wrap gap-4">
           {website.stats.map((stat, i) => (
-            <li key={i} className="rounded-lg border border-white/15 bg-white/5 p-4">
-              <p className="text-2xl font-bold text-white sm:text-3xl">{stat.value}</p>
-              <p className="mt-1 text-sm text-slate-300">{stat.label}</p>
-            </li>
+            <OptionalPart key={i} name={statPartName(i)}>
+              <li className="min-w-0 flex-1 basis-[calc(50%-0.5rem)] rounded-lg border border-white/15 bg-white/5 p-4 sm:max-w-72 sm:basis-0">
+                <p className="text-2xl font-bold break-words text-white sm:text-3xl">{stat.value}</p>
+                <p className="mt-1 text-sm break-words text-slate-300">{stat.label}</p>
+              </li>
+            </OptionalPart>
           ))}
         </ul>
       </div>

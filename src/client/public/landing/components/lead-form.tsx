@@ -1,6 +1,7 @@
 import { useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { Send } from '#client/components/icons.tsx';
 import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '#client/lib/lead-form.ts';
+import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { useLeadForm } from '../use-lead-form.ts';
 
 const controlClass = (invalid: boolean) =>
@@ -20,6 +21,7 @@ type Flow = ComponentType<{ token: string; onFinished: () => void }>;
  * was, so nothing below it moves; skipping or finishing brings the empty form back.
  */
 export function LeadForm() {
+  const formNote = useSiteConfig().website.form_note;
   const formRef = useRef<HTMLFormElement>(null);
   const [booking, setBooking] = useState<{ token: string; Flow: Flow; height: number } | null>(null);
   const openPicker = (token: string) => {
@@ -135,7 +137,7 @@ export function LeadForm() {
           {submitting ? 'Submitting...' : 'Submit Request'}
           {!submitting && <Send aria-hidden="true" className="size-4" />}
         </button>
-        <p className="mt-3 text-center text-sm text-slate-600">Your first deal analysis is free. No obligation.</p>
+        <p className="mt-3 text-center text-sm text-slate-600">{formNote}</p>
       </div>
     </form>
   );

@@ -14,9 +14,7 @@ export function ServicesSection() {
           <h2 id="services-heading" className="mt-2 text-3xl font-bold tracking-tight text-navy-900 sm:text-4xl">
             Everything you need to decide on a deal
           </h2>
-          <p className="mt-4 text-lg leading-relaxed text-slate-600">
-            Single family, multifamily, commercial or land: we cover the property types investors buy.
-          </p>
+          <p className="mt-4 text-lg leading-relaxed text-slate-600">{website.services_intro}</p>
         </div>
         <ul className="mt-12 grid gap-6 sm:grid-cols-2">
           {website.services.map(({ title, text }, i) => {
