@@ -341,7 +341,7 @@ test.describe('appointments', () => {
         await expect(entry).toBeVisible();
         // The name shows beside the time, however narrow the cell (cut with an ellipsis, never to nothing).
         const visible = await entry.evaluate((button) => (button as HTMLElement).innerText);
-        expect(visible).toContain(width >= 1280 ? '10:00 AM' : '10:00am');
+        expect(visible).toContain(width >= 1280 ? '10:00 AM' : '10:00a');
         expect(visible).toContain(lead.full_name);
         const name = entry.getByText(width >= 1280 ? label : lead.full_name, { exact: true }).first();
         expect((await name.boundingBox())!.width).toBeGreaterThan(30);

@@ -28,7 +28,7 @@ export function AgendaList({ days, appointments, today, titleId, busy, onOpen }:
               {isToday ? <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-medium text-white">Today</span> : null}
             </h3>
             {list.length === 0 ? (
-              <p className="text-sm text-slate-500">No appointments</p>
+              <p className="text-sm text-slate-600">No appointments</p>
             ) : (
               <ul className="space-y-1.5">
                 {list.map((appointment) => (

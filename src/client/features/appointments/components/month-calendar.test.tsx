@@ -80,7 +80,7 @@ describe('MonthCalendar', () => {
     expect(names).toEqual(['8:00 AM - Client 0', '9:30 AM - Unknown', '11:00 AM - Client 2']);
     // Narrow cells show the start time and the name on two lines, wide ones "8:00 AM - Client 0";
     // the full text shows under it on hover and focus, kept out of the accessible name.
-    expect(within(buttons[0]!).getByText('8:00am')).toBeInTheDocument();
+    expect(within(buttons[0]!).getByText('8:00a')).toBeInTheDocument();
     expect(within(buttons[0]!).getByText('Client 0')).toBeInTheDocument();
     const fullText = within(buttons[0]!).getByTestId('appointment-full-text');
     expect(fullText).toHaveTextContent(/^8:00 AM - Client 0$/);

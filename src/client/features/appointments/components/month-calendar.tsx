@@ -115,9 +115,9 @@ function DayCell({ day, inMonth, isToday, tipAtEnd, appointments, onOpen }: Cell
 }
 
 /**
- * One appointment in a day cell: its start time and the lead's name, each cut to the cell
- * (on two lines below 1280 px, where a cell is narrow; "9:00 AM - Jane Doe" on one line wider),
- * never the name cut to nothing. The full "h:mm a - Lead Name" is its accessible name and shows
+ * One appointment in a day cell: its start time and the lead's name, cut to the cell (below
+ * 1280 px, where a cell is narrow, "9:00a" over the name on up to two lines; "9:00 AM - Jane
+ * Doe" on one line wider), never the name cut to nothing. The full "h:mm a - Lead Name" is its accessible name and shows
  * under it on hover and keyboard focus (Escape hides it: WCAG 1.4.13).
  */
 function MonthEntry({ appointment, tipAtEnd, onOpen }: { appointment: Appointment; tipAtEnd: boolean; onOpen: (appointment: Appointment) => void }) {
@@ -135,8 +135,8 @@ function MonthEntry({ appointment, tipAtEnd, onOpen }: { appointment: Appointmen
       className={`group relative block w-full rounded px-0.5 py-0.5 text-left text-[10px] leading-tight hover:z-20 hover:brightness-95 focus-visible:z-20 sm:px-1 sm:text-xs ${TYPE_COLORS[appointment.type]}`}
     >
       <span className={`block ${cancelledClass(appointment)}`}>
-        <span className="block truncate font-semibold xl:hidden">{formatClock(appointment.time, true)}</span>
-        <span className="block truncate xl:hidden">{appointment.lead?.full_name ?? 'Unknown'}</span>
+        <span className="block truncate sm:font-semibold xl:hidden">{formatClock(appointment.time, true)}</span>
+        <span className="line-clamp-2 break-words xl:hidden">{appointment.lead?.full_name ?? 'Unknown'}</span>
         <span className="hidden truncate xl:block">{label}</span>
       </span>
       <span

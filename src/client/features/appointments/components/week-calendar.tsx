@@ -47,7 +47,7 @@ export function WeekCalendar({ days, appointments, today, titleId, busy, onOpen 
               {isToday ? <span className="text-xs font-medium text-blue-800">Today</span> : null}
             </h3>
             {list.length === 0 ? (
-              <p className="text-xs text-slate-500 sm:sr-only">No appointments</p>
+              <p className="text-xs text-slate-600 sm:sr-only">No appointments</p>
             ) : (
               <ul className="space-y-1">
                 {list.map((appointment) => (
