@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, fromTheSite, signInAsAdmin, test } from './fixtures.ts';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
@@ -37,6 +37,24 @@ async function seriousViolations(page: Page) {
 }
 
 const dayCell = (page: Page, date: string) => page.locator(`td[data-date="${date}"]`);
+
+/** The text is shown whole: not cut by its box (no ellipsis, no clipping). */
+async function expectWhole(text: Locator) {
+  await expect(text).toBeVisible();
+  expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().width > 0)).toBe(true);
+}
+
+/** Nothing is wider than the screen (no sideways scrolling). */
+async function expectFitsTheScreen(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+/** The element lies within the screen's width. */
+async function expectOnScreen(page: Page, locator: Locator) {
+  const box = (await locator.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
 
 test.describe('appointments', () => {
   // A browser far from the business time zone (UTC+14): wall-clock dates and times, and
@@ -96,7 +114,7 @@ test.describe('appointments', () => {
     await signInAsAdmin(page);
     await page.goto('/dashboard/appointments');
     await expect(page.getByRole('heading', { level: 1, name: 'Appointments' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Calendar', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Month', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('columnheader')).toHaveText(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
 
     // "Today" is the business time zone's day, as the server names the zone.
@@ -118,7 +136,7 @@ test.describe('appointments', () => {
     await page.getByRole('button', { name: 'Next month' }).click();
     const next = month === 12 ? [year + 1, 1] : [year, month + 1];
     await expect(page.getByRole('heading', { level: 2, name: title(next[0]!, next[1]!) })).toBeVisible();
-    await expect(page).toHaveURL(new RegExp(`month=${next[0]}-${String(next[1]).padStart(2, '0')}`));
+    await expect(page).toHaveURL(new RegExp(`date=${next[0]}-${String(next[1]).padStart(2, '0')}-\\d\\d`));
     expect(await isSunday()).toBe(true);
     await expect(page.locator(`td[data-date="${next[0]}-${String(next[1]).padStart(2, '0')}-01"]`)).toHaveCount(1);
 
@@ -243,13 +261,219 @@ test.describe('appointments', () => {
     expect((await page.request.get(url)).status()).toBe(404);
   });
 
-  test('axe finds no serious or critical violations in the calendar, the list and the open lead picker', async ({ page }) => {
+  // Each width has months of its own (2102), so its appointments neither overlap nor show in the other's.
+  for (const [width, months] of [
+    [1280, { week: '2102-02', month: '2102-05', toast: '2102-07' }],
+    [390, { week: '2102-03', month: '2102-06', toast: '2102-08' }],
+  ] as const) {
+    test.describe(`at ${width} px`, () => {
+      test.use({ viewport: { width, height: 844 } });
+
+      test('Week and Agenda name every lead in full, open from the keyboard, and keep view and date through reload and back / forward', async ({ page }) => {
+        await signInAsAdmin(page);
+        const long = await createLead(page, 'Christopher Montgomery-Whitfield');
+        const other = await createLead(page, 'Ada Lovelace');
+        // The 15th is a Wednesday in both months: its week is the 12th to the 18th.
+        const wednesday = `${months.week}-15`;
+        await createAppointment(page, { lead_id: long.id, date: wednesday, time: '09:00', type: 'Zoom' });
+        await createAppointment(page, { lead_id: other.id, date: `${months.week}-17`, time: '14:30', type: 'Call' });
+        const monthName = months.week === '2102-02' ? 'Feb' : 'Mar';
+
+        await page.goto(`/dashboard/appointments?view=week&date=${wednesday}`);
+        await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute('aria-pressed', 'true');
+        const weekTitle = `${monthName} 12 – 18, 2102`;
+        await expect(page.getByRole('heading', { level: 2, name: weekTitle })).toBeVisible();
+        await expect(page.getByRole('list', { name: weekTitle }).locator(':scope > li')).toHaveCount(7);
+        const zoom = page.getByRole('button', { name: `9:00 AM - ${long.full_name}, Zoom` });
+        await expect(zoom).toBeVisible();
+        await expect(page.locator(`li[data-date="${wednesday}"]`)).toContainText(long.full_name);
+        await expectWhole(zoom.getByText(long.full_name, { exact: true }));
+        await expect(page.getByRole('list', { name: 'Legend' })).toBeVisible();
+        await expectFitsTheScreen(page);
+
+        // A control in the tab order: Enter opens the same details as a click.
+        await zoom.focus();
+        await page.keyboard.press('Enter');
+        const details = page.getByRole('dialog', { name: 'Appointment Details' });
+        await expect(details).toContainText(`${monthName === 'Feb' ? 'February' : 'March'} 15, 2102`);
+        await expect(details).toContainText('9:00 AM');
+        await page.keyboard.press('Escape');
+        await expect(details).toBeHidden();
+        await expect(zoom).toBeFocused();
+
+        await page.getByRole('button', { name: 'Agenda', exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`\\?view=agenda&date=${wednesday}$`));
+        const agendaTitle = `${monthName} 15 – 21, 2102`;
+        await expect(page.getByRole('heading', { level: 2, name: agendaTitle })).toBeVisible();
+        const agendaZoom = page.getByRole('button', { name: `9:00 AM - ${long.full_name}, Zoom` });
+        await expect(agendaZoom).toContainText('9:00 AM – 9:30 AM');
+        await expectWhole(agendaZoom.getByText(long.full_name, { exact: true }));
+        await expect(page.getByRole('button', { name: `2:30 PM - ${other.full_name}, Call` })).toBeVisible();
+        await expectFitsTheScreen(page);
+
+        await page.reload();
+        await expect(page.getByRole('button', { name: 'Agenda', exact: true })).toHaveAttribute('aria-pressed', 'true');
+        await expect(page.getByRole('heading', { level: 2, name: agendaTitle })).toBeVisible();
+
+        await page.goBack();
+        await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute('aria-pressed', 'true');
+        await expect(page.getByRole('heading', { level: 2, name: weekTitle })).toBeVisible();
+        await page.goForward();
+        await expect(page.getByRole('heading', { level: 2, name: agendaTitle })).toBeVisible();
+        await page.getByRole('button', { name: 'Next 7 days' }).click();
+        await expect(page).toHaveURL(new RegExp(`date=${months.week}-22$`));
+        await page.goBack();
+        await expect(page.getByRole('heading', { level: 2, name: agendaTitle })).toBeVisible();
+      });
+
+      test('Month shows each time and lead name, cut to the cell, with the full text on hover and keyboard focus', async ({ page }) => {
+        await signInAsAdmin(page);
+        const lead = await createLead(page, 'Maximilian Featherstonehaugh');
+        // The first Saturday and Sunday of the month: the grid's right and left edges.
+        const saturday = months.month === '2102-05' ? '2102-05-06' : '2102-06-03';
+        const sunday = months.month === '2102-05' ? '2102-05-07' : '2102-06-04';
+        await createAppointment(page, { lead_id: lead.id, date: saturday, time: '10:00', type: 'On-site' });
+        await createAppointment(page, { lead_id: lead.id, date: sunday, time: '16:15', type: 'Call' });
+        await page.goto(`/dashboard/appointments?view=month&date=${months.month}-01`);
+
+        const label = `10:00 AM - ${lead.full_name}`;
+        const entry = dayCell(page, saturday).getByRole('button', { name: label, exact: true });
+        await expect(entry).toBeVisible();
+        // The name shows beside the time, however narrow the cell (cut with an ellipsis, never to nothing).
+        const visible = await entry.evaluate((button) => (button as HTMLElement).innerText);
+        expect(visible).toContain(width >= 1280 ? '10:00 AM' : '10:00a');
+        expect(visible).toContain(lead.full_name);
+        const name = entry.getByText(width >= 1280 ? label : lead.full_name, { exact: true }).first();
+        expect((await name.boundingBox())!.width).toBeGreaterThan(30);
+
+        const fullText = entry.getByTestId('appointment-full-text');
+        await expect(fullText).toBeHidden();
+        await entry.hover();
+        await expect(fullText).toBeVisible();
+        await expect(fullText).toHaveText(label);
+        await expectOnScreen(page, fullText);
+        await page.mouse.move(0, 0);
+        await expect(fullText).toBeHidden();
+
+        // From the keyboard: Tab from the month's controls reaches it first; Escape hides the text.
+        await page.getByRole('button', { name: 'Next month' }).focus();
+        await page.keyboard.press('Tab');
+        await expect(entry).toBeFocused();
+        await expect(fullText).toBeVisible();
+        await page.keyboard.press('Escape');
+        await expect(fullText).toBeHidden();
+        await page.keyboard.press('Tab');
+        const sundayEntry = dayCell(page, sunday).getByRole('button', { name: `4:15 PM - ${lead.full_name}` });
+        await expect(sundayEntry).toBeFocused();
+        await expect(sundayEntry.getByTestId('appointment-full-text')).toBeVisible();
+        await expectOnScreen(page, sundayEntry.getByTestId('appointment-full-text'));
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('dialog', { name: 'Appointment Details' })).toContainText('4:15 PM');
+      });
+
+      test('a live notification waits behind the person’s own toast, which stays 5 s', async ({ page }) => {
+        await signInAsAdmin(page);
+        const lead = await createLead(page, 'Toast Lead');
+        const date = `${months.toast}-12`;
+        await createAppointment(page, { lead_id: lead.id, date, time: '11:00' });
+        await page.clock.install();
+        await page.goto(`/dashboard/appointments?view=agenda&date=${date}`);
+        const entry = page.getByRole('button', { name: new RegExp(`^11:00 AM - ${lead.full_name}`) });
+        await entry.click();
+        const cancel = page.getByRole('dialog', { name: 'Appointment Details' }).getByRole('button', { name: 'Cancel appointment' });
+        await expect(cancel).toBeVisible();
+        // The page's clock stands still from here: it moves only when the test moves it.
+        await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+        const tick = () => page.clock.runFor(50);
+        // The moment the person's own toast appears, on the page's clock.
+        const shown = page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              const observer = new MutationObserver(() => {
+                if (![...document.querySelectorAll('[role="status"]')].some((el) => el.textContent?.includes('Appointment cancelled'))) return;
+                observer.disconnect();
+                resolve(Date.now());
+              });
+              observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+            }),
+        );
+        await cancel.click();
+        const own = page.getByRole('status').filter({ hasText: 'Appointment cancelled' });
+        await expect
+          .poll(async () => {
+            await tick();
+            return own.count();
+          })
+          .toBe(1);
+        const shownAt = await shown;
+        // Closed, and focus back on the appointment (the dialog gives it back on a timer).
+        await page.keyboard.press('Escape');
+        await expect
+          .poll(async () => {
+            await tick();
+            return entry.evaluate((el) => el === document.activeElement);
+          })
+          .toBe(true);
+
+        // Another lead comes in: every admin is notified, live. (Other specs' leads may notify
+        // too meanwhile: the bell shows this one has come.)
+        const newcomer = await createLead(page, 'Live Newcomer');
+        await page.getByRole('button', { name: /^Notifications/ }).click();
+        const panel = page.getByRole('dialog', { name: 'Notifications' });
+        await expect
+          .poll(async () => {
+            await tick(); // the bell's list updates on a timer
+            return panel.getByText(`New lead: ${newcomer.full_name}`).count();
+          })
+          .toBe(1);
+        await page.keyboard.press('Escape');
+        await expect(panel).toBeHidden();
+        const live = page.getByRole('status').filter({ hasText: `New lead: ${newcomer.full_name}` });
+        const ranSoFar = (await page.evaluate(() => Date.now())) - shownAt;
+        expect(ranSoFar).toBeLessThan(4_000);
+        await expect(own).toBeVisible();
+        await expect(live).toHaveCount(0);
+
+        await page.clock.runFor(4_500 - ranSoFar);
+        await expect(own).toBeVisible();
+        await expect(live).toHaveCount(0);
+
+        await page.clock.runFor(1_000);
+        await expect(own).toHaveCount(0);
+        await expect(live).toBeVisible();
+        await expect(live).toContainText('New Lead');
+      });
+    });
+  }
+
+  test('a phone opens the Agenda and a wider screen the Month; an unknown view or date falls back to them', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/dashboard/appointments');
+    await expect(page.getByRole('button', { name: 'Agenda', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('li[aria-current="date"]')).toContainText('Today');
+    await page.goto('/dashboard/appointments?view=week');
+    await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute('aria-pressed', 'true');
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/dashboard/appointments?view=decade&date=2102-13-45');
+    await expect(page.getByRole('button', { name: 'Month', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('td[aria-current="date"]')).toHaveCount(1);
+  });
+
+  test('axe finds no serious or critical violations in the Month, Week and Agenda, the list and the open lead picker', async ({ page }) => {
     await signInAsAdmin(page);
     const lead = await createLead(page, 'Axe Lead');
     for (const time of ['08:00', '09:00', '10:00', '11:00']) await createAppointment(page, { lead_id: lead.id, date: '2101-11-05', time, type: 'Zoom' });
     await page.goto('/dashboard/appointments?month=2101-11');
     await expect(dayCell(page, '2101-11-05').getByRole('button', { name: /^\+1 more/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+
+    for (const view of ['week', 'agenda']) {
+      await page.goto(`/dashboard/appointments?view=${view}&date=2101-11-05`);
+      await expect(page.locator('li[data-date="2101-11-05"]').getByRole('button')).toHaveCount(4);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
 
     await page.getByRole('button', { name: 'List', exact: true }).click();
     await expect(page.locator('tbody tr')).toHaveCount(4);

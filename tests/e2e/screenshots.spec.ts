@@ -37,7 +37,8 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     });
 
     test('dashboard pages, modals and the notification dropdown', async ({ page, showcase }) => {
-      test.setTimeout(120_000);
+      // About 30 states (the calendar's three views among them): past 120 s on a busy 2-core machine.
+      test.setTimeout(180_000);
       await signIn(page, showcase);
       await capture(page, showcase, viewport, viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_SIDEBAR] : DASHBOARD_STATES);
     });

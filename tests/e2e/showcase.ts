@@ -17,6 +17,8 @@ export type Showcase = {
   admin: { email: string; password: string };
   /** The month (YYYY-MM) of the seeded appointments (UTC, the business time zone here). */
   month: string;
+  /** The day (YYYY-MM-DD) of the first of them: the Week and the Agenda open on it. */
+  appointmentsFrom: string;
   /** A lead to open in the Edit Lead modal, and an appointment of it to open the details of. */
   lead: { id: string; full_name: string };
   appointment: { id: string; time: string };
@@ -118,7 +120,7 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
     }
   }
   const invite = (await ok(await api.post('/api/team/invites', { data: { email: 'new.analyst@example.com', role: 'staff' } }), 201)) as { link: string };
-  return { month, lead: leads[0]!, appointment: appointment!, bookingPath: await seedBooking(api), invitePath: new URL(invite.link).pathname };
+  return { month, appointmentsFrom: day(0), lead: leads[0]!, appointment: appointment!, bookingPath: await seedBooking(api), invitePath: new URL(invite.link).pathname };
 }
 
 export const test = base.extend<object, { showcase: Showcase }>({
@@ -343,10 +345,25 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // The Month (a phone opens the Agenda unless the URL names the view).
     name: 'appointments-calendar',
     open: async (page, s) => {
-      await page.goto(`${s.origin}/dashboard/appointments?month=${s.month}`);
+      await page.goto(`${s.origin}/dashboard/appointments?view=month&date=${s.month}-01`);
       await expect(page.locator('td[data-date]').getByRole('button').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'appointments-week',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/appointments?view=week&date=${s.appointmentsFrom}`);
+      await expect(page.locator('li[data-date]').getByRole('button').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'appointments-agenda',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/appointments?view=agenda&date=${s.appointmentsFrom}`);
+      await expect(page.locator('li[data-date]').getByRole('button')).toHaveCount(5);
     },
   },
   {

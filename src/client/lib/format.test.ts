@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAppointmentTime, formatDate, formatDuration, formatPropertyType } from './format.ts';
+import { formatAppointmentTime, formatDate, formatDuration, formatPropertyType, formatZonedDateTime } from './format.ts';
 
 describe('format', () => {
   it('formats dates as MMM d, yyyy and anything invalid as N/A', () => {
@@ -14,6 +14,20 @@ describe('format', () => {
     expect(formatAppointmentTime('2025-03-04', '09:05')).toBe('Mar 4, 9:05 AM');
     expect(formatAppointmentTime('2025-02-30', '09:05')).toBe('N/A');
     expect(formatAppointmentTime('soon', '09:05')).toBe('N/A');
+  });
+
+  it('formats a moment on the clock of the time zone given, naming the zone', () => {
+    // 15:05 UTC: 10:05 in New York (EST), 11:05 the next summer (EDT), 7:05 in Los Angeles.
+    expect(formatZonedDateTime('2026-11-23T15:05:00.000Z', 'America/New_York')).toBe('Nov 23, 10:05 AM EST');
+    expect(formatZonedDateTime('2027-06-23T15:05:00.000Z', 'America/New_York')).toBe('Jun 23, 11:05 AM EDT');
+    expect(formatZonedDateTime('2026-11-23T15:05:00.000Z', 'America/Los_Angeles')).toBe('Nov 23, 7:05 AM PST');
+    // The day too is the zone's: 03:30 UTC on Mar 1 is still Feb 28 in New York.
+    expect(formatZonedDateTime('2026-03-01T03:30:00Z', 'America/New_York')).toBe('Feb 28, 10:30 PM EST');
+    expect(formatZonedDateTime('2026-11-23T00:00:00Z', 'UTC')).toBe('Nov 23, 12:00 AM UTC');
+    expect(formatZonedDateTime('not a date', 'America/New_York')).toBe('N/A');
+    expect(formatZonedDateTime(null)).toBe('N/A');
+    // An unknown zone: the viewer's clock, still named.
+    expect(formatZonedDateTime('2026-11-23T15:05:00.000Z', 'Mars/Olympus_Mons')).toMatch(/^Nov 2[34], \d{1,2}:05 [AP]M \S+$/);
   });
 
   it('shows the first property type with the hyphen as a space', () => {

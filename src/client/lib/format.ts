@@ -11,6 +11,27 @@ export function formatDate(value: string | null | undefined, pattern: string = D
   return isValid(date) ? format(date, pattern) : 'N/A';
 }
 
+/**
+ * A moment (an ISO timestamp) as the clock of `timeZone` reads it, with that zone's name, so it
+ * cannot be misread by someone elsewhere: "Nov 26, 10:00 AM EST" ("MMM d, h:mm a" and the zone).
+ * The dashboard passes the business time zone, the one its appointments are in; without one, or
+ * with a zone this browser does not know, the viewer's own, still named. "N/A" when unparsable.
+ */
+export function formatZonedDateTime(value: string | null | undefined, timeZone?: string): string {
+  if (!value) return 'N/A';
+  const date = parseISO(value);
+  if (!isValid(date)) return 'N/A';
+  const options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { ...options, timeZone }).formatToParts(date);
+  } catch {
+    parts = new Intl.DateTimeFormat('en-US', options).formatToParts(date);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('month')} ${part('day')}, ${part('hour')}:${part('minute')} ${part('dayPeriod')} ${part('timeZoneName')}`;
+}
+
 /** An appointment's wall-clock date ('yyyy-mm-dd') and time ('HH:MM') as "MMM d, h:mm a". */
 export function formatAppointmentTime(date: string, time: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}/.test(time)) return 'N/A';

@@ -34,6 +34,13 @@ describe('notifications', () => {
     expect(mine.map((n) => n.lead_id)).toEqual(leads.map((l) => l.id));
   });
 
+  it('names the business time zone the dashboard shows their times in', async () => {
+    const zoned = createTestApp(database, { BUSINESS_TIME_ZONE: 'America/Chicago' });
+    const res = await zoned.app.request('/api/notifications', { headers: { cookie: alice } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ notifications: [], time_zone: 'America/Chicago' });
+  });
+
   it('marks one read, touching only that one', async () => {
     await t.json('POST', '/api/public/leads', validLead());
     await t.json('POST', '/api/public/leads', validLead());

@@ -19,6 +19,7 @@ const listRoute = createAdminRoute({
   path: '/api/notifications',
   tags: ['notifications'],
   summary: "The signed-in admin's notifications, newest first",
+  description: 'With the business time zone, in which the dashboard shows their times.',
   responses: { 200: jsonContent(notificationListSchema, 'Notifications') },
 });
 
@@ -60,7 +61,9 @@ const streamRoute = createAdminRoute({
 });
 
 export const notificationRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json({ notifications: await listNotifications(c.var.db, c.var.user.id) }, 200))
+  .openapi(listRoute, async (c) =>
+    c.json({ notifications: await listNotifications(c.var.db, c.var.user.id), time_zone: c.var.deps.config.businessTimeZone }, 200),
+  )
   .openapi(markAllRoute, async (c) => c.json({ count: await markAllNotificationsRead(c.var.db, c.var.user.id) }, 200))
   .openapi(markReadRoute, async (c) => {
     const found = await markNotificationRead(c.var.db, c.var.user.id, c.req.valid('param').id);

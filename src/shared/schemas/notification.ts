@@ -12,6 +12,11 @@ export const notificationSchema = z.object({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
-export const notificationListSchema = z.object({ notifications: z.array(notificationSchema) });
+export const notificationListSchema = z.object({
+  notifications: z.array(notificationSchema),
+  /** The business time zone (BUSINESS_TIME_ZONE): the bell shows each time in it, as the appointments it names. */
+  time_zone: z.string(),
+});
+export type NotificationList = z.infer<typeof notificationListSchema>;
 export const notificationIdParamSchema = z.object({ id: z.uuid('Invalid notification id') });
 export const countResponseSchema = z.object({ count: z.number().int() });

@@ -2,7 +2,8 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Bell, CircleAlert, CircleCheck, X } from '#client/components/icons.tsx';
 import { getServerToasts, getToasts, subscribeToasts, toast, type ToastMessage } from './toast-store.ts';
 
-const DURATION_MS: Record<ToastMessage['kind'], number> = { success: 6000, error: 10000, info: 8000 };
+/** How long each kind stays on screen, counted only while it can be read (docs/product-rules.md, "Toasts"). */
+export const DURATION_MS: Record<ToastMessage['kind'], number> = { success: 5000, error: 10000, info: 8000 };
 
 /** Top-right, closable toasts. Errors use role=alert (assertive), others role=status. */
 /**
@@ -29,12 +30,13 @@ function ToastItem({ toast: t }: { toast: ToastMessage }) {
   const paused = useRef(false);
   const remaining = useRef(DURATION_MS[t.kind]);
 
-  // Auto-dismiss, paused while hovered or focused (WCAG 2.2.2: enough time to read).
+  // Auto-dismiss, paused while hovered or focused (WCAG 2.2.2: enough time to read) and while
+  // the tab is hidden: a confirmation that came while the person looked elsewhere waits for them.
   useEffect(() => {
     let last = Date.now();
     const timer = setInterval(() => {
       const now = Date.now();
-      if (!paused.current) remaining.current -= now - last;
+      if (!paused.current && document.visibilityState !== 'hidden') remaining.current -= now - last;
       last = now;
       if (remaining.current <= 0) toast.dismiss(t.id);
     }, 250);

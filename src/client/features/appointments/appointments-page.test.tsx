@@ -2,20 +2,27 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Appointment } from '#shared/schemas/appointment';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { mockApi, renderWithProviders, type ApiCall } from '#client/test/render-with-providers.tsx';
 import { AppointmentsPage, DELETE_CONFIRMATION } from './appointments-page.tsx';
-import { VIEW_STORAGE_KEY } from './use-appointments-view.ts';
+import { PHONE_QUERY } from './calendar-views.ts';
 
-beforeEach(() => window.localStorage.clear());
 afterEach(() => {
   cleanup();
   act(() => toast.clear());
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
+
+/** A screen as wide as a phone (below 640 px), or not, as the page's media query sees it. */
+function screenIsPhone(phone: boolean) {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query) => ({ matches: phone && query === PHONE_QUERY, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList,
+  );
+}
 
 let counter = 0;
 function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
@@ -40,31 +47,103 @@ function mockAppointments(appointments: Appointment[], rest: (call: ApiCall) => 
   return mockApi((call) => (isList(call) ? { body: listBody(appointments) } : rest(call)));
 }
 
-const renderPage = (url = '/dashboard/appointments?month=2026-04') => renderWithProviders(<AppointmentsPage />, { url });
+const renderPage = (url = '/dashboard/appointments?date=2026-04-01') => renderWithProviders(<AppointmentsPage />, { url });
+const currentUrl = () => screen.getByTestId('current-url').textContent;
 
 describe('AppointmentsPage', () => {
-  it('shows the calendar by default and fetches only the visible grid, then the next month', async () => {
+  it('shows the Month by default on a wide screen, fetches only its grid, and moves by month in the URL', async () => {
     const user = userEvent.setup();
     const { calls } = mockAppointments([makeAppointment({ date: '2026-04-02', time: '13:00', lead: null })]);
-    renderPage();
+    // An older link's ?month= still opens that month.
+    renderPage('/dashboard/appointments?month=2026-04');
     expect(screen.getByRole('heading', { level: 1, name: 'Appointments' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Calendar' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(screen.getByRole('group', { name: 'View' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Month', 'Week', 'Agenda', 'List']);
+    expect(screen.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('heading', { level: 2, name: 'April 2026' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: '1:00 PM - Unknown' })).toBeInTheDocument();
     expect(calls.filter(isList).map((c) => c.path)).toEqual(['/api/appointments?from=2026-03-29&to=2026-05-02']);
+    // The colours are explained, in words.
+    expect(within(screen.getByRole('list', { name: 'Legend' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Call', 'Zoom', 'On-site', 'Cancelled']);
+    expect(screen.getByText('Times are in America/New York time.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Next month' }));
     expect(screen.getByRole('heading', { level: 2, name: 'May 2026' })).toBeInTheDocument();
     await waitFor(() => expect(calls.filter(isList).at(-1)?.path).toBe('/api/appointments?from=2026-04-26&to=2026-06-06'));
-    expect(screen.getByTestId('current-url')).toHaveTextContent('month=2026-05');
+    expect(currentUrl()).toBe('/dashboard/appointments?date=2026-05-01');
     await user.click(screen.getByRole('button', { name: 'Previous month' }));
     await user.click(screen.getByRole('button', { name: 'Previous month' }));
     expect(screen.getByRole('heading', { level: 2, name: 'March 2026' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Today' }));
-    expect(screen.getByTestId('current-url')).toHaveTextContent(/^\/dashboard\/appointments$/);
+    expect(currentUrl()).toBe('/dashboard/appointments');
   });
 
-  it('lists the month ascending with lead, type badge and notes, and remembers the list view', async () => {
+  it('opens the Agenda by default on a phone: seven days from today, every lead named', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'));
+    screenIsPhone(true);
+    const { calls } = mockAppointments([
+      makeAppointment({ date: '2026-11-26', time: '09:00', type: 'Zoom', lead: { full_name: 'Christopher Montgomery-Whitfield', email: 'c@example.com', phone: '1' } }),
+      makeAppointment({ date: '2026-11-28', time: '14:30', duration_minutes: 45, status: 'cancelled', lead: { full_name: 'Ada Lovelace', email: 'a@example.com', phone: '1' } }),
+    ]);
+    renderPage('/dashboard/appointments');
+    expect(screen.getByRole('button', { name: 'Agenda' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('heading', { level: 2, name: 'Nov 26 – Dec 2, 2026' })).toBeInTheDocument();
+    const zoom = await screen.findByRole('button', { name: '9:00 AM - Christopher Montgomery-Whitfield, Zoom' });
+    expect(calls.filter(isList).map((c) => c.path)).toEqual(['/api/appointments?from=2026-11-26&to=2026-12-02']);
+    expect(zoom).toHaveTextContent('9:00 AM – 9:30 AMChristopher Montgomery-WhitfieldZoom');
+    expect(screen.getByRole('button', { name: '2:30 PM - Ada Lovelace (cancelled), Call' })).toHaveTextContent('2:30 PM – 3:15 PM');
+    const days = screen.getAllByRole('heading', { level: 3 });
+    expect(days.map((h) => h.textContent)).toEqual([
+      'Thursday, November 26Today',
+      'Friday, November 27',
+      'Saturday, November 28',
+      'Sunday, November 29',
+      'Monday, November 30',
+      'Tuesday, December 1',
+      'Wednesday, December 2',
+    ]);
+    expect(screen.getAllByText('No appointments')).toHaveLength(5);
+    expect(screen.getByRole('listitem', { current: 'date' })).toHaveAttribute('data-date', '2026-11-26');
+  });
+
+  it('shows the Week of ?view=week&date=…, opens an appointment from the keyboard, and keeps the day when the view changes', async () => {
+    const user = userEvent.setup();
+    const appointment = makeAppointment({ date: '2026-11-24', time: '10:00', type: 'On-site', lead: { full_name: 'Grace Hopper', email: 'grace@example.com', phone: '1' } });
+    const { calls } = mockAppointments([appointment]);
+    renderPage('/dashboard/appointments?view=week&date=2026-11-26');
+    expect(screen.getByRole('button', { name: 'Week' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('heading', { level: 2, name: 'Nov 22 – 28, 2026' })).toBeInTheDocument();
+    const entry = await screen.findByRole('button', { name: '10:00 AM - Grace Hopper, On-site' });
+    expect(calls.filter(isList).map((c) => c.path)).toEqual(['/api/appointments?from=2026-11-22&to=2026-11-28']);
+    expect(screen.getByRole('list', { name: 'Nov 22 – 28, 2026' }).children).toHaveLength(7);
+    expect(entry.closest('[data-date]')).toHaveAttribute('data-date', '2026-11-24');
+
+    entry.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Appointment Details' });
+    expect(dialog).toHaveTextContent('November 24, 2026');
+    await user.keyboard('{Escape}');
+
+    await user.click(screen.getByRole('button', { name: 'Next week' }));
+    expect(currentUrl()).toBe('/dashboard/appointments?view=week&date=2026-12-03');
+    expect(screen.getByRole('heading', { level: 2, name: 'Nov 29 – Dec 5, 2026' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Month' }));
+    expect(currentUrl()).toBe('/dashboard/appointments?view=month&date=2026-12-03');
+    expect(screen.getByRole('heading', { level: 2, name: 'December 2026' })).toBeInTheDocument();
+  });
+
+  it('falls back to the defaults for a view or a date it does not know', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'));
+    screenIsPhone(false);
+    const { calls } = mockAppointments([]);
+    renderPage('/dashboard/appointments?view=year&date=2026-02-30');
+    expect(screen.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('heading', { level: 2, name: 'November 2026' })).toBeInTheDocument();
+    await waitFor(() => expect(calls.filter(isList).map((c) => c.path)).toEqual(['/api/appointments?from=2026-11-01&to=2026-12-05']));
+  });
+
+  it('lists the month ascending with lead, type badge and notes, and keeps the list view in the URL', async () => {
     const user = userEvent.setup();
     const { calls } = mockAppointments([
       makeAppointment({ date: '2026-04-03', time: '08:05', type: 'Zoom', notes: 'Bring the survey', lead: { full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '1' } }),
@@ -73,7 +152,7 @@ describe('AppointmentsPage', () => {
     ]);
     const first = renderPage();
     await user.click(screen.getByRole('button', { name: 'List' }));
-    expect(window.localStorage.getItem(VIEW_STORAGE_KEY)).toBe('list');
+    expect(currentUrl()).toBe('/dashboard/appointments?date=2026-04-01&view=list');
     const rows = (await screen.findAllByRole('row')).slice(1);
     expect(calls.filter(isList).at(-1)?.path).toBe('/api/appointments?from=2026-04-01&to=2026-04-30');
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date & Time', 'Lead', 'Type', 'Notes', 'Actions']);
@@ -88,16 +167,17 @@ describe('AppointmentsPage', () => {
     expect(within(rows[2]!).getByText('Call')).toHaveClass('bg-blue-100');
     expect(within(rows[2]!).getByRole('button', { name: /^View Details/ })).toBeInTheDocument();
     expect(within(rows[2]!).getByRole('button', { name: 'Delete appointment with Grace Hopper on Apr 20, 2026 10:00 AM' })).toBeInTheDocument();
+    // The list has its own badges in words: no legend.
+    expect(screen.queryByRole('list', { name: 'Legend' })).not.toBeInTheDocument();
 
     first.unmount();
-    renderPage();
+    renderPage('/dashboard/appointments?date=2026-04-01&view=list');
     expect(screen.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
   });
 
   it('shows a spinner, then "No appointments scheduled" for an empty month', async () => {
-    window.localStorage.setItem(VIEW_STORAGE_KEY, 'list');
     mockAppointments([]);
-    renderPage();
+    renderPage('/dashboard/appointments?view=list&date=2026-04-01');
     expect(screen.getByRole('status')).toHaveTextContent('Loading appointments...');
     expect(await screen.findByText('No appointments scheduled')).toBeInTheDocument();
   });
@@ -133,10 +213,9 @@ describe('AppointmentsPage', () => {
   it('deletes from the list, and toasts "Failed to delete appointment" when that fails', async () => {
     const user = userEvent.setup();
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    window.localStorage.setItem(VIEW_STORAGE_KEY, 'list');
     const appointment = makeAppointment({ lead: { full_name: 'Grace Hopper', email: 'g@example.com', phone: '1' } });
     mockAppointments([appointment], (call) => (call.method === 'DELETE' ? { status: 404, body: { error: { code: 'not_found', message: 'gone', requestId: 'r' } } } : undefined));
-    renderPage();
+    renderPage('/dashboard/appointments?view=list&date=2026-04-15');
     await user.click(await screen.findByRole('button', { name: /^Delete appointment with Grace Hopper/ }));
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(DELETE_CONFIRMATION);
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));

@@ -1,4 +1,4 @@
-import { CalendarDays, CalendarPlus, List, Rss, ShieldCheck } from '#client/components/icons.tsx';
+import { CalendarPlus, Rss, ShieldCheck } from '#client/components/icons.tsx';
 import { useEffect, useRef, useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ConfirmDialog, lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
@@ -8,11 +8,16 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useUpdateAppointment } from './api/create-appointment.ts';
 import { useDeleteAppointment } from './api/delete-appointment.ts';
 import { useAppointments } from './api/get-appointments.ts';
-import { monthGrid, monthRange } from './calendar-month.ts';
+import { monthGrid } from './calendar-month.ts';
+import { STEP_LABELS, daysOf, viewRange, viewTitle } from './calendar-views.ts';
+import { AgendaList } from './components/agenda-list.tsx';
 import { AppointmentsList } from './components/appointments-list.tsx';
+import { CalendarLegend } from './components/calendar-legend.tsx';
 import { MonthCalendar } from './components/month-calendar.tsx';
-import { MonthNav } from './components/month-nav.tsx';
-import { useStoredView, useToday, useVisibleMonth, type AppointmentsView } from './use-appointments-view.ts';
+import { ViewNav } from './components/view-nav.tsx';
+import { ViewToggle } from './components/view-toggle.tsx';
+import { WeekCalendar } from './components/week-calendar.tsx';
+import { useAppointmentsView, useToday } from './use-appointments-view.ts';
 
 const ScheduleAppointmentDialog = lazyDialog(() => import('./components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog), (p) => p.open);
 const BulkCancelDialog = lazyDialog(() => import('./components/bulk-cancel-dialog.tsx').then((m) => m.BulkCancelDialog), (p) => p.open);
@@ -27,18 +32,16 @@ const STATUS_TOASTS = { cancelled: 'Appointment cancelled', completed: 'Appointm
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
-const TITLE_ID = 'appointments-month-title';
+const TITLE_ID = 'appointments-view-title';
 
-/** /dashboard/appointments: a month calendar or a list, scheduling, details, delete and the calendar feed. */
+/** /dashboard/appointments: the calendar (Month, Week, Agenda) or a list, scheduling, details, delete and the calendar feed. */
 export function AppointmentsPage() {
-  const [view, setView] = useStoredView();
   // The business time zone, as the server names it; "today" is that zone's day.
   const [timeZone, setTimeZone] = useState<string | undefined>(undefined);
   const today = useToday(timeZone);
-  const { month, previous, next, today: goToToday } = useVisibleMonth(today);
-  const grid = monthGrid(month);
-  // The calendar fetches its visible grid (spill-over days included); the list, the month.
-  const range = view === 'calendar' ? { from: grid.from, to: grid.to } : monthRange(month);
+  const { view, date, setView, previous, next, today: goToToday } = useAppointmentsView(today);
+  // Each view fetches the days it shows (the month grid's spill-over days included); the list, the month.
+  const range = viewRange(view, date);
   const appointments = useAppointments(range);
   if (appointments.data && appointments.data.time_zone !== timeZone) setTimeZone(appointments.data.time_zone);
 
@@ -103,6 +106,8 @@ export function AppointmentsPage() {
   };
 
   const list = appointments.data?.appointments ?? [];
+  // What every calendar view is given.
+  const shown = { appointments: list, today, titleId: TITLE_ID, busy: appointments.isFetching, onOpen: setDetails };
   return (
     <section aria-labelledby="appointments-heading" className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -137,29 +142,35 @@ export function AppointmentsPage() {
           </button>
         </div>
       </div>
-      <MonthNav month={month} onPrevious={previous} onToday={goToToday} onNext={next} titleId={TITLE_ID} />
+      <ViewNav title={viewTitle(view, date)} labels={STEP_LABELS[view]} onPrevious={previous} onToday={goToToday} onNext={next} titleId={TITLE_ID} />
+      {/* What the colours mean, and the clock every time here is on (the business's). */}
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        {view === 'list' ? null : <CalendarLegend />}
+        {timeZone ? <p className="text-xs text-slate-600">Times are in {timeZone.replace(/_/g, ' ')} time.</p> : null}
+      </div>
       {appointments.data?.truncated ? (
-        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Only the first {list.length.toLocaleString('en-US')} appointments of this month are shown.</p>
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Only the first {list.length.toLocaleString('en-US')} appointments of this {view === 'month' || view === 'list' ? 'month' : 'week'} are shown.
+        </p>
       ) : null}
-      {view === 'calendar' ? (
+      {view === 'list' ? (
+        appointments.isPending ? (
+          <Spinner className="py-16" label="Loading appointments..." />
+        ) : (
+          <AppointmentsList appointments={list} onView={setDetails} onDelete={startDelete} />
+        )
+      ) : (
         <>
           {appointments.isPending ? <Spinner className="py-2" label="Loading appointments..." /> : null}
-          <MonthCalendar
-            month={month}
-            weeks={grid.weeks}
-            appointments={list}
-            today={today}
-            titleId={TITLE_ID}
-            busy={appointments.isFetching}
-            onOpen={setDetails}
-          />
+          {view === 'month' ? (
+            <MonthCalendar month={date} weeks={monthGrid(date).weeks} {...shown} />
+          ) : view === 'week' ? (
+            <WeekCalendar days={daysOf(range)} {...shown} />
+          ) : (
+            <AgendaList days={daysOf(range)} {...shown} />
+          )}
         </>
-      ) : appointments.isPending ? (
-        <Spinner className="py-16" label="Loading appointments..." />
-      ) : (
-        <AppointmentsList appointments={list} onView={setDetails} onDelete={startDelete} />
       )}
-      {timeZone ? <p className="text-xs text-slate-500">Times are in {timeZone.replace(/_/g, ' ')} time.</p> : null}
       <ScheduleAppointmentDialog open={scheduling} onOpenChange={setScheduling} />
       <CalendarFeedDialog open={feedOpen} onOpenChange={setFeedOpen} />
       <BulkCancelDialog open={bulkCancelOpen} onOpenChange={setBulkCancelOpen} />
@@ -176,25 +187,5 @@ export function AppointmentsPage() {
         returnFocusRef={afterDelete}
       />
     </section>
-  );
-}
-
-function ViewToggle({ view, onChange }: { view: AppointmentsView; onChange: (view: AppointmentsView) => void }) {
-  const option = (value: AppointmentsView, label: string, Icon: typeof List) => (
-    <button
-      type="button"
-      aria-pressed={view === value}
-      onClick={() => onChange(value)}
-      className={`inline-flex items-center gap-1.5 px-3 py-2 text-sm font-medium ${view === value ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-50'}`}
-    >
-      <Icon aria-hidden="true" className="size-4" />
-      {label}
-    </button>
-  );
-  return (
-    <div role="group" aria-label="View" className="inline-flex overflow-hidden rounded-md border border-slate-300">
-      {option('calendar', 'Calendar', CalendarDays)}
-      {option('list', 'List', List)}
-    </div>
   );
 }

@@ -17,7 +17,8 @@ describe('calendar-month', () => {
     expect(formatClock('02:30')).toBe('2:30 AM');
     expect(formatClock('00:00')).toBe('12:00 AM');
     expect(formatClock('12:00')).toBe('12:00 PM');
-    expect(formatClock('23:59', true)).toBe('11:59pm');
+    expect(formatClock('23:59', true)).toBe('11:59p');
+    expect(formatClock('09:30', true)).toBe('9:30a');
     expect(formatClock('7:00')).toBe('N/A');
     expect(calendarLabel(appointment('2026-04-01', '00:05'))).toBe('12:05 AM - Unknown');
   });

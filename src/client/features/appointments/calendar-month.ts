@@ -49,14 +49,14 @@ export function weekdayNames(): { short: string; long: string }[] {
   });
 }
 
-/** 'HH:MM' as "h:mm a" ("2:05 PM"), or compact "h:mma" lowercase ("2:05pm"); "N/A" when malformed. */
+/** 'HH:MM' as "h:mm a" ("2:05 PM"), or compact for a phone's month cell ("2:05p", "11:30a"); "N/A" when malformed. */
 export function formatClock(time: string, compact = false): string {
   const m = /^([01]\d|2[0-3]):([0-5]\d)/.exec(time);
   if (!m) return 'N/A';
   const hours = Number(m[1]);
   const suffix = hours < 12 ? 'AM' : 'PM';
   const clock = `${hours % 12 || 12}:${m[2]}`;
-  return compact ? `${clock}${suffix.toLowerCase()}` : `${clock} ${suffix}`;
+  return compact ? `${clock}${suffix[0]!.toLowerCase()}` : `${clock} ${suffix}`;
 }
 
 /**

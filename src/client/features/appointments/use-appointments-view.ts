@@ -1,32 +1,9 @@
-import { addMonths, format } from 'date-fns';
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { format } from 'date-fns';
+import { useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
-import { MONTH_PARAM, parseDay, parseMonth, todayIn } from './calendar-month.ts';
-
-export type AppointmentsView = 'calendar' | 'list';
-export const VIEW_STORAGE_KEY = 'appointments-view';
-
-function readStoredView(): AppointmentsView {
-  try {
-    return window.localStorage.getItem(VIEW_STORAGE_KEY) === 'list' ? 'list' : 'calendar';
-  } catch {
-    return 'calendar'; // storage blocked: the default view
-  }
-}
-
-/** Calendar (the default) or list; the choice is kept in localStorage, so it survives a reload. */
-export function useStoredView() {
-  const [view, setView] = useState<AppointmentsView>(readStoredView);
-  const choose = useCallback((next: AppointmentsView) => {
-    setView(next);
-    try {
-      window.localStorage.setItem(VIEW_STORAGE_KEY, next);
-    } catch {
-      // Not kept across reloads, still switched now.
-    }
-  }, []);
-  return [view, choose] as const;
-}
+import { useMediaQuery } from '#client/lib/use-media-query.ts';
+import { ISO_DAY, parseDay, todayIn } from './calendar-month.ts';
+import { PHONE_QUERY, defaultView, parseView, parseViewDate, shiftDate, type AppointmentsView } from './calendar-views.ts';
 
 // Re-read the day each minute, so the highlight moves at midnight.
 const subscribeMinutes = (onChange: () => void) => {
@@ -44,29 +21,35 @@ export function useToday(timeZone: string | undefined): string {
 }
 
 /**
- * The month shown, from `?month=yyyy-MM` (so a reload or a shared link keeps it); without
- * one, the month of today. Previous / next / Today write the URL.
+ * The view and the day it is around, from the URL (`?view=week&date=2026-11-26`), so a reload,
+ * a shared link and back / forward keep them. Without a valid one: the Agenda on a phone, the
+ * Month wider, and today (an older link's `?month=2026-04` still opens that month). Every
+ * change is a history entry; Today drops the date from the URL.
  */
-export function useVisibleMonth(today: string) {
+export function useAppointmentsView(today: string) {
   const [params, setParams] = useSearchParams();
-  const todayDate = parseDay(today) ?? new Date();
-  const month = parseMonth(params.get('month')) ?? new Date(todayDate.getFullYear(), todayDate.getMonth(), 1);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const view = parseView(params.get('view')) ?? defaultView(phone);
+  const date = parseViewDate(params.get('date'), params.get('month')) ?? parseDay(today) ?? new Date();
 
-  const setMonth = (next: Date | null) =>
-    void setParams(
-      (previous) => {
-        const updated = new URLSearchParams(previous);
-        if (next) updated.set('month', format(next, MONTH_PARAM));
-        else updated.delete('month');
-        return updated;
-      },
-      { replace: true },
-    );
+  const write = (changes: { view?: AppointmentsView; date?: Date | null }) =>
+    void setParams((previous) => {
+      const updated = new URLSearchParams(previous);
+      if (changes.view) updated.set('view', changes.view);
+      // A new view keeps the day the URL named (an older `?month=` becomes its `date`), or none.
+      const day = changes.date === undefined ? parseViewDate(previous.get('date'), previous.get('month')) && date : changes.date;
+      if (day) updated.set('date', format(day, ISO_DAY));
+      else updated.delete('date');
+      updated.delete('month');
+      return updated;
+    });
 
   return {
-    month,
-    previous: () => setMonth(addMonths(month, -1)),
-    next: () => setMonth(addMonths(month, 1)),
-    today: () => setMonth(null),
+    view,
+    date,
+    setView: (next: AppointmentsView) => write({ view: next }),
+    previous: () => write({ date: shiftDate(view, date, -1) }),
+    next: () => write({ date: shiftDate(view, date, 1) }),
+    today: () => write({ date: null }),
   };
 }

@@ -78,8 +78,13 @@ describe('MonthCalendar', () => {
     const buttons = within(cell).getAllByRole('button');
     const names = buttons.slice(0, 3).map((b) => b.getAttribute('aria-label'));
     expect(names).toEqual(['8:00 AM - Client 0', '9:30 AM - Unknown', '11:00 AM - Client 2']);
-    // On a phone the cell shows only the start time; the name stays in the label.
-    expect(buttons[0]).toHaveTextContent('8:00am8:00 AM - Client 0');
+    // Narrow cells show the start time and the name on two lines, wide ones "8:00 AM - Client 0";
+    // the full text shows under it on hover and focus, kept out of the accessible name.
+    expect(within(buttons[0]!).getByText('8:00a')).toBeInTheDocument();
+    expect(within(buttons[0]!).getByText('Client 0')).toBeInTheDocument();
+    const fullText = within(buttons[0]!).getByTestId('appointment-full-text');
+    expect(fullText).toHaveTextContent(/^8:00 AM - Client 0$/);
+    expect(fullText).toHaveAttribute('aria-hidden', 'true');
     expect(buttons[3]).toHaveTextContent(/^\+2 more$/);
     expect(buttons).toHaveLength(4);
 
@@ -97,5 +102,20 @@ describe('MonthCalendar', () => {
     const { onOpen } = renderMonth(new Date(2026, 3, 1), [appointment]);
     await user.click(screen.getByRole('button', { name: `2:05 PM - ${appointment.lead!.full_name}` }));
     expect(onOpen).toHaveBeenCalledWith(appointment);
+  });
+
+  it('opens the details from the keyboard, each appointment a control in reading order', async () => {
+    const user = userEvent.setup();
+    const early = makeAppointment({ date: '2026-04-02', time: '08:00', lead: { full_name: 'Early Client', email: 'e@example.com', phone: '1' } });
+    const late = makeAppointment({ date: '2026-04-02', time: '17:30', status: 'cancelled', lead: { full_name: 'Late Client', email: 'l@example.com', phone: '1' } });
+    const { onOpen } = renderMonth(new Date(2026, 3, 1), [early, late]);
+    await user.tab();
+    expect(screen.getByRole('button', { name: '8:00 AM - Early Client' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: '5:30 PM - Late Client (cancelled)' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(onOpen).toHaveBeenCalledWith(late);
+    await user.keyboard(' ');
+    expect(onOpen).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,4 +1,5 @@
 import { format, isSameMonth } from 'date-fns';
+import { useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ISO_DAY, calendarLabel, cancelledClass, formatClock, groupByDay, weekdayNames } from '../calendar-month.ts';
 import { DayOverflowPopover } from './day-overflow-popover.tsx';
@@ -26,12 +27,18 @@ const WEEKDAYS = weekdayNames();
 export function MonthCalendar({ month, weeks, appointments, today, titleId, busy, onOpen }: Props) {
   const byDay = groupByDay(appointments);
   return (
-    <div className="relative overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    // Not clipped (no overflow-hidden): an appointment's full text shows below it on hover and focus.
+    <div className="relative rounded-lg border border-slate-200 bg-white shadow-sm">
       <table aria-labelledby={titleId} aria-busy={busy || undefined} className="w-full table-fixed border-collapse">
         <thead>
           <tr>
             {WEEKDAYS.map((day) => (
-              <th key={day.short} scope="col" abbr={day.long} className="border-b border-slate-200 bg-slate-50 py-2 text-xs font-semibold text-slate-600">
+              <th
+                key={day.short}
+                scope="col"
+                abbr={day.long}
+                className="border-b border-slate-200 bg-slate-50 py-2 text-xs font-semibold text-slate-600 first:rounded-tl-lg last:rounded-tr-lg"
+              >
                 {day.short}
               </th>
             ))}
@@ -40,12 +47,13 @@ export function MonthCalendar({ month, weeks, appointments, today, titleId, busy
         <tbody>
           {weeks.map((week) => (
             <tr key={format(week[0]!, ISO_DAY)}>
-              {week.map((day) => {
+              {week.map((day, column) => {
                 const key = format(day, ISO_DAY);
                 return (
                   <DayCell
                     key={key}
                     day={day}
+                    tipAtEnd={column >= 4}
                     inMonth={isSameMonth(day, month)}
                     isToday={key === today}
                     appointments={byDay.get(key) ?? []}
@@ -61,9 +69,17 @@ export function MonthCalendar({ month, weeks, appointments, today, titleId, busy
   );
 }
 
-type CellProps = { day: Date; inMonth: boolean; isToday: boolean; appointments: Appointment[]; onOpen: (appointment: Appointment) => void };
+type CellProps = {
+  day: Date;
+  inMonth: boolean;
+  isToday: boolean;
+  /** The right-hand days open the full text leftwards, so it stays on a phone's screen. */
+  tipAtEnd: boolean;
+  appointments: Appointment[];
+  onOpen: (appointment: Appointment) => void;
+};
 
-function DayCell({ day, inMonth, isToday, appointments, onOpen }: CellProps) {
+function DayCell({ day, inMonth, isToday, tipAtEnd, appointments, onOpen }: CellProps) {
   const shown = appointments.slice(0, APPOINTMENTS_PER_CELL);
   const hidden = appointments.length - shown.length;
   return (
@@ -89,20 +105,49 @@ function DayCell({ day, inMonth, isToday, appointments, onOpen }: CellProps) {
       <ul className="mt-0.5 space-y-0.5">
         {shown.map((appointment) => (
           <li key={appointment.id}>
-            <button
-              type="button"
-              onClick={() => onOpen(appointment)}
-              // A phone's cell is ~45 px wide: it shows the start time only, the name stays in the label.
-              aria-label={calendarLabel(appointment)}
-              className={`block w-full truncate rounded px-0.5 py-0.5 text-left text-[10px] leading-tight hover:brightness-95 sm:px-1 sm:text-xs ${TYPE_COLORS[appointment.type]} ${cancelledClass(appointment)}`}
-            >
-              <span className="sm:hidden">{formatClock(appointment.time, true)}</span>
-              <span className="hidden sm:inline">{calendarLabel(appointment)}</span>
-            </button>
+            <MonthEntry appointment={appointment} tipAtEnd={tipAtEnd} onOpen={onOpen} />
           </li>
         ))}
       </ul>
       {hidden > 0 ? <DayOverflowPopover day={day} hidden={hidden} appointments={appointments} onOpen={onOpen} /> : null}
     </td>
+  );
+}
+
+/**
+ * One appointment in a day cell: its start time and the lead's name, cut to the cell (below
+ * 1280 px, where a cell is narrow, "9:00a" over the name on up to two lines; "9:00 AM - Jane
+ * Doe" on one line wider), never the name cut to nothing. The full "h:mm a - Lead Name" is its accessible name and shows
+ * under it on hover and keyboard focus (Escape hides it: WCAG 1.4.13).
+ */
+function MonthEntry({ appointment, tipAtEnd, onOpen }: { appointment: Appointment; tipAtEnd: boolean; onOpen: (appointment: Appointment) => void }) {
+  const [tipHidden, setTipHidden] = useState(false);
+  const label = calendarLabel(appointment);
+  return (
+    <button
+      type="button"
+      onClick={() => onOpen(appointment)}
+      onKeyDown={(event) => event.key === 'Escape' && setTipHidden(true)}
+      onBlur={() => setTipHidden(false)}
+      onMouseLeave={() => setTipHidden(false)}
+      aria-label={label}
+      // Raised while hovered or focused, so its full text is drawn over the appointments below.
+      className={`group relative block w-full rounded px-0.5 py-0.5 text-left text-[10px] leading-tight hover:z-20 hover:brightness-95 focus-visible:z-20 sm:px-1 sm:text-xs ${TYPE_COLORS[appointment.type]}`}
+    >
+      <span className={`block ${cancelledClass(appointment)}`}>
+        <span className="block truncate sm:font-semibold xl:hidden">{formatClock(appointment.time, true)}</span>
+        <span className="line-clamp-2 break-words xl:hidden">{appointment.lead?.full_name ?? 'Unknown'}</span>
+        <span className="hidden truncate xl:block">{label}</span>
+      </span>
+      <span
+        aria-hidden="true"
+        data-testid="appointment-full-text"
+        className={`absolute top-full z-30 mt-1 w-max max-w-44 rounded bg-slate-900 px-2 py-1 text-xs font-normal whitespace-normal text-white shadow-lg ${
+          tipAtEnd ? 'right-0' : 'left-0'
+        } ${tipHidden ? 'hidden' : 'hidden group-hover:block group-focus-visible:block'}`}
+      >
+        {label}
+      </span>
+    </button>
   );
 }

@@ -1,11 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Notification } from '#shared/schemas/notification';
+import type { Notification, NotificationList } from '#shared/schemas/notification';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 export const notificationsQueryKey = ['notifications'] as const;
 
-export const getNotifications = () =>
-  apiRequest<{ notifications: Notification[] }>('GET', '/api/notifications').then((r) => r.notifications);
+/** The list and the business time zone its times are shown in. */
+export type NotificationsData = { notifications: Notification[]; time_zone?: string };
+
+export const getNotifications = (): Promise<NotificationsData> => apiRequest<NotificationList>('GET', '/api/notifications');
 
 export const notificationsQueryOptions = () =>
   queryOptions({ queryKey: notificationsQueryKey, queryFn: getNotifications, staleTime: 60_000 });
@@ -13,8 +15,10 @@ export const notificationsQueryOptions = () =>
 /** The bell's list. Fetch errors stay in the query state, not shown (docs/product-rules.md, "Silent errors"). */
 export const useNotifications = () => useQuery(notificationsQueryOptions());
 
+// Before the list has loaded a live notification makes a list of its own (no zone yet: its
+// time is shown in the viewer's zone, named); the fetch under way replaces it.
 const setList = (client: QueryClient, update: (list: Notification[]) => Notification[]) =>
-  client.setQueryData<Notification[]>(notificationsQueryKey, (list) => update(list ?? []));
+  client.setQueryData<NotificationsData>(notificationsQueryKey, (data) => ({ ...data, notifications: update(data?.notifications ?? []) }));
 
 /** Adds a notification that arrived live, unless the list already has it. */
 export function addLiveNotification(client: QueryClient, notification: Notification) {

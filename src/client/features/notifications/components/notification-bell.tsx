@@ -1,10 +1,10 @@
-import { format, isValid, parseISO } from 'date-fns';
 import { Bell, Trash2 } from '#client/components/icons.tsx';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useDropdown } from '#client/components/ui/use-dropdown.ts';
 import { ConfirmDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { formatZonedDateTime } from '#client/lib/format.ts';
 import {
   useClearNotifications,
   useMarkAllNotificationsRead,
@@ -14,14 +14,10 @@ import {
 
 const CLEAR_CONFIRMATION = 'Are you sure you want to clear all notifications? This action cannot be undone.';
 
-function when(iso: string): string {
-  const date = parseISO(iso);
-  return isValid(date) ? format(date, 'MMM d, h:mm a') : 'N/A';
-}
-
 /** The header's bell: unread badge, the list, mark read, mark all read, clear all. */
 export function NotificationBell() {
-  const { data: notifications = [], isPending } = useNotifications();
+  const { data, isPending } = useNotifications();
+  const notifications = data?.notifications ?? [];
   const markRead = useMarkNotificationRead();
   const markAll = useMarkAllNotificationsRead();
   const clear = useClearNotifications();
@@ -101,7 +97,10 @@ export function NotificationBell() {
                           {n.read ? null : <span className="sr-only">Unread: </span>}
                           {n.message}
                         </span>
-                        <span className="mt-1 block text-xs text-slate-600">{when(n.created_at)}</span>
+                        {/* In the business time zone, named: the times the messages quote are that zone's. */}
+                        <time dateTime={n.created_at} className="mt-1 block text-xs text-slate-600">
+                          {formatZonedDateTime(n.created_at, data?.time_zone)}
+                        </time>
                       </>
                     );
                     const className = `block w-full px-4 py-3 text-left hover:bg-slate-50 ${n.read ? '' : 'bg-blue-50'}`;
