@@ -5,8 +5,12 @@
  */
 const NOT_EMAILED = 'We have not emailed you the details, so add the call to your calendar below.';
 
-/** Under "Your free call is booked". */
-export const bookedNote = (emailed: boolean | undefined) => (emailed ? 'We have emailed you the details with a calendar invitation.' : NOT_EMAILED);
+/**
+ * Under "Your free call is booked". `undefined`: an answer that does not know (a confirmation
+ * link clicked twice answers what the first click booked), so it claims neither.
+ */
+export const bookedNote = (emailed: boolean | undefined) =>
+  emailed === undefined ? 'Add the call to your calendar below.' : emailed ? 'We have emailed you the details with a calendar invitation.' : NOT_EMAILED;
 
 /** A held booking confirmed from the emailed link. */
 export const confirmedNotice = (emailed: boolean | undefined) => `Your call is booked. ${bookedNote(emailed)}`;
