@@ -85,3 +85,25 @@ export function isoInZone(instant: number, timeZone: string): string {
 export const clockMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 /** 570 → "09:30". */
 export const clockText = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** The longest IANA time zone name we take (the longest real one, America/Argentina/ComodRivadavia, has 32 characters). */
+export const TIME_ZONE_MAX_LENGTH = 64;
+
+/**
+ * Whether `name` is an IANA time zone this runtime knows (America/Los_Angeles, UTC,
+ * Etc/GMT+5), in any letter case. Offsets (+05:00) and abbreviations Intl might also take are
+ * not names, so the pattern refuses them first.
+ */
+export function isTimeZone(name: string): boolean {
+  if (name.length > TIME_ZONE_MAX_LENGTH || !/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(name)) return false;
+  return canonicalTimeZone(name) !== undefined;
+}
+
+/** The runtime's own spelling of a time zone name (america/new_york → America/New_York); undefined for none. */
+export function canonicalTimeZone(name: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}

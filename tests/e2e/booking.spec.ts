@@ -1,7 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { request as apiRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { OPEN_EVERY_DAY } from '../../src/server/test/booking.ts';
 import { SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from './fixtures.ts';
+import { startOwnServer, type OwnServer } from './own-server.ts';
 
 /*
  * Booking end to end: a visitor sends the form, picks a time and confirms; an admin, signed
@@ -25,9 +27,9 @@ test.beforeAll(async ({ browser }) => {
   await page.close();
 });
 
-/** Sends the lead form as a person would and waits for the picker. */
-async function sendForm(page: Page, name: string, email: string) {
-  await openPage(page, '/');
+/** Sends the lead form as a person would (on `base`, the suite's server by default) and waits for the picker. */
+async function sendForm(page: Page, name: string, email: string, base = '') {
+  await openPage(page, `${base}/`);
   await fillLeadForm(page, { name, email, phone: '(240) 555-0144', propertyType: 'Commercial', message: 'A strip mall' });
   // No pause: the form itself waits until its token is as old as the server's minimum.
   await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
@@ -220,3 +222,114 @@ test('the picker asks for open times a month of dates at a time, up to the last 
 });
 
 const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** An instant's clock time in a zone, with the zone's short name: "7:00 AM PST". */
+const clockIn = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso)).replace(/[\u202f\u00a0]/g, ' ');
+/** YYYYMMDDTHHMMSSZ, as iCalendar and Google Calendar write UTC. */
+const utcStamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+] as const) {
+  test.describe(`a visitor in Los Angeles, at ${width} px`, () => {
+    test.use({ viewport: { width, height }, timezoneId: 'America/Los_Angeles' });
+
+    test('reaches Confirm without scrolling, reads the call on their clock with the firm’s beside it, and adds it to a calendar', async ({ page, request }) => {
+      const email = `pacific.${tag()}@example.com`;
+      await sendForm(page, `Lou Pacific ${tag()}`, email);
+      await pickTime(page, 2, 'Phone call');
+      // A phone's screen holds the picker's Confirm once a day and a time are picked (it stays at the foot of the screen).
+      await expect(page.getByRole('button', { name: 'Confirm' })).toBeInViewport({ ratio: 1 });
+      const chosen = (await page.getByRole('group', { name: /^Time on / }).getByRole('radio', { checked: true }).getAttribute('value'))!;
+      const both = `${clockIn(chosen, 'America/Los_Angeles')} (${clockIn(chosen, 'America/New_York')})`;
+      expect(both).toMatch(/^\d{1,2}:\d{2} [AP]M P[SD]T \(\d{1,2}:\d{2} [AP]M E[SD]T\)$/);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+
+      await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
+      await expect(page.getByText(new RegExp(`^Phone call on \\w+day, \\w+ \\d{1,2} at ${escapeRegExp(both)}\\.$`))).toBeVisible();
+      await expect(page.getByText('We have emailed you the details with a calendar invitation.')).toBeVisible();
+
+      // Add to calendar: the .ics from the server, and Google Calendar's and Outlook's event pages, filled in.
+      const calendar = page.getByRole('group', { name: 'Add to calendar' });
+      const downloading = page.waitForEvent('download');
+      await calendar.getByRole('link', { name: 'Calendar file (.ics)' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toBe('free-call.ics');
+      const ics = readFileSync((await download.path())!, 'utf8');
+      expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
+      expect(ics).toMatch(/\r\nUID:[0-9a-f-]{36}@keystone\.test\r\n/);
+      expect(ics).toContain(`\r\nDTSTART:${utcStamp(chosen)}\r\n`);
+      const google = new URL((await calendar.getByRole('link', { name: /^Google Calendar/ }).getAttribute('href'))!);
+      expect(google.origin + google.pathname).toBe('https://calendar.google.com/calendar/render');
+      expect(google.searchParams.get('text')).toBe(`Call with ${SITE_NAME}`);
+      expect(google.searchParams.get('dates')).toMatch(new RegExp(`^${utcStamp(chosen)}/\\d{8}T\\d{6}Z$`));
+      const outlook = new URL((await calendar.getByRole('link', { name: /^Outlook/ }).getAttribute('href'))!);
+      expect(outlook.origin + outlook.pathname).toBe('https://outlook.live.com/calendar/0/deeplink/compose');
+      expect(outlook.searchParams.get('startdt')).toBe(new Date(chosen).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+      await expect(calendar.getByRole('link', { name: /^Outlook/ })).toHaveAttribute('target', '_blank');
+
+      // The confirmation email says it the same way.
+      await expect
+        .poll(async () => (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your call'))?.text ?? '', { timeout: 20_000 })
+        .toContain(` at ${both}.`);
+
+      // So does the private page, which offers Add to calendar too.
+      await openPage(page, (await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href'))!);
+      await expect(page.getByText(new RegExp(`^Your phone call is on \\w+day, \\w+ \\d{1,2} at ${escapeRegExp(both)}\\.$`))).toBeVisible();
+      await expect(page.getByRole('group', { name: 'Add to calendar' }).getByRole('link')).toHaveCount(3);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    });
+  });
+}
+
+test.describe('with email off (no SMTP_URL)', () => {
+  const ADMIN = { email: `email-off.${Date.now()}@own.test`, password: 'email-off-password-1' };
+  let server: OwnServer;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async () => {
+    // Its own server, migrated and signed in to: past 30 s on a busy 2-core machine.
+    test.setTimeout(90_000);
+    server = await startOwnServer({ SMTP_URL: '', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LEAD_MIN_FILL_SECONDS: '1', BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0' });
+    const api = await apiRequest.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+    // The ADMIN_EMAIL admin is made just after the database opens.
+    await expect.poll(async () => (await api.post('/api/auth/login', { data: ADMIN })).status(), { timeout: 20_000 }).toBe(200);
+    expect((await api.put('/api/booking-settings', { data: OPEN_EVERY_DAY })).status()).toBe(200);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`at ${width} px the visitor is never told of an email, and is offered Add to calendar: booked, moved, cancelled`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await sendForm(page, `Nell Nomail ${tag()}`, `nomail.${tag()}@example.com`, server.baseURL);
+      await pickTime(page, 1, 'Zoom');
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
+      await expect(page.getByText('We have not emailed you the details, so add the call to your calendar below.')).toBeVisible();
+      await expect(page.getByText(/emailed you the/)).toHaveText('We have not emailed you the details, so add the call to your calendar below.');
+      await expect(page.getByRole('group', { name: 'Add to calendar' }).getByRole('link')).toHaveCount(3);
+
+      await openPage(page, `${server.baseURL}${await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href')}`);
+      const before = await page.getByRole('link', { name: /^Google Calendar/ }).getAttribute('href');
+      await page.getByRole('button', { name: 'Move my call' }).click();
+      await pickTime(page, 4, 'Zoom');
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Your call has been moved.' })).toHaveText('Your call has been moved. Add the new time to your calendar below.');
+      // The calendar links follow the new time.
+      await expect(page.getByRole('link', { name: /^Google Calendar/ })).not.toHaveAttribute('href', before!);
+
+      await page.getByRole('button', { name: 'Cancel my call' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, cancel it' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Your call has been cancelled.' })).toHaveText('Your call has been cancelled.');
+      await expect(page.getByRole('group', { name: 'Add to calendar' })).toHaveCount(0);
+    });
+  }
+});

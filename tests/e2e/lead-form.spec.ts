@@ -38,39 +38,58 @@ test('an invalid email shows "Invalid email address" and clears once fixed', asy
   await expect(email).not.toHaveAttribute('aria-invalid', 'true');
 });
 
-test('a valid submission shows the thank-you toast, offers a time, and "Skip, call me instead" brings back the empty form', async ({ page }) => {
-  await openPage(page, '/');
-  await fillLeadForm(page, VALID_LEAD);
-  const form = page.locator('#contact form');
-  const requestPromise = page.waitForRequest('**/api/public/leads');
-  await form.getByRole('button', { name: 'Submit Request' }).click();
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+] as const) {
+  test(`at ${width} px a valid submission thanks the visitor in a status line above the time picker, covering nothing, and "Skip, call me instead" brings back the empty form`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await openPage(page, '/');
+    await fillLeadForm(page, VALID_LEAD);
+    const form = page.locator('#contact form');
+    const requestPromise = page.waitForRequest('**/api/public/leads');
+    await form.getByRole('button', { name: 'Submit Request' }).click();
 
-  const body = (await requestPromise).postDataJSON() as Record<string, unknown>;
-  expect(body).toMatchObject({
-    full_name: VALID_LEAD.name,
-    email: VALID_LEAD.email,
-    phone: VALID_LEAD.phone,
-    property_types: ['multifamily'],
-    website: '',
+    const body = (await requestPromise).postDataJSON() as Record<string, unknown>;
+    expect(body).toMatchObject({
+      full_name: VALID_LEAD.name,
+      email: VALID_LEAD.email,
+      phone: VALID_LEAD.phone,
+      property_types: ['multifamily'],
+      website: '',
+    });
+    expect(body.submission_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.form_token).toMatch(/^[A-Za-z0-9_-]{75}$/);
+    expect(body).not.toHaveProperty('fill_ms');
+
+    // The thanks, word for word, in the contact section's own status line: not a toast.
+    const thanks = page.locator('#contact').getByRole('status').filter({ hasText: SUCCESS });
+    await expect(thanks).toHaveText(SUCCESS);
+    await expect(page.getByRole('button', { name: 'Close notification' })).toHaveCount(0);
+    const heading = page.getByRole('heading', { name: 'Pick a time for your free call' });
+    await expect(heading).toBeFocused();
+    await expect(thanks).toBeInViewport();
+    await expect(heading).toBeInViewport();
+    // Above the picker's heading, and nothing (the navigation, a toast) lies over either.
+    const [t, h] = [(await thanks.boundingBox())!, (await heading.boundingBox())!];
+    expect(t.y + t.height).toBeLessThanOrEqual(h.y);
+    for (const target of [thanks, heading]) {
+      const uncovered = await target.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left + 4, r.right - 4].every((x) => el.contains(document.elementFromPoint(x, r.top + r.height / 2)));
+      });
+      expect(uncovered).toBe(true);
+    }
+
+    await page.getByRole('button', { name: 'Skip, call me instead' }).click();
+    await expect(form.getByLabel('Full name')).toHaveValue('');
+    await expect(form.getByLabel('Email')).toHaveValue('');
+    await expect(form.getByLabel('Phone')).toHaveValue('');
+    await expect(form.getByLabel('Property type')).toHaveValue('');
+    await expect(form.getByLabel('Additional information')).toHaveValue('');
+    await expect(form.getByRole('button', { name: 'Submit Request' })).toBeEnabled();
   });
-  expect(body.submission_id).toMatch(/^[0-9a-f-]{36}$/);
-  expect(body.form_token).toMatch(/^[A-Za-z0-9_-]{75}$/);
-  expect(body).not.toHaveProperty('fill_ms');
-
-  await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Pick a time for your free call' })).toBeVisible();
-  await page.getByRole('button', { name: 'Skip, call me instead' }).click();
-  await expect(form.getByLabel('Full name')).toHaveValue('');
-  await expect(form.getByLabel('Email')).toHaveValue('');
-  await expect(form.getByLabel('Phone')).toHaveValue('');
-  await expect(form.getByLabel('Property type')).toHaveValue('');
-  await expect(form.getByLabel('Additional information')).toHaveValue('');
-  await expect(form.getByRole('button', { name: 'Submit Request' })).toBeEnabled();
-
-  // The toast can be closed.
-  await page.getByRole('button', { name: 'Close notification' }).click();
-  await expect(page.getByText(SUCCESS)).toHaveCount(0);
-});
+}
 
 /** The leads stored under `email`, as an admin sees them (the public answer is the same for a bot's). */
 async function storedLeads(request: APIRequestContext, email: string) {

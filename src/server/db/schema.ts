@@ -378,6 +378,10 @@ export const appointments = pgTable(
     // bookings from one network at once; created_at is when it was made. Null for staff's
     // appointments; cleared 30 days after the call (docs/security.md).
     booked_network: text('booked_network'),
+    // The IANA time zone of the visitor who booked it on the website (their browser's), kept so
+    // the mails about it show their own clock beside the firm's; a move from their page updates it.
+    // Null for staff's appointments and for visitors whose browser did not say.
+    visitor_time_zone: text('visitor_time_zone'),
     // Not declared here (drizzle-kit has no exclusion constraints), made by migration 0011:
     //   blocks tsrange GENERATED ALWAYS AS (wall-clock start to end + buffer) STORED, and
     //   appointments_no_overlap EXCLUDE USING gist (blocks WITH &&) WHERE scheduled and not overlap_allowed.
@@ -486,6 +490,8 @@ export const bookingHolds = pgTable(
     type: text('type').notNull(),
     // The network (IPv4 /24, IPv6 /64) the request came from, for staff looking into a spike.
     client_network: text('client_network'),
+    // The visitor's IANA time zone, passed on to the appointment a confirmation makes.
+    visitor_time_zone: text('visitor_time_zone'),
     created_at: createdAt(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     // Set when confirmed, with the appointment it became (a second click answers the same).

@@ -103,8 +103,14 @@ export function toICalendar(appointments: CalendarAppointment[], opts: { siteNam
 export type CalendarPerson = { name: string; address: string };
 
 export type Invitation = {
-  /** REQUEST adds or updates the event in the attendee's calendar; CANCEL removes it (RFC 5546). */
-  method: 'REQUEST' | 'CANCEL';
+  /**
+   * REQUEST adds or updates the event in the attendee's calendar; CANCEL removes it (RFC 5546);
+   * PUBLISH is a file a person adds to their own calendar (the visitor's .ics download), with
+   * the same UID and SEQUENCE, so it updates the event an invitation made.
+   */
+  method: 'REQUEST' | 'CANCEL' | 'PUBLISH';
+  /** CANCELLED for a cancellation (the default of CANCEL), else CONFIRMED. */
+  status?: 'CONFIRMED' | 'CANCELLED';
   /** Stable across every message about one appointment, so calendars apply each in place. */
   uid: string;
   /** One higher at every change: a calendar ignores a message older than what it holds. */
@@ -115,7 +121,8 @@ export type Invitation = {
   summary: string;
   description: string;
   organizer: CalendarPerson;
-  attendee: CalendarPerson;
+  /** None in a published file. */
+  attendee?: CalendarPerson;
   productName: string;
   now?: Date;
 };
@@ -127,6 +134,7 @@ const paramText = (s: string) => `"${s.replace(/["\\]/g, '').replace(/[\u0000-\u
 /**
  * An iCalendar invitation (iTIP, RFC 5546) for one appointment, attached to the email that
  * schedules, moves or cancels it: calendar apps add, update or remove the event in place.
+ * Also the visitor's own download of their call (METHOD:PUBLISH, no attendee).
  */
 export function toInvitation(inv: Invitation): string {
   const person = (role: string, p: CalendarPerson) => `${role}${p.name ? `;CN=${paramText(p.name)}` : ''}:mailto:${p.address}`;
@@ -145,8 +153,8 @@ export function toInvitation(inv: Invitation): string {
     `SUMMARY:${escapeText(inv.summary)}`,
     `DESCRIPTION:${escapeText(inv.description)}`,
     person('ORGANIZER', inv.organizer),
-    person('ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE', inv.attendee),
-    `STATUS:${inv.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
+    ...(inv.attendee ? [person('ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE', inv.attendee)] : []),
+    `STATUS:${inv.status ?? (inv.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED')}`,
     'END:VEVENT',
     'END:VCALENDAR',
   ];

@@ -63,6 +63,34 @@ describe('a held booking\'s confirmation', () => {
   });
 });
 
+describe('a booked time, to the visitor who booked it online', () => {
+  const LA = 'America/Los_Angeles';
+  it('reads on their clock first and the firm’s beside it, in the confirmation, the move, the cancellation and the reminder', () => {
+    const lines = { scheduled: 'is booked for', updated: 'it is now on', cancelled: 'on' } as const;
+    for (const change of ['scheduled', 'updated', 'cancelled'] as const) {
+      const mail = composeEmail('appointment', { ...appointment('lead', change), visitor_time_zone: LA }, ctx);
+      expect(mail.text).toContain(`${lines[change]} Monday, December 2, 2030 at 11:30 AM PST (2:30 PM EST)`);
+      expect(mail.subject).toMatch(/, Mon, Dec 2, 11:30 AM PST \(2:30 PM EST\)$/);
+      // The calendar invitation is in UTC either way.
+      expect(mail.icalEvent!.content).toContain('DTSTART:20301202T193000Z');
+    }
+    const reminder = composeEmail('appointment-reminder', { appointment_id: 'appt-1', type: 'Call', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', lead_name: 'Jane Doe', visitor_time_zone: LA }, ctx);
+    expect(reminder.subject).toBe('Reminder: your call with Keystone Due Diligence, Mon, Dec 2, 11:30 AM PST (2:30 PM EST)');
+    expect(reminder.text).toContain('A reminder of your call with Keystone Due Diligence on Monday, December 2, 2030 at 11:30 AM PST (2:30 PM EST).');
+  });
+
+  it('reads once when the clocks agree, or the zone is not known, and staff read the firm’s clock', () => {
+    for (const zone of ['America/New_York', 'America/Detroit', null, 'Not/A_Zone']) {
+      const mail = composeEmail('appointment', { ...appointment('lead', 'scheduled'), visitor_time_zone: zone }, ctx);
+      expect(mail.text).toContain('is booked for Monday, December 2, 2030 at 2:30 PM EST.');
+      expect(mail.subject).toBe('Confirmed: your Zoom call with Keystone Due Diligence, Mon, Dec 2, 2:30 PM');
+    }
+    const staff = composeEmail('appointment', { ...appointment('staff', 'scheduled'), visitor_time_zone: LA }, ctx);
+    expect(staff.subject).toBe('Scheduled: Zoom with Jane Doe, Mon, Dec 2, 2:30 PM');
+    expect(staff.text).not.toContain('PST');
+  });
+});
+
 describe('the invitation', () => {
   it('names who invited, the role and the link, which works once for 72 hours', () => {
     const mail = composeEmail('invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }, ctx);

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
 import type { EmailKind } from '../db/queries/emails.ts';
+import { LONG_DAY as LONG_WEEKDAY, bothClocks } from '#shared/visitor-clock';
+import { leadEventDetails, leadEventTitle, meetingName as meeting } from '../lib/booked-call-calendar.ts';
 import { APPOINTMENT_MINUTES, appointmentUid, icsUtc, toInvitation } from '../lib/icalendar.ts';
 import type { Mailbox } from '../lib/mail-settings.ts';
 import { weeklyReportDataSchema, type WeeklyFigures, type WeeklyReportData } from '../lib/weekly-report-data.ts';
@@ -57,9 +59,41 @@ const appointmentData = z.object({
   location: z.string().nullable().optional(),
   /** The lead's private booking page (/booking/<token>), for a call they booked themselves. */
   manage_path: z.string().optional(),
+  /** The time zone of the visitor who booked it online: the lead's copy shows their clock first, the firm's beside it. */
+  visitor_time_zone: z.string().nullable().optional(),
 });
 
-const reminderData = z.object({ appointment_id: z.string(), type: z.string(), time_zone: z.string(), starts_at: z.string(), lead_name: z.string() });
+const reminderData = z.object({
+  appointment_id: z.string(),
+  type: z.string(),
+  time_zone: z.string(),
+  starts_at: z.string(),
+  lead_name: z.string(),
+  visitor_time_zone: z.string().nullable().optional(),
+});
+
+/** A zone name from a snapshot that this runtime may not know (an old row, a newer tz database): the firm's clock alone then. */
+const knownZone = (zone: string | null | undefined) => {
+  if (!zone) return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A booked time as the visitor reads it: "Tuesday, November 24, 2026 at 7:00 AM PST (10:00 AM
+ * EST)", or the firm's clock alone when theirs is not known or reads the same
+ * (docs/product-rules.md, "Booking").
+ */
+const visitorWhen = (iso: string, timeZone: string, visitorZone: string | null | undefined) =>
+  bothClocks(iso, timeZone, knownZone(visitorZone), { day: { ...LONG_WEEKDAY, year: 'numeric' } });
+
+/** "Tue, Nov 24, 10:00 AM" for the lead's subjects, "Tue, Nov 24, 7:00 AM PST (10:00 AM EST)" when their clock reads otherwise. */
+const visitorShort = (iso: string, timeZone: string, visitorZone: string | null | undefined) =>
+  bothClocks(iso, timeZone, knownZone(visitorZone), { day: { weekday: 'short', month: 'short', day: 'numeric' }, joiner: ', ', zoneWhenAlone: false });
 
 /** A message's snapshot no longer matches what its template reads (a bug, or a row edited by hand). */
 export class EmailDataError extends Error {}
@@ -138,12 +172,14 @@ const propertyType = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[
 const newLeadSubject = (lead: z.infer<typeof leadData>) => oneLine(`New lead: ${lead.full_name}`);
 const acknowledgementSubject = (ctx: MailContext) => oneLine(`We received your request: ${ctx.site.name}`);
 function appointmentSubject(a: z.infer<typeof appointmentData>, ctx: MailContext): string {
-  const short = formatShort(a.starts_at, a.time_zone);
-  if (a.audience === 'staff') return oneLine(`${{ scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change]}: ${a.type} with ${a.lead_name}, ${short}`);
+  if (a.audience === 'staff') {
+    return oneLine(`${{ scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change]}: ${a.type} with ${a.lead_name}, ${formatShort(a.starts_at, a.time_zone)}`);
+  }
+  const short = visitorShort(a.starts_at, a.time_zone, a.visitor_time_zone);
   return oneLine(`${{ scheduled: 'Confirmed', updated: 'Updated', cancelled: 'Cancelled' }[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`);
 }
 const reminderSubject = (a: z.infer<typeof reminderData>, ctx: MailContext) =>
-  oneLine(`Reminder: your ${meeting(a.type)} with ${ctx.site.name}, ${formatShort(a.starts_at, a.time_zone)}`);
+  oneLine(`Reminder: your ${meeting(a.type)} with ${ctx.site.name}, ${visitorShort(a.starts_at, a.time_zone, a.visitor_time_zone)}`);
 const testSubject = (ctx: MailContext) => oneLine(`Test email from ${ctx.site.name}`);
 const inviteSubject = (ctx: MailContext) => oneLine(`You are invited to ${ctx.site.name}'s CRM`);
 
@@ -158,20 +194,25 @@ const inviteData = z.object({ link: z.string(), role: z.enum(['owner', 'staff'])
  * lives in the data only until the message is sent. Nothing the visitor typed is in it: the
  * address may be someone else's, and the firm's words are all it carries.
  */
-const bookingConfirmationData = z.object({ link: z.string(), type: z.string(), time_zone: z.string(), starts_at: z.string(), expires_at: z.string() });
+const bookingConfirmationData = z.object({
+  link: z.string(),
+  type: z.string(),
+  time_zone: z.string(),
+  starts_at: z.string(),
+  expires_at: z.string(),
+  visitor_time_zone: z.string().nullable().optional(),
+});
 const bookingConfirmationSubject = (ctx: MailContext) => oneLine(`Confirm your call with ${ctx.site.name}`);
 
 function bookingConfirmation(data: unknown, ctx: MailContext): ComposedEmail {
   const b = parse(bookingConfirmationData, data);
-  const until = new Intl.DateTimeFormat('en-US', { timeZone: b.time_zone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
-    .format(new Date(b.expires_at))
-    .replace(/\u202f/g, ' ');
+  const until = bothClocks(b.expires_at, b.time_zone, knownZone(b.visitor_time_zone));
   return {
     subject: bookingConfirmationSubject(ctx),
     ...render(ctx, 'Hello,', [
       {
         lines: [
-          `Someone (we hope you) asked to book a ${meeting(b.type)} with ${ctx.site.name} on ${formatWhen(b.starts_at, b.time_zone)}.`,
+          `Someone (we hope you) asked to book a ${meeting(b.type)} with ${ctx.site.name} on ${visitorWhen(b.starts_at, b.time_zone, b.visitor_time_zone)}.`,
           `The time is yours only once you confirm it: until then others may still book it. The link works for 30 minutes, until ${until}.`,
         ],
       },
@@ -221,9 +262,6 @@ function leadAcknowledgement(data: unknown, ctx: MailContext): ComposedEmail {
   };
 }
 
-/** How a person calls each kind of appointment in a sentence. */
-const meeting = (type: string) => ({ Call: 'call', Zoom: 'Zoom call', 'On-site': 'on-site visit' })[type] ?? type.toLowerCase();
-
 function appointment(data: unknown, ctx: MailContext): ComposedEmail {
   const a = parse(appointmentData, data);
   const when = formatWhen(a.starts_at, a.time_zone);
@@ -234,10 +272,10 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
     sequence: a.sequence,
     startsUtc: icsUtc(a.starts_at),
     durationMinutes: a.duration_minutes ?? APPOINTMENT_MINUTES,
-    summary: a.audience === 'lead' ? `${a.type} with ${ctx.site.name}` : `${a.type} with ${a.lead_name}`,
+    summary: a.audience === 'lead' ? leadEventTitle(a.type, ctx.site) : `${a.type} with ${a.lead_name}`,
     description:
       a.audience === 'lead'
-        ? `Your ${meeting(a.type)} with ${ctx.site.name}. Questions: ${ctx.site.phone}, ${ctx.site.email}.`
+        ? leadEventDetails(a.type, ctx.site)
         : [`Lead: ${a.lead_name}`, `Email: ${a.lead_email}`, `Phone: ${a.lead_phone}`, a.notes].filter(Boolean).join('\n'),
     organizer: { name: ctx.site.name, address: ctx.from.address },
     // The lead's own copy names no attendee: the name is what a visitor typed, and in a stranger's
@@ -258,10 +296,11 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
     };
   }
   const first = a.lead_name.split(/\s+/)[0] ?? a.lead_name;
+  const theirs = visitorWhen(a.starts_at, a.time_zone, a.visitor_time_zone);
   const lines = {
-    scheduled: [`Your ${meeting(a.type)} with ${ctx.site.name} is booked for ${when}.`, 'The attached invitation adds it to your calendar.'],
-    updated: [`Your ${meeting(a.type)} with ${ctx.site.name} has changed: it is now on ${when}.`, 'The attached invitation updates it in your calendar.'],
-    cancelled: [`Your ${meeting(a.type)} with ${ctx.site.name} on ${when} is cancelled.`, 'The attached notice removes it from your calendar.'],
+    scheduled: [`Your ${meeting(a.type)} with ${ctx.site.name} is booked for ${theirs}.`, 'The attached invitation adds it to your calendar.'],
+    updated: [`Your ${meeting(a.type)} with ${ctx.site.name} has changed: it is now on ${theirs}.`, 'The attached invitation updates it in your calendar.'],
+    cancelled: [`Your ${meeting(a.type)} with ${ctx.site.name} on ${theirs} is cancelled.`, 'The attached notice removes it from your calendar.'],
   }[a.change];
   return {
     subject: appointmentSubject(a, ctx),
@@ -278,7 +317,7 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
 function appointmentReminder(data: unknown, ctx: MailContext): ComposedEmail {
   const a = parse(reminderData, data);
   const first = a.lead_name.split(/\s+/)[0] ?? a.lead_name;
-  const when = formatWhen(a.starts_at, a.time_zone);
+  const when = visitorWhen(a.starts_at, a.time_zone, a.visitor_time_zone);
   return {
     subject: reminderSubject(a, ctx),
     ...render(ctx, `Hello ${first},`, [

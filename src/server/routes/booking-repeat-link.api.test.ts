@@ -28,7 +28,7 @@ let cookie: string;
 const today = () => zonedParts(Date.now(), TZ).date;
 const day = (n: number) => addDays(today(), n);
 
-const KNOWN = { full_name: 'Jane Doe', email: 'jane@example.com', phone: '(301) 555-0100' };
+const KNOWN = { full_name: 'Jane Doe', email: 'jane@example.com', phone: '(301) 555-0142' }; // not the firm's own number (SITE_PHONE's default), which the answer's calendar links carry
 const STRANGER = { full_name: 'Mallory Stranger', email: 'jane@example.com', phone: '(202) 555-0199' };
 
 beforeAll(() => {
@@ -72,7 +72,7 @@ describe('a stranger’s link to a known person', () => {
     expect(seen.status).toBe(200);
     expect(seen.body).toMatchObject({ first_name: 'Mallory', booking: null, can_book: true, can_change: false });
     // Nothing the firm holds about Jane (name, phone, her call's time) is in the answer.
-    for (const secret of ['Jane', 'Doe', '555-0100', slots[0]!]) expect(seen.text).not.toContain(secret);
+    for (const secret of ['Jane', 'Doe', '555-0142', slots[0]!]) expect(seen.text).not.toContain(secret);
 
     // The person's call is not this link's to move or cancel.
     expect((await move(stranger, slots[4]!)).status).toBe(422);
@@ -83,11 +83,11 @@ describe('a stranger’s link to a known person', () => {
     const booked = await book(stranger, slots[2]!);
     expect(booked.status).toBe(201);
     expect(booked.body).toMatchObject({ first_name: 'Mallory', booking: { start: slots[2], status: 'scheduled' } });
-    for (const secret of ['Jane', 'Doe', '555-0100', slots[0]!]) expect(booked.text).not.toContain(secret);
+    for (const secret of ['Jane', 'Doe', '555-0142', slots[0]!]) expect(booked.text).not.toContain(secret);
 
     // On the person's lead, recorded as that inquiry; the lead's details untouched.
     const [lead] = await rowsOf<{ id: string; full_name: string; phone: string }>(database.db, sql`select id, full_name, phone from leads`);
-    expect(lead).toMatchObject({ full_name: 'Jane Doe', phone: '(301) 555-0100' });
+    expect(lead).toMatchObject({ full_name: 'Jane Doe', phone: '(301) 555-0142' });
     const [inquiry] = await rowsOf<{ id: string; name: string }>(database.db, sql`select id, data->>'full_name' as name from lead_events where kind = 'inquiry'`);
     expect(inquiry?.name).toBe('Mallory Stranger');
     const stored = await rowsOf<{ time: string; lead_id: string; inquiry_id: string | null }>(

@@ -15,11 +15,12 @@ import {
   type PublicBooking,
 } from '#shared/schemas/booking';
 import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
-import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
+import { canonicalTimeZone, clockText, isoInZone, zonedParts } from '#shared/zoned-time';
+import { z } from '@hono/zod-openapi';
 import { createOwnerRoute } from '../auth/admin-route.ts';
 import { openSlots, type Busy } from '../booking/availability.ts';
 import type { Db } from '../db/client.ts';
-import { updateAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
+import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
 import {
   bookingNotice,
   bookSlot,
@@ -31,6 +32,7 @@ import {
   readBooking,
   readBookingContext,
   saveBookingSettings,
+  type Booked,
   type BookingRow,
 } from '../db/queries/bookings.ts';
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
@@ -41,7 +43,10 @@ import { hashToken } from '../db/queries/sessions.ts';
 import { admitWebsiteBooking, callUs, sitePhone } from './booking-admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
-import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
+import { createPublicRoute, errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
+import { bookedCallIcs, googleCalendarUrl, leadEventDetails, leadEventTitle, outlookCalendarUrl } from '../lib/booked-call-calendar.ts';
+import { mailSite } from '../mail/context.ts';
+import { appointmentUid } from '../lib/icalendar.ts';
 import { createRouter } from '../http/router.ts';
 
 const LINK_INVALID = 'This booking link is not valid or has expired.';
@@ -103,6 +108,21 @@ const confirmRoute = createPublicRoute({
   },
 });
 
+const calendarRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/public/bookings/{token}/calendar.ics',
+  tags: ['public'],
+  summary: 'The call booked through a private link, as an .ics file for the visitor’s calendar',
+  description:
+    'Open to anyone holding the link, like the private page. An iCalendar file (METHOD:PUBLISH) with the UID and SEQUENCE of the invitation emails, ' +
+    'so adding it updates the event an invitation made (a cancelled call comes as STATUS:CANCELLED).',
+  request: { params: bookingTokenParamSchema },
+  responses: {
+    200: mediaContent('text/calendar', 'iCalendar', z.string()),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link, or no call booked through it' }),
+  },
+});
+
 const readRoute = createPublicRoute({
   method: 'get',
   path: '/api/public/bookings/{token}',
@@ -159,21 +179,46 @@ const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({ .
 
 const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confirmation link could be sent. Turn email on first.';
 
-/** `network`: the client network the booking came from (kept for staff's bulk cancel). */
-type Booking = { hash: string; token: string; date: string; time: string; type: string; start: string; settings: BookingSettings; timeZone: string; busy: Busy[]; network: string | null };
+/**
+ * `network`: the client network the booking came from (kept for staff's bulk cancel);
+ * `visitorTimeZone`: the visitor's own (checked), kept for the mails about the call.
+ */
+type Booking = {
+  hash: string;
+  token: string;
+  date: string;
+  time: string;
+  type: string;
+  start: string;
+  settings: BookingSettings;
+  timeZone: string;
+  busy: Busy[];
+  network: string | null;
+  visitorTimeZone: string | null;
+};
 
 /**
  * Books the time for the link (bookSlot) or answers why not, calling `undo` first: 409 when
  * someone else took or is taking it (with that day's open times), or when the link booked at
  * this very moment through another request (a double click).
  */
-async function bookOrUndo(c: Context<AppEnv>, b: Booking, undo: () => Promise<void>): Promise<string> {
+async function bookOrUndo(c: Context<AppEnv>, b: Booking, undo: () => Promise<void>): Promise<Booked> {
   const { settings, timeZone } = b;
-  let id: string | 'taken' | undefined;
+  let id: Booked | 'taken' | undefined;
   try {
     id = await bookSlot(
       c.var.db,
-      { hash: b.hash, date: b.date, time: b.time, type: b.type, durationMinutes: settings.slot_minutes, bufferMinutes: settings.buffer_minutes, token: b.token, network: b.network },
+      {
+        hash: b.hash,
+        date: b.date,
+        time: b.time,
+        type: b.type,
+        durationMinutes: settings.slot_minutes,
+        bufferMinutes: settings.buffer_minutes,
+        token: b.token,
+        network: b.network,
+        visitorTimeZone: b.visitorTimeZone,
+      },
       mailOf(c),
     );
   } catch (error) {
@@ -234,17 +279,29 @@ async function limitChanges(c: Context<AppEnv>, hash: string) {
   if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds, 'changes to this booking');
 }
 
+/** The visitor's time zone as sent (checked by the schema), in the runtime's own spelling; null when not sent. */
+const visitorZoneOf = (sent: string | undefined) => (sent === undefined ? null : (canonicalTimeZone(sent) ?? null));
+
+/** The scheduled call for the visitor's own calendar: the .ics path and the web calendars' links, with the invitation's words. */
+async function calendarOf(c: Context<AppEnv>, token: string, call: { start: string; end: string; type: string }): Promise<PublicBooking['calendar']> {
+  // The brand and contact the website shows now (Settings → Website), as the emails have them.
+  const site = await mailSite(c.var.db, c.var.deps.config);
+  const event = { title: leadEventTitle(call.type, site), details: leadEventDetails(call.type, site), start: call.start, end: call.end };
+  return { ics_path: `/api/public/bookings/${token}/calendar.ics`, google_url: googleCalendarUrl(event), outlook_url: outlookCalendarUrl(event) };
+}
+
 /** What the link's holder sees of their booking (with the time held for their confirmation, if any). */
-function publicView(row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow): PublicBooking {
+async function publicView(c: Context<AppEnv>, row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow): Promise<PublicBooking> {
   const a = row.appointment;
   const noticeMs = settings.min_notice_hours * 3_600_000;
   const scheduled = a?.status === 'scheduled';
+  const booking = a
+    ? { start: isoInZone(a.start, timeZone), end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone), type: a.type, status: a.status }
+    : null;
   return {
     first_name: row.full_name.split(/\s+/)[0] ?? row.full_name,
     time_zone: timeZone,
-    booking: a
-      ? { start: isoInZone(a.start, timeZone), end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone), type: a.type, status: a.status }
-      : null,
+    booking,
     can_book: settings.enabled && !row.expired && (!a || a.status === 'cancelled'),
     can_change: scheduled && a.start - Date.now() >= noticeMs,
     min_notice_hours: settings.min_notice_hours,
@@ -258,6 +315,7 @@ function publicView(row: BookingRow, token: string, settings: BookingSettings, t
             expires_at: hold.expires_at,
           }
         : null,
+    calendar: booking && scheduled ? await calendarOf(c, token, booking) : null,
   };
 }
 
@@ -265,12 +323,21 @@ const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minu
 const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
 
 /** The time is open and the visitor may have it, but only once they confirm it from our email: hold it and send the link. */
-async function holdForConfirmation(c: Context<AppEnv>, b: { token: string; hash: string; date: string; time: string; type: string }) {
+async function holdForConfirmation(c: Context<AppEnv>, b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null }) {
   const { token: code, hash: confirmHash } = newBookingToken();
   const config = c.var.deps.config;
   const held = await holdBooking(
     c.var.db,
-    { hash: b.hash, confirmHash, date: b.date, time: b.time, type: b.type, network: networkKey(c.var.clientIp), link: `/booking/${b.token}/confirm/${code}` },
+    {
+      hash: b.hash,
+      confirmHash,
+      date: b.date,
+      time: b.time,
+      type: b.type,
+      network: networkKey(c.var.clientIp),
+      link: `/booking/${b.token}/confirm/${code}`,
+      visitorTimeZone: b.visitorTimeZone,
+    },
     { ...queueMailOf(config.mail), timeZone: config.businessTimeZone },
   );
   if (held === 'refused') return undefined;
@@ -319,22 +386,32 @@ export const bookingRoutes = createRouter()
     // No change limit here: a link books one call; moving and cancelling it are limited. The
     // website's booking limits count what an address, a network and the whole site book.
     const at = requireOpenSlot(settings, timeZone, body.start, busy);
+    const visitorTimeZone = visitorZoneOf(body.time_zone);
     const admission = await admitWebsiteBooking(c, settings);
     if (admission.confirm) {
-      const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type });
+      const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type, visitorTimeZone });
       if (!held) {
         await admission.undo();
         throw new AppError('rate_limited', `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c))}`);
       }
       const start = Date.parse(body.start);
-      const view = publicView(row, body.booking_token, settings, timeZone);
+      const view = await publicView(c, row, body.booking_token, settings, timeZone);
       const pending = { start: isoInZone(start, timeZone), end: isoInZone(start + settings.slot_minutes * 60_000, timeZone), type: body.type, expires_at: held.expiresAt };
-      return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending }, 202);
+      // A hold exists only with its confirmation email queued (holdBooking).
+      return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending, emailed: true }, 202);
     }
-    const id = await bookOrUndo(c, { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start, network: networkKey(c.var.clientIp) }, admission.undo);
+    const made = await bookOrUndo(
+      c,
+      { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start, network: networkKey(c.var.clientIp), visitorTimeZone },
+      admission.undo,
+    );
     c.var.deps.outbox.nudge();
-    const booked: BookingRow = { ...row, expired: false, appointment: { id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled' } };
-    return c.json(publicView(booked, body.booking_token, settings, timeZone), 201);
+    const booked: BookingRow = {
+      ...row,
+      expired: false,
+      appointment: { id: made.id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled', sequence: 0 },
+    };
+    return c.json({ ...(await publicView(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
   })
   .openapi(confirmRoute, async (c) => {
     const { token } = c.req.valid('param');
@@ -345,25 +422,55 @@ export const bookingRoutes = createRouter()
     if (!hold) throw new AppError('not_found', HOLD_UNKNOWN);
     const { row, settings, busy } = await loadBooking(c, token, isoInZone(hold.start, timeZone));
     // Clicked twice: the second answers what the first did.
-    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id) return c.json(publicView(row, token, settings, timeZone), 200);
+    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id) return c.json(await publicView(c, row, token, settings, timeZone), 200);
     if (hold.expired) throw new AppError('unprocessable', HOLD_EXPIRED);
     if (!settings.enabled) throw new AppError('conflict', 'Online booking is closed. We will call you to agree a time.', undefined, undefined, { slots: [] });
     if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
     requireType(settings, hold.type);
     const start = isoInZone(hold.start, timeZone);
     const at = requireOpenSlot(settings, timeZone, start, busy);
-    const id = await bookOrUndo(c, { hash, ...at, type: hold.type, token, settings, timeZone, busy, start, network: hold.client_network }, async () => {});
-    await markHoldConfirmed(c.var.db, hash, id);
+    const made = await bookOrUndo(
+      c,
+      { hash, ...at, type: hold.type, token, settings, timeZone, busy, start, network: hold.client_network, visitorTimeZone: hold.visitor_time_zone },
+      async () => {},
+    );
+    await markHoldConfirmed(c.var.db, hash, made.id);
     c.var.deps.outbox.nudge();
-    const booked: BookingRow = { ...row, expired: false, appointment: { id, start: hold.start, duration_minutes: settings.slot_minutes, type: hold.type, status: 'scheduled' } };
-    return c.json(publicView(booked, token, settings, timeZone), 200);
+    const booked: BookingRow = {
+      ...row,
+      expired: false,
+      appointment: { id: made.id, start: hold.start, duration_minutes: settings.slot_minutes, type: hold.type, status: 'scheduled', sequence: 0 },
+    };
+    return c.json({ ...(await publicView(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
   })
   .openapi(readRoute, async (c) => {
     const { token } = c.req.valid('param');
     const { row, settings, hash, timeZone } = await loadBooking(c, token);
     const hold = await readPendingHold(c.var.db, hash, timeZone);
     c.header('Cache-Control', 'no-store');
-    return c.json(publicView(row, token, settings, timeZone, hold), 200);
+    return c.json(await publicView(c, row, token, settings, timeZone, hold), 200);
+  })
+  .openapi(calendarRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const { row, timeZone } = await loadBooking(c, token);
+    const a = row.appointment;
+    if (!a) throw new AppError('not_found', 'There is no call booked through this link.');
+    const { config } = c.var.deps;
+    const site = await mailSite(c.var.db, config);
+    const ics = bookedCallIcs({
+      uid: appointmentUid(a.id, config.mail.domain),
+      sequence: a.sequence,
+      start: isoInZone(a.start, timeZone),
+      end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone),
+      type: a.type,
+      cancelled: a.status === 'cancelled',
+      site,
+      organizer: { name: site.name, address: config.mail.from.address },
+    });
+    c.header('Content-Type', 'text/calendar; charset=utf-8');
+    c.header('Content-Disposition', 'attachment; filename="free-call.ics"');
+    c.header('Cache-Control', 'no-store');
+    return c.body(ics, 200);
   })
   .openapi(rescheduleRoute, async (c) => {
     const { token } = c.req.valid('param');
@@ -373,12 +480,20 @@ export const bookingRoutes = createRouter()
     requireType(settings, body.type);
     await limitChanges(c, hash);
     const at = requireOpenSlot(settings, timeZone, body.start, busy, current);
+    let changed;
     try {
-      await updateAppointment(
+      changed = await changeAppointment(
         c.var.db,
         current.id,
         { date: at.date, time: at.time, type: body.type },
-        { changedBy: null, mail: mailOf(c), notice: bookingNotice('moved'), leadExtra: managePathExtra(token), byVisitor: true },
+        {
+          changedBy: null,
+          mail: mailOf(c),
+          notice: bookingNotice('moved'),
+          leadExtra: managePathExtra(token),
+          byVisitor: true,
+          visitorTimeZone: visitorZoneOf(body.time_zone) ?? undefined,
+        },
       );
     } catch (error) {
       if (!isOverlapViolation(error)) throw error;
@@ -386,17 +501,22 @@ export const bookingRoutes = createRouter()
     }
     c.var.deps.outbox.nudge();
     const moved = await readBooking(c.var.db, hash, timeZone);
-    return c.json(publicView(moved!, token, settings, timeZone), 200);
+    return c.json({ ...(await publicView(c, moved!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
   })
   .openapi(cancelRoute, async (c) => {
     const { token } = c.req.valid('param');
     const { row, settings, hash, timeZone } = await loadBooking(c, token);
     const current = requireChangeable(row, settings);
     await limitChanges(c, hash);
-    await updateAppointment(c.var.db, current.id, { status: 'cancelled' }, { changedBy: null, mail: mailOf(c), cancelledBy: 'lead', notice: bookingNotice('cancelled'), byVisitor: true });
+    const changed = await changeAppointment(
+      c.var.db,
+      current.id,
+      { status: 'cancelled' },
+      { changedBy: null, mail: mailOf(c), cancelledBy: 'lead', notice: bookingNotice('cancelled'), byVisitor: true },
+    );
     c.var.deps.outbox.nudge();
     const cancelled = await readBooking(c.var.db, hash, timeZone);
-    return c.json(publicView(cancelled!, token, settings, timeZone), 200);
+    return c.json({ ...(await publicView(c, cancelled!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
   })
   .openapi(settingsRoute, async (c) => {
     const settings = await getBookingSettings(c.var.db);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AVAILABILITY_MAX_DAYS, BOOKABLE_TYPES, BOOKING_LIMITS } from '../constants.ts';
-import { clockMinutes } from '../zoned-time.ts';
+import { clockMinutes, isTimeZone } from '../zoned-time.ts';
 import { dateSchema, isCalendarDate, isClockTime } from './appointment.ts';
 import { storableText } from './text.ts';
 
@@ -102,10 +102,20 @@ const isoInstant = storableText({ error: 'Pick a time' })
 /** A booking token: 43 characters of base64url (32 random bytes). */
 export const bookingTokenSchema = storableText({ error: 'Invalid booking link' }).regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid booking link');
 
+export const TIME_ZONE_MESSAGE = 'Unknown time zone: use an IANA time zone name such as America/New_York';
+
+/**
+ * The visitor's time zone as their browser names it (Intl.DateTimeFormat().resolvedOptions().timeZone):
+ * a real IANA zone, or a 400 with TIME_ZONE_MESSAGE. The mails about their call show their clock beside the firm's.
+ */
+export const visitorTimeZoneSchema = storableText({ error: TIME_ZONE_MESSAGE }).refine(isTimeZone, TIME_ZONE_MESSAGE);
+
 export const createBookingRequestSchema = z.object({
   booking_token: bookingTokenSchema,
   start: isoInstant,
   type: z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }),
+  /** Optional: without it the mails show the firm's clock alone. A move from the visitor's page replaces the one kept. */
+  time_zone: visitorTimeZoneSchema.optional(),
 });
 export type CreateBookingRequest = z.infer<typeof createBookingRequestSchema>;
 
@@ -137,6 +147,18 @@ export const publicBookingSchema = z.object({
   manage_path: z.string(),
   /** A time asked for and waiting for the visitor to confirm it from our email; it is not theirs yet. */
   pending: z.object({ start: z.string(), end: z.string(), type: z.string(), expires_at: z.string() }).nullable(),
+  /**
+   * The booked call for the visitor's own calendar, while it is scheduled (else null): the .ics
+   * file (same UID as the invitation emails, so it updates the same event) and the "compose
+   * event" pages of Google Calendar and Outlook on the web.
+   */
+  calendar: z.object({ ics_path: z.string(), google_url: z.string(), outlook_url: z.string() }).nullable(),
+  /**
+   * In the answer to a change (book, confirm, move, cancel) only: whether the email telling the
+   * visitor of it was queued. False with email off, or when the address had all the mail visitors
+   * may cause it today: the page then must not say it emailed them.
+   */
+  emailed: z.boolean().optional(),
 });
 export type PublicBooking = z.infer<typeof publicBookingSchema>;
 

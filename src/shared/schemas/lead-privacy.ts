@@ -65,6 +65,8 @@ export const exportedAppointmentSchema = z.strictObject({
   blocks: z.string().nullable(),
   /** A website booking's client network (/24 or /64): the person's own data, so in their export. */
   booked_network: z.string().nullable(),
+  /** The time zone of the visitor who booked it online, as their browser named it. */
+  visitor_time_zone: z.string().nullable(),
 });
 
 /** The most raw analytics events one export carries (the newest); `visits.truncated` says when there were more. */

@@ -4,9 +4,12 @@ import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 /** The visitor's side of booking: open times, and their own booking through its private token. */
 export const getAvailability = (from: string, to: string) => apiRequest<Availability>('GET', `/api/public/availability?from=${from}&to=${to}`);
 
+/** The visitor's own time zone, as the browser names it: the server keeps it, so the mails show their clock. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** Booked (201), or held until the visitor confirms it from our email (202, `status: 'pending'`). */
 export const bookCall = (token: string, start: string, type: string) =>
-  apiRequest<PublicBooking | PendingBooking>('POST', '/api/public/bookings', { booking_token: token, start, type });
+  apiRequest<PublicBooking | PendingBooking>('POST', '/api/public/bookings', { booking_token: token, start, type, time_zone: browserTimeZone() });
 
 /** Confirms a held booking with the code of the emailed link. */
 export const confirmCall = (token: string, code: string) => apiRequest<PublicBooking>('POST', apiPath`/api/public/bookings/${token}/confirm`, { code });
@@ -15,6 +18,7 @@ export const isPending = (b: PublicBooking | PendingBooking): b is PendingBookin
 
 export const getBooking = (token: string) => apiRequest<PublicBooking>('GET', apiPath`/api/public/bookings/${token}`);
 
-export const moveCall = (token: string, start: string, type: string) => apiRequest<PublicBooking>('PATCH', apiPath`/api/public/bookings/${token}`, { start, type });
+export const moveCall = (token: string, start: string, type: string) =>
+  apiRequest<PublicBooking>('PATCH', apiPath`/api/public/bookings/${token}`, { start, type, time_zone: browserTimeZone() });
 
 export const cancelCall = (token: string) => apiRequest<PublicBooking>('DELETE', apiPath`/api/public/bookings/${token}`);

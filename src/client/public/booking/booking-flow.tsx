@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PendingBooking, PublicBooking } from '#shared/schemas/booking';
+import { AddToCalendar } from './add-to-calendar.tsx';
 import { isPending } from './api.ts';
 import { SlotPicker } from './slot-picker.tsx';
-import { businessTime, whenLabel, zoneName } from './slot-format.ts';
+import { clockLabel, whenLabel } from './slot-format.ts';
+import { bookedNote } from './told.ts';
 
 /**
  * What the lead form turns into once it is sent: "Pick a time for your free call", then the
@@ -35,7 +37,8 @@ export function BookedCall({ booking, onFinished }: { booking: PublicBooking; on
       <p className="text-lg text-slate-800">
         {call.type === 'Zoom' ? 'Zoom call' : 'Phone call'} on <strong>{whenLabel(call.start, booking.time_zone)}</strong>.
       </p>
-      <p className="text-slate-600">We have emailed you the details with a calendar invitation.</p>
+      <p className="text-slate-600">{bookedNote(booking.emailed)}</p>
+      {booking.calendar && <AddToCalendar calendar={booking.calendar} />}
       <p>
         <a href={booking.manage_path} className="font-semibold text-brand-700 hover:underline">
           Move or cancel your call
@@ -62,7 +65,7 @@ export function PendingCall({ booking, onFinished }: { booking: PendingBooking; 
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const held = booking.pending!;
-  const until = `${businessTime(booking.expires_at, booking.time_zone)} ${zoneName(booking.expires_at, booking.time_zone)}`;
+  const until = clockLabel(booking.expires_at, booking.time_zone);
   return (
     <div className="grid gap-4">
       <h3 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-navy-900 focus:outline-none">

@@ -2,10 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import type { PublicBooking } from '#shared/schemas/booking';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
+import { AddToCalendar } from './add-to-calendar.tsx';
 import { cancelCall, confirmCall, getBooking } from './api.ts';
 import { BookingFlow } from './booking-flow.tsx';
 import { SlotPicker } from './slot-picker.tsx';
-import { businessTime, whenLabel, zoneName } from './slot-format.ts';
+import { clockLabel, whenLabel } from './slot-format.ts';
+import { cancelledNotice, confirmedNotice, movedNotice } from './told.ts';
 
 /** The token of /booking/<token>. */
 const tokenFromPath = () => decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
@@ -61,7 +63,7 @@ export function ManageBooking() {
         mode="move"
         heading="Pick a new time"
         initialType={call.type}
-        onDone={(next) => done(next as PublicBooking, 'Your call has been moved. We have emailed you the new time.')}
+        onDone={(next) => done(next as PublicBooking, movedNotice(next.emailed))}
         onSkip={() => setView('show')}
         skipLabel="Keep my time"
       />
@@ -76,7 +78,7 @@ export function ManageBooking() {
       const next = await confirmCall(token, code);
       // The page's address goes back to the private link: the code has done its work.
       window.history.replaceState(null, '', booking.manage_path);
-      done(next, 'Your call is booked. We have emailed you the details with a calendar invitation.');
+      done(next, confirmedNotice(next.emailed));
     } catch (e) {
       setNotice(e instanceof ApiError && e.status < 500 ? e.message : 'Something went wrong. Please try again.');
       if (e instanceof ApiError && e.status < 500) {
@@ -123,7 +125,8 @@ export function ManageBooking() {
   const cancel = async () => {
     setBusy(true);
     try {
-      done(await cancelCall(token), 'Your call has been cancelled. We have emailed you to confirm.');
+      const next = await cancelCall(token);
+      done(next, cancelledNotice(next.emailed));
     } catch (e) {
       setNotice(e instanceof ApiError && e.status < 500 ? e.message : 'Something went wrong. Please try again.');
       setView('show');
@@ -143,8 +146,7 @@ export function ManageBooking() {
       {booking.pending && call?.status !== 'scheduled' ? (
         <p className="text-slate-700">
           We have emailed you a link to confirm your {callName(booking.pending.type)} on <strong>{whenLabel(booking.pending.start, booking.time_zone)}</strong>. The
-          time is yours once you confirm it; the link works until {businessTime(booking.pending.expires_at, booking.time_zone)}{' '}
-          {zoneName(booking.pending.expires_at, booking.time_zone)}.
+          time is yours once you confirm it; the link works until {clockLabel(booking.pending.expires_at, booking.time_zone)}.
         </p>
       ) : !call ? (
         <p className="text-slate-700">You have not booked a time yet.</p>
@@ -202,6 +204,7 @@ export function ManageBooking() {
           .
         </p>
       )}
+      {call?.status === 'scheduled' && booking.calendar && <AddToCalendar calendar={booking.calendar} />}
     </div>
   );
 }

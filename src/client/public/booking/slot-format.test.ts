@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { businessTime, dayLabel, groupByDay, localTime, whenLabel, zoneName } from './slot-format.ts';
+import { businessTime, clockLabel, dayLabel, groupByDay, localTime, whenLabel, zoneName } from './slot-format.ts';
 
 const NY = 'America/New_York';
 
@@ -15,9 +15,16 @@ describe('slot formatting', () => {
     expect(dayLabel('2026-11-24')).toBe('Tue, Nov 24');
     expect(businessTime(slot, NY)).toBe('10:00 AM');
     expect(zoneName(slot, NY)).toBe('EST');
-    expect(whenLabel(slot, NY)).toBe('Tuesday, November 24 at 10:00 AM EST');
+    expect(whenLabel(slot, NY, NY)).toBe('Tuesday, November 24 at 10:00 AM EST');
     expect(localTime(slot, NY, NY)).toBeUndefined();
     expect(localTime(slot, NY, 'America/Chicago')).toBe('9:00 AM your time');
     expect(localTime(slot, NY, 'Asia/Tokyo')).toBe('Wed 12:00 AM your time');
+  });
+
+  it('says a booked time on the visitor’s clock first, the firm’s beside it, and once when they agree', () => {
+    const slot = '2026-11-24T10:00:00-05:00';
+    expect(whenLabel(slot, NY, 'America/Los_Angeles')).toBe('Tuesday, November 24 at 7:00 AM PST (10:00 AM EST)');
+    expect(whenLabel(slot, NY, 'America/Detroit')).toBe('Tuesday, November 24 at 10:00 AM EST');
+    expect(clockLabel(slot, NY, 'America/Chicago')).toBe('9:00 AM CST (10:00 AM EST)');
   });
 });

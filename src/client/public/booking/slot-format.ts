@@ -4,6 +4,7 @@
  * visitor's own clock beside it when the two differ.
  */
 import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
+import { bothClocks, LONG_DAY } from '#shared/visitor-clock';
 import { addDays } from '#shared/zoned-time';
 
 /** yyyy-mm-dd of an ISO time with offset, on the clock of that offset. */
@@ -59,8 +60,18 @@ export function localTime(iso: string, timeZone: string, visitorZone?: string): 
   return `${sameDay ? here.slice(here.indexOf(' ') + 1) : here} your time`;
 }
 
-/** "Tuesday, November 24 at 10:00 AM EST". */
-export const whenLabel = (iso: string, timeZone: string) => `${longDayLabel(businessDate(iso))} at ${businessTime(iso, timeZone)} ${zoneName(iso, timeZone)}`;
+/** This device's time zone. */
+const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * A booked time as the visitor reads it: "Tuesday, November 24 at 7:00 AM PST (10:00 AM EST)",
+ * their clock first and the firm's beside it, or "Tuesday, November 24 at 10:00 AM EST" when the
+ * two agree (docs/product-rules.md, "Booking").
+ */
+export const whenLabel = (iso: string, timeZone: string, visitorZone: string = deviceZone()) => bothClocks(iso, timeZone, visitorZone, { day: LONG_DAY });
+
+/** A time alone, the same way: "7:30 AM PST (10:30 AM EST)". */
+export const clockLabel = (iso: string, timeZone: string, visitorZone: string = deviceZone()) => bothClocks(iso, timeZone, visitorZone);
 
 /**
  * The dates of one request for open times, from `from` (yyyy-mm-dd): as many as the server

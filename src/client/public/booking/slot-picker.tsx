@@ -208,20 +208,23 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
               </div>
             </fieldset>
           )}
-          <p role="alert" className="min-h-6 text-sm font-medium text-red-700">
-            {message}
-          </p>
-          <div className="flex flex-wrap items-center gap-3">
-            <button
-              type="submit"
-              disabled={submitting}
-              className="rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-            >
-              {submitting ? 'Confirming…' : 'Confirm'}
-            </button>
-            <button type="button" onClick={onSkip} className="rounded-md px-3 py-3 font-semibold text-brand-700 hover:underline">
-              {skipLabel}
-            </button>
+          {/* Kept in sight at the foot of the screen while the picker runs past it (a phone), so Confirm never needs a scroll. */}
+          <div className="sticky bottom-0 z-10 -mx-2 grid gap-2 border-t border-slate-200 bg-white px-2 py-3">
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {message}
+            </p>
+            <div className="flex flex-wrap items-center gap-3">
+              <button
+                type="submit"
+                disabled={submitting}
+                className="rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+              >
+                {submitting ? 'Confirming…' : 'Confirm'}
+              </button>
+              <button type="button" onClick={onSkip} className="rounded-md px-3 py-3 font-semibold text-brand-700 hover:underline">
+                {skipLabel}
+              </button>
+            </div>
           </div>
         </form>
       )}

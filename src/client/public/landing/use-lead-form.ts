@@ -15,7 +15,8 @@ import { submitLead } from './api/submit-lead.ts';
 import { formTokenKeeper, isFormTokenRefused, type FormTokenKeeper } from './form-token.ts';
 import { buildLeadRequest, newSubmissionId } from './lead-request.ts';
 
-// The public form's toasts, word for word (docs/product-rules.md, "Toasts").
+// The public form's messages, word for word (docs/product-rules.md, "Toasts"): the thanks is
+// shown in the form's own status line (above the time picker it turns into), the failures as toasts.
 export const LEAD_SUCCESS_MESSAGE = 'Thank you for your interest! We will contact you shortly.';
 export const LEAD_FAILURE_MESSAGE = 'Something went wrong. Please try again.';
 
@@ -29,12 +30,14 @@ function firstInvalid(errors: LeadFormErrors): LeadFormField | undefined {
 
 /**
  * State and submission of the public lead form: idle → submitting (button disabled) → reset
- * on success. `onInvalid` receives the first field with an error, to focus it.
+ * on success, `thanked` until the next submission. `onInvalid` receives the first field with an
+ * error, to focus it.
  */
 export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (bookingToken: string) => void = () => {}) {
   const [values, setValues] = useState<PublicLeadFormValues>(EMPTY_FORM);
   const [errors, setErrors] = useState<LeadFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
+  const [thanked, setThanked] = useState(false);
   // After the first attempt, errors follow the input as it changes.
   const attempted = useRef(false);
   const busy = useRef(false);
@@ -91,6 +94,7 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
 
     busy.current = true;
     setSubmitting(true);
+    setThanked(false);
     try {
       let answer;
       try {
@@ -108,7 +112,7 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
       attempted.current = false;
       setValues(EMPTY_FORM);
       setErrors({});
-      toast.success(LEAD_SUCCESS_MESSAGE);
+      setThanked(true);
       if (typeof answer.booking_token === 'string') onSent(answer.booking_token);
     } catch (error) {
       handleFailure(error);
@@ -137,5 +141,5 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
   /** At first focus of the form: start fetching its token. */
   const prepare = () => keeper().prefetch();
 
-  return { values, errors, submitting, setField, submit, prepare };
+  return { values, errors, submitting, thanked, setField, submit, prepare };
 }

@@ -113,7 +113,9 @@ export type QueueOptions = {
 
 /**
  * CTEs that queue the emails of a change to the appointments in CTE `source`. Each message
- * holds a snapshot of the appointment and its lead.
+ * holds a snapshot of the appointment and its lead. CTE `mail_to_lead` returns the status the
+ * lead's message was stored with (queued, or not sent: email off, or the visitor mail budget
+ * spent), for a statement that must tell the visitor whether they were emailed (`leadEmailed`).
  */
 export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra, byVisitor = false, staffCopies = true }: QueueOptions): SQL {
   const a = sql.raw('a');
@@ -123,7 +125,7 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
         jsonb_build_object('appointment_id', a.id, 'change', ${changeOf}, 'type', a.type,
           'date', to_char(a.date, 'YYYY-MM-DD'), 'time', to_char(a.time, 'HH24:MI'), 'time_zone', ${mail.timeZone}::text,
           'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'sequence', a.sequence + ${sequenceStep}::int, 'notes', a.notes,
-          'duration_minutes', a.duration_minutes, 'location', a.location,
+          'duration_minutes', a.duration_minutes, 'location', a.location, 'visitor_time_zone', a.visitor_time_zone,
           'lead_id', l.id, 'lead_name', ${bookedName(a, sql.raw('l'))}, 'lead_email', l.email, 'lead_phone', ${bookedPhone(a, sql.raw('l'))}) as data
       from ${sql.raw(source)} a join leads l on l.id = a.lead_id
       where ${startsAt(a, mail.timeZone)} > now() and ${changeOf} is not null
@@ -132,12 +134,16 @@ export function queueAppointmentEmails(source: string, mail: AppointmentMail, { 
       select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb${leadExtra ? sql` || ${leadExtra}` : sql``}, s.lead_id,
         ${byVisitor ? visitorBudget(mail) : sql`null::int`}
       from mail_snapshot s
+      returning status
     ), mail_to_staff as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
       select ${newEmail(mail)}, 'appointment', u.email, s.data || '{"audience":"staff"}'::jsonb, s.lead_id
       from mail_snapshot s cross join users u where u.email_appointments and u.deactivated_at is null and ${staffCopies}
     )`;
 }
+
+/** After queueAppointmentEmails: whether the lead's message was queued (false when none was, or it was stored not sent). */
+export const leadEmailed = sql`coalesce((select bool_or(status = 'queued') from mail_to_lead), false)`;
 
 /**
  * What else a staff appointment is made with: the admin who made it (`changed_by`, so the lead's
@@ -190,6 +196,8 @@ export type UpdateOptions = {
   leadExtra?: SQL;
   /** The lead made the change through their booking link: the lead's email is mail a visitor caused. */
   byVisitor?: boolean;
+  /** The visitor's IANA time zone, from their booking page: kept with the appointment (undefined keeps the one it has). */
+  visitorTimeZone?: string;
 };
 
 /** "Tue Nov 24, 10:00 AM": an appointment's wall-clock start in notifications. */
@@ -200,12 +208,21 @@ export const shortWhen = (a: string) => sql`to_char(${sql.raw(a)}.date + ${sql.r
  * is told of (SEQUENCE one higher); so are cancelling (status cancelled) and scheduling again.
  * A new date or time also makes both reminders due again. Notes alone change nothing for the lead.
  */
-export async function updateAppointment(
+export async function updateAppointment(db: Db, id: string, patch: UpdateAppointmentRequest, options: UpdateOptions): Promise<Appointment | undefined> {
+  const row = await changeAppointment(db, id, patch, options);
+  return row ? getAppointment(db, row.id) : undefined;
+}
+
+/**
+ * updateAppointment's statement: the appointment's id, and whether the lead's email about the
+ * change was queued (what a visitor's page says); undefined for no such appointment.
+ */
+export async function changeAppointment(
   db: Db,
   id: string,
   patch: UpdateAppointmentRequest,
-  { changedBy, mail, cancelledBy = 'staff', notice, leadExtra, byVisitor }: UpdateOptions,
-): Promise<Appointment | undefined> {
+  { changedBy, mail, cancelledBy = 'staff', notice, leadExtra, byVisitor, visitorTimeZone }: UpdateOptions,
+): Promise<{ id: string; lead_emailed: boolean } | undefined> {
   const has = (key: keyof UpdateAppointmentRequest) => Object.prototype.hasOwnProperty.call(patch, key);
   const value = <K extends keyof UpdateAppointmentRequest>(key: K, cast: string, current: string) =>
     patch[key] !== undefined ? sql`${patch[key]}${sql.raw(cast)}` : sql.raw(current);
@@ -236,7 +253,8 @@ export async function updateAppointment(
         cancelled_by = case when c.status = 'cancelled' then coalesce(case when c.old_status = 'cancelled' then a.cancelled_by end, ${cancelledBy}) end,
         sequence = a.sequence + case when c.change is not null then 1 else 0 end,
         reminder_sent_at = case when c.moved then null else a.reminder_sent_at end,
-        lead_reminder_sent_at = case when c.moved then ${reminderDone(sql.raw('c'), mail)} else a.lead_reminder_sent_at end
+        lead_reminder_sent_at = case when c.moved then ${reminderDone(sql.raw('c'), mail)} else a.lead_reminder_sent_at end,
+        visitor_time_zone = coalesce(${visitorTimeZone ?? null}::text, a.visitor_time_zone)
       from c where a.id = c.id
       returning a.*, c.change
     )${mail ? queueAppointmentEmails('updated', mail, { change: sql`a.change`, leadExtra, byVisitor }) : sql``}${
@@ -247,8 +265,8 @@ export async function updateAppointment(
       where updated.change is not null)`
         : sql``
     }
-    select id from updated`, idRow);
-  return row ? getAppointment(db, row.id) : undefined;
+    select id, ${mail ? leadEmailed : sql`false`} as lead_emailed from updated`, z.object({ id: z.uuid(), lead_emailed: z.boolean() }));
+  return row;
 }
 
 /** Deletes it; the lead of one still to come (and not cancelled already) is told it is off. */
@@ -280,7 +298,8 @@ export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise
     ), snapshot as (
       select a.id, l.id as lead_id, l.email, ${bookedName(a, sql.raw('l'))} as full_name, a.sequence, a.source,
         jsonb_build_object('appointment_id', a.id, 'type', a.type, 'date', to_char(a.date, 'YYYY-MM-DD'), 'time', to_char(a.time, 'HH24:MI'),
-          'time_zone', ${mail.timeZone}::text, 'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'lead_name', ${bookedName(a, sql.raw('l'))}) as data
+          'time_zone', ${mail.timeZone}::text, 'starts_at', ${isoTimestamp(startsAt(a, mail.timeZone))}, 'lead_name', ${bookedName(a, sql.raw('l'))},
+          'visitor_time_zone', a.visitor_time_zone) as data
       from due a join leads l on l.id = a.lead_id
     ), queued as (
       -- The reminder of a call a visitor booked online is mail a visitor caused (visitorBudget).

@@ -30,6 +30,8 @@ export type NewHold = {
   network: string;
   /** The confirmation page's path (/booking/<token>/confirm/<code>), for the email only. */
   link: string;
+  /** The visitor's IANA time zone (checked): the email shows their clock, and the call it books keeps it. */
+  visitorTimeZone?: string | null;
 };
 
 export type HoldMail = QueueMail & { timeZone: string };
@@ -51,11 +53,12 @@ export async function holdBooking(db: Db, hold: NewHold, mail: HoldMail): Promis
         t,
         sql`
         with held as (
-          insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, expires_at)
+          insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, visitor_time_zone, expires_at)
           values (${hold.hash}, ${hold.confirmHash}, ${hold.date}::date, ${hold.time}::time, ${hold.type}, ${hold.network},
-            now() + make_interval(mins => ${HOLD_MINUTES}))
+            ${hold.visitorTimeZone ?? null}::text, now() + make_interval(mins => ${HOLD_MINUTES}))
           on conflict (token_hash) do update set confirm_hash = excluded.confirm_hash, date = excluded.date, time = excluded.time,
-            type = excluded.type, client_network = excluded.client_network, created_at = now(), expires_at = excluded.expires_at,
+            type = excluded.type, client_network = excluded.client_network, visitor_time_zone = excluded.visitor_time_zone,
+            created_at = now(), expires_at = excluded.expires_at,
             confirmed_at = null, appointment_id = null
           returning expires_at, (date + time) at time zone ${mail.timeZone} as starts_at
         ), kept as (
@@ -70,6 +73,7 @@ export async function holdBooking(db: Db, hold: NewHold, mail: HoldMail): Promis
         type: hold.type,
         startsAt: row!.starts_at,
         expiresAt: row!.expires_at,
+        visitorTimeZone: hold.visitorTimeZone ?? null,
         mail,
       });
       if (queued === 'refused') throw new MailRefused();
@@ -88,6 +92,7 @@ export type BookingConfirmationEmail = {
   type: string;
   startsAt: string;
   expiresAt: string;
+  visitorTimeZone?: string | null;
   mail: HoldMail;
 };
 
@@ -106,7 +111,7 @@ export async function queueBookingConfirmationEmail(db: Db, e: BookingConfirmati
     insert into emails (message_id, status, last_error, kind, to_address, data, lead_id, visitor_budget)
     select ${newEmail(e.mail)}, 'booking-confirmation', l.email,
       jsonb_build_object('link', ${e.link}::text, 'type', ${e.type}::text, 'time_zone', ${e.mail.timeZone}::text,
-        'starts_at', ${e.startsAt}::text, 'expires_at', ${e.expiresAt}::text), l.id, ${visitorBudget(e.mail)}
+        'starts_at', ${e.startsAt}::text, 'expires_at', ${e.expiresAt}::text, 'visitor_time_zone', ${e.visitorTimeZone ?? null}::text), l.id, ${visitorBudget(e.mail)}
     from booking_tokens t join leads l on l.id = t.lead_id
     where t.token_hash = ${e.hash}
     returning status`,
@@ -127,13 +132,15 @@ const holdRow = z.object({
   appointment_id: z.uuid().nullable(),
   /** The client network the hold was asked from (the booked call keeps it). */
   client_network: z.string().nullable(),
+  /** The visitor's time zone when they asked (the booked call keeps it). */
+  visitor_time_zone: z.string().nullable(),
 });
 export type HoldRow = z.infer<typeof holdRow>;
 
 const holdColumns = (timeZone: string) => sql`to_char(h.date, 'YYYY-MM-DD') as date, to_char(h.time, 'HH24:MI') as time, h.type,
   (extract(epoch from ((h.date + h.time) at time zone ${timeZone})) * 1000)::float8 as start,
   ${isoTimestamp(sql`h.expires_at`)} as expires_at, h.expires_at <= now() as expired,
-  h.confirmed_at is not null as confirmed, h.appointment_id, h.client_network`;
+  h.confirmed_at is not null as confirmed, h.appointment_id, h.client_network, h.visitor_time_zone`;
 
 /** The link's hold whose confirmation code hashes to `confirmHash`; undefined for none. */
 export async function readHold(db: Db, hash: string, confirmHash: string, timeZone: string): Promise<HoldRow | undefined> {

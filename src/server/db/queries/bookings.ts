@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
-import { bookedName, queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
+import { bookedName, leadEmailed, queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
 import { hashToken } from './sessions.ts';
 
 /** The start of appointment `a` as epoch milliseconds (what the slot arithmetic works in). */
@@ -74,7 +74,15 @@ const bookingRow = z.object({
   full_name: z.string(),
   expired: z.boolean(),
   appointment: z
-    .object({ id: z.uuid(), start: z.number(), duration_minutes: z.number().int(), type: z.string(), status: z.enum(['scheduled', 'cancelled', 'completed']) })
+    .object({
+      id: z.uuid(),
+      start: z.number(),
+      duration_minutes: z.number().int(),
+      type: z.string(),
+      status: z.enum(['scheduled', 'cancelled', 'completed']),
+      /** The SEQUENCE of the invitation the lead holds (the .ics download carries it too). */
+      sequence: z.number().int(),
+    })
     .nullable(),
 });
 export type BookingRow = z.infer<typeof bookingRow>;
@@ -97,7 +105,7 @@ export async function readBookingContext(
     select (select settings from booking_settings where id = 1) as settings,
       (select json_build_object('lead_id', t.lead_id, 'full_name', coalesce(e.data->>'full_name', l.full_name), 'expired', t.expires_at <= now(),
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
-           'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status) end)
+           'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status, 'sequence', a.sequence) end)
        from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
          left join lead_events e on e.id = t.inquiry_id
        where t.token_hash = ${hash}) as booking,
@@ -126,7 +134,12 @@ export type NewBooking = {
   bufferMinutes: number;
   /** The client's network (networkKey), kept on the appointment for staff's bulk cancel. */
   network?: string | null;
+  /** The visitor's IANA time zone (checked), kept for the mails about the call. */
+  visitorTimeZone?: string | null;
 };
+
+/** A booking made: the appointment, and whether the visitor's invitation email was queued (not with email off or their mail budget spent). */
+export type Booked = { id: string; emailed: boolean };
 
 /** The private link's path, for the lead's copy of an appointment email. */
 export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
@@ -143,9 +156,9 @@ const BOOKING_LOCK_SPACE = 4_201_311;
  * with the buffer, and the no-overlap constraint refuses it (23P01) if an overlapping time was
  * booked meanwhile, in any process. Every admin gets a `booking` notification; the lead and
  * opted-in admins the invitation, the lead's with the private link.
- * Returns the appointment's id; `taken`; or undefined when the link cannot book now.
+ * Returns the appointment made; `taken`; or undefined when the link cannot book now.
  */
-export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<string | 'taken' | undefined> {
+export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<Booked | 'taken' | undefined> {
   // Prepared: planning this many CTEs costs more than running them (its text is fixed per process).
   const [row] = await queryRowsPrepared(db, 'book_slot', sql`
     with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.date} ${b.time}`}::text)) as got),
@@ -156,9 +169,9 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     ), created as (
       -- changed_by null: the lead booked it (the timeline says so).
       -- inquiry_id: a repeat form's link books for that inquiry (its typed name), not as the lead.
-      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network)
+      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network, visitor_time_zone)
       select usable.lead_id, usable.inquiry_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null,
-        ${b.network || null}::text
+        ${b.network || null}::text, ${b.visitorTimeZone ?? null}::text
       from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
       returning *
     ), linked as (
@@ -170,9 +183,11 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       select u.id, 'booking', 'New booking: ' || ${bookedName(sql.raw('created'), sql.raw('l'))} || ', ' || ${shortWhen('created')}, l.id
       from created join leads l on l.id = created.lead_id cross join users u
     )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token), byVisitor: true })}
-    select (select got from slot_lock) as got, (select id from created) as id`, z.object({ got: z.boolean(), id: z.uuid().nullable() }));
+    select (select got from slot_lock) as got, (select id from created) as id, ${leadEmailed} as emailed`,
+    z.object({ got: z.boolean(), id: z.uuid().nullable(), emailed: z.boolean() }),
+  );
   if (!row?.got) return 'taken';
-  return row.id ?? undefined;
+  return row.id ? { id: row.id, emailed: row.emailed } : undefined;
 }
 
 /** The notification of a change the lead made through the link. */

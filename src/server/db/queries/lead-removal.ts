@@ -125,7 +125,7 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
     );
     const appointmentsKept = await execute(
       t,
-      sql`update appointments set lead_id = null, notes = null, location = null, booked_network = null where lead_id = any(${pgArray(ids)}::uuid[])`,
+      sql`update appointments set lead_id = null, notes = null, location = null, booked_network = null, visitor_time_zone = null where lead_id = any(${pgArray(ids)}::uuid[])`,
     );
     const eventsRemoved =
       sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);

@@ -37,6 +37,9 @@ function setup() {
   return { user, submit, fillValid };
 }
 
+/** The thanks, once shown: in the form's own status line. */
+const thanked = () => screen.findByText(LEAD_SUCCESS_MESSAGE);
+
 function sentBodies(): Record<string, unknown>[] {
   return fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
 }
@@ -136,7 +139,7 @@ describe('LeadForm', () => {
     await fillValid({ email: 'Jordan@Example.com' });
     await submit();
 
-    expect(await screen.findByRole('status')).toHaveTextContent(LEAD_SUCCESS_MESSAGE);
+    expect(await thanked()).toHaveAttribute('role', 'status');
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/public/leads');
     expect(init?.method).toBe('POST');
@@ -159,13 +162,33 @@ describe('LeadForm', () => {
     }
   });
 
+  it('thanks in its own live status line above the form, not in a toast, until the next submission', async () => {
+    let answer: (r: Response) => void = () => {};
+    fetchMock.mockResolvedValueOnce(json(201, { status: 'received' }));
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answer = resolve)));
+    const { submit, fillValid } = setup();
+    // The live region is there, silent, before it has anything to say.
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent('');
+    await fillValid();
+    await submit();
+    expect(await thanked()).toBe(status);
+    expect(status.compareDocumentPosition(screen.getByRole('form')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getAllByText(LEAD_SUCCESS_MESSAGE)).toHaveLength(1); // no toast says it too
+    await fillValid({ email: 'again@example.com' });
+    await submit();
+    await waitFor(() => expect(status).toHaveTextContent(''));
+    answer(json(201, { status: 'received' }));
+    expect(await thanked()).toBe(status);
+  });
+
   it('sends what a bot typed into the honeypot', async () => {
     fetchMock.mockResolvedValue(json(201, { status: 'received' }));
     const { user, submit, fillValid } = setup();
     await fillValid();
     await user.type(screen.getByLabelText('Leave this field empty'), 'https://spam.example');
     await submit();
-    await screen.findByRole('status');
+    await thanked();
     expect(sentBodies()[0]!.website).toBe('https://spam.example');
   });
 
@@ -212,7 +235,7 @@ describe('LeadForm', () => {
     await submit(); // a 5xx: same message, same id
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     await submit(); // success
-    await screen.findByRole('status');
+    await thanked();
     await fillValid();
     await submit(); // a new form: a new id
 
@@ -232,7 +255,7 @@ describe('LeadForm', () => {
     await submit(); // the answer is lost
     await screen.findByRole('alert');
     await submit(); // the same submission again
-    await screen.findByRole('status');
+    await thanked();
     await fillValid({ email: 'second@example.com' });
     await submit(); // a new form
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
@@ -250,7 +273,7 @@ describe('LeadForm', () => {
     const { submit, fillValid } = setup();
     await fillValid();
     await submit();
-    expect(await screen.findByRole('status')).toHaveTextContent(LEAD_SUCCESS_MESSAGE);
+    expect(await thanked()).toHaveAttribute('role', 'status');
     const [first, second] = sentBodies();
     expect([first!.form_token, second!.form_token]).toEqual(['token-1', 'token-2']);
     expect(second!.submission_id).toBe(first!.submission_id);

@@ -1,8 +1,8 @@
-import { useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { Send } from '#client/components/icons.tsx';
 import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '#client/lib/lead-form.ts';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
-import { useLeadForm } from '../use-lead-form.ts';
+import { LEAD_SUCCESS_MESSAGE, useLeadForm } from '../use-lead-form.ts';
 
 const controlClass = (invalid: boolean) =>
   `block w-full rounded-md border bg-white px-3 py-2.5 text-base text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-1 ${
@@ -17,8 +17,9 @@ type Flow = ComponentType<{ token: string; onFinished: () => void }>;
 
 /**
  * The public lead form: checked in the browser with the rules and messages the server applies.
- * Once sent, it turns into the time picker (its code loaded only then), as tall as the form
- * was, so nothing below it moves; skipping or finishing brings the empty form back.
+ * Once sent, it thanks the visitor in its own status line (a live region above it, never a
+ * toast over the picker's heading) and turns into the time picker (its code loaded only then),
+ * as tall as the form was; skipping or finishing brings the empty form back.
  */
 export function LeadForm() {
   const formNote = useSiteConfig().website.form_note;
@@ -32,13 +33,28 @@ export function LeadForm() {
       (error: unknown) => console.error('The booking picker could not be loaded', error),
     );
   };
-  const { values, errors, submitting, setField, submit, prepare } = useLeadForm(focusField, openPicker);
+  const { values, errors, submitting, thanked, setField, submit, prepare } = useLeadForm(focusField, openPicker);
+  const thanksRef = useRef<HTMLParagraphElement>(null);
+  // The picker focuses its heading; the thanks above it comes into view too, below the fixed navigation.
+  useEffect(() => {
+    if (booking) thanksRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [booking]);
+
+  // One live region for both states, present before it speaks, so screen readers announce the thanks.
+  const thanks = (
+    <p ref={thanksRef} role="status" className={thanked ? 'mb-5 scroll-mt-20 rounded-md bg-brand-50 px-4 py-3 font-medium text-navy-900' : 'sr-only'}>
+      {thanked ? LEAD_SUCCESS_MESSAGE : ''}
+    </p>
+  );
 
   if (booking) {
     const { Flow, token, height } = booking;
     return (
-      <div style={{ minHeight: height }}>
-        <Flow token={token} onFinished={() => setBooking(null)} />
+      <div>
+        {thanks}
+        <div style={{ minHeight: height }}>
+          <Flow token={token} onFinished={() => setBooking(null)} />
+        </div>
       </div>
     );
   }
@@ -57,89 +73,92 @@ export function LeadForm() {
   };
 
   return (
-    <form ref={formRef} data-lead-form noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
-      <Field name="full_name" label="Full name" error={errors.full_name}>
-        <input
-          {...field('full_name')}
-          type="text"
-          autoComplete="name"
-          aria-required="true"
-          value={values.full_name}
-          onChange={(e) => setField('full_name', e.currentTarget.value)}
-        />
-      </Field>
-      <Field name="email" label="Email" error={errors.email}>
-        <input
-          {...field('email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          aria-required="true"
-          value={values.email}
-          onChange={(e) => setField('email', e.currentTarget.value)}
-        />
-      </Field>
-      <Field name="phone" label="Phone" error={errors.phone}>
-        <input
-          {...field('phone')}
-          type="tel"
-          autoComplete="tel"
-          aria-required="true"
-          value={values.phone}
-          onChange={(e) => setField('phone', e.currentTarget.value)}
-        />
-      </Field>
-      <Field name="property_type" label="Property type" error={errors.property_type}>
-        <select
-          {...field('property_type')}
-          aria-required="true"
-          value={values.property_type}
-          onChange={(e) => setField('property_type', e.currentTarget.value)}
-        >
-          <option value="">Select property type</option>
-          {PROPERTY_TYPE_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field name="message" label="Additional information" hint="Optional" error={errors.message} wide>
-        <textarea
-          {...field('message')}
-          rows={4}
-          placeholder="Tell us about the property or the deal"
-          value={values.message}
-          onChange={(e) => setField('message', e.currentTarget.value)}
-        />
-      </Field>
-
-      {/* Honeypot: people never see or reach it; bots that fill every input do. */}
-      <div className="honeypot" aria-hidden="true">
-        <label htmlFor="lead-website">Leave this field empty</label>
-        <input
-          id="lead-website"
-          name="website"
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          value={values.website}
-          onChange={(e) => setField('website', e.currentTarget.value)}
-        />
-      </div>
-
-      <div className="sm:col-span-2">
-        <button
-          type="submit"
-          disabled={submitting}
-          className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-70"
-        >
-          {submitting ? 'Submitting...' : 'Submit Request'}
-          {!submitting && <Send aria-hidden="true" className="size-4" />}
-        </button>
-        <p className="mt-3 text-center text-sm text-slate-600">{formNote}</p>
-      </div>
-    </form>
+    <div>
+      {thanks}
+      <form ref={formRef} data-lead-form noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
+        <Field name="full_name" label="Full name" error={errors.full_name}>
+          <input
+            {...field('full_name')}
+            type="text"
+            autoComplete="name"
+            aria-required="true"
+            value={values.full_name}
+            onChange={(e) => setField('full_name', e.currentTarget.value)}
+          />
+        </Field>
+        <Field name="email" label="Email" error={errors.email}>
+          <input
+            {...field('email')}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            aria-required="true"
+            value={values.email}
+            onChange={(e) => setField('email', e.currentTarget.value)}
+          />
+        </Field>
+        <Field name="phone" label="Phone" error={errors.phone}>
+          <input
+            {...field('phone')}
+            type="tel"
+            autoComplete="tel"
+            aria-required="true"
+            value={values.phone}
+            onChange={(e) => setField('phone', e.currentTarget.value)}
+          />
+        </Field>
+        <Field name="property_type" label="Property type" error={errors.property_type}>
+          <select
+            {...field('property_type')}
+            aria-required="true"
+            value={values.property_type}
+            onChange={(e) => setField('property_type', e.currentTarget.value)}
+          >
+            <option value="">Select property type</option>
+            {PROPERTY_TYPE_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field name="message" label="Additional information" hint="Optional" error={errors.message} wide>
+          <textarea
+            {...field('message')}
+            rows={4}
+            placeholder="Tell us about the property or the deal"
+            value={values.message}
+            onChange={(e) => setField('message', e.currentTarget.value)}
+          />
+        </Field>
+  
+        {/* Honeypot: people never see or reach it; bots that fill every input do. */}
+        <div className="honeypot" aria-hidden="true">
+          <label htmlFor="lead-website">Leave this field empty</label>
+          <input
+            id="lead-website"
+            name="website"
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            value={values.website}
+            onChange={(e) => setField('website', e.currentTarget.value)}
+          />
+        </div>
+  
+        <div className="sm:col-span-2">
+          <button
+            type="submit"
+            disabled={submitting}
+            className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-70"
+          >
+            {submitting ? 'Submitting...' : 'Submit Request'}
+            {!submitting && <Send aria-hidden="true" className="size-4" />}
+          </button>
+          <p className="mt-3 text-center text-sm text-slate-600">{formNote}</p>
+        </div>
+      </form>
+    </div>
   );
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "appointments" ADD COLUMN "visitor_time_zone" text;--> statement-breakpoint
+ALTER TABLE "booking_holds" ADD COLUMN "visitor_time_zone" text;
