@@ -16,9 +16,10 @@ describe('format', () => {
     expect(formatAppointmentTime('soon', '09:05')).toBe('N/A');
   });
 
-  it('shows the first property type with the hyphen as a space', () => {
-    expect(formatPropertyType(['single-family', 'land'])).toBe('single family');
-    expect(formatPropertyType(['multifamily'])).toBe('multifamily');
+  it('shows the first property type by its one label', () => {
+    expect(formatPropertyType(['single-family', 'land'])).toBe('Single-family');
+    expect(formatPropertyType(['multifamily'])).toBe('Multifamily');
+    expect(formatPropertyType(['castle'])).toBe('castle');
     expect(formatPropertyType([])).toBe('—');
   });
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import { propertyTypesLabel } from '#shared/property-type-label';
 import type { EmailKind } from '../db/queries/emails.ts';
 import { APPOINTMENT_MINUTES, appointmentUid, icsUtc, toInvitation } from '../lib/icalendar.ts';
 import type { Mailbox } from '../lib/mail-settings.ts';
@@ -132,7 +132,7 @@ function render(ctx: MailContext, greeting: string, blocks: Block[]): { text: st
   };
 }
 
-const propertyType = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || null;
+const propertyType = (types: string[]) => propertyTypesLabel(types) || null;
 
 // The subjects, on their own: the Email settings page and a lead's timeline show them without composing the whole message.
 const newLeadSubject = (lead: z.infer<typeof leadData>) => oneLine(`New lead: ${lead.full_name}`);
