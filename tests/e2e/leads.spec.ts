@@ -258,7 +258,7 @@ test.describe('Dashboard Overview', () => {
     await expect(first).toContainText(newest.full_name);
     await expect(first).toContainText(newest.email);
     await expect(first.getByText('New', { exact: true })).toBeVisible();
-    await expect(first).toContainText('other');
+    await expect(first).toContainText('Other');
     const second = recent.getByRole('listitem').nth(1);
     await expect(second).toContainText(older.full_name);
     await expect(second.getByText('Contacted', { exact: true })).toBeVisible();
