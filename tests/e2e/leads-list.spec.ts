@@ -230,6 +230,44 @@ test.describe('Leads Manager list', () => {
     });
   }
 
+  test('on a 390 px phone the filters fold behind one Filters button with their count, and the first lead shows without scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const tag = uniqueTag();
+    await login(page, `/dashboard/leads?search=${tag}&status=New`);
+    await addLead(page, `Finn ${tag}`);
+    await addLead(page, `Gus ${tag}`, { property_types: ['commercial'] });
+    await page.reload();
+
+    const filters = page.getByRole('button', { name: /^Filters/ });
+    await expect(filters).toHaveAttribute('aria-expanded', 'false');
+    await expect(filters).toHaveAccessibleName('Filters 1 on');
+    const status = page.getByRole('combobox', { name: 'Filter by status' });
+    await expect(status).toBeHidden();
+    await expect(page.getByRole('searchbox', { name: 'Search leads' })).toBeVisible();
+    const cards = page.getByRole('list', { name: 'Leads' }).getByRole('listitem');
+    await expect(cards).toHaveCount(2);
+    await expect(cards.first()).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(cards.filter({ hasText: `Gus ${tag}` })).toContainText('Commercial');
+
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await expect(status).toBeVisible();
+    await expect(status).toHaveValue('New');
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('combobox', { name: 'Filter by property type' }).selectOption({ label: 'Commercial' });
+    await expect(filters).toHaveAccessibleName('Filters 2 on');
+    await expect(cards).toHaveCount(1);
+
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'false');
+    await expect(status).toBeHidden();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   test('on a 360 px phone: cards, no horizontal scroll, the bulk bar fits, axe clean', async ({ page }) => {
     const tag = uniqueTag();
     await page.setViewportSize({ width: 360, height: 740 });
