@@ -4,8 +4,10 @@
  * loopback, so the time is the server's plus well under a millisecond of transport).
  */
 import { sql } from 'drizzle-orm';
+import * as z from 'zod';
 import type { Db } from '../src/server/db/client.ts';
-import { execute } from '../src/server/db/sql.ts';
+import { leadCountQuery, leadPageQuery } from '../src/server/db/queries/leads.ts';
+import { execute, queryRows } from '../src/server/db/sql.ts';
 
 export const SCALE_LEADS = 100_000;
 
@@ -58,10 +60,33 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
   await execute(db, sql`analyze`);
 }
 
+/** A phone of the seed ("(410) 555-7770", five leads) as people type it. */
+export const PHONE_SEARCHES = ['4105557770', '+1 410 555 7770', '555-7770'];
+
+const PHONE_DIGITS_INDEX = 'leads_phone_digits_trgm_idx';
+
+/**
+ * Whether the planner answers each phone search (the list's page and its count) through the
+ * phone's digits index, from EXPLAIN on the seeded database: a plan without it scans the table.
+ */
+export async function phoneSearchPlans(db: Db): Promise<{ search: string; statement: 'page' | 'count'; usesIndex: boolean }[]> {
+  const results: { search: string; statement: 'page' | 'count'; usesIndex: boolean }[] = [];
+  const line = z.object({ 'QUERY PLAN': z.string() });
+  for (const search of PHONE_SEARCHES) {
+    for (const [statement, query] of [['page', leadPageQuery({ search }, 20)], ['count', leadCountQuery({ search })]] as const) {
+      const plan = (await queryRows(db, sql`explain ${query}`, line)).map((r) => r['QUERY PLAN']).join('\n');
+      results.push({ search, statement, usesIndex: plan.includes(PHONE_DIGITS_INDEX) });
+    }
+  }
+  return results;
+}
+
 export const SCALE_QUERIES: { name: string; path: string }[] = [
   { name: 'first page of the list', path: '/api/leads' },
   { name: 'search by name fragment', path: '/api/leads?search=garc' },
   { name: 'search by phone fragment', path: '/api/leads?search=555-12' },
+  // Seeded lead 210 (and four others) has (410) 555-7770: by its digits, with the country code, and by the last seven.
+  ...PHONE_SEARCHES.map((search) => ({ name: `search by phone ${JSON.stringify(search)}`, path: `/api/leads?search=${encodeURIComponent(search)}` })),
   { name: 'search + status + property type', path: '/api/leads?search=mar&status=New&property_type=multifamily' },
   { name: 'one owner, sorted by name', path: `/api/leads?owner=${SCALE_OWNER_IDS[0]}&sort=name` },
   { name: 'unassigned + created range + status, by name', path: '/api/leads?owner=none&created_from=2026-01-01&created_to=2026-06-30&status=New&sort=name' },

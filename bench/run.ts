@@ -28,7 +28,8 @@
  * The seed: bench/analytics.ts.
  *
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
- * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms).
+ * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms); among them phone
+ * searches typed three ways, whose plans (EXPLAIN) must use the phone digits' index.
  *
  * `lead-page` (bench/lead-page.ts): the lead page's reads (GET /api/leads/{id} and its
  * 200-entry timeline) at 100,000 leads, p50/p95 through HTTP, on PGlite (no target) and
@@ -73,7 +74,7 @@ import { acquirePostgres, countRows, createFreshDatabase } from './lib/postgres.
 import { BUILT_SERVER, signInOverHttp, startServer, type ServerProcess } from '../src/server/test/process.ts';
 import { describePageWeight, measurePageWeight, WEIGHT_BUDGETS } from './page-weight.ts';
 import { measureFanout, measureSignIn, measureTwoFactorSignIn } from './auth-realtime.ts';
-import { SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
+import { phoneSearchPlans, SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { seedLeadPage, timeLeadPage, TIMELINE_ENTRIES } from './lead-page.ts';
 import { leadsFor, measureIngestion, seedEventsAndLeads, timeReport, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
@@ -457,7 +458,14 @@ const SCALE_TARGET_MS = { PGlite: 150, PostgreSQL: 50 } as const;
 /** Seeds 100,000 leads (the server must not be running), then times the dashboard's queries. */
 async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
   console.log(`\nLeads Manager and Overview at ${SCALE_LEADS.toLocaleString('en-US')} leads, ${engine}`);
-  const { server, cookie } = await seedThenServe(open, seedLeadsAtScale, env);
+  let plans: Awaited<ReturnType<typeof phoneSearchPlans>> = [];
+  const { server, cookie } = await seedThenServe(open, async (db) => {
+    await seedLeadsAtScale(db);
+    plans = await phoneSearchPlans(db);
+  }, env);
+  for (const p of plans) {
+    verdict(`${engine} at 100k leads: phone search ${JSON.stringify(p.search)} (${p.statement}) uses the digits index`, p.usesIndex, p.usesIndex ? 'EXPLAIN names leads_phone_digits_trgm_idx' : 'EXPLAIN does not name leads_phone_digits_trgm_idx');
+  }
   const timings = await timeQueries(server.url, cookie);
   const target = SCALE_TARGET_MS[engine];
   for (const t of timings) {

@@ -2,8 +2,9 @@
 export const PROPERTY_TYPES = ['single-family', 'multifamily', 'commercial', 'land', 'other'] as const;
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
+/** The one label of each property type (read through property-type-label.ts). */
 export const PROPERTY_TYPE_LABELS: Record<PropertyType, string> = {
-  'single-family': 'Single Family',
+  'single-family': 'Single-family',
   multifamily: 'Multifamily',
   commercial: 'Commercial',
   land: 'Land',

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { DASHBOARD_STATES, expect, MOBILE_SIDEBAR, PUBLIC_STATES, signIn, test, VIEWPORTS } from './showcase.ts';
+import { DASHBOARD_STATES, expect, MOBILE_LEAD_FILTERS, MOBILE_SIDEBAR, PUBLIC_STATES, signIn, test, VIEWPORTS } from './showcase.ts';
 
 /*
  * axe on every page and open modal, dropdown and menu, with seeded data, at desktop size and
@@ -34,7 +34,7 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
       // About 30 states (the calendar's three views among them): past 120 s on a busy 2-core machine.
       test.setTimeout(180_000);
       await signIn(page, showcase);
-      const states = viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_SIDEBAR] : DASHBOARD_STATES;
+      const states = viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_LEAD_FILTERS, MOBILE_SIDEBAR] : DASHBOARD_STATES;
       const found: Record<string, string[]> = {};
       for (const state of states) {
         await state.open(page, showcase);

@@ -5,8 +5,9 @@ import { E2E_ADMIN, expect, fromTheSite, test } from './fixtures.ts';
 
 /*
  * The Leads Manager's list: owner and date filters, sorting, selection and bulk actions, export
- * of a selection, the view in the URL, and cards on a phone. Tests share one server, so each
- * makes leads with its own tag and searches for it.
+ * of a selection, the view in the URL, every column at 1280 px, a search then a click, and cards
+ * and folded filters on a phone. Tests share one server, so each makes leads with its own tag
+ * and searches for it.
  */
 
 type Lead = { id: string; full_name: string; status: string };
@@ -134,6 +135,136 @@ test.describe('Leads Manager list', () => {
     expect(lines[2]).toContain(`"Converted","Yes"`);
     expect(lines[2]).toMatch(/"1 Cy St","","2500.00",""$/);
 
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('at 1280 px every column shows without sideways scrolling; a cut value has its whole text on hover and on Tab', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const tag = uniqueTag();
+    await login(page, `/dashboard/leads?search=${tag}`);
+    const me = ((await (await page.request.get('/api/auth/session')).json()) as { user: { id: string } }).user;
+    const name = `Dana Longname-Worthington-Fitzgerald ${tag}`;
+    const email = `dana.longname.worthington.${tag}@an-extremely-long-domain.example`;
+    const note = 'Call back once the county sends the inspection report and the survey';
+    const dana = await addLead(page, name, { email, property_types: ['single-family'] });
+    const patched = await page.request.patch(`/api/leads/${dana.id}`, {
+      data: { owner_id: me.id, follow_up_on: businessDays().today, follow_up_note: note },
+      headers: fromTheSite(),
+    });
+    expect(patched.status()).toBe(200);
+    await page.reload();
+
+    const headers = page.getByRole('table').getByRole('columnheader');
+    await expect(headers).toHaveText(['', /^Name/, 'Contact', 'Property Type', 'Owner', /^Status/, /^Next step/, /^Date Added/, 'Actions']);
+    for (const header of await headers.all()) await expect(header).toBeInViewport();
+    const sideways = await page.evaluate(() => {
+      const box = document.querySelector('table')!.parentElement!;
+      return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, table: box.scrollWidth - box.clientWidth };
+    });
+    expect(sideways).toEqual({ page: 0, table: 0 });
+
+    const row = page.getByRole('row', { name: new RegExp(tag) });
+    await expect(row.getByRole('cell', { name: 'Single-family', exact: true })).toBeVisible();
+    // Too long for their columns: cut, with the whole value as a title.
+    const link = row.getByRole('link', { name, exact: true });
+    await expect(link).toHaveAttribute('title', name);
+    const emailText = row.getByText(email, { exact: true });
+    await expect(emailText).toHaveAttribute('title', email);
+    await expect(row.getByText(note, { exact: true })).toHaveAttribute('title', note);
+    const cut = (locator: typeof emailText) => locator.evaluate((el) => el.scrollWidth > el.clientWidth);
+    expect(await cut(emailText)).toBe(true);
+
+    // The keyboard reaches the cut email right after the name, and focus shows all of it.
+    await link.focus();
+    await page.keyboard.press('Tab');
+    await expect(emailText).toBeFocused();
+    expect(await cut(emailText)).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Narrower, fewer columns (never a sideways scroll): Owner and Next step go first, then Property Type.
+    for (const [width, shown] of [
+      [1024, ['', /^Name/, 'Contact', 'Property Type', /^Status/, /^Date Added/, 'Actions']],
+      [700, ['', /^Name/, 'Contact', /^Status/, /^Date Added/, 'Actions']],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(headers.filter({ visible: true })).toHaveText([...shown]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    }
+  });
+
+  for (const width of [1280, 390]) {
+    test(`a search typed just before clicking a lead leaves the person on the lead page after the search delay (${width} px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
+      const tag = uniqueTag();
+      await login(page, `/dashboard/leads?search=${tag}`);
+      const ivy = await addLead(page, `Ivy ${tag}`);
+      await page.reload();
+      const link = page.getByRole('link', { name: `Ivy ${tag}`, exact: true });
+      await expect(link).toBeVisible();
+
+      // The lead page's code held back, as on a slow network, until the search's pause is over;
+      // the page's clock stopped, so that pause ends exactly when the test says.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let asked = false;
+      await page.route(/\/assets\/lead-page-[\w-]+\.js$/, async (route) => {
+        asked = true;
+        await held;
+        await route.continue();
+      });
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
+
+      await page.getByRole('searchbox', { name: 'Search leads' }).fill(`Ivy ${tag}`);
+      await link.click();
+      await expect.poll(() => asked).toBe(true);
+      await page.clock.runFor(2_000); // the search's pause (300 ms) is long over
+      release();
+      await page.clock.resume();
+
+      await expect(page.getByRole('heading', { level: 1, name: `Ivy ${tag}` })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`/dashboard/leads/${ivy.id}$`));
+      await page.clock.runFor(2_000);
+      await expect(page).toHaveURL(new RegExp(`/dashboard/leads/${ivy.id}$`));
+      await expect(page.getByRole('heading', { level: 1, name: `Ivy ${tag}` })).toBeVisible();
+    });
+  }
+
+  test('on a 390 px phone the filters fold behind one Filters button with their count, and the first lead shows without scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const tag = uniqueTag();
+    await login(page, `/dashboard/leads?search=${tag}&status=New`);
+    await addLead(page, `Finn ${tag}`);
+    await addLead(page, `Gus ${tag}`, { property_types: ['commercial'] });
+    await page.reload();
+
+    const filters = page.getByRole('button', { name: /^Filters/ });
+    await expect(filters).toHaveAttribute('aria-expanded', 'false');
+    await expect(filters).toHaveAccessibleName('Filters 1 on');
+    const status = page.getByRole('combobox', { name: 'Filter by status' });
+    await expect(status).toBeHidden();
+    await expect(page.getByRole('searchbox', { name: 'Search leads' })).toBeVisible();
+    const cards = page.getByRole('list', { name: 'Leads' }).getByRole('listitem');
+    await expect(cards).toHaveCount(2);
+    await expect(cards.first()).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(cards.filter({ hasText: `Gus ${tag}` })).toContainText('Commercial');
+
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await expect(status).toBeVisible();
+    await expect(status).toHaveValue('New');
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('combobox', { name: 'Filter by property type' }).selectOption({ label: 'Commercial' });
+    await expect(filters).toHaveAccessibleName('Filters 2 on');
+    await expect(cards).toHaveCount(1);
+
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'false');
+    await expect(status).toBeHidden();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
 

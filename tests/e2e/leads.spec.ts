@@ -57,7 +57,7 @@ test.describe('Leads Manager', () => {
     await dialog.getByLabel('Full Name').fill(`Ada ${tag}`);
     await dialog.getByLabel('Email').fill('not-an-email');
     await dialog.getByLabel('Phone').fill('(301) 555-0142');
-    await dialog.getByLabel('Property Type').selectOption({ label: 'Single Family' });
+    await dialog.getByLabel('Property Type').selectOption({ label: 'Single-family' });
     await dialog.getByLabel('Additional Information').fill('A duplex in Frederick');
     await dialog.getByRole('button', { name: 'Add Lead' }).click();
     await expect(dialog.getByText('Invalid email address')).toBeVisible();
@@ -72,7 +72,7 @@ test.describe('Leads Manager', () => {
     await expect(row).toBeVisible();
     await expect(row).toContainText(`ada.${tag}@example.com`);
     await expect(row).toContainText('(301) 555-0142');
-    await expect(row).toContainText('single family');
+    await expect(row).toContainText('Single-family');
     await expect(row).toContainText('New');
 
     // The form starts empty again.
@@ -201,7 +201,7 @@ test.describe('Leads Manager', () => {
       '"Name","Email","Phone","Property Type","Status","Contacted","Date Added","Message","Owner","Property Address","Target Closing Date","Estimated Fee","Next Step"',
     );
     expect(lines).toHaveLength(3);
-    expect(csv).toContain(`"Csv ${tag}","csv.${tag}@example.com","(301) 555-0100","multifamily","New","No"`);
+    expect(csv).toContain(`"Csv ${tag}","csv.${tag}@example.com","(301) 555-0100","Multifamily","New","No"`);
     // A cell that a spreadsheet would run as a formula is escaped.
     expect(csv).toContain(`"'=HYPERLINK ${tag}"`);
     expect(csv).not.toContain(`Other type ${tag}`);
@@ -258,11 +258,11 @@ test.describe('Dashboard Overview', () => {
     await expect(first).toContainText(newest.full_name);
     await expect(first).toContainText(newest.email);
     await expect(first.getByText('New', { exact: true })).toBeVisible();
-    await expect(first).toContainText('other');
+    await expect(first).toContainText('Other');
     const second = recent.getByRole('listitem').nth(1);
     await expect(second).toContainText(older.full_name);
     await expect(second.getByText('Contacted', { exact: true })).toBeVisible();
-    await expect(second).toContainText('single family');
+    await expect(second).toContainText('Single-family');
     await expect(first).toContainText(new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }));
 
     const upcoming = page.getByRole('region', { name: 'Upcoming Appointments' });

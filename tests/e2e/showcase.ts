@@ -532,6 +532,23 @@ export const DASHBOARD_STATES: PageState[] = [
   },
 ];
 
+/**
+ * The Leads Manager's filters unfolded on a phone (360 px only; at desktop size they are always
+ * shown, and the `leads` state is the folded phone view).
+ */
+export const MOBILE_LEAD_FILTERS: PageState = {
+  name: 'leads-filters-open',
+  open: async (page, s) => {
+    await page.goto(`${s.origin}/dashboard/leads`);
+    await expect(page.getByRole('link', { name: s.lead.full_name, exact: true })).toBeVisible();
+    const filters = page.getByRole('button', { name: /^Filters/ });
+    await expect(filters).toHaveAttribute('aria-expanded', 'false');
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('combobox', { name: 'Filter by status' })).toBeVisible();
+  },
+};
+
 /** The mobile sidebar, open (360 px only). */
 export const MOBILE_SIDEBAR: PageState = {
   name: 'sidebar-open',

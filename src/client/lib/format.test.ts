@@ -30,9 +30,10 @@ describe('format', () => {
     expect(formatZonedDateTime('2026-11-23T15:05:00.000Z', 'Mars/Olympus_Mons')).toMatch(/^Nov 2[34], \d{1,2}:05 [AP]M \S+$/);
   });
 
-  it('shows the first property type with the hyphen as a space', () => {
-    expect(formatPropertyType(['single-family', 'land'])).toBe('single family');
-    expect(formatPropertyType(['multifamily'])).toBe('multifamily');
+  it('shows the first property type by its one label', () => {
+    expect(formatPropertyType(['single-family', 'land'])).toBe('Single-family');
+    expect(formatPropertyType(['multifamily'])).toBe('Multifamily');
+    expect(formatPropertyType(['castle'])).toBe('castle');
     expect(formatPropertyType([])).toBe('—');
   });
 

@@ -1,4 +1,5 @@
 import { format, isValid, parseISO } from 'date-fns';
+import { propertyTypeLabel } from '#shared/property-type-label';
 
 // Display helpers the dashboard pages share (docs/product-rules.md, "Dates and numbers").
 export const DATE_FORMAT = 'MMM d, yyyy';
@@ -38,10 +39,10 @@ export function formatAppointmentTime(date: string, time: string): string {
   return formatDate(`${date}T${time}`, DATE_TIME_FORMAT);
 }
 
-/** A lead's first property type with the hyphen shown as a space ("single family"). */
+/** A lead's first property type by its label ("Single-family"); "—" without one. */
 export function formatPropertyType(types: readonly string[]): string {
   const first = types[0];
-  return first ? first.replace(/-/g, ' ') : '—';
+  return first ? propertyTypeLabel(first) : '—';
 }
 
 /** A duration such as "45s", "12m", "2h 15m" or "3d 4h"; "—" when there is none. */

@@ -204,6 +204,10 @@ export const leads = pgTable(
     full_name: text('full_name').notNull(),
     email: text('email').notNull(),
     phone: text('phone').notNull(),
+    // The phone's digits alone, for search by number however it was typed ("(410) 555-0142" → 4105550142).
+    phone_digits: text('phone_digits')
+      .notNull()
+      .generatedAlwaysAs(sql`regexp_replace(phone, '[^0-9]', '', 'g')`),
     property_types: text('property_types').array().notNull(),
     // Derived from the status, so the two can never disagree: a lead is contacted once it is past New.
     contacted: boolean('contacted')
@@ -258,6 +262,8 @@ export const leads = pgTable(
     index('leads_full_name_trgm_idx').using('gin', sql`${t.full_name} gin_trgm_ops`),
     index('leads_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
     index('leads_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
+    // Digits inside digits (LIKE '%4105550142%'): a substring or a suffix of the number.
+    index('leads_phone_digits_trgm_idx').using('gin', sql`${t.phone_digits} gin_trgm_ops`),
     // The property type filter: property_types @> array[type].
     index('leads_property_types_idx').using('gin', t.property_types),
     // The analytics conversion rate: leads with a session, by creation time.

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { LEAD_STATUSES, PROPERTY_TYPES, type LeadStatus, type PropertyType } from '#shared/constants';
+import { PROPERTY_TYPE_CHOICES } from '#shared/property-type-label';
 import { isCalendarDate } from '#shared/rules/calendar';
 import { leadDealFieldsSchema, leadFieldsSchema } from '#shared/schemas/lead';
 import { LEAD_IMPORT_FIELDS, type LeadImportField, type LeadImportRow, type LeadImportRowError } from '#shared/schemas/lead-import';
@@ -27,7 +28,7 @@ export type ImportedLead = {
 export type CheckedRow = { row: number; lead?: ImportedLead; errors: LeadImportRowError[] };
 
 export const IMPORT_MESSAGES = {
-  propertyType: 'Unknown property type: use Single Family, Multifamily, Commercial, Land or Other.',
+  propertyType: `Unknown property type: use ${PROPERTY_TYPE_CHOICES}.`,
   status: 'Unknown status: use New, Contacted, Converted or Dropped.',
   date: 'Use a date like 2026-12-31 or 12/31/2026.',
   createdAt: 'Use a date like 2026-03-31 or 3/31/2026, or an ISO 8601 time.',

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import { propertyTypesLabel } from '#shared/property-type-label';
 import type { EmailKind } from '../db/queries/emails.ts';
 import { LONG_DAY as LONG_WEEKDAY, bothClocks } from '#shared/visitor-clock';
 import { leadEventDetails, leadEventTitle, meetingName as meeting } from '../lib/booked-call-calendar.ts';
@@ -166,7 +166,7 @@ function render(ctx: MailContext, greeting: string, blocks: Block[]): { text: st
   };
 }
 
-const propertyType = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || null;
+const propertyType = (types: string[]) => propertyTypesLabel(types) || null;
 
 // The subjects, on their own: the Email settings page and a lead's timeline show them without composing the whole message.
 const newLeadSubject = (lead: z.infer<typeof leadData>) => oneLine(`New lead: ${lead.full_name}`);

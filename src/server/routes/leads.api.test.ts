@@ -111,6 +111,40 @@ describe('GET /api/leads', () => {
     expect(second.leads.map((l) => l.full_name)).toEqual(['Maria Garcia']);
   });
 
+  describe('phone search by digits', () => {
+    beforeEach(async () => {
+      await add({ full_name: 'Pat Digits', email: 'pat@digits.test', phone: '(410) 555-0142', property_types: ['land'] });
+      await add({ full_name: 'Quinn Country', email: 'quinn@digits.test', phone: '+1 (443) 555-0188', property_types: ['land'] });
+    });
+
+    it.each([
+      ['410-555-0142', ['Pat Digits']],
+      ['4105550142', ['Pat Digits']],
+      ['+1 410 555 0142', ['Pat Digits']],
+      ['1-410-555-0142', ['Pat Digits']],
+      ['555-0142', ['Pat Digits']],
+      ['410.555.0142', ['Pat Digits']],
+      ['4435550188', ['Quinn Country']], // stored with its +1
+      ['+1 443 555 0188', ['Quinn Country']],
+    ])('finds (410) 555-0142 and +1 (443) 555-0188 from %s', async (search, names) => {
+      const page = await list(`?search=${encodeURIComponent(search)}`);
+      expect(page.leads.map((l) => l.full_name)).toEqual(names);
+      expect(page.total).toBe(names.length);
+    });
+
+    it.each(['55', '555', '+1', '-', '  (  ) ', 'digits5'])('does not match everyone by digits for %j', async (search) => {
+      const page = await list(`?search=${encodeURIComponent(search)}`);
+      // "555" is in every phone as typed, so it still matches them all as a plain substring.
+      const asTyped = (await list()).leads.filter((l) => l.phone.includes(search.trim()) || l.full_name.toLowerCase().includes(search.trim()) || l.email.includes(search.trim()));
+      expect(page.leads.map((l) => l.full_name)).toEqual(asTyped.map((l) => l.full_name));
+    });
+
+    it('matches an email with digits in it by the email only, not by phone digits', async () => {
+      await add({ full_name: 'Numbered Mail', email: 'lead5550142@mail.test', phone: '(202) 555-0199', property_types: ['land'] });
+      expect((await list('?search=lead5550142')).leads.map((l) => l.full_name)).toEqual(['Numbered Mail']);
+    });
+  });
+
   it.each(['?search=a%00b', '?status=Lost', '?property_type=castle', '?page=0', '?page_size=1000', `?search=${'x'.repeat(201)}`])('rejects %s with 400', async (query) => {
     expect((await api('GET', `/api/leads${query}`)).status).toBe(400);
   });
@@ -180,6 +214,8 @@ describe('GET /api/leads/export', () => {
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil""\)","evil@example.com","'\(301\)|^"'=HYPERLINK/);
+    // The property type by its label, as the list and the lead page show it.
+    expect(lines[1]).toContain('"Single-family","New","No"');
   });
 
   it('exports script and formula payloads as inert, quoted text cells', async () => {

@@ -19,6 +19,7 @@ import {
 } from '#shared/schemas/lead';
 import type { Context } from 'hono';
 import { parseUtmValue } from '#shared/schemas/analytics-report';
+import { propertyTypeLabel } from '#shared/property-type-label';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
 import { bulkUpdateLeads } from '../db/queries/lead-bulk.ts';
@@ -130,7 +131,8 @@ const csvOf = (l: Lead) =>
     l.full_name,
     l.email,
     l.phone,
-    l.property_types[0],
+    // Its label, as everywhere (the import reads it back).
+    l.property_types[0] === undefined ? null : propertyTypeLabel(l.property_types[0]),
     l.status,
     l.contacted ? 'Yes' : 'No',
     l.created_at,

@@ -19,6 +19,8 @@ export const exportedLeadSchema = z.strictObject({
   full_name: z.string(),
   email: z.string(),
   phone: z.string(),
+  /** The phone's digits (derived, for search). */
+  phone_digits: z.string(),
   property_types: z.array(z.string()),
   message: z.string().nullable(),
   submission_id: z.string().nullable(),

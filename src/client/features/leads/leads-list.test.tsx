@@ -263,6 +263,43 @@ describe('Leads Manager on a phone', () => {
   });
 });
 
+describe('Leads Manager filters on a phone', () => {
+  it('fold behind one Filters button that says how many are on and opens and closes them', async () => {
+    const user = userEvent.setup();
+    mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined));
+    renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?status=New&owner=me&created_from=2026-01-01&created_to=2026-01-31&search=ada' });
+    await screen.findByRole('link', { name: 'Ada' });
+    // Status, owner and the date added (one filter, both ends): three; the search is not a filter.
+    const button = screen.getByRole('button', { name: 'Filters 3 on' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    const panel = document.getElementById(button.getAttribute('aria-controls')!)!;
+    expect(panel).toHaveClass('hidden', 'sm:contents');
+    expect(within(panel).getByRole('combobox', { name: 'Filter by status' })).toHaveValue('New');
+    expect(within(panel).getByRole('link', { name: /Export CSV/ })).toBeInTheDocument();
+    // The search box stays out of the fold.
+    expect(panel).not.toContainElement(screen.getByRole('searchbox', { name: 'Search leads' }));
+
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(panel).toHaveClass('flex');
+    expect(panel).not.toHaveClass('hidden');
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(panel).toHaveClass('hidden');
+  });
+
+  it('say just Filters when none is on, and stay open while the date range cannot be asked for', async () => {
+    mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined));
+    renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
+    await screen.findByRole('link', { name: 'Ada' });
+    expect(screen.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'false');
+    cleanup();
+    renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?created_from=2026-02-01&created_to=2026-01-01' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The start date must be on or before the end date.');
+    expect(screen.getByRole('button', { name: 'Filters 1 on' })).toHaveAttribute('aria-expanded', 'true');
+  });
+});
+
 describe('Leads Manager: the leads of one Analytics sources row', () => {
   it('asks for exactly that row, says so, exports the same, and shows every lead again on request', async () => {
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import { propertyTypesLabel } from '#shared/property-type-label';
 import type { Lead } from '#shared/schemas/lead';
 import { MERGE_FIELDS, type MergeField } from '#shared/schemas/lead-privacy';
 import { formatDate } from '#client/lib/format.ts';
@@ -16,7 +16,7 @@ export function mergeFieldText(field: MergeField, lead: Lead): string {
     case 'phone':
       return lead.phone;
     case 'property_types':
-      return lead.property_types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || none;
+      return propertyTypesLabel(lead.property_types) || none;
     case 'status':
       return lead.status;
     case 'owner_id':

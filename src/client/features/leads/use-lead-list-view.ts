@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
+import { useRouterLocationNow } from '#client/lib/use-router-location-now.ts';
 import { LEAD_STATUSES, PROPERTY_TYPES } from '#shared/constants';
 import { LEAD_ORIGINS, ORIGIN_VALUE_MAX } from '#shared/schemas/analytics-report';
 import { LEAD_SORTS, type LeadSort } from '#shared/schemas/lead';
@@ -73,14 +74,22 @@ export function useLeadListView() {
   );
 
   const wanted = searchText.trim();
+  const location = useLocation();
+  const routerLocationNow = useRouterLocationNow();
   useEffect(() => {
     if (wanted === view.search) return;
+    const shown = `${location.pathname}${location.search}`;
     const timer = setTimeout(() => {
+      // The person may have left meanwhile: a link clicked starts a navigation that React
+      // renders as a transition, keeping this page (and this timer) alive while the next page
+      // loads. Writing the search now would take them back to the list, so it is dropped.
+      const now = routerLocationNow();
+      if (now && `${now.pathname}${now.search}` !== shown) return;
       setWritten(wanted);
       update({ search: wanted }, true);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [wanted, view.search, update]);
+  }, [wanted, view.search, update, location.pathname, location.search, routerLocationNow]);
 
   return {
     view,

@@ -44,7 +44,7 @@ describe('AuditLogPage', () => {
     const first = await screen.findByTestId('audit-entry');
     expect(first).toHaveTextContent('olive@example.com · Updated a lead · Jane Doe');
     expect(first).toHaveTextContent('status: New → Contacted');
-    expect(first).toHaveTextContent('property types: land → land, commercial');
+    expect(first).toHaveTextContent('property types: Land → Land, Commercial');
     expect(screen.getByRole('link', { name: 'Jane Doe' })).toHaveAttribute('href', `/dashboard/leads/${LEAD}`);
     expect(screen.getByLabelText('Action')).toHaveValue('lead_updated');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/audit/export?action=lead_updated');

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView, type AuditPage } from '#shared/schemas/audit';
 import type { TeamMember } from '#shared/schemas/team';
+import { propertyTypesLabel } from '#shared/property-type-label';
 import { Download } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
@@ -127,7 +128,9 @@ const show = (value: unknown) => (value === null || value === undefined || value
 function changesOf(entry: AuditEntryView): string[] {
   const changes = entry.details.changes as Record<string, { from: unknown; to: unknown }> | undefined;
   if (!changes || typeof changes !== 'object') return [];
-  return Object.entries(changes).map(([field, { from, to }]) => `${field.replace(/_/g, ' ')}: ${show(from)} → ${show(to)}`);
+  // Property types by their labels, as the lead page shows them.
+  const value = (field: string, v: unknown) => (field === 'property_types' && Array.isArray(v) ? propertyTypesLabel(v.map(String)) : v);
+  return Object.entries(changes).map(([field, { from, to }]) => `${field.replace(/_/g, ' ')}: ${show(value(field, from))} → ${show(value(field, to))}`);
 }
 
 function AuditRow({ entry }: { entry: AuditEntryView }) {

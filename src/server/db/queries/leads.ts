@@ -12,6 +12,7 @@ import {
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
 import { parseUtmValue, type LeadOrigin } from '#shared/schemas/analytics-report';
+import { phoneSearchDigits } from '../../lib/phone-search.ts';
 import { leadOrigin, referrerValue } from './analytics-report.ts';
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
@@ -153,12 +154,18 @@ export type LeadFilters = Pick<
 export type LeadOrder = { sort: LeadSort; dir: 'asc' | 'desc' };
 export const NEWEST_FIRST: LeadOrder = { sort: 'created', dir: 'desc' };
 
-/** Search (name and email case-insensitively, phone as a substring) and every filter, combined. */
+/**
+ * Search (name and email case-insensitively, phone as a substring as typed or by its digits) and
+ * every filter, combined. Each alternative has its trigram index (leads_*_trgm_idx), which the
+ * planner ORs together.
+ */
 function leadConditions(filters: LeadFilters): SQL[] {
   const parts: SQL[] = [];
   if (filters.search) {
     const like = `%${escapeLike(filters.search)}%`;
-    parts.push(sql`(l.full_name ilike ${like} or l.email ilike ${like} or l.phone like ${like})`);
+    const digits = phoneSearchDigits(filters.search);
+    const byDigits = digits === null ? sql`` : sql` or l.phone_digits like ${`%${digits}%`}`;
+    parts.push(sql`(l.full_name ilike ${like} or l.email ilike ${like} or l.phone like ${like}${byDigits})`);
   }
   if (filters.status) parts.push(sql`l.status = ${filters.status}`);
   if (filters.property_type) parts.push(sql`l.property_types @> array[${filters.property_type}]::text[]`);
@@ -250,13 +257,19 @@ function nextStepPage(filters: LeadFilters, dir: 'asc' | 'desc', limit: number, 
     ) l ${order} limit ${limit} offset ${offset}`;
 }
 
+/** The statement of the leads matching the filters, in the given order, `limit` of them from `offset`. */
+export function leadPageQuery(filters: LeadFilters, limit: number, offset = 0, order: LeadOrder = NEWEST_FIRST): SQL {
+  return order.sort === 'next_step'
+    ? nextStepPage(filters, order.dir, limit, offset)
+    : sql`select ${leadColumns} from leads l ${leadWhere(filters)} ${orderBy(order)} limit ${limit} offset ${offset}`;
+}
+
+/** The statement counting the leads matching the filters (the list's total). */
+export const leadCountQuery = (filters: LeadFilters): SQL => sql`select count(*)::int as total from leads l ${leadWhere(filters)}`;
+
 /** Leads matching the filters, in the given order, `limit` of them from `offset`. */
 function selectLeads(db: Db, filters: LeadFilters, limit: number, offset = 0, order: LeadOrder = NEWEST_FIRST): Promise<Lead[]> {
-  const query =
-    order.sort === 'next_step'
-      ? nextStepPage(filters, order.dir, limit, offset)
-      : sql`select ${leadColumns} from leads l ${leadWhere(filters)} ${orderBy(order)} limit ${limit} offset ${offset}`;
-  return queryRows(db, query, leadSchema);
+  return queryRows(db, leadPageQuery(filters, limit, offset, order), leadSchema);
 }
 
 export async function listLeads(
@@ -266,7 +279,7 @@ export async function listLeads(
 ): Promise<{ leads: Lead[]; total: number }> {
   const [leads, counts] = await Promise.all([
     selectLeads(db, filters, page_size, (page - 1) * page_size, order),
-    queryRows(db, sql`select count(*)::int as total from leads l ${leadWhere(filters)}`, z.object({ total: z.number().int() })),
+    queryRows(db, leadCountQuery(filters), z.object({ total: z.number().int() })),
   ]);
   return { leads, total: counts[0]?.total ?? 0 };
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { LeadSort } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
 import { SuspectedAbuseBadge } from './suspected-abuse-badge.tsx';
-import { formatDate } from '#client/lib/format.ts';
+import { formatDate, formatPropertyType } from '#client/lib/format.ts';
 import type { SortDirection } from '../api/get-leads.ts';
 import { NextStep, RowActions, SelectAllBox, checkboxClass, type LeadRowProps } from './leads-table.tsx';
 
@@ -84,6 +84,8 @@ export function LeadCards({ leads, busy, selection, onEdit, onDelete, sort, dir,
                   <p className="mt-1 text-sm break-all text-slate-700">{lead.email}</p>
                   <p className="text-sm text-slate-600">{lead.phone}</p>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                    <dt className="text-slate-600">Property type</dt>
+                    <dd className="text-slate-900">{formatPropertyType(lead.property_types)}</dd>
                     <dt className="text-slate-600">Added</dt>
                     <dd className="text-slate-900">{formatDate(lead.created_at)}</dd>
                     <dt className="text-slate-600">Owner</dt>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Pencil } from '#client/components/icons.tsx';
 import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
-import { PROPERTY_TYPE_LABELS, type PropertyType } from '#shared/constants';
+import { propertyTypesLabel } from '#shared/property-type-label';
 import type { LeadDetail } from '#shared/schemas/lead';
 import { formatDate } from '#client/lib/format.ts';
 import { formatCents } from '#client/lib/money.ts';
@@ -9,7 +9,6 @@ import { LeadSourceDetails } from './lead-source.tsx';
 
 const DealFieldsDialog = lazyDialog(() => import('./deal-fields-dialog.tsx').then((m) => m.DealFieldsDialog), (p) => p.open);
 
-const propertyTypeLabel = (types: string[]) => types.map((t) => PROPERTY_TYPE_LABELS[t as PropertyType] ?? t).join(', ') || '—';
 const NOT_SET = <span className="text-slate-500">Not set</span>;
 
 /** Who the lead is and what the deal is; the deal's fields are edited in a small dialog. */
@@ -44,7 +43,7 @@ export function LeadDetailsCard({ lead }: { lead: LeadDetail }) {
           </a>
         </dd>
         <dt className="text-slate-500">Property type</dt>
-        <dd className="text-slate-900">{propertyTypeLabel(lead.property_types)}</dd>
+        <dd className="text-slate-900">{propertyTypesLabel(lead.property_types) || '—'}</dd>
         <dt className="text-slate-500">Property address</dt>
         <dd className="break-words whitespace-pre-line text-slate-900">{lead.property_address ?? NOT_SET}</dd>
         <dt className="text-slate-500">Target closing</dt>

@@ -1,11 +1,5 @@
 import type { Lead } from '#shared/schemas/lead';
 
-/** Where a public-form lead came from (its visitor's analytics session); nothing for others. */
-export function LeadSourceLine({ lead }: { lead: Lead }) {
-  if (!lead.source) return null;
-  return <span className="block text-xs font-normal text-slate-600">Source: {lead.source}</span>;
-}
-
 export function LeadSourceDetails({ lead }: { lead: Lead }) {
   if (!lead.source && !lead.landing_page) return null;
   const campaign = [lead.utm_source, lead.utm_medium, lead.utm_campaign].filter(Boolean).join(' / ');

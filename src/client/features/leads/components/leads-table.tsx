@@ -1,9 +1,8 @@
-import { Link } from 'react-router';
-import { LeadSourceLine } from './lead-source.tsx';
 import { ChevronDown, ChevronUp, ChevronsUpDown, Pencil, Trash2 } from '#client/components/icons.tsx';
 import type { Lead, LeadSort } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
 import { SuspectedAbuseBadge } from './suspected-abuse-badge.tsx';
+import { TruncatedLink, TruncatedText } from './truncated-text.tsx';
 import { formatDate, formatPropertyType } from '#client/lib/format.ts';
 import type { SortDirection } from '../api/get-leads.ts';
 import type { LeadSelection } from '../use-lead-selection.ts';
@@ -17,27 +16,38 @@ export type LeadRowProps = {
 };
 type Props = LeadRowProps & { sort: LeadSort; dir: SortDirection; onSort: (sort: LeadSort) => void };
 
-type Column = { label: string; sort?: LeadSort; className?: string };
+/*
+ * Every column fits the table's box (table-layout: fixed), so the list never scrolls sideways:
+ * at 1280 px (a box of about 950 px beside the sidebar) all of them, long text cut with an
+ * ellipsis (TruncatedText). Narrower boxes drop columns, by the box's width (container
+ * queries), not the window's: Owner and Next step below 56rem, Property Type below 42rem. Phones
+ * (under 640 px) get LeadCards. The fixed widths hold their longest content ("Single-family", the
+ * Contacted badge, a date, the sort buttons); Name and Owner take a share, Contact the rest.
+ */
+type Column = { label: string; sort?: LeadSort; className: string };
+const atMedium = 'hidden @2xl:table-cell';
+const atWide = 'hidden @4xl:table-cell';
 const COLUMNS: Column[] = [
-  { label: 'Name', sort: 'name' },
-  { label: 'Contact' },
-  { label: 'Property Type' },
-  { label: 'Owner' },
-  { label: 'Status', sort: 'status' },
-  { label: 'Next step', sort: 'next_step' },
-  { label: 'Date Added', sort: 'created' },
-  { label: 'Actions', className: 'text-right' },
+  { label: 'Name', sort: 'name', className: 'w-[15%]' },
+  { label: 'Contact', className: '' },
+  { label: 'Property Type', className: `w-27 ${atMedium}` },
+  { label: 'Owner', className: `w-[9%] ${atWide}` },
+  { label: 'Status', sort: 'status', className: 'w-25' },
+  { label: 'Next step', sort: 'next_step', className: `w-27 ${atWide}` },
+  { label: 'Date Added', sort: 'created', className: 'w-30' },
+  { label: 'Actions', className: 'w-22 text-right' },
 ];
+const cell = 'px-2.5 py-3 align-top';
 
 export const checkboxClass = 'size-4 rounded border-slate-400 accent-blue-700';
 
-/** The lead's next step: its date, and its text when there is one; "—" without. */
+/** The lead's next step: its date, and its text when there is one (cut to its column); "—" without. */
 export function NextStep({ lead }: { lead: Lead }) {
   if (!lead.follow_up_on) return <span className="text-slate-600">—</span>;
   return (
     <>
       <span className="block whitespace-nowrap text-slate-900">{formatDate(lead.follow_up_on)}</span>
-      {lead.follow_up_note && <span className="block max-w-48 truncate text-slate-600" title={lead.follow_up_note}>{lead.follow_up_note}</span>}
+      {lead.follow_up_note && <TruncatedText text={lead.follow_up_note} className="text-slate-600" />}
     </>
   );
 }
@@ -64,7 +74,7 @@ function SortHeader({ column, sort, dir, onSort }: { column: Column & { sort: Le
   const active = column.sort === sort;
   const Arrow = !active ? ChevronsUpDown : dir === 'asc' ? ChevronUp : ChevronDown;
   return (
-    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined} className="px-4 py-2 font-semibold text-slate-700">
+    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined} className={`px-2.5 py-2 font-semibold text-slate-700 ${column.className}`}>
       <button
         type="button"
         onClick={() => onSort(column.sort)}
@@ -80,18 +90,18 @@ function SortHeader({ column, sort, dir, onSort }: { column: Column & { sort: Le
 /** The leads of the current page, from 640 px wide (phones get LeadCards). */
 export function LeadsTable({ leads, busy, selection, onEdit, onDelete, sort, dir, onSort }: Props) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm" aria-busy={busy || undefined}>
-      <table className="w-full min-w-[60rem] divide-y divide-slate-200 text-left text-sm">
+    <div className="@container rounded-lg border border-slate-200 bg-white shadow-sm" aria-busy={busy || undefined}>
+      <table className="w-full table-fixed divide-y divide-slate-200 text-left text-sm">
         <thead className="bg-slate-50">
           <tr>
-            <th scope="col" className="w-10 px-4 py-2">
+            <th scope="col" className="w-9 px-2.5 py-2">
               <SelectAllBox leads={leads} selection={selection} />
             </th>
             {COLUMNS.map((column) =>
               column.sort ? (
                 <SortHeader key={column.label} column={{ ...column, sort: column.sort }} sort={sort} dir={dir} onSort={onSort} />
               ) : (
-                <th key={column.label} scope="col" className={`px-4 py-3 font-semibold text-slate-700 ${column.className ?? ''}`}>
+                <th key={column.label} scope="col" className={`px-2.5 py-3 font-semibold text-slate-700 ${column.className}`}>
                   {column.label}
                 </th>
               ),
@@ -106,50 +116,50 @@ export function LeadsTable({ leads, busy, selection, onEdit, onDelete, sort, dir
               </td>
             </tr>
           ) : (
-            leads.map((lead) => (
-              <tr key={lead.id} className={selection.has(lead.id) ? 'bg-blue-50' : 'hover:bg-slate-50'}>
-                <td className="px-4 py-3">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${lead.full_name}`}
-                    className={checkboxClass}
-                    checked={selection.has(lead.id)}
-                    onChange={(event) => selection.setMany([lead.id], event.currentTarget.checked)}
-                  />
-                </td>
-                <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                  <Link to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="text-blue-800 hover:underline">
-                    {lead.full_name}
-                  </Link>
-                  <LeadSourceLine lead={lead} />
-                </th>
-                <td className="px-4 py-3">
-                  <span className="block text-slate-900">{lead.email}</span>
-                  <span className="block text-slate-600">{lead.phone}</span>
-                </td>
-                <td className="px-4 py-3 text-slate-700">{formatPropertyType(lead.property_types)}</td>
-                <td className="max-w-48 truncate px-4 py-3 text-slate-700" title={lead.owner_email ?? undefined}>
-                  {lead.owner_email ?? '—'}
-                </td>
-                <td className="px-4 py-3">
-                  <div className="flex flex-col items-start gap-1">
-                    <StatusBadge status={lead.status} />
-                    <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
-                  </div>
-                </td>
-                <td className="px-4 py-3">
-                  <NextStep lead={lead} />
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(lead.created_at)}</td>
-                <td className="px-4 py-3">
-                  <RowActions lead={lead} onEdit={onEdit} onDelete={onDelete} />
-                </td>
-              </tr>
-            ))
+            leads.map((lead) => <LeadRow key={lead.id} lead={lead} selection={selection} onEdit={onEdit} onDelete={onDelete} />)
           )}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function LeadRow({ lead, selection, onEdit, onDelete }: { lead: Lead } & Pick<LeadRowProps, 'selection' | 'onEdit' | 'onDelete'>) {
+  return (
+    <tr className={selection.has(lead.id) ? 'bg-blue-50' : 'hover:bg-slate-50'}>
+      <td className={cell}>
+        <input
+          type="checkbox"
+          aria-label={`Select ${lead.full_name}`}
+          className={checkboxClass}
+          checked={selection.has(lead.id)}
+          onChange={(event) => selection.setMany([lead.id], event.currentTarget.checked)}
+        />
+      </td>
+      <th scope="row" className={`${cell} font-medium text-slate-900`}>
+        <TruncatedLink text={lead.full_name} to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="text-blue-800 hover:underline" />
+        {lead.source && <TruncatedText text={`Source: ${lead.source}`} className="text-xs font-normal text-slate-600" />}
+      </th>
+      <td className={cell}>
+        <TruncatedText text={lead.email} className="text-slate-900" />
+        <TruncatedText text={lead.phone} className="text-slate-600" />
+      </td>
+      <td className={`${cell} whitespace-nowrap text-slate-700 ${atMedium}`}>{formatPropertyType(lead.property_types)}</td>
+      <td className={`${cell} text-slate-700 ${atWide}`}>{lead.owner_email ? <TruncatedText text={lead.owner_email} /> : '—'}</td>
+      <td className={cell}>
+        <div className="flex flex-col items-start gap-1">
+          <StatusBadge status={lead.status} />
+          <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
+        </div>
+      </td>
+      <td className={`${cell} ${atWide}`}>
+        <NextStep lead={lead} />
+      </td>
+      <td className={`${cell} whitespace-nowrap text-slate-700`}>{formatDate(lead.created_at)}</td>
+      <td className={`${cell} py-1.5`}>
+        <RowActions lead={lead} onEdit={onEdit} onDelete={onDelete} />
+      </td>
+    </tr>
   );
 }
 

@@ -67,7 +67,7 @@ describe('LeadForm', () => {
     const options = within(select).getAllByRole('option');
     expect(options.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
       ['', 'Select property type'],
-      ['single-family', 'Single Family'],
+      ['single-family', 'Single-family'],
       ['multifamily', 'Multifamily'],
       ['commercial', 'Commercial'],
       ['land', 'Land'],
