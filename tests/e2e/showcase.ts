@@ -251,7 +251,7 @@ export const PUBLIC_STATES: PageState[] = [
     name: 'invite',
     open: async (page, s) => {
       await page.goto(`${s.origin}${s.invitePath}`);
-      await expect(page.getByText('You are invited as Staff. Choose a password to create your account.')).toBeVisible();
+      await expect(page.getByText('You are invited as Staff. Give your name and choose a password to create your account.')).toBeVisible();
     },
   },
   {

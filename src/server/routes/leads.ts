@@ -239,9 +239,10 @@ export const leadRoutes = createRouter()
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { appointments } = c.req.valid('query');
-    const done = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
-    if (!done) throw leadNotFound();
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_deleted', targetType: 'lead', targetId: id, details: { appointments, ...done } });
+    const deleted = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
+    if (!deleted) throw leadNotFound();
+    const { full_name: name, ...done } = deleted;
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_deleted', targetType: 'lead', targetId: id, details: { name, appointments, ...done } });
     c.var.deps.outbox.nudge();
     return c.json({ id, ...done }, 200);
   });

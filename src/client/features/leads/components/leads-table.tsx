@@ -128,8 +128,8 @@ export function LeadsTable({ leads, busy, selection, onEdit, onDelete, sort, dir
                   <span className="block text-slate-600">{lead.phone}</span>
                 </td>
                 <td className="px-4 py-3 text-slate-700">{formatPropertyType(lead.property_types)}</td>
-                <td className="max-w-48 truncate px-4 py-3 text-slate-700" title={lead.owner_email ?? undefined}>
-                  {lead.owner_email ?? '—'}
+                <td className="max-w-48 truncate px-4 py-3 text-slate-700" title={lead.owner_name ?? undefined}>
+                  {lead.owner_name ?? '—'}
                 </td>
                 <td className="px-4 py-3">
                   <div className="flex flex-col items-start gap-1">
