@@ -184,8 +184,10 @@ export const auditLog = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     actor_id: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    // The actor's email then: kept when the account is removed.
+    // The actor's email and name then: kept when the account is removed (the log shows the
+    // account's current name while it exists).
     actor_email: text('actor_email'),
+    actor_name: text('actor_name'),
     action: text('action').notNull(),
     target_type: text('target_type'),
     target_id: text('target_id'),

@@ -137,6 +137,21 @@ describe('the audit log', () => {
     expect((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from audit_log`))[0]!.n).toBeGreaterThan(0);
   });
 
+  it('names who did it, by their name now, and by their name then once the account is removed', async () => {
+    const samId = (await ensureAdmin(database.db, 'sam@example.com', 'sam-password', 'staff', 'Sam Staff')).user.id;
+    const sam = await signIn(t.json, 'sam@example.com', 'sam-password');
+    await as('POST', '/api/leads', LEAD, sam);
+    await as('PUT', '/api/account/profile', { display_name: 'Samuel Staff' }, sam);
+    const renamed = (await page('?action=lead_created')).entries[0]!;
+    expect(renamed).toMatchObject({ actor_id: samId, actor_email: 'sam@example.com', actor_name: 'Samuel Staff' });
+
+    expect((await as('DELETE', `/api/team/members/${samId}`)).status).toBe(200);
+    const removed = (await page('?action=lead_created')).entries[0]!;
+    expect(removed).toMatchObject({ actor_id: null, actor_email: 'sam@example.com', actor_name: 'Sam Staff' });
+    // The removal itself names them too.
+    expect((await page('?action=account_removed')).entries[0]!.details).toEqual({ email: 'sam@example.com', name: 'Samuel Staff', role: 'staff' });
+  });
+
   it('is for owners only', async () => {
     await ensureAdmin(database.db, 'sam@example.com', 'sam-password', 'staff');
     const staff = await signIn(t.json, 'sam@example.com', 'sam-password');

@@ -59,7 +59,7 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   actor_id: z.string().nullable(),
   actor_email: z.string().nullable(),
-  /** The actor's name now (null for the system, someone not signed in, or a removed account: then actor_email says who). */
+  /** The actor's name: their account's now, or (a removed account) theirs then; null for the system or someone not signed in (actor_email says who tried). */
   actor_name: z.string().nullable(),
   action: auditActionSchema,
   target_type: z.string().nullable(),

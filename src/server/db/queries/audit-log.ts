@@ -22,11 +22,15 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
-/** The INSERT of one entry, to run alone or inside a larger statement's transaction. */
+/**
+ * The INSERT of one entry, to run alone or inside a larger statement's transaction. The actor's
+ * name then is kept beside their email (read from their account), so the entry still says who
+ * once the account is removed.
+ */
 export function auditInsert(actor: AuditActor, entry: AuditEntry): SQL {
-  return sql`insert into audit_log (actor_id, actor_email, action, target_type, target_id, details, ip, user_agent)
-    values (${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetType ?? null}, ${entry.targetId ?? null},
-      ${JSON.stringify(entry.details ?? {})}::jsonb, ${actor.ip}, ${actor.userAgent})`;
+  return sql`insert into audit_log (actor_id, actor_email, actor_name, action, target_type, target_id, details, ip, user_agent)
+    values (${actor.id}, ${actor.email}, (select u.display_name from users u where u.id = ${actor.id}::uuid), ${entry.action},
+      ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb, ${actor.ip}, ${actor.userAgent})`;
 }
 
 /** Records one entry (inside the caller's transaction when `db` is one). */
@@ -84,7 +88,7 @@ function auditWhere(filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: stri
 }
 
 const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.actor_id::text as actor_id, a.actor_email,
-  (select u.display_name from users u where u.id = a.actor_id) as actor_name, a.action, a.target_type, a.target_id,
+  coalesce((select u.display_name from users u where u.id = a.actor_id), a.actor_name) as actor_name, a.action, a.target_type, a.target_id,
   case a.target_type
     when 'lead' then exists (select 1 from leads l where l.id::text = a.target_id)
     when 'appointment' then exists (select 1 from appointments p where p.id::text = a.target_id)
