@@ -144,6 +144,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
           TRUST_PROXY: '127.0.0.1',
           ADMIN_EMAIL: admin.email,
           ADMIN_PASSWORD: admin.password,
+          // The name the pages show for the admin (owners, notes, the timeline, the audit log).
+          ADMIN_NAME: 'Dana Whitaker',
         },
         { entry: 'built', isolated: true },
       );
