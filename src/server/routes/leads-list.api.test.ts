@@ -280,7 +280,8 @@ describe('GET /api/leads/export', () => {
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^"Amy",.*,"","","","","",""$/);
-    expect(lines[2]).toMatch(/^"Zed",.*,"staff@example.com","12 Main St, Frederick, MD","2027-01-15","1500.50","2026-12-01 Send the survey"$/);
+    // The owner by name, as the list shows them.
+    expect(lines[2]).toMatch(/^"Zed",.*,"Stella Staff","12 Main St, Frederick, MD","2027-01-15","1500.50","2026-12-01 Send the survey"$/);
   });
 
   it('combines ids with the filters', async () => {

@@ -135,7 +135,8 @@ const csvOf = (l: Lead) =>
     l.contacted ? 'Yes' : 'No',
     l.created_at,
     l.message,
-    l.owner_email,
+    // The owner by name, as the list shows them.
+    l.owner_name,
     l.property_address,
     l.target_closing_date,
     dollars(l.estimated_fee_cents),
