@@ -132,8 +132,9 @@ function appServer(port: number) {
       // Each spec that submits the form sends its own X-Forwarded-For (tests/e2e/fixtures.ts),
       // so the per-IP limit of one spec never leaks into another.
       TRUST_PROXY: '1',
-      // The admin the sign-in and dashboard specs use (tests/e2e/fixtures.ts).
+      // The admin the sign-in and dashboard specs use (tests/e2e/fixtures.ts), and the name the product shows for them.
       ADMIN_EMAIL: 'e2e-admin@example.com',
+      ADMIN_NAME: 'Erin Admin',
       ADMIN_PASSWORD: 'e2e-admin-password',
       // Every email goes to the suite's mail sink (tests/e2e/email.spec.ts reads it).
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_SMTP_PORT}`,

@@ -55,7 +55,7 @@ export async function measureTwoFactorSignIn(origin: string, ownerCookie: string
     const password = `bench-2fa-password-${i}`;
     const invite = await json(origin, 'POST', '/api/team/invites', { email, role: 'staff' }, ownerCookie);
     const token = String(invite.body.link).split('/invite/')[1];
-    const accepted = await json(origin, 'POST', '/api/auth/invites/accept', { token, password, confirm: password });
+    const accepted = await json(origin, 'POST', '/api/auth/invites/accept', { token, display_name: `Bench Staff ${i}`, password, confirm: password });
     const cookie = cookieOf(accepted.res, 'session')!;
     const setup = await json(origin, 'POST', '/api/account/two-factor/setup', undefined, cookie);
     const secret = String(setup.body.secret);

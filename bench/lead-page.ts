@@ -19,8 +19,8 @@ const TIME_ZONE = 'America/New_York';
 /** Five admins to act; the server adds ADMIN_EMAIL at start-up. */
 async function seedAdmins(db: Db): Promise<void> {
   await execute(db, sql`
-    insert into users (email, password_hash)
-    select 'bench-staff-' || i || '@example.com', 'not-a-hash' from generate_series(1, 5) i
+    insert into users (email, display_name, password_hash)
+    select 'bench-staff-' || i || '@example.com', 'Bench Staff ' || i, 'not-a-hash' from generate_series(1, 5) i
     on conflict (email) do nothing`);
 }
 

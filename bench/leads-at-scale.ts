@@ -31,8 +31,8 @@ export const SCALE_OWNER_IDS = ['00000000-0000-4000-8000-00000000b001', '0000000
  */
 export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<void> {
   await execute(db, sql`
-    insert into users (id, email, password_hash)
-    select id, 'staff' || n || '@bench.example', 'no sign-in' from unnest(${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[]) with ordinality as o(id, n)`);
+    insert into users (id, email, display_name, password_hash)
+    select id, 'staff' || n || '@bench.example', 'Staff ' || n, 'no sign-in' from unnest(${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[]) with ordinality as o(id, n)`);
   await execute(db, sql`
     insert into leads (full_name, email, phone, property_types, status, message, created_at, owner_id, follow_up_on)
     select

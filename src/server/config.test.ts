@@ -31,6 +31,7 @@ describe('parseConfig', () => {
       DATABASE_URL: 'postgres://u:p@db.internal:5432/crm',
       ADMIN_EMAIL: 'Boss@Example.com',
       ADMIN_PASSWORD: 'correct horse',
+      ADMIN_NAME: ' Bea Boss ',
       SITE_NAME: 'Acme Diligence',
       SITE_EMAIL: 'hello@acme.test',
       SITE_PHONE: '+1 301 555 0000',
@@ -47,7 +48,7 @@ describe('parseConfig', () => {
       host: '0.0.0.0',
       dataDir: '/tmp/crm',
       databaseUrl: 'postgres://u:p@db.internal:5432/crm',
-      admin: { email: 'boss@example.com', password: 'correct horse' },
+      admin: { email: 'boss@example.com', password: 'correct horse', name: 'Bea Boss' },
       site: { name: 'Acme Diligence', email: 'hello@acme.test', phone: '+1 301 555 0000' },
       businessTimeZone: 'America/Chicago',
       leadRateLimit: 0,
@@ -57,6 +58,10 @@ describe('parseConfig', () => {
       availabilityRateLimit: 0,
     });
     expect(config.trustProxy.entries).toBe('all');
+  });
+
+  it('names the ADMIN_EMAIL account by the part of its email before the @ without ADMIN_NAME', () => {
+    expect(parseConfig({ ADMIN_EMAIL: 'Jo.Smith@Firm.com', ADMIN_PASSWORD: 'long enough' }).admin).toEqual({ email: 'jo.smith@firm.com', password: 'long enough', name: 'jo.smith' });
   });
 
   it('reads TRUST_PROXY as a list of proxy addresses and CIDR ranges, IPv4 and IPv6', () => {
@@ -86,6 +91,8 @@ describe('parseConfig', () => {
     [{ ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'short' }, 'Invalid configuration: ADMIN_PASSWORD must be at least 8 characters'],
     [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'long enough' }, 'Invalid configuration: ADMIN_EMAIL Invalid email address'],
     [{ ADMIN_EMAIL: 'boss@example.com' }, 'Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together'],
+    [{ ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'long enough', ADMIN_NAME: 'x'.repeat(81) }, 'Invalid configuration: ADMIN_NAME Name must be at most 80 characters'],
+    [{ ADMIN_NAME: 'Bea Boss' }, 'Invalid configuration: ADMIN_NAME names the ADMIN_EMAIL account: set ADMIN_EMAIL too'],
   ])('stops on %o with one clear line', (env, message) => {
     expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
   });

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import * as z from 'zod';
 import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
+import { defaultDisplayName, PROFILE_RULES } from '#shared/rules/profile';
 import { emailSchema } from '#shared/schemas/lead';
+import { zodText } from '#shared/schemas/text';
 import { TrustedProxies } from './lib/client-address.ts';
 import { parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
 
@@ -113,6 +115,8 @@ const envSchema = z.object({
       message: `must be at least ${PASSWORD_MIN_LENGTH} characters`,
     })
     .refine((v) => v === undefined || v.length <= 1024, { message: 'must be at most 1024 characters' }),
+  // The ADMIN_EMAIL account's name; without it, the part of the email before the @.
+  ADMIN_NAME: optionalString.pipe(zodText(PROFILE_RULES.display_name).optional()),
   SITE_NAME: optionalString.transform((v) => v ?? 'Keystone Due Diligence').pipe(z.string().max(100)),
   SITE_EMAIL: optionalString.transform((v) => v ?? 'info@example.com').pipe(emailSchema),
   SITE_PHONE: optionalString.transform((v) => v ?? '(301) 555-0100').pipe(z.string().max(LIMITS.phone)),
@@ -148,7 +152,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  admin: { email: string; password: string } | undefined;
+  /** The account ADMIN_EMAIL creates at start-up (name: ADMIN_NAME, else the email's part before the @). */
+  admin: { email: string; password: string; name: string } | undefined;
   site: { name: string; email: string; phone: string };
   businessTimeZone: string;
   leadRateLimit: number;
@@ -221,12 +226,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (hasEmail !== hasPassword) {
     throw new ConfigError('Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   }
+  if (e.ADMIN_NAME !== undefined && !hasEmail) throw new ConfigError('Invalid configuration: ADMIN_NAME names the ADMIN_EMAIL account: set ADMIN_EMAIL too');
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
-    admin: hasEmail && hasPassword ? { email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! } : undefined,
+    admin: hasEmail && hasPassword ? { email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD!, name: e.ADMIN_NAME ?? defaultDisplayName(e.ADMIN_EMAIL!) } : undefined,
     site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE },
     businessTimeZone: e.BUSINESS_TIME_ZONE,
     leadRateLimit: e.LEAD_RATE_LIMIT,

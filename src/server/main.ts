@@ -74,7 +74,7 @@ async function main() {
     fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
   }
   if (config.admin) {
-    const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password);
+    const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password, 'owner', config.admin.name);
     logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');
   }
   if (!(await hasAnyUser(opened.db))) {

@@ -34,6 +34,47 @@ async function secondBrowser(browser: Browser) {
   return { context, page };
 }
 
+for (const width of [1280, 390]) {
+  test(`at ${width} px: one's name (by default the email before the @) and phone are changed on the account page, and the team sees them`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page);
+    await page.goto(`${server.baseURL}/dashboard/account`);
+    const card = page.getByRole('region', { name: 'Name and phone' });
+    const name = card.getByLabel('Name');
+    const phone = card.getByLabel('Phone (optional)');
+    if (width === 1280) {
+      // ADMIN_EMAIL without ADMIN_NAME: named by the part of the email before the @.
+      await expect(name).toHaveValue(OWNER.email.split('@')[0]!);
+      await expect(page.getByText(`Signed in as ${OWNER.email.split('@')[0]} (${OWNER.email}), Owner.`)).toBeVisible();
+    }
+
+    await name.fill('   ');
+    await card.getByRole('button', { name: 'Save name and phone' }).click();
+    await expect(name).toHaveAccessibleDescription('Name is required');
+    await expect(name).toBeFocused();
+
+    const chosen = `Olive Owner ${width}`;
+    await name.fill(` ${chosen} `);
+    await phone.fill('(301) 555-0142');
+    await card.getByRole('button', { name: 'Save name and phone' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your name and phone are saved.' })).toBeVisible();
+    await expect(page.getByText(`Signed in as ${chosen} (${OWNER.email}), Owner.`)).toBeVisible();
+
+    // Kept, and shown by name where people are shown: the account menu and the team page (with the email and phone).
+    await page.reload();
+    await expect(name).toHaveValue(chosen);
+    await expect(phone).toHaveValue('(301) 555-0142');
+    await page.getByRole('button', { name: `Account: signed in as ${chosen}` }).click();
+    await expect(page.getByRole('dialog', { name: 'Account' })).toContainText(`${chosen}${OWNER.email}`);
+    await page.keyboard.press('Escape');
+    await page.goto(`${server.baseURL}/dashboard/settings/team`);
+    await expect(page.getByTestId('team-member').filter({ hasText: OWNER.email })).toContainText(`${chosen}You${OWNER.email} · (301) 555-0142`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    // Signed out, so the sessions test below counts only its own.
+    expect((await page.request.post(`${server.baseURL}/api/auth/logout`, { headers: { origin: server.baseURL } })).status()).toBe(200);
+  });
+}
+
 test('sessions are listed and signed out one by one; a new password signs out every other browser', async ({ page, browser }) => {
   await signIn(page);
   const phone = await secondBrowser(browser);

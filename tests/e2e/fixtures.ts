@@ -34,8 +34,8 @@ export async function openPage(page: Page, path: string) {
 
 export const SITE_NAME = 'Keystone Due Diligence';
 
-/** The admin the e2e server is started with (playwright.config.ts). */
-export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
+/** The admin the e2e server is started with (playwright.config.ts): the product shows them by name. */
+export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password', name: 'Erin Admin' };
 
 /** Signs in as E2E_ADMIN from the login page and waits for the Overview. */
 export async function signInAsAdmin(page: Page) {

@@ -139,13 +139,13 @@ test.describe('the lead page', () => {
     await page.getByRole('combobox', { name: 'Status' }).selectOption('Converted');
     await expect(timeline.locator('li').first()).toContainText('Status changed from New to Converted');
     await page.getByRole('button', { name: 'Assign to me' }).click();
-    await expect(timeline.locator('li').first()).toContainText(`Assigned to ${E2E_ADMIN.email}`);
+    await expect(timeline.locator('li').first()).toContainText(`Assigned to ${E2E_ADMIN.name}`);
 
     const body = 'Called her.\nZoning: https://example.com/zoning <img src=x onerror=alert(1)> javascript:alert(1)';
     await page.getByRole('textbox', { name: 'New note' }).fill(body);
     await page.getByRole('button', { name: 'Add note' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Note added.' })).toBeVisible();
-    const note = timeline.getByRole('article', { name: `Note by ${E2E_ADMIN.email}` });
+    const note = timeline.getByRole('article', { name: `Note by ${E2E_ADMIN.name}` });
     await expect(note).toContainText('<img src=x onerror=alert(1)>');
     const link = note.getByRole('link', { name: 'https://example.com/zoning' });
     await expect(link).toHaveAttribute('href', 'https://example.com/zoning');
@@ -161,7 +161,7 @@ test.describe('the lead page', () => {
     await note.getByRole('button', { name: 'Save note' }).click();
     await expect(note).toContainText('(edited)');
     await page.reload();
-    await expect(page.getByRole('list', { name: 'Timeline, newest first' }).getByRole('article', { name: `Note by ${E2E_ADMIN.email}` })).toContainText('Called her back.');
+    await expect(page.getByRole('list', { name: 'Timeline, newest first' }).getByRole('article', { name: `Note by ${E2E_ADMIN.name}` })).toContainText('Called her back.');
     expect(await seriousViolations(page)).toEqual([]);
   });
 

@@ -146,6 +146,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
           TRUST_PROXY: '127.0.0.1',
           ADMIN_EMAIL: admin.email,
           ADMIN_PASSWORD: admin.password,
+          // The name the pages show for the admin (owners, notes, the timeline, the audit log).
+          ADMIN_NAME: 'Dana Whitaker',
         },
         { entry: 'built', isolated: true },
       );
@@ -266,7 +268,7 @@ export const PUBLIC_STATES: PageState[] = [
     name: 'invite',
     open: async (page, s) => {
       await page.goto(`${s.origin}${s.invitePath}`);
-      await expect(page.getByText('You are invited as Staff. Choose a password to create your account.')).toBeVisible();
+      await expect(page.getByText('You are invited as Staff. Give your name and choose a password to create your account.')).toBeVisible();
     },
   },
   {

@@ -1,4 +1,5 @@
-import { expect, fromTheSite, signInAsAdmin, test } from './fixtures.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { E2E_ADMIN, expect, fromTheSite, signInAsAdmin, test } from './fixtures.ts';
 import { startOwnServer } from './own-server.ts';
 
 /*
@@ -21,14 +22,22 @@ test('first run: the log prints a set-up link, and it creates the first owner; a
 
     await page.goto(link);
     await expect(page.getByRole('heading', { level: 1, name: 'Set up the CRM' })).toBeVisible();
+    // A name is asked for first.
     await page.getByLabel('Email').fill('founder@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('founder-password');
+    await page.getByLabel('Confirm password').fill('founder-password');
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await expect(page.getByLabel('Your name')).toHaveAccessibleDescription('Name is required');
+    await expect(page.getByLabel('Your name')).toBeFocused();
+    await page.getByLabel('Your name').fill('Fran Founder');
     await page.getByLabel('Password', { exact: true }).fill('founder-password');
     await page.getByLabel('Confirm password').fill('founder-password');
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
     // An owner: Settings is there, with the team.
     await page.goto(`${server.baseURL}/dashboard/settings/team`);
-    await expect(page.getByTestId('team-member').filter({ hasText: 'founder@example.com' })).toContainText('You');
+    // By name, with the email under it.
+    await expect(page.getByTestId('team-member').filter({ hasText: 'founder@example.com' })).toContainText('Fran FounderYou');
 
     // This browser's requests carry X-Forwarded-For (the suite's fixture), as through a proxy that
     // TRUST_PROXY does not trust: one warning in the log, however many requests, and a banner for owners.
@@ -66,10 +75,15 @@ test('an invitation accepted makes a staff member, who cannot reach owner pages 
   await staff.goto(link);
   await expect(staff.getByText('You are invited as Staff.')).toBeVisible();
   await expect(staff.getByLabel('Email')).toHaveValue(email);
+  const name = `Sam Staff ${email.slice(6, 19)}`;
+  await staff.getByLabel('Your name').fill(name);
   await staff.getByLabel('Password', { exact: true }).fill('staff-password-1');
   await staff.getByLabel('Confirm password').fill('staff-password-1');
   await staff.getByRole('button', { name: 'Create account' }).click();
   await expect(staff.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+  // Their account page greets them by the name they gave.
+  await staff.goto('/dashboard/account');
+  await expect(staff.getByText(`Signed in as ${name} (${email}), Staff.`)).toBeVisible();
 
   // Staff: no Settings in the menu, the page says why, and the API answers 403.
   await expect(staff.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' })).toHaveCount(0);
@@ -85,7 +99,7 @@ test('an invitation accepted makes a staff member, who cannot reach owner pages 
 
   // The owner deactivates them: their open page is signed out within seconds.
   await page.reload();
-  await expect(page.getByTestId('team-member').filter({ hasText: email })).toBeVisible();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toContainText(name);
   await page.getByRole('button', { name: `Deactivate ${email}` }).click();
   await page.getByRole('alertdialog', { name: 'Deactivate this account?' }).getByRole('button', { name: 'Deactivate' }).click();
   await expect(page.getByTestId('team-member').filter({ hasText: email })).toContainText('Deactivated');
@@ -104,14 +118,30 @@ test('an invitation accepted makes a staff member, who cannot reach owner pages 
   await page.getByRole('alertdialog', { name: 'Remove this account?' }).getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId('team-member').filter({ hasText: email })).toHaveCount(0);
 
-  // The audit log tells it all: the invitation, its acceptance, the deactivation and the removal.
+  // The audit log tells it all, by name: the invitation, its acceptance (by the person, named as
+  // they gave it, though their account is gone now), the deactivation and the removal.
+  await page.goto('/dashboard/settings/audit?action=invite_sent');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(`${E2E_ADMIN.name} · Invited · ${email}`);
+  await page.goto('/dashboard/settings/audit?action=invite_accepted');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: name }).first()).toContainText(`${name} · Accepted an invitation`);
   for (const [action, label] of [
-    ['invite_sent', 'Invited'],
-    ['invite_accepted', 'Accepted an invitation'],
     ['account_deactivated', 'Deactivated an account'],
     ['account_removed', 'Removed an account'],
   ] as const) {
     await page.goto(`/dashboard/settings/audit?action=${action}`);
-    await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(label);
+    await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(`${E2E_ADMIN.name} · ${label} · ${name} (${email})`);
   }
 });
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px the team page names everyone, with their email, fits the screen and passes axe`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signInAsAdmin(page);
+    await page.goto('/dashboard/settings/team');
+    const me = page.getByTestId('team-member').filter({ hasText: E2E_ADMIN.email });
+    await expect(me).toContainText(`${E2E_ADMIN.name}You${E2E_ADMIN.email}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  });
+}

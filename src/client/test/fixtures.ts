@@ -17,6 +17,7 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
     message: null,
     owner_id: null,
     owner_email: null,
+    owner_name: null,
     property_address: null,
     target_closing_date: null,
     estimated_fee_cents: null,

@@ -13,8 +13,12 @@ function CurrentUrl() {
   return <div data-testid="current-url">{`${location.pathname}${location.search}`}</div>;
 }
 
+/** A signed-in admin for a test: what it gives, and a name from its email and no phone unless it says. */
+export type TestUser = Omit<CurrentUser, 'display_name' | 'phone'> & Partial<Pick<CurrentUser, 'display_name' | 'phone'>>;
+
 /** Renders a page with a fresh query cache, a router at `url` and the toasts (and, given `user`, that admin signed in). */
-export function renderWithProviders(ui: ReactElement, { url = '/', user }: { url?: string; user?: CurrentUser } = {}) {
+export function renderWithProviders(ui: ReactElement, { url = '/', user: given }: { url?: string; user?: TestUser } = {}) {
+  const user: CurrentUser | undefined = given && { display_name: given.email.split('@')[0]!, phone: null, ...given };
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const page = (
     <MemoryRouter initialEntries={[url]}>

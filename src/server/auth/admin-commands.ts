@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { checkText } from '#shared/rules/text';
+import { defaultDisplayName, PROFILE_RULES } from '#shared/rules/profile';
 import { loginRequestSchema, roleSchema } from '#shared/schemas/auth';
 import type { Db } from '../db/client.ts';
 import { auditInsert, type AuditActor } from '../db/queries/audit-log.ts';
@@ -18,7 +20,7 @@ export const ADMIN_COMMANDS = ['create', 'reset-password', 'list', 'delete', 'ro
 
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('list') }),
-  z.object({ command: z.literal('create'), email: z.string(), password: z.string(), role: roleSchema.default('owner') }),
+  z.object({ command: z.literal('create'), email: z.string(), password: z.string(), role: roleSchema.default('owner'), name: z.string().optional() }),
   z.object({ command: z.literal('reset-password'), email: z.string(), password: z.string() }),
   z.object({ command: z.literal('delete'), email: z.string() }),
   z.object({ command: z.literal('role'), email: z.string(), role: roleSchema }),
@@ -39,7 +41,15 @@ function credentials(email: string, password = 'x'.repeat(8)) {
   return parsed.data;
 }
 
-const listRow = z.object({ email: z.string(), role: roleSchema, deactivated: z.boolean(), two_factor: z.boolean(), created_at: z.string() });
+/** The name given with --name, checked as the account page checks it; without one, the email's part before the @. */
+function displayName(name: string | undefined, email: string): string {
+  if (name === undefined) return defaultDisplayName(email);
+  const checked = checkText(name, PROFILE_RULES.display_name);
+  if (!checked.ok) throw new Error(checked.error);
+  return checked.value!;
+}
+
+const listRow = z.object({ email: z.string(), display_name: z.string(), role: roleSchema, deactivated: z.boolean(), two_factor: z.boolean(), created_at: z.string() });
 
 const NO_SUCH = (email: string) => new Error(`No admin has the email ${email}.`);
 
@@ -70,30 +80,32 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
     case 'list': {
       const users = await queryRows(
         db,
-        sql`select email, role, deactivated_at is not null as deactivated, totp_enabled_at is not null as two_factor, ${isoTimestamp(sql`created_at`)} as created_at
+        sql`select email, display_name, role, deactivated_at is not null as deactivated, totp_enabled_at is not null as two_factor, ${isoTimestamp(sql`created_at`)} as created_at
             from users order by email`,
         listRow,
       );
-      const lines = users.map((u) => [u.email, u.role, u.deactivated ? 'deactivated' : 'active', u.two_factor ? 'two-factor' : '-', u.created_at].join('\t'));
+      // The name last: the columns before it keep their places for scripts that read them.
+      const lines = users.map((u) => [u.email, u.role, u.deactivated ? 'deactivated' : 'active', u.two_factor ? 'two-factor' : '-', u.created_at, u.display_name].join('\t'));
       return { output: users.length === 0 ? 'No admins yet.\n' : `${lines.join('\n')}\n`, endedSessions: none };
     }
     case 'create': {
       const { email, password } = credentials(request.email, request.password);
+      const name = displayName(request.name, email);
       const hash = await hashPassword(password);
       const role = await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
         const [row] = await queryRows(
           t,
-          sql`insert into users (email, password_hash, role, password_changed_at)
-              values (${email}, ${hash}, case when exists (select 1 from users where role = 'owner' and deactivated_at is null) then ${request.role} else 'owner' end, now())
+          sql`insert into users (email, display_name, password_hash, role, password_changed_at)
+              values (${email}, ${name}, ${hash}, case when exists (select 1 from users where role = 'owner' and deactivated_at is null) then ${request.role} else 'owner' end, now())
               on conflict (email) do nothing returning id, role`,
           z.object({ id: z.uuid(), role: roleSchema }),
         );
         if (!row) throw new Error(`An admin with the email ${email} already exists (use reset-password).`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'account_created', targetType: 'account', targetId: row.id, details: { email, role: row.role } }));
+        await execute(t, auditInsert(CLI_ACTOR, { action: 'account_created', targetType: 'account', targetId: row.id, details: { email, name, role: row.role } }));
         return row.role;
       });
-      return { output: `Created ${role === 'owner' ? 'owner' : 'staff'} ${email}.\n`, endedSessions: none };
+      return { output: `Created ${role === 'owner' ? 'owner' : 'staff'} ${name} <${email}>.\n`, endedSessions: none };
     }
     case 'reset-password': {
       const { email, password } = credentials(request.email, request.password);

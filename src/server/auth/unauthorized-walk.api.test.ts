@@ -134,6 +134,7 @@ describe('every state-changing operation with a valid admin cookie from another 
       'POST /api/public/events': { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/' },
       'POST /api/auth/login': { email: 'csrf-admin@example.com', password: 'csrf-admin-password' },
       'PATCH /api/account/preferences': { email_appointments: true },
+      'PUT /api/account/profile': { display_name: 'Changed by another site' },
       'PUT /api/booking-settings': { ...DEFAULT_BOOKING_SETTINGS, slot_minutes: 45 },
       'PUT /api/website': { ...defaultWebsiteContent('Another Site'), headline: 'Changed by another site' },
     };

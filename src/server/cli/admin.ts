@@ -6,9 +6,11 @@ import { readPassword } from './read-password.ts';
 import { runCommand } from './run-cli.ts';
 
 const USAGE = `Usage: npm run admin -- <command>
-  create <email> [--role staff]   create an account, an owner unless --role staff (password from a prompt, or the first line of stdin)
+  create <email> [--name "Full Name"] [--role staff]
+                                  create an account, an owner unless --role staff, named --name (else the part of the
+                                  email before the @); the password from a prompt, or the first line of stdin
   reset-password <email>          set a new password and end that account's sessions
-  list                            list accounts (email, role, active or deactivated, two-factor, created)
+  list                            list accounts (email, role, active or deactivated, two-factor, created, name)
   delete <email>                  delete an account and end its sessions
   role <email> <owner|staff>      change an account's role (the team keeps at least one active owner)
   deactivate <email>              stop an account signing in and end its sessions
@@ -17,7 +19,7 @@ const USAGE = `Usage: npm run admin -- <command>
 With the embedded database, a running server carries the command out (over its control socket).`;
 
 /** The command line as a request, or a usage message. */
-type Parsed = { command: string; email?: string; role?: string };
+type Parsed = { command: string; email?: string; role?: string; name?: string };
 
 function parseArgs(args: string[]): Parsed | string {
   const [command, email, ...rest] = args;
@@ -25,9 +27,15 @@ function parseArgs(args: string[]): Parsed | string {
   if (command === 'list') return rest.length === 0 && email === undefined ? { command } : USAGE;
   if (!email || email.startsWith('--')) return `admin ${command}: give the account's email.\n${USAGE}`;
   if (command === 'create') {
-    if (rest.length === 0) return { command, email, role: 'owner' };
-    if (rest.length === 2 && rest[0] === '--role' && (rest[1] === 'owner' || rest[1] === 'staff')) return { command, email, role: rest[1] };
-    return USAGE;
+    const options: Record<string, string> = {};
+    for (let i = 0; i < rest.length; i += 2) {
+      const [flag, value] = [rest[i]!, rest[i + 1]];
+      if ((flag !== '--role' && flag !== '--name') || value === undefined || flag in options) return USAGE;
+      options[flag] = value;
+    }
+    const role = options['--role'] ?? 'owner';
+    if (role !== 'owner' && role !== 'staff') return USAGE;
+    return { command, email, role, ...(options['--name'] !== undefined && { name: options['--name'] }) };
   }
   if (command === 'role') return rest.length === 1 && (rest[0] === 'owner' || rest[0] === 'staff') ? { command, email, role: rest[0] } : USAGE;
   return rest.length === 0 ? { command, email } : USAGE;

@@ -5,7 +5,7 @@ import { parseUtmValue } from '#shared/schemas/analytics-report';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
-import { DEMO_EMAIL, seedDemo } from './demo-seed.ts';
+import { DEMO_EMAIL, DEMO_NAME, seedDemo } from './demo-seed.ts';
 
 const database = useTestDatabase();
 const timeZone = 'America/New_York';
@@ -33,6 +33,8 @@ describe('seedDemo', () => {
     const first = await seedDemo(database.db, { businessTimeZone: timeZone });
     const seconds = (performance.now() - started) / 1000;
     expect(first).toContain(`Demo admin created: ${DEMO_EMAIL} / `);
+    // A person with a name: the owner, author and actor the demo's pages show.
+    expect(await rowsOf(database.db, sql`select display_name from users`)).toEqual([{ display_name: DEMO_NAME }]);
     expect(seconds).toBeLessThan(15); // about 1.5-3 s on PGlite; a generous bound for a busy machine
     const after = await counts();
     expect(after.leads).toBeGreaterThanOrEqual(150);

@@ -9,6 +9,8 @@ import { DEMO_SESSION_PREFIX, demoStory, type DemoEvent } from './demo-data.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
+/** The demo admin's name: the owner of the worked leads, the author of the notes, the staff on the timelines. */
+export const DEMO_NAME = 'Dana Whitaker';
 
 /** Rows per insert statement: each column travels as one array parameter. */
 const CHUNK = 5000;
@@ -27,7 +29,7 @@ const arr = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean 
  * nothing. Returns the report.
  */
 export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>): Promise<string> {
-  const admin = await ensureAdmin(db, DEMO_EMAIL, DEMO_PASSWORD);
+  const admin = await ensureAdmin(db, DEMO_EMAIL, DEMO_PASSWORD, 'owner', DEMO_NAME);
   const adminId = admin.user.id;
 
   const [existing] = await queryRows(
@@ -119,7 +121,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
       `Demo data: ${leadsAdded} leads, ${appointmentsAdded} appointments, ${eventsAdded} analytics events added` +
         (leadsAdded + appointmentsAdded + eventsAdded === 0 ? ' (already seeded)' : '') + '.',
       admin.created
-        ? `Demo admin created: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`
+        ? `Demo admin created: ${DEMO_EMAIL} / ${DEMO_PASSWORD} (${DEMO_NAME})`
         : `Demo admin: ${DEMO_EMAIL} (already existed; password unchanged)`,
       'These are public demo credentials: do not seed a server that others can reach.',
     ].join('\n') + '\n'

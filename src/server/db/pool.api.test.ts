@@ -27,7 +27,7 @@ describe.runIf(testEngine === 'postgres')('the PostgreSQL pool', () => {
   it('keeps the connection after the server refuses a statement', async () => {
     const before = await backendPid();
     await expect(database.db.execute(sql`select 1 / 0`)).rejects.toMatchObject({ cause: { code: '22012' } });
-    await expect(database.db.execute(sql`insert into users (id, email, password_hash) values (gen_random_uuid(), null, 'x')`)).rejects.toThrow();
+    await expect(database.db.execute(sql`insert into users (id, email, display_name, password_hash) values (gen_random_uuid(), null, 'x', 'x')`)).rejects.toThrow();
     expect(await backendPid()).toBe(before);
   });
 

@@ -30,6 +30,10 @@ export const users = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
+    // The name the product shows for this person (1 to 80 characters, trimmed), and an optional
+    // phone: asked when the account is made, changed on the account page (src/shared/rules/profile.ts).
+    display_name: text('display_name').notNull(),
+    phone: text('phone'),
     password_hash: text('password_hash').notNull(),
     created_at: createdAt(),
     // Email preferences, changed on the account page.
@@ -55,6 +59,8 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
     check('users_role_check', sql`${t.role} in ('owner', 'staff')`),
+    check('users_display_name_check', sql`char_length(${t.display_name}) between 1 and 80 and ${t.display_name} = btrim(${t.display_name})`),
+    check('users_phone_check', sql`char_length(${t.phone}) between 1 and 40`),
   ],
 );
 
@@ -178,8 +184,10 @@ export const auditLog = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     actor_id: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    // The actor's email then: kept when the account is removed.
+    // The actor's email and name then: kept when the account is removed (the log shows the
+    // account's current name while it exists).
     actor_email: text('actor_email'),
+    actor_name: text('actor_name'),
     action: text('action').notNull(),
     target_type: text('target_type'),
     target_id: text('target_id'),

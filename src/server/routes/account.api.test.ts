@@ -29,6 +29,40 @@ async function as<T>(cookie: string | undefined, method: string, path: string, b
 const stillSignedIn = async (cookie: string) => (await as<{ user: unknown }>(cookie, 'GET', '/api/auth/session')).body.user !== null;
 
 describe('own account', () => {
+  it('changes one’s name and phone (checked, trimmed; a blank phone is none), shown by the session, the team and the admins list, and audited', async () => {
+    const here = await signIn(t.json, 'ann@example.com', 'ann-password');
+    // Made without a name: the part of the email before the @.
+    expect((await as<{ user: unknown }>(here, 'GET', '/api/auth/session')).body.user).toMatchObject({ display_name: 'ann', phone: null });
+
+    for (const [body, fields] of [
+      [{ display_name: '  ', phone: null }, { display_name: 'Name is required' }],
+      [{ phone: '555' }, { display_name: 'Name is required' }],
+      [{ display_name: 'x'.repeat(81) }, { display_name: 'Name must be at most 80 characters' }],
+      [{ display_name: 'Ann', phone: '5'.repeat(41) }, { phone: 'Phone number must be at most 40 characters' }],
+      [{ display_name: 'A\u0000nn' }, { display_name: 'Contains a character that is not allowed' }],
+    ] as const) {
+      const refused = await as<{ error: { fields: Record<string, string> } }>(here, 'PUT', '/api/account/profile', body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error.fields).toEqual(fields);
+    }
+
+    const saved = await as(here, 'PUT', '/api/account/profile', { display_name: ' Ann Archer ', phone: ' (301) 555-0142 ' });
+    expect(saved).toEqual({ status: 200, body: { display_name: 'Ann Archer', phone: '(301) 555-0142' } });
+    expect((await as<{ user: unknown }>(here, 'GET', '/api/auth/session')).body.user).toMatchObject({ display_name: 'Ann Archer', phone: '(301) 555-0142' });
+    expect((await as<{ members: unknown[] }>(here, 'GET', '/api/team')).body.members).toEqual([expect.objectContaining({ display_name: 'Ann Archer', phone: '(301) 555-0142' })]);
+    expect((await as<{ admins: unknown[] }>(here, 'GET', '/api/admins')).body.admins).toEqual([{ id: userId, email: 'ann@example.com', display_name: 'Ann Archer' }]);
+    expect((await as(here, 'PUT', '/api/account/profile', { display_name: 'Ann Archer', phone: '' })).body).toEqual({ display_name: 'Ann Archer', phone: null });
+    // The same again changes nothing, and is not recorded.
+    expect((await as(here, 'PUT', '/api/account/profile', { display_name: 'Ann Archer' })).body).toEqual({ display_name: 'Ann Archer', phone: null });
+
+    const audit = await rowsOf<{ action: string; details: unknown }>(database.db, sql`select action, details from audit_log where action = 'profile_changed' order by id`);
+    expect(audit).toEqual([
+      { action: 'profile_changed', details: { changes: { display_name: { from: 'ann', to: 'Ann Archer' }, phone: { from: null, to: '(301) 555-0142' } } } },
+      { action: 'profile_changed', details: { changes: { phone: { from: '(301) 555-0142', to: null } } } },
+    ]);
+    expect((await as(undefined, 'PUT', '/api/account/profile', { display_name: 'Nobody' })).status).toBe(401);
+  });
+
   it('changes the password with the current one, and every other session ends', async () => {
     const here = await signIn(t.json, 'ann@example.com', 'ann-password', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36' });
     const phone = await signIn(t.json, 'ann@example.com', 'ann-password');

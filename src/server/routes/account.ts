@@ -4,10 +4,12 @@ import {
   accountSessionsSchema,
   changeEmailSchema,
   changePasswordSchema,
+  profileRequestSchema,
+  profileSchema,
   sessionParamsSchema,
 } from '#shared/schemas/account';
 import { emailPreferencesSchema, updateEmailPreferencesSchema } from '#shared/schemas/email';
-import { actorOf, recordAudit } from '../audit/audit-log.ts';
+import { actorOf, changedFields, recordAudit } from '../audit/audit-log.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { checkCurrentPassword } from '../auth/current-password.ts';
 import { endAccountAccess } from '../auth/end-access.ts';
@@ -15,7 +17,7 @@ import { hashPassword } from '../auth/password.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
 import { changeEmail, changePassword, endSession, listSessions } from '../db/queries/account.ts';
 import { hashToken } from '../db/queries/sessions.ts';
-import { getEmailPreferences, setEmailPreferences } from '../db/queries/users.ts';
+import { getEmailPreferences, setEmailPreferences, setProfile } from '../db/queries/users.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -35,6 +37,15 @@ const updateRoute = createAdminRoute({
   summary: 'Change the preferences sent (only those)',
   request: { body: { required: true, ...jsonContent(updateEmailPreferencesSchema, 'The preferences to change') } },
   responses: { 200: jsonContent(emailPreferencesSchema, 'Preferences'), ...errorResponses({ 400: 'Invalid input' }) },
+});
+
+const profileRoute = createAdminRoute({
+  method: 'put',
+  path: '/api/account/profile',
+  tags: ['account'],
+  summary: 'Change your name and phone (a blank phone removes it)',
+  request: { body: { required: true, ...jsonContent(profileRequestSchema, 'Your name, and your phone or none') } },
+  responses: { 200: jsonContent(profileSchema, 'Your name and phone'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
 const emailRoute = createAdminRoute({
@@ -99,6 +110,15 @@ export const accountRoutes = createRouter()
     const preferences = await setEmailPreferences(c.var.db, c.var.user.id, c.req.valid('json'));
     if (!preferences) throw gone();
     return c.json(preferences, 200);
+  })
+  .openapi(profileRoute, async (c) => {
+    const changed = await setProfile(c.var.db, c.var.user.id, c.req.valid('json'));
+    if (!changed) throw gone();
+    const changes = changedFields(changed.before, changed.after, ['display_name', 'phone']);
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(c.var.db, actorOf(c), { action: 'profile_changed', targetType: 'account', targetId: c.var.user.id, details: { changes } });
+    }
+    return c.json(changed.after, 200);
   })
   .openapi(emailRoute, async (c) => {
     const { email, current_password } = c.req.valid('json');

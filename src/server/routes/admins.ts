@@ -8,7 +8,7 @@ const listRoute = createAdminRoute({
   method: 'get',
   path: '/api/admins',
   tags: ['account'],
-  summary: 'Every admin (id and email, by email): whom a lead can be assigned to',
+  summary: 'Every active admin (id, email and name, by name): whom a lead can be assigned to',
   responses: { 200: jsonContent(adminListSchema, 'The admins') },
 });
 

@@ -21,7 +21,7 @@ beforeEach(async () => {
   await execute(database.db, sql`select set_config('crm.audit_maintenance', 'on', false)`);
   await execute(database.db, sql`delete from audit_log`);
   await execute(database.db, sql`select set_config('crm.audit_maintenance', 'off', false)`);
-  ownerId = (await ensureAdmin(database.db, 'olive@example.com', 'olive-password')).user.id;
+  ownerId = (await ensureAdmin(database.db, 'olive@example.com', 'olive-password', 'owner', 'Olive Owner')).user.id;
   owner = await signIn(t.json, 'olive@example.com', 'olive-password', { 'user-agent': 'Audit Browser' });
 });
 
@@ -46,9 +46,51 @@ describe('the audit log', () => {
     const mine = entries.filter((e) => e.action !== 'sign_in');
     expect(mine.map((e) => e.action)).toEqual(['lead_deleted', 'appointment_deleted', 'appointment_updated', 'appointment_created', 'lead_updated', 'lead_created']);
     const update = mine.find((e) => e.action === 'lead_updated')!;
-    expect(update).toMatchObject({ actor_email: 'olive@example.com', actor_id: ownerId, target_type: 'lead', target_id: lead.id, user_agent: 'Audit Browser', target_exists: false });
+    expect(update).toMatchObject({ actor_email: 'olive@example.com', actor_name: 'Olive Owner', actor_id: ownerId, target_type: 'lead', target_id: lead.id, user_agent: 'Audit Browser', target_exists: false });
     expect(update.details.changes).toEqual({ status: { from: 'New', to: 'Contacted' }, phone: { from: '301 555 0100', to: '301 555 0199' }, contacted: { from: false, to: true } });
     expect(mine.find((e) => e.action === 'appointment_updated')!.details.changes).toEqual({ time: { from: '09:30', to: '10:00' } });
+    // Which lead, even once it is gone.
+    expect(mine.find((e) => e.action === 'lead_deleted')!.details).toMatchObject({ name: 'Jane Doe', appointments: 'keep' });
+  });
+
+  it('says which lead each entry is about, until the person is erased: then "[erased]", in every entry about them and their merged duplicates', async () => {
+    const kept = (await as<{ id: string }>('POST', '/api/leads', LEAD)).body;
+    const duplicate = (await as<{ id: string }>('POST', '/api/leads', { ...LEAD, full_name: 'Janet Doe' })).body;
+    await as('PATCH', `/api/leads/${duplicate.id}`, { phone: '301 555 0111' });
+    expect((await as('POST', `/api/leads/${kept.id}/merge`, { other_id: duplicate.id })).status).toBe(200);
+    expect((await as('GET', `/api/leads/${kept.id}/export`)).status).toBe(200);
+    const before = (await page()).entries.filter((e) => e.action !== 'sign_in');
+    expect(before.map((e) => [e.action, e.details.name])).toEqual([
+      ['lead_exported', 'Jane Doe'],
+      ['leads_merged', 'Jane Doe'],
+      ['lead_updated', 'Janet Doe'],
+      ['lead_created', 'Janet Doe'],
+      ['lead_created', 'Jane Doe'],
+    ]);
+    expect(before[1]!.details).toMatchObject({ merged: duplicate.id, merged_name: 'Janet Doe' });
+
+    expect((await as('POST', `/api/leads/${kept.id}/erase`)).status).toBe(200);
+    const after = (await page()).entries.filter((e) => e.action !== 'sign_in');
+    expect(after.map((e) => [e.action, e.details.name])).toEqual([
+      ['lead_erased', ERASED],
+      ['lead_exported', ERASED],
+      ['leads_merged', ERASED],
+      ['lead_updated', ERASED],
+      ['lead_created', ERASED],
+      ['lead_created', ERASED],
+    ]);
+    expect(JSON.stringify(after)).not.toMatch(/Jane|Janet|0111/);
+  });
+
+  it('records an import with how many leads it added, updated and skipped', async () => {
+    const rows = [
+      { full_name: 'Ann Import', email: 'ann@example.com', phone: '1', property_type: 'Land' },
+      { full_name: 'Bo Import', email: 'bo@example.com', phone: '2', property_type: 'Land' },
+    ];
+    const imported = await as('POST', '/api/leads/import', { rows, first_row: 2, duplicates: 'skip', dry_run: false, file_name: 'october.csv' });
+    expect(imported.status).toBe(200);
+    const [entry] = (await page('?action=leads_imported')).entries;
+    expect(entry).toMatchObject({ actor_name: 'Olive Owner', details: { file: 'october.csv', total: 2, created: 2, updated: 0, skipped: 0 } });
   });
 
   it('erasing a person keeps that it happened, and removes their values from earlier entries', async () => {
@@ -77,9 +119,11 @@ describe('the audit log', () => {
 
     const csv = (await as<string>('GET', '/api/audit/export?action=lead_created')).body;
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('"When (UTC)","Who","Action","Target","Target id","Details","IP","User agent"');
+    expect(lines[0]).toBe('"When (UTC)","Who","Email","Action","Target","Target id","Details","IP","Device","User agent"');
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toContain('"olive@example.com","Created a lead","lead"');
+    expect(lines[1]).toContain('"Olive Owner","olive@example.com","Created a lead","lead"');
+    // The device in words, as on the page (this test's browser is unknown), and the user agent as sent.
+    expect(lines[1]).toMatch(/,"Unknown device","Audit Browser"$/);
     // The name inside the details cell is data, never a formula.
     expect(lines.every((l) => !l.includes(',"=Lead'))).toBe(true);
   });
@@ -91,6 +135,21 @@ describe('the audit log', () => {
     await execute(database.db, sql`insert into audit_log (at, action) values (now() - interval '800 days', 'backup')`);
     expect(await deleteExpiredAuditEntries(database.db, 730)).toBe(1);
     expect((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from audit_log`))[0]!.n).toBeGreaterThan(0);
+  });
+
+  it('names who did it, by their name now, and by their name then once the account is removed', async () => {
+    const samId = (await ensureAdmin(database.db, 'sam@example.com', 'sam-password', 'staff', 'Sam Staff')).user.id;
+    const sam = await signIn(t.json, 'sam@example.com', 'sam-password');
+    await as('POST', '/api/leads', LEAD, sam);
+    await as('PUT', '/api/account/profile', { display_name: 'Samuel Staff' }, sam);
+    const renamed = (await page('?action=lead_created')).entries[0]!;
+    expect(renamed).toMatchObject({ actor_id: samId, actor_email: 'sam@example.com', actor_name: 'Samuel Staff' });
+
+    expect((await as('DELETE', `/api/team/members/${samId}`)).status).toBe(200);
+    const removed = (await page('?action=lead_created')).entries[0]!;
+    expect(removed).toMatchObject({ actor_id: null, actor_email: 'sam@example.com', actor_name: 'Sam Staff' });
+    // The removal itself names them too.
+    expect((await page('?action=account_removed')).entries[0]!.details).toEqual({ email: 'sam@example.com', name: 'Samuel Staff', role: 'staff' });
   });
 
   it('is for owners only', async () => {

@@ -6,6 +6,7 @@ import { iterateAuditEntries, listAuditEntries } from '../db/queries/audit-log.t
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 import { csvRow } from '#shared/csv-write';
+import { deviceName } from '#shared/device-name';
 
 /** The audit log, for owners: read with filters and pages, or all of it as CSV. Nothing here changes it. */
 
@@ -29,7 +30,11 @@ const exportRoute = createOwnerRoute({
   responses: { 200: mediaContent('text/csv', 'CSV', z.string()), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
-const HEADER = ['When (UTC)', 'Who', 'Action', 'Target', 'Target id', 'Details', 'IP', 'User agent'];
+const HEADER = ['When (UTC)', 'Who', 'Email', 'Action', 'Target', 'Target id', 'Details', 'IP', 'Device', 'User agent'];
+
+/** Who acted, as the page says it: their name, else the email they used (a removed account, a failed sign-in), else the system. */
+const who = (e: { actor_id: string | null; actor_name: string | null; actor_email: string | null }) =>
+  e.actor_name ?? e.actor_email ?? (e.actor_id ? 'a removed account' : 'system');
 
 export const auditRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listAuditEntries(c.var.db, c.req.valid('query'), c.var.deps.config.businessTimeZone), 200))
@@ -47,7 +52,19 @@ export const auditRoutes = createRouter()
         await out.write(
           batch
             .map((e) =>
-              csvRow([e.at, e.actor_email ?? (e.actor_id ? 'a removed account' : 'system'), AUDIT_ACTIONS[e.action], e.target_type, e.target_id, JSON.stringify(e.details), e.ip, e.user_agent]),
+              csvRow([
+                e.at,
+                who(e),
+                e.actor_email,
+                AUDIT_ACTIONS[e.action],
+                e.target_type,
+                e.target_id,
+                JSON.stringify(e.details),
+                e.ip,
+                // A person's device; the system's entries carry the tool's name there (npm run admin), not a device.
+                e.actor_email ? deviceName(e.user_agent) : null,
+                e.user_agent,
+              ]),
             )
             .join(''),
         );

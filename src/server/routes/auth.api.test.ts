@@ -29,7 +29,8 @@ describe('POST /api/auth/login', () => {
     const { json } = createTestApp(database);
     const res = await json('POST', '/api/auth/login', { email: ' Admin@Example.com ', password: 'correct-password' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ user: { id: expect.any(String), email: 'admin@example.com', role: 'owner' } });
+    // Named by default after the part of the email before the @ (no name was given).
+    expect(await res.json()).toEqual({ user: { id: expect.any(String), email: 'admin@example.com', display_name: 'admin', phone: null, role: 'owner' } });
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain('HttpOnly');

@@ -182,7 +182,7 @@ export const authRoutes = createRouter()
     await rememberSignInIp(db, account.id, ip);
     await startSession(c, db, account.id);
     await recordAudit(db, actorOf(c, account), { action: 'sign_in', targetType: 'account', targetId: account.id, details: account.two_factor ? { two_factor: 'remembered device' } : {} });
-    return c.json({ user: { id: account.id, email: account.email, role: account.role } }, 200);
+    return c.json({ user: { id: account.id, email: account.email, display_name: account.display_name, phone: account.phone, role: account.role } }, 200);
   })
   .openapi(twoFactorRoute, async (c) => {
     const { db } = c.var;
@@ -232,7 +232,8 @@ export const authRoutes = createRouter()
     if (remember_device) setCookie(c, TRUSTED_DEVICE_COOKIE, await rememberDevice(db, challenge.user_id, c.req.header('user-agent')), cookieOptions(c, TRUSTED_DEVICE_DAYS * 86_400));
     await startSession(c, db, challenge.user_id);
     await recordAudit(db, actor, { action: 'sign_in', targetType: 'account', targetId: challenge.user_id, details: { two_factor: code ? 'code' : 'recovery code' } });
-    return c.json({ user: { id: challenge.user_id, email: challenge.email, role: challenge.role } }, 200);
+    const { user_id: id, email, display_name, phone, role } = challenge;
+    return c.json({ user: { id, email, display_name, phone, role } }, 200);
   })
   .openapi(logoutRoute, async (c) => {
     const token = readSessionToken(c);

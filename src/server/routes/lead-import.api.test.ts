@@ -20,7 +20,7 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, emails, rate_limits cascade`);
-  adminId = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password')).user.id;
+  adminId = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password', 'owner', 'Stella Staff')).user.id;
   await ensureAdmin(database.db, 'other@example.com', 'other-password');
   cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
 });
@@ -79,7 +79,7 @@ describe('POST /api/leads/import', () => {
     expect(await byEmail('person3@example.com')).toMatchObject({ property_types: ['multifamily'], target_closing_date: '2027-01-05', message: null, estimated_fee_cents: null });
     expect((await byEmail('person6@example.com')).status).toBe('Dropped');
     const detail = (await (await t.json('GET', `/api/leads/${ada.id}`, undefined, { cookie })).json()) as LeadDetail;
-    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'Converted', changed_by: 'staff@example.com', changed_at: expect.any(String) }]);
+    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'Converted', changed_by: 'Stella Staff', changed_at: expect.any(String) }]);
     const events = await rowsOf<{ kind: string; actor_id: string; data: unknown }>(database.db, sql`select kind, actor_id, data from lead_events where lead_id = ${ada.id}`);
     expect(events).toEqual([{ kind: 'imported', actor_id: adminId, data: { file: 'october.csv' } }]);
     expect(await count('lead_events')).toBe(6);
@@ -165,8 +165,8 @@ describe('POST /api/leads/import', () => {
     expect(lead).toMatchObject({ full_name: 'Renamed Person', property_types: ['land'], status: 'Converted', message: 'Old note', property_address: '1 Main St', estimated_fee_cents: 25_000 });
     const detail = (await (await t.json('GET', `/api/leads/${lead.id}`, undefined, { cookie })).json()) as LeadDetail;
     expect(detail.status_history.map((h) => [h.from_status, h.to_status, h.changed_by])).toEqual([
-      [null, 'Contacted', 'staff@example.com'],
-      ['Contacted', 'Converted', 'staff@example.com'],
+      [null, 'Contacted', 'Stella Staff'],
+      ['Contacted', 'Converted', 'Stella Staff'],
     ]);
     // Still one imported entry: the update is not a new lead.
     expect(await count('lead_events')).toBe(1);

@@ -23,7 +23,7 @@ beforeAll(() => {
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_tokens, notifications, emails, rate_limits,
     analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources cascade`);
-  adminId = (await ensureAdmin(database.db, 'merger@example.com', 'merger-password')).user.id;
+  adminId = (await ensureAdmin(database.db, 'merger@example.com', 'merger-password', 'owner', 'Mia Merger')).user.id;
   otherAdminId = (await ensureAdmin(database.db, 'owner@example.com', 'owner-password')).user.id;
   cookie = await signIn(t.json, 'merger@example.com', 'merger-password');
 });
@@ -127,7 +127,7 @@ describe('POST /api/leads/{id}/merge', () => {
       { kind: 'merged', actor_id: adminId, created_at: expect.any(String), submission_id: null, data: { full_name: 'Sam Same', email: 'sam@example.com' } },
     ]);
     // The kept status is recorded as a change by the admin who merged.
-    expect(res.body.status_history.at(-1)).toMatchObject({ from_status: 'Contacted', to_status: 'Converted', changed_by: 'merger@example.com' });
+    expect(res.body.status_history.at(-1)).toMatchObject({ from_status: 'Contacted', to_status: 'Converted', changed_by: 'Mia Merger' });
 
     // The other lead's visit is now this person's: in their export.
     const exported = (await api<LeadExport>('GET', `/api/leads/${typed.id}/export`)).body;

@@ -22,8 +22,8 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, notifications, emails cascade`);
-  annId = (await ensureAdmin(database.db, 'ann@example.com', 'ann-password')).user.id;
-  await ensureAdmin(database.db, 'bob@example.com', 'bob-password');
+  annId = (await ensureAdmin(database.db, 'ann@example.com', 'ann-password', 'owner', 'Ann Archer')).user.id;
+  await ensureAdmin(database.db, 'bob@example.com', 'bob-password', 'staff', 'Bob Baker');
   ann = await signIn(t.json, 'ann@example.com', 'ann-password');
   bob = await signIn(t.json, 'bob@example.com', 'bob-password');
   lead = (await as<Lead>(ann, 'POST', '/api/leads', { full_name: 'Jane Doe', email: 'jane@example.com', phone: '555', property_types: ['land'] })).body;
@@ -47,11 +47,12 @@ describe('lead notes', () => {
       body: 'Called her.\n\n  She wants the report by Friday.',
       author_id: annId,
       author_email: 'ann@example.com',
+      author_name: 'Ann Archer',
       created_at: res.body.created_at,
       updated_at: res.body.created_at,
     });
     const timeline = await as<TimelineResponse>(bob, 'GET', `/api/leads/${lead.id}/timeline`);
-    expect(timeline.body.entries[0]).toMatchObject({ kind: 'note', actor: 'ann@example.com', note: res.body });
+    expect(timeline.body.entries[0]).toMatchObject({ kind: 'note', actor: 'Ann Archer', note: res.body });
   });
 
   it('takes 20,000 characters and refuses more, or nothing', async () => {
@@ -116,14 +117,19 @@ describe('lead notes', () => {
 });
 
 describe('GET /api/admins', () => {
-  it('lists every admin by email, for the owner picker', async () => {
-    await ensureAdmin(database.db, 'aaron@example.com', 'aaron-password');
+  it('lists every active admin by name, for the owner picker', async () => {
+    // Sorted by name, not by email.
+    await ensureAdmin(database.db, 'zed@example.com', 'zed-password', 'staff', 'Aaron Able');
     const res = await as<unknown>(bob, 'GET', '/api/admins');
     expect(res.status).toBe(200);
     const { admins } = adminListSchema.parse(res.body);
-    expect(admins.map((a) => a.email)).toEqual(['aaron@example.com', 'ann@example.com', 'bob@example.com']);
+    expect(admins.map((a) => [a.display_name, a.email])).toEqual([
+      ['Aaron Able', 'zed@example.com'],
+      ['Ann Archer', 'ann@example.com'],
+      ['Bob Baker', 'bob@example.com'],
+    ]);
     expect(admins.find((a) => a.email === 'ann@example.com')?.id).toBe(annId);
     expect(Object.keys(res.body as object)).toEqual(['admins']);
-    expect(Object.keys(admins[0]!)).toEqual(['id', 'email']);
+    expect(Object.keys(admins[0]!)).toEqual(['id', 'email', 'display_name']);
   });
 });

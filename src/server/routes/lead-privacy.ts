@@ -1,4 +1,5 @@
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
+import { ERASED } from '../audit/lead-audit.ts';
 import { leadDetailSchema, leadIdParamSchema } from '#shared/schemas/lead';
 import {
   appointmentCountsSchema,
@@ -11,6 +12,7 @@ import { createAdminRoute } from '../auth/admin-route.ts';
 import { exportLead } from '../db/queries/lead-export.ts';
 import { MergeRefused, listDuplicates, mergeLeads } from '../db/queries/lead-merge.ts';
 import { countLeadAppointments, eraseLead } from '../db/queries/lead-removal.ts';
+import { getLead } from '../db/queries/leads.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -84,7 +86,7 @@ export const leadPrivacyRoutes = createRouter()
     const data = await exportLead(c.var.db, c.req.valid('param').id);
     if (!data) throw leadNotFound();
     const file = `lead-${nameSlug(data.lead.full_name)}-${data.exported_at.slice(0, 10)}.json`;
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_exported', targetType: 'lead', targetId: data.lead.id });
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_exported', targetType: 'lead', targetId: data.lead.id, details: { name: data.lead.full_name } });
     c.header('Content-Disposition', `attachment; filename="${file}"`);
     return c.json(data, 200);
   })
@@ -92,8 +94,9 @@ export const leadPrivacyRoutes = createRouter()
     const { id } = c.req.valid('param');
     const result = await eraseLead(c.var.db, id);
     if (!result) throw leadNotFound();
-    // The log keeps that someone was erased, by whom and when; their values went with the erasure.
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_erased', targetType: 'lead', targetId: id, details: { erased: true } });
+    // The log keeps that someone was erased, by whom and when; their name and values went with
+    // the erasure (the earlier entries about them now read "[erased]" too).
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_erased', targetType: 'lead', targetId: id, details: { erased: true, name: ERASED, leads_removed: result.leads_removed } });
     // Who erased someone, and when, stays on record; whom does not.
     c.var.deps.logger.info({ event: 'lead_erased', by: c.var.user.id, requestId: c.var.requestId }, 'a person was erased');
     return c.json(result, 200);
@@ -109,11 +112,18 @@ export const leadPrivacyRoutes = createRouter()
     return c.json({ leads }, 200);
   })
   .openapi(mergeRoute, async (c) => {
+    const { other_id, keep } = c.req.valid('json');
+    const merged = await getLead(c.var.db, other_id);
     const lead = await mergeLeads(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
       if (err instanceof MergeRefused) throw new AppError('bad_request', err.message, { other_id: err.message });
       throw err;
     });
     if (!lead) throw leadNotFound();
-    await recordAudit(c.var.db, actorOf(c), { action: 'leads_merged', targetType: 'lead', targetId: lead.id, details: { merged: c.req.valid('json').other_id, keep: c.req.valid('json').keep } });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'leads_merged',
+      targetType: 'lead',
+      targetId: lead.id,
+      details: { name: lead.full_name, merged: other_id, merged_name: merged?.full_name ?? null, keep },
+    });
     return c.json(lead, 200);
   });

@@ -24,8 +24,8 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, analytics_sessions cascade`);
-  staffId = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password')).user.id;
-  otherId = (await ensureAdmin(database.db, 'other@example.com', 'other-password')).user.id;
+  staffId = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password', 'owner', 'Stella Staff')).user.id;
+  otherId = (await ensureAdmin(database.db, 'other@example.com', 'other-password', 'staff', 'Otto Other')).user.id;
   cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
 });
 
@@ -85,7 +85,8 @@ describe('GET /api/leads/{id}/timeline', () => {
 
     const { entries, has_more } = await timeline(id);
     expect(has_more).toBe(false);
-    const staff = 'staff@example.com';
+    // Admins by name, as the timeline shows them.
+    const staff = 'Stella Staff';
     const visitOf = (campaign: string, pages: number) => ({
       source: 'linkedin.com', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: campaign, landing_page: '/services', pages_viewed: pages,
     });
@@ -93,15 +94,15 @@ describe('GET /api/leads/{id}/timeline', () => {
     expect(entries.map(gist)).toEqual([
       // One statement wrote these two: in the order of their kinds (a merge after an import).
       { kind: 'merged', actor: staff, full_name: 'J. Doe', email: 'jd@example.com' },
-      { kind: 'imported', actor: 'other@example.com', file: 'leads-2030.csv' },
+      { kind: 'imported', actor: 'Otto Other', file: 'leads-2030.csv' },
       leadMail(expect.stringMatching(/^Confirmed: your Zoom call with Keystone Due Diligence, Mon, Dec 2, 2:30 PM$/)),
       {
         kind: 'appointment', actor: staff, action: 'scheduled', appointment_id: appt.body.id, type: 'Zoom', date: '2030-12-02', time: '14:30',
         from_date: null, from_time: null, by: 'staff', booked_as: null,
       },
-      { kind: 'note', actor: staff, note: expect.objectContaining({ id: note.body.id, body: 'Called her.\nShe wants the report by Friday.', author_email: staff, author_id: staffId }) },
+      { kind: 'note', actor: staff, note: expect.objectContaining({ id: note.body.id, body: 'Called her.\nShe wants the report by Friday.', author_email: 'staff@example.com', author_name: staff, author_id: staffId }) },
       { kind: 'follow_up', actor: staff, on: '2030-11-20', note: 'Send the zoning report' },
-      { kind: 'owner', actor: staff, from: null, to: 'other@example.com' },
+      { kind: 'owner', actor: staff, from: null, to: 'Otto Other' },
       { kind: 'status', actor: staff, from_status: 'New', to_status: 'Contacted' },
       leadMail('We received your request: Keystone Due Diligence'),
       { kind: 'inquiry', actor: null, message: 'Also a fourplex.', full_name: 'Jane Q. Doe', phone: '(301) 555-0123', visit: visitOf('winter', 2) },
@@ -123,14 +124,14 @@ describe('GET /api/leads/{id}/timeline', () => {
     expect((await api('PATCH', `/api/appointments/${appt.id}`, { status: 'cancelled' })).status).toBe(200);
     const { entries } = await timeline(lead.id);
     const appointments = entries.filter((e) => e.kind === 'appointment').map(gist);
-    const common = { kind: 'appointment', actor: 'staff@example.com', appointment_id: appt.id, type: 'Call', by: 'staff', booked_as: null };
+    const common = { kind: 'appointment', actor: 'Stella Staff', appointment_id: appt.id, type: 'Call', by: 'staff', booked_as: null };
     expect(appointments).toEqual([
       { ...common, action: 'cancelled', date: '2030-12-03', time: '10:30', from_date: null, from_time: null },
       { ...common, action: 'moved', date: '2030-12-03', time: '10:30', from_date: '2030-12-02', from_time: '09:00' },
       { ...common, action: 'scheduled', date: '2030-12-02', time: '09:00', from_date: null, from_time: null },
     ]);
     // Typed in by staff: created by them, no message, no visit; nothing mailed to the lead about being a lead.
-    expect(entries.at(-1)).toMatchObject({ kind: 'created', via: 'staff', actor: 'staff@example.com', message: null, visit: null });
+    expect(entries.at(-1)).toMatchObject({ kind: 'created', via: 'staff', actor: 'Stella Staff', message: null, visit: null });
     const subjects = entries.flatMap((e) => (e.kind === 'email' ? [e.subject] : []));
     expect(subjects).toEqual([
       expect.stringMatching(/^Cancelled: your call with Keystone Due Diligence, Tue, Dec 3, 10:30 AM$/),
@@ -183,7 +184,7 @@ describe('GET /api/leads/{id}/timeline', () => {
     const { entries } = await timeline(lead.id);
     expect(entries.map((e) => e.kind)).toEqual(['imported', 'created']);
     expect(entries[0]).toMatchObject({ file: null });
-    expect(entries[1]).toMatchObject({ via: 'import', actor: 'staff@example.com' });
+    expect(entries[1]).toMatchObject({ via: 'import', actor: 'Stella Staff' });
   });
 
   it('pages with before and limit, never splitting entries of the same instant across pages', async () => {

@@ -20,8 +20,8 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, rate_limits cascade`);
-  me = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password')).user.id;
-  other = (await ensureAdmin(database.db, 'other@example.com', 'other-password')).user.id;
+  me = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password', 'owner', 'Stella Staff')).user.id;
+  other = (await ensureAdmin(database.db, 'other@example.com', 'other-password', 'staff', 'Otto Other')).user.id;
   cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
 });
 
@@ -214,8 +214,8 @@ describe('POST /api/leads/bulk', () => {
     expect((await api<LeadListResponse>('GET', '/api/leads?owner=me')).body.total).toBe(3);
     const events = await rowsOf<EventRow>(database.db, sql`select lead_id, kind, actor_id, data from lead_events order by data->>'from' nulls first`);
     expect(events).toEqual([
-      { lead_id: ids.A, kind: 'owner', actor_id: me, data: { from: null, to: 'staff@example.com' } },
-      { lead_id: ids.B, kind: 'owner', actor_id: me, data: { from: 'other@example.com', to: 'staff@example.com' } },
+      { lead_id: ids.A, kind: 'owner', actor_id: me, data: { from: null, to: 'Stella Staff' } },
+      { lead_id: ids.B, kind: 'owner', actor_id: me, data: { from: 'Otto Other', to: 'Stella Staff' } },
     ]);
   });
 
@@ -224,8 +224,8 @@ describe('POST /api/leads/bulk', () => {
     expect((await api<LeadListResponse>('GET', '/api/leads?owner=none')).body.total).toBe(3);
     const events = await rowsOf<EventRow>(database.db, sql`select lead_id, kind, actor_id, data from lead_events order by data->>'from'`);
     expect(events.map((e) => e.data)).toEqual([
-      { from: 'other@example.com', to: null },
-      { from: 'staff@example.com', to: null },
+      { from: 'Otto Other', to: null },
+      { from: 'Stella Staff', to: null },
     ]);
   });
 
@@ -280,7 +280,8 @@ describe('GET /api/leads/export', () => {
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^"Amy",.*,"","","","","",""$/);
-    expect(lines[2]).toMatch(/^"Zed",.*,"staff@example.com","12 Main St, Frederick, MD","2027-01-15","1500.50","2026-12-01 Send the survey"$/);
+    // The owner by name, as the list shows them.
+    expect(lines[2]).toMatch(/^"Zed",.*,"Stella Staff","12 Main St, Frederick, MD","2027-01-15","1500.50","2026-12-01 Send the survey"$/);
   });
 
   it('combines ids with the filters', async () => {

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, rate_limits cascade`);
-  await ensureAdmin(database.db, 'staff@example.com', 'staff-password');
+  await ensureAdmin(database.db, 'staff@example.com', 'staff-password', 'owner', 'Stella Staff');
   cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
 });
 
@@ -47,7 +47,7 @@ describe('POST /api/leads', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ full_name: 'Grace Hopper', email: 'grace@example.com', status: 'New', contacted: false, message: null, property_types: ['land'] });
     const detail = (await api<LeadDetail>('GET', `/api/leads/${res.body.id}`)).body;
-    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'New', changed_by: 'staff@example.com', changed_at: expect.any(String) }]);
+    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'New', changed_by: 'Stella Staff', changed_at: expect.any(String) }]);
   });
 
   it('ignores a status sent by the client', async () => {
@@ -172,9 +172,9 @@ describe('PATCH /api/leads/{id}', () => {
     expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: true })).body.status).toBe('Converted');
     const history = (await api<LeadDetail>('GET', `/api/leads/${lead.id}`)).body.status_history;
     expect(history.map((h) => [h.from_status, h.to_status, h.changed_by])).toEqual([
-      [null, 'New', 'staff@example.com'],
-      ['New', 'Contacted', 'staff@example.com'],
-      ['Contacted', 'Converted', 'staff@example.com'],
+      [null, 'New', 'Stella Staff'],
+      ['New', 'Contacted', 'Stella Staff'],
+      ['Contacted', 'Converted', 'Stella Staff'],
     ]);
   });
 
@@ -304,6 +304,8 @@ describe('the workspace fields of PATCH /api/leads/{id}', () => {
     expect(res.body).toMatchObject({
       owner_id: adminId,
       owner_email: 'staff@example.com',
+      // The owner by name, as the product shows them.
+      owner_name: 'Stella Staff',
       property_address: '12 Elm St, Baltimore, MD',
       target_closing_date: '2027-01-15',
       estimated_fee_cents: 1_250_000,
@@ -319,7 +321,7 @@ describe('the workspace fields of PATCH /api/leads/{id}', () => {
     const events = await rowsOf<{ kind: string; data: unknown }>(database.db, sql`select kind, data from lead_events where lead_id = ${lead.id} order by created_at, kind`);
     expect(events).toEqual([
       { kind: 'follow_up', data: { on: '2026-12-01', note: 'Send the zoning report' } },
-      { kind: 'owner', data: { from: null, to: 'staff@example.com' } },
+      { kind: 'owner', data: { from: null, to: 'Stella Staff' } },
       { kind: 'follow_up', data: { on: null, note: null } },
     ]);
     const unknown = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { owner_id: crypto.randomUUID() });

@@ -137,7 +137,8 @@ const csvOf = (l: Lead) =>
     l.contacted ? 'Yes' : 'No',
     l.created_at,
     l.message,
-    l.owner_email,
+    // The owner by name, as the list shows them.
+    l.owner_name,
     l.property_address,
     l.target_closing_date,
     dollars(l.estimated_fee_cents),
@@ -241,9 +242,10 @@ export const leadRoutes = createRouter()
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { appointments } = c.req.valid('query');
-    const done = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
-    if (!done) throw leadNotFound();
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_deleted', targetType: 'lead', targetId: id, details: { appointments, ...done } });
+    const deleted = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
+    if (!deleted) throw leadNotFound();
+    const { full_name: name, ...done } = deleted;
+    await recordAudit(c.var.db, actorOf(c), { action: 'lead_deleted', targetType: 'lead', targetId: id, details: { name, appointments, ...done } });
     c.var.deps.outbox.nudge();
     return c.json({ id, ...done }, 200);
   });

@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 const MADE_UP = 'A'.repeat(43);
-const body = (token: string) => ({ token, password: 'sam-password-1', confirm: 'sam-password-1' });
+const body = (token: string) => ({ token, display_name: 'Sam Staff', password: 'sam-password-1', confirm: 'sam-password-1' });
 
 /** An invitation for sam made by ann; its token. */
 async function invite(): Promise<string> {

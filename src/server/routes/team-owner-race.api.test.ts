@@ -31,8 +31,8 @@ beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions cascade`);
   const rows = await rowsOf<{ id: string; email: string }>(
     database.db,
-    sql`insert into users (email, password_hash, role) values
-          ('anna@example.com', ${hash}, 'owner'), ('bert@example.com', ${hash}, 'owner'), ('stan@example.com', ${hash}, 'staff')
+    sql`insert into users (email, display_name, password_hash, role) values
+          ('anna@example.com', 'Anna', ${hash}, 'owner'), ('bert@example.com', 'Bert', ${hash}, 'owner'), ('stan@example.com', 'Stan', ${hash}, 'staff')
         returning id, email`,
   );
   const id = (email: string) => rows.find((r) => r.email === email)!.id;

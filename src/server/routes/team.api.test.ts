@@ -18,7 +18,7 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, notifications, emails, account_tokens cascade`);
-  ownerId = (await ensureAdmin(database.db, 'olive@example.com', 'olive-password')).user.id;
+  ownerId = (await ensureAdmin(database.db, 'olive@example.com', 'olive-password', 'owner', 'Olive Owner')).user.id;
   owner = await signIn(t.json, 'olive@example.com', 'olive-password');
 });
 
@@ -34,7 +34,7 @@ async function join(email: string, role: 'owner' | 'staff', password = 'new-memb
   const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email, role });
   expect(invited.status).toBe(201);
   const token = invited.body.link.split('/invite/')[1]!;
-  const accepted = await as<{ user: { id: string } }>(undefined, 'POST', '/api/auth/invites/accept', { token, password, confirm: password });
+  const accepted = await as<{ user: { id: string } }>(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'New Member', password, confirm: password });
   expect(accepted.status).toBe(201);
   return { cookie: accepted.res.headers.get('set-cookie')!.split(';')[0]!, id: accepted.body.user.id, token };
 }
@@ -44,7 +44,8 @@ describe('invitations', () => {
     const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email: ' Sam@Example.com ', role: 'staff' });
     expect(invited.status).toBe(201);
     expect(invited.body.link).toMatch(/^https:\/\/crm\.example\.com\/invite\/[A-Za-z0-9_-]{43}$/);
-    expect(invited.body.invite).toMatchObject({ email: 'sam@example.com', role: 'staff', invited_by: 'olive@example.com' });
+    // Who invited: by name on the team page; by name and address in the email.
+    expect(invited.body.invite).toMatchObject({ email: 'sam@example.com', role: 'staff', invited_by: 'Olive Owner' });
     const token = invited.body.link.split('/invite/')[1]!;
     const stored = await rowsOf<{ token_hash: string; hours: number }>(
       database.db,
@@ -53,21 +54,41 @@ describe('invitations', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.token_hash).not.toContain(token);
     expect(stored[0]!.hours).toBe(72);
-    const [mail] = await rowsOf<{ kind: string; to_address: string; link: string }>(database.db, sql`select kind, to_address, data->>'link' as link from emails`);
-    expect(mail).toEqual({ kind: 'invite', to_address: 'sam@example.com', link: invited.body.link });
+    const [mail] = await rowsOf<{ kind: string; to_address: string; link: string; invited_by: string }>(
+      database.db,
+      sql`select kind, to_address, data->>'link' as link, data->>'invited_by' as invited_by from emails`,
+    );
+    expect(mail).toEqual({ kind: 'invite', to_address: 'sam@example.com', link: invited.body.link, invited_by: 'Olive Owner (olive@example.com)' });
     expect(invited.body.emailed).toBe(true);
 
     expect((await as(undefined, 'GET', `/api/auth/invites/${token}`)).body).toMatchObject({ email: 'sam@example.com', role: 'staff' });
-    const mismatch = await as(undefined, 'POST', '/api/auth/invites/accept', { token, password: 'sam-password-1', confirm: 'sam-password-2' });
+    const mismatch = await as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'Sam Staff', password: 'sam-password-1', confirm: 'sam-password-2' });
     expect(mismatch.status).toBe(400);
-    const accepted = await as<{ user: { email: string; role: string } }>(undefined, 'POST', '/api/auth/invites/accept', { token, password: 'sam-password-1', confirm: 'sam-password-1' });
+    // A name is asked for, with the account page's rules.
+    for (const [display_name, message] of [[undefined, 'Name is required'], ['   ', 'Name is required'], ['x'.repeat(81), 'Name must be at most 80 characters']] as const) {
+      const nameless = await as<{ error: { fields: Record<string, string> } }>(undefined, 'POST', '/api/auth/invites/accept', { token, display_name, password: 'sam-password-1', confirm: 'sam-password-1' });
+      expect(nameless.status).toBe(400);
+      expect(nameless.body.error.fields).toEqual({ display_name: message });
+    }
+    const accepted = await as<{ user: { email: string; role: string } }>(undefined, 'POST', '/api/auth/invites/accept', {
+      token,
+      display_name: ' Sam Staff ',
+      password: 'sam-password-1',
+      confirm: 'sam-password-1',
+    });
     expect(accepted.status).toBe(201);
-    expect(accepted.body.user).toMatchObject({ email: 'sam@example.com', role: 'staff' });
+    expect(accepted.body.user).toEqual({ id: expect.any(String), email: 'sam@example.com', display_name: 'Sam Staff', phone: null, role: 'staff' });
     const cookie = accepted.res.headers.get('set-cookie')!.split(';')[0]!;
-    expect((await as<{ user: { role: string } }>(cookie, 'GET', '/api/auth/session')).body.user?.role).toBe('staff');
+    expect((await as<{ user: { role: string } }>(cookie, 'GET', '/api/auth/session')).body.user).toMatchObject({ display_name: 'Sam Staff', phone: null, role: 'staff' });
+    // The team page names everyone, with their email and phone.
+    const members = (await as<Team>(owner, 'GET', '/api/team')).body.members;
+    expect(members.map((m) => [m.display_name, m.email, m.phone])).toEqual([
+      ['Olive Owner', 'olive@example.com', null],
+      ['Sam Staff', 'sam@example.com', null],
+    ]);
     // Used: the link works no more, and the password works at sign-in.
     expect((await as(undefined, 'GET', `/api/auth/invites/${token}`)).status).toBe(404);
-    expect((await as(undefined, 'POST', '/api/auth/invites/accept', { token, password: 'other-password', confirm: 'other-password' })).status).toBe(404);
+    expect((await as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'Other', password: 'other-password', confirm: 'other-password' })).status).toBe(404);
     await signIn(t.json, 'sam@example.com', 'sam-password-1');
   });
 
@@ -99,7 +120,7 @@ describe('invitations', () => {
     const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email: 'late@example.com', role: 'staff' });
     await execute(database.db, sql`update account_tokens set expires_at = now() - interval '1 second'`);
     const token = invited.body.link.split('/invite/')[1]!;
-    const res = await as(undefined, 'POST', '/api/auth/invites/accept', { token, password: 'late-password', confirm: 'late-password' });
+    const res = await as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'Late', password: 'late-password', confirm: 'late-password' });
     expect(res.status).toBe(404);
     expect(errorOf(res.body)).toMatch(/not valid any more/);
   });
@@ -107,7 +128,7 @@ describe('invitations', () => {
   it('two accepts of one link at once make one account', async () => {
     const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email: 'twice@example.com', role: 'staff' });
     const token = invited.body.link.split('/invite/')[1]!;
-    const results = await Promise.all([1, 2].map((n) => as(undefined, 'POST', '/api/auth/invites/accept', { token, password: `password-${n}x`, confirm: `password-${n}x` })));
+    const results = await Promise.all([1, 2].map((n) => as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: `Twice ${n}`, password: `password-${n}x`, confirm: `password-${n}x` })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 404]);
     expect(await rowsOf(database.db, sql`select id from users where email = 'twice@example.com'`)).toHaveLength(1);
   });
@@ -147,7 +168,7 @@ describe('roles, deactivation and removal', () => {
     expect(moved.body.moved).toBe(1);
     const [row] = await rowsOf<{ owner_id: string }>(database.db, sql`select owner_id from leads where id = ${lead.body.id}`);
     expect(row!.owner_id).toBe(ownerId);
-    expect(await rowsOf(database.db, sql`select 1 from lead_events where lead_id = ${lead.body.id} and kind = 'owner' and data->>'to' = 'olive@example.com'`)).toHaveLength(1);
+    expect(await rowsOf(database.db, sql`select 1 from lead_events where lead_id = ${lead.body.id} and kind = 'owner' and data->>'from' = 'New Member' and data->>'to' = 'Olive Owner'`)).toHaveLength(1);
     // Leads cannot go to a deactivated account.
     expect((await as(owner, 'POST', `/api/team/members/${ownerId}/reassign`, { to: sam.id })).status).toBe(409);
 
@@ -205,13 +226,16 @@ describe('first run', () => {
     const token = t.firstRun.issue();
     expect((await as(undefined, 'GET', `/api/auth/setup/${token}`)).status).toBe(200);
     expect((await as(undefined, 'GET', `/api/auth/setup/${'x'.repeat(43)}`)).status).toBe(404);
-    const body = { token, email: 'First@Example.com', password: 'first-password', confirm: 'first-password' };
+    const body = { token, display_name: 'Fran First', email: 'First@Example.com', password: 'first-password', confirm: 'first-password' };
     expect((await as(undefined, 'POST', '/api/auth/setup', { ...body, confirm: 'other' })).status).toBe(400);
+    const nameless = await as<{ error: { fields: Record<string, string> } }>(undefined, 'POST', '/api/auth/setup', { ...body, display_name: ' ' });
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.error.fields).toEqual({ display_name: 'Name is required' });
     const created = await as<{ user: { email: string; role: string } }>(undefined, 'POST', '/api/auth/setup', body);
     expect(created.status).toBe(201);
-    expect(created.body.user).toMatchObject({ email: 'first@example.com', role: 'owner' });
+    expect(created.body.user).toMatchObject({ email: 'first@example.com', display_name: 'Fran First', phone: null, role: 'owner' });
     const cookie = created.res.headers.get('set-cookie')!.split(';')[0]!;
-    expect((await as(cookie, 'GET', '/api/team')).status).toBe(200);
+    expect((await as<Team>(cookie, 'GET', '/api/team')).body.members.map((m) => m.display_name)).toEqual(['Fran First']);
     // Used up, and nobody can set up again, even with a fresh link.
     expect((await as(undefined, 'POST', '/api/auth/setup', body)).status).toBe(404);
     const again = t.firstRun.issue();

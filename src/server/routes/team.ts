@@ -48,7 +48,7 @@ const listRoute = createOwnerRoute({
   method: 'get',
   path: '/api/team',
   tags: ['team'],
-  summary: 'The team: every account (role, last sign-in, two-factor, active or not) and the pending invitations',
+  summary: 'The team: every account (name, email, phone, role, last sign-in, two-factor, active or not) and the pending invitations',
   responses: { 200: jsonContent(teamSchema, 'The team') },
 });
 
@@ -143,8 +143,8 @@ const acceptRoute = createPublicRoute({
   method: 'post',
   path: '/api/auth/invites/accept',
   tags: ['auth'],
-  summary: 'Accept an invitation: choose a password; the account is created and signed in',
-  request: { body: { required: true, ...jsonContent(acceptInviteSchema, 'The token and the new password, twice') } },
+  summary: 'Accept an invitation: give your name and choose a password; the account is created and signed in',
+  request: { body: { required: true, ...jsonContent(acceptInviteSchema, 'The token, your name and the new password, twice') } },
   responses: { 201: signedIn, ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown', 409: 'The email is already on the team' }) },
 });
 
@@ -164,7 +164,7 @@ const setupRoute = createPublicRoute({
   path: '/api/auth/setup',
   tags: ['auth'],
   summary: "Create the first owner from the set-up link printed in the server's log, and sign in",
-  request: { body: { required: true, ...jsonContent(setupRequestSchema, 'The token, email and password, twice') } },
+  request: { body: { required: true, ...jsonContent(setupRequestSchema, 'The token, the owner\'s name and email, and the password, twice') } },
   responses: { 201: signedIn, ...errorResponses({ 400: 'Invalid input', 404: 'The link is not valid' }) },
 });
 
@@ -217,14 +217,14 @@ export const teamRoutes = createRouter()
     return c.json(invite, 200);
   })
   .openapi(acceptRoute, async (c) => {
-    const { token, password } = c.req.valid('json');
+    const { token, display_name, password } = c.req.valid('json');
     const { db } = c.var;
     // The token is checked before the password is hashed (argon2id, the costly part), so a
     // made-up token is answered without it. The accept checks the token again, in the
     // short transaction that uses it up (two tabs at once make one account).
     const tokenHash = hashToken(token);
     if (!(await findInvite(db, tokenHash))) throw new AppError('not_found', INVITE_NOT_VALID);
-    const user = await acceptInvite(db, tokenHash, await hashPassword(password), actorOf(c, undefined)).catch(refusal);
+    const user = await acceptInvite(db, tokenHash, { displayName: display_name, passwordHash: await hashPassword(password) }, actorOf(c, undefined)).catch(refusal);
     await startSession(c, db, user.id);
     return c.json({ user }, 201);
   })
@@ -233,10 +233,10 @@ export const teamRoutes = createRouter()
     return c.json({ ok: true as const }, 200);
   })
   .openapi(setupRoute, async (c) => {
-    const { token, email, password } = c.req.valid('json');
+    const { token, display_name, email, password } = c.req.valid('json');
     const firstRun = c.var.deps.firstRun;
     if (!firstRun?.accepts(token)) throw new AppError('not_found', SETUP_NOT_VALID);
-    const user = await createFirstOwner(c.var.db, email, await hashPassword(password), actorOf(c, undefined));
+    const user = await createFirstOwner(c.var.db, { email, displayName: display_name, passwordHash: await hashPassword(password) }, actorOf(c, undefined));
     firstRun.consume();
     if (!user) throw new AppError('not_found', SETUP_NOT_VALID);
     c.var.deps.logger.info({ event: 'first_owner_created', email }, 'created the first owner from the set-up link');

@@ -29,7 +29,7 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, audit_log cascade`);
-  await ensureAdmin(database.db, 'desk@example.com', 'desk-password');
+  await ensureAdmin(database.db, 'desk@example.com', 'desk-password', 'owner', 'Dee Desk');
   // An admin who asked for appointment emails: a bulk cancel sends them no copy either way.
   await execute(database.db, sql`update users set email_appointments = true`);
   cookie = await signIn(t.json, 'desk@example.com', 'desk-password');
@@ -126,7 +126,7 @@ describe('POST /api/appointments/bulk-cancel', () => {
       const lead = await leadOf(b);
       expect(lead.suspected_abuse_at).toEqual(expect.any(String));
       const timeline = await admin<TimelineResponse>('GET', `/api/leads/${b.leadId}/timeline`);
-      expect(timeline.body.entries).toContainEqual(expect.objectContaining({ kind: 'appointment', action: 'cancelled', by: 'staff', reason: 'suspected_abuse', actor: 'desk@example.com' }));
+      expect(timeline.body.entries).toContainEqual(expect.objectContaining({ kind: 'appointment', action: 'cancelled', by: 'staff', reason: 'suspected_abuse', actor: 'Dee Desk' }));
     }
     expect((await leadOf(neighbour)).suspected_abuse_at).toBeNull();
     expect((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from leads`))[0]!.n).toBe(6);

@@ -114,7 +114,7 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       // A real invitation, made now, so the acceptance can go through.
       const made = await t.json('POST', '/api/team/invites', { email: `fuzz-joiner-${inviteIndex++}@example.com`, role: 'staff' }, { cookie: `session=${await createSession(database.db, adminId)}` });
       const token = ((await made.json()) as { link?: string }).link?.split('/invite/')[1] ?? LINK_TOKEN;
-      return { token, password: 'fuzz-joiner-password', confirm: 'fuzz-joiner-password' };
+      return { token, display_name: 'Fuzz Joiner', password: 'fuzz-joiner-password', confirm: 'fuzz-joiner-password' };
     }
     case 'POST /api/account/email':
       return { email: 'fuzz-admin@example.com', current_password: 'fuzz-admin-password' };
@@ -134,7 +134,9 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'PUT /api/settings/security':
       return { require_two_factor: false };
     case 'POST /api/auth/setup':
-      return { token: LINK_TOKEN, email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
+      return { token: LINK_TOKEN, display_name: 'First Owner', email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
+    case 'PUT /api/account/profile':
+      return { display_name: 'Fuzz Admin', phone: '(301) 555-0100' };
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true, email_weekly_report: true };
     case 'POST /api/leads/{id}/merge': {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_TYPES } from '../constants.ts';
+import { profileRequestSchema } from '../schemas/account.ts';
 import { loginRequestSchema } from '../schemas/auth.ts';
 import { fieldErrors } from '../schemas/error.ts';
 import { leadFieldsSchema } from '../schemas/lead.ts';
@@ -9,6 +10,7 @@ import { checkLogin } from './login.ts';
 import { checkText } from './text.ts';
 import { WEBSITE_RULES } from './website.ts';
 import { zodText } from '../schemas/text.ts';
+import { checkProfile, defaultDisplayName } from './profile.ts';
 
 /**
  * The browser checks forms with the small checkers of rules/; the server with the zod schemas
@@ -24,6 +26,7 @@ const formText = fc.oneof(
   around(40),
   around(200),
   around(254),
+  around(80),
   around(5000),
   fc.constantFrom('a'.repeat(250) + '@b.co', `${'a'.repeat(245)}@example.com`),
   fc.string({ maxLength: 30 }),
@@ -46,7 +49,7 @@ const leadInput = fc.record(
   { requiredKeys: [] },
 );
 
-const serverVerdict = (schema: typeof leadFieldsSchema | typeof loginRequestSchema, input: unknown) => {
+const serverVerdict = (schema: typeof leadFieldsSchema | typeof loginRequestSchema | typeof profileRequestSchema, input: unknown) => {
   const parsed = schema.safeParse(input);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrors(parsed.error) };
 };
@@ -69,6 +72,21 @@ describe('the browser checkers and the server schemas', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('agree on every name and phone a person gives (account page, first run, invitation)', () => {
+    fc.assert(
+      fc.property(fc.record({ display_name: maybe(formText), phone: fc.oneof(maybe(formText), fc.constant(null)) }, { requiredKeys: [] }), (input) => {
+        expect(checkProfile(input)).toEqual(serverVerdict(profileRequestSchema, input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('name an account made without a name by its email’s part before the @, at most 80 characters', () => {
+    expect(defaultDisplayName('jo.smith@firm.com')).toBe('jo.smith');
+    expect(defaultDisplayName(`${'🏠'.repeat(90)}@firm.com`)).toBe('🏠'.repeat(80));
+    expect(checkProfile({ display_name: defaultDisplayName(`${'a'.repeat(200)}@firm.com`) }).ok).toBe(true);
   });
 
   it('give the product messages for the classic mistakes', () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LOGIN_RULES } from '../rules/login.ts';
 import { CONFIRM_REQUIRED, PASSWORDS_DIFFER } from '../rules/new-password.ts';
+import { PROFILE_RULES } from '../rules/profile.ts';
 import { zodText } from './text.ts';
 
 /** The account page's and the password reset's contract. */
@@ -17,6 +18,15 @@ export const changePasswordSchema = z
   .object({ current_password: currentPassword, password: zodText(LOGIN_RULES.password), confirm })
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** One's name and phone (the account page); a blank phone removes it. The rules: rules/profile.ts. */
+export const profileRequestSchema = z.object({
+  display_name: zodText(PROFILE_RULES.display_name),
+  phone: zodText(PROFILE_RULES.phone).nullable().optional(),
+});
+export type ProfileRequest = z.infer<typeof profileRequestSchema>;
+export const profileSchema = z.object({ display_name: z.string(), phone: z.string().nullable() });
+export type Profile = z.infer<typeof profileSchema>;
 
 /** What a change to the account ended: the other sessions signed out. */
 export const accountChangeSchema = z.object({ email: z.string(), other_sessions_ended: z.number().int() });

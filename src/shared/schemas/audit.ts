@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = {
   password_reset_requested: 'Asked for a password reset',
   password_reset: 'Reset password',
   email_changed: 'Changed email',
+  profile_changed: 'Changed name or phone',
   two_factor_enabled: 'Turned on two-factor',
   two_factor_disabled: 'Turned off two-factor',
   recovery_codes_regenerated: 'New recovery codes',
@@ -58,6 +59,8 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   actor_id: z.string().nullable(),
   actor_email: z.string().nullable(),
+  /** The actor's name: their account's now, or (a removed account) theirs then; null for the system or someone not signed in (actor_email says who tried). */
+  actor_name: z.string().nullable(),
   action: auditActionSchema,
   target_type: z.string().nullable(),
   target_id: z.string().nullable(),

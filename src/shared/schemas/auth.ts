@@ -15,6 +15,9 @@ export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', staff: 'Staff'
 export const currentUserSchema = z.object({
   id: z.uuid(),
   email: z.string(),
+  /** The name the product shows for this person (rules/profile.ts). */
+  display_name: z.string(),
+  phone: z.string().nullable(),
   role: roleSchema,
   /** The team requires two-factor and this account has not set it up: only the account page opens until it does. */
   must_set_up_two_factor: z.boolean().optional(),

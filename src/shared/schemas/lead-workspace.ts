@@ -25,6 +25,8 @@ export const noteSchema = z.object({
   /** Null once its author's account is gone. */
   author_id: z.uuid().nullable(),
   author_email: z.string().nullable(),
+  /** The author's name, as the product shows them. */
+  author_name: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -48,7 +50,7 @@ const entryBase = {
   id: z.string(),
   /** When it happened (ISO 8601, UTC). */
   at: z.string(),
-  /** The admin who did it (email), or null: the visitor, the system, or an account since removed. */
+  /** The name of the admin who did it, or null: the visitor, the system, or an account since removed. */
   actor: z.string().nullable(),
 };
 
@@ -91,6 +93,7 @@ export const timelineEntrySchema = z.discriminatedUnion('kind', [
     to: z.string(),
     status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
   }),
+  /** The owners before and after, by their names then (an account removed before names existed: its email). */
   z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
   z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
   z.object({ ...entryBase, kind: z.literal('merged'), full_name: z.string(), email: z.string() }),
@@ -108,6 +111,6 @@ export const timelineResponseSchema = z.object({ entries: z.array(timelineEntryS
 export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
 
 /** An admin a lead can be assigned to. */
-export const adminSummarySchema = z.object({ id: z.uuid(), email: z.string() });
+export const adminSummarySchema = z.object({ id: z.uuid(), email: z.string(), display_name: z.string() });
 export const adminListSchema = z.object({ admins: z.array(adminSummarySchema) });
 export type AdminSummary = z.infer<typeof adminSummarySchema>;

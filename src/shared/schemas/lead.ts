@@ -133,6 +133,8 @@ export const leadSchema = z.object({
   /** Who works the lead: an admin, or nobody (null). */
   owner_id: z.uuid().nullable(),
   owner_email: z.string().nullable(),
+  /** The owner's name, as the product shows them. */
+  owner_name: z.string().nullable(),
   property_address: z.string().nullable(),
   target_closing_date: z.string().nullable(),
   estimated_fee_cents: z.number().int().nullable(),
@@ -272,6 +274,7 @@ export const leadStatusChangeSchema = z.object({
   from_status: leadStatusSchema.nullable(),
   to_status: leadStatusSchema,
   changed_at: z.string(),
+  /** The name of the admin who changed it; null for the form, the system or a removed account. */
   changed_by: z.string().nullable(),
 });
 export type LeadStatusChange = z.infer<typeof leadStatusChangeSchema>;

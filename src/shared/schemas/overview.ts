@@ -9,6 +9,7 @@ export const dueFollowUpSchema = z.object({
   follow_up_on: z.string(),
   follow_up_note: z.string().nullable(),
   owner_email: z.string().nullable(),
+  owner_name: z.string().nullable(),
   overdue: z.boolean(),
 });
 export type DueFollowUp = z.infer<typeof dueFollowUpSchema>;

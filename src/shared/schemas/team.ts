@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LOGIN_RULES } from '../rules/login.ts';
 import { CONFIRM_REQUIRED, PASSWORDS_DIFFER } from '../rules/new-password.ts';
+import { PROFILE_RULES } from '../rules/profile.ts';
 import { roleSchema } from './auth.ts';
 import { zodText } from './text.ts';
 
@@ -9,6 +10,8 @@ import { zodText } from './text.ts';
 export const teamMemberSchema = z.object({
   id: z.uuid(),
   email: z.string(),
+  display_name: z.string(),
+  phone: z.string().nullable(),
   role: roleSchema,
   created_at: z.string(),
   last_sign_in_at: z.string().nullable(),
@@ -26,6 +29,7 @@ export const inviteSchema = z.object({
   role: roleSchema,
   created_at: z.string(),
   expires_at: z.string(),
+  /** The name of the owner who invited them; null once that account is gone. */
   invited_by: z.string().nullable(),
 });
 export type Invite = z.infer<typeof inviteSchema>;
@@ -53,11 +57,12 @@ export const reassignResultSchema = z.object({ moved: z.number().int() });
 export const linkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.');
 
 const password = zodText(LOGIN_RULES.password);
+const displayName = zodText(PROFILE_RULES.display_name);
 const confirm = z.string({ error: CONFIRM_REQUIRED }).max(1024);
 const samePassword = (v: { password: string; confirm: string }) => v.password === v.confirm;
 
 export const acceptInviteSchema = z
-  .object({ token: linkTokenSchema, password, confirm })
+  .object({ token: linkTokenSchema, display_name: displayName, password, confirm })
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
 export type AcceptInvite = z.infer<typeof acceptInviteSchema>;
 export const inviteLookupSchema = z.object({ email: z.string(), role: roleSchema, expires_at: z.string() });
@@ -65,6 +70,6 @@ export type InviteLookup = z.infer<typeof inviteLookupSchema>;
 
 /** The first owner, from the set-up link printed at start-up. */
 export const setupRequestSchema = z
-  .object({ token: linkTokenSchema, email: zodText(LOGIN_RULES.email), password, confirm })
+  .object({ token: linkTokenSchema, display_name: displayName, email: zodText(LOGIN_RULES.email), password, confirm })
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
 export type SetupRequest = z.infer<typeof setupRequestSchema>;

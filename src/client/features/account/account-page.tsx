@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
+import { checkProfile } from '#shared/rules/profile';
 import { checkText } from '#shared/rules/text';
 import { ROLE_LABEL } from '#shared/schemas/auth';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
@@ -10,11 +11,11 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
-import { useChangeEmail, useChangePassword, useEndOtherSessions, useEndSession, useSessions } from './api/account.ts';
+import { useChangeEmail, useChangePassword, useChangeProfile, useEndOtherSessions, useEndSession, useSessions } from './api/account.ts';
 import { Card } from './components/card.tsx';
 import { EmailPreferenceFields } from './components/email-preference-fields.tsx';
 import { TwoFactorSection } from './components/two-factor-section.tsx';
-import { deviceName } from './device-name.ts';
+import { deviceName } from '#shared/device-name';
 
 type Errors = Record<string, string | undefined>;
 
@@ -27,17 +28,18 @@ function fieldErrorsOf(err: unknown, fallback: string): Errors {
 
 const endedOthers = (n: number) => (n === 0 ? '' : ` ${n} other ${n === 1 ? 'session was' : 'sessions were'} signed out.`);
 
-/** /dashboard/account: one's own email, password, two-factor, sessions and email notifications. */
+/** /dashboard/account: one's own name and phone, email, password, two-factor, sessions and email notifications. */
 export function AccountPage() {
   const { user } = useAuth();
   return (
     <section className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold text-slate-900">Your account</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Signed in as {user?.email} ({user ? ROLE_LABEL[user.role] : ''}).
+        <p className="mt-1 text-sm break-words text-slate-600">
+          Signed in as {user?.display_name} ({user?.email}), {user ? ROLE_LABEL[user.role] : ''}.
         </p>
       </div>
+      {user ? <ProfileForm key={`${user.display_name}\n${user.phone ?? ''}`} name={user.display_name} phone={user.phone} /> : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <EmailForm />
         <PasswordForm />
@@ -50,6 +52,45 @@ export function AccountPage() {
         <EmailPreferenceFields className="mt-4" />
       </Card>
     </section>
+  );
+}
+
+/** One's name (how the team sees them: as a lead's owner, a note's author, in the audit log) and phone. */
+function ProfileForm({ name, phone }: { name: string; phone: string | null }) {
+  const { refresh } = useAuth();
+  const change = useChangeProfile();
+  const [values, setValues] = useState({ display_name: name, phone: phone ?? '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const nameRef = useRef<HTMLInputElement>(null);
+  const phoneRef = useRef<HTMLInputElement>(null);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkProfile(values);
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return (checked.errors.display_name ? nameRef : phoneRef).current?.focus();
+    change.mutate(
+      { display_name: checked.value.display_name, phone: checked.value.phone || null },
+      {
+        onSuccess: () => {
+          toast.success('Your name and phone are saved.');
+          void refresh();
+        },
+        onError: (err) => setErrors(fieldErrorsOf(err, 'Failed to save your name and phone')),
+      },
+    );
+  };
+
+  return (
+    <Card title="Name and phone" description="How the team sees you: on the leads you own, your notes, the lead timelines and the audit log.">
+      <form className="mt-4 grid gap-4 sm:grid-cols-2" onSubmit={submit} noValidate>
+        <TextField ref={nameRef} label="Name" name="display-name" autoComplete="name" value={values.display_name} error={errors.display_name} onChange={(e) => setValues({ ...values, display_name: e.currentTarget.value })} />
+        <TextField ref={phoneRef} label="Phone (optional)" name="phone" type="tel" autoComplete="tel" value={values.phone} error={errors.phone} onChange={(e) => setValues({ ...values, phone: e.currentTarget.value })} />
+        <div className="sm:col-span-2">
+          <SubmitButton busy={change.isPending} label="Save name and phone" busyLabel="Saving..." />
+        </div>
+      </form>
+    </Card>
   );
 }
 

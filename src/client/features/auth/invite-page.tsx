@@ -36,13 +36,14 @@ export function InvitePage() {
     );
   }
   return (
-    <AuthCard title="Join the team" subtitle={`You are invited as ${ROLE_LABEL[role]}. Choose a password to create your account.`}>
+    <AuthCard title="Join the team" subtitle={`You are invited as ${ROLE_LABEL[role]}. Give your name and choose a password to create your account.`}>
       <ChoosePasswordForm
+        askName
         email={{ editable: false, value: email }}
         submitLabel="Create account"
         busyLabel="Creating..."
-        onSubmit={async ({ password, confirm }) => {
-          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/invites/accept', { token, password, confirm });
+        onSubmit={async ({ display_name, password, confirm }) => {
+          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/invites/accept', { token, display_name, password, confirm });
           adopt(result.user);
           void navigate('/dashboard', { replace: true });
         }}

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 const TOKEN = 'T'.repeat(43);
-const OWNER = { id: '11111111-1111-4111-8111-111111111111', email: 'first@example.com', role: 'owner' };
+const OWNER = { id: '11111111-1111-4111-8111-111111111111', email: 'first@example.com', display_name: 'Fran First', phone: null, role: 'owner' };
 
 function renderAt(url: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -39,7 +39,7 @@ function renderAt(url: string) {
 }
 
 describe('the first-run set-up page', () => {
-  it('creates the first owner with a confirmed password and opens the dashboard', async () => {
+  it('creates the first owner, with a name and a confirmed password, and opens the dashboard', async () => {
     const { calls } = mockApi((call) => {
       if (call.path === '/api/auth/session') return { body: { user: null, setup_needed: true } };
       if (call.path === `/api/auth/setup/${TOKEN}`) return { body: { ok: true } };
@@ -52,13 +52,21 @@ describe('the first-run set-up page', () => {
     await user.type(screen.getByLabelText('Password'), 'first-password');
     await user.type(screen.getByLabelText('Confirm password'), 'first-passwort');
     await user.click(screen.getByRole('button', { name: 'Create owner account' }));
+    // A name is asked for first, with the rules of the account page.
+    expect(screen.getByLabelText('Your name')).toHaveAccessibleDescription('Name is required');
+    expect(screen.getByLabelText('Your name')).toHaveFocus();
     expect(screen.getByLabelText('Confirm password')).toHaveAccessibleDescription('Passwords do not match');
+    await user.type(screen.getByLabelText('Your name'), 'x'.repeat(81));
+    expect(screen.getByLabelText('Your name')).toHaveAccessibleDescription('Name must be at most 80 characters');
+    await user.clear(screen.getByLabelText('Your name'));
+    await user.type(screen.getByLabelText('Your name'), '  Fran First ');
+    await user.click(screen.getByRole('button', { name: 'Create owner account' }));
     expect(screen.getByLabelText('Confirm password')).toHaveFocus();
     await user.clear(screen.getByLabelText('Confirm password'));
     await user.type(screen.getByLabelText('Confirm password'), 'first-password');
     await user.click(screen.getByRole('button', { name: 'Create owner account' }));
     expect(await screen.findByText('Dashboard')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: TOKEN, email: 'first@example.com', password: 'first-password', confirm: 'first-password' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: TOKEN, display_name: 'Fran First', email: 'first@example.com', password: 'first-password', confirm: 'first-password' });
   });
 
   it('says plainly when the link does not work', async () => {
@@ -90,14 +98,15 @@ describe('the invitation page', () => {
       return undefined;
     });
     renderAt(`/invite/${TOKEN}`);
-    expect(await screen.findByText('You are invited as Staff. Choose a password to create your account.')).toBeInTheDocument();
+    expect(await screen.findByText('You are invited as Staff. Give your name and choose a password to create your account.')).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('sam@example.com');
     const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Your name'), 'Sam Staff');
     await user.type(screen.getByLabelText('Password'), 'sam-password');
     await user.type(screen.getByLabelText('Confirm password'), 'sam-password');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     await waitFor(() => expect(screen.getByText('Dashboard')).toBeInTheDocument());
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: TOKEN, password: 'sam-password', confirm: 'sam-password' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: TOKEN, display_name: 'Sam Staff', password: 'sam-password', confirm: 'sam-password' });
   });
 
   it('says a used or expired link is not valid', async () => {

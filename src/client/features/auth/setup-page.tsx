@@ -24,11 +24,12 @@ export function SetupPage() {
   return (
     <AuthCard title="Set up the CRM" subtitle="Create the first owner: the account that manages the team and the settings.">
       <ChoosePasswordForm
+        askName
         email={{ editable: true }}
         submitLabel="Create owner account"
         busyLabel="Creating..."
-        onSubmit={async ({ email, password, confirm }) => {
-          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/setup', { token, email, password, confirm });
+        onSubmit={async ({ display_name, email, password, confirm }) => {
+          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/setup', { token, display_name, email, password, confirm });
           adopt(result.user);
           void navigate('/dashboard', { replace: true });
         }}

@@ -21,8 +21,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ME = { id: '00000000-0000-4000-8000-00000000aaaa', email: 'me@firm.test' };
-const OTHER = { id: '00000000-0000-4000-8000-00000000bbbb', email: 'ann@firm.test' };
+const ME = { id: '00000000-0000-4000-8000-00000000aaaa', email: 'me@firm.test', display_name: 'Maya Morgan', phone: null, role: 'staff' as const };
+const OTHER = { id: '00000000-0000-4000-8000-00000000bbbb', email: 'ann@firm.test', display_name: 'Ann Other', phone: null, role: 'owner' as const };
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
@@ -34,6 +34,7 @@ const lead: LeadDetail = makeLeadDetail({
   from_form: true,
   owner_id: OTHER.id,
   owner_email: OTHER.email,
+  owner_name: OTHER.display_name,
   estimated_fee_cents: 1_250_000,
   property_address: '12 Market St, Frederick, MD',
   target_closing_date: '2026-12-15',
@@ -46,6 +47,7 @@ const note = (overrides: Partial<Note>): Note => ({
   body: 'Called her.',
   author_id: ME.id,
   author_email: ME.email,
+  author_name: ME.display_name,
   created_at: ago(3 * HOUR),
   updated_at: ago(3 * HOUR),
   ...overrides,
@@ -55,21 +57,21 @@ const visit = { source: 'google', utm_source: 'google', utm_medium: 'cpc', utm_c
 
 /** One entry of every kind the contract has, newest first. */
 const ENTRIES: TimelineEntry[] = [
-  { id: 'note-1', kind: 'note', at: ago(1 * HOUR), actor: ME.email, note: note({ id: '00000000-0000-4000-8000-000000000001', body: 'Mine: line one\nline two https://docs.test/a javascript:alert(1)', created_at: ago(1 * HOUR), updated_at: ago(1 * HOUR) }) },
-  { id: 'note-2', kind: 'note', at: ago(2 * HOUR), actor: OTHER.email, note: note({ id: '00000000-0000-4000-8000-000000000002', body: 'Theirs: <img src=x onerror=alert(1)>', author_id: OTHER.id, author_email: OTHER.email }) },
+  { id: 'note-1', kind: 'note', at: ago(1 * HOUR), actor: ME.display_name, note: note({ id: '00000000-0000-4000-8000-000000000001', body: 'Mine: line one\nline two https://docs.test/a javascript:alert(1)', created_at: ago(1 * HOUR), updated_at: ago(1 * HOUR) }) },
+  { id: 'note-2', kind: 'note', at: ago(2 * HOUR), actor: OTHER.display_name, note: note({ id: '00000000-0000-4000-8000-000000000002', body: 'Theirs: <img src=x onerror=alert(1)>', author_id: OTHER.id, author_email: OTHER.email, author_name: OTHER.display_name }) },
   { id: 'email-1', kind: 'email', at: ago(3 * HOUR), actor: null, email_kind: 'lead_ack', subject: 'We received your request', to: 'jane@example.com', status: 'failed' },
-  { id: 'appt-4', kind: 'appointment', at: ago(4 * HOUR), actor: ME.email, action: 'completed', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null },
+  { id: 'appt-4', kind: 'appointment', at: ago(4 * HOUR), actor: ME.display_name, action: 'completed', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null },
   { id: 'appt-3', kind: 'appointment', at: ago(5 * HOUR), actor: null, action: 'cancelled', appointment_id: 'a2', type: 'Zoom', date: '2026-11-21', time: '11:00', from_date: null, from_time: null, by: 'lead', booked_as: 'Mallory Stranger' },
-  { id: 'appt-2', kind: 'appointment', at: ago(6 * HOUR), actor: ME.email, action: 'moved', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: '2026-11-19', from_time: '09:30', by: 'staff', booked_as: null },
-  { id: 'appt-1', kind: 'appointment', at: ago(7 * HOUR), actor: ME.email, action: 'scheduled', appointment_id: 'a1', type: 'Call', date: '2026-11-19', time: '09:30', from_date: null, from_time: null, by: 'staff', booked_as: null },
-  { id: 'fu-2', kind: 'follow_up', at: ago(8 * HOUR), actor: ME.email, on: null, note: null },
-  { id: 'fu-1', kind: 'follow_up', at: ago(9 * HOUR), actor: ME.email, on: '2026-11-25', note: 'send the zoning report' },
-  { id: 'owner-1', kind: 'owner', at: ago(10 * HOUR), actor: ME.email, from: ME.email, to: OTHER.email },
-  { id: 'status-1', kind: 'status', at: ago(11 * HOUR), actor: ME.email, from_status: 'New', to_status: 'Contacted' },
+  { id: 'appt-2', kind: 'appointment', at: ago(6 * HOUR), actor: ME.display_name, action: 'moved', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: '2026-11-19', from_time: '09:30', by: 'staff', booked_as: null },
+  { id: 'appt-1', kind: 'appointment', at: ago(7 * HOUR), actor: ME.display_name, action: 'scheduled', appointment_id: 'a1', type: 'Call', date: '2026-11-19', time: '09:30', from_date: null, from_time: null, by: 'staff', booked_as: null },
+  { id: 'fu-2', kind: 'follow_up', at: ago(8 * HOUR), actor: ME.display_name, on: null, note: null },
+  { id: 'fu-1', kind: 'follow_up', at: ago(9 * HOUR), actor: ME.display_name, on: '2026-11-25', note: 'send the zoning report' },
+  { id: 'owner-1', kind: 'owner', at: ago(10 * HOUR), actor: ME.display_name, from: ME.display_name, to: OTHER.display_name },
+  { id: 'status-1', kind: 'status', at: ago(11 * HOUR), actor: ME.display_name, from_status: 'New', to_status: 'Contacted' },
   { id: 'inq-1', kind: 'inquiry', at: ago(12 * HOUR), actor: null, message: 'Any news? https://example.com/x', full_name: 'Jane D.', phone: '(301) 555-0000', visit },
-  { id: 'merged-1', kind: 'merged', at: ago(13 * HOUR), actor: ME.email, full_name: 'J. Doe', email: 'jd@example.com' },
+  { id: 'merged-1', kind: 'merged', at: ago(13 * HOUR), actor: ME.display_name, full_name: 'J. Doe', email: 'jd@example.com' },
   { id: 'imported-1', kind: 'imported', at: ago(14 * HOUR), actor: null, file: 'leads-2026.csv' },
-  { id: 'created-2', kind: 'created', at: ago(15 * HOUR), actor: ME.email, via: 'staff', message: null, visit: null },
+  { id: 'created-2', kind: 'created', at: ago(15 * HOUR), actor: ME.display_name, via: 'staff', message: null, visit: null },
   { id: 'created-3', kind: 'created', at: ago(15 * HOUR), actor: null, via: 'import', message: null, visit: null },
   { id: 'created-1', kind: 'created', at: ago(16 * HOUR), actor: null, via: 'form', message: 'Duplex in Frederick.', visit },
 ];
@@ -91,7 +93,8 @@ function serve({ detail = lead, entries = ENTRIES, hasMore = false, handle }: Op
       if (method === 'GET') return { body: current };
       if (method === 'PATCH') {
         const patch = body as Partial<LeadDetail>;
-        current = { ...current, ...patch, owner_email: 'owner_id' in patch ? ([ME, OTHER].find((a) => a.id === patch.owner_id)?.email ?? null) : current.owner_email };
+        const owner = 'owner_id' in patch ? [ME, OTHER].find((a) => a.id === patch.owner_id) : undefined;
+        current = { ...current, ...patch, ...('owner_id' in patch && { owner_email: owner?.email ?? null, owner_name: owner?.display_name ?? null }) };
         return { body: current };
       }
     }
@@ -149,7 +152,7 @@ describe('LeadPage', () => {
     expect(text[7]).toContain('Next step cleared');
     expect(text[8]).toContain('Next step set: Follow up on Nov 25');
     expect(text[8]).toContain('send the zoning report');
-    expect(text[9]).toContain(`Reassigned from ${ME.email} to ${OTHER.email}`);
+    expect(text[9]).toContain(`Reassigned from ${ME.display_name} to ${OTHER.display_name}`);
     expect(text[10]).toContain('Status changed from New to Contacted');
     expect(text[11]).toMatch(/Wrote again.*the lead/);
     expect(text[11]).toContain('As Jane D., (301) 555-0000');
@@ -157,7 +160,7 @@ describe('LeadPage', () => {
     expect(within(items[11]!).getByRole('link', { name: 'https://example.com/x' })).toBeInTheDocument();
     expect(text[12]).toContain('Merged with J. Doe (jd@example.com)');
     expect(text[13]).toMatch(/Imported from leads-2026\.csv.*System/);
-    expect(text[14]).toMatch(/Added by staff.*me@firm\.test/);
+    expect(text[14]).toMatch(/Added by staff.*Maya Morgan/);
     expect(text[15]).toContain('Added by an import');
     expect(text[16]).toMatch(/Came in through the website form.*the lead/);
     expect(items[16]!.querySelector('blockquote')).toHaveTextContent('Duplex in Frederick.');
@@ -170,7 +173,7 @@ describe('LeadPage', () => {
 
   it('marks a lead whose website booking staff cancelled as suspected abuse, in the header and on the timeline', async () => {
     const entry: TimelineEntry = {
-      id: 'appt-abuse', kind: 'appointment', at: ago(HOUR), actor: ME.email, action: 'cancelled', appointment_id: 'a9',
+      id: 'appt-abuse', kind: 'appointment', at: ago(HOUR), actor: ME.display_name, action: 'cancelled', appointment_id: 'a9',
       type: 'Call', date: '2026-11-27', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null, reason: 'suspected_abuse',
     };
     serve({ detail: { ...lead, suspected_abuse_at: ago(HOUR) }, entries: [entry] });
@@ -178,7 +181,7 @@ describe('LeadPage', () => {
     const header = (await screen.findByRole('heading', { level: 1, name: 'Jane Doe' })).closest('header')!;
     expect(within(header).getByText('Booking cancelled as suspected abuse')).toBeInTheDocument();
     const [item] = within(await waitFor(timeline)).getAllByRole('listitem');
-    expect(item).toHaveTextContent(/Booking cancelled as suspected abuse: Call on Nov 27, 10:00 AM.*me@firm\.test/);
+    expect(item).toHaveTextContent(/Booking cancelled as suspected abuse: Call on Nov 27, 10:00 AM.*Maya Morgan/);
   });
 
   it('shows no mark on a lead staff never marked', async () => {
@@ -202,14 +205,14 @@ describe('LeadPage', () => {
     serve();
     renderPage();
     await screen.findByRole('heading', { level: 1, name: 'Jane Doe' });
-    const mine = await screen.findByRole('article', { name: `Note by ${ME.email}` });
+    const mine = await screen.findByRole('article', { name: `Note by ${ME.display_name}` });
     const link = within(mine).getByRole('link', { name: 'https://docs.test/a' });
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     expect(within(mine).getAllByRole('link')).toHaveLength(1); // javascript:alert(1) stays text
     expect(mine).toHaveTextContent('javascript:alert(1)');
     expect(mine.querySelector('p.whitespace-pre-wrap')?.textContent).toContain('line one\nline two');
-    const theirs = screen.getByRole('article', { name: `Note by ${OTHER.email}` });
+    const theirs = screen.getByRole('article', { name: `Note by ${OTHER.display_name}` });
     expect(theirs).toHaveTextContent('<img src=x onerror=alert(1)>');
     expect(theirs.querySelector('img')).toBeNull();
   });
@@ -231,7 +234,8 @@ describe('LeadPage', () => {
     const user = userEvent.setup();
     renderPage();
     const owner = await screen.findByRole('combobox', { name: 'Owner' });
-    await waitFor(() => expect(within(owner).getAllByRole('option').map((o) => o.textContent)).toEqual(['Nobody', `${ME.email} (you)`, OTHER.email]));
+    // Owners by name, never by email.
+    await waitFor(() => expect(within(owner).getAllByRole('option').map((o) => o.textContent)).toEqual(['Nobody', `${ME.display_name} (you)`, OTHER.display_name]));
     expect(owner).toHaveValue(OTHER.id);
     await user.click(screen.getByRole('button', { name: 'Assign to me' }));
     expect(await screen.findByText('Lead assigned to you.')).toBeInTheDocument();
@@ -242,6 +246,9 @@ describe('LeadPage', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Owner' }), 'Nobody');
     expect(await screen.findByText('Lead unassigned.')).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'PATCH').at(-1)?.body).toEqual({ owner_id: null });
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Owner' }), OTHER.display_name);
+    expect(await screen.findByText(`Lead assigned to ${OTHER.display_name}.`)).toBeInTheDocument();
   });
 
   it('adds a note: the text as typed (a long one too), then the field empties', async () => {
@@ -281,8 +288,8 @@ describe('LeadPage', () => {
     });
     const user = userEvent.setup();
     renderPage();
-    const mine = await screen.findByRole('article', { name: `Note by ${ME.email}` });
-    const theirs = screen.getByRole('article', { name: `Note by ${OTHER.email}` });
+    const mine = await screen.findByRole('article', { name: `Note by ${ME.display_name}` });
+    const theirs = screen.getByRole('article', { name: `Note by ${OTHER.display_name}` });
     expect(within(theirs).queryByRole('button')).not.toBeInTheDocument();
 
     await user.click(within(mine).getByRole('button', { name: 'Edit note' }));
@@ -312,7 +319,7 @@ describe('LeadPage', () => {
     });
     const user = userEvent.setup();
     renderPage();
-    const mine = await screen.findByRole('article', { name: `Note by ${ME.email}` });
+    const mine = await screen.findByRole('article', { name: `Note by ${ME.display_name}` });
     await user.click(within(mine).getByRole('button', { name: 'Delete note' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('You can only change your own notes.');

@@ -18,7 +18,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ME = { id: '00000000-0000-4000-8000-0000000000aa', email: 'me@example.com', role: 'owner' as const };
+const ME = { id: '00000000-0000-4000-8000-0000000000aa', email: 'me@example.com', display_name: 'Mel Owens', phone: null, role: 'owner' as const };
 const listBody = (leads: Lead[], total = leads.length, page = 1) => ({ leads, total, page, page_size: 20 });
 const currentUrl = () => screen.getByTestId('current-url').textContent ?? '';
 const lastList = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/leads?')).at(-1)?.path;
@@ -58,7 +58,7 @@ describe('Leads Manager: sort', () => {
       path.startsWith('/api/leads?')
         ? {
             body: listBody([
-              makeLead({ full_name: 'Owned', owner_id: ME.id, owner_email: ME.email, follow_up_on: '2026-12-01', follow_up_note: 'Call about the survey' }),
+              makeLead({ full_name: 'Owned', owner_id: ME.id, owner_email: ME.email, owner_name: ME.display_name, follow_up_on: '2026-12-01', follow_up_note: 'Call about the survey' }),
               makeLead({ full_name: 'Free' }),
             ]),
           }
@@ -66,7 +66,9 @@ describe('Leads Manager: sort', () => {
     );
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
     const owned = (await screen.findByRole('row', { name: /Owned/ })) as HTMLElement;
-    expect(within(owned).getByText('me@example.com')).toBeInTheDocument();
+    // The owner by name, not by email.
+    expect(within(owned).getByText('Mel Owens')).toBeInTheDocument();
+    expect(within(owned).queryByText('me@example.com')).toBeNull();
     expect(within(owned).getByText('Dec 1, 2026')).toBeInTheDocument();
     expect(within(owned).getByText('Call about the survey')).toBeInTheDocument();
     expect(within(owned).getByRole('link', { name: 'Owned' })).toHaveAttribute('href', expect.stringMatching(/^\/dashboard\/leads\/[0-9a-f-]{36}$/));
@@ -175,7 +177,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   it('offers the admins to assign to when the list is available', async () => {
     const user = userEvent.setup();
     const rows = leads();
-    const other = { id: '00000000-0000-4000-8000-0000000000bb', email: 'other@example.com', role: 'owner' };
+    const other = { id: '00000000-0000-4000-8000-0000000000bb', email: 'other@example.com', display_name: 'Otto Other', role: 'owner' };
     const { calls } = mockApi(({ method, path }) => {
       if (method === 'GET' && path.startsWith('/api/leads?')) return { body: listBody(rows) };
       if (path === '/api/admins') return { body: { admins: [ME, other] } };
@@ -184,7 +186,7 @@ describe('Leads Manager: selection and bulk actions', () => {
     });
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
     await user.click(await screen.findByRole('checkbox', { name: 'Select Ben' }));
-    await user.selectOptions(await screen.findByRole('combobox', { name: 'Assign to' }), 'other@example.com');
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Assign to' }), 'Otto Other');
     expect(await screen.findByText('1 lead updated.')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ ids: [rows[1]!.id], action: 'assign', owner_id: other.id });
   });

@@ -20,7 +20,7 @@ export function mergeFieldText(field: MergeField, lead: Lead): string {
     case 'status':
       return lead.status;
     case 'owner_id':
-      return lead.owner_email ?? 'Nobody';
+      return lead.owner_name ?? 'Nobody';
     case 'property_address':
       return lead.property_address ?? none;
     case 'target_closing_date':

@@ -5,7 +5,7 @@ import { SUSPECTED_ABUSE_LABEL } from './components/suspected-abuse-badge.tsx';
 
 /**
  * What each timeline entry says, as plain text (the component adds links, quotes and times).
- * Who did it: the admin's email; otherwise the lead (a form, a booking link) or the system.
+ * Who did it: the admin's name; otherwise the lead (a form, a booking link) or the system.
  */
 export function entryActor(entry: TimelineEntry): string {
   if (entry.actor) return entry.actor;

@@ -2,13 +2,13 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView, type AuditPage } from '#shared/schemas/audit';
 import type { TeamMember } from '#shared/schemas/team';
-import { propertyTypesLabel } from '#shared/property-type-label';
 import { Download } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { auditAction, auditChanges, auditNotes, auditSource, auditTarget, auditWho } from './audit-text.ts';
 import { SettingsNav } from './settings-nav.tsx';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
@@ -50,6 +50,8 @@ export function AuditLogPage() {
     setParams(next, { replace: true });
   };
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const members = people.data?.members ?? [];
+  const nameOf = (id: string) => members.find((m) => m.id === id)?.display_name;
 
   return (
     <section className="space-y-6">
@@ -71,9 +73,9 @@ export function AuditLogPage() {
         <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" role="group" aria-label="Filters">
           <SelectField label="Person" value={filters.get('actor') ?? ''} onChange={(e) => set('actor', e.currentTarget.value)}>
             <option value="">Anyone</option>
-            {(people.data?.members ?? []).map((m) => (
+            {members.map((m) => (
               <option key={m.id} value={m.id}>
-                {m.email}
+                {members.some((o) => o.id !== m.id && o.display_name === m.display_name) ? `${m.display_name} (${m.email})` : m.display_name}
               </option>
             ))}
             <option value="system">The system (command line, jobs)</option>
@@ -101,7 +103,7 @@ export function AuditLogPage() {
         <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
           <ul className="divide-y divide-slate-200" aria-label="Audit log entries">
             {entries.map((entry) => (
-              <AuditRow key={entry.id} entry={entry} />
+              <AuditRow key={entry.id} entry={entry} nameOf={nameOf} />
             ))}
           </ul>
           {log.hasNextPage ? (
@@ -122,41 +124,28 @@ export function AuditLogPage() {
   );
 }
 
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '(empty)' : Array.isArray(value) ? value.join(', ') : String(value));
-
-/** "field: old → new", for an entry that records changed fields. */
-function changesOf(entry: AuditEntryView): string[] {
-  const changes = entry.details.changes as Record<string, { from: unknown; to: unknown }> | undefined;
-  if (!changes || typeof changes !== 'object') return [];
-  // Property types by their labels, as the lead page shows them.
-  const value = (field: string, v: unknown) => (field === 'property_types' && Array.isArray(v) ? propertyTypesLabel(v.map(String)) : v);
-  return Object.entries(changes).map(([field, { from, to }]) => `${field.replace(/_/g, ' ')}: ${show(value(field, from))} → ${show(value(field, to))}`);
-}
-
-function AuditRow({ entry }: { entry: AuditEntryView }) {
-  const who = entry.actor_email ?? (entry.actor_id ? 'a removed account' : (entry.user_agent ?? 'the system'));
-  const changes = changesOf(entry);
-  const name = typeof entry.details.name === 'string' ? entry.details.name : undefined;
+function AuditRow({ entry, nameOf }: { entry: AuditEntryView; nameOf: (id: string) => string | undefined }) {
+  const changes = auditChanges(entry, nameOf);
+  const notes = auditNotes(entry);
+  const about = auditTarget(entry);
+  const source = auditSource(entry);
   const target =
     entry.target_type === 'lead' && entry.target_id && entry.target_exists ? (
       <Link to={`/dashboard/leads/${entry.target_id}`} className="font-medium text-blue-700 hover:underline">
-        {name ?? 'the lead'}
+        {about ?? 'the lead'}
       </Link>
-    ) : name ? (
-      <span>{name}</span>
-    ) : typeof entry.details.email === 'string' ? (
-      <span className="break-all">{entry.details.email}</span>
-    ) : entry.target_type === 'invite' && entry.target_id ? (
-      <span className="break-all">{entry.target_id}</span>
+    ) : about ? (
+      <span className="break-words">{about}</span>
     ) : null;
   return (
     <li className="flex flex-col gap-1 px-5 py-3 text-sm sm:flex-row sm:gap-4" data-testid="audit-entry">
       <RelativeTime iso={entry.at} className="shrink-0 text-slate-500 sm:w-32" />
       <div className="min-w-0 flex-1">
         <p className="text-slate-900">
-          <span className="font-medium break-all">{who}</span> · {AUDIT_ACTIONS[entry.action]}
+          <span className="font-medium break-words">{auditWho(entry)}</span> · {auditAction(entry)}
           {target ? <> · {target}</> : null}
         </p>
+        {notes.length > 0 ? <p className="mt-1 break-words text-slate-600">{notes.join(' · ')}</p> : null}
         {changes.length > 0 ? (
           <ul className="mt-1 space-y-0.5 text-slate-600">
             {changes.map((c) => (
@@ -166,9 +155,9 @@ function AuditRow({ entry }: { entry: AuditEntryView }) {
             ))}
           </ul>
         ) : null}
-        {entry.ip || (entry.actor_email && entry.user_agent) ? (
-          <p className="mt-1 truncate text-xs text-slate-500" title={entry.user_agent ?? undefined}>
-            {[entry.ip, entry.actor_email ? entry.user_agent : null].filter(Boolean).join(' · ')}
+        {source ? (
+          <p className="mt-1 truncate text-xs text-slate-500" title={entry.actor_email ? (entry.user_agent ?? undefined) : undefined}>
+            {source}
           </p>
         ) : null}
       </div>

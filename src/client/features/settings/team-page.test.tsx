@@ -20,6 +20,8 @@ const SAM = '22222222-2222-4222-8222-222222222222';
 const member = (over: Partial<TeamMember>): TeamMember => ({
   id: OLIVE,
   email: 'olive@example.com',
+  display_name: 'Olive Owner',
+  phone: null,
   role: 'owner',
   created_at: '2026-11-01T10:00:00.000Z',
   last_sign_in_at: null,
@@ -29,8 +31,8 @@ const member = (over: Partial<TeamMember>): TeamMember => ({
   ...over,
 });
 const TEAM: Team = {
-  members: [member({}), member({ id: SAM, email: 'sam@example.com', role: 'staff', owned_leads: 3, two_factor: true })],
-  invites: [{ id: 'abcdef0123456789', email: 'kim@example.com', role: 'staff', created_at: '2026-11-20T10:00:00.000Z', expires_at: '2099-11-23T10:00:00.000Z', invited_by: 'olive@example.com' }],
+  members: [member({}), member({ id: SAM, email: 'sam@example.com', display_name: 'Sam Staff', phone: '(301) 555-0142', role: 'staff', owned_leads: 3, two_factor: true })],
+  invites: [{ id: 'abcdef0123456789', email: 'kim@example.com', role: 'staff', created_at: '2026-11-20T10:00:00.000Z', expires_at: '2099-11-23T10:00:00.000Z', invited_by: 'Olive Owner' }],
 };
 
 function serve(team: Team = TEAM) {
@@ -53,18 +55,19 @@ function serve(team: Team = TEAM) {
 const render = () => renderWithProviders(<TeamPage />, { url: '/dashboard/settings/team', user: { id: OLIVE, email: 'olive@example.com', role: 'owner' } });
 
 describe('TeamPage', () => {
-  it('lists the people (role, two-factor, leads, "You") and the pending invitations', async () => {
+  it('lists the people (name, email and phone, role, two-factor, leads, "You") and the pending invitations', async () => {
     serve();
     render();
     const rows = await screen.findAllByTestId('team-member');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toHaveTextContent('olive@example.comYou');
+    expect(rows[0]).toHaveTextContent('Olive OwnerYouolive@example.com');
+    expect(rows[1]).toHaveTextContent('Sam Staffsam@example.com · (301) 555-0142');
     expect(rows[0]).toHaveTextContent('Last sign-in: never · Two-factor: off · 0 leads');
     // Nobody deactivates or removes themselves; the others can be.
     expect(within(rows[0]!).queryByRole('button', { name: /Deactivate/ })).toBeNull();
     expect(rows[1]).toHaveTextContent('Two-factor: on · 3 leads');
     expect(within(rows[1]!).getByRole('combobox', { name: 'Role of sam@example.com' })).toHaveValue('staff');
-    expect(screen.getByTestId('team-invite')).toHaveTextContent('kim@example.comStaff · invited by olive@example.com');
+    expect(screen.getByTestId('team-invite')).toHaveTextContent('kim@example.comStaff · invited by Olive Owner');
   });
 
   it('invites: checks the email, shows the link to copy when email is off, and says why a refusal happened', async () => {
@@ -95,13 +98,15 @@ describe('TeamPage', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Deactivate sam@example.com' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Deactivate this account?' });
-    expect(dialog).toHaveTextContent('sam@example.com is signed out everywhere at once');
+    expect(dialog).toHaveTextContent('Sam Staff is signed out everywhere at once');
     await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(getToasts().map((t) => t.message)).toContain('Sam Staff is deactivated.');
     expect(calls.some((c) => c.method === 'POST' && c.path === `/api/team/members/${SAM}/deactivate`)).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'Reassign leads of sam@example.com' }));
     const reassign = await screen.findByRole('alertdialog', { name: 'Reassign their leads' });
+    expect(within(reassign).getByRole('option', { name: 'Olive Owner (olive@example.com)' })).toHaveValue(OLIVE);
     await user.selectOptions(within(reassign).getByLabelText('New owner'), OLIVE);
     await user.click(within(reassign).getByRole('button', { name: 'Reassign' }));
     await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('3 leads reassigned.'));

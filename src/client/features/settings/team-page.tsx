@@ -158,7 +158,7 @@ function PeopleList({ members }: { members: TeamMember[] }) {
       { id: member.id, role },
       {
         onSuccess: () => {
-          toast.success(`${member.email} is now ${ROLE_LABEL[role]}.`);
+          toast.success(`${member.display_name} is now ${ROLE_LABEL[role]}.`);
           // Stepping down to staff closes this page: the session says so.
           if (member.id === me?.id) void refresh();
         },
@@ -170,9 +170,9 @@ function PeopleList({ members }: { members: TeamMember[] }) {
     if (!pending) return;
     const { kind, member } = pending;
     if (kind === 'deactivate') {
-      setActive.mutate({ id: member.id, active: false }, { onSuccess: () => (toast.success(`${member.email} is deactivated.`), close()), onError: failed('Failed to deactivate') });
+      setActive.mutate({ id: member.id, active: false }, { onSuccess: () => (toast.success(`${member.display_name} is deactivated.`), close()), onError: failed('Failed to deactivate') });
     } else if (kind === 'remove') {
-      remove.mutate(member.id, { onSuccess: () => (toast.success(`${member.email} is removed.`), close()), onError: failed('Failed to remove') });
+      remove.mutate(member.id, { onSuccess: () => (toast.success(`${member.display_name} is removed.`), close()), onError: failed('Failed to remove') });
     } else {
       reassign.mutate(
         { id: member.id, to: reassignTo || null },
@@ -191,11 +191,15 @@ function PeopleList({ members }: { members: TeamMember[] }) {
             <li key={member.id} className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center lg:justify-between" data-testid="team-member">
               <div className="min-w-0">
                 <p className="font-medium text-slate-900">
-                  <span className="break-all">{member.email}</span>
+                  <span className="break-words">{member.display_name}</span>
                   {isMe ? <span className="ml-2 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">You</span> : null}
                   {member.deactivated_at ? (
                     <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-900">Deactivated</span>
                   ) : null}
+                </p>
+                <p className="text-sm break-all text-slate-700">
+                  {member.email}
+                  {member.phone ? <span className="break-normal"> · {member.phone}</span> : null}
                 </p>
                 <p className="mt-1 text-sm text-slate-600">
                   Last sign-in: {member.last_sign_in_at ? <RelativeTime iso={member.last_sign_in_at} /> : 'never'} · Two-factor: {member.two_factor ? 'on' : 'off'} ·{' '}
@@ -227,7 +231,7 @@ function PeopleList({ members }: { members: TeamMember[] }) {
                 {isMe ? null : member.deactivated_at ? (
                   <RowButton
                     label={`Reactivate ${member.email}`}
-                    onClick={() => setActive.mutate({ id: member.id, active: true }, { onSuccess: () => toast.success(`${member.email} can sign in again.`), onError: failed('Failed to reactivate') })}
+                    onClick={() => setActive.mutate({ id: member.id, active: true }, { onSuccess: () => toast.success(`${member.display_name} can sign in again.`), onError: failed('Failed to reactivate') })}
                   >
                     Reactivate
                   </RowButton>
@@ -250,7 +254,7 @@ function PeopleList({ members }: { members: TeamMember[] }) {
         open={pending?.kind === 'deactivate'}
         onOpenChange={(open) => !open && close()}
         title="Deactivate this account?"
-        description={`${pending?.member.email ?? ''} is signed out everywhere at once and cannot sign in until reactivated. Their leads keep them as owner until you reassign them.`}
+        description={`${pending?.member.display_name ?? ''} is signed out everywhere at once and cannot sign in until reactivated. Their leads keep them as owner until you reassign them.`}
         confirmLabel="Deactivate"
         busy={setActive.isPending}
         onConfirm={confirm}
@@ -259,7 +263,7 @@ function PeopleList({ members }: { members: TeamMember[] }) {
         open={pending?.kind === 'remove'}
         onOpenChange={(open) => !open && close()}
         title="Remove this account?"
-        description={`${pending?.member.email ?? ''} is removed for good and signed out at once. Their leads and notes stay, without an owner or author. This cannot be undone.`}
+        description={`${pending?.member.display_name ?? ''} is removed for good and signed out at once. Their leads and notes stay, without an owner or author. This cannot be undone.`}
         confirmLabel="Remove"
         busy={remove.isPending}
         onConfirm={confirm}
@@ -268,7 +272,7 @@ function PeopleList({ members }: { members: TeamMember[] }) {
         open={pending?.kind === 'reassign'}
         onOpenChange={(open) => !open && close()}
         title="Reassign their leads"
-        description={`Every lead ${pending?.member.email ?? ''} owns (${pending?.member.owned_leads ?? 0}) goes to the person you choose.`}
+        description={`Every lead ${pending?.member.display_name ?? ''} owns (${pending?.member.owned_leads ?? 0}) goes to the person you choose.`}
         confirmLabel="Reassign"
         busy={reassign.isPending}
         onConfirm={confirm}
@@ -279,7 +283,7 @@ function PeopleList({ members }: { members: TeamMember[] }) {
             .filter((m) => m.id !== pending?.member.id)
             .map((m) => (
               <option key={m.id} value={m.id}>
-                {m.email}
+                {m.display_name} ({m.email})
               </option>
             ))}
         </SelectField>

@@ -22,11 +22,15 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
-/** The INSERT of one entry, to run alone or inside a larger statement's transaction. */
+/**
+ * The INSERT of one entry, to run alone or inside a larger statement's transaction. The actor's
+ * name then is kept beside their email (read from their account), so the entry still says who
+ * once the account is removed.
+ */
 export function auditInsert(actor: AuditActor, entry: AuditEntry): SQL {
-  return sql`insert into audit_log (actor_id, actor_email, action, target_type, target_id, details, ip, user_agent)
-    values (${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetType ?? null}, ${entry.targetId ?? null},
-      ${JSON.stringify(entry.details ?? {})}::jsonb, ${actor.ip}, ${actor.userAgent})`;
+  return sql`insert into audit_log (actor_id, actor_email, actor_name, action, target_type, target_id, details, ip, user_agent)
+    values (${actor.id}, ${actor.email}, (select u.display_name from users u where u.id = ${actor.id}::uuid), ${entry.action},
+      ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb, ${actor.ip}, ${actor.userAgent})`;
 }
 
 /** Records one entry (inside the caller's transaction when `db` is one). */
@@ -63,6 +67,7 @@ const entryRow = z.object({
   at: z.string(),
   actor_id: z.string().nullable(),
   actor_email: z.string().nullable(),
+  actor_name: z.string().nullable(),
   action: auditActionSchema,
   target_type: z.string().nullable(),
   target_id: z.string().nullable(),
@@ -82,7 +87,8 @@ function auditWhere(filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: stri
   return sql.join(conditions, sql` and `);
 }
 
-const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.actor_id::text as actor_id, a.actor_email, a.action, a.target_type, a.target_id,
+const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.actor_id::text as actor_id, a.actor_email,
+  coalesce((select u.display_name from users u where u.id = a.actor_id), a.actor_name) as actor_name, a.action, a.target_type, a.target_id,
   case a.target_type
     when 'lead' then exists (select 1 from leads l where l.id::text = a.target_id)
     when 'appointment' then exists (select 1 from appointments p where p.id::text = a.target_id)
@@ -118,9 +124,11 @@ export async function* iterateAuditEntries(db: Db, filter: Omit<AuditQuery, 'lim
 export const ERASED = '[erased]';
 
 /**
- * Inside the erasing transaction: every value the log kept about leads `ids` (their fields' old
- * and new values, names), and about their appointments (notes), becomes ERASED, through the
- * log's maintenance switch (on for this transaction only).
+ * Inside the erasing transaction: every value the log kept about leads `ids` (their names, their
+ * fields' old and new values), about the leads merged into them before (the same person's
+ * duplicates, whose own entries named them), and about their appointments (notes), becomes
+ * ERASED, through the log's maintenance switch (on for this transaction only). An entry about
+ * a lead then reads "[erased]" where it named them.
  */
 export async function redactLeadsInAudit(t: Db, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
@@ -128,11 +136,20 @@ export async function redactLeadsInAudit(t: Db, ids: string[]): Promise<number> 
   const list = sql`array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::text[]`;
   const changed = await execute(
     t,
-    sql`update audit_log set details = jsonb_build_object('erased', true)
+    sql`with recursive person(id) as (
+          select unnest(${list})
+          union
+          -- A duplicate merged into one of them (and, before that, into the duplicate), by the merge's entry.
+          select a.details->>'merged' from audit_log a join person p on a.target_id = p.id
+          where a.target_type = 'lead' and a.action = 'leads_merged' and a.details ? 'merged'
+        )
+        update audit_log set details = jsonb_build_object('erased', true)
+          || case when target_type = 'lead' then jsonb_build_object('name', ${ERASED}::text) else '{}'::jsonb end
           || case when details ? 'changes' then jsonb_build_object('changes',
                (select coalesce(jsonb_object_agg(k, jsonb_build_object('from', ${ERASED}::text, 'to', ${ERASED}::text)), '{}'::jsonb)
                 from jsonb_object_keys(details->'changes') k)) else '{}'::jsonb end
-        where (target_type = 'lead' and target_id = any(${list})) or (target_type = 'appointment' and details->>'lead_id' = any(${list}))`,
+        where (target_type = 'lead' and target_id in (select id from person))
+          or (target_type = 'appointment' and details->>'lead_id' in (select id from person))`,
   );
   await execute(t, sql`select set_config('crm.audit_maintenance', 'off', true)`);
   return changed;

@@ -23,7 +23,7 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, notifications cascade`);
-  ownerId = (await ensureAdmin(database.db, 'owner@example.com', 'owner-password')).user.id;
+  ownerId = (await ensureAdmin(database.db, 'owner@example.com', 'owner-password', 'owner', 'Olive Owner')).user.id;
   await ensureAdmin(database.db, 'second@example.com', 'second-password');
   await ensureAdmin(database.db, 'third@example.com', 'third-password');
   cookie = await signIn(t.json, 'owner@example.com', 'owner-password');
@@ -96,8 +96,8 @@ describe('the Overview\'s next steps', () => {
     await addLead('Nina None');
     const overview = overviewSchema.parse(await api('GET', '/api/overview'));
     expect(overview.follow_ups).toEqual([
-      { lead_id: overdue.id, full_name: 'Olga Old', follow_up_on: addDays(today(), -2), follow_up_note: 'send the zoning report', owner_email: 'owner@example.com', overdue: true },
-      { lead_id: due.id, full_name: 'Tom Today', follow_up_on: today(), follow_up_note: null, owner_email: null, overdue: false },
+      { lead_id: overdue.id, full_name: 'Olga Old', follow_up_on: addDays(today(), -2), follow_up_note: 'send the zoning report', owner_email: 'owner@example.com', owner_name: 'Olive Owner', overdue: true },
+      { lead_id: due.id, full_name: 'Tom Today', follow_up_on: today(), follow_up_note: null, owner_email: null, owner_name: null, overdue: false },
     ]);
     // Notified or not, a step stays listed until it is done (cleared or moved).
     await run();

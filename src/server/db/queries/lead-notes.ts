@@ -7,6 +7,7 @@ import { isoTimestamp, queryRows } from '../sql.ts';
 /** What staff write about a lead. Only its author may change or delete a note. */
 
 const noteColumns = sql`n.id, n.lead_id, n.body, n.author_id, (select u.email from users u where u.id = n.author_id) as author_email,
+  (select u.display_name from users u where u.id = n.author_id) as author_name,
   ${isoTimestamp(sql`n.created_at`)} as created_at, ${isoTimestamp(sql`n.updated_at`)} as updated_at`;
 
 /** Undefined when the lead does not exist. */

@@ -38,16 +38,18 @@ export type DeleteLeadOptions = { appointments: AppointmentsOnDelete; adminId: s
  * cancelled (those still to come; then kept) or deleted, as asked. Cancelling or deleting goes
  * through the appointment's own path, so the person is emailed that the call is off, as
  * when staff cancel it; those messages are let go of the lead so they outlive it (the lead's
- * other emails go with it). Undefined when there is no such lead.
+ * other emails go with it). Its name (for the audit log) and what happened to its appointments;
+ * undefined when there is no such lead.
  */
 export async function deleteLeadWithAppointments(
   db: Db,
   id: string,
   { appointments, adminId, mail }: DeleteLeadOptions,
-): Promise<{ appointments_cancelled: number; appointments_deleted: number } | undefined> {
+): Promise<{ full_name: string; appointments_cancelled: number; appointments_deleted: number } | undefined> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    if (!(await lockLead(t, id))) return undefined;
+    const lead = await lockLead(t, id);
+    if (!lead) return undefined;
     let cancelled = 0;
     let deleted = 0;
     if (appointments === 'cancel') {
@@ -68,7 +70,7 @@ export async function deleteLeadWithAppointments(
     await execute(t, sql`update emails set lead_id = null where lead_id = ${id} and kind = 'appointment' and created_at = now()`);
     await forgetInWeeklyReports(t, [id]);
     await execute(t, sql`delete from leads where id = ${id}`);
-    return { appointments_cancelled: cancelled, appointments_deleted: deleted };
+    return { full_name: lead.full_name, appointments_cancelled: cancelled, appointments_deleted: deleted };
   });
 }
 

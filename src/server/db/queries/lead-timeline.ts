@@ -32,6 +32,7 @@ const rowSchema = z.object({
   kind: z.enum(Object.keys(RANK) as [keyof typeof RANK, ...(keyof typeof RANK)[]]),
   at: z.string(),
   actor: z.string().nullable(),
+  actor_email: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
 });
 type Row = z.infer<typeof rowSchema>;
@@ -136,7 +137,7 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
         sql`m.id::text`,
       )}
     )
-    select x.id, x.kind, ${isoTimestamp(sql`x.at`)} as at, u.email as actor, x.data
+    select x.id, x.kind, ${isoTimestamp(sql`x.at`)} as at, u.display_name as actor, u.email as actor_email, x.data
     from entries x left join users u on u.id = x.actor_id
     order by date_trunc('milliseconds', x.at) desc, x.at desc, x.rank desc, x.id desc
     limit ${limit}`, rowSchema);
@@ -154,7 +155,7 @@ function toEntry(row: Row, subjectOf: SubjectOf): TimelineEntry {
   }
   if (row.kind === 'note') {
     const note = row.data.note as Record<string, unknown>;
-    return { ...base, kind: 'note', note: { ...note, author_email: row.actor } } as TimelineEntry;
+    return { ...base, kind: 'note', note: { ...note, author_email: row.actor_email, author_name: row.actor } } as TimelineEntry;
   }
   return { ...base, kind: row.kind, ...row.data } as TimelineEntry;
 }

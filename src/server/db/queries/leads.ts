@@ -24,7 +24,8 @@ import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
  */
 export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as created_at, l.status, l.full_name, l.email, l.phone,
   l.property_types, l.contacted, l.message, l.source, l.utm_source, l.utm_medium, l.utm_campaign, l.landing_page, l.pages_viewed,
-  l.owner_id, (select u.email from users u where u.id = l.owner_id) as owner_email, l.property_address,
+  l.owner_id, (select u.email from users u where u.id = l.owner_id) as owner_email,
+  (select u.display_name from users u where u.id = l.owner_id) as owner_name, l.property_address,
   to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date,
   -- bigint arrives from node-postgres as a string; at most 1e11 cents, exact as a double.
   l.estimated_fee_cents::float8 as estimated_fee_cents,
@@ -300,7 +301,7 @@ export async function getLead(db: Db, id: string): Promise<LeadDetail | undefine
   const [lead] = await queryRows(db, sql`select ${leadColumns} from leads l where l.id = ${id}`, leadSchema);
   if (!lead) return undefined;
   const history = await queryRows(db, sql`
-    select c.from_status, c.to_status, ${isoTimestamp(sql`c.changed_at`)} as changed_at, u.email as changed_by
+    select c.from_status, c.to_status, ${isoTimestamp(sql`c.changed_at`)} as changed_at, u.display_name as changed_by
     from lead_status_changes c left join users u on u.id = c.changed_by
     where c.lead_id = ${id} order by c.changed_at, c.id`, leadStatusChangeSchema);
   return { ...lead, status_history: history };
@@ -308,12 +309,12 @@ export async function getLead(db: Db, id: string): Promise<LeadDetail | undefine
 
 /**
  * The CTE `owner_event`: each row of `updated` (id, old_owner_id, owner_id) whose owner changed
- * gets an 'owner' entry on its lead's timeline, naming both owners by email, by `adminId`.
+ * gets an 'owner' entry on its lead's timeline, naming both owners (by their names then), by `adminId`.
  */
 export const ownerEventCte = (adminId: string) => sql`owner_event as (
       insert into lead_events (lead_id, kind, actor_id, data)
-      select u.id, 'owner', ${adminId}, jsonb_build_object('from', (select email from users where id = u.old_owner_id),
-        'to', (select email from users where id = u.owner_id))
+      select u.id, 'owner', ${adminId}, jsonb_build_object('from', (select display_name from users where id = u.old_owner_id),
+        'to', (select display_name from users where id = u.owner_id))
       from updated u where u.owner_id is distinct from u.old_owner_id
     )`;
 

@@ -17,7 +17,8 @@ function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
   return queryRows(db, sql`
     with today as (select (now() at time zone ${timeZone})::date as d)
     select l.id as lead_id, l.full_name, to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note,
-      (select u.email from users u where u.id = l.owner_id) as owner_email, l.follow_up_on < today.d as overdue
+      (select u.email from users u where u.id = l.owner_id) as owner_email,
+      (select u.display_name from users u where u.id = l.owner_id) as owner_name, l.follow_up_on < today.d as overdue
     from leads l, today
     where l.follow_up_on <= today.d
     order by l.follow_up_on, l.id

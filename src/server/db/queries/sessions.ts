@@ -31,7 +31,7 @@ export async function createSession(db: Db, userId: string, origin: SessionOrigi
  */
 export async function findSessionUser(db: Db, token: string): Promise<CurrentUser | undefined> {
   const rows = await queryRows(db, sql`
-    select u.id, u.email, u.role, s.last_seen_at < now() - interval '1 minute' as stale,
+    select u.id, u.email, u.display_name, u.phone, u.role, s.last_seen_at < now() - interval '1 minute' as stale,
       ${lacksRequiredTwoFactor(sql`u`)} as must_set_up_two_factor
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
@@ -41,7 +41,7 @@ export async function findSessionUser(db: Db, token: string): Promise<CurrentUse
   const row = rows[0];
   if (!row) return undefined;
   if (row.stale) await execute(db, sql`update sessions set last_seen_at = now() where token_hash = ${hashToken(token)}`);
-  return { id: row.id, email: row.email, role: row.role, ...(row.must_set_up_two_factor ? { must_set_up_two_factor: true } : {}) };
+  return { id: row.id, email: row.email, display_name: row.display_name, phone: row.phone, role: row.role, ...(row.must_set_up_two_factor ? { must_set_up_two_factor: true } : {}) };
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {

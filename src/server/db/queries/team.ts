@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import type { Role } from '#shared/schemas/auth';
+import type { CurrentUser, Role } from '#shared/schemas/auth';
 import { inviteLookupSchema, inviteSchema, teamMemberSchema, type Invite, type Team, type TeamMember } from '#shared/schemas/team';
 import { auditInsert, type AuditActor } from './audit-log.ts';
 import type { Db } from '../client.ts';
@@ -31,17 +31,17 @@ export const ALREADY_ON_TEAM = 'Someone on the team already uses that email.';
 export const NO_SUCH_MEMBER = 'No such person on the team.';
 export const NOT_YOURSELF = 'You cannot do this to your own account.';
 
-const memberColumns = sql`u.id, u.email, u.role, ${isoTimestamp(sql`u.created_at`)} as created_at,
+const memberColumns = sql`u.id, u.email, u.display_name, u.phone, u.role, ${isoTimestamp(sql`u.created_at`)} as created_at,
   ${isoTimestamp(sql`u.last_sign_in_at`)} as last_sign_in_at, u.totp_enabled_at is not null as two_factor,
   ${isoTimestamp(sql`u.deactivated_at`)} as deactivated_at,
   (select count(*)::int from leads l where l.owner_id = u.id) as owned_leads`;
 
 const pendingInvite = sql`t.kind = 'invite' and t.used_at is null and t.revoked_at is null and t.expires_at > now()`;
 const inviteColumns = sql`left(t.token_hash, 16) as id, t.email, t.role, ${isoTimestamp(sql`t.created_at`)} as created_at,
-  ${isoTimestamp(sql`t.expires_at`)} as expires_at, (select email from users where id = t.created_by) as invited_by`;
+  ${isoTimestamp(sql`t.expires_at`)} as expires_at, (select display_name from users where id = t.created_by) as invited_by`;
 
 export async function getTeam(db: Db): Promise<Team> {
-  const members = await queryRows(db, sql`select ${memberColumns} from users u order by u.deactivated_at is not null, u.email`, teamMemberSchema);
+  const members = await queryRows(db, sql`select ${memberColumns} from users u order by u.deactivated_at is not null, lower(u.display_name), u.email`, teamMemberSchema);
   const invites = await queryRows(db, sql`select ${inviteColumns} from account_tokens t where ${pendingInvite} order by t.created_at desc`, inviteSchema);
   return { members, invites };
 }
@@ -96,7 +96,9 @@ export async function createInvite(
     await execute(t, sql`
       insert into emails (message_id, status, last_error, kind, to_address, data)
       values (${newEmail(mail)}, 'invite', ${input.email},
-        jsonb_build_object('role', ${input.role}::text, 'invited_by', ${actor.email}::text, 'expires_hours', ${INVITE_HOURS}::int)
+        jsonb_build_object('role', ${input.role}::text, 'expires_hours', ${INVITE_HOURS}::int,
+          -- "Olive Owner (olive@firm.com) invited you": a name the invitee knows, and the address that is writing.
+          'invited_by', coalesce((select display_name || ' (' || email || ')' from users where id = ${actor.id}::uuid), ${actor.email}::text))
           -- The link stays only while the message waits to be sent (the outbox removes it after):
           -- with email off it is never stored, and the owner copies it from the page.
           || case when ${mail.sending} then jsonb_build_object('link', ${input.link}::text) else '{}'::jsonb end)`);
@@ -134,10 +136,16 @@ export async function findInvite(db: Db, tokenHash: string): Promise<z.infer<typ
 export const INVITE_NOT_VALID = 'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
 
 /**
- * Accepts an invitation: creates the account with the invited role and uses up the token,
- * in one transaction (two tabs accepting at once make one account). The new account's id.
+ * Accepts an invitation: creates the account, with the name its person chose and the invited
+ * role, and uses up the token, in one transaction (two tabs accepting at once make one account).
+ * The new account, as the session shows it.
  */
-export async function acceptInvite(db: Db, tokenHash: string, passwordHash: string, actor: Omit<AuditActor, 'id' | 'email'>): Promise<{ id: string; email: string; role: Role }> {
+export async function acceptInvite(
+  db: Db,
+  tokenHash: string,
+  account: { displayName: string; passwordHash: string },
+  actor: Omit<AuditActor, 'id' | 'email'>,
+): Promise<CurrentUser> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const [invite] = await queryRows(
@@ -148,7 +156,8 @@ export async function acceptInvite(db: Db, tokenHash: string, passwordHash: stri
     if (!invite) throw new TeamChangeRefused('not_found', INVITE_NOT_VALID);
     const [user] = await queryRows(
       t,
-      sql`insert into users (email, password_hash, role, password_changed_at) values (${invite.email}, ${passwordHash}, ${invite.role}, now())
+      sql`insert into users (email, display_name, password_hash, role, password_changed_at)
+          values (${invite.email}, ${account.displayName}, ${account.passwordHash}, ${invite.role}, now())
           on conflict (email) do nothing returning id`,
       z.object({ id: z.uuid() }),
     );
@@ -157,7 +166,7 @@ export async function acceptInvite(db: Db, tokenHash: string, passwordHash: stri
       t,
       auditInsert({ ...actor, id: user.id, email: invite.email }, { action: 'invite_accepted', targetType: 'account', targetId: user.id, details: { role: invite.role } }),
     );
-    return { id: user.id, email: invite.email, role: invite.role };
+    return { id: user.id, email: invite.email, display_name: account.displayName, phone: null, role: invite.role };
   });
 }
 
@@ -180,7 +189,7 @@ export function changeRole(db: Db, id: string, role: Role, actor: AuditActor): P
   return changeMember(db, id, actor, async (t, before) => {
     if (before.role === role) return undefined;
     await execute(t, sql`update users set role = ${role} where id = ${id}`);
-    return { action: 'role_changed', targetType: 'account', targetId: id, details: { email: before.email, changes: { role: { from: before.role, to: role } } } };
+    return { action: 'role_changed', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name, changes: { role: { from: before.role, to: role } } } };
   });
 }
 
@@ -190,7 +199,7 @@ export function deactivateMember(db: Db, id: string, actor: AuditActor): Promise
   return changeMember(db, id, actor, async (t, before) => {
     if (before.deactivated_at) return undefined;
     await execute(t, sql`update users set deactivated_at = now() where id = ${id}`);
-    return { action: 'account_deactivated', targetType: 'account', targetId: id, details: { email: before.email } };
+    return { action: 'account_deactivated', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name } };
   });
 }
 
@@ -198,7 +207,7 @@ export function reactivateMember(db: Db, id: string, actor: AuditActor): Promise
   return changeMember(db, id, actor, async (t, before) => {
     if (!before.deactivated_at) return undefined;
     await execute(t, sql`update users set deactivated_at = null where id = ${id}`);
-    return { action: 'account_reactivated', targetType: 'account', targetId: id, details: { email: before.email } };
+    return { action: 'account_reactivated', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name } };
   });
 }
 
@@ -217,7 +226,7 @@ export async function removeMember(db: Db, id: string, actor: AuditActor): Promi
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
       const sessions = await queryRows(t, sql`select token_hash from sessions where user_id = ${id}`, z.object({ token_hash: z.string() }));
       await execute(t, sql`delete from users where id = ${id}`);
-      await execute(t, auditInsert(actor, { action: 'account_removed', targetType: 'account', targetId: id, details: { email: before.email, role: before.role } }));
+      await execute(t, auditInsert(actor, { action: 'account_removed', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name, role: before.role } }));
       return sessions.map((s) => s.token_hash);
     }),
   );
@@ -242,8 +251,8 @@ export async function reassignLeads(db: Db, fromId: string, toId: string | null,
           returning l.id, ${fromId}::uuid as old_owner_id, l.owner_id
         ), owner_event as (
           insert into lead_events (lead_id, kind, actor_id, data)
-          select u.id, 'owner', ${actor.id}, jsonb_build_object('from', (select email from users where id = u.old_owner_id),
-            'to', (select email from users where id = u.owner_id))
+          select u.id, 'owner', ${actor.id}, jsonb_build_object('from', (select display_name from users where id = u.old_owner_id),
+            'to', (select display_name from users where id = u.owner_id))
           from updated u
         )
         select count(*)::int as moved from updated`,
@@ -267,17 +276,22 @@ export async function hasAnyUser(db: Db): Promise<boolean> {
  * Creates the first owner, only while nobody has an account (a lock makes two set-ups at
  * once create one). Undefined when someone already has.
  */
-export async function createFirstOwner(db: Db, email: string, passwordHash: string, actor: Omit<AuditActor, 'id' | 'email'>): Promise<{ id: string; email: string; role: Role } | undefined> {
+export async function createFirstOwner(
+  db: Db,
+  account: { email: string; displayName: string; passwordHash: string },
+  actor: Omit<AuditActor, 'id' | 'email'>,
+): Promise<CurrentUser | undefined> {
+  const { email, displayName } = account;
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     await execute(t, sql`lock table users in share row exclusive mode`);
     if (await hasAnyUser(t)) return undefined;
     const [user] = await queryRows(
       t,
-      sql`insert into users (email, password_hash, role, password_changed_at) values (${email}, ${passwordHash}, 'owner', now()) returning id`,
+      sql`insert into users (email, display_name, password_hash, role, password_changed_at) values (${email}, ${displayName}, ${account.passwordHash}, 'owner', now()) returning id`,
       z.object({ id: z.uuid() }),
     );
     await execute(t, auditInsert({ ...actor, id: user!.id, email }, { action: 'first_owner_created', targetType: 'account', targetId: user!.id }));
-    return { id: user!.id, email, role: 'owner' };
+    return { id: user!.id, email, display_name: displayName, phone: null, role: 'owner' };
   });
 }

@@ -113,12 +113,18 @@ export async function createChallenge(db: Db, userId: string, source: string): P
   return token;
 }
 
-const challengeRow = z.object({ user_id: z.uuid(), email: z.string(), role: z.enum(['owner', 'staff']), secret: z.string().nullable(), last_step: z.number().nullable() });
+const challengeRow = z.object({
+  user_id: z.uuid(),
+  email: z.string(),
+  display_name: z.string(),
+  phone: z.string().nullable(),
+  role: z.enum(['owner', 'staff']),
+  secret: z.string().nullable(), last_step: z.number().nullable() });
 
 export async function findChallenge(db: Db, token: string): Promise<z.infer<typeof challengeRow> | undefined> {
   const [row] = await queryRows(
     db,
-    sql`select u.id as user_id, u.email, u.role, u.totp_secret as secret, u.totp_last_step::float8 as last_step
+    sql`select u.id as user_id, u.email, u.display_name, u.phone, u.role, u.totp_secret as secret, u.totp_last_step::float8 as last_step
         from sign_in_challenges c join users u on u.id = c.user_id
         where c.token_hash = ${sha256(token)} and c.expires_at > now() and u.deactivated_at is null`,
     challengeRow,

@@ -1,30 +1,39 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { defaultDisplayName } from '#shared/rules/profile';
+import type { Profile, ProfileRequest } from '#shared/schemas/account';
 import { roleSchema, type Role } from '#shared/schemas/auth';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
 
-const userRow = z.object({ id: z.uuid(), email: z.string(), created_at: z.string() });
+const userRow = z.object({ id: z.uuid(), email: z.string(), display_name: z.string(), created_at: z.string() });
 export type User = z.infer<typeof userRow>;
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
-  const rows = await queryRows(db, sql`select id, email, created_at::text from users where email = ${email.toLowerCase()}`, userRow);
+  const rows = await queryRows(db, sql`select id, email, display_name, created_at::text from users where email = ${email.toLowerCase()}`, userRow);
   return rows[0];
 }
 
 /**
  * Creates the user unless one has that email; says which happened. Takes the password's
  * hash (auth/accounts.ts hashes): no query ever sees a password. The first account is always
- * an owner, whatever `role` says (a team has at least one).
+ * an owner, whatever `role` says (a team has at least one). Without a name, the email's part
+ * before the @ (rules/profile.ts).
  */
-export async function insertUser(db: Db, email: string, passwordHash: string, role: Role = 'owner'): Promise<{ created: boolean; user: User }> {
+export async function insertUser(
+  db: Db,
+  email: string,
+  passwordHash: string,
+  role: Role = 'owner',
+  displayName: string = defaultDisplayName(email),
+): Promise<{ created: boolean; user: User }> {
   const rows = await queryRows(
     db,
-    sql`insert into users (email, password_hash, role)
-        values (${email.toLowerCase()}, ${passwordHash},
+    sql`insert into users (email, display_name, password_hash, role)
+        values (${email.toLowerCase()}, ${displayName}, ${passwordHash},
           case when exists (select 1 from users where role = 'owner' and deactivated_at is null) then ${role} else 'owner' end)
         on conflict (email) do nothing
-        returning id, email, created_at::text`,
+        returning id, email, display_name, created_at::text`,
     userRow,
   );
   if (rows[0]) return { created: true, user: rows[0] };
@@ -34,6 +43,8 @@ export async function insertUser(db: Db, email: string, passwordHash: string, ro
 const signInRow = z.object({
   id: z.uuid(),
   email: z.string(),
+  display_name: z.string(),
+  phone: z.string().nullable(),
   role: roleSchema,
   password_hash: z.string(),
   deactivated: z.boolean(),
@@ -45,7 +56,7 @@ export type SignInAccount = z.infer<typeof signInRow>;
 export async function findPasswordHash(db: Db, email: string): Promise<SignInAccount | undefined> {
   const rows = await queryRows(
     db,
-    sql`select id, email, role, password_hash, deactivated_at is not null as deactivated, totp_secret is not null as two_factor
+    sql`select id, email, display_name, phone, role, password_hash, deactivated_at is not null as deactivated, totp_secret is not null as two_factor
         from users where email = ${email.toLowerCase()}`,
     signInRow,
   );
@@ -57,9 +68,32 @@ export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
   await execute(db, sql`update users set last_sign_in_at = now() where id = ${userId}`);
 }
 
-/** Every active admin's id and email, by email: whom a lead can be given to. */
-export async function listAdmins(db: Db): Promise<{ id: string; email: string }[]> {
-  return queryRows(db, sql`select id, email from users where deactivated_at is null order by email, id`, z.object({ id: z.uuid(), email: z.string() }));
+/** Every active admin's id, email and name, by name: whom a lead can be given to. */
+export async function listAdmins(db: Db): Promise<{ id: string; email: string; display_name: string }[]> {
+  return queryRows(
+    db,
+    sql`select id, email, display_name from users where deactivated_at is null order by lower(display_name), email, id`,
+    z.object({ id: z.uuid(), email: z.string(), display_name: z.string() }),
+  );
+}
+
+const profileRow = z.object({ display_name: z.string(), phone: z.string().nullable() });
+
+/**
+ * Sets one's name and phone (a blank or absent phone: none), returning them before and after,
+ * in one statement on the locked row; undefined for an unknown admin.
+ */
+export async function setProfile(db: Db, userId: string, profile: ProfileRequest): Promise<{ before: Profile; after: Profile } | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`with before as (select id, display_name, phone from users where id = ${userId} for update)
+        update users u set display_name = ${profile.display_name}, phone = ${profile.phone || null}
+        from before b where u.id = b.id
+        returning b.display_name as before_name, b.phone as before_phone, u.display_name, u.phone`,
+    profileRow.extend({ before_name: z.string(), before_phone: z.string().nullable() }),
+  );
+  if (!row) return undefined;
+  return { before: { display_name: row.before_name, phone: row.before_phone }, after: { display_name: row.display_name, phone: row.phone } };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountSession, ChangeEmail, ChangePassword } from '#shared/schemas/account';
+import type { AccountSession, ChangeEmail, ChangePassword, Profile, ProfileRequest } from '#shared/schemas/account';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 export const sessionsQueryKey = ['account', 'sessions'] as const;
@@ -13,6 +13,7 @@ function useAccountChange<V, R>(change: (variables: V) => Promise<R>) {
   return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: sessionsQueryKey }) });
 }
 
+export const useChangeProfile = () => useMutation({ mutationFn: (body: ProfileRequest) => apiRequest<Profile>('PUT', '/api/account/profile', body) });
 export const useChangeEmail = () => useAccountChange((body: ChangeEmail) => apiRequest<Changed>('POST', '/api/account/email', body));
 export const useChangePassword = () => useAccountChange((body: ChangePassword) => apiRequest<Changed>('POST', '/api/account/password', body));
 export const useEndSession = () => useAccountChange((id: string) => apiRequest('DELETE', apiPath`/api/account/sessions/${id}`));

@@ -20,8 +20,8 @@ const overview = {
   upcoming: [],
   recent_leads: [makeLead({ id: '00000000-0000-4000-8000-0000000000a1', full_name: 'Ada Lovelace' })],
   follow_ups: [
-    { lead_id: '00000000-0000-4000-8000-0000000000b1', full_name: 'Grace Hopper', follow_up_on: '2020-11-20', follow_up_note: 'send the zoning report', owner_email: 'ann@firm.test', overdue: true },
-    { lead_id: '00000000-0000-4000-8000-0000000000b2', full_name: 'Alan Turing', follow_up_on: '2020-11-23', follow_up_note: null, owner_email: null, overdue: false },
+    { lead_id: '00000000-0000-4000-8000-0000000000b1', full_name: 'Grace Hopper', follow_up_on: '2020-11-20', follow_up_note: 'send the zoning report', owner_email: 'ann@firm.test', owner_name: 'Ann Fields', overdue: true },
+    { lead_id: '00000000-0000-4000-8000-0000000000b2', full_name: 'Alan Turing', follow_up_on: '2020-11-23', follow_up_note: null, owner_email: null, owner_name: null, overdue: false },
   ],
 };
 
@@ -33,7 +33,7 @@ describe('Overview links to the lead page', () => {
     const [grace, alan] = within(due).getAllByRole('listitem');
     expect(within(grace!).getByRole('link', { name: 'Grace Hopper' })).toHaveAttribute('href', '/dashboard/leads/00000000-0000-4000-8000-0000000000b1');
     expect(grace).toHaveTextContent('Follow up on Nov 20, 2020: send the zoning report');
-    expect(grace).toHaveTextContent('Owner: ann@firm.test');
+    expect(grace).toHaveTextContent('Owner: Ann Fields');
     expect(within(grace!).getByText('Overdue')).toHaveClass('bg-red-100');
     expect(alan).toHaveTextContent('Follow up on Nov 23, 2020');
     expect(alan).toHaveTextContent('No owner');

@@ -21,7 +21,7 @@ export function FollowUpsDue({ followUps }: { followUps: DueFollowUp[] }) {
                   {f.full_name}
                 </Link>
                 <p className="text-sm break-words text-slate-700">{followUpText(f.follow_up_on, f.follow_up_note)}</p>
-                <p className="truncate text-xs text-slate-500">{f.owner_email ? `Owner: ${f.owner_email}` : 'No owner'}</p>
+                <p className="truncate text-xs text-slate-500">{f.owner_name ? `Owner: ${f.owner_name}` : 'No owner'}</p>
               </div>
               <span
                 className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium ${f.overdue ? 'bg-red-100 text-red-800' : 'bg-amber-100 text-amber-900'}`}

@@ -72,7 +72,7 @@ export function BulkBar({ count, busy, admins, exportHref, onStatus, onAssign, o
             </option>
             {admins.map((admin) => (
               <option key={admin.id} value={admin.id}>
-                {admin.email}
+                {admin.display_name}
               </option>
             ))}
           </select>

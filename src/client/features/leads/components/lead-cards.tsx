@@ -89,7 +89,7 @@ export function LeadCards({ leads, busy, selection, onEdit, onDelete, sort, dir,
                     <dt className="text-slate-600">Added</dt>
                     <dd className="text-slate-900">{formatDate(lead.created_at)}</dd>
                     <dt className="text-slate-600">Owner</dt>
-                    <dd className="min-w-0 truncate text-slate-900">{lead.owner_email ?? '—'}</dd>
+                    <dd className="min-w-0 truncate text-slate-900">{lead.owner_name ?? '—'}</dd>
                     <dt className="text-slate-600">Next step</dt>
                     <dd className="min-w-0">
                       <NextStep lead={lead} />

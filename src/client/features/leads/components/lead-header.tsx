@@ -53,11 +53,11 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, mor
 
   const changeOwner = (next: string | null) => {
     if (next === lead.owner_id) return;
-    const email = next === me?.id ? null : (admins?.find((a) => a.id === next)?.email ?? null);
+    const name = next === me?.id ? null : (admins?.find((a) => a.id === next)?.display_name ?? null);
     patch.mutate(
       { owner_id: next },
       {
-        onSuccess: () => toast.success(next === null ? 'Lead unassigned.' : email ? `Lead assigned to ${email}.` : 'Lead assigned to you.'),
+        onSuccess: () => toast.success(next === null ? 'Lead unassigned.' : name ? `Lead assigned to ${name}.` : 'Lead assigned to you.'),
         onError: (error) => {
           console.error('Changing the owner failed', error);
           toast.error('Failed to update lead');
@@ -110,10 +110,10 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, mor
               className={control}
             >
               <option value="">Nobody</option>
-              {ownerMissing ? <option value={lead.owner_id!}>{lead.owner_email ?? 'A removed account'}</option> : null}
+              {ownerMissing ? <option value={lead.owner_id!}>{lead.owner_name ?? 'A removed account'}</option> : null}
               {owners.map((admin) => (
                 <option key={admin.id} value={admin.id}>
-                  {admin.id === me?.id ? `${admin.email} (you)` : admin.email}
+                  {admin.id === me?.id ? `${admin.display_name} (you)` : admin.display_name}
                 </option>
               ))}
             </select>

@@ -145,7 +145,7 @@ function LeadRow({ lead, selection, onEdit, onDelete }: { lead: Lead } & Pick<Le
         <TruncatedText text={lead.phone} className="text-slate-600" />
       </td>
       <td className={`${cell} whitespace-nowrap text-slate-700 ${atMedium}`}>{formatPropertyType(lead.property_types)}</td>
-      <td className={`${cell} text-slate-700 ${atWide}`}>{lead.owner_email ? <TruncatedText text={lead.owner_email} /> : '—'}</td>
+      <td className={`${cell} text-slate-700 ${atWide}`}>{lead.owner_name ? <TruncatedText text={lead.owner_name} /> : '—'}</td>
       <td className={cell}>
         <div className="flex flex-col items-start gap-1">
           <StatusBadge status={lead.status} />

@@ -30,6 +30,7 @@ const older = makeLead({
   status: 'Converted',
   property_types: ['commercial'],
   owner_email: 'owner@example.com',
+  owner_name: 'Olga Owner',
   owner_id: '00000000-0000-4000-8000-0000000000aa',
   estimated_fee_cents: 125_000,
   created_at: '2024-11-03T10:00:00.000Z',
@@ -70,17 +71,17 @@ describe('MergeLeadsButton', () => {
     expect(groups.map((g) => g.querySelector('legend')?.textContent)).toEqual(['Name', 'Status', 'Owner', 'Estimated fee']);
     const owner = within(dialog).getByRole('group', { name: 'Owner' });
     expect(within(owner).getByRole('radio', { name: /Nobody/ })).toBeChecked();
-    expect(within(owner).getByRole('radio', { name: /owner@example.com/ })).not.toBeChecked();
+    expect(within(owner).getByRole('radio', { name: /Olga Owner/ })).not.toBeChecked();
     expect(within(dialog).getByRole('group', { name: 'Estimated fee' })).toHaveTextContent('$1,250.00');
 
     await user.click(within(within(dialog).getByRole('group', { name: 'Name' })).getByRole('radio', { name: /Sam Same/ }));
-    await user.click(within(owner).getByRole('radio', { name: /owner@example.com/ }));
+    await user.click(within(owner).getByRole('radio', { name: /Olga Owner/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Merge' }));
     // One confirmation, with a way back that keeps the choices.
     expect(dialog).toHaveTextContent('Merge these leads? This cannot be undone.');
     expect(within(dialog).getByRole('button', { name: 'Back' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Back' }));
-    expect(within(within(dialog).getByRole('group', { name: 'Owner' })).getByRole('radio', { name: /owner@example.com/ })).toBeChecked();
+    expect(within(within(dialog).getByRole('group', { name: 'Owner' })).getByRole('radio', { name: /Olga Owner/ })).toBeChecked();
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
 
     await user.click(within(dialog).getByRole('button', { name: 'Merge' }));

@@ -57,9 +57,9 @@ export function NoteEntry({ note, mine }: { note: Note; mine: boolean }) {
     );
 
   return (
-    <article aria-label={`Note by ${note.author_email ?? 'a removed account'}`} className="min-w-0 space-y-1 text-sm">
+    <article aria-label={`Note by ${note.author_name ?? 'a removed account'}`} className="min-w-0 space-y-1 text-sm">
       <p className="font-medium text-slate-900">Note</p>
-      <EntryMeta who={note.author_email ?? 'A removed account'} at={note.created_at} />
+      <EntryMeta who={note.author_name ?? 'A removed account'} at={note.created_at} />
       {draft !== null ? (
         <div className="space-y-2">
           <TextareaField label="Edit note" rows={4} maxLength={NOTE_MAX_LENGTH} value={draft} onChange={(e) => setDraft(e.target.value)} error={error} />

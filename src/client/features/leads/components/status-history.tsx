@@ -1,7 +1,7 @@
 import type { LeadStatusChange } from '#shared/schemas/lead';
 import { DATE_TIME_FORMAT, formatDate } from '#client/lib/format.ts';
 
-/** Who made a change: the admin's email; without one, the public form created it, or the system changed it. */
+/** Who made a change: the admin's name; without one, the public form created it, or the system changed it. */
 function changedBy(change: LeadStatusChange): string {
   if (change.changed_by) return change.changed_by;
   return change.from_status === null ? 'Website form' : 'System';

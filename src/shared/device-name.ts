@@ -1,6 +1,7 @@
 /**
- * A session's device in plain words from its user agent ("Chrome on Windows", "Safari on
- * iPhone"); "Unknown device" when it says nothing we know.
+ * A device in plain words from its user agent ("Chrome on Windows", "Safari on iPhone");
+ * "Unknown device" when it says nothing we know. The one place that reads user agents for
+ * people: the account page's sessions, the audit log's entries and its CSV.
  */
 export function deviceName(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device';
