@@ -130,13 +130,16 @@ describe('AnalyticsPage', () => {
     expect(none).toHaveAttribute('title', 'Page views in the last 7 days compared with the 7 days before: no page views in either, so no change to show');
   });
 
-  it('shows the visitors of the last 5 minutes and their pages', async () => {
+  it('says how many visitors are on the site now and on which pages, never as a bare number beside a path', async () => {
     serve(() => ({ body: summary() }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
     const card = (await screen.findByRole('heading', { level: 2, name: 'Now' })).closest('section')!;
     expect(await within(card).findByTestId('visitors-now')).toHaveTextContent('3');
-    expect(card).toHaveTextContent('3 visitors in the last 5 minutes');
-    expect(within(card).getAllByTestId('page-now').map((li) => li.textContent)).toEqual(['/privacy 2', '/ 1']);
+    expect(within(card).getByRole('status', { name: '3 visitors now, active in the last 5 minutes' })).toHaveTextContent('3 visitors now (active in the last 5 minutes)');
+    const chips = within(within(card).getByRole('list', { name: 'Pages they are on' })).getAllByTestId('page-now').map((li) => li.textContent);
+    expect(chips).toEqual(['2 visitors on /privacy', '1 visitor on /']);
+    // Nothing that reads as a fraction: "/ 1", "3 / 12", "3/12".
+    for (const text of [card.textContent!, ...chips]) expect(text).not.toMatch(/\d\s*\/\s*\d|(^|\s)\/\s+\d/);
   });
 
   it('shows a flat change in red', async () => {
