@@ -101,20 +101,24 @@ async function cohortCounts(db: Db, window: AnalyticsWindow) {
   const { start, end } = bounds(window);
   const [row] = await queryRows(db, sql`
     select count(*)::int as sent,
-           (count(*) filter (where form_starts = 0))::int as sent_unstarted,
-           (count(*) filter (where form_starts = 0 and form_views = 0))::int as sent_unseen,
+           (count(*) filter (where form_step < 2))::int as sent_unstarted,
+           (count(*) filter (where form_step = 0))::int as sent_unseen,
            (count(*) filter (where conversation))::int as booked,
            (count(*) filter (where client_after_conversation))::int as converted,
            (count(*) filter (where client and not client_after_conversation))::int as clients_without_call,
            (select count(*)::int from leads l where l.visit_hour is null and l.created_at >= ${start} and l.created_at < ${end}
               and l.status = 'Converted') as clients_without_visit
     from (
-      select session_id, max(form_views) as form_views, max(form_starts) as form_starts, bool_or(conversation) as conversation,
+      select session_id, max(form_step) as form_step, bool_or(conversation) as conversation,
              bool_or(client) as client, bool_or(client and conversation) as client_after_conversation
       from (
-        select l.analytics_session_id as session_id, coalesce(s.form_views, 0) as form_views, coalesce(s.form_starts, 0) as form_starts,
+        -- The session's furthest form event (2 started, 1 seen, 0 none), one primary-key lookup
+        -- per lead: a join let the planner scan every session to hash them.
+        select l.analytics_session_id as session_id,
+               coalesce((select case when s.form_starts > 0 then 2 when s.form_views > 0 then 1 else 0 end
+                         from analytics_sessions s where s.session_id = l.analytics_session_id), 0) as form_step,
                ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client
-        from leads l left join analytics_sessions s on s.session_id = l.analytics_session_id
+        from leads l
         where l.visit_hour >= ${start} and l.visit_hour < ${end} and l.analytics_session_id is not null
       ) lead group by session_id
     ) visitor`, cohortRow);
