@@ -88,49 +88,60 @@ async function dayCounts(db: Db, window: AnalyticsWindow, previous: AnalyticsWin
   return { current: days[0]!, previous: days[1]! };
 }
 
-const cohortRow = z.object({ sent: int, sent_unstarted: int, sent_unseen: int, booked: int, converted: int, clients_without_call: int, clients_without_visit: int });
+const cohortRow = z.object({ sent: int, booked: int, converted: int, clients_without_call: int, clients_without_visit: int });
+const formStepsRow = z.object({ sent_unstarted: int, sent_unseen: int });
+
+/** The period's visitors who sent the form (`l`: their leads), one row per visitor. */
+const senders = (start: SQL, end: SQL) =>
+  sql`leads l where l.visit_hour >= ${start} and l.visit_hour < ${end} and l.analytics_session_id is not null`;
 
 /**
  * What the period's visitors did after the form's own events: who sent it (whenever they did),
- * had a conversation and became a client after one; those who sent it without a recorded
- * form_start or form_view (lost requests: they saw and started it all the same); clients won
- * without a conversation, and clients of the period with no recorded visit, who are not in
- * the funnel. Each counted in visitors (sessions), the last in leads.
+ * had a conversation and became a client after one; clients won without a conversation, and
+ * clients of the period with no recorded visit, who are not in the funnel. Each counted in
+ * visitors (sessions), the last in leads.
  */
 async function cohortCounts(db: Db, window: AnalyticsWindow) {
   const { start, end } = bounds(window);
   const [row] = await queryRows(db, sql`
     select count(*)::int as sent,
-           (count(*) filter (where form_step < 2))::int as sent_unstarted,
-           (count(*) filter (where form_step = 0))::int as sent_unseen,
            (count(*) filter (where conversation))::int as booked,
            (count(*) filter (where client_after_conversation))::int as converted,
            (count(*) filter (where client and not client_after_conversation))::int as clients_without_call,
            (select count(*)::int from leads l where l.visit_hour is null and l.created_at >= ${start} and l.created_at < ${end}
               and l.status = 'Converted') as clients_without_visit
     from (
-      select session_id, max(form_step) as form_step, bool_or(conversation) as conversation,
-             bool_or(client) as client, bool_or(client and conversation) as client_after_conversation
+      select session_id, bool_or(conversation) as conversation, bool_or(client) as client, bool_or(client and conversation) as client_after_conversation
       from (
-        -- The session's furthest form event (2 started, 1 seen, 0 none), one primary-key lookup
-        -- per lead: a join let the planner scan every session to hash them.
-        select l.analytics_session_id as session_id,
-               coalesce((select case when s.form_starts > 0 then 2 when s.form_views > 0 then 1 else 0 end
-                         from analytics_sessions s where s.session_id = l.analytics_session_id), 0) as form_step,
-               ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client
-        from leads l
-        where l.visit_hour >= ${start} and l.visit_hour < ${end} and l.analytics_session_id is not null
+        -- offset 0 keeps the conversation's subquery from being planned once per use above.
+        select l.analytics_session_id as session_id, ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client
+        from ${senders(start, end)} offset 0
       ) lead group by session_id
     ) visitor`, cohortRow);
   return row!;
 }
 
 /**
+ * Of the period's visitors who sent the form, those with no recorded form_start, and with no
+ * recorded form event at all (lost requests: they saw and started it all the same). A query of
+ * its own, so PostgreSQL runs it beside the others; the planner picks the join (at 10M events
+ * hashing the sessions beat 20,000 primary-key lookups three to one).
+ */
+async function sendersFormSteps(db: Db, window: AnalyticsWindow) {
+  const { start, end } = bounds(window);
+  const [row] = await queryRows(db, sql`
+    select (count(*) filter (where coalesce(s.form_starts, 0) = 0))::int as sent_unstarted,
+           (count(*) filter (where coalesce(s.form_starts, 0) = 0 and coalesce(s.form_views, 0) = 0))::int as sent_unseen
+    from (select distinct l.analytics_session_id as session_id from ${senders(start, end)}) v
+    left join analytics_sessions s on s.session_id = v.session_id`, formStepsRow);
+  return row!;
+}
+
+/**
  * Every figure of a period, each counted once: the days (and their sums, the totals), the
- * same for the period before, the time spent, and the funnel. A funnel step counts only
- * visitors of the step before: the rollup's saw_form counts a visitor who started the form
- * (a focus counts as seen), and a visitor who sent the form counts as having seen and started
- * it even when those events were lost.
+ * same for the period before, the time spent, and what the period's visitors did after the
+ * form's own events (the funnel from "Sent the form" on). The summary cards and the report both
+ * read it, so they cannot count a period differently.
  */
 export async function readPeriod(db: Db, window: AnalyticsWindow) {
   const previous = previousRange(window);
@@ -140,34 +151,46 @@ export async function readPeriod(db: Db, window: AnalyticsWindow) {
   const days = daysOf(window, counts.current);
   const sum = (list: Day[], key: keyof Omit<Day, 'day'>) => list.reduce((n, d) => n + d[key], 0);
   const totalsOf = (list: Day[]): AnalyticsTotals => ({ visitors: sum(list, 'visitors'), page_views: sum(list, 'page_views'), leads: sum(list, 'leads') });
+  return {
+    days: days.map(({ day, visitors, page_views, leads }) => ({ day, visitors, page_views, leads })),
+    totals: totalsOf(days),
+    previous_totals: totalsOf(daysOf(previous, counts.previous)),
+    time_spent: sum(days, 'time_spent'),
+    form: { saw: sum(days, 'saw_form'), started: sum(days, 'started_form') },
+    cohort,
+    previous,
+  };
+}
+
+/**
+ * The funnel of a period. A step counts only visitors of the step before: the rollup's
+ * saw_form counts a visitor who started the form (a focus counts as seen), and a visitor who
+ * sent the form counts as having seen and started it even when those events were lost.
+ */
+async function readFunnel(db: Db, window: AnalyticsWindow) {
+  const [period, formSteps] = await Promise.all([readPeriod(db, window), sendersFormSteps(db, window)]);
+  const { cohort } = period;
   const funnel: AnalyticsFunnel = {
-    visitors: sum(days, 'visitors'),
-    saw_form: sum(days, 'saw_form') + cohort.sent_unseen,
-    started_form: sum(days, 'started_form') + cohort.sent_unstarted,
+    visitors: period.totals.visitors,
+    saw_form: period.form.saw + formSteps.sent_unseen,
+    started_form: period.form.started + formSteps.sent_unstarted,
     sent: cohort.sent,
     booked: cohort.booked,
     converted: cohort.converted,
     clients_without_call: cohort.clients_without_call,
     clients_without_visit: cohort.clients_without_visit,
   };
-  return {
-    days: days.map(({ day, visitors, page_views, leads }) => ({ day, visitors, page_views, leads })),
-    totals: totalsOf(days),
-    previous_totals: totalsOf(daysOf(previous, counts.previous)),
-    time_spent: sum(days, 'time_spent'),
-    funnel,
-    previous,
-  };
+  return { period, funnel };
 }
 
-/** The funnel of a period (readPeriod's). */
+/** The funnel of a period. */
 export async function getAnalyticsFunnel(db: Db, window: AnalyticsWindow): Promise<AnalyticsFunnel> {
-  return (await readPeriod(db, window)).funnel;
+  return (await readFunnel(db, window)).funnel;
 }
 
 /** The report: the funnel, one entry per day and the totals of the period and of the one before it. */
 export async function getAnalyticsReport(db: Db, window: AnalyticsWindow): Promise<AnalyticsReport> {
-  const period = await readPeriod(db, window);
+  const { period, funnel } = await readFunnel(db, window);
   return {
     from: window.from,
     to: window.to,
@@ -176,7 +199,7 @@ export async function getAnalyticsReport(db: Db, window: AnalyticsWindow): Promi
     previous_from: period.previous.from,
     previous_to: period.previous.to,
     time_zone: window.timeZone,
-    funnel: period.funnel,
+    funnel,
     days: period.days,
     totals: period.totals,
     previous_totals: period.previous_totals,

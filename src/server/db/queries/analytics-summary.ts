@@ -16,8 +16,8 @@ const deviceRow = z.object({ value: z.string(), views: int });
 /**
  * The summary cards of a preset period, from the hourly rollups (never the raw events), so it
  * stays fast at millions of events. Visitors, page views and the form's conversions are the
- * trend's and the funnel's own (readPeriod over the same window), so the cards cannot
- * disagree with them; the time spent, the 24 hours of the day (business time zone), the top
+ * trend's and the funnel's own (readPeriod over the same window, which the report reads too),
+ * so the cards cannot disagree with them; the time spent, the 24 hours of the day (business time zone), the top
  * pages and the devices are cut by the same bounds.
  */
 export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZone: string, now = Date.now()): Promise<AnalyticsSummary> {
@@ -40,7 +40,7 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   ]);
   const devices = { desktop: 0, mobile: 0, tablet: 0 };
   for (const d of devicesRows) if (d.value in devices) devices[d.value as keyof typeof devices] = d.views;
-  const { totals, previous_totals: previous, funnel } = figures;
+  const { totals, previous_totals: previous, cohort } = figures;
   const byHour = new Map(hourly.map((h) => [h.hour, h]));
   return {
     period,
@@ -52,8 +52,8 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
     avg_time_seconds: totals.visitors > 0 ? Math.round(figures.time_spent / totals.visitors) : 0,
     hourly: Array.from({ length: 24 }, (_, hour) => ({ hour, views: byHour.get(hour)?.views ?? 0, time_spent: byHour.get(hour)?.time_spent ?? 0 })),
     top_pages: topPages,
-    form_conversions: funnel.sent,
-    conversion_rate: totals.visitors > 0 ? Math.round((funnel.sent / totals.visitors) * 1000) / 10 : 0,
+    form_conversions: cohort.sent,
+    conversion_rate: totals.visitors > 0 ? Math.round((cohort.sent / totals.visitors) * 1000) / 10 : 0,
     devices,
   };
 }
