@@ -60,6 +60,9 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   const funnel = page.getByTestId('funnel');
   await expect(funnel).toBeVisible();
   expect(Number((await page.getByTestId('funnel-converted').textContent())!.replace(/,/g, ''))).toBeGreaterThanOrEqual(1);
+  // No step is larger than the one before it, whatever other tests added meanwhile.
+  const steps = await Promise.all(['visitors', 'saw_form', 'started_form', 'sent', 'booked', 'converted'].map(async (step) => Number((await page.getByTestId(`funnel-${step}`).textContent())!.replace(/,/g, ''))));
+  for (let i = 1; i < steps.length; i++) expect(steps[i], steps.join(' → ')).toBeLessThanOrEqual(steps[i - 1]!);
 
   // The CSV holds the same row.
   const download = page.waitForEvent('download');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, fillLeadForm, openPage, signInAsAdmin, test } from './fixtures.ts';
+import { expect, fillLeadForm, openPage, postPublicLead, signInAsAdmin, test } from './fixtures.ts';
+import { startOwnServer, type OwnServer } from './own-server.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -58,8 +59,10 @@ test.describe('analytics dashboard', () => {
     );
     expect(new Set(statuses)).toEqual(new Set([204]));
     // The stream's "change: analytics" makes the card refetch (well before its 30 s poll).
-    await expect(card.getByTestId('page-now').filter({ hasText: path })).toHaveText(`${path} 40`, { timeout: 8_000 });
+    await expect(card.getByTestId('page-now').filter({ hasText: path })).toHaveText(`40 visitors on ${path}`, { timeout: 8_000 });
     expect(Number((await card.getByTestId('visitors-now').textContent())!.replace(/,/g, ''))).toBeGreaterThan(before);
+    // The count says what it counts, to a screen reader too: never a bare number by a path ("/ 40").
+    await expect(card.getByRole('status', { name: /^[\d,]+ visitors? now, active in the last 5 minutes$/ })).toBeVisible();
   });
 
   test('shows the cards, 24 hourly bars with a tooltip and the seeded page in Top Pages', async ({ page, clientIp }) => {
@@ -139,4 +142,72 @@ test('a lead sent from the landing page keeps its visit\'s source, campaign and 
   await expect(source).toContainText('e2e / test / attribution');
   await expect(source).toContainText('Landing page');
   await expect(source).toContainText('/');
+});
+
+/*
+ * On a server of its own, so the figures are exact: three visitors today, one of whom saw,
+ * started and sent the form and was won as a client without a call. Every part of the page
+ * counts them alike, says how, and leaves the client outside the funnel with a word on why.
+ */
+test.describe('one period, one count', () => {
+  const ADMIN = { email: `analytics.${Date.now()}@own.test`, password: 'analytics-password-1' };
+  let server: OwnServer;
+
+  test.beforeAll(async ({ playwright }) => {
+    server = await startOwnServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, BUSINESS_TIME_ZONE: 'America/Chicago', LEAD_MIN_FILL_SECONDS: '0' });
+    const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { 'user-agent': BROWSER_UA, origin: server.baseURL } });
+    const [won, other, third] = [sessionId(), sessionId(), sessionId()];
+    const events = [
+      ...[won, other, third].map((session_id) => ({ session_id, event_type: 'pageview', page_path: '/' })),
+      { session_id: won, event_type: 'form_view', page_path: '/' },
+      { session_id: won, event_type: 'form_start', page_path: '/' },
+    ];
+    for (const data of events) expect((await api.post('/api/public/events', { data })).status()).toBe(204);
+    const lead = { full_name: 'Won Without Call', email: `won.${Date.now()}@example.com`, phone: '(301) 555-0150', property_types: ['land'] };
+    expect((await postPublicLead(api, { ...lead, submission_id: crypto.randomUUID(), analytics_session_id: won })).status()).toBe(201);
+    expect((await api.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
+    const { leads } = (await (await api.get('/api/leads')).json()) as { leads: { id: string }[] };
+    expect((await api.patch(`/api/leads/${leads[0]!.id}`, { data: { status: 'Converted' } })).status()).toBe(200);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const width of [1280, 390]) {
+    test(`at ${width} px: the cards, the trend, the funnel and the sources agree, and the page says how it counts`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.baseURL}/login`);
+      await page.getByLabel('Email').fill(ADMIN.email);
+      await page.getByLabel('Password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+
+      for (const period of ['7d', '24h'] as const) {
+        await page.goto(`${server.baseURL}/dashboard/analytics?period=${period}`);
+        await expect(page.getByTestId('unique-visitors')).toHaveText('3');
+        await expect(page.getByTestId('funnel-visitors')).toHaveText('3');
+        await expect(page.getByText('1 of 3 visitors sent the form')).toBeVisible();
+        await expect(page.getByTestId('funnel-step').locator('span.font-medium')).toHaveText(['Visitors', 'Saw the form', 'Started the form', 'Sent the form', 'Booked a call', 'Became clients']);
+        for (const [step, n] of [['saw_form', '1'], ['started_form', '1'], ['sent', '1'], ['booked', '0'], ['converted', '0']]) await expect(page.getByTestId(`funnel-${step}`)).toHaveText(n!);
+        await expect(page.getByTestId('funnel-outside')).toHaveText('1 client won without a call this period is not in the funnel. The Sources table counts every client.');
+        const row = page.getByTestId('source-row').filter({ has: page.getByRole('link', { name: 'Direct', exact: true }) });
+        await expect(row.getByRole('cell').first()).toHaveText('3');
+        const note = page.getByRole('region', { name: 'How we count' });
+        await expect(note.getByTestId('period-bounds')).toHaveText(
+          period === '7d' ? /^[A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM – now, Central Time$/ : /, \d{1,2}:00\s[AP]M – now, Central Time \(the current hour and the 23 before it\)$/,
+        );
+        await expect(note).toContainText('A browser on the site, counted once: in the period of its first recorded page view.');
+        await expect(page.getByRole('heading', { name: 'Top Referrers' })).toHaveCount(0);
+        const now = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Now' }) });
+        await expect(now.getByRole('status', { name: '3 visitors now, active in the last 5 minutes' })).toBeVisible();
+        await expect(now.getByTestId('page-now')).toHaveText(['3 visitors on /']);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+      }
+      // The 7-day trend's visitors are the cards' too.
+      await page.goto(`${server.baseURL}/dashboard/analytics?period=7d`);
+      await expect(page.getByTestId('trend-totals')).toContainText(/Visitors\s*3\b/);
+    });
+  }
 });

@@ -422,6 +422,7 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard/analytics`);
       await expect(page.getByText('/careers').first()).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Funnel' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'How we count' })).toBeVisible();
     },
   },
   {

@@ -654,8 +654,9 @@ export const analyticsSessions = pgTable(
 
 /**
  * Visitors by the hour of their first page view and their first touch (referring site, UTM,
- * landing page; '' for none), with how many of them saw and started the lead form: the
- * funnel and the sources table. Written in the same statement as the events, so it is exact.
+ * landing page; '' for none), with how many of them saw and started the lead form (one who
+ * started it saw it, so saw_form >= started_form): the funnel and the sources table. Written
+ * in the same statement as the events, so it is exact.
  */
 export const analyticsHourlyVisits = pgTable(
   'analytics_hourly_visits',

@@ -383,7 +383,7 @@ const FIGURES: [keyof WeeklyFigures, string, (n: number) => string][] = [
 
 /** How the figures are counted, in one line under them (the Analytics page counts the same way). */
 export const WEEKLY_REPORT_DEFINITIONS =
-  "How these are counted: visitors are people on their first visit that week; leads were created that week; calls booked, clients won and fees (the clients' estimated fees) are among that week's leads, website leads by the week of their first visit and the others by the day they were entered.";
+  "How these are counted: visitors are people on their first visit that week; leads, calls booked, clients won and fees (the clients' estimated fees) are those of that week's leads, website leads by the week of their first visit and the others by the day they were entered.";
 
 const weeklyReportSubject = (r: WeeklyReportData) =>
   oneLine(`Weekly report: ${formatDay(r.from, { month: 'short', day: 'numeric' })} – ${formatDay(r.to, { month: 'short', day: 'numeric', year: 'numeric' })}`);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsNow, AnalyticsSummary } from '#shared/schemas/analytics';
+import type { AnalyticsReport } from '#shared/schemas/analytics-report';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { sseReader } from '../test/sse.ts';
 import { execute } from '../db/sql.ts';
@@ -138,7 +139,7 @@ describe('GET /api/analytics/summary', () => {
     expect(s).toMatchObject({ page_views: 2, unique_visitors: 2, avg_time_seconds: 15 });
   });
 
-  it('counts page views by referring site and by device, from the ingestion endpoint', async () => {
+  it('counts page views by device, and the visitor under the site that first referred them, from the ingestion endpoint', async () => {
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
     const desktop = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36';
     const send = (ua: string, fields: Record<string, unknown>) =>
@@ -150,12 +151,11 @@ describe('GET /api/analytics/summary', () => {
     await send(desktop, { referrer: 'https://crm.example/privacy', page_path: '/careers' }); // our own page: no source
     await send(desktop, { event_type: 'heartbeat', time_spent: 30 }); // not a page view
     const s = await summary('24h');
-    expect(s.top_referrers).toEqual([
-      { source: 'google.com', views: 2 },
-      { source: 'Direct', views: 1 },
-      { source: 'linkedin.com', views: 1 },
-    ]);
     expect(s.devices).toEqual({ desktop: 3, mobile: 2, tablet: 0 });
+    // Referring sites are the sources table's: one visitor, under their first touch (no "Top Referrers" of page views beside it).
+    expect(s).not.toHaveProperty('top_referrers');
+    const sources = (await (await t.app.request('/api/analytics/sources?period=24h&group=referrer', { headers: { cookie } })).json()) as { rows: unknown[] };
+    expect(sources.rows).toEqual([expect.objectContaining({ origin: 'referrer', value: 'google.com', visitors: 1 })]);
   });
 
   it('gives a lead its visitor\'s source, UTM, landing page and pages viewed, and counts the conversion', async () => {
@@ -211,7 +211,8 @@ describe('GET /api/analytics/report and /api/analytics/sources', () => {
     expect(JSON.stringify(await refused('/api/analytics/report?from=2024-01-01&to=2026-11-07'))).toContain('Choose a range of at most 2 years');
     expect(JSON.stringify(await refused('/api/analytics/report?from=2026-02-30&to=2026-03-07'))).toContain('Invalid date');
     expect(JSON.stringify(await refused('/api/analytics/sources?from=2026-11-01&to=2026-11-07&group=city'))).toContain('Group must be referrer, utm or landing');
-    expect(JSON.stringify(await refused('/api/analytics/report'))).toContain('Choose the days: from and to, or a number of days');
+    expect(JSON.stringify(await refused('/api/analytics/report'))).toContain('Choose the days: from and to, a period or a number of days');
+    expect(JSON.stringify(await refused('/api/analytics/report?period=1y'))).toContain('Period must be 24h, 7d, 14d, 30d or 90d');
     expect(JSON.stringify(await refused('/api/analytics/report?days=0'))).toContain('Days must be at least 1');
     // The last N days end today in the business time zone.
     const today = zonedParts(Date.now(), 'America/New_York').date;
@@ -219,5 +220,36 @@ describe('GET /api/analytics/report and /api/analytics/sources', () => {
     expect(await (await get('/api/analytics/sources?days=1&group=landing')).json()).toMatchObject({ from: today, to: today, group: 'landing', rows: [] });
     // Exactly two years (731 days) is allowed.
     expect((await get('/api/analytics/sources?from=2024-11-07&to=2026-11-07&group=utm')).status).toBe(200);
+  });
+
+  it('counts clients won without a call beside the funnel, never in it, and each step only of the step before', async () => {
+    const ua = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36' };
+    const event = async (session_id: string, event_type: string) =>
+      expect((await t.json('POST', '/api/public/events', { session_id, event_type, page_path: '/' }, ua)).status).toBe(204);
+    const [seen, started, silent] = ['sessionFunnelSeenAAAA', 'sessionFunnelStartBBB', 'sessionFunnelSilentCC'];
+    for (const s of [seen, started, silent]) await event(s, 'pageview');
+    await event(seen, 'form_view');
+    await event(seen, 'form_start');
+    await event(started, 'form_start'); // its form_view was lost: starting the form is seeing it
+    // `silent` sends the form with neither event recorded: it saw and started it all the same.
+    for (const [session, email] of [[seen, 'seen@example.com'], [silent, 'silent@example.com']] as const) {
+      const sent = await t.json('POST', '/api/public/leads', { full_name: 'Funnel Lead', email, phone: '1', property_types: ['land'], submission_id: crypto.randomUUID(), analytics_session_id: session });
+      expect(sent.status).toBe(201);
+    }
+    expect((await t.json('POST', '/api/leads', { full_name: 'Walk In', email: 'walkin@example.com', phone: '1', property_types: ['land'] }, { cookie })).status).toBe(201);
+    // All three won, none after a call.
+    await execute(database.db, sql`update leads set status = 'Converted'`);
+    const funnel = async () => ((await (await get('/api/analytics/report?period=24h')).json()) as AnalyticsReport).funnel;
+    expect(await funnel()).toEqual({ visitors: 3, saw_form: 3, started_form: 3, sent: 2, booked: 0, converted: 0, clients_without_call: 2, clients_without_visit: 1 });
+
+    // A cancelled call is no conversation; a booked one is, whether still to come or completed.
+    const call = (status: string) => sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed)
+      select id, '2026-11-20', '10:00', 'Call', ${status}, true from leads where analytics_session_id = ${seen}`;
+    await execute(database.db, call('cancelled'));
+    expect(await funnel()).toMatchObject({ sent: 2, booked: 0, converted: 0, clients_without_call: 2 });
+    await execute(database.db, call('scheduled'));
+    expect(await funnel()).toMatchObject({ sent: 2, booked: 1, converted: 1, clients_without_call: 1, clients_without_visit: 1 });
+    await execute(database.db, sql`update leads set status = 'Contacted' where analytics_session_id = ${seen}`);
+    expect(await funnel()).toMatchObject({ booked: 1, converted: 0, clients_without_call: 1 });
   });
 });

@@ -1,16 +1,10 @@
 import { analyticsNowSchema, analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/schemas/analytics';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import {
-  analyticsRangeQuerySchema,
-  analyticsReportSchema,
-  analyticsSourcesQuerySchema,
-  analyticsSourcesSchema,
-  resolveRange,
-} from '#shared/schemas/analytics-report';
-import { zonedParts } from '#shared/zoned-time';
+import { analyticsRangeQuerySchema, analyticsReportSchema, analyticsSourcesQuerySchema, analyticsSourcesSchema } from '#shared/schemas/analytics-report';
 import { getAnalyticsNow } from '../db/queries/analytics-now.ts';
 import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
+import { resolveWindow } from '../db/queries/analytics-window.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
@@ -18,7 +12,7 @@ const summaryRoute = createAdminRoute({
   method: 'get',
   path: '/api/analytics/summary',
   tags: ['analytics'],
-  summary: 'The Analytics dashboard for a period: views and change, unique visitors, average time, 24 hourly buckets, top pages',
+  summary: 'The summary cards of a preset period (the same period as the report\'s `period`): views and change, visitors, average time, the form\'s conversions, 24 hourly buckets, top pages, devices',
   request: { query: analyticsSummaryQuerySchema },
   responses: { 200: jsonContent(analyticsSummarySchema, 'The summary'), ...errorResponses({ 400: 'Unknown period' }) },
 });
@@ -35,7 +29,7 @@ const reportRoute = createAdminRoute({
   method: 'get',
   path: '/api/analytics/report',
   tags: ['analytics'],
-  summary: 'The funnel (visitors to clients), the daily trend and the totals of a range of days (from/to, or the last `days`), with the range before it',
+  summary: 'The funnel (visitors to clients), the daily trend and the totals of a period (from/to, a preset `period`, or the last `days`), with the period before it',
   request: { query: analyticsRangeQuerySchema },
   responses: { 200: jsonContent(analyticsReportSchema, 'The report'), ...errorResponses({ 400: 'Invalid dates or a range longer than 2 years' }) },
 });
@@ -53,15 +47,13 @@ export const analyticsRoutes = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200))
   .openapi(nowRoute, async (c) => c.json(await getAnalyticsNow(c.var.db), 200))
   .openapi(reportRoute, async (c) => {
-    const timeZone = c.var.deps.config.businessTimeZone;
-    const { from, to } = resolveRange(c.req.valid('query'), zonedParts(Date.now(), timeZone).date);
-    return c.json(await getAnalyticsReport(c.var.db, { from, to, timeZone }), 200);
+    const window = resolveWindow(c.req.valid('query'), Date.now(), c.var.deps.config.businessTimeZone);
+    return c.json(await getAnalyticsReport(c.var.db, window), 200);
   })
   .openapi(sourcesRoute, async (c) => {
     const query = c.req.valid('query');
-    const timeZone = c.var.deps.config.businessTimeZone;
-    const { from, to } = resolveRange(query, zonedParts(Date.now(), timeZone).date);
+    const window = resolveWindow(query, Date.now(), c.var.deps.config.businessTimeZone);
     const { group } = query;
-    const rows = await getAnalyticsSources(c.var.db, { from, to, timeZone }, group);
-    return c.json({ from, to, group, rows }, 200);
+    const rows = await getAnalyticsSources(c.var.db, window, group);
+    return c.json({ from: window.from, to: window.to, group, rows }, 200);
   });

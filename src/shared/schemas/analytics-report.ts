@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ANALYTICS_MAX_RANGE_DAYS, ANALYTICS_TEXT_LIMITS } from '../constants.ts';
-import { addDays, utcDay } from '../zoned-time.ts';
+import { ANALYTICS_MAX_RANGE_DAYS, ANALYTICS_PERIODS, ANALYTICS_TEXT_LIMITS } from '../constants.ts';
+import { utcDay } from '../zoned-time.ts';
 import { dateSchema } from './appointment.ts';
 
 /**
@@ -50,12 +50,14 @@ export function parseUtmValue(value: string): [string, string, string] | undefin
 export const rangeDays = (from: string, to: string) => (utcDay(to) - utcDay(from)) / 86_400_000 + 1;
 
 /**
- * A range: `days` (the last that many days, today included) or `from` and `to` (YYYY-MM-DD,
- * both included), at most ANALYTICS_MAX_RANGE_DAYS long, the start first.
+ * A range: `from` and `to` (YYYY-MM-DD, both included), a preset `period` (as the summary
+ * cards', so the page counts one period one way), or `days` (the last that many days, today
+ * included); at most ANALYTICS_MAX_RANGE_DAYS long, the start first.
  */
 const rangeShape = {
   from: dateSchema.optional(),
   to: dateSchema.optional(),
+  period: z.enum(ANALYTICS_PERIODS, { error: 'Period must be 24h, 7d, 14d, 30d or 90d' }).optional(),
   days: z.coerce
     .number({ error: 'Days must be a number' })
     .int('Days must be a whole number')
@@ -63,11 +65,11 @@ const rangeShape = {
     .max(ANALYTICS_MAX_RANGE_DAYS, 'Choose a range of at most 2 years')
     .optional(),
 };
-type RangeInput = { from?: string | undefined; to?: string | undefined; days?: number | undefined };
+type RangeInput = { from?: string | undefined; to?: string | undefined; days?: number | undefined; period?: string | undefined };
 function withRangeChecks<T extends z.ZodObject<typeof rangeShape>>(schema: T) {
   return schema
-    .refine((r: RangeInput) => r.days !== undefined || (r.from !== undefined && r.to !== undefined), {
-      message: 'Choose the days: from and to, or a number of days',
+    .refine((r: RangeInput) => r.days !== undefined || r.period !== undefined || (r.from !== undefined && r.to !== undefined), {
+      message: 'Choose the days: from and to, a period or a number of days',
       path: ['from'],
     })
     .refine((r: RangeInput) => !r.from || !r.to || r.from <= r.to, { message: 'The start date must be on or before the end date', path: ['to'] })
@@ -87,22 +89,40 @@ export const analyticsSourcesQuerySchema = withRangeChecks(
   }),
 );
 
-/** The days a range query means, `today` being today's date in the business time zone. */
-export function resolveRange(query: RangeInput, today: string): { from: string; to: string } {
-  if (query.from && query.to) return { from: query.from, to: query.to };
-  return { from: addDays(today, -((query.days ?? 1) - 1)), to: today };
-}
+/**
+ * The funnel's step between sending the form and becoming a client: the one every client the
+ * funnel counts passed through. What counts is one rule in the server (HAD_CONVERSATION in
+ * db/queries/analytics-report.ts: today a call booked and not cancelled); it and these words
+ * change together when more kinds of conversation count.
+ */
+export const FUNNEL_CONVERSATION = {
+  /** The step's name on the funnel. */
+  label: 'Booked a call',
+  /** What a client outside the funnel lacked: "2 clients won without a call…". */
+  without: 'without a call',
+} as const;
 
 const count = z.number().int();
 
-/** Visitors → saw the form → started it → sent it → booked a call → Converted, counted in visitors (sessions). */
+/**
+ * The period's visitors → saw the form → started it → sent it → had a conversation (FUNNEL_CONVERSATION)
+ * → became clients after it, counted in visitors (sessions). Each step counts only visitors of
+ * the step before: a visitor who sent the form saw and started it, even if those events were
+ * lost. Clients won outside the funnel are counted beside it.
+ */
 export const analyticsFunnelSchema = z.object({
   visitors: count,
   saw_form: count,
   started_form: count,
   sent: count,
+  /** Visitors who sent the form and had a conversation with the firm (FUNNEL_CONVERSATION). */
   booked: count,
+  /** Of those, the visitors who became clients. */
   converted: count,
+  /** The period's visitors who became clients without a conversation: not in the funnel. */
+  clients_without_call: count,
+  /** Clients whose lead has no recorded visit (typed in, imported, or not tracked), added in the period: not in the funnel. */
+  clients_without_visit: count,
 });
 export type AnalyticsFunnel = z.infer<typeof analyticsFunnelSchema>;
 
@@ -110,14 +130,23 @@ export const analyticsTotalsSchema = z.object({ visitors: count, page_views: cou
 export type AnalyticsTotals = z.infer<typeof analyticsTotalsSchema>;
 
 export const analyticsReportSchema = z.object({
+  /** The days (business time zone) the period touches, both included. */
   from: z.string(),
   to: z.string(),
+  /**
+   * Where the period starts and ends (the end not included), ISO 8601 with the business time
+   * zone's offset: midnight of `from` and of the day after `to`, or whole hours (`hours`).
+   */
+  start: z.string(),
+  end: z.string(),
+  /** A period of whole hours (the last 24 hours: the current hour and the 23 before it), or null for whole days. */
+  hours: z.number().int().nullable(),
   /** The range of the same length just before (the comparison). */
   previous_from: z.string(),
   previous_to: z.string(),
   time_zone: z.string(),
   funnel: analyticsFunnelSchema,
-  /** One entry per day of the range: new visitors, page views and leads created that day. */
+  /** One entry per day of the range: its visitors (first page view), page views and leads (the day of the visit that brought them). */
   days: z.array(z.object({ day: z.string(), visitors: count, page_views: count, leads: count })),
   totals: analyticsTotalsSchema,
   previous_totals: analyticsTotalsSchema,
@@ -130,7 +159,7 @@ export const analyticsSourceRowSchema = z.object({
   value: z.string(),
   visitors: count,
   leads: count,
-  /** Leads with a call booked (an appointment that is not cancelled). */
+  /** Leads that had a conversation with the firm (FUNNEL_CONVERSATION). */
   bookings: count,
   converted: count,
   /** Converted leads per 100 visitors, one decimal; null without visitors. */

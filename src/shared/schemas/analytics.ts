@@ -29,7 +29,11 @@ export type AnalyticsEventRequest = z.infer<typeof analyticsEventRequestSchema>;
 
 export const analyticsSummaryQuerySchema = z.object({ period: z.enum(ANALYTICS_PERIODS).default('7d') });
 
-/** What the Analytics dashboard shows; the server computes it all in SQL. */
+/**
+ * The Analytics dashboard's summary cards of a preset period; the server computes it all in
+ * SQL. Visitors, page views and the form's conversions are counted as the report's trend and
+ * funnel count them for the same period (docs/product-rules.md, "Analytics").
+ */
 export const analyticsSummarySchema = z.object({
   period: z.enum(ANALYTICS_PERIODS),
   time_zone: z.string(),
@@ -40,15 +44,14 @@ export const analyticsSummarySchema = z.object({
    * was 0 and this one has views; null when both are 0 (no change to compute).
    */
   change_percent: z.number().nullable(),
+  /** Visitors whose first recorded page view is in the period: the trend's sum, the funnel's first step. */
   unique_visitors: z.number().int(),
-  /** Total time spent / unique sessions, in seconds. */
+  /** Time spent on the site in the period / the period's visitors, in seconds. */
   avg_time_seconds: z.number(),
   /** 24 buckets by hour of day (0-23) in the business time zone. */
   hourly: z.array(z.object({ hour: z.number().int(), views: z.number().int(), time_spent: z.number().int() })).length(24),
   top_pages: z.array(z.object({ path: z.string(), views: z.number().int(), avg_time_seconds: z.number() })),
-  /** Page views by referring site ('Direct' without a referrer), top 5. */
-  top_referrers: z.array(z.object({ source: z.string(), views: z.number().int() })),
-  /** Sessions of the period that sent the lead form, and that as a percent of unique visitors. */
+  /** The period's visitors who sent the lead form (the funnel's "Sent the form"), and that as a percent of them. */
   form_conversions: z.number().int(),
   conversion_rate: z.number(),
   /** Page views by kind of device. */

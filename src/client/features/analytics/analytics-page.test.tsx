@@ -43,10 +43,6 @@ const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
     { path: '/', views: 900, avg_time_seconds: 65 },
     { path: '/pricing', views: 200, avg_time_seconds: 5 },
   ],
-  top_referrers: [
-    { source: 'google.com', views: 700 },
-    { source: 'Direct', views: 400 },
-  ],
   devices: { desktop: 900, mobile: 300, tablet: 34 },
   form_conversions: 8,
   conversion_rate: 2.5,
@@ -56,10 +52,13 @@ const summary = (over: Partial<AnalyticsSummary> = {}): AnalyticsSummary => ({
 const REPORT: AnalyticsReport = {
   from: '2026-11-19',
   to: '2026-11-25',
+  start: '2026-11-19T00:00:00-05:00',
+  end: '2026-11-26T00:00:00-05:00',
+  hours: null,
   previous_from: '2026-11-12',
   previous_to: '2026-11-18',
   time_zone: 'America/New_York',
-  funnel: { visitors: 400, saw_form: 200, started_form: 50, sent: 20, booked: 10, converted: 4 },
+  funnel: { visitors: 400, saw_form: 200, started_form: 50, sent: 20, booked: 10, converted: 4, clients_without_call: 2, clients_without_visit: 1 },
   days: Array.from({ length: 7 }, (_, i) => ({ day: `2026-11-${19 + i}`, visitors: 50 + i, page_views: 150 + i, leads: i % 2 })),
   totals: { visitors: 371, page_views: 1071, leads: 3 },
   previous_totals: { visitors: 350, page_views: 0, leads: 0 },
@@ -131,13 +130,16 @@ describe('AnalyticsPage', () => {
     expect(none).toHaveAttribute('title', 'Page views in the last 7 days compared with the 7 days before: no page views in either, so no change to show');
   });
 
-  it('shows the visitors of the last 5 minutes and their pages', async () => {
+  it('says how many visitors are on the site now and on which pages, never as a bare number beside a path', async () => {
     serve(() => ({ body: summary() }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
     const card = (await screen.findByRole('heading', { level: 2, name: 'Now' })).closest('section')!;
     expect(await within(card).findByTestId('visitors-now')).toHaveTextContent('3');
-    expect(card).toHaveTextContent('3 visitors in the last 5 minutes');
-    expect(within(card).getAllByTestId('page-now').map((li) => li.textContent)).toEqual(['/privacy 2', '/ 1']);
+    expect(within(card).getByRole('status', { name: '3 visitors now, active in the last 5 minutes' })).toHaveTextContent('3 visitors now (active in the last 5 minutes)');
+    const chips = within(within(card).getByRole('list', { name: 'Pages they are on' })).getAllByTestId('page-now').map((li) => li.textContent);
+    expect(chips).toEqual(['2 visitors on /privacy', '1 visitor on /']);
+    // Nothing that reads as a fraction: "/ 1", "3 / 12", "3/12".
+    for (const text of [card.textContent!, ...chips]) expect(text).not.toMatch(/\d\s*\/\s*\d|(^|\s)\/\s+\d/);
   });
 
   it('shows a flat change in red', async () => {
@@ -220,12 +222,22 @@ describe('AnalyticsPage', () => {
     expect(screen.getByText('8 of 321 visitors sent the form')).toBeInTheDocument();
   });
 
-  it('shows the top referrers and the device split', async () => {
+  it('shows the device split, and leaves referring sites to the Sources table', async () => {
     serve(() => ({ body: summary() }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
-    await waitFor(() => expect(screen.getAllByTestId('top-referrer')).toHaveLength(2));
-    expect(screen.getAllByTestId('top-referrer').map((li) => li.textContent)).toEqual(['google.com700', 'Direct400']);
+    await waitFor(() => expect(screen.getAllByTestId('device')).toHaveLength(3));
     expect(screen.getAllByTestId('device').map((li) => li.textContent)).toEqual(['Desktop900 (73%)', 'Mobile300 (24%)', 'Tablet34 (3%)']);
+    expect(screen.queryByRole('heading', { name: 'Top Referrers' })).not.toBeInTheDocument();
+  });
+
+  it('says how it counts: the period on the business clock, and what a visitor, a page view and a lead are', async () => {
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const note = await screen.findByRole('region', { name: 'How we count' });
+    expect(within(note).getByTestId('period-bounds')).toHaveTextContent('Nov 19, 2026, 12:00 AM – Nov 25, 2026, 11:59 PM, Eastern Time');
+    expect(note).toHaveTextContent('VisitorA browser on the site, counted once: in the period of its first recorded page view.');
+    expect(note).toHaveTextContent('Page viewEach page shown, counted when it was shown.');
+    expect(note).toHaveTextContent('LeadCounted in the period of the visit that brought it (its first page view).');
   });
 
   it('draws the daily trend with each total and its change from the days before ("—" when both are zero)', async () => {
@@ -253,7 +265,12 @@ describe('AnalyticsPage', () => {
       'Booked a call1050% of the step before',
       'Became clients440% of the step before',
     ]);
-    expect(screen.getByText('Visitors whose first visit was from Nov 19, 2026 to Nov 25, 2026, and what they did since.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Visitors whose first visit was from Nov 19, 2026 to Nov 25, 2026, and what they did since. Each step counts only visitors of the step before.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('funnel-outside')).toHaveTextContent(
+      '2 clients won without a call this period are not in the funnel. 1 client won this period with no recorded visit (typed in, imported or not tracked) is not in the funnel. The Sources table counts every client.',
+    );
   });
 
   it('lists the sources, sorts by any column, opens each row\'s leads, and switches grouping in the URL', async () => {
@@ -261,7 +278,7 @@ describe('AnalyticsPage', () => {
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=30d' });
     const names = () => within(screen.getByTestId('sources-table')).getAllByRole('rowheader').map((c) => c.textContent);
     await waitFor(() => expect(names()).toEqual(['google.com', 'Direct', 'Offline / entered by staff']));
-    expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?days=30&group=referrer');
+    expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?period=30d&group=referrer');
     const offline = screen.getAllByTestId('source-row')[2]!;
     expect(offline).toHaveTextContent('Offline / entered by staff0211—$1,200.50');
     expect(within(offline).getByRole('link')).toHaveAttribute('href', '/dashboard/leads?origin=offline&visit_from=2026-11-19&visit_to=2026-11-25');
@@ -278,7 +295,7 @@ describe('AnalyticsPage', () => {
     const groupBy = screen.getByRole('group', { name: 'Group by' });
     fireEvent.click(within(groupBy).getByRole('button', { name: 'Campaign (UTM)' }));
     expect(screen.getByTestId('current-url')).toHaveTextContent('/dashboard/analytics?period=30d&group=utm');
-    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?days=30&group=utm'));
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?period=30d&group=utm'));
     expect(within(groupBy).getByRole('button', { name: 'Campaign (UTM)' })).toHaveAttribute('aria-pressed', 'true');
   });
 

@@ -3,26 +3,30 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDate } from '#client/lib/format.ts';
 import { useAnalyticsReport, useAnalyticsSources } from './api/get-analytics-report.ts';
 import { useAnalyticsSummary } from './api/get-analytics-summary.ts';
+import { periodBoundsText } from './analytics-format.ts';
 import { ActivityChart } from './components/activity-chart.tsx';
 import { DailyTrendChart } from './components/daily-trend-chart.tsx';
+import { DevicesCard } from './components/devices-card.tsx';
 import { FunnelCard } from './components/funnel-card.tsx';
+import { HowWeCount } from './components/how-we-count.tsx';
 import { NowCard } from './components/now-card.tsx';
 import { PeriodPicker } from './components/period-picker.tsx';
 import { SourcesTable } from './components/sources-table.tsx';
 import { SummaryCards } from './components/summary-cards.tsx';
 import { TopPages } from './components/top-pages.tsx';
-import { VisitSources } from './components/visit-sources.tsx';
 import { DEFAULT_ANALYTICS_PERIOD, useAnalyticsPeriod } from './use-analytics-period.ts';
 
 const unavailable = <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">Analytics are not available right now.</p>;
 
-/** "Nov 1, 2026 – Nov 7, 2026", or one day. */
-const daysText = (from: string, to: string) => (from === to ? `on ${formatDate(from)}` : `from ${formatDate(from)} to ${formatDate(to)}`);
+/** "from Nov 1, 2026 to Nov 7, 2026", "on Nov 7, 2026", or "in the last 24 hours". */
+const periodText = ({ from, to, hours }: { from: string; to: string; hours: number | null }) =>
+  hours !== null ? `in the last ${hours} hours` : from === to ? `on ${formatDate(from)}` : `from ${formatDate(from)} to ${formatDate(to)}`;
 
 /**
  * /dashboard/analytics: page views, visitors, time and top pages of a period (its summary);
- * visitors on the site now; the daily trend; the funnel from visitor to client; and the
- * sources table. The period (a preset or a custom range of days) lives in the URL.
+ * visitors on the site now; the daily trend; the funnel from visitor to client; the sources
+ * table; and how all of them count. The period (a preset or a custom range of days) lives in
+ * the URL; every part of the page counts that one period the same way.
  */
 export function AnalyticsPage() {
   const { view, group, setPeriod, setCustom, setGroup } = useAnalyticsPeriod();
@@ -38,13 +42,16 @@ export function AnalyticsPage() {
     for (const error of [summaryError, reportError, sourcesError]) if (error) console.error('Loading analytics failed', error);
   }, [summaryError, reportError, sourcesError]);
 
-  const days = report.data ? daysText(report.data.from, report.data.to) : '';
+  const period = report.data ? periodText(report.data) : '';
   return (
     <section aria-labelledby="analytics-heading" className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 id="analytics-heading" className="text-2xl font-bold text-slate-900">
-          Analytics
-        </h1>
+        <div>
+          <h1 id="analytics-heading" className="text-2xl font-bold text-slate-900">
+            Analytics
+          </h1>
+          {report.data && <p className="text-sm text-slate-600">{periodBoundsText(report.data, report.dataUpdatedAt)}</p>}
+        </div>
         <PeriodPicker key={view.kind === 'custom' ? `${view.from}-${view.to}` : 'preset'} view={view} onPeriod={setPeriod} onCustom={setCustom} />
       </div>
       {preset &&
@@ -74,19 +81,22 @@ export function AnalyticsPage() {
           <div className="min-w-0 lg:col-span-2">
             <DailyTrendChart report={report.data} />
           </div>
-          <FunnelCard funnel={report.data.funnel} days={days} />
+          <FunnelCard funnel={report.data.funnel} period={period} />
         </div>
       )}
-      {preset === '24h' && report.data && <FunnelCard funnel={report.data.funnel} days={days} />}
+      {preset === '24h' && report.data && <FunnelCard funnel={report.data.funnel} period={period} />}
       <SourcesTable data={sources.data} group={group} onGroup={setGroup} loading={sources.isFetching} />
       {preset && summary.data && (
         <div className="grid gap-6 lg:grid-cols-3">
-          {preset !== '24h' && <TopPages pages={summary.data.top_pages} />}
-          <div className={preset === '24h' ? 'min-w-0 lg:col-span-3' : 'min-w-0 lg:col-span-2'}>
-            <VisitSources referrers={summary.data.top_referrers} devices={summary.data.devices} />
-          </div>
+          {preset !== '24h' && (
+            <div className="min-w-0 lg:col-span-2">
+              <TopPages pages={summary.data.top_pages} />
+            </div>
+          )}
+          <DevicesCard devices={summary.data.devices} />
         </div>
       )}
+      {report.data && <HowWeCount report={report.data} asOf={report.dataUpdatedAt} />}
     </section>
   );
 }

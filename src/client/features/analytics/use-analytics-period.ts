@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { ANALYTICS_PERIODS, PERIOD_HOURS, type AnalyticsPeriod } from '#shared/constants';
+import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
 import { analyticsRangeQuerySchema, ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup } from '#shared/schemas/analytics-report';
 import type { ReportRange } from './api/get-analytics-report.ts';
 
@@ -23,8 +23,8 @@ function readView(params: URLSearchParams): AnalyticsView {
     }
   }
   const period = isPeriod(value) ? value : DEFAULT_ANALYTICS_PERIOD;
-  // The funnel and the sources count whole days: the last N days, today included (24 hours: today).
-  return { kind: 'preset', period, range: { days: PERIOD_HOURS[period] / 24 } };
+  // The trend, the funnel and the sources count the cards' own period (the server resolves the preset).
+  return { kind: 'preset', period, range: { period } };
 }
 
 /**

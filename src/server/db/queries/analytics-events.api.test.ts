@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { appRoot } from '../../app-root.ts';
 import { seededRandom } from '../../lib/seeded-random.ts';
 import { execute } from '../sql.ts';
 import { useTestDatabase, rowsOf } from '../../test/database.ts';
@@ -63,6 +66,36 @@ describe('analytics rollups written with each batch', () => {
       { session_id: 's0', source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null, page_views: 0, form_views: 0, form_starts: 0 },
       { session_id: 's1', source: 'google.com', utm_source: 'ads', utm_medium: null, utm_campaign: null, landing_page: '/a', page_views: 2, form_views: 0, form_starts: 0 },
     ]);
+  });
+
+  it('counts a visitor who started the lead form as having seen it, once, whatever the order of the events', async () => {
+    const ev = (session_id: string, event_type: string): NewAnalyticsEvent => ({ session_id, event_type, page_path: '/' });
+    // Started in a later batch than the visit; in the same batch; before the first page view; seen after starting.
+    await insertAnalyticsEvents(database.db, [ev('sessionLaterxxxxxxxx', 'pageview'), ev('sessionBeforexxxxxxx', 'form_start')]);
+    await insertAnalyticsEvents(database.db, [ev('sessionLaterxxxxxxxx', 'form_start'), ev('sessionSamexxxxxxxxx', 'pageview'), ev('sessionSamexxxxxxxxx', 'form_start')]);
+    await insertAnalyticsEvents(database.db, [ev('sessionBeforexxxxxxx', 'pageview'), ev('sessionLaterxxxxxxxx', 'form_view')]);
+    const totals = async () =>
+      (await rowsOf<{ visitors: number; saw_form: number; started_form: number }>(database.db, sql`
+        select sum(visitors)::int as visitors, sum(saw_form)::int as saw_form, sum(started_form)::int as started_form from analytics_hourly_visits`))[0];
+    expect(await totals()).toEqual({ visitors: 3, saw_form: 3, started_form: 3 });
+    await rebuildAnalyticsRollups(database.db);
+    expect(await totals()).toEqual({ visitors: 3, saw_form: 3, started_form: 3 });
+  });
+
+  it('the migration that made starting the form seeing it gives the rows kept before it their visitors who started unseen', async () => {
+    const ev = (session_id: string, event_type: string): NewAnalyticsEvent => ({ session_id, event_type, page_path: '/' });
+    await insertAnalyticsEvents(database.db, [ev('sessionOldAxxxxxxxxx', 'pageview'), ev('sessionOldAxxxxxxxxx', 'form_start'), ev('sessionOldBxxxxxxxxx', 'pageview'),
+      ev('sessionOldBxxxxxxxxx', 'form_view'), ev('sessionOldBxxxxxxxxx', 'form_start'), ev('sessionOldCxxxxxxxxx', 'pageview')]);
+    const saw = async () => (await rowsOf<{ saw: number }>(database.db, sql`select sum(saw_form)::int as saw from analytics_hourly_visits`))[0]!.saw;
+    // As the rollup counted before: only B, who had a form_view.
+    await execute(database.db, sql`update analytics_hourly_visits set saw_form = 1`);
+    const dir = path.join(appRoot(), 'drizzle');
+    const file = readdirSync(dir).find((name) => name.endsWith('_funnel_started_is_seen.sql'))!;
+    await execute(database.db, sql.raw(readFileSync(path.join(dir, file), 'utf8')));
+    expect(await saw()).toBe(2);
+    const migrated = await rollupTables();
+    await rebuildAnalyticsRollups(database.db);
+    expect(await rollupTables()).toEqual(migrated);
   });
 
   // The rollups must always equal what the raw events say: rebuilding them from

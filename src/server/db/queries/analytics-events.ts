@@ -178,7 +178,10 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
     select hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors, saw_form, started_form from (
       select hour, source, utm_source, utm_medium, utm_campaign, landing_page,
         (count(*) filter (where became_visitor))::int as visitors,
-        (count(*) filter (where (became_visitor and form_views > 0) or (was_visitor and batch_form_views > 0 and form_views = batch_form_views)))::int as saw_form,
+        -- Starting the form is seeing it (a focus counts as seen, even when the form_view was lost):
+        -- a visitor saw it at their first form event of either kind, so started_form never exceeds saw_form.
+        (count(*) filter (where (became_visitor and form_views + form_starts > 0)
+          or (was_visitor and batch_form_views + batch_form_starts > 0 and form_views + form_starts = batch_form_views + batch_form_starts)))::int as saw_form,
         (count(*) filter (where (became_visitor and form_starts > 0) or (was_visitor and batch_form_starts > 0 and form_starts = batch_form_starts)))::int as started_form
       from steps group by 1, 2, 3, 4, 5, 6
     ) d
@@ -231,7 +234,7 @@ export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
   await execute(db, sql`
     insert into analytics_hourly_visits (hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors, saw_form, started_form)
     select first_hour, coalesce(source, ''), coalesce(utm_source, ''), coalesce(utm_medium, ''), coalesce(utm_campaign, ''), coalesce(landing_page, ''),
-      count(*), count(*) filter (where form_views > 0), count(*) filter (where form_starts > 0)
+      count(*), count(*) filter (where form_views > 0 or form_starts > 0), count(*) filter (where form_starts > 0)
     from analytics_sessions where first_hour is not null group by 1, 2, 3, 4, 5, 6`);
   // Leads keep the hour of the visit that brought them.
   await execute(db, sql`

@@ -91,8 +91,8 @@ async function store({ events, leads }: ReturnType<typeof world>) {
         s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.first_hour
       from (select 1) one left join analytics_sessions s on s.session_id = ${l.session}::text`);
     if (l.booked)
-      await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-20', '10:00', 'Call', 'scheduled', true)`);
-    // A cancelled call is no booking.
+      await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-20', '10:00', 'Call', ${Number(l.id.at(-1)) % 2 ? 'scheduled' : 'completed'}, true)`);
+    // A cancelled call is no conversation.
     await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-21', '10:00', 'Call', 'cancelled', true)`);
   }
 }
@@ -115,14 +115,19 @@ function expected({ events, leads }: ReturnType<typeof world>, range: DayRange, 
   const valueOf = (e: Event) =>
     group === 'utm' ? utmValue(e.utm_source ?? '', e.utm_medium ?? '', e.utm_campaign ?? '') : group === 'referrer' ? (e.referrer_host ?? DIRECT_SOURCE) : e.page_path;
   const visitLeads = leads.filter((l) => l.session && sessions.get(l.session)?.first && inRange(visitHour(sessions.get(l.session)!.first!)));
-  const distinct = (ls: Lead[]) => new Set(ls.map((l) => l.session)).size;
+  const sessionsOf = (ls: Lead[]) => new Set(ls.map((l) => l.session));
+  const sent = sessionsOf(visitLeads);
+  const wonAfterCall = sessionsOf(visitLeads.filter((l) => l.status === 'Converted' && l.booked));
+  // Each step only the visitors of the step before: sending the form is starting it, starting it is seeing it.
   const funnel = {
     visitors: visitors.length,
-    saw_form: visitors.filter(([, s]) => s.saw).length,
-    started_form: visitors.filter(([, s]) => s.started).length,
-    sent: distinct(visitLeads),
-    booked: distinct(visitLeads.filter((l) => l.booked)),
-    converted: distinct(visitLeads.filter((l) => l.status === 'Converted')),
+    saw_form: visitors.filter(([id, s]) => s.saw || s.started || sent.has(id)).length,
+    started_form: visitors.filter(([id, s]) => s.started || sent.has(id)).length,
+    sent: sent.size,
+    booked: sessionsOf(visitLeads.filter((l) => l.booked)).size,
+    converted: wonAfterCall.size,
+    clients_without_call: [...sessionsOf(visitLeads.filter((l) => l.status === 'Converted'))].filter((id) => !wonAfterCall.has(id)).length,
+    clients_without_visit: leads.filter((l) => !(l.session && sessions.get(l.session)?.first) && inRange(l.at) && l.status === 'Converted').length,
   };
   const rows = new Map<string, AnalyticsSourceRow>();
   const row = (origin: AnalyticsSourceRow['origin'], value: string) =>
@@ -148,7 +153,9 @@ function expected({ events, leads }: ReturnType<typeof world>, range: DayRange, 
   const day = (d: string) => days.get(d) ?? days.set(d, { visitors: 0, page_views: 0, leads: 0 }).get(d)!;
   for (const [, s] of sessions) if (s.first && inRange(visitHour(s.first))) day(dayOf(visitHour(s.first))).visitors++;
   for (const e of events) if (e.event_type === 'pageview' && inRange(e.at)) day(dayOf(e.at)).page_views++;
-  for (const l of leads) if (inRange(l.at)) day(dayOf(l.at)).leads++;
+  // A lead's day: that of the visit that brought it, else the day it was added.
+  for (const l of visitLeads) day(dayOf(visitHour(sessions.get(l.session!)!.first!))).leads++;
+  for (const l of leads) if (!(l.session && sessions.get(l.session)?.first) && inRange(l.at)) day(dayOf(l.at)).leads++;
   return { funnel, sources: sources.sort(byKey), byKey, days };
 }
 

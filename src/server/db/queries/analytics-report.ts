@@ -14,50 +14,196 @@ import {
 } from '#shared/schemas/analytics-report';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
+import { bounds, boundsText, previousRange, type AnalyticsWindow } from './analytics-window.ts';
 
 /**
- * The Analytics report over whole days in the business time zone: the funnel, the sources
- * table and the daily trend. Visits come from analytics_hourly_visits (a visitor on the hour
- * of their first page view, with their first touch), page views from analytics_hourly, both
- * kept exact by insertAnalyticsEvents; leads from the leads table by `visit_hour` (the
- * visitor's first page view, copied when the form was sent) through leads_visit_hour_idx.
- * No request reads raw events.
+ * The Analytics figures of a period (analytics-window.ts): the daily trend, the funnel, the
+ * sources table, and through readPeriod the summary cards too. Visits come from
+ * analytics_hourly_visits (a visitor on the hour of their first page view, with their first
+ * touch), page views from analytics_hourly, both kept exact by insertAnalyticsEvents; leads
+ * from the leads table by `visit_hour` (the visitor's first page view, copied when the form was
+ * sent; leads_visit_hour_idx) or, with no visit recorded, by when they were added. No request
+ * reads raw events. The definitions are docs/product-rules.md's, "Analytics".
  */
 
-/** Days from `from` to `to` (both included, YYYY-MM-DD) in `timeZone`, as [start, end) instants for SQL. */
-export type DayRange = { from: string; to: string; timeZone: string };
-const startOf = (day: string, timeZone: string) => sql`((${day}::date)::timestamp at time zone ${timeZone})`;
-const bounds = ({ from, to, timeZone }: DayRange) => ({ start: startOf(from, timeZone), end: startOf(addDays(to, 1), timeZone) });
-
-/** The range of the same length that ends the day before `from`. */
-export function previousRange(range: DayRange): DayRange {
-  const days = rangeDays(range.from, range.to);
-  return { from: addDays(range.from, -days), to: addDays(range.from, -1), timeZone: range.timeZone };
-}
+export { previousRange, type AnalyticsWindow, type DayRange } from './analytics-window.ts';
 
 const int = z.number().int();
-const funnelRow = z.object({ visitors: int, saw_form: int, started_form: int, sent: int, booked: int, converted: int });
-
-/** A lead has a booked call when one of its appointments is not cancelled (appointments_lead_id_idx). */
-const BOOKED = sql`exists (select 1 from appointments a where a.lead_id = l.id and a.status <> 'cancelled')`;
 
 /**
- * Visitors whose first page view fell in the range, how many of them saw and started the
- * lead form, and how many of them sent it, had a call booked and became clients (each a
- * count of visitors: a visitor who sent the form twice counts once).
+ * The funnel's conversation with the firm, the step every client it counts passed through
+ * (FUNNEL_CONVERSATION names it on the page): today a call booked and not cancelled. Statuses
+ * are listed rather than excluded, so a status added later (a no-show) does not count until
+ * it is put here. `l` is the leads alias; appointments_lead_id_idx.
  */
-export async function getAnalyticsFunnel(db: Db, range: DayRange): Promise<AnalyticsFunnel> {
-  const { start, end } = bounds(range);
+const HAD_CONVERSATION = sql`exists (select 1 from appointments a where a.lead_id = l.id and a.status in ('scheduled', 'completed'))`;
+
+/**
+ * A lead's period: the hour of the visit that brought it (`visit_hour`), or, with no visit
+ * recorded, when it was added. The union keeps each half on its own index.
+ */
+const leadsOfPeriod = (columns: SQL, start: SQL, end: SQL) => sql`
+  select ${columns}, l.visit_hour as at from leads l where l.visit_hour >= ${start} and l.visit_hour < ${end}
+  union all
+  select ${columns}, l.created_at from leads l where l.visit_hour is null and l.created_at >= ${start} and l.created_at < ${end}`;
+
+const visitsRow = z.object({ current: z.boolean(), day: z.string(), visitors: int, saw_form: int, started_form: int });
+const viewsRow = z.object({ current: z.boolean(), day: z.string(), page_views: int, time_spent: z.number() });
+const leadsRow = z.object({ current: z.boolean(), day: z.string(), leads: int });
+
+type Day = AnalyticsReport['days'][number] & { saw_form: number; started_form: number; time_spent: number };
+const emptyDay = (day: string): Day => ({ day, visitors: 0, page_views: 0, leads: 0, saw_form: 0, started_form: 0, time_spent: 0 });
+
+/**
+ * Per day of the period and of the one before it (`current` tells them apart, as two periods
+ * of hours may share a day): visitors (on the day of their first page view) and how many of
+ * them saw and started the form, page views and time spent (when they happened), leads (on the
+ * day of the visit that brought them, else the day they were added).
+ */
+async function dayCounts(db: Db, window: AnalyticsWindow, previous: AnalyticsWindow) {
+  const { start, end } = bounds(window);
+  const from = bounds(previous).start;
+  const day = (column: string) => sql`to_char(${sql.raw(column)} at time zone ${window.timeZone}, 'YYYY-MM-DD')`;
+  const current = (column: string) => sql`${sql.raw(column)} >= ${start}`;
+  const [visits, views, leads] = await Promise.all([
+    queryRows(db, sql`
+      select ${current('hour')} as current, ${day('hour')} as day, sum(visitors)::int as visitors, sum(saw_form)::int as saw_form,
+             sum(started_form)::int as started_form
+      from analytics_hourly_visits where hour >= ${from} and hour < ${end} group by 1, 2`, visitsRow),
+    queryRows(db, sql`
+      select ${current('hour')} as current, ${day('hour')} as day, sum(views)::int as page_views, sum(time_spent)::float8 as time_spent
+      from analytics_hourly where hour >= ${from} and hour < ${end} group by 1, 2`, viewsRow),
+    queryRows(db, sql`
+      select ${current('at')} as current, ${day('at')} as day, count(*)::int as leads
+      from (${leadsOfPeriod(sql`l.id`, from, end)}) x group by 1, 2`, leadsRow),
+  ]);
+  const days = [new Map<string, Day>(), new Map<string, Day>()];
+  const dayOf = (r: { current: boolean; day: string }) => {
+    const map = days[r.current ? 0 : 1]!;
+    return map.get(r.day) ?? map.set(r.day, emptyDay(r.day)).get(r.day)!;
+  };
+  for (const r of visits) Object.assign(dayOf(r), { visitors: r.visitors, saw_form: r.saw_form, started_form: r.started_form });
+  for (const r of views) Object.assign(dayOf(r), { page_views: r.page_views, time_spent: r.time_spent });
+  for (const r of leads) dayOf(r).leads = r.leads;
+  return { current: days[0]!, previous: days[1]! };
+}
+
+const cohortRow = z.object({ sent: int, booked: int, converted: int, clients_without_call: int, clients_without_visit: int });
+const formStepsRow = z.object({ sent_unstarted: int, sent_unseen: int });
+
+/** The period's visitors who sent the form (`l`: their leads), one row per visitor. */
+const senders = (start: SQL, end: SQL) =>
+  sql`leads l where l.visit_hour >= ${start} and l.visit_hour < ${end} and l.analytics_session_id is not null`;
+
+/**
+ * What the period's visitors did after the form's own events: who sent it (whenever they did),
+ * had a conversation and became a client after one; clients won without a conversation, and
+ * clients of the period with no recorded visit, who are not in the funnel. Each counted in
+ * visitors (sessions), the last in leads.
+ */
+async function cohortCounts(db: Db, window: AnalyticsWindow) {
+  const { start, end } = bounds(window);
   const [row] = await queryRows(db, sql`
-    select v.visitors, v.saw_form, v.started_form, l.sent, l.booked, l.converted
-    from (select coalesce(sum(visitors), 0)::int as visitors, coalesce(sum(saw_form), 0)::int as saw_form,
-                 coalesce(sum(started_form), 0)::int as started_form
-          from analytics_hourly_visits where hour >= ${start} and hour < ${end}) v,
-         (select count(distinct analytics_session_id)::int as sent,
-                 (count(distinct analytics_session_id) filter (where ${BOOKED}))::int as booked,
-                 (count(distinct analytics_session_id) filter (where status = 'Converted'))::int as converted
-          from leads l where visit_hour >= ${start} and visit_hour < ${end}) l`, funnelRow);
+    select count(*)::int as sent,
+           (count(*) filter (where conversation))::int as booked,
+           (count(*) filter (where client_after_conversation))::int as converted,
+           (count(*) filter (where client and not client_after_conversation))::int as clients_without_call,
+           (select count(*)::int from leads l where l.visit_hour is null and l.created_at >= ${start} and l.created_at < ${end}
+              and l.status = 'Converted') as clients_without_visit
+    from (
+      select session_id, bool_or(conversation) as conversation, bool_or(client) as client, bool_or(client and conversation) as client_after_conversation
+      from (
+        -- offset 0 keeps the conversation's subquery from being planned once per use above.
+        select l.analytics_session_id as session_id, ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client
+        from ${senders(start, end)} offset 0
+      ) lead group by session_id
+    ) visitor`, cohortRow);
   return row!;
+}
+
+/**
+ * Of the period's visitors who sent the form, those with no recorded form_start, and with no
+ * recorded form event at all (lost requests: they saw and started it all the same). A query of
+ * its own, so PostgreSQL runs it beside the others; the planner picks the join (at 10M events
+ * hashing the sessions beat 20,000 primary-key lookups three to one).
+ */
+async function sendersFormSteps(db: Db, window: AnalyticsWindow) {
+  const { start, end } = bounds(window);
+  const [row] = await queryRows(db, sql`
+    select (count(*) filter (where coalesce(s.form_starts, 0) = 0))::int as sent_unstarted,
+           (count(*) filter (where coalesce(s.form_starts, 0) = 0 and coalesce(s.form_views, 0) = 0))::int as sent_unseen
+    from (select distinct l.analytics_session_id as session_id from ${senders(start, end)}) v
+    left join analytics_sessions s on s.session_id = v.session_id`, formStepsRow);
+  return row!;
+}
+
+/**
+ * Every figure of a period, each counted once: the days (and their sums, the totals), the
+ * same for the period before, the time spent, and what the period's visitors did after the
+ * form's own events (the funnel from "Sent the form" on). The summary cards and the report both
+ * read it, so they cannot count a period differently.
+ */
+export async function readPeriod(db: Db, window: AnalyticsWindow) {
+  const previous = previousRange(window);
+  const [counts, cohort] = await Promise.all([dayCounts(db, window, previous), cohortCounts(db, window)]);
+  const daysOf = (range: AnalyticsWindow, map: Map<string, Day>) =>
+    Array.from({ length: rangeDays(range.from, range.to) }, (_, i) => map.get(addDays(range.from, i)) ?? emptyDay(addDays(range.from, i)));
+  const days = daysOf(window, counts.current);
+  const sum = (list: Day[], key: keyof Omit<Day, 'day'>) => list.reduce((n, d) => n + d[key], 0);
+  const totalsOf = (list: Day[]): AnalyticsTotals => ({ visitors: sum(list, 'visitors'), page_views: sum(list, 'page_views'), leads: sum(list, 'leads') });
+  return {
+    days: days.map(({ day, visitors, page_views, leads }) => ({ day, visitors, page_views, leads })),
+    totals: totalsOf(days),
+    previous_totals: totalsOf(daysOf(previous, counts.previous)),
+    time_spent: sum(days, 'time_spent'),
+    form: { saw: sum(days, 'saw_form'), started: sum(days, 'started_form') },
+    cohort,
+    previous,
+  };
+}
+
+/**
+ * The funnel of a period. A step counts only visitors of the step before: the rollup's
+ * saw_form counts a visitor who started the form (a focus counts as seen), and a visitor who
+ * sent the form counts as having seen and started it even when those events were lost.
+ */
+async function readFunnel(db: Db, window: AnalyticsWindow) {
+  const [period, formSteps] = await Promise.all([readPeriod(db, window), sendersFormSteps(db, window)]);
+  const { cohort } = period;
+  const funnel: AnalyticsFunnel = {
+    visitors: period.totals.visitors,
+    saw_form: period.form.saw + formSteps.sent_unseen,
+    started_form: period.form.started + formSteps.sent_unstarted,
+    sent: cohort.sent,
+    booked: cohort.booked,
+    converted: cohort.converted,
+    clients_without_call: cohort.clients_without_call,
+    clients_without_visit: cohort.clients_without_visit,
+  };
+  return { period, funnel };
+}
+
+/** The funnel of a period. */
+export async function getAnalyticsFunnel(db: Db, window: AnalyticsWindow): Promise<AnalyticsFunnel> {
+  return (await readFunnel(db, window)).funnel;
+}
+
+/** The report: the funnel, one entry per day and the totals of the period and of the one before it. */
+export async function getAnalyticsReport(db: Db, window: AnalyticsWindow): Promise<AnalyticsReport> {
+  const { period, funnel } = await readFunnel(db, window);
+  return {
+    from: window.from,
+    to: window.to,
+    ...boundsText(window),
+    hours: window.hours?.count ?? null,
+    previous_from: period.previous.from,
+    previous_to: period.previous.to,
+    time_zone: window.timeZone,
+    funnel,
+    days: period.days,
+    totals: period.totals,
+    previous_totals: period.previous_totals,
+  };
 }
 
 /**
@@ -90,12 +236,13 @@ const valueOf = (group: AnalyticsSourceGroup, { a, b, c }: { a: string; b: strin
 
 /**
  * One row per referring site, UTM source/medium/campaign or landing page of the visitors who
- * came in the range (first touch), with the leads they sent, the calls booked and the clients
- * won, plus a row for leads entered by staff or imported ("offline") and one for leads from
- * the website whose visit was not recorded, both by the day the lead was created. Most
- * visitors first; rows without visitors or leads are left out.
+ * came in the range (first touch), with the leads they sent, the conversations they had
+ * (HAD_CONVERSATION) and the clients won, plus a row for leads entered by staff or imported
+ * ("offline") and one for leads from the website whose visit was not recorded, both by when
+ * the lead was added: the trend's leads, row by row. Most visitors first; rows without
+ * visitors or leads are left out.
  */
-export async function getAnalyticsSources(db: Db, range: DayRange, group: AnalyticsSourceGroup): Promise<AnalyticsSourceRow[]> {
+export async function getAnalyticsSources(db: Db, range: AnalyticsWindow, group: AnalyticsSourceGroup): Promise<AnalyticsSourceRow[]> {
   const { start, end } = bounds(range);
   const [visits, leads] = await Promise.all([
     queryRows(db, sql`
@@ -105,12 +252,7 @@ export async function getAnalyticsSources(db: Db, range: DayRange, group: Analyt
       select origin, a, b, c, count(*)::int as leads, (count(*) filter (where booked))::int as bookings,
              (count(*) filter (where status = 'Converted'))::int as converted,
              coalesce(sum(estimated_fee_cents) filter (where status = 'Converted'), 0)::float8 as fees
-      from (
-        select 'visit' as origin, ${dims(group, 'l')}, l.status, l.estimated_fee_cents, ${BOOKED} as booked
-        from leads l where l.visit_hour >= ${start} and l.visit_hour < ${end}
-        union all
-        select ${leadOrigin('l')}, '', '', '', l.status, l.estimated_fee_cents, ${BOOKED}
-        from leads l where l.created_at >= ${start} and l.created_at < ${end} and l.visit_hour is null
+      from (${leadsOfPeriod(sql`${leadOrigin('l')} as origin, ${dims(group, 'l')}, l.status, l.estimated_fee_cents, ${HAD_CONVERSATION} as booked`, start, end)}
       ) x group by 1, 2, 3, 4`, leadRow),
   ]);
   const rows = new Map<string, AnalyticsSourceRow>();
@@ -133,49 +275,3 @@ export async function getAnalyticsSources(db: Db, range: DayRange, group: Analyt
     .sort((x, y) => y.visitors - x.visitors || y.leads - x.leads || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
 }
 
-const dayRow = z.object({ day: z.string(), n: int });
-
-/** Per day of the range and the one before it: new visitors, page views, leads created. */
-async function dailyCounts(db: Db, range: DayRange) {
-  const { start, end } = bounds(range);
-  const tz = range.timeZone;
-  const day = (column: string) => sql`to_char(${sql.raw(column)} at time zone ${tz}, 'YYYY-MM-DD')`;
-  const [visitors, views, leads] = await Promise.all([
-    queryRows(db, sql`select ${day('hour')} as day, sum(visitors)::int as n
-      from analytics_hourly_visits where hour >= ${start} and hour < ${end} group by 1`, dayRow),
-    queryRows(db, sql`select ${day('hour')} as day, sum(views)::int as n
-      from analytics_hourly where hour >= ${start} and hour < ${end} group by 1`, dayRow),
-    queryRows(db, sql`select ${day('created_at')} as day, count(*)::int as n
-      from leads where created_at >= ${start} and created_at < ${end} group by 1`, dayRow),
-  ]);
-  return { visitors: new Map(visitors.map((r) => [r.day, r.n])), views: new Map(views.map((r) => [r.day, r.n])), leads: new Map(leads.map((r) => [r.day, r.n])) };
-}
-
-/** The report: the funnel, one entry per day and the totals of the range and of the one before it. */
-export async function getAnalyticsReport(db: Db, range: DayRange): Promise<AnalyticsReport> {
-  const previous = previousRange(range);
-  const [funnel, counts] = await Promise.all([getAnalyticsFunnel(db, range), dailyCounts(db, { ...range, from: previous.from })]);
-  const length = rangeDays(range.from, range.to);
-  const daysOf = (from: string) =>
-    Array.from({ length }, (_, i) => {
-      const day = addDays(from, i);
-      return { day, visitors: counts.visitors.get(day) ?? 0, page_views: counts.views.get(day) ?? 0, leads: counts.leads.get(day) ?? 0 };
-    });
-  const total = (days: ReturnType<typeof daysOf>): AnalyticsTotals => ({
-    visitors: days.reduce((n, d) => n + d.visitors, 0),
-    page_views: days.reduce((n, d) => n + d.page_views, 0),
-    leads: days.reduce((n, d) => n + d.leads, 0),
-  });
-  const days = daysOf(range.from);
-  return {
-    from: range.from,
-    to: range.to,
-    previous_from: previous.from,
-    previous_to: previous.to,
-    time_zone: range.timeZone,
-    funnel,
-    days,
-    totals: total(days),
-    previous_totals: total(daysOf(previous.from)),
-  };
-}

@@ -1,12 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AnalyticsPeriod } from '#shared/constants';
 import type { AnalyticsReport, AnalyticsSourceGroup, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { apiRequest } from '#client/lib/api-client.ts';
 
-/** The days a report covers: the last `days` (today included) or from `from` to `to`. */
-export type ReportRange = { days: number } | { from: string; to: string };
+/** The period a report covers: a preset (the summary cards' own period) or the days from `from` to `to`. */
+export type ReportRange = { period: AnalyticsPeriod } | { from: string; to: string };
 
 export function rangeParams(range: ReportRange): URLSearchParams {
-  return new URLSearchParams('days' in range ? { days: String(range.days) } : { from: range.from, to: range.to });
+  return new URLSearchParams('period' in range ? { period: range.period } : { from: range.from, to: range.to });
 }
 
 export const analyticsReportQueryOptions = (range: ReportRange) =>
