@@ -378,7 +378,7 @@ export const DASHBOARD_STATES: PageState[] = [
     name: 'appointments-agenda',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/appointments?view=agenda&date=${s.appointmentsFrom}`);
-      await expect(page.locator('li[data-date]').getByRole('button')).toHaveCount(5);
+      await expect(page.locator('li[data-date]').getByRole('button').first()).toBeVisible();
     },
   },
   {
