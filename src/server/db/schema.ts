@@ -649,7 +649,14 @@ export const analyticsSessions = pgTable(
     form_views: integer('form_views').notNull().default(0),
     form_starts: integer('form_starts').notNull().default(0),
   },
-  (t) => [index('analytics_sessions_last_hour_idx').on(t.last_hour)],
+  (t) => [
+    index('analytics_sessions_last_hour_idx').on(t.last_hour),
+    // The sessions that started, or saw, the lead form: the Analytics funnel checks the visitors
+    // who sent the form against these (db/queries/analytics-report.ts, sendersFormSteps). Small,
+    // and touched only when a session's form counts change.
+    index('analytics_sessions_form_started_idx').on(t.session_id).where(sql`${t.form_starts} > 0`),
+    index('analytics_sessions_form_seen_idx').on(t.session_id).where(sql`${t.form_starts} > 0 or ${t.form_views} > 0`),
+  ],
 );
 
 /**

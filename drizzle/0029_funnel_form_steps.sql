@@ -1,3 +1,5 @@
+CREATE INDEX "analytics_sessions_form_started_idx" ON "analytics_sessions" USING btree ("session_id") WHERE "analytics_sessions"."form_starts" > 0;--> statement-breakpoint
+CREATE INDEX "analytics_sessions_form_seen_idx" ON "analytics_sessions" USING btree ("session_id") WHERE "analytics_sessions"."form_starts" > 0 or "analytics_sessions"."form_views" > 0;--> statement-breakpoint
 -- The Analytics funnel: a visitor who started the lead form has seen it (docs/product-rules.md,
 -- "Analytics"), so "Saw the form" can never be smaller than "Started the form". Until now
 -- analytics_hourly_visits.saw_form counted only visitors with a form_view event, and a visitor
