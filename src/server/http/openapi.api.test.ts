@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
@@ -23,6 +26,8 @@ type Response = { content?: Record<string, { schema: Schema }> };
 type Operation = { requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, Response> };
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
+/** A package's command-line script, as `npx` would run it. */
+const binOf = (pkg: string, file: string) => path.join(path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), file);
 const database = useTestDatabase();
 let text: string;
 let doc: Doc;
@@ -106,16 +111,40 @@ describe('GET /api/openapi.json as a document', () => {
     expect(inlined).toEqual([]);
   });
 
-  it('gives openapi-typescript a named type for each component', async () => {
-    const source = astToString(await openapiTS(structuredClone(doc) as never));
-    const file = ts.createSourceFile('api.d.ts', source, ts.ScriptTarget.Latest);
-    const components = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
-    const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === 'schemas');
-    const names = schemas?.type && ts.isTypeLiteralNode(schemas.type) ? schemas.type.members.map((m) => m.name?.getText(file)) : [];
-    expect(names).toEqual(expect.arrayContaining(['Lead', 'LeadDetail', 'Appointment', 'ErrorResponse', 'PublicLeadRequest']));
-    expect(names.sort()).toEqual(Object.keys(doc.components.schemas).sort());
-    // Operations use the names: the lead's page answers components["schemas"]["LeadDetail"].
-    expect(source).toContain('"application/json": components["schemas"]["LeadDetail"];');
-    expect(source).toContain('"application/json": components["schemas"]["ErrorResponse"];');
-  });
+  it('gives openapi-typescript a named type for each component, usable from TypeScript', () => {
+    // Through the command line tools, as a developer would run them (importing them here would
+    // add the compiler's own types to every `tsc` of the project).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-openapi-'));
+    try {
+      writeFileSync(path.join(dir, 'openapi.json'), text);
+      const generate = spawnSync(process.execPath, [binOf('openapi-typescript', 'bin/cli.js'), 'openapi.json', '--output', 'api.d.ts'], { cwd: dir, encoding: 'utf8' });
+      expect(generate.status, generate.stderr).toBe(0);
+      const source = readFileSync(path.join(dir, 'api.d.ts'), 'utf8');
+      // The members of `components.schemas`, one per line, indented by eight spaces.
+      const schemas = /^export interface components \{\n {4}schemas: \{\n([\s\S]*?)\n {4}\};/m.exec(source)?.[1] ?? '';
+      const names = [...schemas.matchAll(/^ {8}(\w+): /gm)].map((m) => m[1]);
+      expect(names.sort()).toEqual(Object.keys(doc.components.schemas).sort());
+      // Operations use the names: the lead's page answers components["schemas"]["LeadDetail"].
+      expect(source).toContain('"application/json": components["schemas"]["LeadDetail"];');
+      expect(source).toContain('"application/json": components["schemas"]["ErrorResponse"];');
+      // And a program can use them.
+      writeFileSync(
+        path.join(dir, 'use.ts'),
+        [
+          "import type { components, operations } from './api';",
+          "type Schemas = components['schemas'];",
+          "export const code: Schemas['ErrorResponse']['error']['code'] = 'validation_failed';",
+          "export const lead = (detail: Schemas['LeadDetail']): Pick<Schemas['Lead'], 'id' | 'status'> => detail;",
+          "export type LeadPage = operations[keyof operations]['responses'];",
+          '',
+        ].join('\n'),
+      );
+      const check = spawnSync(process.execPath, [binOf('typescript', 'bin/tsc'), '--noEmit', '--strict', 'use.ts'], { cwd: dir, encoding: 'utf8' });
+      expect(check.stdout + check.stderr).toBe('');
+      expect(check.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Two processes on a busy 2-core machine.
+  }, 60_000);
 });
