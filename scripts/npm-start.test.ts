@@ -81,13 +81,13 @@ describe('npm run admin', () => {
     const dataDir = tempDir('npm-admin');
     // The first one builds when the sources changed since the last build (a fresh checkout).
     const created = npmRun('admin', ['create', 'npm-owner@example.com'], dataDir, 'npm-owner-password\n');
-    expect(created, created.err).toMatchObject({ code: 0, out: 'Created owner npm-owner@example.com.\n' });
+    expect(created, created.err).toMatchObject({ code: 0, out: 'Created owner npm-owner <npm-owner@example.com>.\n' });
     expect(existsSync(path.join(ROOT, 'dist/server/cli/admin.js'))).toBe(true);
     expect(readFileSync(path.join(ROOT, STAMP as string), 'utf8').trim()).toBe((sourcesHash as (root: string) => string)(ROOT));
 
     const listed = npmRun('admin', ['list'], dataDir);
     expect(listed.code).toBe(0);
-    expect(listed.out).toMatch(/^npm-owner@example\.com\towner\tactive\t-\t\d{4}-[^\n]*\n$/);
+    expect(listed.out).toMatch(/^npm-owner@example\.com\towner\tactive\t-\t\d{4}-[^\t]+\tnpm-owner\n$/);
     expect(listed.err).toBe('');
     // The tool's own exit code comes back through npm.
     expect(npmRun('admin', ['frobnicate'], dataDir).code).toBe(2);
