@@ -38,6 +38,13 @@ describe.skipIf(!required && !has('systemd-analyze'))('deploy/ systemd units', (
     // 0 is fully locked down, 10 is unprotected; systemd calls below 2 "OK".
     expect(Number(level![1])).toBeLessThan(2);
   });
+
+  it('run what `npm run build` made, with node, never building or going through npm', () => {
+    expect(readFileSync(path.join(scratch, 'crm.service'), 'utf8')).toMatch(/^ExecStart=\/usr\/bin\/node dist\/server\/main\.js$/m);
+    const backup = readFileSync(path.join(scratch, 'crm-backup.service'), 'utf8');
+    expect(backup).toMatch(/^ExecStart=\/usr\/bin\/node dist\/server\/cli\/backup\.js --out-dir \/var\/lib\/crm\/backups$/m);
+    expect(backup).not.toMatch(/^ExecStart=.*\b(npm|tsx)\b/m);
+  });
 });
 
 describe.skipIf(!required && !has('caddy'))('deploy/Caddyfile', () => {

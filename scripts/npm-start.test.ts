@@ -1,12 +1,16 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFilePath } from '../src/server/db/embedded/data-dir-lock.ts';
 import { tempDir } from '../src/server/test/process.ts';
+// @ts-expect-error -- a plain ES module script, without types
+import { sourcesHash, STAMP } from './build-if-stale.mjs';
 
 // `npm start` as a person runs it: stopping npm (SIGTERM from a supervisor, or Ctrl-C's SIGINT)
-// stops the server it started, frees the port and releases the data directory.
+// stops the server it started, frees the port and releases the data directory. And the
+// command-line tools through npm: built, like the server, after a build when the sources
+// changed. One file, so its tests run one after the other: each may build into dist/.
 const ROOT = path.resolve(import.meta.dirname, '..');
 const alive = (pid: number) => {
   try {
@@ -60,4 +64,33 @@ describe('npm start', () => {
       expect(run.output()).toContain('stopped cleanly');
     }, 240_000);
   }
+});
+
+const npmRun = (script: string, args: string[], dataDir: string, input = '') => {
+  const r = spawnSync('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: ROOT,
+    input,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    encoding: 'utf8',
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+describe('npm run admin', () => {
+  it('runs the built tool, with the piped password and nothing but its answer on stdout', () => {
+    const dataDir = tempDir('npm-admin');
+    // The first one builds when the sources changed since the last build (a fresh checkout).
+    const created = npmRun('admin', ['create', 'npm-owner@example.com'], dataDir, 'npm-owner-password\n');
+    expect(created, created.err).toMatchObject({ code: 0, out: 'Created owner npm-owner <npm-owner@example.com>.\n' });
+    expect(existsSync(path.join(ROOT, 'dist/server/cli/admin.js'))).toBe(true);
+    expect(readFileSync(path.join(ROOT, STAMP as string), 'utf8').trim()).toBe((sourcesHash as (root: string) => string)(ROOT));
+
+    const listed = npmRun('admin', ['list'], dataDir);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(/^npm-owner@example\.com\towner\tactive\t-\t\d{4}-[^\t]+\tnpm-owner\n$/);
+    expect(listed.err).toBe('');
+    // The tool's own exit code comes back through npm.
+    expect(npmRun('admin', ['frobnicate'], dataDir).code).toBe(2);
+    // A build on a 2-core machine takes minutes while other tests run.
+  }, 600_000);
 });

@@ -1,3 +1,17 @@
+/*
+ * Why our own reader rather than papaparse or csv-parse: this file's tests, run against each of
+ * them set as leniently as they go (papaparse 5.7.1; csv-parse 7.0.3 with bom, relax_quotes,
+ * relax_column_count and every record delimiter), fail where a person's import would:
+ * - "keeps a quote inside an unquoted field, and text after a closing quote": papaparse
+ *   refuses "ab"cd as an unclosed quote, csv-parse keeps the quotes in the value;
+ * - "refuses a quoted field that is never closed, naming the line it starts on" and "counts
+ *   lines inside earlier quoted fields": papaparse gives a record number, csv-parse the line
+ *   where it gave up, and the import names the line to fix;
+ * - "accepts CRLF, LF and a lone CR between records": papaparse keeps to the first it sees.
+ * It also costs 0.6 KB gzipped in the import's chunk, against 7.3 KB (papaparse) and 14.2 KB
+ * (csv-parse's browser build).
+ */
+
 /**
  * Reading CSV as RFC 4180 writes it (https://www.rfc-editor.org/rfc/rfc4180#section-2), and as
  * spreadsheets save it: fields separated by a comma (or the `delimiter` given), records by CRLF,

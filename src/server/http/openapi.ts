@@ -5,7 +5,9 @@ import { errorResponseSchema } from '#shared/schemas/error';
  * How every route declares its responses, so the OpenAPI document and the handlers' types
  * come from one place: `jsonContent(schema, 'what it is')` for a JSON answer,
  * `mediaContent('text/csv', 'what it is')` for anything else, and `errorResponses({ 404: 'No such
- * lead' })` for the error envelope under the statuses the route can answer with.
+ * lead' })` for the error envelope under the statuses the route can answer with. A shared schema
+ * named with `.meta({ id })` (the error envelope is `ErrorResponse`) appears once in the document,
+ * under components.schemas, and as a `$ref` wherever it is used (docs/conventions.md, "The contract").
  */
 
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({

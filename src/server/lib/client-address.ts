@@ -1,5 +1,18 @@
 import { BlockList, isIP } from 'node:net';
 
+/*
+ * Why not proxy-addr: this file's tests, run against proxy-addr 2.0.8 used as it documents
+ * (`proxyaddr(req, proxyaddr.compile(list))`, `() => true` for TRUST_PROXY=on), fail on what
+ * matters for rate limits and the audit log:
+ * - "takes the last hop with TRUST_PROXY=on": it takes the first, which the client writes
+ *   itself, so every request could pick a fresh address and a fresh allowance;
+ * - "answers with the socket address when the forwarded hop is not an IP address": it answers
+ *   `' OR 1=1 --` as the client's address;
+ * - "believes no X-Forwarded-For without TRUST_PROXY": it leaves ::ffff:203.0.113.9 as it is,
+ *   so one client would be counted under two keys.
+ * Matching addresses and ranges, the part it would take over, is Node's own BlockList here.
+ */
+
 /**
  * Who is on the other end of a request: the proxies we trust (TRUST_PROXY), the client's
  * address behind them (X-Forwarded-For), and the key its requests are counted under.

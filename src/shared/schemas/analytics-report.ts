@@ -123,10 +123,10 @@ export const analyticsFunnelSchema = z.object({
   clients_without_call: count,
   /** Clients whose lead has no recorded visit (typed in, imported, or not tracked), added in the period: not in the funnel. */
   clients_without_visit: count,
-});
+}).meta({ id: 'AnalyticsFunnel' });
 export type AnalyticsFunnel = z.infer<typeof analyticsFunnelSchema>;
 
-export const analyticsTotalsSchema = z.object({ visitors: count, page_views: count, leads: count });
+export const analyticsTotalsSchema = z.object({ visitors: count, page_views: count, leads: count }).meta({ id: 'AnalyticsTotals' });
 export type AnalyticsTotals = z.infer<typeof analyticsTotalsSchema>;
 
 export const analyticsReportSchema = z.object({
@@ -150,7 +150,7 @@ export const analyticsReportSchema = z.object({
   days: z.array(z.object({ day: z.string(), visitors: count, page_views: count, leads: count })),
   totals: analyticsTotalsSchema,
   previous_totals: analyticsTotalsSchema,
-});
+}).meta({ id: 'AnalyticsReport' });
 export type AnalyticsReport = z.infer<typeof analyticsReportSchema>;
 
 export const analyticsSourceRowSchema = z.object({
@@ -166,7 +166,7 @@ export const analyticsSourceRowSchema = z.object({
   conversion_rate: z.number().nullable(),
   /** The sum of the estimated fees of the converted leads, in cents. */
   fees_cents: z.number().int(),
-});
+}).meta({ id: 'AnalyticsSourceRow' });
 export type AnalyticsSourceRow = z.infer<typeof analyticsSourceRowSchema>;
 
 export const analyticsSourcesSchema = z.object({
@@ -174,7 +174,7 @@ export const analyticsSourcesSchema = z.object({
   to: z.string(),
   group: z.enum(ANALYTICS_SOURCE_GROUPS),
   rows: z.array(analyticsSourceRowSchema),
-});
+}).meta({ id: 'AnalyticsSources' });
 export type AnalyticsSources = z.infer<typeof analyticsSourcesSchema>;
 
 /** The conversion rate of a row: per 100 visitors, one decimal. */

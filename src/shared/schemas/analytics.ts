@@ -23,7 +23,8 @@ export const analyticsEventRequestSchema = z
   .refine((e) => (e.event_type !== 'heartbeat' && e.event_type !== 'time_spent') || e.time_spent !== undefined, {
     message: 'time_spent is required for heartbeat and time_spent events',
     path: ['time_spent'],
-  });
+  })
+  .meta({ id: 'AnalyticsEventRequest' });
 export type AnalyticsEventRequest = z.infer<typeof analyticsEventRequestSchema>;
 
 
@@ -56,7 +57,7 @@ export const analyticsSummarySchema = z.object({
   conversion_rate: z.number(),
   /** Page views by kind of device. */
   devices: z.object({ desktop: z.number().int(), mobile: z.number().int(), tablet: z.number().int() }),
-});
+}).meta({ id: 'AnalyticsSummary' });
 export type AnalyticsSummary = z.infer<typeof analyticsSummarySchema>;
 
 /** "Now" is the visitors with an event in the last this many minutes. */
@@ -68,7 +69,7 @@ export const analyticsNowSchema = z.object({
   visitors: z.number().int(),
   /** Where those visitors are, most visitors first (at most 10 pages). */
   pages: z.array(z.object({ path: z.string(), visitors: z.number().int() })),
-});
+}).meta({ id: 'AnalyticsNow' });
 export type AnalyticsNow = z.infer<typeof analyticsNowSchema>;
 
 /**

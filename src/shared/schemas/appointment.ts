@@ -3,7 +3,7 @@ import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from 
 import { isCalendarDate, isClockTime } from '../rules/calendar.ts';
 import { storableText } from './text.ts';
 
-export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' });
+export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' }).meta({ id: 'AppointmentType' });
 
 export { isCalendarDate, isClockTime };
 
@@ -36,7 +36,7 @@ const locationSchema = storableText()
   .optional()
   .nullable();
 
-export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' });
+export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' }).meta({ id: 'AppointmentStatus' });
 
 /** The Schedule Appointment form and request; its messages are in docs/product-rules.md, "Validation". */
 export const createAppointmentRequestSchema = z.object({
@@ -49,7 +49,7 @@ export const createAppointmentRequestSchema = z.object({
   location: locationSchema,
   /** Schedule it even over other appointments (after the warning listed them). */
   allow_overlap: z.boolean().optional(),
-});
+}).meta({ id: 'CreateAppointmentRequest' });
 export type CreateAppointmentRequest = z.infer<typeof createAppointmentRequestSchema>;
 
 /** Change any of these (only the fields sent); status cancelled tells the lead it is off. */
@@ -65,7 +65,8 @@ export const updateAppointmentRequestSchema = z
     allow_overlap: z.boolean(),
   })
   .partial()
-  .refine((body) => Object.keys(body).some((k) => k !== 'allow_overlap'), { message: 'Nothing to update' });
+  .refine((body) => Object.keys(body).some((k) => k !== 'allow_overlap'), { message: 'Nothing to update' })
+  .meta({ id: 'UpdateAppointmentRequest' });
 export type UpdateAppointmentRequest = z.infer<typeof updateAppointmentRequestSchema>;
 
 export const appointmentIdParamSchema = z.object({ id: z.uuid('Invalid appointment id') });
@@ -98,7 +99,7 @@ export const appointmentSchema = z.object({
    * not changed by it. Null otherwise.
    */
   booked_as: z.object({ full_name: z.string(), phone: z.string().nullable(), at: z.string() }).nullable(),
-});
+}).meta({ id: 'Appointment' });
 export type Appointment = z.infer<typeof appointmentSchema>;
 
 export const APPOINTMENT_LIST_LIMIT = 2000;
@@ -107,7 +108,7 @@ export const appointmentListResponseSchema = z.object({
   /** True when more than APPOINTMENT_LIST_LIMIT matched; narrow the range to see them all. */
   truncated: z.boolean(),
   time_zone: z.string(),
-});
+}).meta({ id: 'AppointmentListResponse' });
 export type AppointmentListResponse = z.infer<typeof appointmentListResponseSchema>;
 
 export const calendarFeedSchema = z.object({
@@ -115,7 +116,7 @@ export const calendarFeedSchema = z.object({
   url: z.string().optional(),
   active: z.boolean(),
   created_at: z.string().nullable(),
-});
+}).meta({ id: 'CalendarFeed' });
 export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 
 /** The feed's answer (403) while the team requires two-factor and the feed's account has not set it up. */
@@ -144,7 +145,8 @@ export const bulkCancelRequestSchema = z
     message: 'The window must end after it starts',
     path: ['booked_to'],
   })
-  .refine((b) => (b.network !== undefined && b.network !== '') || b.booked_from !== undefined, { message: 'Choose a network or a time window', path: ['network'] });
+  .refine((b) => (b.network !== undefined && b.network !== '') || b.booked_from !== undefined, { message: 'Choose a network or a time window', path: ['network'] })
+  .meta({ id: 'BulkCancelRequest' });
 export type BulkCancelRequest = z.infer<typeof bulkCancelRequestSchema>;
 
 export const bulkCancelResponseSchema = z.object({
@@ -153,11 +155,11 @@ export const bulkCancelResponseSchema = z.object({
   dry_run: z.boolean(),
   /** The network matched, as stored (an address given becomes its /24 or /64); null without one. */
   network: z.string().nullable(),
-});
+}).meta({ id: 'BulkCancelResponse' });
 export type BulkCancelResponse = z.infer<typeof bulkCancelResponseSchema>;
 
 /** The networks with the most upcoming website bookings, for the bulk cancel dialog. */
 export const websiteNetworksResponseSchema = z.object({
   networks: z.array(z.object({ network: z.string(), upcoming: z.number().int(), last_booked_at: z.string() })),
-});
+}).meta({ id: 'WebsiteNetworksResponse' });
 export type WebsiteNetworksResponse = z.infer<typeof websiteNetworksResponseSchema>;

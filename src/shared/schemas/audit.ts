@@ -45,7 +45,7 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
-export const auditActionSchema = z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]);
+export const auditActionSchema = z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]).meta({ id: 'AuditAction' });
 
 /** What an entry is about. */
 export const AUDIT_TARGETS = ['account', 'invite', 'lead', 'appointment', 'settings', 'backup'] as const;
@@ -69,7 +69,7 @@ export const auditEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
-});
+}).meta({ id: 'AuditEntry' });
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24');
@@ -86,5 +86,5 @@ export const auditQuerySchema = z.object({
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
-export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), next_cursor: z.string().nullable() });
+export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), next_cursor: z.string().nullable() }).meta({ id: 'AuditPage' });
 export type AuditPage = z.infer<typeof auditPageSchema>;

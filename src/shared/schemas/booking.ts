@@ -13,7 +13,8 @@ export const openHoursSchema = z
   .refine((h) => !isClockTime(h.start) || !isClockTime(h.end) || clockMinutes(h.end) > clockMinutes(h.start), {
     message: 'Closing time must be after opening time',
     path: ['end'],
-  });
+  })
+  .meta({ id: 'OpenHours' });
 export type OpenHours = z.infer<typeof openHoursSchema>;
 
 const minutes = (label: string, min: number, max: number) =>
@@ -48,11 +49,11 @@ export const bookingSettingsSchema = z.object({
    * email is off.
    */
   require_email_confirmation: z.boolean(),
-});
+}).meta({ id: 'BookingSettings' });
 export type BookingSettings = z.infer<typeof bookingSettingsSchema>;
 
 /** What PUT /api/booking-settings takes: a client that does not know the switch leaves it as it is. */
-export const saveBookingSettingsSchema = bookingSettingsSchema.extend({ require_email_confirmation: z.boolean().optional() });
+export const saveBookingSettingsSchema = bookingSettingsSchema.extend({ require_email_confirmation: z.boolean().optional() }).meta({ id: 'SaveBookingSettings' });
 export type SaveBookingSettings = z.infer<typeof saveBookingSettingsSchema>;
 
 const nine = { start: '09:00', end: '17:00' };
@@ -72,7 +73,7 @@ export const bookingSettingsResponseSchema = bookingSettingsSchema.extend({
   time_zone: z.string(),
   /** Email is on (SMTP_URL set): without it no confirmation can be sent, so the switch cannot be turned on. */
   email_on: z.boolean(),
-});
+}).meta({ id: 'BookingSettingsResponse' });
 
 export const availabilityQuerySchema = z
   .object({ from: dateSchema, to: dateSchema })
@@ -91,7 +92,7 @@ export const availabilityResponseSchema = z.object({
   slots: z.array(z.string()),
   /** The last business date that may be booked now (today + the booking window): where paging through dates ends. */
   last_date: z.string(),
-});
+}).meta({ id: 'AvailabilityResponse' });
 export type Availability = z.infer<typeof availabilityResponseSchema>;
 
 /** ISO 8601 with an offset or Z, to the minute or second. */
@@ -116,10 +117,10 @@ export const createBookingRequestSchema = z.object({
   type: z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }),
   /** Optional: without it the mails show the firm's clock alone. A move from the visitor's page replaces the one kept. */
   time_zone: visitorTimeZoneSchema.optional(),
-});
+}).meta({ id: 'CreateBookingRequest' });
 export type CreateBookingRequest = z.infer<typeof createBookingRequestSchema>;
 
-export const rescheduleBookingRequestSchema = createBookingRequestSchema.omit({ booking_token: true });
+export const rescheduleBookingRequestSchema = createBookingRequestSchema.omit({ booking_token: true }).meta({ id: 'RescheduleBookingRequest' });
 export type RescheduleBookingRequest = z.infer<typeof rescheduleBookingRequestSchema>;
 
 export const bookingTokenParamSchema = z.object({ token: bookingTokenSchema });
@@ -159,16 +160,16 @@ export const publicBookingSchema = z.object({
    * may cause it today: the page then must not say it emailed them.
    */
   emailed: z.boolean().optional(),
-});
+}).meta({ id: 'PublicBooking' });
 export type PublicBooking = z.infer<typeof publicBookingSchema>;
 
 /**
  * 202 to POST /api/public/bookings: the booking waits for the visitor to click the link we
  * emailed (until `expires_at`); the time stays open to others until then.
  */
-export const pendingBookingSchema = publicBookingSchema.extend({ status: z.literal('pending'), expires_at: z.string() });
+export const pendingBookingSchema = publicBookingSchema.extend({ status: z.literal('pending'), expires_at: z.string() }).meta({ id: 'PendingBooking' });
 export type PendingBooking = z.infer<typeof pendingBookingSchema>;
 
 /** The code of an emailed confirmation link (/booking/<token>/confirm/<code>): 43 characters of base64url. */
-export const confirmBookingRequestSchema = z.object({ code: bookingTokenSchema });
+export const confirmBookingRequestSchema = z.object({ code: bookingTokenSchema }).meta({ id: 'ConfirmBookingRequest' });
 export type ConfirmBookingRequest = z.infer<typeof confirmBookingRequestSchema>;

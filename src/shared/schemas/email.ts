@@ -19,7 +19,7 @@ export const emailMessageSchema = z.object({
   sent_at: z.string().nullable(),
   /** When a queued message is tried next. */
   next_attempt_at: z.string(),
-});
+}).meta({ id: 'EmailMessage' });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
 export const emailOverviewSchema = z.object({
@@ -34,7 +34,7 @@ export const emailOverviewSchema = z.object({
   lead_reminder_hours: z.number().int(),
   queued: z.number().int(),
   messages: z.array(emailMessageSchema),
-});
+}).meta({ id: 'EmailOverview' });
 export type EmailOverview = z.infer<typeof emailOverviewSchema>;
 
 export const emailIdParamSchema = z.object({ id: z.uuid('Invalid email id') });
@@ -47,10 +47,11 @@ export const emailPreferencesSchema = z.object({
   email_appointments: z.boolean(),
   /** Last week's analytics, every Monday morning. */
   email_weekly_report: z.boolean(),
-});
+}).meta({ id: 'EmailPreferences' });
 export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;
 
 export const updateEmailPreferencesSchema = emailPreferencesSchema
   .partial()
-  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' })
+  .meta({ id: 'UpdateEmailPreferences' });
 export type UpdateEmailPreferences = z.infer<typeof updateEmailPreferencesSchema>;

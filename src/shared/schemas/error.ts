@@ -33,7 +33,7 @@ export const errorResponseSchema = z.object({
     /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
     import_report: leadImportResultSchema.optional(),
   }),
-});
+}).meta({ id: 'ErrorResponse' });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /** First message per field, keyed by the dotted path ("property_types", "email"). */

@@ -64,7 +64,7 @@ export const leadImportRowSchema = z.object({
   estimated_fee: z.union([z.string().max(100), z.number()]).nullish(),
   /** When the lead came in: a date (midnight in the business time zone) or an ISO 8601 time. New leads only. */
   created_at: cell,
-});
+}).meta({ id: 'LeadImportRow' });
 export type LeadImportRow = z.infer<typeof leadImportRowSchema>;
 
 export const LEAD_IMPORT_DUPLICATES = ['skip', 'update'] as const;
@@ -83,7 +83,7 @@ export const leadImportRequestSchema = z.object({
   file_name: storableText().trim().max(255, 'File name must be at most 255 characters').optional(),
   /** The number the file gives the first row, so messages name rows as the spreadsheet does (2 under a header line). */
   first_row: z.number().int().min(1).max(1_000_000).default(1),
-});
+}).meta({ id: 'LeadImportRequest' });
 export type LeadImportRequest = z.input<typeof leadImportRequestSchema>;
 
 export const leadImportRowErrorSchema = z.object({
@@ -91,7 +91,7 @@ export const leadImportRowErrorSchema = z.object({
   row: z.number().int(),
   field: z.enum(LEAD_IMPORT_FIELDS),
   message: z.string(),
-});
+}).meta({ id: 'LeadImportRowError' });
 export type LeadImportRowError = z.infer<typeof leadImportRowErrorSchema>;
 
 export const leadImportResultSchema = z.object({
@@ -107,5 +107,5 @@ export const leadImportResultSchema = z.object({
   errors: z.array(leadImportRowErrorSchema),
   /** Rows whose email is already a lead's (skipped or updated). */
   duplicate_rows: z.array(z.number().int()),
-});
+}).meta({ id: 'LeadImportResult' });
 export type LeadImportResult = z.infer<typeof leadImportResultSchema>;

@@ -40,7 +40,7 @@ export const exportedLeadSchema = z.strictObject({
   follow_up_note: z.string().nullable(),
   follow_up_notified_on: z.string().nullable(),
   suspected_abuse_at: nullableTimestamp,
-});
+}).meta({ id: 'ExportedLead' });
 
 /** An appointment's row, every column as stored (`blocks`: the time it takes up, buffer included). */
 export const exportedAppointmentSchema = z.strictObject({
@@ -69,7 +69,7 @@ export const exportedAppointmentSchema = z.strictObject({
   booked_network: z.string().nullable(),
   /** The time zone of the visitor who booked it online, as their browser named it. */
   visitor_time_zone: z.string().nullable(),
-});
+}).meta({ id: 'ExportedAppointment' });
 
 /** The most raw analytics events one export carries (the newest); `visits.truncated` says when there were more. */
 export const EXPORT_VISIT_EVENTS_LIMIT = 5000;
@@ -125,7 +125,7 @@ export const leadExportSchema = z.object({
     /** More events than EXPORT_VISIT_EVENTS_LIMIT: the newest are here. */
     truncated: z.boolean(),
   }),
-});
+}).meta({ id: 'LeadExport' });
 export type LeadExport = z.infer<typeof leadExportSchema>;
 
 export const eraseResponseSchema = z.object({
@@ -137,7 +137,7 @@ export const eraseResponseSchema = z.object({
   notifications_removed: z.number().int(),
   /** Raw analytics events of their sessions; the hourly rollups keep counting them. */
   events_removed: z.number().int(),
-});
+}).meta({ id: 'EraseResponse' });
 export type EraseResponse = z.infer<typeof eraseResponseSchema>;
 
 /** What deleting a lead does to its appointments: keep them ("Unknown Lead"), cancel them, or delete them. */
@@ -153,14 +153,14 @@ export const deleteLeadResponseSchema = z.object({
   /** How many appointments were cancelled or deleted with it (both 0 when kept). */
   appointments_cancelled: z.number().int(),
   appointments_deleted: z.number().int(),
-});
+}).meta({ id: 'DeleteLeadResponse' });
 export type DeleteLeadResponse = z.infer<typeof deleteLeadResponseSchema>;
 
 /** A lead's appointments: all of them, and those scheduled and still to come. */
-export const appointmentCountsSchema = z.object({ total: z.number().int(), upcoming: z.number().int() });
+export const appointmentCountsSchema = z.object({ total: z.number().int(), upcoming: z.number().int() }).meta({ id: 'AppointmentCounts' });
 export type AppointmentCounts = z.infer<typeof appointmentCountsSchema>;
 
-export const duplicatesResponseSchema = z.object({ leads: z.array(leadSchema) });
+export const duplicatesResponseSchema = z.object({ leads: z.array(leadSchema) }).meta({ id: 'DuplicatesResponse' });
 export type DuplicatesResponse = z.infer<typeof duplicatesResponseSchema>;
 
 /** The fields a merge chooses between, in the chooser's order, with their labels. */
@@ -186,5 +186,5 @@ export const mergeRequestSchema = z.object({
   keep: z
     .strictObject(Object.fromEntries(MERGE_FIELDS.map(([field]) => [field, side.optional()])) as Record<MergeField, z.ZodOptional<typeof side>>)
     .default({}),
-});
+}).meta({ id: 'MergeRequest' });
 export type MergeRequest = z.infer<typeof mergeRequestSchema>;

@@ -15,7 +15,7 @@ export const noteBodySchema = storableText({ error: 'Note is required' })
   .min(1, { message: 'Note is required', abort: true })
   .max(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString('en-US')} characters`);
 
-export const noteRequestSchema = z.object({ body: noteBodySchema });
+export const noteRequestSchema = z.object({ body: noteBodySchema }).meta({ id: 'NoteRequest' });
 export type NoteRequest = z.infer<typeof noteRequestSchema>;
 
 export const noteSchema = z.object({
@@ -29,7 +29,7 @@ export const noteSchema = z.object({
   author_name: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).meta({ id: 'Note' });
 export type Note = z.infer<typeof noteSchema>;
 
 export const noteParamsSchema = z.object({ id: z.uuid('Invalid lead id'), noteId: z.uuid('Invalid note id') });
@@ -42,7 +42,7 @@ export const visitSchema = z.object({
   utm_campaign: z.string().nullable(),
   landing_page: z.string().nullable(),
   pages_viewed: z.number().int().nullable(),
-});
+}).meta({ id: 'Visit' });
 export type Visit = z.infer<typeof visitSchema>;
 
 const entryBase = {
@@ -98,7 +98,7 @@ export const timelineEntrySchema = z.discriminatedUnion('kind', [
   z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
   z.object({ ...entryBase, kind: z.literal('merged'), full_name: z.string(), email: z.string() }),
   z.object({ ...entryBase, kind: z.literal('imported'), file: z.string().nullable() }),
-]);
+]).meta({ id: 'TimelineEntry' });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
 export const timelineQuerySchema = z.object({
@@ -107,10 +107,10 @@ export const timelineQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 
-export const timelineResponseSchema = z.object({ entries: z.array(timelineEntrySchema), has_more: z.boolean() });
+export const timelineResponseSchema = z.object({ entries: z.array(timelineEntrySchema), has_more: z.boolean() }).meta({ id: 'TimelineResponse' });
 export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
 
 /** An admin a lead can be assigned to. */
-export const adminSummarySchema = z.object({ id: z.uuid(), email: z.string(), display_name: z.string() });
-export const adminListSchema = z.object({ admins: z.array(adminSummarySchema) });
+export const adminSummarySchema = z.object({ id: z.uuid(), email: z.string(), display_name: z.string() }).meta({ id: 'AdminSummary' });
+export const adminListSchema = z.object({ admins: z.array(adminSummarySchema) }).meta({ id: 'AdminList' });
 export type AdminSummary = z.infer<typeof adminSummarySchema>;

@@ -12,7 +12,7 @@ import { storableText, zodText } from './text.ts';
 
 export const emailSchema = zodText(LEAD_FIELD_RULES.email);
 
-export const propertyTypeSchema = z.enum(PROPERTY_TYPES, { error: PROPERTY_TYPE_MESSAGES.required });
+export const propertyTypeSchema = z.enum(PROPERTY_TYPES, { error: PROPERTY_TYPE_MESSAGES.required }).meta({ id: 'PropertyType' });
 
 /** Fields a person types into the public form and the admin Add/Edit Lead forms. */
 export const leadFieldsSchema = z.object({
@@ -25,7 +25,7 @@ export const leadFieldsSchema = z.object({
     .min(1, PROPERTY_TYPE_MESSAGES.required)
     .max(1, PROPERTY_TYPE_MESSAGES.onlyOne),
   message: zodText(LEAD_FIELD_RULES.message).optional().nullable(),
-});
+}).meta({ id: 'LeadFields' });
 export type LeadFields = z.infer<typeof leadFieldsSchema>;
 
 /**
@@ -43,14 +43,14 @@ export const publicLeadRequestSchema = leadFieldsSchema.extend({
   form_token: z.string().max(200).optional(),
   /** The visitor's analytics session, so the lead keeps where it came from. */
   analytics_session_id: storableText().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
-});
+}).meta({ id: 'PublicLeadRequest' });
 export type PublicLeadRequest = z.infer<typeof publicLeadRequestSchema>;
 
 export const publicLeadResponseSchema = z.object({
   status: z.literal('received'),
   /** The private link's token for booking the call (POST /api/public/bookings), good for 24 hours. */
   booking_token: z.string(),
-});
+}).meta({ id: 'PublicLeadResponse' });
 export type PublicLeadResponse = z.infer<typeof publicLeadResponseSchema>;
 
 /** GET /api/public/form-token: a token to send back with the form, and when it may be sent. */
@@ -60,13 +60,13 @@ export const formTokenResponseSchema = z.object({
   min_age_seconds: z.number().int(),
   /** Older than this, the token is refused: fetch a fresh one (24 hours). */
   max_age_seconds: z.number().int(),
-});
+}).meta({ id: 'FormTokenResponse' });
 export type FormTokenResponse = z.infer<typeof formTokenResponseSchema>;
 
 /** The 400's message (and its `form_token` field's) for a token that is missing, not ours or expired. */
 export const FORM_TOKEN_REFUSED_MESSAGE = 'This form has expired. Please reload the page and send it again.';
 
-export const leadStatusSchema = z.enum(LEAD_STATUSES);
+export const leadStatusSchema = z.enum(LEAD_STATUSES).meta({ id: 'LeadStatus' });
 
 /** An optional field sent empty ('' or only spaces) is cleared. */
 const blankIsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
@@ -95,7 +95,7 @@ export const leadDealFieldsSchema = z.object({
     .max(MAX_FEE_CENTS, 'Estimated fee must be at most $1,000,000,000')
     .nullable()
     .optional(),
-});
+}).meta({ id: 'LeadDealFields' });
 export type LeadDealFields = z.infer<typeof leadDealFieldsSchema>;
 
 /** The next step: a date (the owner is notified that day) and a short text. */
@@ -110,7 +110,7 @@ export const followUpFieldsSchema = z.object({
         .nullable(),
     )
     .optional(),
-});
+}).meta({ id: 'FollowUpFields' });
 
 /** A lead as the admin API returns it. */
 export const leadSchema = z.object({
@@ -145,11 +145,11 @@ export const leadSchema = z.object({
   /** When staff cancelled its website bookings as suspected abuse (its badge); null if never. */
   suspected_abuse_at: z.string().nullable(),
   updated_at: z.string(),
-});
+}).meta({ id: 'Lead' });
 export type Lead = z.infer<typeof leadSchema>;
 
 /** Admin: Add Lead. Status is not sent: a new lead is always New. */
-export const createLeadRequestSchema = leadFieldsSchema.extend(leadDealFieldsSchema.shape);
+export const createLeadRequestSchema = leadFieldsSchema.extend(leadDealFieldsSchema.shape).meta({ id: 'CreateLeadRequest' });
 export type CreateLeadRequest = z.infer<typeof createLeadRequestSchema>;
 
 /**
@@ -171,7 +171,8 @@ export const updateLeadRequestSchema = leadFieldsSchema
     message: 'Contacted must be Yes unless the status is New',
     path: ['contacted'],
   })
-  .refine((body) => !body.follow_up_note || body.follow_up_on, { message: 'Choose a date for the next step', path: ['follow_up_on'] });
+  .refine((body) => !body.follow_up_note || body.follow_up_on, { message: 'Choose a date for the next step', path: ['follow_up_on'] })
+  .meta({ id: 'UpdateLeadRequest' });
 export type UpdateLeadRequest = z.infer<typeof updateLeadRequestSchema>;
 
 export const leadIdParamSchema = z.object({ id: z.uuid('Invalid lead id') });
@@ -255,11 +256,11 @@ export const bulkLeadRequestSchema = z.discriminatedUnion(
     z.object({ ids: bulkIds, action: z.literal('delete') }),
   ],
   { error: 'Action must be status, assign or delete' },
-);
+).meta({ id: 'BulkLeadRequest' });
 export type BulkLeadRequest = z.infer<typeof bulkLeadRequestSchema>;
 
 /** How many of the chosen leads the action found (ids of leads already gone are not counted). */
-export const bulkLeadResponseSchema = z.object({ updated: z.number().int() });
+export const bulkLeadResponseSchema = z.object({ updated: z.number().int() }).meta({ id: 'BulkLeadResponse' });
 export type BulkLeadResponse = z.infer<typeof bulkLeadResponseSchema>;
 
 export const leadListResponseSchema = z.object({
@@ -267,7 +268,7 @@ export const leadListResponseSchema = z.object({
   total: z.number().int(),
   page: z.number().int(),
   page_size: z.number().int(),
-});
+}).meta({ id: 'LeadListResponse' });
 export type LeadListResponse = z.infer<typeof leadListResponseSchema>;
 
 export const leadStatusChangeSchema = z.object({
@@ -276,8 +277,8 @@ export const leadStatusChangeSchema = z.object({
   changed_at: z.string(),
   /** The name of the admin who changed it; null for the form, the system or a removed account. */
   changed_by: z.string().nullable(),
-});
+}).meta({ id: 'LeadStatusChange' });
 export type LeadStatusChange = z.infer<typeof leadStatusChangeSchema>;
 
-export const leadDetailSchema = leadSchema.extend({ status_history: z.array(leadStatusChangeSchema) });
+export const leadDetailSchema = leadSchema.extend({ status_history: z.array(leadStatusChangeSchema) }).meta({ id: 'LeadDetail' });
 export type LeadDetail = z.infer<typeof leadDetailSchema>;

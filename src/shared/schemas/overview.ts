@@ -11,7 +11,7 @@ export const dueFollowUpSchema = z.object({
   owner_email: z.string().nullable(),
   owner_name: z.string().nullable(),
   overdue: z.boolean(),
-});
+}).meta({ id: 'DueFollowUp' });
 export type DueFollowUp = z.infer<typeof dueFollowUpSchema>;
 
 /** Everything the Overview shows, computed by the server in SQL. */
@@ -26,5 +26,5 @@ export const overviewSchema = z.object({
   median_seconds_to_contacted: z.number().nullable(),
   /** Next steps due today or overdue (business time zone), oldest date first, 20 at most. */
   follow_ups: z.array(dueFollowUpSchema),
-});
+}).meta({ id: 'Overview' });
 export type Overview = z.infer<typeof overviewSchema>;

@@ -20,7 +20,7 @@ export const teamMemberSchema = z.object({
   deactivated_at: z.string().nullable(),
   /** Leads this person owns (what "reassign" moves). */
   owned_leads: z.number().int(),
-});
+}).meta({ id: 'TeamMember' });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 export const inviteSchema = z.object({
@@ -31,27 +31,27 @@ export const inviteSchema = z.object({
   expires_at: z.string(),
   /** The name of the owner who invited them; null once that account is gone. */
   invited_by: z.string().nullable(),
-});
+}).meta({ id: 'Invite' });
 export type Invite = z.infer<typeof inviteSchema>;
 
-export const teamSchema = z.object({ members: z.array(teamMemberSchema), invites: z.array(inviteSchema) });
+export const teamSchema = z.object({ members: z.array(teamMemberSchema), invites: z.array(inviteSchema) }).meta({ id: 'Team' });
 export type Team = z.infer<typeof teamSchema>;
 
-export const inviteRequestSchema = z.object({ email: zodText(LOGIN_RULES.email), role: roleSchema });
+export const inviteRequestSchema = z.object({ email: zodText(LOGIN_RULES.email), role: roleSchema }).meta({ id: 'InviteRequest' });
 export type InviteRequest = z.infer<typeof inviteRequestSchema>;
 
 /** The invitation made: its link is for the owner to send themselves when email is off. */
-export const inviteCreatedSchema = z.object({ invite: inviteSchema, link: z.string(), emailed: z.boolean() });
+export const inviteCreatedSchema = z.object({ invite: inviteSchema, link: z.string(), emailed: z.boolean() }).meta({ id: 'InviteCreated' });
 export type InviteCreated = z.infer<typeof inviteCreatedSchema>;
 
 export const memberParamsSchema = z.object({ id: z.uuid('Invalid account id') });
 export const inviteParamsSchema = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'Invalid invitation id') });
 
-export const roleChangeSchema = z.object({ role: roleSchema });
+export const roleChangeSchema = z.object({ role: roleSchema }).meta({ id: 'RoleChange' });
 
 /** Give every lead owned by `from` to `to` (null: nobody). */
-export const reassignRequestSchema = z.object({ to: z.uuid('Invalid account id').nullable() });
-export const reassignResultSchema = z.object({ moved: z.number().int() });
+export const reassignRequestSchema = z.object({ to: z.uuid('Invalid account id').nullable() }).meta({ id: 'ReassignRequest' });
+export const reassignResultSchema = z.object({ moved: z.number().int() }).meta({ id: 'ReassignResult' });
 
 /** A one-time link's token as it appears in the URL. */
 export const linkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.');
@@ -63,13 +63,15 @@ const samePassword = (v: { password: string; confirm: string }) => v.password ==
 
 export const acceptInviteSchema = z
   .object({ token: linkTokenSchema, display_name: displayName, password, confirm })
-  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
+  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER })
+  .meta({ id: 'AcceptInvite' });
 export type AcceptInvite = z.infer<typeof acceptInviteSchema>;
-export const inviteLookupSchema = z.object({ email: z.string(), role: roleSchema, expires_at: z.string() });
+export const inviteLookupSchema = z.object({ email: z.string(), role: roleSchema, expires_at: z.string() }).meta({ id: 'InviteLookup' });
 export type InviteLookup = z.infer<typeof inviteLookupSchema>;
 
 /** The first owner, from the set-up link printed at start-up. */
 export const setupRequestSchema = z
   .object({ token: linkTokenSchema, display_name: displayName, email: zodText(LOGIN_RULES.email), password, confirm })
-  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER });
+  .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER })
+  .meta({ id: 'SetupRequest' });
 export type SetupRequest = z.infer<typeof setupRequestSchema>;

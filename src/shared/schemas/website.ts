@@ -55,12 +55,12 @@ export const websiteContentSchema = z.object({
   city: zodText(WEBSITE_RULES.city),
   address: zodText(WEBSITE_RULES.address),
   legal_entity: zodText(WEBSITE_RULES.legalEntity),
-});
+}).meta({ id: 'WebsiteContent' });
 export type { WebsiteContent };
 // The schema checks exactly the shape the pages render: this stops compiling if the two part.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const WEBSITE_SCHEMA_MATCHES_TYPE: Same<z.infer<typeof websiteContentSchema>, WebsiteContent> = true;
 
 /** What GET and PUT /api/website answer: the words and when they were last saved (null: never, the defaults). */
-export const websiteResponseSchema = websiteContentSchema.extend({ updated_at: z.string().nullable() });
+export const websiteResponseSchema = websiteContentSchema.extend({ updated_at: z.string().nullable() }).meta({ id: 'WebsiteResponse' });
 export type WebsiteResponse = z.infer<typeof websiteResponseSchema>;
