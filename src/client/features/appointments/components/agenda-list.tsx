@@ -1,7 +1,7 @@
 import { format } from 'date-fns';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ISO_DAY, groupByDay } from '../calendar-month.ts';
-import { CalendarEntry } from './calendar-entry.tsx';
+import { DayAppointments } from './calendar-entry.tsx';
 
 type Props = {
   days: Date[];
@@ -27,17 +27,7 @@ export function AgendaList({ days, appointments, today, titleId, busy, onOpen }:
               {format(day, 'EEEE, MMMM d')}
               {isToday ? <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-medium text-white">Today</span> : null}
             </h3>
-            {list.length === 0 ? (
-              <p className="text-sm text-slate-600">No appointments</p>
-            ) : (
-              <ul className="space-y-1.5">
-                {list.map((appointment) => (
-                  <li key={appointment.id}>
-                    <CalendarEntry appointment={appointment} layout="row" onOpen={onOpen} />
-                  </li>
-                ))}
-              </ul>
-            )}
+            <DayAppointments list={list} layout="row" onOpen={onOpen} emptyClassName="text-sm text-slate-600" listClassName="space-y-1.5" />
           </li>
         );
       })}

@@ -1,7 +1,7 @@
 import { format } from 'date-fns';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ISO_DAY, groupByDay } from '../calendar-month.ts';
-import { CalendarEntry } from './calendar-entry.tsx';
+import { DayAppointments } from './calendar-entry.tsx';
 
 type Props = {
   /** The days shown, in order: a week from Sunday, or the Agenda's days. */
@@ -46,17 +46,7 @@ export function WeekCalendar({ days, appointments, today, titleId, busy, onOpen 
               </span>
               {isToday ? <span className="text-xs font-medium text-blue-800">Today</span> : null}
             </h3>
-            {list.length === 0 ? (
-              <p className="text-xs text-slate-600 sm:sr-only">No appointments</p>
-            ) : (
-              <ul className="space-y-1">
-                {list.map((appointment) => (
-                  <li key={appointment.id}>
-                    <CalendarEntry appointment={appointment} layout="column" onOpen={onOpen} />
-                  </li>
-                ))}
-              </ul>
-            )}
+            <DayAppointments list={list} layout="column" onOpen={onOpen} emptyClassName="text-xs text-slate-600 sm:sr-only" listClassName="space-y-1" />
           </li>
         );
       })}
