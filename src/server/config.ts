@@ -246,7 +246,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
-    publicUrl: (e.PUBLIC_URL?.origin ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl: e.PUBLIC_URL?.origin ?? ownOrigin(e.HOST, e.PORT),
     fixedOrigin: e.PUBLIC_URL?.origin,
     mail: {
       smtp: e.SMTP_URL,
@@ -261,4 +261,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     debug: e.DEBUG,
     rowChecks: e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
   };
+}
+
+/**
+ * This server's own address without PUBLIC_URL: http://HOST:PORT, with a wildcard host read
+ * as this machine (127.0.0.1). With PORT=0 the port is known only once listening, so the
+ * server calls this again then.
+ */
+export function ownOrigin(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }

@@ -43,6 +43,20 @@ describe('server start-up and shutdown', () => {
     expect(lines[0]).toMatch(/^seed:demo: DATA_DIR .* is in use by another process \(server, pid \d+/);
   });
 
+  it('with PORT=0 the set-up link carries the port it was given, and opens the set-up page', async () => {
+    const proc = runNode('src/server/main.ts', { HOST: '127.0.0.1', PORT: '0', DATA_DIR: tempDir('port0'), DATABASE_URL: '', LOG_FORMAT: 'json' });
+    running.push(proc);
+    const firstRun = () => proc.output().split('\n').find((line) => line.includes('"event":"first_run"'));
+    // A real server has to start and log: wait on its output, bounded.
+    for (const deadline = Date.now() + 60_000; !firstRun() && proc.child.exitCode === null && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    const link = new URL((JSON.parse(firstRun() ?? '{}') as { setupUrl?: string }).setupUrl ?? 'http://missing');
+    expect(link.hostname).toBe('127.0.0.1');
+    expect(Number(link.port)).toBeGreaterThan(0);
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"');
+  });
+
   it('logs a calendar feed request without the feed’s token', async () => {
     const server = await startServer({ DATA_DIR: tempDir('feedlog'), DATABASE_URL: '', LOG_LEVEL: 'info', ADMIN_EMAIL: 'feedlog@example.com', ADMIN_PASSWORD: 'feedlog-password' });
     running.push(server);

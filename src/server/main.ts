@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import { EventRecorder } from './analytics/event-recorder.ts';
 import { PublicAvailability } from './booking/public-availability.ts';
 import { createApp } from './app.ts';
-import { ConfigError, parseConfig } from './config.ts';
+import { ConfigError, ownOrigin, parseConfig } from './config.ts';
 import { backupSocketPath, serveBackups } from './db/embedded/backup-control.ts';
 import type { Database } from './db/client.ts';
 import { DataDirError } from './db/embedded/data-dir-errors.ts';
@@ -57,8 +57,13 @@ async function main() {
   const opening = openConfiguredDatabase(config, 'server');
   opening.catch(() => {}); // handled below; avoid an unhandled rejection while we bind
 
+  let listening!: () => void;
+  const bound = new Promise<void>((resolve) => (listening = resolve));
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { ...CONNECTION_TIMEOUTS } }, (info) => {
-    logger.info({ port: info.port, host: config.host }, `listening on http://${config.host}:${info.port}`);
+    // PORT=0 takes any free port: links and the ready line use the one we got.
+    if (!config.fixedOrigin) config.publicUrl = ownOrigin(config.host, info.port);
+    logger.info({ port: info.port, host: config.host }, `listening on ${ownOrigin(config.host, info.port)}`);
+    listening();
   }) as Server;
   limitConnectionsPerClient(server, config.trustProxy, logger);
   server.on('error', (err: NodeJS.ErrnoException) => {
@@ -73,6 +78,7 @@ async function main() {
     const reason = err instanceof Error ? err.message : String(err);
     fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
   }
+  await bound; // the links below carry the port
   if (config.admin) {
     const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password, 'owner', config.admin.name);
     logger.info({ email: config.admin.email }, created ? 'created the admin from ADMIN_EMAIL' : 'admin from ADMIN_EMAIL exists');

@@ -54,8 +54,8 @@ export function createOutbox(
     busy: () => requests.perSecond() > BUSY_REQUESTS_PER_SECOND,
     database,
     transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
-    context: mailContext(config),
-    site: (database) => mailSite(database.db, config),
+    // Read at send time: the brand may have been saved since, and PORT=0 learns its port on listening.
+    context: (database) => currentMailContext(database.db, config),
     from: config.mail.from,
     replyTo: config.mail.replyTo,
     logger,

@@ -37,9 +37,8 @@ export type OutboxOptions = {
   database: () => Database | undefined;
   /** Undefined: email is off; messages are queued as not sent, and any left queued from before are marked so. */
   transport: MailTransport | undefined;
-  context: MailContext;
-  /** The firm's brand and contact block as Settings → Website has them, read once per batch (default: the context's). */
-  site?: (database: Database) => Promise<MailContext['site']>;
+  /** What every email says about the firm and where its links go: read once per batch, so a saved brand shows in the next one. */
+  context: (database: Database) => Promise<MailContext>;
   from: Mailbox;
   replyTo: Mailbox | undefined;
   logger: Logger;
@@ -159,8 +158,7 @@ export class MailOutbox {
     }
     const batch = await claimDueEmails(database.db, this.batchSize, this.leaseSeconds);
     if (batch.length === 0) return false;
-    const { context, site } = this.options;
-    const batchContext = site ? { ...context, site: await site(database) } : context;
+    const batchContext = await this.options.context(database);
     const deadline = Date.now() + (this.leaseSeconds * 1000) / 2;
     for (let i = 0; i < batch.length; i++) {
       if (this.stopped || Date.now() > deadline) {
