@@ -64,8 +64,15 @@ const serverLayers = {
           },
           {
             target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`],
-            from: [`${S}/http`, `${S}/auth`, `${S}/routes`, ...TOP],
+            from: [`${S}/auth`, `${S}/routes`, ...TOP],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
+          },
+          {
+            // A domain rule may refuse with the API's error vocabulary (AppError), nothing else of http/.
+            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`],
+            from: `${S}/http`,
+            except: ['./errors.ts'],
+            message: 'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError).',
           },
           { target: `${S}/http`, from: [`${S}/auth`, `${S}/routes`, ...TOP], message: 'http/ is plumbing: it may not import auth, routes or the app.' },
           { target: `${S}/auth`, from: [`${S}/routes`, ...TOP], message: 'auth/ may not import routes or the app.' },

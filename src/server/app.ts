@@ -26,6 +26,7 @@ import { appointmentRoutes } from './routes/appointments.ts';
 import { websiteBookingRoutes } from './routes/website-bookings.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bookingRoutes } from './routes/bookings.ts';
+import { bookingSettingsRoutes } from './routes/booking-settings.ts';
 import { websiteRoutes } from './routes/website.ts';
 import { calendarFeedRoutes } from './routes/calendar-feed.ts';
 import { emailRoutes } from './routes/email.ts';
@@ -175,6 +176,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', publicLeadRoutes);
   app.route('/', publicEventRoutes);
   app.route('/', bookingRoutes);
+  app.route('/', bookingSettingsRoutes);
   app.route('/', authRoutes);
   app.route('/', notificationRoutes);
   app.route('/', leadImportRoutes);

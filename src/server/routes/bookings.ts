@@ -1,59 +1,47 @@
-import { actorOf, changedFields, recordAudit } from '../audit/audit-log.ts';
 import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
 import {
   availabilityQuerySchema,
   availabilityResponseSchema,
-  bookingSettingsResponseSchema,
   bookingTokenParamSchema,
   confirmBookingRequestSchema,
   createBookingRequestSchema,
   pendingBookingSchema,
   publicBookingSchema,
   rescheduleBookingRequestSchema,
-  saveBookingSettingsSchema,
   type BookingSettings,
-  type PublicBooking,
 } from '#shared/schemas/booking';
 import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
-import { canonicalTimeZone, clockText, isoInZone, zonedParts } from '#shared/zoned-time';
-import { z } from '@hono/zod-openapi';
-import { createOwnerRoute } from '../auth/admin-route.ts';
-import { openSlots, type Busy } from '../booking/availability.ts';
-import type { Db } from '../db/client.ts';
-import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
+import { isoInZone } from '#shared/zoned-time';
+import { admitWebsiteBooking, callUs, sitePhone } from '../booking/admission.ts';
+import { bookOrUndo } from '../booking/book-slot.ts';
 import {
-  bookingNotice,
-  bookSlot,
-  newBookingToken,
-  busyTimes,
-  getBookingSettings,
-  isOverlapViolation,
-  managePathExtra,
-  readBooking,
-  readBookingContext,
-  saveBookingSettings,
-  type Booked,
-  type BookingRow,
-} from '../db/queries/bookings.ts';
+  LINK_INVALID,
+  limitChanges,
+  loadBooking,
+  requireBookableType,
+  requireBookingOpen,
+  requireChangeable,
+  requireNoCallBooked,
+  visitorZoneOf,
+} from '../booking/booking-link.ts';
+import { openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
+import { publicView } from '../booking/public-view.ts';
+import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
+import { bookingNotice, isOverlapViolation, managePathExtra, newBookingToken, readBooking, type BookingRow } from '../db/queries/bookings.ts';
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
-import { hitRateLimit } from '../db/queries/rate-limits.ts';
-import { networkKey, rateLimitKey } from '../lib/client-address.ts';
 import { hashToken } from '../db/queries/sessions.ts';
-import { admitWebsiteBooking, callUs, sitePhone } from './booking-admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
-import { bookedCallIcs, googleCalendarUrl, leadEventDetails, leadEventTitle, outlookCalendarUrl } from '../lib/booked-call-calendar.ts';
-import { mailSite } from '../mail/context.ts';
-import { appointmentUid } from '../lib/icalendar.ts';
 import { createRouter } from '../http/router.ts';
+import { rateLimitKey, networkKey } from '../lib/client-address.ts';
+import { bookedCallIcs } from '../lib/booked-call-calendar.ts';
+import { appointmentUid } from '../lib/icalendar.ts';
+import { mailSite } from '../mail/context.ts';
 
-const LINK_INVALID = 'This booking link is not valid or has expired.';
-const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';
-const TOO_LATE = (hours: number) => `This call can no longer be changed online (less than ${hours} hours before it). Please call us.`;
-/** Changes through one link per hour: each tells every admin, so a link cannot flood them. */
-const CHANGES_PER_LINK_PER_HOUR = 10;
+/** The public booking API: open times, and what a private booking link may do (its rules are in booking/). */
 
 const availabilityRoute = createPublicRoute({
   method: 'get',
@@ -156,168 +144,13 @@ const cancelRoute = createPublicRoute({
   },
 });
 
-const settingsRoute = createOwnerRoute({
-  method: 'get',
-  path: '/api/booking-settings',
-  tags: ['booking'],
-  summary: 'When visitors may book a call',
-  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Booking settings') },
-});
-
-const saveSettingsRoute = createOwnerRoute({
-  method: 'put',
-  path: '/api/booking-settings',
-  tags: ['booking'],
-  summary: 'Change when visitors may book a call (applies at once, in every process)',
-  request: { body: { required: true, ...jsonContent(saveBookingSettingsSchema, 'Booking settings') } },
-  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input, or the email confirmation switch with email off' }) },
-});
-
 const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
-const emailOn = (c: Context<AppEnv>) => c.var.deps.config.mail.smtp !== undefined;
-const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({ ...settings, time_zone: c.var.deps.config.businessTimeZone, email_on: emailOn(c) });
-
-const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confirmation link could be sent. Turn email on first.';
-
-/**
- * `network`: the client network the booking came from (kept for staff's bulk cancel);
- * `visitorTimeZone`: the visitor's own (checked), kept for the mails about the call.
- */
-type Booking = {
-  hash: string;
-  token: string;
-  date: string;
-  time: string;
-  type: string;
-  start: string;
-  settings: BookingSettings;
-  timeZone: string;
-  busy: Busy[];
-  network: string | null;
-  visitorTimeZone: string | null;
-};
-
-/**
- * Books the time for the link (bookSlot) or answers why not, calling `undo` first: 409 when
- * someone else took or is taking it (with that day's open times), or when the link booked at
- * this very moment through another request (a double click).
- */
-async function bookOrUndo(c: Context<AppEnv>, b: Booking, undo: () => Promise<void>): Promise<Booked> {
-  const { settings, timeZone } = b;
-  let id: Booked | 'taken' | undefined;
-  try {
-    id = await bookSlot(
-      c.var.db,
-      {
-        hash: b.hash,
-        date: b.date,
-        time: b.time,
-        type: b.type,
-        durationMinutes: settings.slot_minutes,
-        bufferMinutes: settings.buffer_minutes,
-        token: b.token,
-        network: b.network,
-        visitorTimeZone: b.visitorTimeZone,
-      },
-      mailOf(c),
-    );
-  } catch (error) {
-    if (!isOverlapViolation(error)) throw error;
-    await undo();
-    throw slotTaken(await slotsOn(c.var.db, settings, timeZone, b.date), timeZone);
-  }
-  if (id === 'taken' || !id) await undo();
-  // Someone else is booking this very time right now: theirs, unless it fails (then it is open
-  // again). The day's other times come from the busy times already read, with this one busy.
-  if (id === 'taken') {
-    const start = Date.parse(b.start);
-    const taken = [...b.busy, { start, end: start + settings.slot_minutes * 60_000 }];
-    throw slotTaken(openSlots({ settings, timeZone, from: b.date, to: b.date, now: Date.now(), busy: taken }), timeZone);
-  }
-  if (!id) throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
-  return id;
-}
-
-/** The open start times of one business date now, leaving out `ownAppointment` (a call being moved). */
-async function slotsOn(db: Db, settings: BookingSettings, timeZone: string, date: string, ignore?: { start: number; duration_minutes: number }) {
-  const busy = withoutCall(await busyTimes(db, timeZone, date, date), ignore);
-  return openSlots({ settings, timeZone, from: date, to: date, now: Date.now(), busy });
-}
-
-/**
- * Checks that `start` is one of the open times of its day, given that day's busy times (but
- * `ignore`, the call being moved), or answers 409 with that day's open times; returns its
- * business date and clock time.
- */
-function requireOpenSlot(settings: BookingSettings, timeZone: string, start: string, busy: Busy[], ignore?: { start: number; duration_minutes: number }) {
-  const at = Date.parse(start);
-  const { date, minutes } = zonedParts(at, timeZone);
-  const slots = openSlots({ settings, timeZone, from: date, to: date, now: Date.now(), busy: withoutCall(busy, ignore) });
-  if (!slots.includes(at)) throw slotTaken(slots, timeZone);
-  return { date, time: clockText(minutes) };
-}
-
-/** Busy times without the call being moved (it does not block its own new time). */
-function withoutCall(busy: Busy[], ignore?: { start: number; duration_minutes: number }): Busy[] {
-  if (!ignore) return busy;
-  const end = ignore.start + ignore.duration_minutes * 60_000;
-  const i = busy.findIndex((b) => b.start === ignore.start && b.end === end);
-  return i < 0 ? busy : busy.filter((_, j) => j !== i);
-}
-
-const slotTaken = (slots: number[], timeZone: string) =>
-  new AppError('conflict', SLOT_TAKEN, undefined, undefined, { slots: slots.map((s) => isoInZone(s, timeZone)) });
-
-function requireType(settings: BookingSettings, type: string) {
-  if (!(settings.types as string[]).includes(type)) {
-    throw new AppError('validation_failed', 'That kind of call cannot be booked online.', { type: 'Choose one of the kinds offered' });
-  }
-}
-
-async function limitChanges(c: Context<AppEnv>, hash: string) {
-  const limit = await hitRateLimit(c.var.db, `booking:${hash}`, CHANGES_PER_LINK_PER_HOUR, 3600);
-  if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds, 'changes to this booking');
-}
-
-/** The visitor's time zone as sent (checked by the schema), in the runtime's own spelling; null when not sent. */
-const visitorZoneOf = (sent: string | undefined) => (sent === undefined ? null : (canonicalTimeZone(sent) ?? null));
-
-/** The scheduled call for the visitor's own calendar: the .ics path and the web calendars' links, with the invitation's words. */
-async function calendarOf(c: Context<AppEnv>, token: string, call: { start: string; end: string; type: string }): Promise<PublicBooking['calendar']> {
-  // The brand and contact the website shows now (Settings → Website), as the emails have them.
-  const site = await mailSite(c.var.db, c.var.deps.config);
-  const event = { title: leadEventTitle(call.type, site), details: leadEventDetails(call.type, site), start: call.start, end: call.end };
-  return { ics_path: `/api/public/bookings/${token}/calendar.ics`, google_url: googleCalendarUrl(event), outlook_url: outlookCalendarUrl(event) };
-}
-
-/** What the link's holder sees of their booking (with the time held for their confirmation, if any). */
-async function publicView(c: Context<AppEnv>, row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow): Promise<PublicBooking> {
-  const a = row.appointment;
-  const noticeMs = settings.min_notice_hours * 3_600_000;
-  const scheduled = a?.status === 'scheduled';
-  const booking = a
-    ? { start: isoInZone(a.start, timeZone), end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone), type: a.type, status: a.status }
-    : null;
-  return {
-    first_name: row.full_name.split(/\s+/)[0] ?? row.full_name,
-    time_zone: timeZone,
-    booking,
-    can_book: settings.enabled && !row.expired && (!a || a.status === 'cancelled'),
-    can_change: scheduled && a.start - Date.now() >= noticeMs,
-    min_notice_hours: settings.min_notice_hours,
-    manage_path: `/booking/${token}`,
-    pending:
-      hold && !hold.confirmed && !hold.expired
-        ? {
-            start: isoInZone(hold.start, timeZone),
-            end: isoInZone(hold.start + settings.slot_minutes * 60_000, timeZone),
-            type: hold.type,
-            expires_at: hold.expires_at,
-          }
-        : null,
-    calendar: booking && scheduled ? await calendarOf(c, token, booking) : null,
-  };
-}
+/** Who is booking, for the website's booking limits. */
+const requester = (c: Context<AppEnv>) => ({ db: c.var.db, config: c.var.deps.config, clientIp: c.var.clientIp });
+/** What the link's holder sees, with the site's words read from the database when a call shows. */
+const viewOf = (c: Context<AppEnv>, row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow) =>
+  publicView(row, token, settings, timeZone, { hold, site: () => mailSite(c.var.db, c.var.deps.config) });
+const load = (c: Context<AppEnv>, token: string, start?: string) => loadBooking(c.var.db, c.var.deps.config.businessTimeZone, token, start);
 
 const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minutes. Please pick a time again.';
 const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
@@ -345,24 +178,6 @@ async function holdForConfirmation(c: Context<AppEnv>, b: { token: string; hash:
   return held;
 }
 
-/** The link, the settings and (given a start) the busy times of that business date, in one read. */
-async function loadBooking(c: Context<AppEnv>, token: string, start?: string) {
-  const timeZone = c.var.deps.config.businessTimeZone;
-  const hash = hashToken(token);
-  const date = start === undefined ? undefined : zonedParts(Date.parse(start), timeZone).date;
-  const { booking: row, settings, busy } = await readBookingContext(c.var.db, hash, timeZone, date);
-  if (!row) throw new AppError('not_found', LINK_INVALID);
-  return { row, settings, hash, timeZone, busy };
-}
-
-/** The booked call, which must still be changeable. */
-function requireChangeable(row: BookingRow, settings: BookingSettings) {
-  const a = row.appointment;
-  if (!a || a.status !== 'scheduled') throw new AppError('unprocessable', 'There is no booked call to change.');
-  if (a.start - Date.now() < settings.min_notice_hours * 3_600_000) throw new AppError('unprocessable', TOO_LATE(settings.min_notice_hours));
-  return a;
-}
-
 export const bookingRoutes = createRouter()
   .openapi(availabilityRoute, async (c) => {
     const { from, to } = c.req.valid('query');
@@ -378,30 +193,31 @@ export const bookingRoutes = createRouter()
   })
   .openapi(bookRoute, async (c) => {
     const body = c.req.valid('json');
-    const { row, settings, hash, timeZone, busy } = await loadBooking(c, body.booking_token, body.start);
-    if (!settings.enabled) throw new AppError('conflict', 'Online booking is closed. We will call you to agree a time.', undefined, undefined, { slots: [] });
+    const { row, settings, hash, timeZone, busy } = await load(c, body.booking_token, body.start);
+    requireBookingOpen(settings);
     if (row.expired) throw new AppError('not_found', LINK_INVALID);
-    if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
-    requireType(settings, body.type);
+    requireNoCallBooked(row);
+    requireBookableType(settings, body.type);
     // No change limit here: a link books one call; moving and cancelling it are limited. The
     // website's booking limits count what an address, a network and the whole site book.
     const at = requireOpenSlot(settings, timeZone, body.start, busy);
     const visitorTimeZone = visitorZoneOf(body.time_zone);
-    const admission = await admitWebsiteBooking(c, settings);
+    const admission = await admitWebsiteBooking(requester(c), settings);
     if (admission.confirm) {
       const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type, visitorTimeZone });
       if (!held) {
         await admission.undo();
-        throw new AppError('rate_limited', `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c))}`);
+        throw new AppError('rate_limited', `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c.var.db, c.var.deps.config))}`);
       }
       const start = Date.parse(body.start);
-      const view = await publicView(c, row, body.booking_token, settings, timeZone);
+      const view = await viewOf(c, row, body.booking_token, settings, timeZone);
       const pending = { start: isoInZone(start, timeZone), end: isoInZone(start + settings.slot_minutes * 60_000, timeZone), type: body.type, expires_at: held.expiresAt };
       // A hold exists only with its confirmation email queued (holdBooking).
       return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending, emailed: true }, 202);
     }
     const made = await bookOrUndo(
-      c,
+      c.var.db,
+      mailOf(c),
       { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start, network: networkKey(c.var.clientIp), visitorTimeZone },
       admission.undo,
     );
@@ -411,7 +227,7 @@ export const bookingRoutes = createRouter()
       expired: false,
       appointment: { id: made.id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled', sequence: 0 },
     };
-    return c.json({ ...(await publicView(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
+    return c.json({ ...(await viewOf(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
   })
   .openapi(confirmRoute, async (c) => {
     const { token } = c.req.valid('param');
@@ -420,17 +236,18 @@ export const bookingRoutes = createRouter()
     const hash = hashToken(token);
     const hold = await readHold(c.var.db, hash, hashToken(code), timeZone);
     if (!hold) throw new AppError('not_found', HOLD_UNKNOWN);
-    const { row, settings, busy } = await loadBooking(c, token, isoInZone(hold.start, timeZone));
+    const { row, settings, busy } = await load(c, token, isoInZone(hold.start, timeZone));
     // Clicked twice: the second answers what the first did.
-    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id) return c.json(await publicView(c, row, token, settings, timeZone), 200);
+    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id) return c.json(await viewOf(c, row, token, settings, timeZone), 200);
     if (hold.expired) throw new AppError('unprocessable', HOLD_EXPIRED);
-    if (!settings.enabled) throw new AppError('conflict', 'Online booking is closed. We will call you to agree a time.', undefined, undefined, { slots: [] });
-    if (row.appointment?.status === 'scheduled') throw new AppError('conflict', 'You already have a call booked. Use your private link to move it.');
-    requireType(settings, hold.type);
+    requireBookingOpen(settings);
+    requireNoCallBooked(row);
+    requireBookableType(settings, hold.type);
     const start = isoInZone(hold.start, timeZone);
     const at = requireOpenSlot(settings, timeZone, start, busy);
     const made = await bookOrUndo(
-      c,
+      c.var.db,
+      mailOf(c),
       { hash, ...at, type: hold.type, token, settings, timeZone, busy, start, network: hold.client_network, visitorTimeZone: hold.visitor_time_zone },
       async () => {},
     );
@@ -441,18 +258,18 @@ export const bookingRoutes = createRouter()
       expired: false,
       appointment: { id: made.id, start: hold.start, duration_minutes: settings.slot_minutes, type: hold.type, status: 'scheduled', sequence: 0 },
     };
-    return c.json({ ...(await publicView(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
+    return c.json({ ...(await viewOf(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
   })
   .openapi(readRoute, async (c) => {
     const { token } = c.req.valid('param');
-    const { row, settings, hash, timeZone } = await loadBooking(c, token);
+    const { row, settings, hash, timeZone } = await load(c, token);
     const hold = await readPendingHold(c.var.db, hash, timeZone);
     c.header('Cache-Control', 'no-store');
-    return c.json(await publicView(c, row, token, settings, timeZone, hold), 200);
+    return c.json(await viewOf(c, row, token, settings, timeZone, hold), 200);
   })
   .openapi(calendarRoute, async (c) => {
     const { token } = c.req.valid('param');
-    const { row, timeZone } = await loadBooking(c, token);
+    const { row, timeZone } = await load(c, token);
     const a = row.appointment;
     if (!a) throw new AppError('not_found', 'There is no call booked through this link.');
     const { config } = c.var.deps;
@@ -475,10 +292,10 @@ export const bookingRoutes = createRouter()
   .openapi(rescheduleRoute, async (c) => {
     const { token } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { row, settings, hash, timeZone, busy } = await loadBooking(c, token, body.start);
+    const { row, settings, hash, timeZone, busy } = await load(c, token, body.start);
     const current = requireChangeable(row, settings);
-    requireType(settings, body.type);
-    await limitChanges(c, hash);
+    requireBookableType(settings, body.type);
+    await limitChanges(c.var.db, hash);
     const at = requireOpenSlot(settings, timeZone, body.start, busy, current);
     let changed;
     try {
@@ -497,17 +314,17 @@ export const bookingRoutes = createRouter()
       );
     } catch (error) {
       if (!isOverlapViolation(error)) throw error;
-      throw slotTaken(await slotsOn(c.var.db, settings, timeZone, at.date, current), timeZone);
+      throw slotTaken(await openSlotsOn(c.var.db, settings, timeZone, at.date, current), timeZone);
     }
     c.var.deps.outbox.nudge();
     const moved = await readBooking(c.var.db, hash, timeZone);
-    return c.json({ ...(await publicView(c, moved!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
+    return c.json({ ...(await viewOf(c, moved!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
   })
   .openapi(cancelRoute, async (c) => {
     const { token } = c.req.valid('param');
-    const { row, settings, hash, timeZone } = await loadBooking(c, token);
+    const { row, settings, hash, timeZone } = await load(c, token);
     const current = requireChangeable(row, settings);
-    await limitChanges(c, hash);
+    await limitChanges(c.var.db, hash);
     const changed = await changeAppointment(
       c.var.db,
       current.id,
@@ -516,26 +333,5 @@ export const bookingRoutes = createRouter()
     );
     c.var.deps.outbox.nudge();
     const cancelled = await readBooking(c.var.db, hash, timeZone);
-    return c.json({ ...(await publicView(c, cancelled!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
-  })
-  .openapi(settingsRoute, async (c) => {
-    const settings = await getBookingSettings(c.var.db);
-    return c.json(settingsResponse(c, settings), 200);
-  })
-  .openapi(saveSettingsRoute, async (c) => {
-    const before = await getBookingSettings(c.var.db);
-    const body = c.req.valid('json');
-    const require_email_confirmation = body.require_email_confirmation ?? before.require_email_confirmation;
-    // Turning it on (or saving it on) with email off would hold every booking with no link to click.
-    if (require_email_confirmation && !emailOn(c) && body.require_email_confirmation !== undefined) {
-      throw new AppError('validation_failed', EMAIL_OFF_SWITCH, { require_email_confirmation: EMAIL_OFF_SWITCH });
-    }
-    await saveBookingSettings(c.var.db, { ...body, require_email_confirmation });
-    const settings = await getBookingSettings(c.var.db);
-    const changes = changedFields(before, settings, Object.keys(settings) as (keyof typeof settings & string)[]);
-    if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'booking', details: { changes } });
-    }
-    return c.json(settingsResponse(c, settings), 200);
+    return c.json({ ...(await viewOf(c, cancelled!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
   });
-

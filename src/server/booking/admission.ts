@@ -1,9 +1,9 @@
-import type { Context } from 'hono';
 import type { BookingSettings } from '#shared/schemas/booking';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import { notifyBookingSpike } from '../db/queries/booking-holds.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
 import { getWebsiteContent } from '../db/queries/website.ts';
-import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { networkKey, rateLimitKey } from '../lib/client-address.ts';
 
@@ -20,6 +20,9 @@ const DAY_SECONDS = 86_400;
 const HOUR_SECONDS = 3_600;
 const HOUR_KEY = 'booking-hour';
 
+/** Who is booking: the open database, the configuration, the client's address. */
+export type BookingRequest = { db: Db; config: Config; clientIp: string };
+
 export type Admission = {
   /** The booking must wait for the visitor to confirm it from an email (a pending hold). */
   confirm: boolean;
@@ -30,7 +33,7 @@ export type Admission = {
 export const callUs = (phone: string) => `Please call us at ${phone} to book your call.`;
 
 /** The phone the website shows now (Settings → Website; SITE_PHONE until saved): the number a refused visitor is asked to call. */
-export const sitePhone = async (c: Context<AppEnv>) => (await getWebsiteContent(c.var.db, c.var.deps.config.site)).content.phone;
+export const sitePhone = async (db: Db, config: Config) => (await getWebsiteContent(db, config.site)).content.phone;
 
 export const tooManyFromNetwork = (phone: string) => `Too many online bookings from your network today. ${callUs(phone)}`;
 export const busyWithoutEmail = (phone: string) =>
@@ -47,9 +50,8 @@ export function spikeMessage(threshold: number, emailOn: boolean): string {
  * threshold. Above it, or when the owners require it, the booking must be confirmed by email;
  * with email off that is impossible, and the visitor is asked to call (429).
  */
-export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingSettings): Promise<Admission> {
-  const { config } = c.var.deps;
-  const db = c.var.db;
+export async function admitWebsiteBooking(request: BookingRequest, settings: BookingSettings): Promise<Admission> {
+  const { db, config, clientIp } = request;
   const emailOn = config.mail.smtp !== undefined;
   const undos: (() => Promise<void>)[] = [];
   const undo = async () => {
@@ -57,8 +59,8 @@ export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingS
   };
 
   if (config.bookingRateLimit > 0) {
-    const address = `booking-address:${rateLimitKey(c.var.clientIp)}`;
-    const network = `booking-network:${networkKey(c.var.clientIp)}`;
+    const address = `booking-address:${rateLimitKey(clientIp)}`;
+    const network = `booking-network:${networkKey(clientIp)}`;
     const day = await hitRateLimitsUnlessOver(
       db,
       [
@@ -68,7 +70,7 @@ export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingS
       DAY_SECONDS,
     );
     if (day.over.length > 0) {
-      throw new AppError('rate_limited', tooManyFromNetwork(await sitePhone(c)), undefined, { 'Retry-After': String(day.retryAfterSeconds) });
+      throw new AppError('rate_limited', tooManyFromNetwork(await sitePhone(db, config)), undefined, { 'Retry-After': String(day.retryAfterSeconds) });
     }
     undos.push(() => undoRateLimitHits(db, [address, network], [], day.windowStart));
   }
@@ -82,7 +84,7 @@ export async function admitWebsiteBooking(c: Context<AppEnv>, settings: BookingS
     if (busy) await notifyBookingSpike(db, spikeMessage(threshold, emailOn));
     if (busy && !emailOn) {
       await undo();
-      throw new AppError('rate_limited', busyWithoutEmail(await sitePhone(c)), undefined, { 'Retry-After': String(hour.retryAfterSeconds) });
+      throw new AppError('rate_limited', busyWithoutEmail(await sitePhone(db, config)), undefined, { 'Retry-After': String(hour.retryAfterSeconds) });
     }
   }
 

@@ -1,0 +1,54 @@
+import type { Context } from 'hono';
+import { bookingSettingsResponseSchema, saveBookingSettingsSchema, type BookingSettings } from '#shared/schemas/booking';
+import { actorOf, changedFields, recordAudit } from '../audit/audit-log.ts';
+import { createOwnerRoute } from '../auth/admin-route.ts';
+import { getBookingSettings, saveBookingSettings } from '../db/queries/bookings.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+const settingsRoute = createOwnerRoute({
+  method: 'get',
+  path: '/api/booking-settings',
+  tags: ['booking'],
+  summary: 'When visitors may book a call',
+  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Booking settings') },
+});
+
+const saveSettingsRoute = createOwnerRoute({
+  method: 'put',
+  path: '/api/booking-settings',
+  tags: ['booking'],
+  summary: 'Change when visitors may book a call (applies at once, in every process)',
+  request: { body: { required: true, ...jsonContent(saveBookingSettingsSchema, 'Booking settings') } },
+  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input, or the email confirmation switch with email off' }) },
+});
+
+const emailOn = (c: Context<AppEnv>) => c.var.deps.config.mail.smtp !== undefined;
+const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({ ...settings, time_zone: c.var.deps.config.businessTimeZone, email_on: emailOn(c) });
+
+const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confirmation link could be sent. Turn email on first.';
+
+/** The owners' booking settings (Settings → Booking): when visitors may book, and how. */
+export const bookingSettingsRoutes = createRouter()
+  .openapi(settingsRoute, async (c) => {
+    const settings = await getBookingSettings(c.var.db);
+    return c.json(settingsResponse(c, settings), 200);
+  })
+  .openapi(saveSettingsRoute, async (c) => {
+    const before = await getBookingSettings(c.var.db);
+    const body = c.req.valid('json');
+    const require_email_confirmation = body.require_email_confirmation ?? before.require_email_confirmation;
+    // Turning it on (or saving it on) with email off would hold every booking with no link to click.
+    if (require_email_confirmation && !emailOn(c) && body.require_email_confirmation !== undefined) {
+      throw new AppError('validation_failed', EMAIL_OFF_SWITCH, { require_email_confirmation: EMAIL_OFF_SWITCH });
+    }
+    await saveBookingSettings(c.var.db, { ...body, require_email_confirmation });
+    const settings = await getBookingSettings(c.var.db);
+    const changes = changedFields(before, settings, Object.keys(settings) as (keyof typeof settings & string)[]);
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'booking', details: { changes } });
+    }
+    return c.json(settingsResponse(c, settings), 200);
+  });
