@@ -15,9 +15,9 @@ import {
 
 const now = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3_600_000;
-const rowWith = (appointment: BookingRow['appointment']): BookingRow => ({ lead_id: 1, full_name: 'Jane Doe', expired: false, appointment });
+const rowWith = (appointment: BookingRow['appointment']): BookingRow => ({ lead_id: 'lead-1', full_name: 'Jane Doe', expired: false, appointment });
 const scheduledIn = (hours: number, status: 'scheduled' | 'cancelled' = 'scheduled') =>
-  rowWith({ id: 7, start: now + hours * HOUR, duration_minutes: 30, type: 'Call', status, sequence: 0 });
+  rowWith({ id: 'appt-7', start: now + hours * HOUR, duration_minutes: 30, type: 'Call', status, sequence: 0 });
 
 function refusal(f: () => unknown): { status: number; message: string } {
   try {
@@ -48,7 +48,7 @@ describe('the booking link rules', () => {
 
   it('requireChangeable: a scheduled call, at least the minimum notice away', () => {
     const settings = { ...DEFAULT_BOOKING_SETTINGS, min_notice_hours: 4 };
-    expect(requireChangeable(scheduledIn(4), settings, now).id).toBe(7);
+    expect(requireChangeable(scheduledIn(4), settings, now).id).toBe('appt-7');
     expect(refusal(() => requireChangeable(scheduledIn(3.9), settings, now))).toEqual({ status: 422, message: TOO_LATE(4) });
     expect(refusal(() => requireChangeable(scheduledIn(48, 'cancelled'), settings, now)).status).toBe(422);
     expect(refusal(() => requireChangeable(rowWith(null), settings, now)).status).toBe(422);
