@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_APP_CSP } from './app.ts';
+import { ADMIN_APP_CSP } from './http/client-pages.ts';
 import { createTestApp } from './test/app.ts';
 import { useTestDatabase } from './test/database.ts';
 

@@ -1,25 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
 import { except } from 'hono/combine';
-import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
-import { ERROR_CODES, type ErrorCode } from '#shared/schemas/error';
-import { DATABASE_FAULT_MESSAGES, databaseFault, sqlState } from './db/database-faults.ts';
 import { bodyLimit } from './http/body-limit.ts';
+import { CSP, mountClient } from './http/client-pages.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { AppError, ClientAbortedError, errorBody, errorResponse } from './http/errors.ts';
-import { isMisdirected, publicOrigin } from './http/public-origin.ts';
-import { preferredEncoding, type Compressed } from './http/content-encoding.ts';
+import { DeploymentWarnings } from './http/deployment-warnings.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { AppError, errorBody } from './http/errors.ts';
+import { hasMetricsToken, Metrics } from './http/metrics.ts';
+import { isMisdirected } from './http/public-origin.ts';
+import { checkRequestSource } from './http/request-source.ts';
 import { withDatabase } from './http/router.ts';
 import { clientAddress } from './lib/client-address.ts';
-import { isAppPath, loadStaticSite, readBuiltFile } from './http/static-site.ts';
-import { laterOf, robotsTxt, sitemapXml } from './http/sitemap.ts';
-import { WebsitePages } from './http/website-pages.ts';
-import { defaultWebsiteContent } from '#shared/website-content';
-import { DeploymentWarnings } from './http/deployment-warnings.ts';
-import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
@@ -48,37 +42,6 @@ import { auditRoutes } from './routes/audit.ts';
 import { deploymentRoutes } from './routes/deployment.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
-
-const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-};
-
-/** Only our own scripts, styles, images and API; nobody may frame us. */
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:'],
-  fontSrc: ["'self'"],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-};
-
-/**
- * The admin app's dialogs lock page scroll with an injected <style> element (Radix via
- * react-remove-scroll), so its shell also allows inline styles. Scripts stay 'self' only.
- */
-export const ADMIN_APP_CSP = Object.entries({ ...CSP, styleSrc: ["'self'", "'unsafe-inline'"] })
-  .map(([k, v]) => `${k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)} ${v.join(' ')}`)
-  .join('; ');
 
 /** Composes the API and the built client into one app. */
 export function createApp(deps: AppDeps) {
@@ -216,40 +179,7 @@ export function createApp(deps: AppDeps) {
 
   mountClient(app, deps);
 
-  app.onError((err, c) => {
-    if (err instanceof AppError) return errorResponse(c, err);
-    if (err instanceof ClientAbortedError) {
-      // The client hung up mid-body (or took longer than the request timeout): no one to
-      // answer, nothing wrong here. Not a warning, and never "database unavailable".
-      deps.logger.info({ requestId: c.get('requestId'), reason: err.reason, ip: c.get('clientIp') }, 'client closed the connection before sending the whole request');
-      return c.json(errorBody(c, 'bad_request', 'The request body did not arrive in full. Please send it again.'), 400);
-    }
-    if (err instanceof HTTPException && err.status < 500) {
-      // Hono's own 4xx (a body that is not valid JSON, a body without a Content-Type), with
-      // our code for that status, so code and status always agree.
-      const code = HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request';
-      const message = err.status === 400 ? 'The request body is not valid JSON.' : code === 'unsupported_media_type' ? 'Send the request body as application/json.' : err.message;
-      return c.json(errorBody(c, code, message), ERROR_CODES[code]);
-    }
-    const fault = databaseFault(err);
-    if (fault) {
-      // The database is down, restarting or full: the client may retry; no stack, no details.
-      deps.logger.warn({ requestId: c.get('requestId'), fault, error: err.name, dbCode: sqlState(err) }, 'database unavailable');
-      c.header('Retry-After', '5');
-      return c.json(errorBody(c, 'service_unavailable', DATABASE_FAULT_MESSAGES[fault]), 503);
-    }
-    const dbCode = sqlState(err);
-    if (dbCode?.startsWith('22')) {
-      // A data exception (a value the database cannot store): the client's input, not our fault.
-      return c.json(errorBody(c, 'bad_request', 'The request contains a value that cannot be stored.'), 400);
-    }
-    // Log the error without the query's parameters: they hold people's personal data.
-    deps.logger.error(
-      { requestId: c.get('requestId'), error: err.name, dbCode, message: dbCode ? undefined : err.message, stack: dbCode ? undefined : err.stack },
-      'unhandled error',
-    );
-    return c.json(errorBody(c, 'internal_error', 'Something went wrong on our side.'), 500);
-  });
+  app.onError(errorHandler(deps.logger));
 
   return app;
 }
@@ -263,89 +193,3 @@ function socketPeer(c: Context<AppEnv>): string | undefined {
   }
 }
 
-/**
- * Cross-site request forgery guard for state-changing requests. A browser sends Origin on
- * every one of them (and Sec-Fetch-Site, in every current engine): it must be this
- * site's origin — scheme, host and port — which is PUBLIC_URL when set, else the origin the
- * request was sent to. A request with neither header is not from a browser: refused, except
- * for the public operations under /api/public/ (lead form, analytics events, bookings),
- * which other programs may call and which no cookie authorises anyway.
- * https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html
- */
-function checkRequestSource(c: Context<AppEnv>) {
-  const origin = c.req.header('origin');
-  const fetchSite = c.req.header('sec-fetch-site');
-  if (origin === undefined && fetchSite === undefined) {
-    if (c.req.path.startsWith('/api/public/')) return;
-    throw new AppError('forbidden', 'This request needs an Origin header. Send it from the pages of this site.');
-  }
-  if (fetchSite !== undefined && fetchSite !== 'same-origin') throw new AppError('forbidden', 'Cross-site request refused.');
-  if (origin === undefined) return;
-  let sent: string;
-  try {
-    sent = new URL(origin).origin;
-  } catch {
-    throw new AppError('forbidden', 'Cross-site request refused.');
-  }
-  if (sent !== publicOrigin(c).origin) throw new AppError('forbidden', 'Cross-site request refused.');
-}
-
-function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
-  const clientDir = deps.clientDir;
-  if (!clientDir) {
-    app.get('*', (c) => c.text('The client is not built. Run `npm run build`, or `npm start`.', 404));
-    return;
-  }
-  // The defaults until the first page request reads the saved words (the database may not be open yet).
-  const site = loadStaticSite(clientDir, {
-    website: defaultWebsiteContent(deps.config.site.name, deps.config.site),
-    year: String(new Date().getFullYear()),
-  });
-  const websitePages = (deps.websitePages = new WebsitePages(site, deps.database, deps.config, (err) =>
-    deps.logger.error({ err, event: 'website_pages_failed' }, 'could not read the website settings; the pages keep their last words'),
-  ));
-  app.use(
-    '/assets/*',
-    serveStatic({
-      root: clientDir,
-      // The build writes .br and .gz beside each compressible asset (scripts/compress-assets.ts).
-      precompressed: true,
-      onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
-    }),
-  );
-  // The sitemap and robots.txt name the site's absolute URLs; the sitemap's times follow each save.
-  app.get('/sitemap.xml', async (c) => {
-    await websitePages.fresh();
-    c.header('Cache-Control', 'no-cache');
-    return c.body(sitemapXml(publicOrigin(c), site.indexable, laterOf(site.builtAt, websitePages.savedAt())), 200, { 'Content-Type': 'application/xml; charset=UTF-8' });
-  });
-  const builtRobots = readBuiltFile(clientDir, 'robots.txt');
-  if (builtRobots !== undefined) app.get('/robots.txt', (c) => c.text(robotsTxt(builtRobots, publicOrigin(c))));
-  app.get('*', async (c, next) => {
-    await websitePages.fresh();
-    const page = site.page(c.req.path);
-    if (page === undefined) return next();
-    c.header('Cache-Control', 'no-cache');
-    if (isAppPath(c.req.path)) c.header('Content-Security-Policy', ADMIN_APP_CSP);
-    if (/^\/(booking|setup|invite|reset-password)\//.test(c.req.path)) {
-      // A private link: kept out of caches, and out of the Referer of any link on the page.
-      c.header('Cache-Control', 'no-store');
-      c.header('Referrer-Policy', 'no-referrer');
-    }
-    return sendHtml(c, page, 200);
-  });
-  // HTML files are served only through their clean paths above, with the site values filled in.
-  app.use('*', async (c, next) => (c.req.path.endsWith('.html') ? sendHtml(c, site.notFound, 404) : next()));
-  app.use('*', serveStatic({ root: clientDir, precompressed: true }));
-  app.all('*', (c) => sendHtml(c, site.notFound, 404));
-}
-
-/** A page in the encoding the browser prefers (brotli, gzip or none), compressed at start-up. */
-function sendHtml(c: Context<AppEnv>, page: Compressed, status: 200 | 404) {
-  c.header('Vary', 'Accept-Encoding');
-  const encoding = preferredEncoding(c.req.header('accept-encoding'));
-  if (!encoding) return c.html(page.text, status);
-  c.header('Content-Encoding', encoding);
-  c.header('Content-Type', 'text/html; charset=UTF-8');
-  return c.body(new Uint8Array(page[encoding]), status);
-}
