@@ -23,16 +23,8 @@ import { propertyTypeLabel } from '#shared/property-type-label';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
 import { bulkUpdateLeads } from '../db/queries/lead-bulk.ts';
-import {
-  LeadUpdateRefused,
-  createLead,
-  getLead,
-  iterateLeads,
-  listLeads,
-  updateLead,
-  type LeadFilters,
-  type LeadOrder,
-} from '../db/queries/leads.ts';
+import { iterateLeads, listLeads, type LeadFilters, type LeadOrder } from '../db/queries/lead-list.ts';
+import { LeadUpdateRefused, createLead, getLead, updateLead } from '../db/queries/leads.ts';
 import { appointmentMailOf } from '../db/queries/appointments.ts';
 import { deleteLeadWithAppointments } from '../db/queries/lead-removal.ts';
 import type { AppEnv } from '../http/context.ts';

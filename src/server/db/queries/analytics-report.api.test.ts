@@ -7,7 +7,7 @@ import { execute, pgArray } from '../sql.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { rebuildAnalyticsRollups } from './analytics-events.ts';
 import { getAnalyticsFunnel, getAnalyticsReport, getAnalyticsSources, type DayRange } from './analytics-report.ts';
-import { listLeads, NEWEST_FIRST } from './leads.ts';
+import { listLeads, NEWEST_FIRST } from './lead-list.ts';
 
 /**
  * The report's numbers against a brute-force count over the raw rows, for random visitors,

@@ -4,7 +4,7 @@ import { dueFollowUpSchema, type DueFollowUp, type Overview } from '#shared/sche
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
 import { listUpcomingAppointments, upcomingWithin } from './appointments.ts';
-import { listNewestLeads } from './leads.ts';
+import { listNewestLeads } from './lead-list.ts';
 
 // The Overview's lists: the 5 newest leads, and the next 5 appointments within 7 days.
 const UPCOMING_DAYS = 7;
