@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { describeSmtp } from '../lib/mail-settings.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
 import type { Logger } from 'pino';
-import type { MailContext } from './messages.ts';
+import type { MailContext } from './templates/render.ts';
 import { MailOutbox, type OutboxOptions } from './outbox.ts';
 import { smtpTransport } from './transport.ts';
 import type { Db } from '../db/client.ts';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_KINDS, type EmailKind } from '../db/queries/emails.ts';
 import type { WeeklyReportData } from '../lib/weekly-report-data.ts';
-import { composeEmail, emailSubject, WEEKLY_REPORT_DEFINITIONS, type MailContext } from './messages.ts';
+import { composeEmail, emailSubject } from './messages.ts';
+import type { MailContext } from './templates/render.ts';
+import { WEEKLY_REPORT_DEFINITIONS } from './templates/weekly-report.ts';
 
 const ctx: MailContext = {
   site: { name: 'Keystone Due Diligence', email: 'hello@keystone.example', phone: '(301) 555-0100', address: 'Frederick, MD' },

@@ -12,7 +12,8 @@ import {
   type OutgoingEmail,
 } from '../db/queries/emails.ts';
 import type { Mailbox } from '../lib/mail-settings.ts';
-import { composeEmail, EmailDataError, type MailContext } from './messages.ts';
+import { composeEmail } from './messages.ts';
+import { EmailDataError, type MailContext } from './templates/render.ts';
 import type { MailTransport } from './transport.ts';
 
 /**

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Mailbox, SmtpSettings } from '../lib/mail-settings.ts';
-import type { ComposedEmail } from './messages.ts';
+import type { ComposedEmail } from './templates/render.ts';
 
 /** One message, ready for the wire. */
 export type OutgoingMessage = ComposedEmail & { messageId: string; to: Mailbox; from: Mailbox; replyTo: Mailbox | undefined };
