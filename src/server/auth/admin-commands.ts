@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { auditInsert, type AuditActor } from '../db/queries/audit-log.ts';
 import { sqlState } from '../db/database-faults.ts';
 import { lockTeamOwners, NEEDS_AN_OWNER } from '../db/queries/team.ts';
-import { execute, isoTimestamp, queryRows } from '../db/sql.ts';
+import { execute, isoTimestamp, queryRows, transaction } from '../db/sql.ts';
 import { hashPassword } from './password.ts';
 
 /**
@@ -60,8 +60,7 @@ const NO_SUCH = (email: string) => new Error(`No admin has the email ${email}.`)
  */
 async function onAccount<T>(db: Db, email: string, change: (t: Db, user: { id: string; role: string }, sessions: string[]) => Promise<T>): Promise<T> {
   try {
-    return await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    return await transaction(db, async (t) => {
       await lockTeamOwners(t);
       const [user] = await queryRows(t, sql`select id, role from users where email = ${email} for update`, z.object({ id: z.uuid(), role: z.string() }));
       if (!user) throw NO_SUCH(email);
@@ -92,8 +91,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       const { email, password } = credentials(request.email, request.password);
       const name = displayName(request.name, email);
       const hash = await hashPassword(password);
-      const role = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const role = await transaction(db, async (t) => {
         const [row] = await queryRows(
           t,
           sql`insert into users (email, display_name, password_hash, role, password_changed_at)

@@ -67,6 +67,15 @@ export async function queryRowsPrepared<S extends z.ZodType>(db: Db, name: strin
   return result.rows as z.infer<S>[];
 }
 
+/**
+ * Runs `fn` in one transaction (committed when it resolves, rolled back when it throws),
+ * handing it the transaction as a `Db`, so every query function runs inside it unchanged.
+ * Drizzle types a transaction apart from the database it came from; they run the same queries.
+ */
+export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => fn(tx as unknown as Db));
+}
+
 /** Runs a statement and returns how many rows it touched. */
 export async function execute(db: Db, query: SQL): Promise<number> {
   const result = (await db.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { accountSessionSchema, type AccountSession } from '#shared/schemas/account';
 import type { Db } from '../client.ts';
-import { execute, isoTimestamp, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log.ts';
 import { newEmail, type QueueMail } from './emails.ts';
 
@@ -30,8 +30,7 @@ export function listSessions(db: Db, userId: string, currentHash: string | undef
 
 /** Ends one session of the account; its key (to close its streams), or undefined if it has no such session. */
 export async function endSession(db: Db, userId: string, sessionId: string, actor: AuditActor): Promise<string | undefined> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const [row] = await queryRows(t, sql`delete from sessions where id = ${sessionId} and user_id = ${userId} returning token_hash, ip, user_agent`, z.object({ token_hash: z.string(), ip: z.string().nullable(), user_agent: z.string().nullable() }));
     if (!row) return undefined;
     await execute(t, auditInsert(actor, { action: 'session_ended', targetType: 'account', targetId: userId, details: { ip: row.ip, user_agent: row.user_agent } }));
@@ -46,8 +45,7 @@ export async function passwordHashOf(db: Db, userId: string): Promise<string | u
 
 /** Changes the account's email; false when another account has it. */
 export async function changeEmail(db: Db, userId: string, email: string, actor: AuditActor): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const [before] = await queryRows(t, sql`select email from users where id = ${userId} for update`, z.object({ email: z.string() }));
     if (!before) return false;
     if (before.email === email) return true;
@@ -83,8 +81,7 @@ async function endWhatThePasswordOpened(t: Db, userId: string, keepTokenHash?: s
  * opened (as a reset does), but the session making the change. The ended sessions' keys.
  */
 export async function changePassword(db: Db, userId: string, passwordHash: string, actor: AuditActor, keepTokenHash: string | undefined): Promise<string[]> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${userId}`);
     const ended = await endWhatThePasswordOpened(t, userId, keepTokenHash);
     await execute(t, auditInsert(actor, { action: 'password_changed', targetType: 'account', targetId: userId }));
@@ -105,8 +102,7 @@ export async function requestPasswordReset(
   actor: AuditActor,
   mail: QueueMail,
 ): Promise<'sent' | 'no_account' | 'account_limit'> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     // The row lock orders requests for one account, so two at once cannot both pass the count.
     // The count is a statement of its own: its snapshot, taken once the lock is held, sees the
     // link the request before committed (a subquery of the locking statement would not).
@@ -152,8 +148,7 @@ export async function findPasswordReset(db: Db, tokenHash: string): Promise<{ em
  * is used, expired or unknown.
  */
 export async function completePasswordReset(db: Db, tokenHash: string, passwordHash: string, actor: Omit<AuditActor, 'id' | 'email'>): Promise<string[] | undefined> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const [used] = await queryRows(
       t,
       sql`update account_tokens t set used_at = now() from users u

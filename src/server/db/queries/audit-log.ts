@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { auditActionSchema, type AuditAction, type AuditQuery, type AuditTarget, type FieldChange } from '#shared/schemas/audit';
 import type { Db } from '../client.ts';
-import { execute, isoTimestamp, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 
 /**
  * The audit log: who did what, when, from where. An entry is written in the same
@@ -55,8 +55,7 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
 
 /** Deletes the entries older than `days` (the retention job), through the log's maintenance switch. How many went. */
 export async function deleteExpiredAuditEntries(db: Db, days: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     await execute(t, sql`select set_config('crm.audit_maintenance', 'on', true)`);
     return execute(t, sql`delete from audit_log where at < now() - make_interval(days => ${days})`);
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, isoTimestamp, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
 import { windowStart } from './rate-limits.ts';
 
@@ -47,8 +47,7 @@ class MailRefused extends Error {}
  */
 export async function holdBooking(db: Db, hold: NewHold, mail: HoldMail): Promise<{ expiresAt: string } | 'refused'> {
   try {
-    return await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    return await transaction(db, async (t) => {
       const [row] = await queryRows(
         t,
         sql`

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { LEAD_IMPORT_MAX_ERRORS, type LeadImportDuplicates, type LeadImportResult, type LeadImportRowError } from '#shared/schemas/lead-import';
 import { IMPORT_MESSAGES, type CheckedRow, type ImportedLead } from '../../lib/lead-import-rows.ts';
 import type { Db } from '../client.ts';
-import { pgArray, queryRows } from '../sql.ts';
+import { pgArray, queryRows, transaction } from '../sql.ts';
 import { MESSAGE_LOCKED } from './leads.ts';
 
 /**
@@ -156,5 +156,5 @@ export async function importLeads(
     const updated = await updateLeads(t, plan.update, adminId);
     return { stored: true, result: { ...result, dry_run: false, created, updated } };
   };
-  return dryRun ? run(db) : db.transaction((tx) => run(tx as unknown as Db));
+  return dryRun ? run(db) : transaction(db, run);
 }

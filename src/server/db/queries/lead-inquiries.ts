@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { pgArray, queryRows } from '../sql.ts';
+import { pgArray, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
 
@@ -26,8 +26,7 @@ export async function submitPublicLead(
   lead: NewLead & { submission_id: string },
   { mail, bookingTokenHash }: { mail: LeadMail; bookingTokenHash: string },
 ): Promise<PublicSubmission> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     await lockEmail(t, lead.email);
     // The common case, a new person, in one statement; anything else is looked at below.
     const fresh = await createLead(t, lead, { mail, bookingTokenHash, onlyNewPerson: true });

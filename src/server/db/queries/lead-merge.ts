@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { leadSchema, type Lead, type LeadDetail, type UpdateLeadRequest } from '#shared/schemas/lead';
 import type { MergeRequest } from '#shared/schemas/lead-privacy';
 import type { Db } from '../client.ts';
-import { execute, queryRows } from '../sql.ts';
+import { execute, queryRows, transaction } from '../sql.ts';
 import { lockEmail } from './lead-inquiries.ts';
 import { getLead, leadColumns, updateLead } from './leads.ts';
 
@@ -67,8 +67,7 @@ function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep'
  */
 export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }: MergeRequest, adminId: string): Promise<LeadDetail | undefined> {
   if (id === otherId) throw new MergeRefused('A lead cannot be merged with itself.');
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const [first] = await queryRows(t, sql`select email from leads where id = ${id}`, z.object({ email: z.string() }));
     if (!first) return undefined;
     // As the public form does: no submission of this email joins a lead that is going away.

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { APPOINTMENT_TYPES } from '#shared/constants';
 import type { AppointmentCounts, AppointmentsOnDelete, EraseResponse } from '#shared/schemas/lead-privacy';
 import type { Db } from '../client.ts';
-import { execute, pgArray, queryRows } from '../sql.ts';
+import { execute, pgArray, queryRows, transaction } from '../sql.ts';
 import { deleteAppointment, startsAt, updateAppointment, type AppointmentMail } from './appointments.ts';
 import { leadSessionIds } from './lead-export.ts';
 
@@ -46,8 +46,7 @@ export async function deleteLeadWithAppointments(
   id: string,
   { appointments, adminId, mail }: DeleteLeadOptions,
 ): Promise<{ full_name: string; appointments_cancelled: number; appointments_deleted: number } | undefined> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const lead = await lockLead(t, id);
     if (!lead) return undefined;
     let cancelled = 0;
@@ -109,8 +108,7 @@ function namingPrefixes(fullName: string): string[] {
  * they hold no one's identity. Undefined when there is no such lead.
  */
 export async function eraseLead(db: Db, id: string): Promise<EraseResponse | undefined> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const person = await lockLead(t, id);
     if (!person) return undefined;
     const leads = await queryRows(t, sql`select id, full_name, email from leads where email = ${person.email} order by id for update`, personRow);

@@ -5,7 +5,7 @@ import { inviteLookupSchema, inviteSchema, teamMemberSchema, type Invite, type T
 import { auditInsert, type AuditActor } from './audit-log.ts';
 import type { Db } from '../client.ts';
 import { sqlState } from '../database-faults.ts';
-import { execute, isoTimestamp, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 import { newEmail, type QueueMail } from './emails.ts';
 
 /**
@@ -85,8 +85,7 @@ export async function createInvite(
   actor: AuditActor,
   mail: QueueMail,
 ): Promise<Invite> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const [taken] = await queryRows(t, sql`select count(*)::int as n from users where email = ${input.email}`, z.object({ n: z.number() }));
     if (taken!.n > 0) throw new TeamChangeRefused('conflict', ALREADY_ON_TEAM);
     await execute(t, sql`update account_tokens t set revoked_at = now() where t.email = ${input.email} and ${pendingInvite}`);
@@ -110,8 +109,7 @@ export async function createInvite(
 
 /** Withdraws a pending invitation (its link stops working). False if none is pending with that id. */
 export async function revokeInvite(db: Db, id: string, actor: AuditActor): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const rows = await queryRows(
       t,
       sql`update account_tokens t set revoked_at = now() where left(t.token_hash, 16) = ${id} and ${pendingInvite} returning t.email`,
@@ -146,8 +144,7 @@ export async function acceptInvite(
   account: { displayName: string; passwordHash: string },
   actor: Omit<AuditActor, 'id' | 'email'>,
 ): Promise<CurrentUser> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const [invite] = await queryRows(
       t,
       sql`update account_tokens t set used_at = now() where t.token_hash = ${tokenHash} and ${pendingInvite} returning t.email, t.role`,
@@ -173,8 +170,7 @@ export async function acceptInvite(
 /** One change to a person's account, recorded; the member after it, or a refusal. */
 async function changeMember(db: Db, id: string, actor: AuditActor, change: (t: Db, before: TeamMember) => Promise<Parameters<typeof auditInsert>[1] | undefined>): Promise<TeamMember> {
   return keepingAnOwner(() =>
-    db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    transaction(db, async (t) => {
       await lockTeamOwners(t);
       const before = await getMember(t, id);
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
@@ -219,8 +215,7 @@ export function reactivateMember(db: Db, id: string, actor: AuditActor): Promise
 export async function removeMember(db: Db, id: string, actor: AuditActor): Promise<string[]> {
   if (id === actor.id) throw new TeamChangeRefused('conflict', NOT_YOURSELF);
   return keepingAnOwner(() =>
-    db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    transaction(db, async (t) => {
       await lockTeamOwners(t);
       const before = await getMember(t, id);
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
@@ -234,8 +229,7 @@ export async function removeMember(db: Db, id: string, actor: AuditActor): Promi
 
 /** Gives every lead `fromId` owns to `toId` (null: nobody), each with an owner entry on its timeline. How many moved. */
 export async function reassignLeads(db: Db, fromId: string, toId: string | null, actor: AuditActor): Promise<number> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     if (!(await getMember(t, fromId))) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
     if (toId) {
       const target = await getMember(t, toId);
@@ -282,8 +276,7 @@ export async function createFirstOwner(
   actor: Omit<AuditActor, 'id' | 'email'>,
 ): Promise<CurrentUser | undefined> {
   const { email, displayName } = account;
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     await execute(t, sql`lock table users in share row exclusive mode`);
     if (await hasAnyUser(t)) return undefined;
     const [user] = await queryRows(

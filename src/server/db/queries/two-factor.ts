@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, queryRows } from '../sql.ts';
+import { execute, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log.ts';
 
 /** Two-factor state: the TOTP secret, recovery codes, sign-in challenges, remembered devices, and the team's rule. */
@@ -44,8 +44,7 @@ async function replaceRecoveryCodes(t: Db, userId: string, hashes: string[]): Pr
 
 /** Turns two-factor on with the pending secret (the code's step is the last used); false if the pending secret changed meanwhile. */
 export async function enableTwoFactor(db: Db, userId: string, secret: string, step: number, codeHashes: string[], actor: AuditActor): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const rows = await queryRows(
       t,
       sql`update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled_at = now(), totp_last_step = ${step}
@@ -60,8 +59,7 @@ export async function enableTwoFactor(db: Db, userId: string, secret: string, st
 }
 
 export async function disableTwoFactor(db: Db, userId: string, actor: AuditActor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await transaction(db, async (t) => {
     await execute(t, sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null where id = ${userId}`);
     await execute(t, sql`delete from recovery_codes where user_id = ${userId}`);
     await execute(t, sql`delete from trusted_devices where user_id = ${userId}`);
@@ -70,8 +68,7 @@ export async function disableTwoFactor(db: Db, userId: string, actor: AuditActor
 }
 
 export async function regenerateRecoveryCodes(db: Db, userId: string, codeHashes: string[], actor: AuditActor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await transaction(db, async (t) => {
     await replaceRecoveryCodes(t, userId, codeHashes);
     await execute(t, auditInsert(actor, { action: 'recovery_codes_regenerated', targetType: 'account', targetId: userId }));
   });
@@ -163,8 +160,7 @@ export async function requiresTwoFactor(db: Db): Promise<boolean> {
 }
 
 export async function setRequireTwoFactor(db: Db, required: boolean, actor: AuditActor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await transaction(db, async (t) => {
     const [before] = await queryRows(t, sql`select require_two_factor from team_settings where id = 1`, z.object({ require_two_factor: z.boolean() }));
     await execute(t, sql`
       insert into team_settings (id, require_two_factor, updated_at, updated_by) values (1, ${required}, now(), ${actor.id})

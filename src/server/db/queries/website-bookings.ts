@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, isoTimestamp, pgArray, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log.ts';
 import { queueAppointmentEmails, startsAt, type AppointmentMail } from './appointments.ts';
 
@@ -49,8 +49,7 @@ export type BulkCancel = {
  * one audit entry with the count and the criteria. Returns how many were cancelled.
  */
 export async function cancelWebsiteBookings(db: Db, c: BookingCriteria, { actor, mail, timeZone, criteria }: BulkCancel): Promise<number> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return transaction(db, async (t) => {
     const rows = await queryRows(t, sql`
       with target as (select a.id from appointments a where ${upcomingBookings(c, timeZone)} for update),
       cancelled as (
