@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { deleteSessionsOf, hashToken } from '../db/queries/sessions.ts';
+import { deleteSessionsOf } from '../db/queries/sessions.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { execute } from '../db/sql.ts';
 import type { AppEnv } from '../http/context.ts';
 import { readSessionToken } from './session-cookie.ts';

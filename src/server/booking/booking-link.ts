@@ -3,7 +3,7 @@ import { canonicalTimeZone, zonedParts } from '#shared/zoned-time';
 import type { Db } from '../db/client.ts';
 import { readBookingContext, type BookingRow } from '../db/queries/bookings.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
-import { hashToken } from '../db/queries/sessions.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 
 /**

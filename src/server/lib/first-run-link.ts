@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { newSecretToken } from './secret-token.ts';
 
 /**
  * The first-run set-up link: while nobody has an account, start-up prints
@@ -12,7 +13,7 @@ export class FirstRunLink {
 
   /** A new token (the previous one stops working). */
   issue(): string {
-    this.#token = randomBytes(32).toString('base64url');
+    this.#token = newSecretToken();
     return this.#token;
   }
 

@@ -16,7 +16,7 @@ import { endAccountAccess } from '../auth/end-access.ts';
 import { hashPassword } from '../auth/password.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
 import { changeEmail, changePassword, endSession, listSessions } from '../db/queries/account.ts';
-import { hashToken } from '../db/queries/sessions.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { getEmailPreferences, setEmailPreferences, setProfile } from '../db/queries/users.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { execute } from '../db/sql.ts';
-import { hashToken } from '../db/queries/sessions.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { deleteUser } from '../db/queries/users.ts';
 import {

@@ -35,7 +35,8 @@ import {
   twoFactorKeys,
 } from '../auth/sign-in-limits.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
-import { deleteSession, findSessionUser, hashToken } from '../db/queries/sessions.ts';
+import { deleteSession, findSessionUser } from '../db/queries/sessions.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { isUsualSignInIp, rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { hasAnyUser } from '../db/queries/team.ts';
 import { findPasswordHash } from '../db/queries/users.ts';

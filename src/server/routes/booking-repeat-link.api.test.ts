@@ -7,7 +7,7 @@ import type { TimelineEntry } from '#shared/schemas/lead-workspace';
 import type { Notification } from '#shared/schemas/notification';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { newBookingToken } from '../db/queries/bookings.ts';
+import { mintToken } from '../lib/secret-token.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
@@ -184,7 +184,7 @@ describe('a stranger’s link to a known person', () => {
   it('keeps a merged duplicate’s link showing its own form, not the lead it joined', async () => {
     // Two leads of one email from before forms joined known people: the later one with a link.
     const own = await form(KNOWN);
-    const { token, hash } = newBookingToken();
+    const { token, hash } = mintToken();
     await execute(database.db, sql`
       with dup as (
         insert into leads (full_name, email, phone, property_types, status, submission_id)

@@ -28,10 +28,10 @@ import {
 import { openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
 import { publicView } from '../booking/public-view.ts';
 import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
-import { bookingNotice, isOverlapViolation, managePathExtra, newBookingToken, readBooking, type BookingRow } from '../db/queries/bookings.ts';
+import { bookingNotice, isOverlapViolation, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
-import { hashToken } from '../db/queries/sessions.ts';
+import { hashToken, mintToken } from '../lib/secret-token.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
@@ -157,7 +157,7 @@ const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time ag
 
 /** The time is open and the visitor may have it, but only once they confirm it from our email: hold it and send the link. */
 async function holdForConfirmation(c: Context<AppEnv>, b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null }) {
-  const { token: code, hash: confirmHash } = newBookingToken();
+  const { token: code, hash: confirmHash } = mintToken();
   const config = c.var.deps.config;
   const held = await holdBooking(
     c.var.db,

@@ -4,7 +4,8 @@ import { countResponseSchema, notificationIdParamSchema, notificationListSchema 
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
 import { databaseFault } from '../db/database-faults.ts';
-import { findSessionUser, hashToken } from '../db/queries/sessions.ts';
+import { findSessionUser } from '../db/queries/sessions.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { clearNotifications, listNotifications, markAllNotificationsRead, markNotificationRead } from '../db/queries/notifications.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import {
   PASSWORD_RESET_SENT,
@@ -14,7 +13,7 @@ import { SIGN_IN_WINDOW_SECONDS } from '../auth/sign-in-limits.ts';
 import { completePasswordReset, findPasswordReset, requestPasswordReset } from '../db/queries/account.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { hitRateLimitsUnlessOver } from '../db/queries/rate-limits.ts';
-import { hashToken } from '../db/queries/sessions.ts';
+import { hashToken, newSecretToken } from '../lib/secret-token.ts';
 import { rateLimitKey } from '../lib/client-address.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -72,7 +71,7 @@ export const passwordResetRoutes = createRouter()
       SIGN_IN_WINDOW_SECONDS,
     );
     if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(pair) ? 'reset requests for this email from your network' : 'reset requests from your network');
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecretToken();
     const outcome = await requestPasswordReset(db, email, { hash: hashToken(token), link: `${config.publicUrl}/reset-password/${token}` }, actorOf(c, undefined), queueMailOf(config.mail));
     if (outcome === 'sent') outbox.nudge();
     // The answer is the same whatever happened; only the log tells an account at its hourly limit.

@@ -2,10 +2,10 @@ import { FORM_TOKEN_REFUSED_MESSAGE, formTokenResponseSchema, publicLeadRequestS
 import { submitPublicLead } from '../db/queries/lead-inquiries.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
-import { issueBookingToken, newBookingToken } from '../db/queries/bookings.ts';
+import { issueBookingToken } from '../db/queries/bookings.ts';
+import { hashToken, mintToken } from '../lib/secret-token.ts';
 import { claimFormToken } from '../db/queries/form-token-uses.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
-import { hashToken } from '../db/queries/sessions.ts';
 import { FORM_TOKEN_MAX_AGE_SECONDS, checkFormToken, signFormToken } from '../lib/form-token.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
@@ -59,7 +59,7 @@ export const publicLeadRoutes = createRouter()
   .openapi(submitLeadRoute, async (c) => {
     const { config, logger } = c.var.deps;
     const body = c.req.valid('json');
-    const link = newBookingToken();
+    const link = mintToken();
     // Spam gets a token too (it books nothing): bots learn nothing from the answer.
     const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
 

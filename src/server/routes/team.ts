@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { currentUserSchema } from '#shared/schemas/auth';
 import {
@@ -22,7 +21,7 @@ import { endAccountAccess } from '../auth/end-access.ts';
 import { hashPassword } from '../auth/password.ts';
 import { startSession } from '../auth/start-session.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
-import { hashToken } from '../db/queries/sessions.ts';
+import { hashToken, newSecretToken } from '../lib/secret-token.ts';
 import {
   acceptInvite,
   changeRole,
@@ -174,14 +173,12 @@ function refusal(err: unknown): never {
   throw err;
 }
 
-const newToken = () => randomBytes(32).toString('base64url');
-
 export const teamRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await getTeam(c.var.db), 200))
   .openapi(inviteRoute, async (c) => {
     const { config, outbox } = c.var.deps;
     const { email, role } = c.req.valid('json');
-    const token = newToken();
+    const token = newSecretToken();
     const link = `${config.publicUrl}/invite/${token}`;
     const mail = queueMailOf(config.mail);
     const invite = await createInvite(c.var.db, { email, role, tokenHash: hashToken(token), link }, actorOf(c), mail).catch(refusal);

@@ -6,7 +6,8 @@ import { seedDemo } from '../cli/demo-seed.ts';
 import type { Db } from '../db/client.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
-import { newBookingToken, saveBookingSettings } from '../db/queries/bookings.ts';
+import { saveBookingSettings } from '../db/queries/bookings.ts';
+import { mintToken } from '../lib/secret-token.ts';
 import { saveWebsiteContent } from '../db/queries/website.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
@@ -35,7 +36,7 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
     await appSecret(database.db, 'lead_form_token');
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
     await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Seeded Diligence LLC'), headline: 'A seeded headline' });
-    const link = newBookingToken().hash;
+    const link = mintToken().hash;
     await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${link}, id, now() + interval '1 day' from leads limit 1`);
     // The website's abuse controls: a booking held for its emailed confirmation, a used form token, a visitor mail spent.
     await execute(database.db, sql`insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, expires_at)

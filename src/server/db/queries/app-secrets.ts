@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
+import { newSecretToken } from '../../lib/secret-token.ts';
 
 /** The names of the secrets the server makes for itself. */
 export type AppSecretName = 'lead_form_token';
@@ -31,7 +31,7 @@ export function appSecret(db: Db, name: AppSecretName): Promise<Buffer> {
 
 async function readOrCreate(db: Db, name: AppSecretName): Promise<Buffer> {
   await execute(db, sql`
-    insert into app_secrets (name, value) values (${name}, ${randomBytes(32).toString('base64url')})
+    insert into app_secrets (name, value) values (${name}, ${newSecretToken()})
     on conflict (name) do nothing`);
   // A statement of its own: it sees the row another process committed while ours waited.
   const rows = await queryRows(db, sql`select value from app_secrets where name = ${name}`, z.object({ value: z.string().min(1) }));

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
 import { bookedName, leadEmailed, queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
-import { hashToken } from './sessions.ts';
 
 /** The start of appointment `a` as epoch milliseconds (what the slot arithmetic works in). */
 export const startMs = (timeZone: string) => sql`(extract(epoch from ${startsAt(sql.raw('a'), timeZone)}) * 1000)::float8`;
@@ -42,12 +40,6 @@ export async function busyTimes(db: Db, timeZone: string, from: string, to: stri
     from appointments a
     where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`, z.object({ start: z.number(), duration_minutes: z.number().int() }));
   return rows.map((r) => ({ start: r.start, end: r.start + r.duration_minutes * 60_000 }));
-}
-
-/** A new link: 32 random bytes as base64url; only its hash is stored. */
-export function newBookingToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashToken(token) };
 }
 
 /**

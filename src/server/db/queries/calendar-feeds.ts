@@ -1,16 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows } from '../sql.ts';
-import { hashToken } from './sessions.ts';
+import { hashToken, newSecretToken } from '../../lib/secret-token.ts';
 import { lacksRequiredTwoFactor } from './two-factor.ts';
 
 const createdRow = z.object({ created_at: z.string() });
 
 /** A new feed token for the admin (replacing any earlier one, which stops working). */
 export async function createCalendarFeed(db: Db, userId: string): Promise<{ token: string; created_at: string }> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   const [row] = await queryRows(db, sql`
     insert into calendar_feeds (user_id, token_hash) values (${userId}, ${hashToken(token)})
     on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = now()

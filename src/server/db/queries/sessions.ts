@@ -1,23 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { currentUserSchema, type CurrentUser } from '#shared/schemas/auth';
 import type { Db } from '../client.ts';
 import { execute, queryRows } from '../sql.ts';
 import { lacksRequiredTwoFactor } from './two-factor.ts';
+import { hashToken, newSecretToken } from '../../lib/secret-token.ts';
 
 export const SESSION_IDLE_DAYS = 7;
 export const SESSION_ABSOLUTE_DAYS = 30;
-
-/** Only this hash is stored: a copy of the sessions table opens no session. */
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Where a session was started from (the account page lists them). */
 export type SessionOrigin = { ip?: string | null; userAgent?: string | null };
 
 /** Starts a session and returns its token (256 random bits) for the cookie. */
 export async function createSession(db: Db, userId: string, origin: SessionOrigin = {}): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   await execute(db, sql`
     insert into sessions (token_hash, user_id, expires_at, ip, user_agent)
     values (${hashToken(token)}, ${userId}, now() + make_interval(days => ${SESSION_ABSOLUTE_DAYS}),

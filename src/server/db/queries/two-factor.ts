@@ -1,13 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { execute, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log.ts';
+import { hashToken, newSecretToken } from '../../lib/secret-token.ts';
 
 /** Two-factor state: the TOTP secret, recovery codes, sign-in challenges, remembered devices, and the team's rule. */
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 export const CHALLENGE_MINUTES = 5;
 export const TRUSTED_DEVICE_DAYS = 30;
 
@@ -102,11 +101,11 @@ export async function useRecoveryCode(db: Db, userId: string, codeHash: string):
  * address, gone 5 minutes later.
  */
 export async function createChallenge(db: Db, userId: string, source: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   await execute(db, sql`delete from sign_in_challenges where (user_id = ${userId} and source = ${source}) or expires_at <= now()`);
   await execute(db, sql`
     insert into sign_in_challenges (token_hash, user_id, source, expires_at)
-    values (${sha256(token)}, ${userId}, ${source}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`);
+    values (${hashToken(token)}, ${userId}, ${source}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`);
   return token;
 }
 
@@ -123,26 +122,26 @@ export async function findChallenge(db: Db, token: string): Promise<z.infer<type
     db,
     sql`select u.id as user_id, u.email, u.display_name, u.phone, u.role, u.totp_secret as secret, u.totp_last_step::float8 as last_step
         from sign_in_challenges c join users u on u.id = c.user_id
-        where c.token_hash = ${sha256(token)} and c.expires_at > now() and u.deactivated_at is null`,
+        where c.token_hash = ${hashToken(token)} and c.expires_at > now() and u.deactivated_at is null`,
     challengeRow,
   );
   return row;
 }
 
 export async function deleteChallenge(db: Db, token: string): Promise<void> {
-  await execute(db, sql`delete from sign_in_challenges where token_hash = ${sha256(token)}`);
+  await execute(db, sql`delete from sign_in_challenges where token_hash = ${hashToken(token)}`);
 }
 
 export async function rememberDevice(db: Db, userId: string, userAgent: string | undefined): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   await execute(db, sql`
     insert into trusted_devices (token_hash, user_id, user_agent, expires_at)
-    values (${sha256(token)}, ${userId}, ${userAgent?.slice(0, 512) ?? null}, now() + make_interval(days => ${TRUSTED_DEVICE_DAYS}))`);
+    values (${hashToken(token)}, ${userId}, ${userAgent?.slice(0, 512) ?? null}, now() + make_interval(days => ${TRUSTED_DEVICE_DAYS}))`);
   return token;
 }
 
 export async function isTrustedDevice(db: Db, userId: string, token: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`select 1 as ok from trusted_devices where token_hash = ${sha256(token)} and user_id = ${userId} and expires_at > now()`, z.object({ ok: z.number() }));
+  const rows = await queryRows(db, sql`select 1 as ok from trusted_devices where token_hash = ${hashToken(token)} and user_id = ${userId} and expires_at > now()`, z.object({ ok: z.number() }));
   return rows.length > 0;
 }
 
