@@ -4,6 +4,7 @@ import type { Db } from '../client.ts';
 import { pgArray, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
+import { leadSnapshot } from './lead-snapshot.ts';
 
 const idRow = z.object({ id: z.uuid() });
 
@@ -77,10 +78,19 @@ async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_i
     ), acknowledged as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id, visitor_budget)
       select ${newEmail(mail)}, 'lead-acknowledgement', ${lead.email},
-        jsonb_build_object('lead_id', ${leadId}::uuid, 'full_name', ${lead.full_name}::text, 'email', ${lead.email}::text,
-          'phone', ${lead.phone}::text, 'property_types', to_jsonb(${pgArray(lead.property_types)}::text[]), 'message', ${message}::text,
-          'source', v.source, 'utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
-          'landing_page', v.landing_page),
+        ${leadSnapshot({
+          lead_id: sql`${leadId}::uuid`,
+          full_name: sql`${lead.full_name}::text`,
+          email: sql`${lead.email}::text`,
+          phone: sql`${lead.phone}::text`,
+          property_types: sql`${pgArray(lead.property_types)}::text[]`,
+          message: sql`${message}::text`,
+          source: sql`v.source`,
+          utm_source: sql`v.utm_source`,
+          utm_medium: sql`v.utm_medium`,
+          utm_campaign: sql`v.utm_campaign`,
+          landing_page: sql`v.landing_page`,
+        })},
         ${leadId}::uuid, ${visitorBudget(mail)}
       from visit v where ${mail.acknowledge}
     )

@@ -12,6 +12,7 @@ import {
 import type { Db } from '../client.ts';
 import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
 import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
+import { leadSnapshotOfRow } from './lead-snapshot.ts';
 
 /**
  * A lead as the API returns it (the shared Lead schema), from `leads l`. node-postgres reads a
@@ -107,9 +108,7 @@ export async function createLead(
  */
 function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
   return sql`, lead_snapshot as (
-      select i.id, i.email, i.full_name, jsonb_build_object('lead_id', i.id, 'full_name', i.full_name, 'email', i.email,
-        'phone', i.phone, 'property_types', to_jsonb(i.property_types), 'message', i.message, 'source', i.source,
-        'utm_source', i.utm_source, 'utm_medium', i.utm_medium, 'utm_campaign', i.utm_campaign, 'landing_page', i.landing_page) as data
+      select i.id, i.email, i.full_name, ${leadSnapshotOfRow('i')} as data
       from inserted i
     ), to_admins as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
