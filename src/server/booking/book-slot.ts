@@ -1,11 +1,12 @@
 import type { BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../db/client.ts';
 import type { AppointmentMail } from '../db/queries/appointments.ts';
-import { bookSlot, isOverlapViolation, type Booked } from '../db/queries/bookings.ts';
+import { bookSlot, type Booked } from '../db/queries/bookings.ts';
 import { AppError } from '../http/errors.ts';
 import { openSlots, type Busy } from './availability.ts';
 import { ALREADY_BOOKED } from './booking-link.ts';
 import { openSlotsOn, slotTaken } from './open-slot.ts';
+import { isOverlapViolation } from '../db/database-faults.ts';
 
 /**
  * `network`: the client network the booking came from (kept for staff's bulk cancel);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databaseFault } from './database-faults.ts';
+import { databaseFault, isOverlapViolation } from './database-faults.ts';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 // Drizzle wraps the driver's error as its cause.
@@ -36,5 +36,16 @@ describe('databaseFault', () => {
     ['not an error', 'text'],
   ])('leaves %s alone', (_, err) => {
     expect(databaseFault(err)).toBeUndefined();
+  });
+});
+
+describe('isOverlapViolation', () => {
+  it('names a time another appointment took: the exclusion constraint or a deadlock, bare or wrapped by Drizzle', () => {
+    const excluded = Object.assign(new Error('conflicting key value violates exclusion constraint'), { code: '23P01' });
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    expect(isOverlapViolation(excluded)).toBe(true);
+    expect(isOverlapViolation(new Error('Failed query', { cause: deadlock }))).toBe(true);
+    expect(isOverlapViolation(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isOverlapViolation(new Error('plain'))).toBe(false);
   });
 });

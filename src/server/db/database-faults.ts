@@ -42,6 +42,19 @@ export function sqlState(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Did another appointment take the time meanwhile? The no-overlap constraint refused this one
+ * (23P01), or two overlapping inserts waited on each other's check and PostgreSQL cancelled
+ * this one as a deadlock (40P01): either way the time went to the other.
+ */
+export function isOverlapViolation(err: unknown): boolean {
+  for (const e of errorChain(err)) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '23P01' || code === '40P01') return true;
+  }
+  return false;
+}
+
 /** The fault behind an error (a driver error, or one wrapped by Drizzle as its cause), if any. */
 export function databaseFault(err: unknown): DatabaseFault | undefined {
   for (const e of errorChain(err)) {

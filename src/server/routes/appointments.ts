@@ -22,7 +22,7 @@ import {
   appointmentMailOf,
   type AppointmentMail,
 } from '../db/queries/appointments.ts';
-import { getBookingSettings, isOverlapViolation } from '../db/queries/bookings.ts';
+import { getBookingSettings } from '../db/queries/bookings.ts';
 import type { Db } from '../db/client.ts';
 import { clockMinutes, zonedInstant } from '#shared/zoned-time';
 import type { AppEnv } from '../http/context.ts';
@@ -30,6 +30,7 @@ import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 import { icalendarResponse } from './icalendar-response.ts';
+import { isOverlapViolation } from '../db/database-faults.ts';
 
 const appointmentNotFound = () => new AppError('not_found', 'Appointment not found.');
 

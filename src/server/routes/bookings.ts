@@ -28,7 +28,7 @@ import {
 import { openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
 import { publicView } from '../booking/public-view.ts';
 import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
-import { bookingNotice, isOverlapViolation, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
+import { bookingNotice, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { hashToken, mintToken } from '../lib/secret-token.ts';
@@ -40,6 +40,7 @@ import { rateLimitKey, networkKey } from '../lib/client-address.ts';
 import { bookedCallIcs } from '../lib/booked-call-calendar.ts';
 import { appointmentUid } from '../lib/icalendar.ts';
 import { mailSite } from '../mail/context.ts';
+import { isOverlapViolation } from '../db/database-faults.ts';
 
 /** The public booking API: open times, and what a private booking link may do (its rules are in booking/). */
 

@@ -195,15 +195,3 @@ export async function deleteExpiredBookingTokens(db: Db): Promise<number> {
       and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= current_date - 1)`);
 }
 
-/**
- * Did another appointment take the time meanwhile? The no-overlap constraint refused this one
- * (23P01), or two overlapping inserts waited on each other's check and PostgreSQL cancelled
- * this one as a deadlock (40P01): either way the time went to the other.
- */
-export function isOverlapViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '23P01' || code === '40P01') return true;
-  }
-  return false;
-}
