@@ -84,6 +84,15 @@ const serverLayers = {
 };
 
 /**
+ * zod one way: `import * as z from 'zod'`. The schemas name themselves with zod's own
+ * `.meta({ id })` registry, which @hono/zod-openapi reads to build /api/openapi.json, so its
+ * re-exported (extended) `z` adds nothing we use (docs/conventions.md, "The contract").
+ */
+const zodImports = [
+  { name: '@hono/zod-openapi', importNames: ['z'], message: "Import zod as `import * as z from 'zod'` (the OpenAPI document reads zod's own .meta registry)." },
+];
+
+/**
  * The public pages ship as little JavaScript as they can (`npm run check:weight` holds `/` to
  * its budget): nothing under src/client/public may import the admin app's libraries or code,
  * nor zod at run time (the forms use the small checkers of src/shared/rules).
@@ -147,6 +156,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: zodImports,
           patterns: [
             { group: ['\\#client/*', '**/server/*', '**/client/*'], message: 'src/shared is the contract: it imports neither server nor client.' },
             { group: ['node:*', 'react', 'react-dom', 'pg', '@electric-sql/*', 'hono', 'hono/*'], message: 'src/shared is pure: no Node, DOM or I/O.' },
@@ -155,6 +165,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src/server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: zodImports }] } },
   serverLayers,
   publicPages,
   ...featureIsolation,

@@ -1,4 +1,5 @@
-import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import type * as z from 'zod';
 import { errorResponseSchema } from '#shared/schemas/error';
 
 /**

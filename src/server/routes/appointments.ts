@@ -1,6 +1,6 @@
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { appointmentChanges } from '../audit/lead-audit.ts';
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import {
   appointmentIdParamSchema,
   appointmentListQuerySchema,

@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { stream } from 'hono/streaming';
 import { AUDIT_ACTIONS, auditPageSchema, auditQuerySchema } from '#shared/schemas/audit';
 import { createOwnerRoute } from '../auth/admin-route.ts';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import type { Context } from 'hono';
 import { loginRequestSchema, loginResponseSchema, sessionResponseSchema, twoFactorLoginSchema, currentUserSchema } from '#shared/schemas/auth';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import {
   availabilityQuerySchema,
   availabilityResponseSchema,

@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { CALENDAR_FEED_PAUSED, calendarFeedSchema } from '#shared/schemas/appointment';
 import { storableText } from '#shared/schemas/text';
 import { createAdminRoute } from '../auth/admin-route.ts';

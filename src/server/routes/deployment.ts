@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { createOwnerRoute } from '../auth/admin-route.ts';
 import { jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';

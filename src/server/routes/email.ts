@@ -1,5 +1,5 @@
 import { emailIdParamSchema, emailOverviewSchema, type EmailMessage } from '#shared/schemas/email';
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { createOwnerRoute } from '../auth/admin-route.ts';
 import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
 import { queueWeeklyReportTo } from '../db/queries/weekly-report.ts';

@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { DATABASE_FAULT_MESSAGES } from '../db/database-faults.ts';

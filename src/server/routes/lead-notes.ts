@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { leadIdParamSchema } from '#shared/schemas/lead';
 import { noteParamsSchema, noteRequestSchema, noteSchema } from '#shared/schemas/lead-workspace';
 import { createAdminRoute } from '../auth/admin-route.ts';

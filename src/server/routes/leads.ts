@@ -1,6 +1,6 @@
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { leadChanges } from '../audit/lead-audit.ts';
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { stream } from 'hono/streaming';
 import {
   DATE_RANGE_MESSAGE,

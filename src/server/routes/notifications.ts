@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { streamSSE } from 'hono/streaming';
 import { countResponseSchema, notificationIdParamSchema, notificationListSchema } from '#shared/schemas/notification';
 import { createAdminRoute } from '../auth/admin-route.ts';
