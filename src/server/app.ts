@@ -10,7 +10,7 @@ import { DeploymentWarnings } from './http/deployment-warnings.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { AppError, errorBody } from './http/errors.ts';
 import { hasMetricsToken, Metrics } from './http/metrics.ts';
-import { isMisdirected } from './http/public-origin.ts';
+import { isMisdirected, requestTarget } from './http/public-origin.ts';
 import { checkRequestSource } from './http/request-source.ts';
 import { withDatabase } from './http/router.ts';
 import { clientAddress } from './lib/client-address.ts';
@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps) {
     const client = clientAddress(socketPeer(c), c.req.header('x-forwarded-for'), deps.config.trustProxy);
     c.set('clientIp', client.ip);
     c.set('viaTrustedProxy', client.viaTrustedProxy);
-    deploymentWarnings.note(c);
+    deploymentWarnings.note({ viaTrustedProxy: client.viaTrustedProxy, forwardedFor: c.req.header('x-forwarded-for'), target: () => requestTarget(c) });
     if (client.badForwardedFor !== undefined && !warnedBadForwardedFor) {
       // Once per process: the proxy's configuration is wrong, not each request.
       warnedBadForwardedFor = true;

@@ -1,7 +1,4 @@
-import type { Context } from 'hono';
 import type { Logger } from 'pino';
-import type { AppEnv } from './context.ts';
-import { requestTarget } from './public-origin.ts';
 
 /**
  * Set-up mistakes a running server can see from its requests, said once in the log and shown
@@ -26,11 +23,16 @@ export class DeploymentWarnings {
 
   constructor(private readonly logger: Logger) {}
 
-  /** Looks at one request (cheap: two header reads). */
-  note(c: Context<AppEnv>): void {
+  /**
+   * Looks at one request (cheap: two header reads): `forwardedFor` is its X-Forwarded-For,
+   * `target` the scheme and host it was sent to (public-origin.ts's requestTarget), asked only
+   * while a warning is still unseen. Plain values, so this module needs nothing of the request
+   * context (which names this class among its dependencies).
+   */
+  note(request: { viaTrustedProxy: boolean; forwardedFor: string | undefined; target: () => { protocol: string; host: string } }): void {
     if (this.#seen.size === 2) return;
-    if (!c.var.viaTrustedProxy && c.req.header('x-forwarded-for') !== undefined) this.#add('untrusted_proxy', { forwardedFor: c.req.header('x-forwarded-for')?.slice(0, 100) });
-    const { protocol, host } = requestTarget(c);
+    if (!request.viaTrustedProxy && request.forwardedFor !== undefined) this.#add('untrusted_proxy', { forwardedFor: request.forwardedFor.slice(0, 100) });
+    const { protocol, host } = request.target();
     const hostname = host.replace(/:\d+$/, '');
     if (protocol === 'http' && hostname !== '' && !LOOPBACK.test(hostname)) this.#add('plain_http', { host: host.slice(0, 100) });
   }
