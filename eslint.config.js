@@ -35,8 +35,8 @@ const featureIsolation = features.map((feature) => ({
 
 /**
  * The server's layers, lowest first: lib (pure helpers) → config, logger, app-root → db →
- * analytics, realtime, mail, jobs → http (plumbing) → auth (session middleware) → routes → app.ts,
- * main.ts, cli/. An import may only point down, so a low layer never learns about a higher
+ * analytics, realtime, mail, booking, jobs → http (plumbing) → audit, auth (session middleware) →
+ * routes → app.ts, main.ts, cli/. Domain modules may throw AppError (http/errors.ts). An import may only point down, so a low layer never learns about a higher
  * one (docs/architecture.md draws the picture). Tests may import anything.
  */
 const S = './src/server';
@@ -64,7 +64,7 @@ const serverLayers = {
           },
           {
             target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`],
-            from: [`${S}/auth`, `${S}/routes`, ...TOP],
+            from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
           },
           {
@@ -74,7 +74,8 @@ const serverLayers = {
             except: ['./errors.ts'],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError).',
           },
-          { target: `${S}/http`, from: [`${S}/auth`, `${S}/routes`, ...TOP], message: 'http/ is plumbing: it may not import auth, routes or the app.' },
+          { target: `${S}/http`, from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP], message: 'http/ is plumbing: it may not import audit, auth, routes or the app.' },
+          { target: `${S}/audit`, from: [`${S}/auth`, `${S}/routes`, ...TOP], message: 'audit/ may not import auth, routes or the app.' },
           { target: `${S}/auth`, from: [`${S}/routes`, ...TOP], message: 'auth/ may not import routes or the app.' },
           { target: `${S}/routes`, from: TOP, message: 'Routes may not import the app, main or the CLI.' },
         ],
