@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import * as z from 'zod';
-import { auditActionSchema, type AuditAction, type AuditQuery, type AuditTarget, type FieldChange } from '#shared/schemas/audit';
+import { auditEntrySchema, type AuditAction, type AuditEntryView, type AuditQuery, type AuditTarget, type FieldChange } from '#shared/schemas/audit';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 
@@ -61,21 +60,6 @@ export async function deleteExpiredAuditEntries(db: Db, days: number): Promise<n
   });
 }
 
-const entryRow = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor_id: z.string().nullable(),
-  actor_email: z.string().nullable(),
-  actor_name: z.string().nullable(),
-  action: auditActionSchema,
-  target_type: z.string().nullable(),
-  target_id: z.string().nullable(),
-  target_exists: z.boolean(),
-  details: z.record(z.string(), z.unknown()),
-  ip: z.string().nullable(),
-  user_agent: z.string().nullable(),
-});
-
 function auditWhere(filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: string): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filter.actor === 'system') conditions.push(sql`a.actor_id is null and a.actor_email is null`);
@@ -95,13 +79,13 @@ const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.a
   a.details, a.ip, a.user_agent`;
 
 /** One page of entries, newest first, after `cursor` (keyset: the id, which grows with time). */
-export async function listAuditEntries(db: Db, query: AuditQuery, timeZone: string): Promise<{ entries: z.infer<typeof entryRow>[]; next_cursor: string | null }> {
+export async function listAuditEntries(db: Db, query: AuditQuery, timeZone: string): Promise<{ entries: AuditEntryView[]; next_cursor: string | null }> {
   const rows = await queryRows(
     db,
     sql`select ${entryColumns} from audit_log a
         where ${auditWhere(query, timeZone)} ${query.cursor ? sql`and a.id < ${query.cursor}::bigint` : sql``}
         order by a.id desc limit ${query.limit + 1}`,
-    entryRow,
+    auditEntrySchema,
   );
   const more = rows.length > query.limit;
   const entries = more ? rows.slice(0, query.limit) : rows;
@@ -109,7 +93,7 @@ export async function listAuditEntries(db: Db, query: AuditQuery, timeZone: stri
 }
 
 /** Every entry the filters match, newest first, in batches (the CSV export). */
-export async function* iterateAuditEntries(db: Db, filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: string): AsyncGenerator<z.infer<typeof entryRow>[]> {
+export async function* iterateAuditEntries(db: Db, filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: string): AsyncGenerator<AuditEntryView[]> {
   let cursor: string | undefined;
   for (;;) {
     const page = await listAuditEntries(db, { ...filter, limit: 200, ...(cursor ? { cursor } : {}) }, timeZone);
