@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFilePath } from './db/embedded/data-dir-lock.ts';
-import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from './test/process.ts';
+import { runNode, signInOverHttp, startServer, stopServer, tempDir, type NodeProcess } from './test/process.ts';
 
 // Process-level behaviour of `node dist/server/main.js` (run here from source).
-const running: ServerProcess[] = [];
+const running: NodeProcess[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGKILL')));
 });
