@@ -29,7 +29,7 @@ async function seedVisits(page: Page, ip: string, views = 2): Promise<string> {
   return path;
 }
 
-/** Console errors, a Content Security Policy violation included (recharts draws with inline styles). */
+/** Console errors, a Content Security Policy violation included (the charts position their tooltip with a style). */
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -101,7 +101,7 @@ test.describe('analytics dashboard', () => {
     await expect(page.getByTestId('trend-table').getByRole('row')).toHaveCount(31);
     await expect(page.getByRole('img', { name: /visitors, page views and leads per day, 30 days/ })).toBeVisible();
     await expect(page.getByTestId('trend-totals')).toContainText(/Page views\s*[\d,]+/);
-    await expect(page.locator('[data-testid="trend-chart"] .recharts-line')).toHaveCount(3);
+    await expect(page.locator('[data-testid="trend-chart"] [data-testid="trend-line"]')).toHaveCount(3);
 
     expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
   });
