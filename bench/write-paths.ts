@@ -5,7 +5,12 @@
  * `npm run bench` prints them against their goals; `npm run check:write-paths` (CI) fails when
  * the median of a few short rounds drops below half a goal.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startServer, type ServerProcess } from '../src/server/test/process.ts';
+import { countPgliteRows } from './lib/pglite-count.ts';
+import { countRows, createFreshDatabase } from './lib/postgres.ts';
 import { eventBody, EVENT_HEADERS } from './analytics.ts';
 import { leadBody } from './lead-throughput.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
@@ -159,6 +164,18 @@ export const WRITE_PATH_SERVER_ENV = {
 
 /** A fresh database for one path: the server's environment, counting once it stopped, and removing it. */
 export type FreshDatabase = { env: Record<string, string>; count: Counter; drop: () => Promise<void> };
+
+/** Fresh databases: an embedded one in a temporary directory, or a new database on the PostgreSQL server `postgresUrl` gives. */
+export function freshDatabases(postgresUrl: () => Promise<string>): (engine: Engine) => Promise<FreshDatabase> {
+  return async (engine): Promise<FreshDatabase> => {
+    if (engine === 'PGlite') {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'write-paths-'));
+      return { env: { DATA_DIR: dataDir }, count: (q) => countPgliteRows(dataDir, q), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    }
+    const database = await createFreshDatabase(await postgresUrl());
+    return { env: { DATABASE_URL: database.url }, count: (q) => countRows(database.url, q), drop: database.drop };
+  };
+}
 
 export type RunOptions = {
   engines: Engine[];

@@ -10,13 +10,10 @@
  * (comma-separated: PGlite,PostgreSQL and events,leads); BENCH_SERVER_NODE_ARGS adds node
  * options to each server (a profiler, or the test's deliberate slowdown).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { startSmtpSink } from '../bench/email.ts';
-import { countPgliteRows } from '../bench/lib/pglite-count.ts';
-import { acquirePostgres, countRows, createFreshDatabase, type PostgresServer } from '../bench/lib/postgres.ts';
-import { describeReport, passes, runWritePaths, WRITE_PATHS, type Engine, type FreshDatabase, type WritePath } from '../bench/write-paths.ts';
+import { acquirePostgres, type PostgresServer } from '../bench/lib/postgres.ts';
+import { describeReport, freshDatabases, passes, runWritePaths, WRITE_PATHS, type Engine, type PathReport, type WritePath } from '../bench/write-paths.ts';
 import { BUILT_SERVER, startServer } from '../src/server/test/process.ts';
 
 function envInt(name: string, fallback: number, min: number, max: number): number {
@@ -51,21 +48,13 @@ process.once('SIGINT', () => interrupted.abort());
 process.once('SIGTERM', () => interrupted.abort());
 
 let postgres: PostgresServer | undefined;
-const fresh = async (engine: Engine): Promise<FreshDatabase> => {
-  if (engine === 'PGlite') {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'write-paths-'));
-    return { env: { DATA_DIR: dataDir }, count: (q) => countPgliteRows(dataDir, q), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  postgres ??= await acquirePostgres();
-  const database = await createFreshDatabase(postgres.url);
-  return { env: { DATABASE_URL: database.url }, count: (q) => countRows(database.url, q), drop: database.drop };
-};
+const fresh = freshDatabases(async () => (postgres ??= await acquirePostgres()).url);
 
 console.log(`check:write-paths: ${engines.join(', ')}; ${paths.join(', ')}; median of ${rounds} × ${seconds} s against a hello-world each round`);
 const sink = await startSmtpSink();
-let failed = false;
+let reports: PathReport[];
 try {
-  const reports = await runWritePaths({
+  reports = await runWritePaths({
     engines,
     paths,
     rounds,
@@ -76,9 +65,9 @@ try {
     signal: interrupted.signal,
     onReport: (r) => console.log(`${passes(r) ? 'PASS' : 'FAIL'}  ${WRITE_PATHS[r.path].label}, ${r.engine}: ${describeReport(r)}`),
   });
-  failed = interrupted.signal.aborted || reports.length < engines.length * paths.length || !reports.every(passes);
 } finally {
   await sink.stop();
   await postgres?.release();
 }
+const failed = interrupted.signal.aborted || reports.length < engines.length * paths.length || !reports.every(passes);
 process.exitCode = failed ? 1 : 0;
