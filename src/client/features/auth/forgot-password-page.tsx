@@ -2,9 +2,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkText } from '#shared/rules/text';
-import { ApiError, apiRequest } from '#client/lib/api-client.ts';
+import { ApiError } from '#client/lib/api-client.ts';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { useRequestPasswordReset } from './api/one-time-links.ts';
 import { AuthCard } from './components/auth-card.tsx';
 
 /** /forgot-password: asks for a reset link by email. The answer never says whether the email has an account. */
@@ -14,6 +15,7 @@ export function ForgotPasswordPage() {
   const [sent, setSent] = useState<string>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const requestReset = useRequestPasswordReset();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -27,7 +29,8 @@ export function ForgotPasswordPage() {
     setError(undefined);
     setBusy(true);
     try {
-      setSent((await apiRequest<{ message: string }>('POST', '/api/auth/password-reset', { email: checked.value })).message);
+      // A required rule: an ok check always has the text.
+      setSent((await requestReset.mutateAsync(checked.value ?? '')).message);
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'An unexpected error occurred');
     } finally {

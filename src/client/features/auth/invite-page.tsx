@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
-import { ROLE_LABEL, type CurrentUser } from '#shared/schemas/auth';
-import type { InviteLookup } from '#shared/schemas/team';
-import { ApiError, apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { ROLE_LABEL } from '#shared/schemas/auth';
+import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
+import { useAcceptInvite, useInviteLookup } from './api/one-time-links.ts';
 import { AuthCard, LinkProblem } from './components/auth-card.tsx';
 import { ChoosePasswordForm } from './components/choose-password-form.tsx';
 
@@ -15,7 +14,8 @@ export function InvitePage() {
   const { token = '' } = useParams();
   const { user, loading, adopt, signOut } = useAuth();
   const navigate = useNavigate();
-  const invite = useQuery({ queryKey: ['invite', token], queryFn: () => apiRequest<InviteLookup>('GET', apiPath`/api/auth/invites/${token}`), retry: false });
+  const invite = useInviteLookup(token);
+  const accept = useAcceptInvite();
 
   if (loading || invite.isPending) return <Spinner className="min-h-screen" label="Checking the invitation..." />;
   if (invite.isError) {
@@ -43,7 +43,7 @@ export function InvitePage() {
         submitLabel="Create account"
         busyLabel="Creating..."
         onSubmit={async ({ display_name, password, confirm }) => {
-          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/invites/accept', { token, display_name, password, confirm });
+          const result = await accept.mutateAsync({ token, display_name, password, confirm });
           adopt(result.user);
           void navigate('/dashboard', { replace: true });
         }}

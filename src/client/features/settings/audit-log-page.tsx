@@ -1,13 +1,12 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView, type AuditPage } from '#shared/schemas/audit';
-import type { TeamMember } from '#shared/schemas/team';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView } from '#shared/schemas/audit';
 import { Download } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { useAuditLog } from './api/audit.ts';
+import { useTeam } from './api/team.ts';
 import { auditAction, auditChanges, auditNotes, auditSource, auditTarget, auditWho } from './audit-text.ts';
 import { SettingsNav } from './settings-nav.tsx';
 
@@ -32,17 +31,8 @@ export function AuditLogPage() {
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
   const query = filters.toString();
-  const people = useQuery({ queryKey: ['team'], queryFn: () => apiRequest<{ members: TeamMember[] }>('GET', '/api/team') });
-  const log = useInfiniteQuery({
-    queryKey: ['audit', query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => {
-      const page = new URLSearchParams(filters);
-      if (pageParam) page.set('cursor', pageParam);
-      return apiRequest<AuditPage>('GET', `/api/audit?${page}`);
-    },
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const people = useTeam();
+  const log = useAuditLog(filters);
   const set = (key: (typeof FILTERS)[number], value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
