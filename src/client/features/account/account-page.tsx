@@ -158,7 +158,7 @@ function PasswordForm() {
 
 function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   return (
-    <Button type="submit" disabled={busy} variant="primary">
+    <Button type="submit" disabled={busy}>
       {busy ? busyLabel : label}
     </Button>
   );

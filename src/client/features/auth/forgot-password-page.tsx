@@ -7,6 +7,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useRequestPasswordReset } from './api/one-time-links.ts';
 import { AuthCard } from './components/auth-card.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 /** /forgot-password: asks for a reset link by email. The answer never says whether the email has an account. */
 export function ForgotPasswordPage() {
@@ -47,13 +48,9 @@ export function ForgotPasswordPage() {
       ) : (
         <form className="mt-8 space-y-5" onSubmit={(event) => void submit(event)} noValidate>
           <TextField ref={input} label="Email" name="email" type="email" autoComplete="username" error={error} value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <button
-            type="submit"
-            disabled={busy}
-            className="w-full rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-          >
+          <Button type="submit" disabled={busy} size="block">
             {busy ? 'Sending...' : 'Send reset link'}
-          </button>
+          </Button>
         </form>
       )}
       <p className="mt-4 text-center text-sm">

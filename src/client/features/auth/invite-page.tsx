@@ -6,6 +6,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useAcceptInvite, useInviteLookup } from './api/one-time-links.ts';
 import { AuthCard, LinkProblem } from './components/auth-card.tsx';
 import { ChoosePasswordForm } from './components/choose-password-form.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const NOT_VALID = 'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
 
@@ -29,9 +30,9 @@ export function InvitePage() {
         <p className="mt-6 text-sm text-slate-700">
           You are signed in as {user.email}. To accept this invitation for {email}, sign out first.
         </p>
-        <button type="button" onClick={() => void signOut()} className="mt-4 w-full rounded-md border border-slate-300 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-50">
+        <Button onClick={() => void signOut()} variant="secondary" size="block" className="mt-4">
           Sign out
-        </button>
+        </Button>
       </AuthCard>
     );
   }

@@ -9,6 +9,7 @@ import { useAuditLog } from './api/audit.ts';
 import { useTeam } from './api/team.ts';
 import { auditAction, auditChanges, auditNotes, auditSource, auditTarget, auditWho } from './audit-text.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { Button, buttonClass } from '#client/components/ui/button.tsx';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -55,7 +56,7 @@ export function AuditLogPage() {
           <a
             href={`/api/audit/export${query ? `?${query}` : ''}`}
             download
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            className={buttonClass({ variant: 'secondary', size: 'sm' })}
           >
             <Download className="size-4" aria-hidden="true" /> Export CSV
           </a>
@@ -98,14 +99,9 @@ export function AuditLogPage() {
           </ul>
           {log.hasNextPage ? (
             <div className="border-t border-slate-200 p-4 text-center">
-              <button
-                type="button"
-                disabled={log.isFetchingNextPage}
-                onClick={() => void log.fetchNextPage()}
-                className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
-              >
+              <Button disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()} variant="secondary">
                 {log.isFetchingNextPage ? 'Loading...' : 'Load more'}
-              </button>
+              </Button>
             </div>
           ) : null}
         </div>

@@ -14,6 +14,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { useChangeRole, useInvite, useReassignLeads, useRemoveMember, useRevokeInvite, useSetActive, useTeam } from './api/team.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const failed = (fallback: string) => (err: unknown) => toast.error(err instanceof ApiError ? err.message : fallback);
 
@@ -94,13 +95,9 @@ function InviteForm() {
             </option>
           ))}
         </SelectField>
-        <button
-          type="submit"
-          disabled={invite.isPending}
-          className="rounded-md bg-blue-700 px-4 py-2 font-semibold text-white hover:bg-blue-800 disabled:opacity-60 sm:mt-6"
-        >
+        <Button type="submit" disabled={invite.isPending} className="sm:mt-6">
           {invite.isPending ? 'Sending...' : 'Send invitation'}
-        </button>
+        </Button>
       </form>
       {made ? <InviteLink created={made} /> : null}
     </div>
