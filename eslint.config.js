@@ -90,7 +90,7 @@ const publicPages = {
       {
         patterns: [
           {
-            group: ['@radix-ui/*', '@tanstack/*', 'recharts', 'date-fns', 'date-fns/*', 'react-router', 'zod', 'zod/*'],
+            group: ['@radix-ui/*', '@tanstack/*', 'date-fns', 'date-fns/*', 'react-router', 'zod', 'zod/*'],
             message: 'The public pages do not load the admin app\'s libraries (or zod): keep / light.',
           },
           { group: ['\\#client/app/*', '\\#client/features/*', '**/client/app/*', '**/client/features/*'], message: 'The public pages do not import the admin app.' },

@@ -49,38 +49,43 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  // Every admin receives a notification for every lead, so the admin specs run after the
-  // public ones (which submit leads) to see only the notifications they cause.
+  // One folder per project under tests/e2e/: a new spec joins the project of the folder it is
+  // put in, and runs in the order below (`dependencies`). Specs share one server and its data,
+  // so a folder is chosen by what its specs change that others count:
+  //   public/          the public pages; they submit leads. First: every admin gets a
+  //                    notification for every lead, so the admin specs run after them.
+  //   admin/           the dashboard shell; its bell test counts unread notifications.
+  //   admin-data/      leads, appointments, analytics: they create leads (and notifications), after admin/.
+  //   admin-security/  puts a payload lead and appointment into the Overview's counts and
+  //                    7-day window: after the specs that check those.
+  //   email/           leads and appointments of its own, counted in the mail sink (also on PostgreSQL).
+  //   booking/         bookings notify every admin and change the booking settings: after the specs that count either.
+  //   lead-privacy/    deletes, erases and merges leads (and their notifications and appointments).
+  //   team/            invites, deactivates and removes accounts (a new admin gets the
+  //                    notifications of later leads): after the others.
+  //   account/         specs on a server of their own (tests/e2e/own-server.ts); only the mail sink is shared.
+  //   https/           what only HTTPS shows, through Caddy; the https project also runs the
+  //                    landing, lead-form and sign-in specs that way (listed below).
+  // Helpers (fixtures.ts, own-server.ts, showcase.ts) stay in tests/e2e/ itself.
   projects: [
-    { name: 'public', testIgnore: /(https|website|admin|leads|leads-list|lead-import|lead-page|overview|appointments|analytics|stored-xss|email|booking|bulk-cancel|lead-privacy|lead-journey|team|account|two-factor|audit-log|analytics-funnel)\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
-    { name: 'admin', testMatch: /admin\.spec\.ts/, dependencies: ['public'], use: { ...devices['Desktop Chrome'] } },
-    // The leads specs create leads, and so notifications for every admin: they run after the
-    // admin spec, whose bell test counts unread notifications, instead of beside it.
-    { name: 'admin-data', testMatch: /(leads|leads-list|lead-import|lead-page|overview|appointments|analytics|analytics-funnel)\.spec\.ts/, dependencies: ['admin'], use: { ...devices['Desktop Chrome'] } },
-    // Puts a payload lead and appointment into the Overview's counts and 7-day window: after
-    // the specs that check those.
-    { name: 'admin-security', testMatch: /stored-xss\.spec\.ts/, dependencies: ['admin-data'], use: { ...devices['Desktop Chrome'] } },
-    // Leads and appointments of its own; last, so the admin's notifications and counts above are not disturbed.
-    { name: 'email', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
-    // Bookings notify every admin and change the booking settings: after the specs that count either.
-    { name: 'booking', testMatch: /(booking|bulk-cancel)\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
-    // Deletes, erases and merges leads (and their notifications and appointments): after the specs that count those.
-    { name: 'lead-privacy', testMatch: /lead-(privacy|journey)\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'] } },
-    // Invites, deactivates and removes accounts (each new admin gets the notifications of later leads): after the others.
-    { name: 'team', testMatch: /(team|audit-log)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
-    // On a server of its own (tests/e2e/own-server.ts); only the mail sink is shared.
-    { name: 'account', testMatch: /(account|two-factor|website)\.spec\.ts/, dependencies: ['lead-privacy'], use: { ...devices['Desktop Chrome'] } },
+    folder('public'),
+    folder('admin', ['public']),
+    folder('admin-data', ['admin']),
+    folder('admin-security', ['admin-data']),
+    folder('email', ['admin-security']),
+    folder('booking', ['admin-security']),
+    folder('lead-privacy', ['admin-security']),
+    folder('team', ['lead-privacy']),
+    folder('account', ['lead-privacy']),
     // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
     // Caddy keeps the browser's X-Forwarded-For (it comes from this machine), so each test is still a visitor of its own.
     {
       name: 'https',
-      testMatch: /(landing|lead-form|admin|https)\.spec\.ts/,
+      testMatch: [/[\\/]https[\\/].*\.spec\.ts$/, /[\\/]public[\\/](landing|lead-form)\.spec\.ts$/, /[\\/]admin[\\/]admin\.spec\.ts$/],
       grepInvert: /dashboard shell|notifications/,
       use: { ...devices['Desktop Chrome'], baseURL: httpsBaseURL, ignoreHTTPSErrors: true },
     },
-    ...(postgresUrl
-      ? [{ name: 'email-postgres', testMatch: /email\.spec\.ts/, dependencies: ['admin-security'], use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }]
-      : []),
+    ...(postgresUrl ? [{ ...folder('email', ['admin-security']), name: 'email-postgres', use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }] : []),
   ],
   webServer: [
     {
@@ -107,6 +112,11 @@ export default defineConfig({
   ],
 });
 
+/** The project that runs every spec in tests/e2e/<name>/, after the projects it depends on. */
+function folder(name: string, dependencies: string[] = []) {
+  return { name, testDir: `tests/e2e/${name}`, dependencies, use: { ...devices['Desktop Chrome'] } };
+}
+
 /** The built server as the browser tests run it, on `port`; its database is the caller's to add. */
 function appServer(port: number) {
   return {
@@ -126,7 +136,7 @@ function appServer(port: number) {
       LEAD_MIN_FILL_SECONDS: '1',
       LEAD_RATE_LIMIT: '5',
       // The website's booking limits off: the specs book from few addresses, many times an hour.
-      // tests/e2e/held-booking.spec.ts runs a server of its own with them on.
+      // tests/e2e/booking/held-booking.spec.ts runs a server of its own with them on.
       BOOKING_RATE_LIMIT: '0',
       BOOKING_HOLD_ABOVE_PER_HOUR: '0',
       // Each spec that submits the form sends its own X-Forwarded-For (tests/e2e/fixtures.ts),
@@ -136,7 +146,7 @@ function appServer(port: number) {
       ADMIN_EMAIL: 'e2e-admin@example.com',
       ADMIN_NAME: 'Erin Admin',
       ADMIN_PASSWORD: 'e2e-admin-password',
-      // Every email goes to the suite's mail sink (tests/e2e/email.spec.ts reads it).
+      // Every email goes to the suite's mail sink (tests/e2e/email/email.spec.ts reads it).
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_SMTP_PORT}`,
       MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -24,6 +24,9 @@ export function eventBody(): string {
   });
 }
 
+/** A browser's request headers for POST /api/public/events (a bot's user agent is dropped). */
+export const EVENT_HEADERS = { 'content-type': 'application/json', 'user-agent': BROWSER };
+
 export type Ingestion = { events: LoadResult; hello: LoadResult };
 
 /** The same load generator and connections against `helloOrigin` (10 s at most), then the events for `durationMs`. */
@@ -32,7 +35,7 @@ export async function measureIngestion(origin: string, helloOrigin: string, conn
   const events = await runLoad({
     url: `${origin}/api/public/events`,
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': BROWSER },
+    headers: EVENT_HEADERS,
     body: eventBody,
     connections,
     durationMs,

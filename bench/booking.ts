@@ -39,6 +39,8 @@ export type BookingBench = {
   /** Run in reverse order by bench/run.ts; a step that finishes early pops its own. */
   cleanups: (() => Promise<unknown>)[];
   verdict: (name: string, pass: boolean, detail: string) => void;
+  /** " = 0.012× hello-world" for a rate, from the run's hello-world ('' if none was measured). */
+  ofHello: (rps: number) => string;
 };
 
 export const BOOKING_TIME_ZONE = 'America/New_York';
@@ -315,7 +317,7 @@ async function benchBookings(b: BookingBench, engine: Engine, env: Record<string
   b.verdict(
     `${engine}: bookings/s through HTTP`,
     clean && (target === undefined || tally.answeredPerSecond >= target),
-    `${fmt(tally.answeredPerSecond)} answered/s (${target === undefined ? 'no target' : `target ≥ ${target}`}): 201 ×${fmt(tally.booked)}, 409 ×${fmt(tally.taken)}` +
+    `${fmt(tally.answeredPerSecond)} answered/s${b.ofHello(tally.answeredPerSecond)} (${target === undefined ? 'no target' : `target ≥ ${target}`}): 201 ×${fmt(tally.booked)}, 409 ×${fmt(tally.taken)}` +
       `${other ? `, ${other}` : ''}${tally.errors ? `, ${fmt(tally.errors)} errors` : ''}`,
   );
   b.verdict(

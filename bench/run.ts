@@ -3,7 +3,13 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [availability] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [write-paths] [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [booking] [availability] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
+ *
+ * `write-paths` (bench/write-paths.ts): analytics events and lead submissions with email on, on
+ * PGlite and PostgreSQL, each the median of three rounds of BENCH_SECONDS as a ratio to a bare Hono
+ * hello-world measured just before it, against its goal (events ≥ 0.30× on PostgreSQL and 0.20×
+ * on PGlite; leads ≥ 0.025× and 0.015×); CI's `npm run check:write-paths` holds half of each.
+ * Every other throughput is also printed as a share of a hello-world measured at the run's start.
  *
  * `email`: lead submissions/s with email on (SMTP_URL to a sink in its own process) against
  * email off, each on a fresh database, on PGlite and PostgreSQL (target: at most 10% slower);
@@ -85,6 +91,8 @@ import { benchBooking } from './booking.ts';
 import { benchImport } from './lead-import.ts';
 import { benchMove } from './db-move.ts';
 import { startCluster } from './lib/cluster.ts';
+import { runLoad } from './lib/load.ts';
+import { describeReport, freshDatabases, passes, runWritePaths, startHelloWorld, WRITE_PATHS, type Engine } from './write-paths.ts';
 
 /** A full sign-in with two-factor (argon2id and TOTP, two requests), p50. */
 const TWO_FACTOR_SIGN_IN_TARGET_MS = 50;
@@ -112,6 +120,13 @@ const load = {
 };
 const parts = new Set(process.argv.slice(2));
 const wants = (part: string) => parts.size === 0 || parts.has(part);
+
+/**
+ * A bare Hono hello-world's requests/s, measured once at the start of a run that measures any
+ * throughput: each throughput is printed as a share of it, so a slower day shows as such.
+ */
+let helloRps: number | undefined;
+const ofHello = (rps: number) => (helloRps ? ` = ${(rps / helloRps).toFixed(3)}× hello-world` : '');
 
 const verdicts: { name: string; pass: boolean; detail: string }[] = [];
 const verdict = (name: string, pass: boolean, detail: string) => {
@@ -233,7 +248,7 @@ async function benchPglite() {
     if ((await stop()) !== 0) console.log('  warning: the server did not stop cleanly');
     const leads = await countPgliteRows(dataDir, COUNT_LEADS);
     const notifications = await countPgliteRows(dataDir, COUNT_NOTIFICATIONS);
-    verdict('PGlite: no errors', hasNoFailures(r), `${r.measured.requestsPerSecond.toFixed(0)} req/s (no target)`);
+    verdict('PGlite: no errors', hasNoFailures(r), `${r.measured.requestsPerSecond.toFixed(0)} req/s${ofHello(r.measured.requestsPerSecond)} (no target)`);
     checkStored('PGlite', r, leads, notifications, earlierLeads);
   }
 }
@@ -258,7 +273,7 @@ async function benchPostgres() {
   verdict(
     'PostgreSQL: lead submissions/s with no error',
     rps >= POSTGRES_TARGET_RPS && hasNoFailures(r),
-    `${rps.toFixed(0)} req/s (target ≥ ${POSTGRES_TARGET_RPS.toLocaleString('en-US')}), ` +
+    `${rps.toFixed(0)} req/s${ofHello(rps)} (target ≥ ${POSTGRES_TARGET_RPS.toLocaleString('en-US')}), ` +
       `${r.measured.non2xx + r.warmup.non2xx} non-2xx, ${r.measured.errors + r.warmup.errors} errors`,
   );
   checkStored('PostgreSQL', r, leads, notifications);
@@ -334,7 +349,7 @@ async function benchEmail(engine: 'PGlite' | 'PostgreSQL', fresh: () => Promise<
   verdict(
     `${engine}: lead submissions/s with email on`,
     slowdown <= EMAIL_SLOWDOWN_TARGET_PERCENT && [...offRuns, ...onRuns].every(hasNoFailures),
-    `median ${onRps.toFixed(0)} req/s on (${list(onRuns)}), ${offRps.toFixed(0)} off (${list(offRuns)}): ` +
+    `median ${onRps.toFixed(0)} req/s on${ofHello(onRps)} (${list(onRuns)}), ${offRps.toFixed(0)} off${ofHello(offRps)} (${list(offRuns)}): ` +
       `${slowdown >= 0 ? `${slowdown.toFixed(1)}% slower` : `${(-slowdown).toFixed(1)}% faster`} (target ≤ ${EMAIL_SLOWDOWN_TARGET_PERCENT}% slower)`,
   );
   verdict(
@@ -391,7 +406,7 @@ async function benchMixed() {
   verdict(
     'mixed workload: throughput and latency',
     true,
-    `${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, server peak RSS ${peak === undefined ? 'unknown' : `${(peak / 1024 / 1024).toFixed(0)} MiB`} (no target)`,
+    `${m.requestsPerSecond.toFixed(0)} req/s${ofHello(m.requestsPerSecond)}, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, server peak RSS ${peak === undefined ? 'unknown' : `${(peak / 1024 / 1024).toFixed(0)} MiB`} (no target)`,
   );
   const leads = await countRows(database.url, COUNT_LEADS);
   const events = await countRows(database.url, 'select count(*) as n from analytics_events');
@@ -428,7 +443,7 @@ async function benchCluster() {
     const peak = `${(Math.max(...peaks) / 1024 / 1024).toFixed(0)} MiB`;
     console.log(`  ${processes} process${processes > 1 ? 'es' : ''}: ${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, ${errors} errors, peak RSS per process ${peak}`);
     verdict(`cluster of ${processes}: no errors, every acknowledged write stored`, errors === 0 && leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
-      `${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms; ${errors} errors; leads ${acknowledged(r, 'lead')}/${leads}, events ${acknowledged(r, 'event')}/${events} acknowledged/stored`);
+      `${m.requestsPerSecond.toFixed(0)} req/s${ofHello(m.requestsPerSecond)}, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms; ${errors} errors; leads ${acknowledged(r, 'lead')}/${leads}, events ${acknowledged(r, 'event')}/${events} acknowledged/stored`);
   }
   await runCleanups();
 }
@@ -500,13 +515,11 @@ async function benchLeadPage(engine: keyof typeof LEAD_PAGE_TARGET_MS, open: () 
   await runCleanups();
 }
 
-const INGEST_TARGET = { PGlite: 5_000, PostgreSQL: 10_000 } as const;
-
-async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<string, string>, countStored: () => Promise<number>) {
+async function benchIngest(engine: Engine, env: Record<string, string>, countStored: () => Promise<number>) {
   const seconds = envInt('BENCH_INGEST_SECONDS', 60, 1, 600);
   console.log(`\nAnalytics ingestion through HTTP, ${engine} (${seconds} s, 64 connections)`);
-  // A bare Hono hello-world in its own process: how fast any endpoint could be on this machine.
-  const helloWorld = await startServer({}, { entry: ['--import', 'tsx', 'bench/lib/hello-world.ts'], isolated: true, readyPath: '/' });
+  // A bare Hono hello-world in its own process, measured just before: how fast any endpoint could be now.
+  const helloWorld = await startHelloWorld();
   cleanups.push(helloWorld.stop);
   const server = await startBuiltServer({ ...serverEnv, ...env, ANALYTICS_RATE_LIMIT: process.env.BENCH_ANALYTICS_LIMIT ?? '0' });
   cleanups.push(server.stop);
@@ -517,10 +530,37 @@ async function benchIngest(engine: keyof typeof INGEST_TARGET, env: Record<strin
   await helloWorld.stop();
   const stored = await countStored();
   const rps = events.requestsPerSecond;
-  console.log(`  bare Hono hello-world: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s (${((rps / hello.requestsPerSecond) * 100).toFixed(0)}% of it), p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`);
+  const ratio = rps / hello.requestsPerSecond;
+  const goal = WRITE_PATHS.events.goals[engine];
+  console.log(`  bare Hono hello-world: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s, p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`);
   console.log(`  sent ${events.sent.toLocaleString('en-US')}, acknowledged ${events.ok2xx.toLocaleString('en-US')}, stored ${stored.toLocaleString('en-US')}, non-2xx ${events.non2xx}, errors ${events.errors}`);
   verdict(`${engine}: every acknowledged event stored`, stored === events.ok2xx && events.errors === 0 && events.non2xx === 0, `${events.ok2xx} acknowledged, ${stored} stored`);
-  verdict(`${engine}: events/s`, rps >= INGEST_TARGET[engine], `${rps.toFixed(0)}/s (target ≥ ${INGEST_TARGET[engine].toLocaleString('en-US')})`);
+  verdict(`${engine}: events/s`, ratio >= goal, `${rps.toFixed(0)}/s = ${ratio.toFixed(3)}× hello-world (goal ≥ ${goal}×)`);
+}
+
+/**
+ * `write-paths`: analytics events and lead submissions with email on, PGlite and PostgreSQL,
+ * each the median of three rounds of BENCH_SECONDS against a hello-world just before
+ * (bench/write-paths.ts, the same measurement CI's check:write-paths makes, judged here by the goals).
+ */
+async function benchWritePaths() {
+  console.log(`\nWrite paths as a ratio to a hello-world of the same round (median of 3 × ${load.durationMs / 1000} s)`);
+  const pgServer = await acquirePostgres();
+  cleanups.push(pgServer.release);
+  const sink = await startSmtpSink();
+  cleanups.push(sink.stop);
+  await runWritePaths({
+    engines: ['PGlite', 'PostgreSQL'],
+    paths: ['events', 'leads'],
+    rounds: 3,
+    seconds: load.durationMs / 1000,
+    fresh: freshDatabases(async () => pgServer.url),
+    serve: (env) => startBuiltServer(env),
+    smtpUrl: sink.smtpUrl,
+    signal: load.signal,
+    onReport: (r) => verdict(`${WRITE_PATHS[r.path].label}, ${r.engine}`, r.ratio >= r.goal && passes(r), describeReport(r)),
+  });
+  await runCleanups();
 }
 
 /** The report's and sources' target p95 (ms), for 90 days: PostgreSQL at 10M events, PGlite at 1M. */
@@ -554,6 +594,14 @@ async function main() {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run npm run build first`);
   console.log(`bench: ${load.connections} connections, ${load.warmupMs / 1000} s warm-up, ${load.durationMs / 1000} s per run`);
   try {
+    if (['pglite', 'postgres', 'email', 'mixed', 'booking', 'cluster'].some(wants)) {
+      const hello = await startHelloWorld();
+      cleanups.push(hello.stop);
+      helloRps = (await runLoad({ url: `${hello.url}/`, method: 'GET', headers: {}, body: () => '', connections: load.connections, durationMs: 10_000, maxRequests: 5_000_000 })).requestsPerSecond;
+      await runCleanups();
+      console.log(`bare Hono hello-world on this machine now: ${helloRps.toFixed(0)} req/s (${load.connections} connections, 10 s); throughputs below are also shown as a share of it`);
+    }
+    if (wants('write-paths')) await benchWritePaths();
     if (wants('page') || wants('auth') || wants('pglite')) {
       await benchPglite();
       await runCleanups();
@@ -603,7 +651,7 @@ async function main() {
       await runCleanups();
     }
     if (wants('booking')) {
-      await benchBooking({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, connections: load.connections, signal: load.signal, cleanups, verdict });
+      await benchBooking({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, connections: load.connections, signal: load.signal, cleanups, verdict, ofHello });
       await runCleanups();
     }
     if (wants('availability')) {

@@ -8,7 +8,10 @@ import { Hono } from 'hono';
 const app = new Hono();
 app.get('/', (c) => c.text('Hello Hono!'));
 
-const server = serve({ fetch: app.fetch, hostname: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3001) });
+// PORT=0 takes any free port; the one it got goes to startServer over IPC, as the app's does.
+const server = serve({ fetch: app.fetch, hostname: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3001) }, (info) => {
+  process.send?.({ event: 'listening', port: info.port }, () => {});
+});
 process.on('SIGTERM', () => {
   server.close();
   process.exit(0);

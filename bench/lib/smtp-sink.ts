@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 /**
  * An SMTP server for the email benchmark, in its own process so its work is not the app's:
  * accepts every message on 127.0.0.1:SMTP_PORT and throws it away, counting messages and
@@ -44,7 +45,10 @@ const server = http
     }
     res.writeHead(req.url === '/' ? 200 : 404).end();
   })
-  .listen(Number(process.env.PORT), '127.0.0.1');
+  .listen(Number(process.env.PORT), '127.0.0.1', () => {
+    // PORT=0 takes any free port; the one it got goes to startServer over IPC.
+    process.send?.({ event: 'listening', port: (server.address() as AddressInfo).port }, () => {});
+  });
 
 process.on('SIGTERM', () => {
   server.close();

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFilePath } from './db/embedded/data-dir-lock.ts';
-import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from './test/process.ts';
+import { runNode, signInOverHttp, startServer, stopServer, tempDir, type NodeProcess } from './test/process.ts';
 
 // Process-level behaviour of `node dist/server/main.js` (run here from source).
-const running: ServerProcess[] = [];
+const running: NodeProcess[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGKILL')));
 });
@@ -52,6 +52,8 @@ describe('server start-up and shutdown', () => {
     const link = new URL((JSON.parse(firstRun() ?? '{}') as { setupUrl?: string }).setupUrl ?? 'http://missing');
     expect(link.hostname).toBe('127.0.0.1');
     expect(Number(link.port)).toBeGreaterThan(0);
+    // The parent that spawned it with an IPC channel is told the same port, whatever the log says.
+    expect(await proc.listening).toBe(Number(link.port));
     const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root"');
@@ -109,7 +111,7 @@ describe('server start-up and shutdown', () => {
     const dataDir = tempDir('term');
     const server = await startServer({ DATA_DIR: dataDir, LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' });
     const submissions = Array.from({ length: 20 }, () => submitLead(server.url, 'In Flight').then((r) => r.status));
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 5)); // a real wait: some requests reach the server process before the signal
     server.child.kill('SIGTERM');
     const statuses = await Promise.allSettled(submissions);
     expect(await server.exited).toBe(0);

@@ -63,6 +63,9 @@ async function main() {
     // PORT=0 takes any free port: links and the ready line use the one we got.
     if (!config.fixedOrigin) config.publicUrl = ownOrigin(config.host, info.port);
     logger.info({ port: info.port, host: config.host }, `listening on ${ownOrigin(config.host, info.port)}`);
+    // A parent that spawned us with an IPC channel (the tests' startServer) learns the port
+    // whatever LOG_LEVEL and LOG_FORMAT; without a channel process.send is undefined.
+    process.send?.({ event: 'listening', port: info.port }, () => {});
     listening();
   }) as Server;
   limitConnectionsPerClient(server, config.trustProxy, logger);

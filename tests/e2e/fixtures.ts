@@ -74,6 +74,7 @@ export async function postPublicLead(api: APIRequestContext, lead: Record<string
   const res = await api.get('/api/public/form-token');
   expect(res.status()).toBe(200);
   const { form_token, min_age_seconds } = (await res.json()) as { form_token: string; min_age_seconds: number };
+  // A real wait: the token ages on the server's clock (the page's form waits the same way).
   await new Promise((resolve) => setTimeout(resolve, min_age_seconds * 1000 + 200));
   return api.post('/api/public/leads', { data: { website: '', ...lead, form_token }, ...(headers ? { headers } : {}) });
 }

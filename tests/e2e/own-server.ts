@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -18,24 +17,30 @@ export type OwnServer = {
 };
 
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join('.test-data', 'own-server-'));
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       PATH: process.env.PATH,
-      PORT: String(port),
+      // Any free port: the server sends the one it got over the IPC channel (src/server/main.ts),
+      // and, with no PUBLIC_URL, builds its links from it (http://127.0.0.1:<port>).
+      PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       TRUST_PROXY: '1',
-      PUBLIC_URL: baseURL,
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_SMTP_PORT}`,
       MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  child.channel?.unref();
+  const listening = new Promise<number | undefined>((resolve) => {
+    child.on('message', (message: { event?: string; port?: number }) => {
+      if (message?.event === 'listening' && typeof message.port === 'number') resolve(message.port);
+    });
+    child.once('exit', () => resolve(undefined));
   });
   const log: string[] = [];
   const listeners = new Set<() => void>();
@@ -74,7 +79,11 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
     rmSync(dataDir, { recursive: true, force: true });
   };
 
+  let baseURL: string;
   try {
+    const port = await listening;
+    if (port === undefined) throw new Error(`the server exited (${child.exitCode}):\n${log.join('\n')}`);
+    baseURL = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(baseURL, child, log);
   } catch (error) {
     await stop();
@@ -95,15 +104,4 @@ async function waitUntilHealthy(baseURL: string, child: ChildProcess, log: strin
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the server did not answer /api/health within 60 s:\n${log.join('\n')}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANALYTICS_SESSION_PATH_CAP } from '#shared/constants';
 import { UNSTORABLE_MESSAGE } from '#shared/schemas/text';
 import type { Database } from '../db/client.ts';
@@ -109,12 +109,18 @@ describe('the "visitors moved" announcement', () => {
         return database.db;
       },
     });
-    const recorder = new EventRecorder(() => open, 0);
-    const event = { session_id: 'announceAAAAAAAAAAAAAA', event_type: 'pageview' as const, page_path: '/' };
-    await recorder.record(event, BROWSER, 'localhost'); // announced at once
-    await recorder.record(event, BROWSER, 'localhost'); // announced at the end of the 2 s window
-    closed = true;
-    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    // The 2 s window is the subject: its clock and timer are fake (the database's I/O is not).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const recorder = new EventRecorder(() => open, 0);
+      const event = { session_id: 'announceAAAAAAAAAAAAAA', event_type: 'pageview' as const, page_path: '/' };
+      await recorder.record(event, BROWSER, 'localhost'); // announced at once
+      await recorder.record(event, BROWSER, 'localhost'); // announced at the end of the 2 s window
+      closed = true;
+      await vi.advanceTimersByTimeAsync(2_300);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await count(sql`select count(*)::int as n from analytics_events where session_id = 'announceAAAAAAAAAAAAAA'`)).toBe(2);
   });
 });

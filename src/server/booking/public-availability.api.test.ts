@@ -160,6 +160,7 @@ describe('the range one request may ask for', () => {
 /** Waits out the end of the database's current minute when it is near, so a burst stays in one limit window. */
 async function awayFromMinuteEnd() {
   const { s } = (await rowsOf<{ s: number }>(database.db, sql`select extract(second from clock_timestamp())::float8 as s`))[0]!;
+  // A real wait, seldom taken: the window is the database's clock, which a test cannot move.
   if (s > 50) await new Promise((resolve) => setTimeout(resolve, (61 - s) * 1000));
 }
 

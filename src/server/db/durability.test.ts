@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl } from '../test/database.ts';
-import { freePort, runNode, signInOverHttp, stopServer, tempDir, waitForHealth, type ServerProcess } from '../test/process.ts';
+import { signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { reconnectingSse } from '../test/sse.ts';
 import { createPglite } from './client.ts';
 
@@ -98,27 +98,26 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
         }
       };
     }
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     env = {
       ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LEAD_MIN_FILL_SECONDS: '0',
       LEAD_RATE_LIMIT: '0',
       ANALYTICS_RATE_LIMIT: '0',
     };
-    // Always the same port, so the stream client finds the restarted server where it was.
+    // The first server takes any free port; every restart takes that one, so the stream
+    // client finds the restarted server where it was.
+    let port: number | undefined;
     const start = async (): Promise<ServerProcess> => {
-      const proc = runNode('src/server/main.ts', env);
-      cleanups.push(() => stopServer(proc, 'SIGKILL'));
-      await waitForHealth(url, proc, 60_000);
-      return { ...proc, port, url };
+      const started = await startServer({ ...env, ...(port === undefined ? {} : { PORT: String(port) }) });
+      cleanups.push(() => stopServer(started, 'SIGKILL'));
+      port = started.port;
+      return started;
     };
 
     let server = await start();
+    const url = server.url;
     // As the dashboard sends its writes: with the site's Origin.
     const admin = { cookie: await signInOverHttp(url, ADMIN), origin: url };
 
@@ -186,7 +185,7 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
       };
       const before = { leads: leads.acknowledged.length, events: events.acknowledged.length, edits: ackedEdits() };
       const workers = [leadWorker(), leadWorker(), leadWorker(), ...edited.map(editWorker), eventWorker(), eventWorker(), eventWorker()];
-      await new Promise((r) => setTimeout(r, killAfterMs));
+      await new Promise((r) => setTimeout(r, killAfterMs)); // a real wait: real traffic to a real server runs meanwhile
       // On a busy machine the kill waits until this cycle has acknowledged some of each kind,
       // so every crash cuts real traffic of every kind.
       const deadline = Date.now() + 30_000;

@@ -73,7 +73,7 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
         statuses.push(res?.status ?? 0);
         if (res?.status === 201) acknowledged.push(body.submission_id);
         await res?.body?.cancel();
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 20)); // traffic's pace against the real server
       }
     })();
 
@@ -104,7 +104,7 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
       healthRes = await fetch(`${url}/api/health`);
     }
     await expectUnavailable(healthRes);
-    await new Promise((r) => setTimeout(r, 1500)); // down for a while: retries back off
+    await new Promise((r) => setTimeout(r, 1500)); // a real wait: the server process stays down a while, its retries back off
     expect(server.child.exitCode).toBeNull();
     const heldError = await held.query('select 1').then(() => undefined, (err: unknown) => err);
     expect(databaseFault(heldError)).toBe('unavailable');

@@ -1,5 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GroupCommit } from './group-commit.ts';
+
+// Waits and write times are the subject: fake timers run them (setTimeout and setImmediate) at once.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Runs every timer (each write's wait, each slow write) until nothing is left, then answers `answer`. */
+async function settled<T>(answer: Promise<T>): Promise<T> {
+  await vi.runAllTimersAsync();
+  return answer;
+}
 
 describe('GroupCommit', () => {
   it('writes items that arrive together in one batch, and answers after the write', async () => {
@@ -14,7 +28,7 @@ describe('GroupCommit', () => {
       { maxBatch: 100, maxWaitMs: 5, maxInFlight: 1 },
     );
     const answers = [1, 2, 3].map((n) => gc.add(n).then(() => committed));
-    expect(await Promise.all(answers)).toEqual([true, true, true]);
+    expect(await settled(Promise.all(answers))).toEqual([true, true, true]);
     expect(writes).toEqual([[1, 2, 3]]);
   });
 
@@ -32,7 +46,7 @@ describe('GroupCommit', () => {
       },
       { maxBatch: 10, maxWaitMs: 2, maxInFlight: 2 },
     );
-    await Promise.all(Array.from({ length: 45 }, (_, i) => gc.add(i)));
+    await settled(Promise.all(Array.from({ length: 45 }, (_, i) => gc.add(i))));
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(45);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
     expect(most).toBeLessThanOrEqual(2);
@@ -47,10 +61,10 @@ describe('GroupCommit', () => {
       },
       { maxBatch: 10, maxWaitMs: 1, maxInFlight: 1 },
     );
-    const results = await Promise.allSettled([gc.add(1), gc.add(2)]);
+    const results = await settled(Promise.allSettled([gc.add(1), gc.add(2)]));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     fail = false;
-    await expect(gc.add(3)).resolves.toBeUndefined();
+    await expect(settled(gc.add(3))).resolves.toBeUndefined();
   });
 
   it('with maxWaitMs 0, batches what arrives in one turn, then what queued while a write was in flight', async () => {
@@ -63,9 +77,9 @@ describe('GroupCommit', () => {
       { maxBatch: 100, maxWaitMs: 0, maxInFlight: 1 },
     );
     const first = [1, 2].map((n) => gc.add(n));
-    await new Promise((r) => setTimeout(r, 5)); // the first write is in flight now
+    await vi.advanceTimersByTimeAsync(5); // the first write is in flight now
     const later = [3, 4, 5].map((n) => gc.add(n));
-    await Promise.all([...first, ...later]);
+    await settled(Promise.all([...first, ...later]));
     expect(writes).toEqual([
       [1, 2],
       [3, 4, 5],
@@ -83,7 +97,7 @@ describe('GroupCommit', () => {
       },
       { maxBatch: 1000, maxWaitMs: 0, maxInFlight: 1 },
     );
-    const results = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => gc.add(i)));
+    const results = await settled(Promise.allSettled(Array.from({ length: 100 }, (_, i) => gc.add(i))));
     const rejected = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
     expect(rejected).toEqual([13, 77]);
     expect((results[13] as PromiseRejectedResult).reason).toEqual(new Error('bad item in 1'));
@@ -101,7 +115,7 @@ describe('GroupCommit', () => {
       },
       { maxBatch: 100, maxWaitMs: 0, maxInFlight: 1, isolates: (err) => !String(err).includes('connection refused') },
     );
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => gc.add(i)));
+    const results = await settled(Promise.allSettled(Array.from({ length: 50 }, (_, i) => gc.add(i))));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(writes).toBe(1);
   });
@@ -119,7 +133,7 @@ describe('GroupCommit', () => {
       },
       { maxBatch: 16, maxWaitMs: 0, maxInFlight: 1 },
     );
-    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => gc.add(i)));
+    const results = await settled(Promise.allSettled(Array.from({ length: 40 }, (_, i) => gc.add(i))));
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
     expect(most).toBe(1);
   });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmailOverview } from '#shared/schemas/email';
 import { createPostgresDatabaseUrl } from '../test/database.ts';
 import { mailTo, startMailSink, type MailSink, type ReceivedMail } from '../test/mail-sink.ts';
-import { freePort, runNode, signInOverHttp, stopServer, tempDir, waitForHealth, type ServerProcess } from '../test/process.ts';
+import { freePort, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 
 /**
  * The outbox as a real server runs it, against a real SMTP server: a server killed with
@@ -30,21 +30,18 @@ async function databaseEnv(engine: Engine): Promise<Record<string, string>> {
   return { DATABASE_URL: db.url };
 }
 
-/** A server on a fixed port (so a restarted one is found where it was). */
-async function serve(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const url = `http://127.0.0.1:${port}`;
-  const proc = runNode('src/server/main.ts', {
+/** A server on any free port, or on `port` (a restarted one, found where it was). */
+async function serve(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  const server = await startServer({
     ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
+    ...(port === undefined ? {} : { PORT: String(port) }),
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LEAD_MIN_FILL_SECONDS: '0',
     LEAD_RATE_LIMIT: '0',
   });
-  cleanups.push(() => stopServer(proc, 'SIGKILL'));
-  await waitForHealth(url, proc, 60_000);
-  return { ...proc, port, url };
+  cleanups.push(() => stopServer(server, 'SIGKILL'));
+  return server;
 }
 
 async function submitLeads(url: string, count: number, prefix: string): Promise<string[]> {
@@ -97,8 +94,7 @@ describe.each(engines)('email delivery (%s)', (engine) => {
     const sink = await startMailSink({ delayMs: 300 });
     cleanups.push(sink.close);
     const env = { ...(await databaseEnv(engine)), SMTP_URL: sink.url, MAIL_FROM: 'Keystone Due Diligence <hello@keystone.test>', SITE_NAME: 'Keystone Due Diligence' };
-    const port = await freePort();
-    const first = await serve(env, port);
+    const first = await serve(env);
     const leads = await submitLeads(first.url, 10, `crash-${engine}`);
     // Sending has begun (the slow server takes 300 ms a message): kill the server mid-way.
     await sink.waitFor((m) => m.length >= 3, 30_000);
@@ -106,7 +102,7 @@ describe.each(engines)('email delivery (%s)', (engine) => {
     const beforeRestart = sink.messages.length;
     expect(beforeRestart).toBeLessThan(20);
 
-    const second = await serve(env, port);
+    const second = await serve(env, first.port);
     await sink.waitFor((m) => uniqueIds(m) === 20, 90_000);
     expectEveryLeadsMail(sink, leads);
     const copies = duplicatesOf(sink.messages);
@@ -116,11 +112,11 @@ describe.each(engines)('email delivery (%s)', (engine) => {
   }, 180_000);
 
   it('delivers the whole queue once the mail server is back after a minute away', async () => {
-    const port = await freePort();
-    const smtpPort = await freePort(); // nobody listens there yet
+    const smtpPort = await freePort(); // nobody listens there yet: the port goes into SMTP_URL before the mail server starts
     const env = { ...(await databaseEnv(engine)), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SITE_NAME: 'Keystone Due Diligence' };
-    const server = await serve(env, port);
+    const server = await serve(env);
     const leads = await submitLeads(server.url, 5, `outage-${engine}`);
+    // A real wait: the subject is a minute of the server's own clock, in another process, retrying the mail server.
     await new Promise((r) => setTimeout(r, 60_000));
     expect(await outboxStatuses(server.url)).toEqual({ queued: 10 });
 
@@ -139,10 +135,10 @@ describe.runIf(engines.includes('postgres'))('two app processes on one PostgreSQ
     const sink = await startMailSink({ delayMs: 20 });
     cleanups.push(sink.close);
     const env = { ...(await databaseEnv('postgres')), SMTP_URL: sink.url, SITE_NAME: 'Keystone Due Diligence' };
-    const [a, b] = [await serve(env, await freePort()), await serve(env, await freePort())];
+    const [a, b] = [await serve(env), await serve(env)];
     const leads = [...(await submitLeads(a.url, 15, 'pair-a')), ...(await submitLeads(b.url, 15, 'pair-b'))];
     await sink.waitFor((m) => uniqueIds(m) === 60, 60_000);
-    // Both outboxes kept polling meanwhile: nothing more arrives.
+    // Both outboxes kept polling meanwhile: nothing more arrives (a real wait: two server processes poll on their own clocks).
     await new Promise((r) => setTimeout(r, 3_000));
     expect(sink.messages).toHaveLength(60);
     expectEveryLeadsMail(sink, leads);

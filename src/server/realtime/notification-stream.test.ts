@@ -1,5 +1,5 @@
 import type { SSEStreamingApi } from 'hono/streaming';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '#shared/schemas/notification';
 import { NotificationHub } from './notification-hub.ts';
 import { serveNotificationStream, type SessionCheck, type StreamSession } from './notification-stream.ts';
@@ -40,12 +40,32 @@ const notification = (message: string): Notification => ({
 
 const session = (holds: SessionCheck, key = 'ann-session'): StreamSession => ({ key, holds });
 
+// Heartbeats, session checks and slow checks are the subject: the clock is fake, and moved on
+// 5 ms at a time while a test waits for what the stream writes.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Moves the fake clock on until `condition` holds; fails after `timeoutMs` of it. */
 const until = async (condition: () => boolean, timeoutMs = 2000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited > timeoutMs) throw new Error('condition not met in time');
+    await vi.advanceTimersByTimeAsync(5);
   }
+};
+
+/** `served` once it has finished, moving the fake clock on meanwhile. */
+const finished = async <T,>(served: Promise<T>): Promise<T> => {
+  let done = false;
+  void served.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await until(() => done);
+  return served;
 };
 
 describe('serveNotificationStream', () => {
@@ -59,7 +79,7 @@ describe('serveNotificationStream', () => {
     hub.publish('ann', notification('second'));
     await until(() => written.length === 3);
     abort();
-    await served;
+    await finished(served);
     expect(written).toEqual(['ready:{}', 'notification:first', 'notification:second']);
     expect(hub.connectionCount).toBe(0);
   });
@@ -83,7 +103,7 @@ describe('serveNotificationStream', () => {
     await until(() => tabs.every((t) => t.written.length === 3));
     expect(checks).toBe(2);
     for (const t of tabs) t.abort();
-    await Promise.all(served);
+    await finished(Promise.all(served));
   });
 
   it('sends ready again when the hub says notifications may have been missed', async () => {
@@ -94,7 +114,7 @@ describe('serveNotificationStream', () => {
     hub.resyncAllStreams();
     await until(() => written.length === 2);
     abort();
-    await served;
+    await finished(served);
     expect(written).toEqual(['ready:{}', 'ready:{}']);
   });
 
@@ -106,7 +126,7 @@ describe('serveNotificationStream', () => {
     const served = serveNotificationStream(stream, hub, 'ann', session(async () => answers[Math.min(checks++, answers.length - 1)]!));
     await until(() => written.length >= 4 && checks >= 3);
     abort();
-    await served;
+    await finished(served);
     expect(written.slice(0, 4)).toEqual(['ready:{}', ': keep-alive', ': keep-alive', ': keep-alive']);
   });
 
@@ -117,7 +137,7 @@ describe('serveNotificationStream', () => {
     const served = serveNotificationStream(stream, hub, 'ann', session(async () => valid));
     await until(() => written.length === 1);
     valid = false;
-    await served; // resolves by itself: the stream is over
+    await finished(served); // resolves by itself: the stream is over
     expect(written).toEqual(['ready:{}']);
     expect(hub.connectionCount).toBe(0);
     expect(hub.streamCount()).toBe(0);
@@ -133,7 +153,7 @@ describe('serveNotificationStream', () => {
     await until(() => written.length === 1);
     valid = false; // e.g. npm run admin -- reset-password, in another process
     hub.publish('ann', notification('after the reset'));
-    await served;
+    await finished(served);
     expect(written).toEqual(['ready:{}']);
   });
 
@@ -146,11 +166,11 @@ describe('serveNotificationStream', () => {
     expect(hub.streamCount('out')).toBe(2);
     expect(hub.endSession('out')).toBe(2); // the session row is gone; the hub is told in the same request
     hub.publish('ann', notification('after sign-out'));
-    await Promise.all(served.slice(0, 2));
+    await finished(Promise.all(served.slice(0, 2)));
     await until(() => tabs[2]!.written.length === 2);
     expect(tabs.map((t) => t.written)).toEqual([['ready:{}'], ['ready:{}'], ['ready:{}', 'notification:after sign-out']]);
     tabs[2]!.abort();
-    await served[2];
+    await finished(served[2]!);
     expect(hub.streamCount()).toBe(0);
   });
 
@@ -164,11 +184,11 @@ describe('serveNotificationStream', () => {
     });
     expect(hub.refusal('busy')).toBe('process');
     tabs[999]!.abort();
-    await served[999];
+    await finished(served[999]!);
     expect(hub.refusal('busy')).toBe('session');
     expect(hub.refusal('someone-else')).toBeUndefined();
     hub.closeAllStreams();
-    await Promise.all(served);
+    await finished(Promise.all(served));
     expect(hub.streamCount()).toBe(0);
   });
 
@@ -178,7 +198,7 @@ describe('serveNotificationStream', () => {
     const served = serveNotificationStream(stream, hub, 'ann', session(async () => true));
     await until(() => written.length === 1);
     hub.closeAllStreams();
-    await served;
+    await finished(served);
     expect(hub.connectionCount).toBe(0);
   });
 });

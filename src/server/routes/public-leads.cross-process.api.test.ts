@@ -38,7 +38,8 @@ describe.runIf(testEngine === 'postgres')('the lead form token across processes'
     const [fromA, fromB, spare] = await Promise.all([formToken(a!.url), formToken(b!.url), formToken(a!.url)]);
     // Sent at once, each is too young where it lands: answered as success, not stored.
     expect((await submit(b!.url, 'Too Quick', fromA)).status).toBe(201);
-    // The minimum is a second of the server's clock: a visitor takes that long to type.
+    // The minimum is a second of the server's clock: a visitor takes that long to type. A real
+    // wait: the servers are processes of their own, whose clocks a test cannot move.
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await submit(b!.url, 'Token From A', fromA)).status).toBe(201);
     const submissionB = crypto.randomUUID();

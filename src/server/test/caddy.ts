@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { freePort } from './process.ts';
+import { freePort, retryOnTakenPort } from './process.ts';
 
 /**
  * Caddy (Debian's package) run with the shipped deploy/Caddyfile in front of app processes,
@@ -38,7 +38,15 @@ export type CaddyOptions = {
   plainHttpPort?: number;
 };
 
-export async function startCaddy(options: CaddyOptions): Promise<Caddy> {
+/**
+ * Caddy's ports are written into its configuration before it starts, so they are probed free
+ * first; should another process take one meanwhile, Caddy exits and is started again on others.
+ */
+export function startCaddy(options: CaddyOptions): Promise<Caddy> {
+  return retryOnTakenPort(() => startCaddyOnce(options));
+}
+
+async function startCaddyOnce(options: CaddyOptions): Promise<Caddy> {
   const httpsPort = options.httpsPort ?? (await freePort());
   const httpPort = options.httpPort ?? (await freePort());
   const adminPort = await freePort();

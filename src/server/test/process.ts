@@ -23,6 +23,11 @@ export type NodeProcess = {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
   /** The process's peak resident memory so far (VmHWM, Linux), in bytes; undefined elsewhere. */
   peakRssBytes: () => number | undefined;
+  /**
+   * The port the server bound, from the `{ event: 'listening', port }` message main.ts sends
+   * over the IPC channel (whatever LOG_LEVEL or LOG_FORMAT); undefined if the process exits first.
+   */
+  listening: Promise<number | undefined>;
 };
 
 /** A server answering on http://127.0.0.1:<port>. */
@@ -46,7 +51,12 @@ export type StartOptions = {
 
 export const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
 
-/** A port nobody listens on right now, on loopback. */
+/**
+ * A port nobody listens on right now, on loopback: only for a server whose port must be
+ * written into its configuration before it starts (Caddy, a mail server that comes later).
+ * Someone may take it before that server binds, so start such servers through
+ * `retryOnTakenPort`. Our own server takes PORT=0 and tells its port (`startServer`).
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -59,12 +69,35 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Runs `start` (which takes free ports with `freePort` and writes them into a configuration)
+ * again, up to `attempts` times, while it fails because a port was taken meanwhile.
+ */
+export async function retryOnTakenPort<T>(start: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      const taken = /EADDRINUSE|address already in use/i.test(err instanceof Error ? `${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}` : String(err));
+      if (!taken || attempt >= attempts) throw err;
+    }
+  }
+}
+
 const OUTPUT_LIMIT = 1024 * 1024;
 
 /** Spawns `node <args>` with its output kept; not waited for. */
 function spawnNode(args: string[], env: Record<string, string>, isolated: boolean): NodeProcess {
   const base = isolated ? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir() } : { ...process.env, LOG_LEVEL: 'warn' };
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The IPC channel carries the server's port (main.ts); unref'd, so it never keeps this process alive.
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  child.channel?.unref();
+  const listening = new Promise<number | undefined>((resolve) => {
+    child.on('message', (message: { event?: string; port?: number }) => {
+      if (message?.event === 'listening' && typeof message.port === 'number') resolve(message.port);
+    });
+    child.on('exit', () => resolve(undefined));
+  });
   const chunks: string[] = [];
   let size = 0;
   const keep = (chunk: Buffer) => {
@@ -76,7 +109,7 @@ function spawnNode(args: string[], env: Record<string, string>, isolated: boolea
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const proc = { child, exited, output: () => chunks.join(''), peakRssBytes: () => peakRss(child.pid) };
+  const proc = { child, exited, listening, output: () => chunks.join(''), peakRssBytes: () => peakRss(child.pid) };
   return { ...proc, stop: (signal?: NodeJS.Signals) => stopServer(proc, signal) };
 }
 
@@ -86,22 +119,35 @@ export function runNode(script: string, env: Record<string, string>, args: strin
 }
 
 /**
- * Starts the server (or `entry`) on a free loopback port with `env`, and resolves once it
- * answers 200 on its ready path; if it exits or does not answer in time, throws with its output.
+ * Starts the server (or `entry`) on loopback with `env`, and resolves once it answers 200 on
+ * its ready path; if it exits or does not answer in time, throws with its output. It listens
+ * on PORT=0 (any free port, read from its `listening` message) unless `env.PORT` names one:
+ * a restarted server on the port it had, for clients that must find it where it was.
  */
 export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
   const { entry = 'source', isolated = false, readyPath = '/api/health', timeoutMs = 60_000 } = options;
   const args = entry === 'source' ? ['--import', 'tsx', 'src/server/main.ts'] : entry === 'built' ? [BUILT_SERVER] : entry;
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawnNode(args, { HOST: '127.0.0.1', PORT: String(port), ...env }, isolated);
+  const proc = spawnNode(args, { HOST: '127.0.0.1', PORT: '0', ...env }, isolated);
   try {
+    const port = await portOf(proc, timeoutMs);
+    const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, proc, timeoutMs, readyPath);
+    return { ...proc, port, url };
   } catch (err) {
     await stopServer(proc, 'SIGKILL');
     throw err;
   }
-  return { ...proc, port, url };
+}
+
+/** The port `proc` told it listens on; throws with its output if it exits or stays silent for `timeoutMs`. */
+async function portOf(proc: NodeProcess, timeoutMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<'silent'>((resolve) => (timer = setTimeout(() => resolve('silent'), timeoutMs)));
+  const port = await Promise.race([proc.listening, silent]);
+  clearTimeout(timer);
+  if (port === 'silent') throw new Error(`the process did not say which port it listens on within ${timeoutMs} ms: ${proc.output()}`);
+  if (port === undefined) throw new Error(`the process exited (${proc.child.exitCode}): ${proc.output()}`);
+  return port;
 }
 
 export async function waitForHealth(url: string, proc: { output: () => string; child: ChildProcess }, timeoutMs = 30_000, readyPath = '/api/health') {

@@ -2,24 +2,11 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as Recharts from 'recharts';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import type { AnalyticsReport, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { getToasts, toast } from '#client/components/ui/toast-store.ts';
 import { mockApi, renderWithProviders } from '#client/test/render-with-providers.tsx';
 import { AnalyticsPage } from './analytics-page.tsx';
-
-// happy-dom has no layout, so ResponsiveContainer would measure 0 px and draw nothing:
-// give it a fixed size and let the real BarChart render its bars.
-vi.mock('recharts', async (importOriginal) => {
-  const recharts = await importOriginal<typeof Recharts>();
-  const { cloneElement } = await import('react');
-  return {
-    ...recharts,
-    ResponsiveContainer: ({ children }: { children: React.ReactElement<{ width?: number; height?: number }> }) =>
-      cloneElement(children, { width: 720, height: 288 }),
-  };
-});
 
 afterEach(() => {
   cleanup();

@@ -43,6 +43,7 @@ describe('the backup control socket', () => {
     let most = 0;
     const stop = await serveBackups(socketPath, async () => {
       most = Math.max(most, ++running);
+      // A real wait: the requests come over a real socket; a backup that takes a while lets them overlap.
       await new Promise((r) => setTimeout(r, 30));
       running--;
       return new Uint8Array([1, 2, 3]);

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test/process.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from './data-dir-lock.ts';
 
@@ -34,8 +34,8 @@ describe('acquireDataDirLock', () => {
     await expect(acquireDataDirLock(dir, 'second')).rejects.toBeInstanceOf(DataDirLockedError);
     await expect(acquireDataDirLock(dir, 'second')).rejects.toThrow(`DATA_DIR ${dir} is in use by another process (first, pid ${process.pid}`);
     release();
-    await new Promise((r) => setTimeout(r, 50)); // the socket closes asynchronously
-    const again = await acquireDataDirLock(dir, 'second');
+    // The kernel mutex (a socket) closes asynchronously: asked again until it is free.
+    const again = await vi.waitFor(() => acquireDataDirLock(dir, 'second'), { timeout: 5_000, interval: 10 });
     again();
   });
 });

@@ -1,7 +1,8 @@
-import { Bar, BarChart, CartesianGrid, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from 'recharts';
+import { useState } from 'react';
 import type { AnalyticsPeriod } from '#shared/constants';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { formatHour, formatMinutesSeconds } from '../analytics-format.ts';
+import { CategoryAxis, CHART_HEIGHT, ChartTooltip, indexAt, labelStep, MARGIN, plotFor, useElementWidth, ValueAxis } from './chart-frame.tsx';
 
 export type ActivityBar = { hour: number; label: string; views: number; time_spent: number };
 
@@ -23,50 +24,54 @@ export function describeActivity(bars: ActivityBar[]): string {
   return `Bar chart of page views by hour of day, 24 bars; busiest hour ${busiest.label} with ${busiest.views.toLocaleString('en-US')} views.`;
 }
 
-function ActivityTooltip({ active, payload }: TooltipContentProps) {
-  const bar = payload?.[0]?.payload as ActivityBar | undefined;
-  if (!active || !bar) return null;
-  return (
-    <div data-testid="activity-tooltip" className="rounded-md border border-slate-200 bg-white px-3 py-2 text-sm shadow-md">
-      <p className="font-semibold text-slate-900">{bar.label}</p>
-      <p className="text-slate-700">Views: {bar.views.toLocaleString('en-US')}</p>
-      <p className="text-slate-700">Time spent: {formatMinutesSeconds(bar.time_spent)}</p>
-    </div>
-  );
-}
-
-/**
- * recharts skips zero-height bars unless the shape is custom; this one keeps all 24 hours in
- * the DOM (an empty hour is an empty group), so the chart always has one bar per hour.
- */
-function HourBar(props: BarShapeProps) {
-  return (
-    <g data-testid="activity-bar">
-      <Rectangle {...props} />
-    </g>
-  );
+/** A bar with rounded top corners, `width` wide, from the axis at `bottom` up to `top`. */
+function barPath(x: number, width: number, top: number, bottom: number): string {
+  const r = Math.min(3, width / 2, bottom - top);
+  return `M${x},${bottom}V${top + r}Q${x},${top} ${x + r},${top}H${x + width - r}Q${x + width},${top} ${x + width},${top + r}V${bottom}Z`;
 }
 
 /** Page views by hour of day in the business time zone (docs/product-rules.md, "Analytics"). */
 export function ActivityChart({ period, hourly }: { period: AnalyticsPeriod; hourly: AnalyticsSummary['hourly'] }) {
   const bars = toActivityBars(hourly);
   const title = activityChartTitle(period);
+  const [frame, width] = useElementWidth<HTMLDivElement>();
+  const [active, setActive] = useState<number | undefined>();
+  const plot = plotFor(width, Math.max(...bars.map((b) => b.views)));
+  const band = plot.width / bars.length;
+  const x = (i: number) => MARGIN.left + band * i + band / 2;
+  const barWidth = Math.max(1, band * 0.7);
+  const bottom = plot.y(0);
+  const hovered = active === undefined ? undefined : bars[active];
   return (
     <section aria-labelledby="activity-heading" className="relative min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="activity-heading" className="text-lg font-semibold text-slate-900">
         {title}
       </h2>
-      <div role="img" aria-label={describeActivity(bars)} data-testid="activity-chart" className="mt-4 h-72 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          {/* The hidden table below is the accessible version, so recharts' keyboard layer is off. */}
-          <BarChart data={bars} margin={{ top: 4, right: 4, bottom: 0, left: -16 }} accessibilityLayer={false}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-            <XAxis dataKey="label" tick={{ fontSize: 12, fill: '#475569' }} tickLine={false} interval="preserveStartEnd" minTickGap={8} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: '#475569' }} tickLine={false} axisLine={false} />
-            <Tooltip content={ActivityTooltip} cursor={{ fill: '#f1f5f9' }} />
-            <Bar dataKey="views" name="Views" fill="#2563eb" radius={[3, 3, 0, 0]} shape={HourBar} />
-          </BarChart>
-        </ResponsiveContainer>
+      <div ref={frame} role="img" aria-label={describeActivity(bars)} data-testid="activity-chart" className="relative mt-4 h-72 w-full">
+        <svg
+          width={width}
+          height={CHART_HEIGHT}
+          className="block"
+          onPointerMove={(e) => setActive(indexAt(e.clientX, e.currentTarget, bars.length, x))}
+          onPointerLeave={() => setActive(undefined)}
+        >
+          <ValueAxis plot={plot} />
+          {active !== undefined && <rect x={x(active) - band / 2} y={MARGIN.top} width={band} height={plot.height} fill="#f1f5f9" />}
+          {bars.map((bar, i) => (
+            // An empty hour is an empty group, so the chart always has one group per hour.
+            <g key={bar.hour} data-testid="activity-bar">
+              {bar.views > 0 && <path d={barPath(x(i) - barWidth / 2, barWidth, plot.y(bar.views), bottom)} fill="#2563eb" />}
+            </g>
+          ))}
+          <CategoryAxis plot={plot} labels={bars.map((b) => b.label)} x={x} step={labelStep(bars.length, plot.width, 36)} />
+        </svg>
+        {hovered && active !== undefined && (
+          <ChartTooltip x={x(active)} chartWidth={width} testId="activity-tooltip">
+            <p className="font-semibold text-slate-900">{hovered.label}</p>
+            <p className="text-slate-700">Views: {hovered.views.toLocaleString('en-US')}</p>
+            <p className="text-slate-700">Time spent: {formatMinutesSeconds(hovered.time_spent)}</p>
+          </ChartTooltip>
+        )}
       </div>
       {/* A table ignores its 1px sr-only width, so the wrapper hides it without widening the page. */}
       <div className="sr-only">

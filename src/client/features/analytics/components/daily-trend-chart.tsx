@@ -1,8 +1,9 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useState } from 'react';
 import { percentChange } from '#shared/schemas/analytics';
 import type { AnalyticsReport, AnalyticsTotals } from '#shared/schemas/analytics-report';
 import { formatDate } from '#client/lib/format.ts';
 import { formatChange } from '../analytics-format.ts';
+import { CategoryAxis, CHART_HEIGHT, ChartTooltip, indexAt, labelStep, MARGIN, plotFor, useElementWidth, ValueAxis } from './chart-frame.tsx';
 
 const SERIES = [
   { key: 'visitors', name: 'Visitors', color: '#7c3aed' },
@@ -36,6 +37,14 @@ export function DailyTrendChart({ report }: { report: AnalyticsReport }) {
   const compared = `${short(report.from)} – ${short(report.to)} compared with ${short(report.previous_from)} – ${short(report.previous_to)}`;
   const data = report.days.map((d) => ({ ...d, label: short(d.day) }));
   const empty = report.totals.visitors + report.totals.page_views + report.totals.leads === 0;
+  const [frame, width] = useElementWidth<HTMLDivElement>();
+  const [active, setActive] = useState<number | undefined>();
+  const plot = plotFor(width, Math.max(0, ...data.flatMap((d) => SERIES.map((s) => d[s.key]))));
+  // Inset from the plot's edges, so the first and last day's labels are not cut off.
+  const inset = 24;
+  const step = data.length > 1 ? (plot.width - 2 * inset) / (data.length - 1) : 0;
+  const x = (i: number) => MARGIN.left + (data.length > 1 ? inset + step * i : plot.width / 2);
+  const hovered = active === undefined ? undefined : data[active];
   return (
     <section aria-labelledby="trend-heading" className="relative min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="trend-heading" className="text-lg font-semibold text-slate-900">
@@ -48,24 +57,49 @@ export function DailyTrendChart({ report }: { report: AnalyticsReport }) {
         ))}
       </dl>
       <div
+        ref={frame}
         role="img"
         aria-label={empty ? 'Line chart by day: nothing recorded in this period.' : `Line chart of visitors, page views and leads per day, ${data.length} days.`}
         data-testid="trend-chart"
-        className="mt-4 h-72 w-full"
+        className="relative mt-4 h-72 w-full"
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-            <XAxis dataKey="label" tick={{ fontSize: 12, fill: '#475569' }} tickLine={false} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: '#475569' }} tickLine={false} axisLine={false} />
-            <Tooltip />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+        <svg
+          width={width}
+          height={CHART_HEIGHT}
+          className="block"
+          onPointerMove={(e) => setActive(indexAt(e.clientX, e.currentTarget, data.length, x))}
+          onPointerLeave={() => setActive(undefined)}
+        >
+          <ValueAxis plot={plot} />
+          {active !== undefined && <line x1={x(active)} x2={x(active)} y1={MARGIN.top} y2={MARGIN.top + plot.height} stroke="#94a3b8" />}
+          {SERIES.map((s) => (
+            <g key={s.key} data-testid="trend-line" fill={s.color}>
+              <path d={data.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${plot.y(d[s.key]).toFixed(1)}`).join('')} fill="none" stroke={s.color} strokeWidth={2} strokeLinejoin="round" />
+              {data.length <= 31 && data.map((d, i) => <circle key={i} cx={x(i)} cy={plot.y(d[s.key])} r={3} />)}
+            </g>
+          ))}
+          <CategoryAxis plot={plot} labels={data.map((d) => d.label)} x={x} step={labelStep(data.length, plot.width, 56)} />
+        </svg>
+        {hovered && active !== undefined && (
+          <ChartTooltip x={x(active)} chartWidth={width}>
+            <p className="font-semibold text-slate-900">{formatDate(hovered.day)}</p>
             {SERIES.map((s) => (
-              <Line key={s.key} type="monotone" dataKey={s.key} name={s.name} stroke={s.color} strokeWidth={2} dot={data.length <= 31} isAnimationActive={false} />
+              <p key={s.key} className="text-slate-700">
+                <span aria-hidden="true" className="mr-1.5 inline-block h-2 w-2 rounded-full" style={{ backgroundColor: s.color }} />
+                {s.name}: {hovered[s.key].toLocaleString('en-US')}
+              </p>
             ))}
-          </LineChart>
-        </ResponsiveContainer>
+          </ChartTooltip>
+        )}
       </div>
+      <ul className="mt-2 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-slate-700" aria-hidden="true">
+        {SERIES.map((s) => (
+          <li key={s.key} className="flex items-center gap-1.5">
+            <span className="inline-block h-0.5 w-4" style={{ backgroundColor: s.color }} />
+            {s.name}
+          </li>
+        ))}
+      </ul>
       <div className="sr-only">
         <table data-testid="trend-table">
           <caption>Visitors, page views and leads per day</caption>

@@ -1,0 +1,221 @@
+/**
+ * The public write paths a firm's site takes its bursts on — analytics events, and lead
+ * submissions with email on — measured as a ratio to a bare Hono hello-world in the same run,
+ * so a slower day on the machine does not hide a slower path (or flatter a faster one).
+ * `npm run bench` prints them against their goals; `npm run check:write-paths` (CI) fails when
+ * the median of a few short rounds drops below half a goal.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startServer, type ServerProcess } from '../src/server/test/process.ts';
+import { countPgliteRows } from './lib/pglite-count.ts';
+import { countRows, createFreshDatabase } from './lib/postgres.ts';
+import { eventBody, EVENT_HEADERS } from './analytics.ts';
+import { leadBody } from './lead-throughput.ts';
+import { runLoad, type LoadResult } from './lib/load.ts';
+
+export type Engine = 'PGlite' | 'PostgreSQL';
+
+/** Each path's goal, as a share of hello-world's requests per second on the same machine, same run. */
+export const WRITE_PATHS = {
+  // 64 connections: a burst of visitors' tabs. 32: the lead benchmark's usual load.
+  events: { label: 'analytics events', goals: { PostgreSQL: 0.3, PGlite: 0.2 }, connections: 64 },
+  leads: { label: 'lead submissions, email on', goals: { PostgreSQL: 0.025, PGlite: 0.015 }, connections: 32 },
+} as const satisfies Record<string, { label: string; goals: Record<Engine, number>; connections: number }>;
+export type WritePath = keyof typeof WRITE_PATHS;
+
+/** What CI holds to: half of each goal, so a 2× regression cannot land unseen. */
+export const floorOf = (goal: number) => goal / 2;
+
+export type Round = { helloRps: number; rps: number; ratio: number };
+
+export type PathReport = {
+  path: WritePath;
+  engine: Engine;
+  rounds: Round[];
+  /** The median round's ratio. */
+  ratio: number;
+  goal: number;
+  floor: number;
+  /** Every acknowledged request stored as it should be (an event once; a lead once with its notification and two emails). */
+  stored: { ok: boolean; detail: string };
+  failures: number;
+};
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** Pass: the median ratio at or above the floor, nothing failed and everything acknowledged was stored. */
+export const passes = (r: Pick<PathReport, 'ratio' | 'floor' | 'stored' | 'failures'>) => r.ratio >= r.floor && r.stored.ok && r.failures === 0;
+
+const fmtRatio = (r: number) => `${r.toFixed(3)}×`;
+
+export function describeReport(r: PathReport): string {
+  const rounds = r.rounds.map((x) => `${Math.round(x.rps).toLocaleString('en-US')}/s of ${Math.round(x.helloRps).toLocaleString('en-US')} = ${fmtRatio(x.ratio)}`);
+  return (
+    `${fmtRatio(r.ratio)} hello-world (median of ${r.rounds.length}: ${rounds.join('; ')}); goal ≥ ${fmtRatio(r.goal)}, CI floor ${fmtRatio(r.floor)}` +
+    `${r.failures ? `; ${r.failures} failed requests` : ''}; ${r.stored.detail}`
+  );
+}
+
+/** A bare Hono hello-world in its own process (bench/lib/hello-world.ts). */
+export function startHelloWorld(): Promise<ServerProcess> {
+  return startServer({}, { entry: ['--import', 'tsx', 'bench/lib/hello-world.ts'], isolated: true, readyPath: '/' });
+}
+
+/** The rows a path must have written for `acknowledged` 2xx answers, counted once the server has stopped. */
+export type Counter = (query: string) => Promise<number>;
+
+async function checkStored(path: WritePath, acknowledged: number, count: Counter): Promise<PathReport['stored']> {
+  if (path === 'events') {
+    const events = await count('select count(*) as n from analytics_events');
+    return { ok: events === acknowledged, detail: `${acknowledged.toLocaleString('en-US')} acknowledged, ${events.toLocaleString('en-US')} stored` };
+  }
+  const leads = await count('select count(*) as n from leads');
+  const notifications = await count("select count(*) as n from notifications where type = 'lead'");
+  // Each lead: the visitor's acknowledgement and the "new lead" alert to the one admin.
+  const emails = await count('select count(*) as n from emails');
+  const ok = leads === acknowledged && notifications === leads && emails === 2 * leads;
+  return { ok, detail: `${acknowledged.toLocaleString('en-US')} acknowledged; ${leads.toLocaleString('en-US')} leads, ${notifications.toLocaleString('en-US')} notifications, ${emails.toLocaleString('en-US')} emails stored` };
+}
+
+function loadFor(path: WritePath, origin: string, connections: number, durationMs: number, signal?: AbortSignal): Promise<LoadResult> {
+  return runLoad({
+    url: path === 'events' ? `${origin}/api/public/events` : `${origin}/api/public/leads`,
+    method: 'POST',
+    headers: path === 'events' ? EVENT_HEADERS : { 'content-type': 'application/json', origin },
+    body: path === 'events' ? eventBody : leadBody,
+    connections,
+    durationMs,
+    maxRequests: 20_000_000,
+    signal,
+  });
+}
+
+export type MeasureOptions = {
+  path: WritePath;
+  engine: Engine;
+  /** The app server on a fresh database, started by the caller (email on for `leads`). */
+  server: ServerProcess;
+  hello: ServerProcess;
+  /** Counts rows after `stop`: the server must have stopped (PGlite is one process's). */
+  stop: () => Promise<unknown>;
+  count: Counter;
+  rounds: number;
+  seconds: number;
+  connections: number;
+  signal?: AbortSignal;
+};
+
+/**
+ * A short warm-up, then `rounds` rounds of hello-world and the path for `seconds` each (the
+ * hello-world just before the path, so both see the same machine), then stops the server and
+ * checks what it stored.
+ */
+export async function measureWritePath(o: MeasureOptions): Promise<PathReport> {
+  const ms = o.seconds * 1000;
+  let acknowledged = 0;
+  let failures = 0;
+  const warm = await loadFor(o.path, o.server.url, o.connections, Math.min(ms, 1000), o.signal);
+  acknowledged += warm.ok2xx;
+  failures += warm.non2xx + warm.errors;
+  const rounds: Round[] = [];
+  for (let i = 0; i < o.rounds && !o.signal?.aborted; i++) {
+    const hello = await runLoad({ url: `${o.hello.url}/`, method: 'GET', headers: {}, body: () => '', connections: o.connections, durationMs: ms, maxRequests: 20_000_000, signal: o.signal });
+    const run = await loadFor(o.path, o.server.url, o.connections, ms, o.signal);
+    acknowledged += run.ok2xx;
+    failures += run.non2xx + run.errors;
+    rounds.push({ helloRps: hello.requestsPerSecond, rps: run.requestsPerSecond, ratio: run.requestsPerSecond / hello.requestsPerSecond });
+  }
+  await o.stop();
+  const goal = WRITE_PATHS[o.path].goals[o.engine];
+  return {
+    path: o.path,
+    engine: o.engine,
+    rounds,
+    ratio: median(rounds.map((r) => r.ratio)),
+    goal,
+    floor: floorOf(goal),
+    stored: await checkStored(o.path, acknowledged, o.count),
+    failures,
+  };
+}
+
+/** One admin, so each lead also writes its notification and alert, as in production. */
+const ADMIN = { ADMIN_EMAIL: 'bench-admin@example.com', ADMIN_PASSWORD: 'bench-admin-password-1' };
+/**
+ * The form's time trap and the per-address limits off (all the load comes from one address,
+ * as if through one proxy); the load generator stands where a trusted proxy would.
+ */
+export const WRITE_PATH_SERVER_ENV = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  LEAD_RATE_LIMIT: '0',
+  LEAD_MIN_FILL_SECONDS: '0',
+  ANALYTICS_RATE_LIMIT: '0',
+  TRUST_PROXY: '127.0.0.1',
+  MAIL_FROM: '"Bench Due Diligence" <hello@bench.example.com>',
+  ...ADMIN,
+};
+
+/** A fresh database for one path: the server's environment, counting once it stopped, and removing it. */
+export type FreshDatabase = { env: Record<string, string>; count: Counter; drop: () => Promise<void> };
+
+/** Fresh databases: an embedded one in a temporary directory, or a new database on the PostgreSQL server `postgresUrl` gives. */
+export function freshDatabases(postgresUrl: () => Promise<string>): (engine: Engine) => Promise<FreshDatabase> {
+  return async (engine): Promise<FreshDatabase> => {
+    if (engine === 'PGlite') {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'write-paths-'));
+      return { env: { DATA_DIR: dataDir }, count: (q) => countPgliteRows(dataDir, q), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    }
+    const database = await createFreshDatabase(await postgresUrl());
+    return { env: { DATABASE_URL: database.url }, count: (q) => countRows(database.url, q), drop: database.drop };
+  };
+}
+
+export type RunOptions = {
+  engines: Engine[];
+  paths: WritePath[];
+  rounds: number;
+  seconds: number;
+  fresh: (engine: Engine) => Promise<FreshDatabase>;
+  /** Starts the built server with `env` (the caller adds node options, e.g. a profiler). */
+  serve: (env: Record<string, string>) => Promise<ServerProcess>;
+  /** An SMTP server that accepts everything, for SMTP_URL (email on). */
+  smtpUrl: string;
+  signal?: AbortSignal;
+  onReport?: (report: PathReport) => void;
+};
+
+/** Every path on every engine, each on a fresh database, against one hello-world. */
+export async function runWritePaths(o: RunOptions): Promise<PathReport[]> {
+  const hello = await startHelloWorld();
+  const reports: PathReport[] = [];
+  try {
+    for (const engine of o.engines) {
+      for (const path of o.paths) {
+        if (o.signal?.aborted) return reports;
+        const database = await o.fresh(engine);
+        try {
+          const server = await o.serve({ ...WRITE_PATH_SERVER_ENV, ...database.env, SMTP_URL: o.smtpUrl });
+          try {
+            const report = await measureWritePath({ path, engine, server, hello, stop: () => server.stop(), count: database.count, rounds: o.rounds, seconds: o.seconds, connections: WRITE_PATHS[path].connections, signal: o.signal });
+            reports.push(report);
+            o.onReport?.(report);
+          } finally {
+            await server.stop();
+          }
+        } finally {
+          await database.drop();
+        }
+      }
+    }
+  } finally {
+    await hello.stop();
+  }
+  return reports;
+}

@@ -1,0 +1,147 @@
+import AxeBuilder from '@axe-core/playwright';
+import { E2E_ADMIN, expect, fromTheSite, signInAsAdmin, test } from '../fixtures.ts';
+import { startOwnServer } from '../own-server.ts';
+
+/*
+ * The team runs itself: the first owner from the link the server prints, an invitation
+ * accepted, what staff can and cannot reach, and a deactivation that ends a live session.
+ */
+
+test('first run: the log prints a set-up link, and it creates the first owner; a proxy it does not trust is flagged to owners', async ({ page }) => {
+  // A server of its own to start and migrate, then a whole first run: more than the default 30 s on a busy 2-core machine.
+  test.setTimeout(90_000);
+  // TRUST_PROXY off, as a first install behind a proxy would be.
+  const server = await startOwnServer({ TRUST_PROXY: '0' });
+  try {
+    const line = await server.waitForLog(/"event":"first_run"/);
+    const link = (JSON.parse(line) as { setupUrl: string }).setupUrl;
+    expect(link).toMatch(new RegExp(`^${server.baseURL}/setup/[A-Za-z0-9_-]{43}$`));
+
+    await page.goto(`${server.baseURL}/login`);
+    await expect(page.getByRole('status').filter({ hasText: 'No admin account exists yet' })).toContainText('set-up link');
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1, name: 'Set up the CRM' })).toBeVisible();
+    // A name is asked for first.
+    await page.getByLabel('Email').fill('founder@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('founder-password');
+    await page.getByLabel('Confirm password').fill('founder-password');
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await expect(page.getByLabel('Your name')).toHaveAccessibleDescription('Name is required');
+    await expect(page.getByLabel('Your name')).toBeFocused();
+    await page.getByLabel('Your name').fill('Fran Founder');
+    await page.getByLabel('Password', { exact: true }).fill('founder-password');
+    await page.getByLabel('Confirm password').fill('founder-password');
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+    // An owner: Settings is there, with the team.
+    await page.goto(`${server.baseURL}/dashboard/settings/team`);
+    // By name, with the email under it.
+    await expect(page.getByTestId('team-member').filter({ hasText: 'founder@example.com' })).toContainText('Fran FounderYou');
+
+    // This browser's requests carry X-Forwarded-For (the suite's fixture), as through a proxy that
+    // TRUST_PROXY does not trust: one warning in the log, however many requests, and a banner for owners.
+    await server.waitForLog(/"code":"untrusted_proxy"/);
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Server set-up' })).toContainText('TRUST_PROXY does not trust it');
+    expect(server.log.filter((l) => l.includes('"code":"untrusted_proxy"'))).toHaveLength(1);
+
+    // Used: the link works no more, even for someone else.
+    const again = await page.context().browser()!.newContext();
+    const other = await again.newPage();
+    await other.goto(link);
+    await expect(other.getByRole('alert')).toContainText('This set-up link is not valid');
+    await again.close();
+  } finally {
+    await server.stop();
+  }
+});
+
+test('an invitation accepted makes a staff member, who cannot reach owner pages (UI and API), and deactivation ends their live session', async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  const email = `staff.${Date.now()}@example.com`;
+  await signInAsAdmin(page);
+  await page.goto('/dashboard/settings/team');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Role', { exact: true }).selectOption('staff');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  const link = await page.getByLabel('Invitation link').inputValue();
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByTestId('team-invite').filter({ hasText: email })).toContainText('Staff');
+
+  // The invited person, in a browser of their own.
+  const theirs = await browser.newContext();
+  const staff = await theirs.newPage();
+  await staff.goto(link);
+  await expect(staff.getByText('You are invited as Staff.')).toBeVisible();
+  await expect(staff.getByLabel('Email')).toHaveValue(email);
+  const name = `Sam Staff ${email.slice(6, 19)}`;
+  await staff.getByLabel('Your name').fill(name);
+  await staff.getByLabel('Password', { exact: true }).fill('staff-password-1');
+  await staff.getByLabel('Confirm password').fill('staff-password-1');
+  await staff.getByRole('button', { name: 'Create account' }).click();
+  await expect(staff.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+  // Their account page greets them by the name they gave.
+  await staff.goto('/dashboard/account');
+  await expect(staff.getByText(`Signed in as ${name} (${email}), Staff.`)).toBeVisible();
+
+  // Staff: no Settings in the menu, the page says why, and the API answers 403.
+  await expect(staff.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' })).toHaveCount(0);
+  await staff.goto('/dashboard/settings/team');
+  await expect(staff.getByText('Only an owner can open this page.')).toBeVisible();
+  for (const path of ['/api/team', '/api/email', '/api/booking-settings']) {
+    expect((await staff.request.get(path)).status(), path).toBe(403);
+  }
+  expect((await staff.request.post('/api/team/invites', { data: { email: 'x@example.com', role: 'owner' }, headers: fromTheSite() })).status()).toBe(403);
+  // Staff can do what the spec gives an admin.
+  await staff.goto('/dashboard/leads');
+  await expect(staff.getByRole('heading', { level: 1, name: 'Leads', exact: true })).toBeVisible();
+
+  // The owner deactivates them: their open page is signed out within seconds.
+  await page.reload();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toContainText(name);
+  await page.getByRole('button', { name: `Deactivate ${email}` }).click();
+  await page.getByRole('alertdialog', { name: 'Deactivate this account?' }).getByRole('button', { name: 'Deactivate' }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toContainText('Deactivated');
+  await expect(staff).toHaveURL(/\/login$/, { timeout: 10_000 });
+  // And cannot sign in again.
+  await staff.getByLabel('Email').fill(email);
+  await staff.getByLabel('Password').fill('staff-password-1');
+  await staff.getByRole('button', { name: 'Sign in' }).click();
+  await expect(staff.getByText(/This account has been deactivated/)).toBeVisible();
+  await theirs.close();
+
+  // Reactivated, they can; removed, they are gone from the list.
+  await page.getByRole('button', { name: `Reactivate ${email}` }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).not.toContainText('Deactivated');
+  await page.getByRole('button', { name: `Remove ${email}` }).click();
+  await page.getByRole('alertdialog', { name: 'Remove this account?' }).getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: email })).toHaveCount(0);
+
+  // The audit log tells it all, by name: the invitation, its acceptance (by the person, named as
+  // they gave it, though their account is gone now), the deactivation and the removal.
+  await page.goto('/dashboard/settings/audit?action=invite_sent');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(`${E2E_ADMIN.name} · Invited · ${email}`);
+  await page.goto('/dashboard/settings/audit?action=invite_accepted');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: name }).first()).toContainText(`${name} · Accepted an invitation`);
+  for (const [action, label] of [
+    ['account_deactivated', 'Deactivated an account'],
+    ['account_removed', 'Removed an account'],
+  ] as const) {
+    await page.goto(`/dashboard/settings/audit?action=${action}`);
+    await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(`${E2E_ADMIN.name} · ${label} · ${name} (${email})`);
+  }
+});
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px the team page names everyone, with their email, fits the screen and passes axe`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signInAsAdmin(page);
+    await page.goto('/dashboard/settings/team');
+    const me = page.getByTestId('team-member').filter({ hasText: E2E_ADMIN.email });
+    await expect(me).toContainText(`${E2E_ADMIN.name}You${E2E_ADMIN.email}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  });
+}
