@@ -107,7 +107,7 @@ const publicPages = {
       {
         patterns: [
           {
-            group: ['@radix-ui/*', '@tanstack/*', 'react-hook-form', '@hookform/*', 'date-fns', 'date-fns/*', 'react-router', 'zod', 'zod/*'],
+            group: ['@radix-ui/*', '@tanstack/*', 'date-fns', 'date-fns/*', 'react-router', 'zod', 'zod/*'],
             message: 'The public pages do not load the admin app\'s libraries (or zod): keep / light.',
           },
           { group: ['\\#client/app/*', '\\#client/features/*', '**/client/app/*', '**/client/features/*'], message: 'The public pages do not import the admin app.' },
@@ -121,6 +121,41 @@ const publicPages = {
     ],
   },
 };
+
+/**
+ * The admin app fetches one way (docs/conventions.md, "Client features"): each operation is a
+ * hook in its feature's `api/` folder, and every query key comes from `lib/query-keys.ts`, so
+ * one feature refreshes another's cache by name. Pages and components call those hooks.
+ */
+const typedOutQueryKey = {
+  selector: "Property[key.name='queryKey'] > ArrayExpression",
+  message: 'Query keys come from queryKeys (src/client/lib/query-keys.ts), not arrays typed out here.',
+};
+const adminFetching = [
+  {
+    files: ['src/client/{app,components,features,lib}/**/*.{ts,tsx}'],
+    ignores: ['src/client/**/*.test.{ts,tsx}', 'src/client/lib/query-keys.ts'],
+    rules: { 'no-restricted-syntax': ['error', typedOutQueryKey] },
+  },
+  {
+    files: ['src/client/{app,components,features}/**/*.{ts,tsx}'],
+    ignores: ['src/client/**/api/**', 'src/client/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        typedOutQueryKey,
+        {
+          selector: "ImportDeclaration[source.value='@tanstack/react-query'] > ImportSpecifier[imported.name=/^use(Suspense)?(Infinite)?(Query|Queries|Mutation)$/]",
+          message: "Queries and mutations live in the feature's api/ folder: call its hook (e.g. features/leads/api/get-leads.ts).",
+        },
+        {
+          selector: "ImportDeclaration[source.value=/lib\\/api-client/] > ImportSpecifier[imported.name='apiRequest']",
+          message: "Requests live in the feature's api/ folder: call its hook (e.g. features/leads/api/get-leads.ts).",
+        },
+      ],
+    },
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.test-data/', 'test-results/', 'playwright-report/', 'data/', 'drizzle/'] },
@@ -169,5 +204,6 @@ export default tseslint.config(
   { files: ['src/server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: zodImports }] } },
   serverLayers,
   publicPages,
+  ...adminFetching,
   ...featureIsolation,
 );

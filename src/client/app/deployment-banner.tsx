@@ -1,18 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '#client/lib/api-client.ts';
 import { useCurrentUser } from '#client/lib/auth.tsx';
-
-type Warnings = { warnings: { code: string; message: string }[] };
+import { useDeploymentWarnings } from '#client/features/settings/api/deployment.ts';
 
 /** For owners: set-up mistakes the server has seen (a proxy it does not trust, plain http from afar), with what to do. */
 export function DeploymentBanner() {
   const isOwner = useCurrentUser()?.role === 'owner';
-  const { data } = useQuery({
-    queryKey: ['settings', 'deployment'],
-    queryFn: () => apiRequest<Warnings>('GET', '/api/settings/deployment'),
-    enabled: isOwner,
-    staleTime: 5 * 60_000,
-  });
+  const { data } = useDeploymentWarnings(isOwner);
   if (!isOwner || !data || data.warnings.length === 0) return null;
   return (
     <div role="region" aria-label="Server set-up" className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 sm:px-6">

@@ -1,3 +1,4 @@
+import type { Appointment } from '#shared/schemas/appointment';
 import type { Lead, LeadDetail } from '#shared/schemas/lead';
 
 let counter = 0;
@@ -32,4 +33,27 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
 
 export function makeLeadDetail(overrides: Partial<LeadDetail> = {}): LeadDetail {
   return { ...makeLead(overrides), status_history: [], ...overrides };
+}
+
+let appointments = 0;
+
+/** A scheduled 30-minute call on 15 April 2026 at 09:00, as the API returns it, with overrides. */
+export function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
+  appointments += 1;
+  return {
+    id: `20000000-0000-4000-8000-${String(appointments).padStart(12, '0')}`,
+    lead_id: '00000000-0000-4000-8000-000000000001',
+    date: '2026-04-15',
+    time: '09:00',
+    type: 'Call',
+    notes: null,
+    duration_minutes: 30,
+    location: null,
+    status: 'scheduled',
+    cancelled_by: null,
+    source: 'staff',
+    booked_as: null,
+    lead: { full_name: `Lead ${appointments}`, email: `lead${appointments}@example.com`, phone: '(301) 555-0100' },
+    ...overrides,
+  };
 }

@@ -1,7 +1,6 @@
 /**
- * happy-dom (21) lacks `select.size` and `option.defaultSelected`. react-hook-form reads them
- * to tell whether a select was edited before the form was ready, and without them it takes
- * every select as edited and ignores its default value. Browsers have both; tests add them.
+ * happy-dom (21) lacks `select.size` and `option.defaultSelected`, which browsers have: the
+ * tests of pages with selects add them, so a select reads as it does in a browser.
  */
 if (typeof HTMLSelectElement !== 'undefined' && !('size' in HTMLSelectElement.prototype)) {
   Object.defineProperty(HTMLSelectElement.prototype, 'size', {

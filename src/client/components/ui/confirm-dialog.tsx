@@ -1,6 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useReturnFocus } from './return-focus.ts';
 import type { ReactNode, RefObject } from 'react';
+import { buttonClass } from '#client/components/ui/button.tsx';
 
 type Props = {
   open: boolean;
@@ -36,7 +37,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
           <AlertDialog.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialog.Description>
           {children}
           <div className="mt-6 flex justify-end gap-3">
-            <AlertDialog.Cancel className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            <AlertDialog.Cancel className={buttonClass({ variant: 'secondary' })}>
               Cancel
             </AlertDialog.Cancel>
             <AlertDialog.Action
@@ -45,7 +46,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
                 event.preventDefault(); // stay open until the action settles
                 onConfirm();
               }}
-              className="rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-60"
+              className={buttonClass({ variant: 'danger' })}
             >
               {confirmLabel}
             </AlertDialog.Action>

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 
 /**
  * A dialog whose code loads the first time it opens, and stays for later openings: a page
- * downloads its dialogs' libraries (Radix Dialog, react-hook-form) only once a person asks
+ * downloads its dialogs' libraries (Radix Dialog and their own code) only once a person asks
  * for one. `isOpen` reads the dialog's own props (`open`, or the record it shows).
  */
 export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P>>, isOpen: (props: P) => boolean) {

@@ -1,8 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
 import { checkProfile } from '#shared/rules/profile';
 import { checkText } from '#shared/rules/text';
+import type { ChangeEmail, ChangePassword } from '#shared/schemas/account';
 import { ROLE_LABEL } from '#shared/schemas/auth';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
@@ -11,11 +12,13 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
+import { useCheckedForm, type FormCheck } from '#client/lib/use-checked-form.ts';
 import { useChangeEmail, useChangePassword, useChangeProfile, useEndOtherSessions, useEndSession, useSessions } from './api/account.ts';
 import { Card } from './components/card.tsx';
 import { EmailPreferenceFields } from './components/email-preference-fields.tsx';
 import { TwoFactorSection } from './components/two-factor-section.tsx';
 import { deviceName } from '#shared/device-name';
+import { Button } from '#client/components/ui/button.tsx';
 
 type Errors = Record<string, string | undefined>;
 
@@ -59,84 +62,69 @@ export function AccountPage() {
 function ProfileForm({ name, phone }: { name: string; phone: string | null }) {
   const { refresh } = useAuth();
   const change = useChangeProfile();
-  const [values, setValues] = useState({ display_name: name, phone: phone ?? '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const nameRef = useRef<HTMLInputElement>(null);
-  const phoneRef = useRef<HTMLInputElement>(null);
+  const form = useCheckedForm({ display_name: name, phone: phone ?? '' }, checkProfile);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = checkProfile(values);
-    setErrors(checked.ok ? {} : checked.errors);
-    if (!checked.ok) return (checked.errors.display_name ? nameRef : phoneRef).current?.focus();
-    change.mutate(
-      { display_name: checked.value.display_name, phone: checked.value.phone || null },
-      {
-        onSuccess: () => {
-          toast.success('Your name and phone are saved.');
-          void refresh();
-        },
-        onError: (err) => setErrors(fieldErrorsOf(err, 'Failed to save your name and phone')),
-      },
-    );
-  };
+  const submit = form.handleSubmit(async (checked) => {
+    try {
+      await change.mutateAsync({ display_name: checked.display_name, phone: checked.phone || null });
+    } catch (err) {
+      return form.setErrors(fieldErrorsOf(err, 'Failed to save your name and phone'));
+    }
+    toast.success('Your name and phone are saved.');
+    void refresh();
+  });
 
   return (
     <Card title="Name and phone" description="How the team sees you: on the leads you own, your notes, the lead timelines and the audit log.">
-      <form className="mt-4 grid gap-4 sm:grid-cols-2" onSubmit={submit} noValidate>
-        <TextField ref={nameRef} label="Name" name="display-name" autoComplete="name" value={values.display_name} error={errors.display_name} onChange={(e) => setValues({ ...values, display_name: e.currentTarget.value })} />
-        <TextField ref={phoneRef} label="Phone (optional)" name="phone" type="tel" autoComplete="tel" value={values.phone} error={errors.phone} onChange={(e) => setValues({ ...values, phone: e.currentTarget.value })} />
+      <form className="mt-4 grid gap-4 sm:grid-cols-2" onSubmit={(event) => void submit(event)} noValidate>
+        <TextField label="Name" autoComplete="name" {...form.field('display_name')} name="display-name" />
+        <TextField label="Phone (optional)" type="tel" autoComplete="tel" {...form.field('phone')} />
         <div className="sm:col-span-2">
-          <SubmitButton busy={change.isPending} label="Save name and phone" busyLabel="Saving..." />
+          <SubmitButton busy={form.submitting} label="Save name and phone" busyLabel="Saving..." />
         </div>
       </form>
     </Card>
   );
 }
 
+const currentPasswordRequired = (current_password: string) => (current_password ? undefined : 'Current password is required');
+
+function checkEmailChange(values: { email: string; current_password: string }): FormCheck<typeof values, ChangeEmail> {
+  const email = checkText(values.email, LOGIN_RULES.email);
+  const errors = { email: email.ok ? undefined : email.error, current_password: currentPasswordRequired(values.current_password) };
+  if (errors.email || errors.current_password) return { ok: false, errors };
+  return { ok: true, value: { email: email.ok ? email.value! : '', current_password: values.current_password } };
+}
+
+function checkPasswordChange(values: ChangePassword): FormCheck<ChangePassword, ChangePassword> {
+  const chosen = checkNewPassword(values);
+  const errors = { current_password: currentPasswordRequired(values.current_password), ...(chosen.ok ? {} : chosen.errors) };
+  if (Object.values(errors).some(Boolean)) return { ok: false, errors };
+  return { ok: true, value: values };
+}
+
 function EmailForm() {
   const { refresh } = useAuth();
   const change = useChangeEmail();
-  const [values, setValues] = useState({ email: '', current_password: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const emailRef = useRef<HTMLInputElement>(null);
-  const currentRef = useRef<HTMLInputElement>(null);
+  const form = useCheckedForm({ email: '', current_password: '' }, checkEmailChange);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const email = checkText(values.email, LOGIN_RULES.email);
-    const found: Errors = { email: email.ok ? undefined : email.error, current_password: values.current_password ? undefined : 'Current password is required' };
-    setErrors(found);
-    if (found.email) return emailRef.current?.focus();
-    if (found.current_password) return currentRef.current?.focus();
-    change.mutate(
-      { email: email.ok ? email.value! : '', current_password: values.current_password },
-      {
-        onSuccess: (result) => {
-          toast.success(`Your email is now ${result.email}.${endedOthers(result.other_sessions_ended)}`);
-          setValues({ email: '', current_password: '' });
-          void refresh();
-        },
-        onError: (err) => setErrors(fieldErrorsOf(err, 'Failed to change your email')),
-      },
-    );
-  };
+  const submit = form.handleSubmit(async (body) => {
+    try {
+      const result = await change.mutateAsync(body);
+      toast.success(`Your email is now ${result.email}.${endedOthers(result.other_sessions_ended)}`);
+    } catch (err) {
+      return form.setErrors(fieldErrorsOf(err, 'Failed to change your email'));
+    }
+    form.reset({ email: '', current_password: '' });
+    void refresh();
+  });
 
   return (
     <Card title="Email" description="The address you sign in with and get notifications at.">
-      <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
-        <TextField ref={emailRef} label="New email" name="new-email" type="email" autoComplete="email" value={values.email} error={errors.email} onChange={(e) => setValues({ ...values, email: e.currentTarget.value })} />
-        <TextField
-          ref={currentRef}
-          label="Current password"
-          name="email-current-password"
-          type="password"
-          autoComplete="current-password"
-          value={values.current_password}
-          error={errors.current_password}
-          onChange={(e) => setValues({ ...values, current_password: e.currentTarget.value })}
-        />
-        <SubmitButton busy={change.isPending} label="Change email" busyLabel="Saving..." />
+      <form className="mt-4 space-y-4" onSubmit={(event) => void submit(event)} noValidate>
+        <TextField label="New email" type="email" autoComplete="email" {...form.field('email')} name="new-email" />
+        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('current_password')} name="email-current-password" />
+        <SubmitButton busy={form.submitting} label="Change email" busyLabel="Saving..." />
       </form>
     </Card>
   );
@@ -144,45 +132,25 @@ function EmailForm() {
 
 function PasswordForm() {
   const change = useChangePassword();
-  const [values, setValues] = useState({ current_password: '', password: '', confirm: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const currentRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmRef = useRef<HTMLInputElement>(null);
+  const form = useCheckedForm({ current_password: '', password: '', confirm: '' }, checkPasswordChange);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const chosen = checkNewPassword(values);
-    const found: Errors = { current_password: values.current_password ? undefined : 'Current password is required', ...(chosen.ok ? {} : chosen.errors) };
-    setErrors(found);
-    if (found.current_password) return currentRef.current?.focus();
-    if (found.password) return passwordRef.current?.focus();
-    if (found.confirm) return confirmRef.current?.focus();
-    change.mutate(values, {
-      onSuccess: (result) => {
-        toast.success(`Your password is changed.${endedOthers(result.other_sessions_ended)}`);
-        setValues({ current_password: '', password: '', confirm: '' });
-      },
-      onError: (err) => setErrors(fieldErrorsOf(err, 'Failed to change your password')),
-    });
-  };
+  const submit = form.handleSubmit(async (body) => {
+    try {
+      const result = await change.mutateAsync(body);
+      toast.success(`Your password is changed.${endedOthers(result.other_sessions_ended)}`);
+    } catch (err) {
+      return form.setErrors(fieldErrorsOf(err, 'Failed to change your password'));
+    }
+    form.reset({ current_password: '', password: '', confirm: '' });
+  });
 
   return (
     <Card title="Password" description="Changing it signs you out everywhere else, stops your calendar feed URL, and remembered devices ask for a code again.">
-      <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
-        <TextField
-          ref={currentRef}
-          label="Current password"
-          name="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={values.current_password}
-          error={errors.current_password}
-          onChange={(e) => setValues({ ...values, current_password: e.currentTarget.value })}
-        />
-        <TextField ref={passwordRef} label="New password" name="new-password" type="password" autoComplete="new-password" value={values.password} error={errors.password} onChange={(e) => setValues({ ...values, password: e.currentTarget.value })} />
-        <TextField ref={confirmRef} label="Confirm new password" name="confirm-password" type="password" autoComplete="new-password" value={values.confirm} error={errors.confirm} onChange={(e) => setValues({ ...values, confirm: e.currentTarget.value })} />
-        <SubmitButton busy={change.isPending} label="Change password" busyLabel="Saving..." />
+      <form className="mt-4 space-y-4" onSubmit={(event) => void submit(event)} noValidate>
+        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('current_password')} name="current-password" />
+        <TextField label="New password" type="password" autoComplete="new-password" {...form.field('password')} name="new-password" />
+        <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field('confirm')} name="confirm-password" />
+        <SubmitButton busy={form.submitting} label="Change password" busyLabel="Saving..." />
       </form>
     </Card>
   );
@@ -190,9 +158,9 @@ function PasswordForm() {
 
 function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   return (
-    <button type="submit" disabled={busy} className="rounded-md bg-blue-700 px-4 py-2 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60">
+    <Button type="submit" disabled={busy}>
       {busy ? busyLabel : label}
-    </button>
+    </Button>
   );
 }
 
@@ -220,15 +188,14 @@ function SessionsList() {
                   </p>
                 </div>
                 {s.current ? null : (
-                  <button
-                    type="button"
+                  <Button
                     aria-label={`Sign out ${deviceName(s.user_agent)} (${s.ip ?? 'unknown IP'})`}
                     disabled={endOne.isPending}
                     onClick={() => endOne.mutate(s.id, { onSuccess: () => toast.success('That session is signed out.'), onError: () => toast.error('Failed to sign out that session') })}
-                    className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+                    variant="secondary" size="sm"
                   >
                     Sign out
-                  </button>
+                  </Button>
                 )}
               </li>
             ))}

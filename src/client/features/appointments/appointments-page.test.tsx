@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Appointment } from '#shared/schemas/appointment';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { mockApi, renderWithProviders, type ApiCall } from '#client/test/render-with-providers.tsx';
+import { makeAppointment } from '#client/test/fixtures.ts';
 import { AppointmentsPage, DELETE_CONFIRMATION } from './appointments-page.tsx';
 import { PHONE_QUERY } from './calendar-views.ts';
 
@@ -22,22 +23,6 @@ function screenIsPhone(phone: boolean) {
   vi.spyOn(window, 'matchMedia').mockImplementation(
     (query) => ({ matches: phone && query === PHONE_QUERY, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList,
   );
-}
-
-let counter = 0;
-function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
-  counter += 1;
-  return {
-    id: `20000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
-    lead_id: '00000000-0000-4000-8000-000000000001',
-    date: '2026-04-15',
-    time: '09:00',
-    type: 'Call',
-    notes: null,
-    duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const, booked_as: null,
-    lead: { full_name: `Lead ${counter}`, email: `lead${counter}@example.com`, phone: '(301) 555-0100' },
-    ...overrides,
-  };
 }
 
 const listBody = (appointments: Appointment[]) => ({ appointments, truncated: false, time_zone: 'America/New_York' });

@@ -18,6 +18,7 @@ import { ViewNav } from './components/view-nav.tsx';
 import { ViewToggle } from './components/view-toggle.tsx';
 import { WeekCalendar } from './components/week-calendar.tsx';
 import { useAppointmentsView, useToday } from './use-appointments-view.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 const ScheduleAppointmentDialog = lazyDialog(() => import('./components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog), (p) => p.open);
 const BulkCancelDialog = lazyDialog(() => import('./components/bulk-cancel-dialog.tsx').then((m) => m.BulkCancelDialog), (p) => p.open);
@@ -116,30 +117,18 @@ export function AppointmentsPage() {
         </h1>
         <div className="flex flex-wrap items-center gap-2">
           <ViewToggle view={view} onChange={setView} />
-          <button
-            type="button"
-            onClick={() => setBulkCancelOpen(true)}
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
-          >
+          <Button onClick={() => setBulkCancelOpen(true)} variant="secondary" size="sm">
             <ShieldCheck aria-hidden="true" className="size-4" />
             Cancel website bookings…
-          </button>
-          <button
-            type="button"
-            onClick={() => setFeedOpen(true)}
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
-          >
+          </Button>
+          <Button onClick={() => setFeedOpen(true)} variant="secondary" size="sm">
             <Rss aria-hidden="true" className="size-4" />
             Calendar feed
-          </button>
-          <button
-            type="button"
-            onClick={() => setScheduling(true)}
-            className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800"
-          >
+          </Button>
+          <Button onClick={() => setScheduling(true)}>
             <CalendarPlus aria-hidden="true" className="size-4" />
             Schedule
-          </button>
+          </Button>
         </div>
       </div>
       <ViewNav title={viewTitle(view, date)} labels={STEP_LABELS[view]} onPrevious={previous} onToday={goToToday} onNext={next} titleId={TITLE_ID} />

@@ -1,7 +1,7 @@
 import '#client/lib/zod-jitless.ts';
-import type { FieldErrors, Resolver } from 'react-hook-form';
 import { createAppointmentRequestSchema, type Appointment, type CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { ApiError } from '#client/lib/api-client.ts';
+import type { FormCheck, FormErrors } from '#client/lib/use-checked-form.ts';
 
 /** What the Schedule Appointment inputs hold; '' until chosen. */
 export type ScheduleFormValues = { lead_id: string; date: string; time: string; type: string; notes: string; duration_minutes: string; location: string };
@@ -24,20 +24,20 @@ const FIELDS = Object.keys(EMPTY_SCHEDULE_FORM) as (keyof ScheduleFormValues)[];
 const isFormField = (key: string): key is keyof ScheduleFormValues => (FIELDS as string[]).includes(key);
 
 /** Validates with the shared contract, so the messages are the server's (docs/product-rules.md, "Validation"). */
-export const scheduleFormResolver: Resolver<ScheduleFormValues, unknown, CreateAppointmentRequest> = (values) => {
+export const checkScheduleForm = (values: ScheduleFormValues): FormCheck<ScheduleFormValues, CreateAppointmentRequest> => {
   const duration = values.duration_minutes.trim();
   const parsed = createAppointmentRequestSchema.safeParse({ ...values, duration_minutes: duration === '' ? undefined : Number(duration) });
-  if (parsed.success) return { values: parsed.data, errors: {} };
-  const errors: Record<string, { type: string; message: string }> = {};
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const errors: FormErrors<ScheduleFormValues> = {};
   for (const issue of parsed.error.issues) {
     const field = String(issue.path[0] ?? '');
-    if (isFormField(field) && !errors[field]) errors[field] = { type: issue.code, message: issue.message };
+    if (isFormField(field) && !errors[field]) errors[field] = issue.message;
   }
-  return { values: {}, errors: errors as FieldErrors<ScheduleFormValues> };
+  return { ok: false, errors };
 };
 
 /** A 400's or 422's field messages, keyed by the form's fields (others are dropped). */
-export function serverFieldErrors(error: unknown): [keyof ScheduleFormValues, string][] {
-  if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422) || !error.fields) return [];
-  return Object.entries(error.fields).filter((entry): entry is [keyof ScheduleFormValues, string] => isFormField(entry[0]));
+export function serverFieldErrors(error: unknown): FormErrors<ScheduleFormValues> {
+  if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422) || !error.fields) return {};
+  return Object.fromEntries(Object.entries(error.fields).filter(([key]) => isFormField(key)));
 }

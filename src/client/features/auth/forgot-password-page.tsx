@@ -2,10 +2,12 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkText } from '#shared/rules/text';
-import { ApiError, apiRequest } from '#client/lib/api-client.ts';
+import { ApiError } from '#client/lib/api-client.ts';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { useRequestPasswordReset } from './api/one-time-links.ts';
 import { AuthCard } from './components/auth-card.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 /** /forgot-password: asks for a reset link by email. The answer never says whether the email has an account. */
 export function ForgotPasswordPage() {
@@ -14,6 +16,7 @@ export function ForgotPasswordPage() {
   const [sent, setSent] = useState<string>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const requestReset = useRequestPasswordReset();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -27,7 +30,8 @@ export function ForgotPasswordPage() {
     setError(undefined);
     setBusy(true);
     try {
-      setSent((await apiRequest<{ message: string }>('POST', '/api/auth/password-reset', { email: checked.value })).message);
+      // A required rule: an ok check always has the text.
+      setSent((await requestReset.mutateAsync(checked.value ?? '')).message);
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'An unexpected error occurred');
     } finally {
@@ -44,13 +48,9 @@ export function ForgotPasswordPage() {
       ) : (
         <form className="mt-8 space-y-5" onSubmit={(event) => void submit(event)} noValidate>
           <TextField ref={input} label="Email" name="email" type="email" autoComplete="username" error={error} value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <button
-            type="submit"
-            disabled={busy}
-            className="w-full rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-          >
+          <Button type="submit" disabled={busy} size="block">
             {busy ? 'Sending...' : 'Send reset link'}
-          </button>
+          </Button>
         </form>
       )}
       <p className="mt-4 text-center text-sm">

@@ -1,12 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
-import { ROLE_LABEL, type CurrentUser } from '#shared/schemas/auth';
-import type { InviteLookup } from '#shared/schemas/team';
-import { ApiError, apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { ROLE_LABEL } from '#shared/schemas/auth';
+import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
+import { useAcceptInvite, useInviteLookup } from './api/one-time-links.ts';
 import { AuthCard, LinkProblem } from './components/auth-card.tsx';
 import { ChoosePasswordForm } from './components/choose-password-form.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const NOT_VALID = 'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
 
@@ -15,7 +15,8 @@ export function InvitePage() {
   const { token = '' } = useParams();
   const { user, loading, adopt, signOut } = useAuth();
   const navigate = useNavigate();
-  const invite = useQuery({ queryKey: ['invite', token], queryFn: () => apiRequest<InviteLookup>('GET', apiPath`/api/auth/invites/${token}`), retry: false });
+  const invite = useInviteLookup(token);
+  const accept = useAcceptInvite();
 
   if (loading || invite.isPending) return <Spinner className="min-h-screen" label="Checking the invitation..." />;
   if (invite.isError) {
@@ -29,9 +30,9 @@ export function InvitePage() {
         <p className="mt-6 text-sm text-slate-700">
           You are signed in as {user.email}. To accept this invitation for {email}, sign out first.
         </p>
-        <button type="button" onClick={() => void signOut()} className="mt-4 w-full rounded-md border border-slate-300 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-50">
+        <Button onClick={() => void signOut()} variant="secondary" size="block" className="mt-4">
           Sign out
-        </button>
+        </Button>
       </AuthCard>
     );
   }
@@ -43,7 +44,7 @@ export function InvitePage() {
         submitLabel="Create account"
         busyLabel="Creating..."
         onSubmit={async ({ display_name, password, confirm }) => {
-          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/invites/accept', { token, display_name, password, confirm });
+          const result = await accept.mutateAsync({ token, display_name, password, confirm });
           adopt(result.user);
           void navigate('/dashboard', { replace: true });
         }}

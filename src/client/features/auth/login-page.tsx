@@ -1,11 +1,13 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { checkLogin, type LoginErrors, type LoginInput } from '#shared/rules/login';
+import { checkLogin } from '#shared/rules/login';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { useCheckedForm } from '#client/lib/use-checked-form.ts';
+import { Button } from '#client/components/ui/button.tsx';
 import { TwoFactorStep } from './components/two-factor-step.tsx';
 
 /** Where to go after sign-in: the dashboard page first asked for, or the dashboard. */
@@ -23,40 +25,15 @@ export function LoginPage() {
   const [twoFactor, setTwoFactor] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
-  const [values, setValues] = useState<Required<LoginInput>>({ email: '', password: '' });
-  const [errors, setErrors] = useState<LoginErrors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const attempted = useRef(false);
-  const emailInput = useRef<HTMLInputElement>(null);
-  const passwordInput = useRef<HTMLInputElement>(null);
+  const form = useCheckedForm({ email: '', password: '' }, checkLogin);
 
   if (loading) return <Spinner className="min-h-screen" label="Checking your session..." />;
   if (user) return <Navigate to={destination(location.state)} replace />;
   if (twoFactor) return <TwoFactorStep onBack={() => setTwoFactor(false)} onDone={() => void navigate(destination(location.state), { replace: true })} />;
 
-  const change = (name: keyof LoginInput, value: string) => {
-    const next = { ...values, [name]: value };
-    setValues(next);
-    if (attempted.current) {
-      const result = checkLogin(next);
-      setErrors(result.ok ? {} : result.errors);
-    }
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    attempted.current = true;
-    const result = checkLogin(values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      (result.errors.email ? emailInput : passwordInput).current?.focus();
-      return;
-    }
-    setErrors({});
-    setSubmitting(true);
+  const onSubmit = form.handleSubmit(async (credentials) => {
     try {
-      if ((await signIn(result.value)) === 'two-factor') {
+      if ((await signIn(credentials)) === 'two-factor') {
         setTwoFactor(true);
         return;
       }
@@ -67,10 +44,8 @@ export function LoginPage() {
         console.error('Sign-in failed', err);
         toast.error('An unexpected error occurred');
       }
-    } finally {
-      setSubmitting(false);
     }
-  };
+  });
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-100 px-4 py-12">
@@ -84,33 +59,11 @@ export function LoginPage() {
           </p>
         ) : null}
         <form className="mt-8 space-y-5" onSubmit={(event) => void onSubmit(event)} noValidate>
-          <TextField
-            ref={emailInput}
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            error={errors.email}
-            value={values.email}
-            onChange={(e) => change('email', e.currentTarget.value)}
-          />
-          <TextField
-            ref={passwordInput}
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            error={errors.password}
-            value={values.password}
-            onChange={(e) => change('password', e.currentTarget.value)}
-          />
-          <button
-            type="submit"
-            disabled={submitting}
-            className="w-full rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-          >
-            {submitting ? 'Signing in...' : 'Sign in'}
-          </button>
+          <TextField label="Email" type="email" autoComplete="username" {...form.field('email')} />
+          <TextField label="Password" type="password" autoComplete="current-password" {...form.field('password')} />
+          <Button type="submit" size="block" disabled={form.submitting}>
+            {form.submitting ? 'Signing in...' : 'Sign in'}
+          </Button>
         </form>
         <p className="mt-4 text-center text-sm">
           <Link to="/forgot-password" className="text-blue-700 underline-offset-2 hover:underline">

@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { RESET_LINK_NOT_VALID } from '#shared/schemas/account';
-import { ApiError, apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { ApiError } from '#client/lib/api-client.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { useConfirmPasswordReset, usePasswordResetLink } from './api/one-time-links.ts';
 import { AuthCard, LinkProblem } from './components/auth-card.tsx';
 import { ChoosePasswordForm } from './components/choose-password-form.tsx';
 
@@ -11,7 +11,8 @@ import { ChoosePasswordForm } from './components/choose-password-form.tsx';
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
-  const link = useQuery({ queryKey: ['password-reset', token], queryFn: () => apiRequest<{ email: string }>('GET', apiPath`/api/auth/password-reset/${token}`), retry: false });
+  const link = usePasswordResetLink(token);
+  const confirmReset = useConfirmPasswordReset();
 
   if (link.isPending) return <Spinner className="min-h-screen" label="Checking the link..." />;
   if (link.isError) {
@@ -25,7 +26,7 @@ export function ResetPasswordPage() {
         submitLabel="Save new password"
         busyLabel="Saving..."
         onSubmit={async ({ password, confirm }) => {
-          await apiRequest('POST', '/api/auth/password-reset/confirm', { token, password, confirm });
+          await confirmReset.mutateAsync({ token, password, confirm });
           toast.success('Your password is changed. Sign in with it.');
           void navigate('/login', { replace: true });
         }}

@@ -1,9 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import type { CurrentUser } from '#shared/schemas/auth';
-import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
+import { useSetUp, useSetupLink } from './api/one-time-links.ts';
 import { AuthCard, LinkProblem } from './components/auth-card.tsx';
 import { ChoosePasswordForm } from './components/choose-password-form.tsx';
 
@@ -15,7 +13,8 @@ export function SetupPage() {
   const { token = '' } = useParams();
   const { user, loading, adopt } = useAuth();
   const navigate = useNavigate();
-  const link = useQuery({ queryKey: ['setup-link', token], queryFn: () => apiRequest('GET', apiPath`/api/auth/setup/${token}`), retry: false });
+  const link = useSetupLink(token);
+  const setUp = useSetUp();
 
   if (loading || link.isPending) return <Spinner className="min-h-screen" label="Checking the set-up link..." />;
   if (user) return <Navigate to="/dashboard" replace />;
@@ -29,7 +28,7 @@ export function SetupPage() {
         submitLabel="Create owner account"
         busyLabel="Creating..."
         onSubmit={async ({ display_name, email, password, confirm }) => {
-          const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/setup', { token, display_name, email, password, confirm });
+          const result = await setUp.mutateAsync({ token, display_name, email, password, confirm });
           adopt(result.user);
           void navigate('/dashboard', { replace: true });
         }}

@@ -1,8 +1,8 @@
-import type { FieldErrors, Resolver } from 'react-hook-form';
 import { LEAD_STATUSES, type LeadStatus } from '#shared/constants';
 import type { CheckedLeadFields } from '#shared/rules/lead-fields';
 import type { LeadDetail, UpdateLeadRequest } from '#shared/schemas/lead';
 import { validateLeadForm, type LeadFormValues } from '#client/lib/lead-form.ts';
+import type { FormCheck } from '#client/lib/use-checked-form.ts';
 
 /** The Edit Lead form adds Contacted (Yes/No) and Status to the lead's fields. */
 export type EditLeadFormValues = LeadFormValues & { contacted: 'yes' | 'no'; status: LeadStatus };
@@ -10,22 +10,16 @@ export type EditLeadFields = CheckedLeadFields & { contacted: boolean; status: L
 
 export const STATUS_OPTIONS = LEAD_STATUSES;
 
-function toFieldErrors<T extends LeadFormValues>(errors: Partial<Record<keyof LeadFormValues, string>>): FieldErrors<T> {
-  const out: Record<string, { type: string; message: string }> = {};
-  for (const [field, message] of Object.entries(errors)) out[field] = { type: 'validate', message };
-  return out as FieldErrors<T>;
-}
-
 /** Checks the Add Lead form with the shared lead-form model and hands the request to submit. */
-export const leadFormResolver: Resolver<LeadFormValues, unknown, CheckedLeadFields> = (values) => {
+export const checkLeadForm = (values: LeadFormValues): FormCheck<LeadFormValues, CheckedLeadFields> => {
   const result = validateLeadForm(values);
-  return result.ok ? { values: result.lead, errors: {} } : { values: {}, errors: toFieldErrors<LeadFormValues>(result.errors) };
+  return result.ok ? { ok: true, value: result.lead } : { ok: false, errors: result.errors };
 };
 
-export const editLeadFormResolver: Resolver<EditLeadFormValues, unknown, EditLeadFields> = (values) => {
+export const checkEditLeadForm = (values: EditLeadFormValues): FormCheck<EditLeadFormValues, EditLeadFields> => {
   const result = validateLeadForm(values);
-  if (!result.ok) return { values: {}, errors: toFieldErrors<EditLeadFormValues>(result.errors) };
-  return { values: { ...result.lead, contacted: values.contacted === 'yes', status: values.status }, errors: {} };
+  if (!result.ok) return { ok: false, errors: result.errors };
+  return { ok: true, value: { ...result.lead, contacted: values.contacted === 'yes', status: values.status } };
 };
 
 /** The Edit Lead form's starting values, from the lead as the server sent it. */

@@ -18,6 +18,7 @@ import { LeadsTable } from './components/leads-table.tsx';
 import { Pagination } from './components/pagination.tsx';
 import { useLeadListView } from './use-lead-list-view.ts';
 import { useLeadSelection } from './use-lead-selection.ts';
+import { Button, buttonClass } from '#client/components/ui/button.tsx';
 
 const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
 const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
@@ -86,17 +87,13 @@ export function LeadsPage() {
         <h1 id="leads-heading" className="text-2xl font-bold text-slate-900">
           Leads
         </h1>
-        <button
-          type="button"
-          onClick={() => setAdding(true)}
-          className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800"
-        >
+        <Button onClick={() => setAdding(true)}>
           <Plus aria-hidden="true" className="size-4" />
           Add Lead
-        </button>
+        </Button>
         <Link
           to="/dashboard/leads/import"
-          className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+          className={buttonClass({ variant: 'secondary' })}
         >
           <Upload aria-hidden="true" className="size-4" />
           Import

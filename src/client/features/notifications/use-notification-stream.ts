@@ -3,19 +3,21 @@ import { useEffect } from 'react';
 import { NOTIFICATION_TYPES, notificationTitle } from '#shared/constants';
 import type { Notification } from '#shared/schemas/notification';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { addLiveNotification, notificationsQueryKey } from './api/notifications.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
+import { addLiveNotification } from './api/notifications.ts';
 
 const RETRY_AFTER_CLOSE_MS = 5000;
-/** The appointments' and the Overview's queries (their keys' first part), refreshed on a booking. */
-const LIVE_BOOKING_QUERIES = [['appointments'], ['overview']];
+const { analytics } = queryKeys;
+/** The appointments' and the Overview's queries, refreshed on a booking. */
+const LIVE_BOOKING_QUERIES = [queryKeys.appointments.all, queryKeys.overview];
 /** What to refetch when the server says a resource changed (anyone's edit, in any process). */
-const LIVE_CHANGE_QUERIES: Record<string, string[][]> = {
+const LIVE_CHANGE_QUERIES: Record<string, readonly (readonly string[])[]> = {
   // A lead sent, converted or given a fee, a call booked or cancelled: the Analytics page's
   // funnel, sources and conversion rate count them.
-  leads: [['leads'], ['overview'], ['analytics-report'], ['analytics-sources'], ['analytics-summary']],
-  appointments: [['appointments'], ['overview'], ['leads'], ['analytics-report'], ['analytics-sources']],
+  leads: [queryKeys.leads.all, queryKeys.overview, analytics.report.all, analytics.sources.all, analytics.summary.all],
+  appointments: [queryKeys.appointments.all, queryKeys.overview, queryKeys.leads.all, analytics.report.all, analytics.sources.all],
   // Visitors came or moved: the Analytics page's "Now".
-  analytics: [['analytics-now']],
+  analytics: [analytics.now],
 };
 
 /** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
@@ -50,7 +52,7 @@ export function useNotificationStream(onClosed: () => void) {
 
     const open = () => {
       source = new EventSource('/api/notifications/stream');
-      source.addEventListener('ready', () => void client.invalidateQueries({ queryKey: notificationsQueryKey }));
+      source.addEventListener('ready', () => void client.invalidateQueries({ queryKey: queryKeys.notifications }));
       source.addEventListener('notification', (event) => {
         const notification = readNotification((event as MessageEvent<string>).data);
         if (!notification) return;

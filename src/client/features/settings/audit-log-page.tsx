@@ -1,15 +1,15 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView, type AuditPage } from '#shared/schemas/audit';
-import type { TeamMember } from '#shared/schemas/team';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView } from '#shared/schemas/audit';
 import { Download } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { useAuditLog } from './api/audit.ts';
+import { useTeam } from './api/team.ts';
 import { auditAction, auditChanges, auditNotes, auditSource, auditTarget, auditWho } from './audit-text.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { Button, buttonClass } from '#client/components/ui/button.tsx';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -32,17 +32,8 @@ export function AuditLogPage() {
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
   const query = filters.toString();
-  const people = useQuery({ queryKey: ['team'], queryFn: () => apiRequest<{ members: TeamMember[] }>('GET', '/api/team') });
-  const log = useInfiniteQuery({
-    queryKey: ['audit', query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => {
-      const page = new URLSearchParams(filters);
-      if (pageParam) page.set('cursor', pageParam);
-      return apiRequest<AuditPage>('GET', `/api/audit?${page}`);
-    },
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const people = useTeam();
+  const log = useAuditLog(filters);
   const set = (key: (typeof FILTERS)[number], value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
@@ -65,7 +56,7 @@ export function AuditLogPage() {
           <a
             href={`/api/audit/export${query ? `?${query}` : ''}`}
             download
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            className={buttonClass({ variant: 'secondary', size: 'sm' })}
           >
             <Download className="size-4" aria-hidden="true" /> Export CSV
           </a>
@@ -108,14 +99,9 @@ export function AuditLogPage() {
           </ul>
           {log.hasNextPage ? (
             <div className="border-t border-slate-200 p-4 text-center">
-              <button
-                type="button"
-                disabled={log.isFetchingNextPage}
-                onClick={() => void log.fetchNextPage()}
-                className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
-              >
+              <Button disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()} variant="secondary">
                 {log.isFetchingNextPage ? 'Loading...' : 'Load more'}
-              </button>
+              </Button>
             </div>
           ) : null}
         </div>

@@ -7,6 +7,7 @@ import { useAuth } from '#client/lib/auth.tsx';
 import { Link } from 'react-router';
 import { useEmailOverview, useRetryEmail, useSendTestEmail, useSendWeeklyReport } from './api/email.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const STATUS: Record<EmailMessageStatus, { label: string; className: string }> = {
   queued: { label: 'Queued', className: 'bg-slate-100 text-slate-800' },
@@ -69,16 +70,15 @@ function EmailStatus({ overview }: { overview: EmailOverview }) {
           </p>
           {overview.queued > 0 ? <p className="text-sm text-slate-600">{overview.queued} waiting to be sent.</p> : null}
         </div>
-        <button
-          type="button"
+        <Button
           onClick={send}
           // With email off there is nothing to test: the text beside it says how to turn it on.
           disabled={sendTest.isPending || !overview.enabled}
-          className="inline-flex shrink-0 items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 disabled:opacity-60"
+          className="shrink-0"
         >
           <Mail aria-hidden="true" className="size-4" />
           {sendTest.isPending ? 'Sending...' : 'Send a test email'}
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -107,15 +107,10 @@ function WeeklyReport({ enabled }: { enabled: boolean }) {
             .
           </p>
         </div>
-        <button
-          type="button"
-          onClick={send}
-          disabled={sendReport.isPending || !enabled}
-          className="inline-flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60"
-        >
+        <Button onClick={send} disabled={sendReport.isPending || !enabled} variant="secondary" className="shrink-0">
           <ChartColumn aria-hidden="true" className="size-4" />
           {sendReport.isPending ? 'Sending...' : 'Send now'}
-        </button>
+        </Button>
       </div>
     </div>
   );

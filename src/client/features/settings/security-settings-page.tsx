@@ -1,28 +1,25 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { SecuritySettings } from '#shared/schemas/two-factor';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { ApiError, apiRequest } from '#client/lib/api-client.ts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { useSaveSecuritySettings, useSecuritySettings } from './api/security.ts';
 import { SettingsNav } from './settings-nav.tsx';
-
-const KEY = ['settings', 'security'] as const;
 
 /** /dashboard/settings/security (owners): whether everyone must use two-factor. */
 export function SecuritySettingsPage() {
-  const client = useQueryClient();
   // The switch follows the click at once; the saved value (or the old one, if saving fails) replaces it after.
   const [pending, setPending] = useState<boolean>();
-  const settings = useQuery({ queryKey: KEY, queryFn: () => apiRequest<SecuritySettings>('GET', '/api/settings/security') });
-  const save = useMutation({
-    mutationFn: (body: SecuritySettings) => apiRequest<SecuritySettings>('PUT', '/api/settings/security', body),
-    onSuccess: (saved) => {
-      client.setQueryData(KEY, saved);
-      toast.success(saved.require_two_factor ? 'Two-factor is now required for everyone.' : 'Two-factor is no longer required.');
-    },
-    onError: (err) => toast.error(err instanceof ApiError ? err.message : 'Failed to save the security settings'),
-    onSettled: () => setPending(undefined),
-  });
+  const settings = useSecuritySettings();
+  const save = useSaveSecuritySettings();
+  const saveRequired = (required: boolean) =>
+    save.mutate(
+      { require_two_factor: required },
+      {
+        onSuccess: (saved) => toast.success(saved.require_two_factor ? 'Two-factor is now required for everyone.' : 'Two-factor is no longer required.'),
+        onError: (err) => toast.error(err instanceof ApiError ? err.message : 'Failed to save the security settings'),
+        onSettled: () => setPending(undefined),
+      },
+    );
   return (
     <section className="space-y-6">
       <SettingsNav />
@@ -39,7 +36,7 @@ export function SecuritySettingsPage() {
               onChange={(e) => {
                 const required = e.currentTarget.checked;
                 setPending(required);
-                save.mutate({ require_two_factor: required });
+                saveRequired(required);
               }}
             />
             <span>

@@ -1,16 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AccountSession, ChangeEmail, ChangePassword, Profile, ProfileRequest } from '#shared/schemas/account';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const sessionsQueryKey = ['account', 'sessions'] as const;
-
-export const useSessions = () => useQuery({ queryKey: sessionsQueryKey, queryFn: () => apiRequest<{ sessions: AccountSession[] }>('GET', '/api/account/sessions') });
+export const useSessions = () => useQuery({ queryKey: queryKeys.account.sessions, queryFn: () => apiRequest<{ sessions: AccountSession[] }>('GET', '/api/account/sessions') });
 
 type Changed = { email: string; other_sessions_ended: number };
 
 function useAccountChange<V, R>(change: (variables: V) => Promise<R>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: sessionsQueryKey }) });
+  return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: queryKeys.account.sessions }) });
 }
 
 export const useChangeProfile = () => useMutation({ mutationFn: (body: ProfileRequest) => apiRequest<Profile>('PUT', '/api/account/profile', body) });

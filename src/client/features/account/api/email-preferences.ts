@@ -1,12 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailPreferences, UpdateEmailPreferences } from '#shared/schemas/email';
 import { apiRequest } from '#client/lib/api-client.ts';
-
-export const preferencesQueryKey = ['account', 'preferences'] as const;
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const getEmailPreferences = () => apiRequest<EmailPreferences>('GET', '/api/account/preferences');
 
-export const preferencesQueryOptions = () => queryOptions({ queryKey: preferencesQueryKey, queryFn: getEmailPreferences });
+export const preferencesQueryOptions = () => queryOptions({ queryKey: queryKeys.account.preferences, queryFn: getEmailPreferences });
 
 export const useEmailPreferences = (enabled: boolean) => useQuery({ ...preferencesQueryOptions(), enabled });
 
@@ -15,6 +14,6 @@ export function useUpdateEmailPreferences() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (patch: UpdateEmailPreferences) => apiRequest<EmailPreferences>('PATCH', '/api/account/preferences', patch),
-    onSuccess: (saved) => client.setQueryData(preferencesQueryKey, saved),
+    onSuccess: (saved) => client.setQueryData(queryKeys.account.preferences, saved),
   });
 }

@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TwoFactorSetup, TwoFactorStatus } from '#shared/schemas/two-factor';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const twoFactorQueryKey = ['account', 'two-factor'] as const;
-
-export const useTwoFactorStatus = () => useQuery({ queryKey: twoFactorQueryKey, queryFn: () => apiRequest<TwoFactorStatus>('GET', '/api/account/two-factor') });
+export const useTwoFactorStatus = () => useQuery({ queryKey: queryKeys.account.twoFactor, queryFn: () => apiRequest<TwoFactorStatus>('GET', '/api/account/two-factor') });
 
 function useTwoFactorChange<V, R>(change: (variables: V) => Promise<R>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: twoFactorQueryKey }) });
+  return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: queryKeys.account.twoFactor }) });
 }
 
 export const useStartTwoFactor = () => useTwoFactorChange(() => apiRequest<TwoFactorSetup>('POST', '/api/account/two-factor/setup'));

@@ -8,6 +8,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { useConfirmTwoFactor, useDisableTwoFactor, useNewRecoveryCodes, useStartTwoFactor, useTwoFactorStatus } from '../api/two-factor.ts';
 import { Card } from './card.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const messageOf = (err: unknown, fallback: string) => (err instanceof ApiError ? (err.fields ? Object.values(err.fields)[0] : undefined) ?? err.message : fallback);
 
@@ -63,14 +64,13 @@ function StartSetup({ onStarted }: { onStarted: (setup: TwoFactorSetup) => void 
       <p className="text-sm text-slate-700">
         Two-factor is <strong>off</strong>.
       </p>
-      <button
-        type="button"
+      <Button
         disabled={start.isPending}
         onClick={() => start.mutate(undefined, { onSuccess: onStarted, onError: (err) => toast.error(messageOf(err, 'Failed to start the set-up')) })}
-        className="rounded-md bg-blue-700 px-4 py-2 font-semibold text-white hover:bg-blue-800 disabled:opacity-60"
+       
       >
         {start.isPending ? 'Starting...' : 'Set up two-factor'}
-      </button>
+      </Button>
     </div>
   );
 }
@@ -99,9 +99,9 @@ function ConfirmSetup({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; o
         <p>2. Enter the 6-digit code the app shows.</p>
         <form className="flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={submit} noValidate>
           <TextField label="Code from the app" name="two-factor-code" autoComplete="one-time-code" inputMode="numeric" value={code} error={error} onChange={(e) => setCode(e.currentTarget.value)} />
-          <button type="submit" disabled={confirm.isPending} className="rounded-md bg-blue-700 px-4 py-2 font-semibold text-white hover:bg-blue-800 disabled:opacity-60 sm:mt-6">
+          <Button type="submit" disabled={confirm.isPending} className="sm:mt-6">
             {confirm.isPending ? 'Checking...' : 'Turn on'}
-          </button>
+          </Button>
         </form>
         <button type="button" onClick={onCancel} className="text-slate-600 underline-offset-2 hover:underline">
           Cancel
@@ -139,15 +139,15 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         ))}
       </ul>
       <div className="flex flex-wrap gap-2">
-        <button type="button" onClick={() => void copy()} className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+        <Button onClick={() => void copy()} variant="secondary" size="sm">
           <Copy className="size-4" aria-hidden="true" /> Copy
-        </button>
-        <button type="button" onClick={download} className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+        </Button>
+        <Button onClick={download} variant="secondary" size="sm">
           <Download className="size-4" aria-hidden="true" /> Download
-        </button>
-        <button type="button" onClick={onDone} className="rounded-md bg-blue-700 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-800">
+        </Button>
+        <Button onClick={onDone} size="sm">
           I saved them
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -178,18 +178,18 @@ function Enabled({ left, required, onCodes }: { left: number; required: boolean;
       {action ? (
         <form className="flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={submit} noValidate>
           <TextField label="Current password" name="two-factor-password" type="password" autoComplete="current-password" value={password} error={error} onChange={(e) => setPassword(e.currentTarget.value)} />
-          <button type="submit" className="rounded-md bg-blue-700 px-4 py-2 font-semibold text-white hover:bg-blue-800 sm:mt-6">
+          <Button type="submit" className="sm:mt-6">
             {action === 'codes' ? 'Make new codes' : 'Turn off'}
-          </button>
+          </Button>
           <button type="button" onClick={() => setAction(undefined)} className="text-slate-600 underline-offset-2 hover:underline sm:mt-8">
             Cancel
           </button>
         </form>
       ) : (
         <div className="flex flex-wrap gap-2">
-          <button type="button" onClick={() => setAction('codes')} className="rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-700 hover:bg-slate-50">
+          <Button onClick={() => setAction('codes')} variant="secondary" size="sm">
             New recovery codes
-          </button>
+          </Button>
           {required ? (
             <span className="self-center text-slate-500">Your team requires two-factor, so it stays on.</span>
           ) : (

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AnalyticsPeriod } from '#shared/constants';
 import type { AnalyticsReport, AnalyticsSourceGroup, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 /** The period a report covers: a preset (the summary cards' own period) or the days from `from` to `to`. */
 export type ReportRange = { period: AnalyticsPeriod } | { from: string; to: string };
@@ -12,7 +13,7 @@ export function rangeParams(range: ReportRange): URLSearchParams {
 
 export const analyticsReportQueryOptions = (range: ReportRange) =>
   queryOptions({
-    queryKey: ['analytics-report', range],
+    queryKey: queryKeys.analytics.report.range(range),
     queryFn: () => apiRequest<AnalyticsReport>('GET', `/api/analytics/report?${rangeParams(range).toString()}`),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
@@ -22,7 +23,7 @@ export const useAnalyticsReport = (range: ReportRange) => useQuery(analyticsRepo
 
 export const useAnalyticsSources = (range: ReportRange, group: AnalyticsSourceGroup) =>
   useQuery({
-    queryKey: ['analytics-sources', range, group],
+    queryKey: queryKeys.analytics.sources.range(range, group),
     queryFn: () => {
       const params = rangeParams(range);
       params.set('group', group);

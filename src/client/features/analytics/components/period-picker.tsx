@@ -4,6 +4,7 @@ import { analyticsRangeQuerySchema } from '#shared/schemas/analytics-report';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { CUSTOM_PERIOD, type AnalyticsView } from '../use-analytics-period.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 type Errors = { from?: string; to?: string };
 
@@ -70,9 +71,9 @@ export function PeriodPicker({ view, onPeriod, onCustom }: { view: AnalyticsView
         <form noValidate onSubmit={apply} aria-label="Custom range" className="grid w-full grid-cols-2 items-start gap-3 sm:flex sm:w-auto">
           <TextField id="analytics-from" label="From" type="date" value={from} max={to || undefined} error={errors.from} onChange={(e) => setFrom(e.target.value)} className="min-w-0 sm:w-44" />
           <TextField id="analytics-to" label="To" type="date" value={to} min={from || undefined} error={errors.to} onChange={(e) => setTo(e.target.value)} className="min-w-0 sm:w-44" />
-          <button type="submit" className="col-span-2 rounded-md sm:mt-6 bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800">
+          <Button type="submit" className="col-span-2 sm:mt-6">
             Apply
-          </button>
+          </Button>
         </form>
       )}
     </div>

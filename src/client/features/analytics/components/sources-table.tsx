@@ -5,6 +5,7 @@ import { ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup, type AnalyticsSourc
 import { Download } from '#client/components/icons.tsx';
 import { formatCents } from '#client/lib/money.ts';
 import { sourceLabel } from '#shared/source-label';
+import { Button } from '#client/components/ui/button.tsx';
 
 const GROUP_LABELS: Record<AnalyticsSourceGroup, string> = { referrer: 'Referring site', utm: 'Campaign (UTM)', landing: 'Landing page' };
 
@@ -97,15 +98,10 @@ export function SourcesTable({ data, group, onGroup, loading }: { data: Analytic
               </button>
             ))}
           </div>
-          <button
-            type="button"
-            disabled={!data || data.rows.length === 0}
-            onClick={() => data && downloadCsv(data)}
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:opacity-50"
-          >
+          <Button disabled={!data || data.rows.length === 0} onClick={() => data && downloadCsv(data)} variant="secondary" size="sm">
             <Download aria-hidden="true" className="size-4" />
             Export CSV
-          </button>
+          </Button>
         </div>
       </div>
       <p className="mt-1 text-xs text-slate-500">

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BulkCancelRequest, BulkCancelResponse, WebsiteNetworksResponse } from '#shared/schemas/appointment';
 import { apiRequest } from '#client/lib/api-client.ts';
-import { appointmentsQueryKey } from './get-appointments.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 /** Which website bookings: a network and/or a window of when they were booked. */
 export type BookingCriteria = Omit<BulkCancelRequest, 'notify' | 'dry_run'>;
@@ -10,14 +10,12 @@ export const bulkCancel = (body: BulkCancelRequest) => apiRequest<BulkCancelResp
 
 export const getWebsiteNetworks = () => apiRequest<WebsiteNetworksResponse>('GET', '/api/appointments/website-networks');
 
-// Under the appointments key: a booking or a change anywhere refreshes them, like the calendar.
-export const useWebsiteNetworks = () =>
-  useQuery({ queryKey: [...appointmentsQueryKey, 'website-networks'], queryFn: getWebsiteNetworks });
+export const useWebsiteNetworks = () => useQuery({ queryKey: queryKeys.appointments.websiteNetworks, queryFn: getWebsiteNetworks });
 
 /** How many calls the criteria would cancel now (a dry run); off while they are incomplete. */
 export const useBulkCancelPreview = (criteria: BookingCriteria | undefined) =>
   useQuery({
-    queryKey: [...appointmentsQueryKey, 'bulk-cancel-preview', criteria],
+    queryKey: queryKeys.appointments.bulkCancelPreview(criteria),
     queryFn: () => bulkCancel({ ...criteria, notify: false, dry_run: true }),
     enabled: criteria !== undefined,
     placeholderData: keepPreviousData,
@@ -29,7 +27,7 @@ export function useBulkCancel() {
   return useMutation({
     mutationFn: (body: BulkCancelRequest) => bulkCancel({ ...body, dry_run: false }),
     onSuccess: async () => {
-      await Promise.all([client.invalidateQueries({ queryKey: appointmentsQueryKey }), client.invalidateQueries({ queryKey: ['leads'] }), client.invalidateQueries({ queryKey: ['overview'] })]);
+      await Promise.all([client.invalidateQueries({ queryKey: queryKeys.appointments.all }), client.invalidateQueries({ queryKey: queryKeys.leads.all }), client.invalidateQueries({ queryKey: queryKeys.overview })]);
     },
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Appointment, CreateAppointmentRequest, UpdateAppointmentRequest } from '#shared/schemas/appointment';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-import { appointmentsQueryKey } from './get-appointments.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const createAppointment = (appointment: CreateAppointmentRequest) => apiRequest<Appointment>('POST', '/api/appointments', appointment);
 
@@ -10,7 +10,7 @@ export function useCreateAppointment() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createAppointment,
-    onSuccess: () => client.invalidateQueries({ queryKey: appointmentsQueryKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.appointments.all }),
   });
 }
 
@@ -21,6 +21,6 @@ export function useUpdateAppointment() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: updateAppointment,
-    onSuccess: () => client.invalidateQueries({ queryKey: appointmentsQueryKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.appointments.all }),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-import { appointmentsQueryKey } from './get-appointments.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const deleteAppointment = (id: string) => apiRequest<{ id: string }>('DELETE', apiPath`/api/appointments/${id}`);
 
@@ -11,6 +11,6 @@ export function useDeleteAppointment() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteAppointment,
-    onSuccess: () => client.invalidateQueries({ queryKey: appointmentsQueryKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.appointments.all }),
   });
 }

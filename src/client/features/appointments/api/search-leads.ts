@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { LeadListResponse } from '#shared/schemas/lead';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const LEAD_PICKER_SIZE = 10;
 const SEARCH_MAX = 200; // the server's limit on search text
@@ -18,7 +19,7 @@ export const searchLeads = async (search: string): Promise<LeadOption[]> => {
 
 export const leadSearchQueryOptions = (search: string) =>
   queryOptions({
-    queryKey: ['lead-picker', search.trim()],
+    queryKey: queryKeys.leadPicker(search.trim()),
     queryFn: () => searchLeads(search),
     staleTime: 30_000,
     // Keep the last matches listed while the next search loads.

@@ -2,27 +2,16 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Appointment } from '#shared/schemas/appointment';
+import { makeAppointment } from '#client/test/fixtures.ts';
 import { renderWithProviders } from '#client/test/render-with-providers.tsx';
 import { AppointmentDetailsDialog } from './appointment-details-dialog.tsx';
 
 afterEach(cleanup);
 
-const appointment: Appointment = {
-  id: '20000000-0000-4000-8000-000000000001',
+const appointment = makeAppointment({
   lead_id: '00000000-0000-4000-8000-0000000000d1',
-  date: '2026-04-15',
-  time: '09:00',
-  type: 'Call',
-  notes: null,
-  duration_minutes: 30,
-  location: null,
-  status: 'scheduled',
-  cancelled_by: null,
-  source: 'staff',
-  booked_as: null,
   lead: { full_name: 'Jane Doe', email: 'jane@example.com', phone: '(301) 555-0100' },
-};
+});
 
 const noop = vi.fn();
 

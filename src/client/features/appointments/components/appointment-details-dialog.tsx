@@ -6,6 +6,7 @@ import { formatDate } from '#client/lib/format.ts';
 import { appointmentIcsUrl } from '../api/delete-appointment.ts';
 import { formatAppointmentDate, formatClock } from '../calendar-month.ts';
 import { AppointmentTypeBadge } from './appointment-type-badge.tsx';
+import { buttonClass } from '#client/components/ui/button.tsx';
 
 type Props = {
   appointment: Appointment | null;
@@ -124,7 +125,7 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
           <a
             href={appointmentIcsUrl(appointment.id)}
             download
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            className={buttonClass({ variant: 'secondary', size: 'sm' })}
           >
             <CalendarPlus aria-hidden="true" className="size-4" />
             Add to calendar (.ics)

@@ -5,6 +5,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useBulkCancel, useBulkCancelPreview, useWebsiteNetworks, type BookingCriteria } from '../api/bulk-cancel.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 type Props = { open: boolean; onOpenChange: (open: boolean) => void };
 type By = 'network' | 'window';
@@ -175,16 +176,12 @@ function BulkCancelForm({ onDone }: { onDone: () => void }) {
         </div>
       </div>
       <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-        <button type="button" onClick={onDone} className="rounded-md border border-slate-300 px-4 py-2 font-medium text-slate-700 hover:bg-slate-50">
+        <Button onClick={onDone} variant="secondary">
           Keep them
-        </button>
-        <button
-          type="submit"
-          disabled={!count || cancel.isPending}
-          className="rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
-        >
+        </Button>
+        <Button type="submit" disabled={!count || cancel.isPending} variant="danger">
           {cancel.isPending ? 'Cancelling...' : count ? `Cancel ${callsText(count)}` : 'Cancel calls'}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -4,26 +4,11 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Appointment } from '#shared/schemas/appointment';
+import { makeAppointment } from '#client/test/fixtures.ts';
 import { monthGrid } from '../calendar-month.ts';
 import { MonthCalendar } from './month-calendar.tsx';
 
 afterEach(cleanup);
-
-let counter = 0;
-function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
-  counter += 1;
-  return {
-    id: `10000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
-    lead_id: '00000000-0000-4000-8000-000000000001',
-    date: '2026-04-15',
-    time: '09:00',
-    type: 'Call',
-    notes: null,
-    duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const, booked_as: null,
-    lead: { full_name: `Lead ${counter}`, email: `lead${counter}@example.com`, phone: '555-0100' },
-    ...overrides,
-  };
-}
 
 function renderMonth(month: Date, appointments: Appointment[] = [], today = '2026-04-10', onOpen = vi.fn()) {
   const grid = monthGrid(month);

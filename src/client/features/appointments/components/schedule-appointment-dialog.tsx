@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
 import { APPOINTMENT_TYPES } from '#shared/constants';
 import type { Appointment, CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
@@ -9,9 +8,10 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
+import { useCheckedForm } from '#client/lib/use-checked-form.ts';
 import { useCreateAppointment, useUpdateAppointment } from '../api/create-appointment.ts';
 import { formatClock } from '../calendar-month.ts';
-import { EMPTY_SCHEDULE_FORM, formOf, scheduleFormResolver, serverFieldErrors, type ScheduleFormValues } from '../schedule-form-model.ts';
+import { EMPTY_SCHEDULE_FORM, checkScheduleForm, formOf, serverFieldErrors } from '../schedule-form-model.ts';
 import type { LeadOption } from '../api/search-leads.ts';
 import { LeadCombobox } from './lead-combobox.tsx';
 
@@ -45,17 +45,8 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
   const updateAppointment = useUpdateAppointment();
   const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
   const editing = appointment !== null;
-  const {
-    control,
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ScheduleFormValues, unknown, CreateAppointmentRequest>({
-    resolver: scheduleFormResolver,
-    defaultValues: appointment ? formOf(appointment) : { ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' },
-  });
+  const form = useCheckedForm(appointment ? formOf(appointment) : { ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' }, checkScheduleForm);
+  const { field, errors } = form;
 
   const save = async (values: CreateAppointmentRequest, allowOverlap: boolean) => {
     const { lead_id: _lead, ...fields } = values;
@@ -69,17 +60,18 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
         return;
       }
       console.error('Saving the appointment failed', error);
-      for (const [field, message] of serverFieldErrors(error)) setError(field, { type: 'server', message });
+      const fields = serverFieldErrors(error);
+      form.setErrors(fields);
       toast.error(editing ? 'Failed to update appointment' : 'Failed to schedule appointment');
       return;
     }
     toast.success(editing ? 'Appointment updated successfully' : 'Appointment scheduled successfully');
     setConflicts(null);
-    reset({ ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' });
+    form.reset({ ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' });
     onDone();
   };
-  const onSubmit = handleSubmit((values) => save(values, false));
-  const anyway = handleSubmit((values) => save(values, true));
+  const onSubmit = form.handleSubmit((values) => save(values, false));
+  const anyway = form.handleSubmit((values) => save(values, true));
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label={editing ? 'Edit Appointment' : 'Schedule Appointment'}>
@@ -89,28 +81,21 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
           {appointment.lead?.full_name ?? 'Unknown Lead'}
         </p>
       ) : (
-        <Controller
-          control={control}
-          name="lead_id"
-          render={({ field }) => (
-            <LeadCombobox
-              label="Lead"
-              value={field.value}
-              initial={lead}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
-              error={errors.lead_id?.message}
-            />
-          )}
+        <LeadCombobox
+          label="Lead"
+          value={form.values.lead_id}
+          initial={lead}
+          onChange={(id) => form.set('lead_id', id)}
+          inputRef={form.refOf('lead_id')}
+          error={errors.lead_id}
         />
       )}
       <div className="grid gap-4 sm:grid-cols-3">
-        <TextField label="Date" type="date" error={errors.date?.message} {...register('date')} />
-        <TextField label="Time" type="time" error={errors.time?.message} {...register('time')} />
-        <TextField label="Duration (minutes)" type="number" inputMode="numeric" min={5} max={720} step={5} error={errors.duration_minutes?.message} {...register('duration_minutes')} />
+        <TextField label="Date" type="date" {...field('date')} />
+        <TextField label="Time" type="time" {...field('time')} />
+        <TextField label="Duration (minutes)" type="number" inputMode="numeric" min={5} max={720} step={5} {...field('duration_minutes')} />
       </div>
-      <SelectField label="Type" error={errors.type?.message} {...register('type')}>
+      <SelectField label="Type" {...field('type')}>
         <option value="">Select appointment type</option>
         {APPOINTMENT_TYPES.map((type) => (
           <option key={type} value={type}>
@@ -118,8 +103,8 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
           </option>
         ))}
       </SelectField>
-      <TextField label="Location" placeholder="Meeting link for Zoom, address for On-site (optional)" error={errors.location?.message} {...register('location')} />
-      <TextareaField label="Notes" rows={3} placeholder="Optional" error={errors.notes?.message} {...register('notes')} />
+      <TextField label="Location" placeholder="Meeting link for Zoom, address for On-site (optional)" {...field('location')} />
+      <TextareaField label="Notes" rows={3} placeholder="Optional" {...field('notes')} />
       {conflicts ? (
         <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
           <p className="font-semibold">This time overlaps another appointment.</p>
@@ -134,7 +119,7 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
           ) : null}
           <button
             type="button"
-            disabled={isSubmitting}
+            disabled={form.submitting}
             onClick={() => void anyway()}
             className="rounded-md bg-amber-700 px-3 py-1.5 font-medium text-white hover:bg-amber-800 disabled:opacity-60"
           >
@@ -143,7 +128,7 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
         </div>
       ) : null}
       <FormActions
-        busy={isSubmitting}
+        busy={form.submitting}
         label={editing ? 'Save Changes' : 'Schedule Appointment'}
         busyLabel={editing ? 'Saving...' : 'Scheduling...'}
         onCancel={onDone}

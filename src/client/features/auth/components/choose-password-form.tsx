@@ -1,15 +1,15 @@
-import { useRef, useState, type FormEvent } from 'react';
 import { checkText } from '#shared/rules/text';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
 import { PROFILE_RULES } from '#shared/rules/profile';
 import { ApiError } from '#client/lib/api-client.ts';
+import { useCheckedForm, type FormCheck } from '#client/lib/use-checked-form.ts';
+import { Button } from '#client/components/ui/button.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 
 export type ChosenCredentials = { display_name: string; email: string; password: string; confirm: string };
-type Field = keyof ChosenCredentials;
-type Errors = Partial<Record<Field, string>>;
+type Errors = Partial<Record<keyof ChosenCredentials, string>>;
 
 type Props = {
   /** The email typed here (first run), or fixed and only shown (an invitation). */
@@ -21,7 +21,7 @@ type Props = {
   onSubmit: (values: ChosenCredentials) => Promise<void>;
 };
 
-function check(values: ChosenCredentials, emailEditable: boolean, askName: boolean): Errors {
+function check(values: ChosenCredentials, emailEditable: boolean, askName: boolean): FormCheck<ChosenCredentials, ChosenCredentials> {
   const errors: Errors = {};
   if (askName) {
     const name = checkText(values.display_name, PROFILE_RULES.display_name);
@@ -33,7 +33,8 @@ function check(values: ChosenCredentials, emailEditable: boolean, askName: boole
   }
   const password = checkNewPassword(values);
   if (!password.ok) Object.assign(errors, password.errors);
-  return errors;
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, value: { ...values, display_name: values.display_name.trim(), email: values.email.trim().toLowerCase() } };
 }
 
 /**
@@ -42,102 +43,38 @@ function check(values: ChosenCredentials, emailEditable: boolean, askName: boole
  * input; the first invalid field gets focus; the server's field messages land on their fields.
  */
 export function ChoosePasswordForm({ email, askName = false, submitLabel, busyLabel, onSubmit }: Props) {
-  const [values, setValues] = useState<ChosenCredentials>({ display_name: '', email: email.editable ? '' : email.value, password: '', confirm: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const attempted = useRef(false);
-  const nameRef = useRef<HTMLInputElement>(null);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmRef = useRef<HTMLInputElement>(null);
+  const form = useCheckedForm<ChosenCredentials, ChosenCredentials>(
+    { display_name: '', email: email.editable ? '' : email.value, password: '', confirm: '' },
+    (values) => check(values, email.editable, askName),
+  );
 
-  const change = (name: Field, value: string) => {
-    const next = { ...values, [name]: value };
-    setValues(next);
-    if (attempted.current) setErrors(check(next, email.editable, askName));
-  };
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    attempted.current = true;
-    const found = check(values, email.editable, askName);
-    setErrors(found);
-    const first = found.display_name ? nameRef : found.email ? emailRef : found.password ? passwordRef : found.confirm ? confirmRef : undefined;
-    if (first) {
-      first.current?.focus();
-      return;
-    }
-    setSubmitting(true);
+  const submit = form.handleSubmit(async (values) => {
     try {
-      await onSubmit({ ...values, display_name: values.display_name.trim(), email: values.email.trim().toLowerCase() });
+      await onSubmit(values);
     } catch (err) {
-      if (err instanceof ApiError && err.fields && Object.keys(err.fields).length > 0) setErrors(err.fields as Errors);
+      if (err instanceof ApiError && err.fields && Object.keys(err.fields).length > 0) form.setErrors(err.fields as Errors);
       else if (err instanceof ApiError) toast.error(err.message);
       else {
         console.error('Could not save the password', err);
         toast.error('An unexpected error occurred');
       }
-    } finally {
-      setSubmitting(false);
     }
-  };
+  });
 
   return (
     <form className="mt-8 space-y-5" onSubmit={(event) => void submit(event)} noValidate>
-      {askName ? (
-        <TextField
-          ref={nameRef}
-          label="Your name"
-          name="name"
-          autoComplete="name"
-          error={errors.display_name}
-          value={values.display_name}
-          onChange={(e) => change('display_name', e.currentTarget.value)}
-        />
-      ) : null}
+      {askName ? <TextField label="Your name" autoComplete="name" {...form.field('display_name')} name="name" /> : null}
       {email.editable ? (
-        <TextField
-          ref={emailRef}
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          error={errors.email}
-          value={values.email}
-          onChange={(e) => change('email', e.currentTarget.value)}
-        />
+        <TextField label="Email" type="email" autoComplete="username" {...form.field('email')} />
       ) : (
         // The account's email, for the password manager to file the new password under.
-        <TextField label="Email" name="email" type="email" autoComplete="username" value={values.email} readOnly />
+        <TextField label="Email" name="email" type="email" autoComplete="username" value={form.values.email} readOnly />
       )}
-      <TextField
-        ref={passwordRef}
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.password}
-        value={values.password}
-        onChange={(e) => change('password', e.currentTarget.value)}
-      />
-      <TextField
-        ref={confirmRef}
-        label="Confirm password"
-        name="confirm"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirm}
-        value={values.confirm}
-        onChange={(e) => change('confirm', e.currentTarget.value)}
-      />
-      <button
-        type="submit"
-        disabled={submitting}
-        className="w-full rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-      >
-        {submitting ? busyLabel : submitLabel}
-      </button>
+      <TextField label="Password" type="password" autoComplete="new-password" {...form.field('password')} />
+      <TextField label="Confirm password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+      <Button type="submit" size="block" disabled={form.submitting}>
+        {form.submitting ? busyLabel : submitLabel}
+      </Button>
     </form>
   );
 }

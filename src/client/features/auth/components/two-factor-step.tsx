@@ -4,6 +4,7 @@ import { useAuth } from '#client/lib/auth.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { AuthCard } from './auth-card.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const SIGN_IN_EXPIRED = 'Your sign-in expired. Enter your email and password again.';
 
@@ -76,13 +77,9 @@ export function TwoFactorStep({ onBack, onDone }: { onBack: () => void; onDone: 
           <input type="checkbox" className="size-4 rounded border-slate-300" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
           Remember this device for 30 days
         </label>
-        <button
-          type="submit"
-          disabled={busy}
-          className="w-full rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-        >
+        <Button type="submit" disabled={busy} size="block">
           {busy ? 'Verifying...' : 'Verify'}
-        </button>
+        </Button>
       </form>
       <div className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
         <button

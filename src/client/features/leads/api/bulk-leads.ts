@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BulkLeadRequest, BulkLeadResponse } from '#shared/schemas/lead';
 import { apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const bulkLeads = (request: BulkLeadRequest) => apiRequest<BulkLeadResponse>('POST', '/api/leads/bulk', request);
 
@@ -10,6 +10,6 @@ export function useBulkLeads() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: bulkLeads,
-    onSettled: () => client.invalidateQueries({ queryKey: leadsQueryKey }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.leads.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateLeadRequest, Lead } from '#shared/schemas/lead';
 import { apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const createLead = (lead: CreateLeadRequest) => apiRequest<Lead>('POST', '/api/leads', lead);
 
@@ -10,6 +10,6 @@ export function useCreateLead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createLead,
-    onSuccess: () => client.invalidateQueries({ queryKey: leadsQueryKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.leads.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AppointmentsOnDelete, DeleteLeadResponse } from '#shared/schemas/lead-privacy';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export type DeleteLeadInput = string | { id: string; appointments?: AppointmentsOnDelete };
 
@@ -19,11 +19,11 @@ export function useDeleteLead() {
     // Not awaited: the caller's callbacks (toast, leaving the lead page) run before the page
     // refetches its lead, finds it gone and unmounts them.
     onSuccess: (_data, input) => {
-      void client.invalidateQueries({ queryKey: leadsQueryKey });
+      void client.invalidateQueries({ queryKey: queryKeys.leads.all });
       // Cancelled or deleted appointments change the calendar and the Overview too.
       if (typeof input !== 'string' && input.appointments && input.appointments !== 'keep') {
-        void client.invalidateQueries({ queryKey: ['appointments'] });
-        void client.invalidateQueries({ queryKey: ['overview'] });
+        void client.invalidateQueries({ queryKey: queryKeys.appointments.all });
+        void client.invalidateQueries({ queryKey: queryKeys.overview });
       }
     },
   });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EraseResponse } from '#shared/schemas/lead-privacy';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const eraseLead = (id: string) => apiRequest<EraseResponse>('POST', apiPath`/api/leads/${id}/erase`);
 
@@ -15,7 +15,7 @@ export function useEraseLead() {
   return useMutation({
     mutationFn: eraseLead,
     onSuccess: () => {
-      for (const queryKey of [leadsQueryKey, ['appointments'], ['overview'], ['notifications']]) void client.invalidateQueries({ queryKey });
+      for (const queryKey of [queryKeys.leads.all, queryKeys.appointments.all, queryKeys.overview, queryKeys.notifications]) void client.invalidateQueries({ queryKey });
     },
   });
 }

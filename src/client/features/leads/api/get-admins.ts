@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminSummary } from '#shared/schemas/lead-workspace';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 /** The admins a lead can be given to (GET /api/admins). */
 export const getAdmins = () => apiRequest<{ admins: AdminSummary[] }>('GET', '/api/admins');
 
 export const adminsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admins'],
+    queryKey: queryKeys.admins,
     queryFn: getAdmins,
     staleTime: 5 * 60_000,
     // Without the list, "Assign to me" and "Unassign" still work: no retries, no toast.

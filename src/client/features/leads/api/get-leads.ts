@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { LeadListResponse, LeadSort } from '#shared/schemas/lead';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -29,9 +30,6 @@ export const PAGE_SIZE = 20;
 
 /** A column's first click: newest first for the date, A to Z (earliest first) for the others. */
 export const defaultDirection = (sort: LeadSort): SortDirection => (sort === 'created' ? 'desc' : 'asc');
-
-/** Every leads query starts with this key, so a change to any lead can refresh them all. */
-export const leadsQueryKey = ['leads'] as const;
 
 /** The query string of the list and of the CSV export (which takes no page); defaults are left out. */
 export function leadFilterParams(view: Omit<LeadListView, 'page'>): URLSearchParams {
@@ -66,7 +64,7 @@ export const getLeads = (view: LeadListView) => {
 
 export const leadsQueryOptions = (view: LeadListView) =>
   queryOptions({
-    queryKey: [...leadsQueryKey, 'list', view],
+    queryKey: queryKeys.leads.list(view),
     queryFn: () => getLeads(view),
     // Keep the current rows on screen while the next search or page loads.
     placeholderData: keepPreviousData,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LeadImportRequest, LeadImportResult } from '#shared/schemas/lead-import';
 import { apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const importLeads = (request: LeadImportRequest) => apiRequest<LeadImportResult>('POST', '/api/leads/import', request);
 
@@ -11,7 +11,7 @@ export function useImportLeads() {
   return useMutation({
     mutationFn: importLeads,
     onSuccess: (result) => {
-      if (!result.dry_run) void client.invalidateQueries({ queryKey: leadsQueryKey });
+      if (!result.dry_run) void client.invalidateQueries({ queryKey: queryKeys.leads.all });
     },
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LeadDetail } from '#shared/schemas/lead';
 import type { MergeRequest } from '#shared/schemas/lead-privacy';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const mergeLeads = ({ id, ...body }: MergeRequest & { id: string }) => apiRequest<LeadDetail>('POST', apiPath`/api/leads/${id}/merge`, body);
 
@@ -13,8 +13,8 @@ export function useMergeLeads() {
     mutationFn: mergeLeads,
     // Not awaited: the dialog's own callbacks (toast, closing) run before the lists change under it.
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: leadsQueryKey });
-      void client.invalidateQueries({ queryKey: ['appointments'] });
+      void client.invalidateQueries({ queryKey: queryKeys.leads.all });
+      void client.invalidateQueries({ queryKey: queryKeys.appointments.all });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Note } from '#shared/schemas/lead-workspace';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const addNote = ({ leadId, body }: { leadId: string; body: string }) => apiRequest<Note>('POST', apiPath`/api/leads/${leadId}/notes`, { body });
 
@@ -14,7 +14,7 @@ export const deleteNote = ({ leadId, noteId }: { leadId: string; noteId: string 
 /** Each note change refreshes the lead's timeline (where notes are listed). */
 function useNoteMutation<T>(mutationFn: (input: T) => Promise<unknown>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: leadsQueryKey }) });
+  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.leads.all }) });
 }
 
 export const useAddNote = () => useNoteMutation(addNote);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LeadDetail, UpdateLeadRequest } from '#shared/schemas/lead';
 import { leadQueryOptions } from './get-lead.ts';
-import { leadsQueryKey } from './get-leads.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 import { updateLead } from './update-lead.ts';
 
 /**
@@ -15,7 +15,7 @@ export function usePatchLead(id: string) {
     mutationFn: (patch: UpdateLeadRequest) => updateLead({ id, patch }),
     onSuccess: (lead) => {
       client.setQueryData<LeadDetail>(leadQueryOptions(id).queryKey, (old) => (old ? { ...old, ...lead } : old));
-      void client.invalidateQueries({ queryKey: leadsQueryKey });
+      void client.invalidateQueries({ queryKey: queryKeys.leads.all });
     },
   });
 }

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { LeadDetail } from '#shared/schemas/lead';
 import { ApiError } from '#client/lib/api-client.ts';
 import { Modal } from '#client/components/ui/modal.tsx';
@@ -8,8 +7,9 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useLead } from '../api/get-lead.ts';
 import { useUpdateLead } from '../api/update-lead.ts';
-import { STATUS_OPTIONS, buildLeadPatch, editLeadFormResolver, toEditFormValues, type EditLeadFields, type EditLeadFormValues } from '../lead-form-model.ts';
-import { showServerFieldErrors } from '../server-field-errors.ts';
+import { useCheckedForm } from '#client/lib/use-checked-form.ts';
+import { STATUS_OPTIONS, buildLeadPatch, checkEditLeadForm, toEditFormValues } from '../lead-form-model.ts';
+import { serverLeadFieldErrors } from '../server-field-errors.ts';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { LeadFormFields } from './lead-form-fields.tsx';
 import { LeadSourceDetails } from './lead-source.tsx';
@@ -40,14 +40,9 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
   const updateLead = useUpdateLead();
   // What the form started with: the PATCH carries only the fields changed since then.
   const [initial] = useState(() => toEditFormValues(lead));
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<EditLeadFormValues, unknown, EditLeadFields>({ resolver: editLeadFormResolver, defaultValues: initial });
+  const form = useCheckedForm(initial, checkEditLeadForm);
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     const patch = buildLeadPatch(initial, values);
     if (lead.from_form) delete patch.message; // the customer's words are read-only
     if (Object.keys(patch).length === 0) return onDone();
@@ -55,7 +50,8 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
       await updateLead.mutateAsync({ id: lead.id, patch });
     } catch (error) {
       console.error('Updating the lead failed', error);
-      showServerFieldErrors(error, setError);
+      const fields = serverLeadFieldErrors(error);
+      if (fields) form.setErrors(fields);
       toast.error('Failed to update lead');
       return;
     }
@@ -66,13 +62,13 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
   return (
     <>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label="Edit Lead">
-        <LeadFormFields register={register} errors={errors} messageReadOnly={lead.from_form} />
+        <LeadFormFields field={form.field} messageReadOnly={lead.from_form} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField label="Contacted" {...register('contacted')}>
+          <SelectField label="Contacted" {...form.field('contacted')}>
             <option value="no">No</option>
             <option value="yes">Yes</option>
           </SelectField>
-          <SelectField label="Status" {...register('status')}>
+          <SelectField label="Status" {...form.field('status')}>
             {STATUS_OPTIONS.map((status) => (
               <option key={status} value={status}>
                 {status}
@@ -80,7 +76,7 @@ function EditLeadForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }
             ))}
           </SelectField>
         </div>
-        <FormActions busy={isSubmitting} label="Update Lead" busyLabel="Updating..." onCancel={onDone} />
+        <FormActions busy={form.submitting} label="Update Lead" busyLabel="Updating..." onCancel={onDone} />
       </form>
       <LeadSourceDetails lead={lead} />
       <StatusHistory history={lead.status_history} />

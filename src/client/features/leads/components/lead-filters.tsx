@@ -4,6 +4,7 @@ import { LEAD_STATUSES } from '#shared/constants';
 import { DATE_RANGE_MESSAGE } from '#shared/schemas/lead';
 import { leadFilterParams, validRange, type LeadListView } from '../api/get-leads.ts';
 import { PROPERTY_TYPE_OPTIONS } from '#client/lib/lead-form.ts';
+import { Button, buttonClass } from '#client/components/ui/button.tsx';
 
 type Props = {
   view: LeadListView;
@@ -56,12 +57,11 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
             className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-2 focus:outline-blue-600"
           />
         </div>
-        <button
-          type="button"
+        <Button
           aria-expanded={unfolded}
           aria-controls={`${id}-filters`}
           onClick={() => setOpen((was) => !was)}
-          className="inline-flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600 sm:hidden"
+          variant="secondary" size="sm" className="shrink-0 sm:hidden"
         >
           <SlidersHorizontal aria-hidden="true" className="size-4" />
           Filters
@@ -71,7 +71,7 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
               <span className="sr-only"> on</span>
             </span>
           )}
-        </button>
+        </Button>
       </div>
       {/* From 640 px the wrapper steps aside (display: contents): the filters sit in the row. */}
       <div id={`${id}-filters`} className={`${unfolded ? 'flex' : 'hidden'} flex-col gap-3 sm:contents`}>
@@ -151,7 +151,7 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
         <a
           href={`/api/leads/export${exportQuery ? `?${exportQuery}` : ''}`}
           download
-          className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50"
+          className={buttonClass({ variant: 'secondary' })}
         >
           <Download aria-hidden="true" className="size-4" />
           Export CSV

@@ -5,6 +5,7 @@ import { EMAIL_STATUS_LABEL, entryActor, entryTitle, visitText } from '../timeli
 import { EntryMeta } from './entry-meta.tsx';
 import { LinkedText } from './linked-text.tsx';
 import { NoteEntry } from './note-entry.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 const EMAIL_STATUS_CLASS = {
   queued: 'bg-slate-100 text-slate-700',
@@ -39,14 +40,9 @@ export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | 
         </ol>
       )}
       {timeline.hasNextPage ? (
-        <button
-          type="button"
-          onClick={() => void timeline.fetchNextPage()}
-          disabled={timeline.isFetchingNextPage}
-          className="mt-4 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
-        >
+        <Button onClick={() => void timeline.fetchNextPage()} disabled={timeline.isFetchingNextPage} variant="secondary" size="sm" className="mt-4">
           {timeline.isFetchingNextPage ? 'Loading...' : 'Show older'}
-        </button>
+        </Button>
       ) : null}
     </section>
   );

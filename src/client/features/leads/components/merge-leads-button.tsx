@@ -3,6 +3,7 @@ import type { Lead } from '#shared/schemas/lead';
 import { GitMerge } from '#client/components/icons.tsx';
 import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { useDuplicates } from '../api/get-duplicates.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 const MergeLeadsDialog = lazyDialog(() => import('./merge-leads-dialog.tsx').then((m) => m.MergeLeadsDialog), (p) => p.open);
 
@@ -21,14 +22,10 @@ export function MergeLeadsButton({ lead }: { lead: Lead }) {
   return (
     <>
       {others.length > 0 && (
-        <button
-          type="button"
-          onClick={() => setOpenWith(others)}
-          className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-        >
+        <Button onClick={() => setOpenWith(others)} variant="secondary" size="sm">
           <GitMerge aria-hidden="true" className="size-4" />
           Merge
-        </button>
+        </Button>
       )}
       {dialog}
     </>

@@ -5,6 +5,7 @@ import { LEAD_DEAL_LIMITS, type LeadDetail } from '#shared/schemas/lead';
 import { ApiError } from '#client/lib/api-client.ts';
 import { followUpText, isOverdue, localDate } from '#client/lib/follow-up.ts';
 import { usePatchLead } from '../api/patch-lead.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 type Errors = { follow_up_on?: string; follow_up_note?: string };
 
@@ -68,9 +69,9 @@ export function NextStepCard({ lead }: { lead: LeadDetail }) {
             error={errors.follow_up_note}
           />
           <div className="flex flex-wrap gap-2">
-            <button type="submit" disabled={patch.isPending} className="rounded-md bg-blue-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-800 disabled:opacity-60">
+            <Button type="submit" disabled={patch.isPending} size="sm">
               {patch.isPending ? 'Saving...' : 'Save'}
-            </button>
+            </Button>
             <button type="button" onClick={() => setEditing(false)} className={button}>
               Cancel
             </button>

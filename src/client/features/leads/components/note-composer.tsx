@@ -4,6 +4,7 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { NOTE_MAX_LENGTH } from '#shared/schemas/lead-workspace';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAddNote } from '../api/notes.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 /** Adds a note to the lead: plain text, line breaks kept, up to 20,000 characters (a call's minutes pasted whole). */
 export function NoteComposer({ leadId }: { leadId: string }) {
@@ -48,9 +49,9 @@ export function NoteComposer({ leadId }: { leadId: string }) {
         />
         <div className="flex items-center justify-between gap-3">
           <p className="text-xs text-slate-500">Notes appear in the timeline below. Only you can change yours.</p>
-          <button type="submit" disabled={add.isPending} className="shrink-0 rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 disabled:opacity-60">
+          <Button type="submit" disabled={add.isPending} className="shrink-0">
             {add.isPending ? 'Adding...' : 'Add note'}
-          </button>
+          </Button>
         </div>
       </form>
     </section>

@@ -7,6 +7,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useDeleteNote, useUpdateNote } from '../api/notes.ts';
 import { EntryMeta } from './entry-meta.tsx';
 import { LinkedText } from './linked-text.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 export const DELETE_NOTE_CONFIRMATION = 'Are you sure you want to delete this note? This action cannot be undone.';
 
@@ -64,12 +65,12 @@ export function NoteEntry({ note, mine }: { note: Note; mine: boolean }) {
         <div className="space-y-2">
           <TextareaField label="Edit note" rows={4} maxLength={NOTE_MAX_LENGTH} value={draft} onChange={(e) => setDraft(e.target.value)} error={error} />
           <div className="flex gap-2">
-            <button type="button" onClick={save} disabled={update.isPending} className="rounded-md bg-blue-700 px-3 py-1.5 text-xs font-semibold text-white hover:bg-blue-800 disabled:opacity-60">
+            <Button onClick={save} disabled={update.isPending} size="sm">
               {update.isPending ? 'Saving...' : 'Save note'}
-            </button>
-            <button type="button" onClick={() => setDraft(null)} className="rounded-md border border-slate-300 px-3 py-1.5 text-xs font-medium text-slate-700 hover:bg-slate-50">
+            </Button>
+            <Button onClick={() => setDraft(null)} variant="secondary" size="sm">
               Cancel
-            </button>
+            </Button>
           </div>
         </div>
       ) : (

@@ -1,8 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Notification, NotificationList } from '#shared/schemas/notification';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-
-export const notificationsQueryKey = ['notifications'] as const;
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 /** The list and the business time zone its times are shown in. */
 export type NotificationsData = { notifications: Notification[]; time_zone?: string };
@@ -10,7 +9,7 @@ export type NotificationsData = { notifications: Notification[]; time_zone?: str
 export const getNotifications = (): Promise<NotificationsData> => apiRequest<NotificationList>('GET', '/api/notifications');
 
 export const notificationsQueryOptions = () =>
-  queryOptions({ queryKey: notificationsQueryKey, queryFn: getNotifications, staleTime: 60_000 });
+  queryOptions({ queryKey: queryKeys.notifications, queryFn: getNotifications, staleTime: 60_000 });
 
 /** The bell's list. Fetch errors stay in the query state, not shown (docs/product-rules.md, "Silent errors"). */
 export const useNotifications = () => useQuery(notificationsQueryOptions());
@@ -18,7 +17,7 @@ export const useNotifications = () => useQuery(notificationsQueryOptions());
 // Before the list has loaded a live notification makes a list of its own (no zone yet: its
 // time is shown in the viewer's zone, named); the fetch under way replaces it.
 const setList = (client: QueryClient, update: (list: Notification[]) => Notification[]) =>
-  client.setQueryData<NotificationsData>(notificationsQueryKey, (data) => ({ ...data, notifications: update(data?.notifications ?? []) }));
+  client.setQueryData<NotificationsData>(queryKeys.notifications, (data) => ({ ...data, notifications: update(data?.notifications ?? []) }));
 
 /** Adds a notification that arrived live, unless the list already has it. */
 export function addLiveNotification(client: QueryClient, notification: Notification) {
@@ -30,7 +29,7 @@ export function useMarkNotificationRead() {
   return useMutation({
     mutationFn: (id: string) => apiRequest('POST', apiPath`/api/notifications/${id}/read`),
     onMutate: (id) => setList(client, (list) => list.map((n) => (n.id === id ? { ...n, read: true } : n))),
-    onError: () => client.invalidateQueries({ queryKey: notificationsQueryKey }),
+    onError: () => client.invalidateQueries({ queryKey: queryKeys.notifications }),
   });
 }
 
@@ -39,7 +38,7 @@ export function useMarkAllNotificationsRead() {
   return useMutation({
     mutationFn: () => apiRequest('POST', '/api/notifications/read-all'),
     onMutate: () => setList(client, (list) => list.map((n) => ({ ...n, read: true }))),
-    onError: () => client.invalidateQueries({ queryKey: notificationsQueryKey }),
+    onError: () => client.invalidateQueries({ queryKey: queryKeys.notifications }),
   });
 }
 

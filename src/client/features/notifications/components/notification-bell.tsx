@@ -1,7 +1,7 @@
 import { Bell, Trash2 } from '#client/components/icons.tsx';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useDropdown } from '#client/components/ui/use-dropdown.ts';
+import { Dropdown } from '#client/components/ui/dropdown.tsx';
 import { ConfirmDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { formatZonedDateTime } from '#client/lib/format.ts';
@@ -22,7 +22,7 @@ export function NotificationBell() {
   const markAll = useMarkAllNotificationsRead();
   const clear = useClearNotifications();
   const [confirming, setConfirming] = useState(false);
-  const { open, containerRef, triggerRef, panelRef, triggerProps, panelProps, close } = useDropdown();
+  const triggerRef = useRef<HTMLButtonElement>(null);
   const unread = notifications.filter((n) => !n.read).length;
 
   const clearAll = () =>
@@ -34,32 +34,28 @@ export function NotificationBell() {
 
   return (
     <>
-      <div ref={containerRef} className="relative">
-        <button
-          ref={triggerRef}
-          type="button"
-          {...triggerProps}
-          aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
-          className="relative rounded-full p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-        >
-          <Bell aria-hidden="true" className="size-6" />
-          {unread > 0 ? (
-            <span
-              data-testid="unread-count"
-              className="absolute -top-0.5 -right-0.5 flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-xs font-bold text-white"
-            >
-              {unread > 99 ? '99+' : unread}
-            </span>
-          ) : null}
-        </button>
-        {open ? (
-          <div
-            ref={panelRef}
-            {...panelProps}
-            role="dialog"
-            aria-label="Notifications"
-            className="fixed z-[70] w-[min(24rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white shadow-xl focus:outline-none"
-          >
+      <Dropdown
+        triggerRef={triggerRef}
+        triggerLabel={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+        triggerClassName="relative rounded-full p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        trigger={
+          <>
+            <Bell aria-hidden="true" className="size-6" />
+            {unread > 0 ? (
+              <span
+                data-testid="unread-count"
+                className="absolute -top-0.5 -right-0.5 flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-xs font-bold text-white"
+              >
+                {unread > 99 ? '99+' : unread}
+              </span>
+            ) : null}
+          </>
+        }
+        label="Notifications"
+        panelClassName="w-[min(24rem,calc(100vw-1rem))] rounded-lg border border-slate-200 bg-white shadow-xl"
+      >
+        {(close) => (
+          <>
             <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
               <h2 className="font-semibold text-slate-900">Notifications</h2>
               <div className="flex items-center gap-1">
@@ -131,9 +127,9 @@ export function NotificationBell() {
                 </ul>
               )}
             </div>
-          </div>
-        ) : null}
-      </div>
+          </>
+        )}
+      </Dropdown>
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

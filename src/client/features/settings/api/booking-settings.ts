@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BookingSettings } from '#shared/schemas/booking';
 import { apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 /**
  * What GET and PUT /api/booking-settings answer: the settings, the business time zone they are
@@ -8,11 +9,9 @@ import { apiRequest } from '#client/lib/api-client.ts';
  */
 export type BookingSettingsResponse = BookingSettings & { time_zone: string; email_on: boolean };
 
-export const bookingSettingsQueryKey = ['booking-settings'] as const;
-
 export const getBookingSettings = () => apiRequest<BookingSettingsResponse>('GET', '/api/booking-settings');
 
-export const bookingSettingsQueryOptions = () => queryOptions({ queryKey: bookingSettingsQueryKey, queryFn: getBookingSettings });
+export const bookingSettingsQueryOptions = () => queryOptions({ queryKey: queryKeys.settings.booking, queryFn: getBookingSettings });
 
 export const useBookingSettings = () => useQuery(bookingSettingsQueryOptions());
 
@@ -21,6 +20,6 @@ export function useSaveBookingSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (settings: BookingSettings) => apiRequest<BookingSettingsResponse>('PUT', '/api/booking-settings', settings),
-    onSuccess: (saved) => client.setQueryData(bookingSettingsQueryKey, saved),
+    onSuccess: (saved) => client.setQueryData(queryKeys.settings.booking, saved),
   });
 }

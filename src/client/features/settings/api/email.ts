@@ -1,13 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailOverview } from '#shared/schemas/email';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
-
-export const emailQueryKey = ['email'] as const;
+import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const getEmailOverview = () => apiRequest<EmailOverview>('GET', '/api/email');
 
 /** Whether email is on and the newest messages; refreshed every few seconds while shown, so a queued message is seen leaving. */
-export const emailQueryOptions = () => queryOptions({ queryKey: emailQueryKey, queryFn: getEmailOverview, refetchInterval: 5000 });
+export const emailQueryOptions = () => queryOptions({ queryKey: queryKeys.settings.email, queryFn: getEmailOverview, refetchInterval: 5000 });
 
 export const useEmailOverview = () => useQuery(emailQueryOptions());
 
@@ -15,7 +14,7 @@ export function useSendTestEmail() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => apiRequest<{ id: string }>('POST', '/api/email/test'),
-    onSettled: () => client.invalidateQueries({ queryKey: emailQueryKey }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.settings.email }),
   });
 }
 
@@ -24,7 +23,7 @@ export function useSendWeeklyReport() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => apiRequest<{ id: string }>('POST', '/api/email/weekly-report'),
-    onSettled: () => client.invalidateQueries({ queryKey: emailQueryKey }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.settings.email }),
   });
 }
 
@@ -32,6 +31,6 @@ export function useRetryEmail() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiRequest<{ id: string }>('POST', apiPath`/api/email/${id}/retry`),
-    onSettled: () => client.invalidateQueries({ queryKey: emailQueryKey }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.settings.email }),
   });
 }

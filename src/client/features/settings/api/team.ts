@@ -2,17 +2,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '#shared/schemas/auth';
 import type { InviteCreated, Team, TeamMember } from '#shared/schemas/team';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
+import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const teamQueryKey = ['team'] as const;
-
-export const useTeam = () => useQuery({ queryKey: teamQueryKey, queryFn: () => apiRequest<Team>('GET', '/api/team') });
+export const useTeam = () => useQuery({ queryKey: queryKeys.team, queryFn: () => apiRequest<Team>('GET', '/api/team') });
 
 /** A change to the team; the list (and the admins a lead can be given to) is read again after it. */
 function useTeamChange<V, R>(change: (variables: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: change,
-    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: teamQueryKey }), client.invalidateQueries({ queryKey: ['admins'] })]),
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.team }), client.invalidateQueries({ queryKey: queryKeys.admins })]),
   });
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { FieldError, fieldAria } from '#client/components/ui/form-field.tsx';
 import { formatDate } from '#client/lib/format.ts';
 import { checkDayOff } from '../booking-settings-form.ts';
+import { Button } from '#client/components/ui/button.tsx';
 
 type Props = { days: string[]; error: string | undefined; onChange: (days: string[]) => void };
 
@@ -68,9 +69,9 @@ export function DaysOff({ days, error, onChange }: Props) {
             className={`rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600 ${shownError ? 'border-red-500' : 'border-slate-300'}`}
           />
         </div>
-        <button type="button" onClick={add} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+        <Button onClick={add} variant="secondary">
           Add
-        </button>
+        </Button>
       </div>
       <FieldError id={`${id}-error`} error={shownError} />
       {days.length === 0 ? (

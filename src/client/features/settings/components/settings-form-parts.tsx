@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SettingsNav } from '../settings-nav.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 
 /**
  * A Settings page that edits one saved thing: the Settings navigation, then a spinner while it
@@ -38,12 +39,8 @@ export function useFocusFirstInvalid() {
 /** The form's Save button; "Saving..." and disabled while the save is on its way. */
 export function SaveButton({ saving }: { saving: boolean }) {
   return (
-    <button
-      type="submit"
-      disabled={saving}
-      className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60"
-    >
+    <Button type="submit" disabled={saving}>
       {saving ? 'Saving...' : 'Save'}
-    </button>
+    </Button>
   );
 }

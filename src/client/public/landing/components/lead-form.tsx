@@ -65,6 +65,8 @@ export function LeadForm() {
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `lead-${name}-error` : undefined,
     className: controlClass(Boolean(errors[name])),
+    value: values[name],
+    onChange: (event: { currentTarget: { value: string } }) => setField(name, event.currentTarget.value),
   });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -77,43 +79,16 @@ export function LeadForm() {
       {thanks}
       <form ref={formRef} data-lead-form noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
         <Field name="full_name" label="Full name" error={errors.full_name}>
-          <input
-            {...field('full_name')}
-            type="text"
-            autoComplete="name"
-            aria-required="true"
-            value={values.full_name}
-            onChange={(e) => setField('full_name', e.currentTarget.value)}
-          />
+          <input {...field('full_name')} type="text" autoComplete="name" aria-required="true" />
         </Field>
         <Field name="email" label="Email" error={errors.email}>
-          <input
-            {...field('email')}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            aria-required="true"
-            value={values.email}
-            onChange={(e) => setField('email', e.currentTarget.value)}
-          />
+          <input {...field('email')} type="email" autoComplete="email" inputMode="email" aria-required="true" />
         </Field>
         <Field name="phone" label="Phone" error={errors.phone}>
-          <input
-            {...field('phone')}
-            type="tel"
-            autoComplete="tel"
-            aria-required="true"
-            value={values.phone}
-            onChange={(e) => setField('phone', e.currentTarget.value)}
-          />
+          <input {...field('phone')} type="tel" autoComplete="tel" aria-required="true" />
         </Field>
         <Field name="property_type" label="Property type" error={errors.property_type}>
-          <select
-            {...field('property_type')}
-            aria-required="true"
-            value={values.property_type}
-            onChange={(e) => setField('property_type', e.currentTarget.value)}
-          >
+          <select {...field('property_type')} aria-required="true">
             <option value="">Select property type</option>
             {PROPERTY_TYPE_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>
@@ -123,13 +98,7 @@ export function LeadForm() {
           </select>
         </Field>
         <Field name="message" label="Additional information" hint="Optional" error={errors.message} wide>
-          <textarea
-            {...field('message')}
-            rows={4}
-            placeholder="Tell us about the property or the deal"
-            value={values.message}
-            onChange={(e) => setField('message', e.currentTarget.value)}
-          />
+          <textarea {...field('message')} rows={4} placeholder="Tell us about the property or the deal" />
         </Field>
   
         {/* Honeypot: people never see or reach it; bots that fill every input do. */}

@@ -1,0 +1,59 @@
+/**
+ * Every TanStack Query key of the admin app, in one place (docs/conventions.md, "Client
+ * features"). A feature's `api/` hooks build their keys here, and a change in one feature
+ * refreshes another's cache by name (`queryKeys.appointments.all`), never by an array typed
+ * out again. A key's first part is its family: invalidating `x.all` refreshes every query of
+ * that family (a lead's page, its timeline and every list are under `leads.all`).
+ *
+ * The lint rule "no typed-out query keys" (eslint.config.js) keeps array keys out of every
+ * other admin file.
+ */
+export const queryKeys = {
+  leads: {
+    all: ['leads'],
+    list: (view: object) => ['leads', 'list', view],
+    detail: (id: string) => ['leads', 'detail', id],
+    timeline: (id: string) => ['leads', 'timeline', id],
+    duplicates: (id: string) => ['leads', 'duplicates', id],
+    appointmentCounts: (id: string) => ['leads', 'appointment-counts', id],
+  },
+  /** The lead picker of the appointment dialog: not under `leads`, so a lead change does not refetch an open search. */
+  leadPicker: (search: string) => ['lead-picker', search],
+  admins: ['admins'],
+  appointments: {
+    all: ['appointments'],
+    list: (from: string, to: string) => ['appointments', 'list', from, to],
+    // Under the appointments family: a booking or a change anywhere refreshes them, like the calendar.
+    websiteNetworks: ['appointments', 'website-networks'],
+    bulkCancelPreview: (criteria: object | undefined) => ['appointments', 'bulk-cancel-preview', criteria],
+  },
+  calendarFeed: ['calendar-feed'],
+  overview: ['overview'],
+  notifications: ['notifications'],
+  analytics: {
+    now: ['analytics-now'],
+    summary: { all: ['analytics-summary'], period: (period: string) => ['analytics-summary', period] },
+    report: { all: ['analytics-report'], range: (range: object) => ['analytics-report', range] },
+    sources: { all: ['analytics-sources'], range: (range: object, group: string) => ['analytics-sources', range, group] },
+  },
+  account: {
+    sessions: ['account', 'sessions'],
+    preferences: ['account', 'preferences'],
+    twoFactor: ['account', 'two-factor'],
+  },
+  team: ['team'],
+  audit: (filters: string) => ['audit', filters],
+  settings: {
+    website: ['website'],
+    email: ['email'],
+    booking: ['booking-settings'],
+    security: ['settings', 'security'],
+    deployment: ['settings', 'deployment'],
+  },
+  /** The one-time links of the sign-in pages: each token is checked once, never retried. */
+  links: {
+    setup: (token: string) => ['setup-link', token],
+    invite: (token: string) => ['invite', token],
+    passwordReset: (token: string) => ['password-reset', token],
+  },
+} as const;
