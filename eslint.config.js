@@ -11,7 +11,9 @@ import tseslint from 'typescript-eslint';
 const featureDir = 'src/client/features';
 const features = (() => {
   try {
-    return readdirSync(featureDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    return readdirSync(featureDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return [];
   }
@@ -25,13 +27,15 @@ const featureIsolation = features.map((feature) => ({
         patterns: features
           .filter((other) => other !== feature)
           .flatMap((other) => [
-            { group: [`\\#client/features/${other}/*`, `**/features/${other}/*`, `../${other}/*`], message: 'Features do not import each other; move shared code to components/ or lib/.' },
+            {
+              group: [`\\#client/features/${other}/*`, `**/features/${other}/*`, `../${other}/*`],
+              message: 'Features do not import each other; move shared code to components/ or lib/.',
+            },
           ]),
       },
     ],
   },
 }));
-
 
 /**
  * The server's layers, lowest first: lib (pure helpers) → config, logger, app-root → db →
@@ -74,7 +78,11 @@ const serverLayers = {
             except: ['./errors.ts'],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError).',
           },
-          { target: `${S}/http`, from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP], message: 'http/ is plumbing: it may not import audit, auth, routes or the app.' },
+          {
+            target: `${S}/http`,
+            from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
+            message: 'http/ is plumbing: it may not import audit, auth, routes or the app.',
+          },
           { target: `${S}/audit`, from: [`${S}/auth`, `${S}/routes`, ...TOP], message: 'audit/ may not import auth, routes or the app.' },
           { target: `${S}/auth`, from: [`${S}/routes`, ...TOP], message: 'auth/ may not import routes or the app.' },
           { target: `${S}/routes`, from: TOP, message: 'Routes may not import the app, main or the CLI.' },
@@ -90,7 +98,11 @@ const serverLayers = {
  * re-exported (extended) `z` adds nothing we use (docs/conventions.md, "The contract").
  */
 const zodImports = [
-  { name: '@hono/zod-openapi', importNames: ['z'], message: "Import zod as `import * as z from 'zod'` (the OpenAPI document reads zod's own .meta registry)." },
+  {
+    name: '@hono/zod-openapi',
+    importNames: ['z'],
+    message: "Import zod as `import * as z from 'zod'` (the OpenAPI document reads zod's own .meta registry).",
+  },
 ];
 
 /**
@@ -108,14 +120,21 @@ const publicPages = {
         patterns: [
           {
             group: ['@radix-ui/*', '@tanstack/*', 'date-fns', 'date-fns/*', 'react-router', 'zod', 'zod/*'],
-            message: 'The public pages do not load the admin app\'s libraries (or zod): keep / light.',
+            message: "The public pages do not load the admin app's libraries (or zod): keep / light.",
           },
-          { group: ['\\#client/app/*', '\\#client/features/*', '**/client/app/*', '**/client/features/*'], message: 'The public pages do not import the admin app.' },
+          {
+            group: ['\\#client/app/*', '\\#client/features/*', '**/client/app/*', '**/client/features/*'],
+            message: 'The public pages do not import the admin app.',
+          },
           {
             group: ['\\#client/components/ui/*', '!\\#client/components/ui/toaster.tsx', '!\\#client/components/ui/toast-store.ts'],
             message: 'Of the UI primitives, the public pages use only the toasts; the rest are built on Radix.',
           },
-          { group: ['\\#shared/schemas/*'], allowTypeImports: true, message: 'The shared schemas are zod: import their types only, and check input with #shared/rules.' },
+          {
+            group: ['\\#shared/schemas/*'],
+            allowTypeImports: true,
+            message: 'The shared schemas are zod: import their types only, and check input with #shared/rules.',
+          },
         ],
       },
     ],
@@ -145,7 +164,8 @@ const adminFetching = [
         'error',
         typedOutQueryKey,
         {
-          selector: "ImportDeclaration[source.value='@tanstack/react-query'] > ImportSpecifier[imported.name=/^use(Suspense)?(Infinite)?(Query|Queries|Mutation)$/]",
+          selector:
+            "ImportDeclaration[source.value='@tanstack/react-query'] > ImportSpecifier[imported.name=/^use(Suspense)?(Infinite)?(Query|Queries|Mutation)$/]",
           message: "Queries and mutations live in the feature's api/ folder: call its hook (e.g. features/leads/api/get-leads.ts).",
         },
         {
@@ -168,7 +188,10 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       // `import { type X }` leaves `import 'module'` behind: its side effects (and bytes) stay.
       '@typescript-eslint/no-import-type-side-effects': 'error',
@@ -194,8 +217,14 @@ export default tseslint.config(
         {
           paths: zodImports,
           patterns: [
-            { group: ['\\#client/*', '**/server/*', '**/client/*'], message: 'src/shared is the contract: it imports neither server nor client.' },
-            { group: ['node:*', 'react', 'react-dom', 'pg', '@electric-sql/*', 'hono', 'hono/*'], message: 'src/shared is pure: no Node, DOM or I/O.' },
+            {
+              group: ['\\#client/*', '**/server/*', '**/client/*'],
+              message: 'src/shared is the contract: it imports neither server nor client.',
+            },
+            {
+              group: ['node:*', 'react', 'react-dom', 'pg', '@electric-sql/*', 'hono', 'hono/*'],
+              message: 'src/shared is pure: no Node, DOM or I/O.',
+            },
           ],
         },
       ],

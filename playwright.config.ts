@@ -26,7 +26,8 @@ process.env.E2E_HTTP_REDIRECT_PORT ??= String(PORT + 6);
 process.env.E2E_CADDY_DIR ??= path.resolve(`${process.env.E2E_DATA_DIR}-https`);
 const httpsBaseURL = `https://localhost:${process.env.E2E_HTTPS_PORT}`;
 const postgresUrl = process.env.TEST_DATABASE_URL;
-if (process.env.CI === 'true' && !postgresUrl) throw new Error('CI=true needs TEST_DATABASE_URL: the PostgreSQL leg of the browser tests must run.');
+if (process.env.CI === 'true' && !postgresUrl)
+  throw new Error('CI=true needs TEST_DATABASE_URL: the PostgreSQL leg of the browser tests must run.');
 const dataDir = process.env.E2E_DATA_DIR;
 mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // the server refuses a DATA_DIR others can read
 
@@ -38,7 +39,9 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   // In CI a JSON report too: .ci/run prints its failures again at the very end (scripts/playwright-failures.mjs),
   // where a log cut to its tail still shows why a test failed.
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'artifacts/playwright-report.json' }]] : [['list'], ['html', { open: 'never' }]],
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: 'artifacts/playwright-report.json' }]]
+    : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
@@ -85,7 +88,9 @@ export default defineConfig({
       grepInvert: /dashboard shell|notifications/,
       use: { ...devices['Desktop Chrome'], baseURL: httpsBaseURL, ignoreHTTPSErrors: true },
     },
-    ...(postgresUrl ? [{ ...folder('email', ['admin-security']), name: 'email-postgres', use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }] : []),
+    ...(postgresUrl
+      ? [{ ...folder('email', ['admin-security']), name: 'email-postgres', use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }]
+      : []),
   ],
   webServer: [
     {
@@ -107,7 +112,13 @@ export default defineConfig({
       env: { ...appServer(Number(process.env.E2E_HTTPS_APP_PORT)).env, SMTP_URL: '' },
     },
     ...(postgresUrl
-      ? [{ ...appServer(Number(process.env.E2E_PG_PORT)), command: 'node --import tsx scripts/e2e-postgres-server.ts', env: { ...appServer(Number(process.env.E2E_PG_PORT)).env, TEST_DATABASE_URL: postgresUrl } }]
+      ? [
+          {
+            ...appServer(Number(process.env.E2E_PG_PORT)),
+            command: 'node --import tsx scripts/e2e-postgres-server.ts',
+            env: { ...appServer(Number(process.env.E2E_PG_PORT)).env, TEST_DATABASE_URL: postgresUrl },
+          },
+        ]
       : []),
   ],
 });

@@ -22,7 +22,12 @@ export default defineConfig({
     globalSetup: ['./src/server/test/global-setup.ts'],
     projects: [
       {
-        test: { ...shared, name: 'unit+api (pglite)', include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
+        test: {
+          ...shared,
+          name: 'unit+api (pglite)',
+          include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+        },
       },
       ...(postgresUrl
         ? [

@@ -14,7 +14,9 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 const PAGES = ['/', '/privacy', '/careers', '/terms', '/cookies'];
 
 export function eventBody(): string {
-  const n = Math.floor(Math.random() * 1e12).toString(36).padStart(8, '0');
+  const n = Math.floor(Math.random() * 1e12)
+    .toString(36)
+    .padStart(8, '0');
   const kind = Math.random() < 0.6 ? 'pageview' : 'heartbeat';
   return JSON.stringify({
     session_id: `bench${n}session`,
@@ -31,7 +33,15 @@ export type Ingestion = { events: LoadResult; hello: LoadResult };
 
 /** The same load generator and connections against `helloOrigin` (10 s at most), then the events for `durationMs`. */
 export async function measureIngestion(origin: string, helloOrigin: string, connections: number, durationMs: number): Promise<Ingestion> {
-  const hello = await runLoad({ url: `${helloOrigin}/`, method: 'GET', headers: {}, body: () => '', connections, durationMs: Math.min(durationMs, 10_000), maxRequests: 5_000_000 });
+  const hello = await runLoad({
+    url: `${helloOrigin}/`,
+    method: 'GET',
+    headers: {},
+    body: () => '',
+    connections,
+    durationMs: Math.min(durationMs, 10_000),
+    maxRequests: 5_000_000,
+  });
   const events = await runLoad({
     url: `${origin}/api/public/events`,
     method: 'POST',
@@ -97,11 +107,16 @@ export const leadsFor = (events: number) => Math.round(events / 100);
  * they are (db:move's test seeds its own); returns how many sessions were made.
  */
 export async function seedEvents(db: Db, count: number): Promise<number> {
-  await execute(db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
+  await execute(
+    db,
+    sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`,
+  );
   const sessions = Math.ceil(count / EVENTS_PER_SESSION);
   const chunk = 1_000_000;
   for (let done = 0; done < count; done += chunk) {
-    await execute(db, sql`
+    await execute(
+      db,
+      sql`
       insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
         referrer_host, device, created_at)
       select 'seed' || k,
@@ -123,7 +138,8 @@ export async function seedEvents(db: Db, count: number): Promise<number> {
         from (select i, i / ${EVENTS_PER_SESSION} as k, i % ${EVENTS_PER_SESSION} as p, abs(hashint4(i / ${EVENTS_PER_SESSION})::bigint) as h,
                      1 + abs(hashint4(i / ${EVENTS_PER_SESSION})::bigint) % 100 as t
               from generate_series(${done}::int, ${Math.min(done + chunk, count) - 1}::int) as i) g
-      ) e`);
+      ) e`,
+    );
   }
   await rebuildAnalyticsRollups(db);
   for (const table of ['analytics_hourly', 'analytics_sessions', 'analytics_hourly_visits', 'analytics_hourly_sources']) {
@@ -150,7 +166,9 @@ export async function seedEventsAndLeads(db: Db, count: number): Promise<void> {
  */
 async function seedLeads(db: Db, count: number, sessions: number): Promise<void> {
   const span = WINDOW_SECS / sessions;
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into leads (full_name, email, phone, property_types, status, message, created_at, submission_id, analytics_session_id,
       source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed, visit_hour, estimated_fee_cents)
     select
@@ -183,19 +201,27 @@ async function seedLeads(db: Db, count: number, sessions: number): Promise<void>
                  case when abs(hashint4(-i)::bigint) % 100 < 10 then 'Converted' when abs(hashint4(-i)::bigint) % 100 < 45 then 'Contacted'
                       when abs(hashint4(-i)::bigint) % 100 < 60 then 'Dropped' else 'New' end as status
           from generate_series(1, ${count}) as i) a) b) l
-    left join analytics_sessions s on s.session_id = 'seed' || l.k`);
+    left join analytics_sessions s on s.session_id = 'seed' || l.k`,
+  );
   // At random times, so many overlap: allowed, as staff may (otherwise appointments_no_overlap refuses the seed).
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into appointments (lead_id, date, time, type, status, cancelled_by, overlap_allowed)
     select id, day, at, 'Call', case when cancelled then 'cancelled' when day < current_date then 'completed' else 'scheduled' end,
            case when cancelled then 'staff' end, true
     from (select id, (created_at + make_interval(days => 1 + abs(hashtext(id::text)) % 10))::date as day,
                  make_time(9 + abs(hashtext(email)) % 8, (abs(hashtext(phone)) % 2) * 30, 0) as at,
                  status <> 'Converted' and abs(hashtext('c' || id::text)) % 10 = 0 as cancelled
-          from leads where status = 'Converted' or abs(hashtext(id::text)) % 100 < 25) a`);
+          from leads where status = 'Converted' or abs(hashtext(id::text)) % 100 < 25) a`,
+  );
 }
 
-export async function timeSummary(origin: string, cookie: string, samples = 30): Promise<{ period: AnalyticsPeriod; p50: number; p95: number }[]> {
+export async function timeSummary(
+  origin: string,
+  cookie: string,
+  samples = 30,
+): Promise<{ period: AnalyticsPeriod; p50: number; p95: number }[]> {
   const out = [];
   for (const period of ANALYTICS_PERIODS) {
     const times: number[] = [];

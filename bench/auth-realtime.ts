@@ -39,7 +39,11 @@ const json = async (origin: string, method: string, path: string, body: unknown,
   });
   return { res, body: (await res.json()) as Record<string, unknown> };
 };
-const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith(`${name}=`));
+const cookieOf = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith(`${name}=`));
 
 /**
  * A full sign-in with two-factor: the password request (argon2id) and the code request
@@ -55,7 +59,12 @@ export async function measureTwoFactorSignIn(origin: string, ownerCookie: string
     const password = `bench-2fa-password-${i}`;
     const invite = await json(origin, 'POST', '/api/team/invites', { email, role: 'staff' }, ownerCookie);
     const token = String(invite.body.link).split('/invite/')[1];
-    const accepted = await json(origin, 'POST', '/api/auth/invites/accept', { token, display_name: `Bench Staff ${i}`, password, confirm: password });
+    const accepted = await json(origin, 'POST', '/api/auth/invites/accept', {
+      token,
+      display_name: `Bench Staff ${i}`,
+      password,
+      confirm: password,
+    });
     const cookie = cookieOf(accepted.res, 'session')!;
     const setup = await json(origin, 'POST', '/api/account/two-factor/setup', undefined, cookie);
     const secret = String(setup.body.secret);
@@ -73,7 +82,8 @@ export async function measureTwoFactorSignIn(origin: string, ownerCookie: string
     times.push(performance.now() - started);
     if (first.body.two_factor_required !== true || second.res.status !== 200) {
       failures++;
-      if (process.env.BENCH_DEBUG) console.log(first.res.status, JSON.stringify(first.body), second.res.status, JSON.stringify(second.body));
+      if (process.env.BENCH_DEBUG)
+        console.log(first.res.status, JSON.stringify(first.body), second.res.status, JSON.stringify(second.body));
     }
   }
   times.sort((a, b) => a - b);

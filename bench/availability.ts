@@ -51,7 +51,8 @@ export function spread(samples: number[]): Spread {
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: at(sorted, 0.5), p95: at(sorted, 0.95), p99: at(sorted, 0.99), max: sorted.at(-1) ?? Number.NaN, n: sorted.length };
 }
-const describe = (s: Spread) => `p50 ${fmt(s.p50, 1)} ms, p95 ${fmt(s.p95, 1)} ms, p99 ${fmt(s.p99, 1)} ms, max ${fmt(s.max, 1)} ms (${fmt(s.n)} requests)`;
+const describe = (s: Spread) =>
+  `p50 ${fmt(s.p50, 1)} ms, p95 ${fmt(s.p95, 1)} ms, p99 ${fmt(s.p99, 1)} ms, max ${fmt(s.max, 1)} ms (${fmt(s.n)} requests)`;
 
 async function timed(url: string): Promise<{ ms: number; status: number; bytes: number; body: string }> {
   const started = performance.now();
@@ -104,7 +105,10 @@ export async function benchAvailability(b: AvailabilityBench): Promise<void> {
   const seconds = Number(process.env.BENCH_AVAILABILITY_SECONDS ?? 10);
   console.log(`\nAvailability with the widest settings (all day, 10-minute slots, 365 days ahead), ${days} days per request, PGlite`);
   // Latency on a shared machine says as much about the others as about this server.
-  const load = () => `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
+  const load = () =>
+    `load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`;
   console.log(`  machine: ${load()}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-availability-'));
   b.cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));

@@ -46,7 +46,12 @@ export type BookingBench = {
 export const BOOKING_TIME_ZONE = 'America/New_York';
 // The website's booking limits off (BOOKING_RATE_LIMIT, BOOKING_HOLD_ABOVE_PER_HOUR): the bench
 // measures how fast bookings are taken, from one load generator, far above any real hour's.
-const ENV = { BUSINESS_TIME_ZONE: BOOKING_TIME_ZONE, LEAD_MIN_FILL_SECONDS: '0', BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0' };
+const ENV = {
+  BUSINESS_TIME_ZONE: BOOKING_TIME_ZONE,
+  LEAD_MIN_FILL_SECONDS: '0',
+  BOOKING_RATE_LIMIT: '0',
+  BOOKING_HOLD_ABOVE_PER_HOUR: '0',
+};
 
 export const BENCH_BOOKING_SETTINGS: BookingSettings = OPEN_EVERY_DAY;
 
@@ -64,22 +69,32 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
  * scheduled ones spread over today to today + 30, the rest over the year before and the
  * year after that window (past ones completed, a tenth of each cancelled).
  */
-export async function seedAppointments(db: Db, timeZone = BOOKING_TIME_ZONE, count = SEEDED_APPOINTMENTS, inWindow = SEEDED_IN_WINDOW): Promise<void> {
+export async function seedAppointments(
+  db: Db,
+  timeZone = BOOKING_TIME_ZONE,
+  count = SEEDED_APPOINTMENTS,
+  inWindow = SEEDED_IN_WINDOW,
+): Promise<void> {
   const today = sql`(now() at time zone ${timeZone})::date`;
   const windowSlots = 31 * 16;
   if (inWindow > windowSlots) throw new Error(`at most ${windowSlots} appointments fit in the window`);
   // Inside the window: position p (0 to 495) is day p / 16, half-hour p % 16 after 9:00.
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into appointments (date, time, type, duration_minutes, status, source, created_at)
     select ${today} + p / 16, make_time(9 + (p % 16) / 2, (p % 2) * 30, 0),
            (array['Call','Zoom','On-site'])[1 + k % 3], 30, 'scheduled',
            case when k % 4 = 0 then 'booking' else 'staff' end, now() - make_interval(days => 1 + k % 20)
-    from (select k, (k * ${windowSlots}::int / ${inWindow}::int) as p from generate_series(0, ${inWindow - 1}::int) as k) s`);
+    from (select k, (k * ${windowSlots}::int / ${inWindow}::int) as p from generate_series(0, ${inWindow - 1}::int) as k) s`,
+  );
   // Outside it: 700 days (365 before today, then day 31 to 365 after), 16 positions each.
   const outside = count - inWindow;
   const outsideSlots = 700 * 16;
   if (outside > outsideSlots) throw new Error(`at most ${outsideSlots + windowSlots} appointments fit`);
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into appointments (date, time, type, duration_minutes, status, cancelled_by, source, reminder_sent_at, lead_reminder_sent_at, created_at)
     select d.date, make_time(9 + (p % 16) / 2, (p % 2) * 30, 0), (array['Call','Zoom','On-site'])[1 + k % 3], 30,
            case when k % 10 = 0 then 'cancelled' when d.date < ${today} then 'completed' else 'scheduled' end,
@@ -89,7 +104,8 @@ export async function seedAppointments(db: Db, timeZone = BOOKING_TIME_ZONE, cou
            case when d.date < ${today} then d.date - 1 + time '09:00' end,
            least(now(), d.date - make_interval(days => 3 + k % 20))
     from (select k, (k::bigint * ${outsideSlots}::int / ${outside}::int)::int as p from generate_series(0, ${outside - 1}::int) as k) s,
-         lateral (select ${today} + case when p / 16 < 365 then p / 16 - 365 else p / 16 - 365 + 31 end as date) d`);
+         lateral (select ${today} + case when p / 16 < 365 then p / 16 - 365 else p / 16 - 365 + 31 end as date) d`,
+  );
   await execute(db, sql`analyze appointments`);
 }
 
@@ -181,7 +197,13 @@ export function tallyBookings(r: LoadResult): BookingTally {
   const otherStatuses = new Map([...r.statuses].filter(([status]) => status !== 409));
   // runLoad counts every 2xx as ok2xx: booking answers 201 only.
   const taken = r.statuses.get(409) ?? 0;
-  return { booked: r.ok2xx, taken, otherStatuses, errors: r.errors, answeredPerSecond: r.elapsedMs > 0 ? (r.ok2xx + taken) / (r.elapsedMs / 1000) : 0 };
+  return {
+    booked: r.ok2xx,
+    taken,
+    otherStatuses,
+    errors: r.errors,
+    answeredPerSecond: r.elapsedMs > 0 ? (r.ok2xx + taken) / (r.elapsedMs / 1000) : 0,
+  };
 }
 
 /** `count` leads through the public form, from a few connections at once: their booking tokens. */
@@ -191,7 +213,11 @@ async function createLeads(origin: string, count: number, signal: AbortSignal, c
   const worker = async () => {
     while (next < count && !signal.aborted) {
       next++;
-      const res = await fetch(`${origin}/api/public/leads`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: leadBody() });
+      const res = await fetch(`${origin}/api/public/leads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: leadBody(),
+      });
       const text = await res.text();
       if (res.status !== 201) throw new Error(`POST /api/public/leads answered ${res.status}: ${text.slice(0, 300)}`);
       tokens.push((JSON.parse(text) as { booking_token: string }).booking_token);
@@ -210,7 +236,9 @@ const LINKED_TOKENS = 'select count(*) as n from booking_tokens where appointmen
 const ROLLBACKS = 'select xact_rollback as n from pg_stat_database where datname = current_database()';
 
 async function benchAvailability(b: BookingBench, engine: Engine, open: () => Promise<Database>, env: Record<string, string>) {
-  console.log(`\nAvailability for 30 days with ${fmt(SEEDED_APPOINTMENTS)} appointments (${fmt(SEEDED_IN_WINDOW)} in the window), ${engine}`);
+  console.log(
+    `\nAvailability for 30 days with ${fmt(SEEDED_APPOINTMENTS)} appointments (${fmt(SEEDED_IN_WINDOW)} in the window), ${engine}`,
+  );
   const started = performance.now();
   const database = await open();
   try {
@@ -247,7 +275,15 @@ export function serverComplaints(output: string): string[] {
       continue;
     }
     if ((entry.level ?? 0) < 40) continue;
-    const kind = [entry.level === 40 ? 'warn' : 'error', entry.msg, entry.error, entry.dbCode && `SQLSTATE ${entry.dbCode}`, entry.message?.slice(0, 200)].filter(Boolean).join(' | ');
+    const kind = [
+      entry.level === 40 ? 'warn' : 'error',
+      entry.msg,
+      entry.error,
+      entry.dbCode && `SQLSTATE ${entry.dbCode}`,
+      entry.message?.slice(0, 200),
+    ]
+      .filter(Boolean)
+      .join(' | ');
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
   return [...kinds].map(([kind, n]) => `${kind} (×${fmt(n)})`);
@@ -257,7 +293,9 @@ export function serverComplaints(output: string): string[] {
 type Counter = (query: string) => Promise<number>;
 
 async function benchBookings(b: BookingBench, engine: Engine, env: Record<string, string>, count: Counter, whileServing?: Counter) {
-  console.log(`\nBookings through HTTP, ${engine}: every open slot of 30 days raced for by 2 to 4 tokens, ${b.connections} connections, on a fresh database`);
+  console.log(
+    `\nBookings through HTTP, ${engine}: every open slot of 30 days raced for by 2 to 4 tokens, ${b.connections} connections, on a fresh database`,
+  );
   const server = await b.serve({ ...ENV, ...env });
   b.cleanups.push(server.stop);
   await saveSettings(server, b.admin);
@@ -270,7 +308,9 @@ async function benchBookings(b: BookingBench, engine: Engine, env: Record<string
   const tokens = await createLeads(server.url, tokensNeeded(slots.length), b.signal);
   if (b.signal.aborted) return;
   const leadSeconds = (performance.now() - leadsStarted) / 1000;
-  console.log(`  ${fmt(tokens.length)} leads (booking tokens) through POST /api/public/leads in ${fmt(leadSeconds, 1)} s (${fmt(tokens.length / leadSeconds)}/s, 8 connections)`);
+  console.log(
+    `  ${fmt(tokens.length)} leads (booking tokens) through POST /api/public/leads in ${fmt(leadSeconds, 1)} s (${fmt(tokens.length / leadSeconds)}/s, 8 connections)`,
+  );
   const attempts = planRace(slots, tokens);
   const bodies = attempts.map((a) => JSON.stringify({ booking_token: a.token, start: a.start, type: 'Call' }));
   const rollbacksBefore = whileServing ? await whileServing(ROLLBACKS) : undefined;
@@ -301,16 +341,27 @@ async function benchBookings(b: BookingBench, engine: Engine, env: Record<string
   const bookedSlots = await count(BOOKED_SLOTS);
   const linked = await count(LINKED_TOKENS);
   const other = [...tally.otherStatuses].map(([status, n]) => `${status} ×${fmt(n)}`).join(', ');
-  console.log(`  ${fmt(slots.length)} slots, ${fmt(attempts.length)} attempts in ${fmt(r.elapsedMs / 1000, 1)} s: ${fmt(tally.answeredPerSecond)} answered/s`);
-  console.log(`  latency           p50 ${fmt(r.latencyMs.p50, 1)} ms   p90 ${fmt(r.latencyMs.p90, 1)} ms   p99 ${fmt(r.latencyMs.p99, 1)} ms   max ${fmt(r.latencyMs.max, 1)} ms`);
-  console.log(`  answers           201 ${fmt(tally.booked)}   409 ${fmt(tally.taken)}   other ${other || '0'}   errors ${fmt(tally.errors)}`);
+  console.log(
+    `  ${fmt(slots.length)} slots, ${fmt(attempts.length)} attempts in ${fmt(r.elapsedMs / 1000, 1)} s: ${fmt(tally.answeredPerSecond)} answered/s`,
+  );
+  console.log(
+    `  latency           p50 ${fmt(r.latencyMs.p50, 1)} ms   p90 ${fmt(r.latencyMs.p90, 1)} ms   p99 ${fmt(r.latencyMs.p99, 1)} ms   max ${fmt(r.latencyMs.max, 1)} ms`,
+  );
+  console.log(
+    `  answers           201 ${fmt(tally.booked)}   409 ${fmt(tally.taken)}   other ${other || '0'}   errors ${fmt(tally.errors)}`,
+  );
   if (other && r.firstNon2xxBody) console.log(`    first non-2xx body (perhaps a 409's): ${r.firstNon2xxBody}`);
   for (const [kind, n] of r.errorKinds) console.log(`    error "${kind}": ${fmt(n)}`);
   for (const line of serverComplaints(server.output())) console.log(`    server log: ${line}`);
   // Losers of a race that got as far as inserting: refused by the no-overlap constraint (409), or deadlocked.
-  if (raced !== undefined) console.log(`  about ${fmt(raced)} bookings rolled back in PostgreSQL (no-overlap refusals and deadlocks); the other 409s came from the open-times check before the insert`);
+  if (raced !== undefined)
+    console.log(
+      `  about ${fmt(raced)} bookings rolled back in PostgreSQL (no-overlap refusals and deadlocks); the other 409s came from the open-times check before the insert`,
+    );
   console.log(`  load generator    ${fmt((r.clientCpuMs / r.elapsedMs) * 100)}% of one core (same machine as the server)`);
-  console.log(`  in the database   ${fmt(booked)} booked appointments on ${fmt(bookedSlots)} distinct times, ${fmt(linked)} links holding a call, ${fmt(doubles)} overlapping pairs`);
+  console.log(
+    `  in the database   ${fmt(booked)} booked appointments on ${fmt(bookedSlots)} distinct times, ${fmt(linked)} links holding a call, ${fmt(doubles)} overlapping pairs`,
+  );
 
   const clean = tally.otherStatuses.size === 0 && tally.errors === 0;
   const target = engine === 'PostgreSQL' ? BOOKINGS_TARGET_RPS : undefined;

@@ -39,13 +39,21 @@ export async function benchMove(opts: { cleanups: (() => Promise<unknown>)[]; ve
   const there = await timedMove({ DATA_DIR: dataDir }, ['--to', database.url]);
   const rows = /Copied ([\d,]+) rows in (\d+) tables/.exec(there.output);
   console.log(`  embedded → PostgreSQL: ${there.seconds.toFixed(1)} s (${rows ? `${rows[1]} rows, ${rows[2]} tables` : 'no summary'})`);
-  opts.verdict('db:move embedded → PostgreSQL', there.code === 0 && rows !== null, `${there.seconds.toFixed(1)} s for ${rows?.[1] ?? '?'} rows, every table's count and checksum compared`);
+  opts.verdict(
+    'db:move embedded → PostgreSQL',
+    there.code === 0 && rows !== null,
+    `${there.seconds.toFixed(1)} s for ${rows?.[1] ?? '?'} rows, every table's count and checksum compared`,
+  );
   if (there.code !== 0) console.log(there.output);
 
   const backDir = path.join(tempDir('bench-move-back'), 'data');
   opts.cleanups.push(async () => rmSync(path.dirname(backDir), { recursive: true, force: true }));
   const back = await timedMove({}, ['--from', database.url, '--to-dir', backDir]);
   console.log(`  PostgreSQL → new DATA_DIR: ${back.seconds.toFixed(1)} s`);
-  opts.verdict('db:move PostgreSQL → new DATA_DIR', back.code === 0, `${back.seconds.toFixed(1)} s, every table's count and checksum compared`);
+  opts.verdict(
+    'db:move PostgreSQL → new DATA_DIR',
+    back.code === 0,
+    `${back.seconds.toFixed(1)} s, every table's count and checksum compared`,
+  );
   if (back.code !== 0) console.log(back.output);
 }

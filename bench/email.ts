@@ -21,7 +21,10 @@ export type SmtpSink = {
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const smtpPort = await freePort();
-  const proc = await startServer({ SMTP_PORT: String(smtpPort) }, { entry: ['--import', 'tsx', 'bench/lib/smtp-sink.ts'], isolated: true, readyPath: '/' });
+  const proc = await startServer(
+    { SMTP_PORT: String(smtpPort) },
+    { entry: ['--import', 'tsx', 'bench/lib/smtp-sink.ts'], isolated: true, readyPath: '/' },
+  );
   const stats = async (): Promise<SinkStats> => (await fetch(`${proc.url}/stats`)).json() as Promise<SinkStats>;
   const waitFor = async (count: number, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;

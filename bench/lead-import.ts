@@ -44,10 +44,18 @@ export function importRows(tag: string, count = IMPORT_ROWS): LeadImportRow[] {
   }));
 }
 
-async function post(server: ServerProcess, cookie: string, body: object): Promise<{ status: number; ms: number; bytes: number; result: LeadImportResult | undefined }> {
+async function post(
+  server: ServerProcess,
+  cookie: string,
+  body: object,
+): Promise<{ status: number; ms: number; bytes: number; result: LeadImportResult | undefined }> {
   const text = JSON.stringify({ file_name: 'bench.csv', first_row: 2, ...body });
   const started = performance.now();
-  const res = await fetch(`${server.url}/api/leads/import`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin: server.url }, body: text });
+  const res = await fetch(`${server.url}/api/leads/import`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', origin: server.url },
+    body: text,
+  });
   const answer = (await res.json()) as LeadImportResult | { error: { import_report?: LeadImportResult } };
   const ms = performance.now() - started;
   const result = 'error' in answer ? answer.error.import_report : answer;
@@ -66,7 +74,9 @@ async function benchEngine(engine: Engine, env: Record<string, string>, bench: I
   const cookie = await signInOverHttp(server.url, bench.admin);
   const rows = importRows('a');
   const line = (step: string, r: Awaited<ReturnType<typeof post>>) =>
-    console.log(`  ${step}: ${r.status} in ${(r.ms / 1000).toFixed(2)} s (${(r.bytes / 1024 / 1024).toFixed(1)} MB; created ${r.result?.created}, updated ${r.result?.updated}, errors ${r.result?.error_rows})`);
+    console.log(
+      `  ${step}: ${r.status} in ${(r.ms / 1000).toFixed(2)} s (${(r.bytes / 1024 / 1024).toFixed(1)} MB; created ${r.result?.created}, updated ${r.result?.updated}, errors ${r.result?.error_rows})`,
+    );
 
   const preview = await post(server, cookie, { rows, duplicates: 'skip', dry_run: true });
   line('preview (dry run)', preview);

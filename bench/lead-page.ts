@@ -18,28 +18,40 @@ const TIME_ZONE = 'America/New_York';
 
 /** Five admins to act; the server adds ADMIN_EMAIL at start-up. */
 async function seedAdmins(db: Db): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into users (email, display_name, password_hash)
     select 'bench-staff-' || i || '@example.com', 'Bench Staff ' || i, 'not-a-hash' from generate_series(1, 5) i
-    on conflict (email) do nothing`);
+    on conflict (email) do nothing`,
+  );
 }
 
 /** Around the benchmarked lead: every lead's acknowledgement, a note on every third, owners on half. */
 async function seedBackground(db: Db): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     update leads l set owner_id = (select id from users order by email offset (abs(hashtext(l.id::text)) % 5) limit 1)
-    where abs(hashtext(l.email)) % 2 = 0`);
-  await execute(db, sql`
+    where abs(hashtext(l.email)) % 2 = 0`,
+  );
+  await execute(
+    db,
+    sql`
     insert into emails (message_id, status, kind, to_address, to_name, data, lead_id, created_at, sent_at)
     select '<' || l.id || '@bench.example.com>', 'sent', 'lead-acknowledgement', l.email, l.full_name,
       jsonb_build_object('lead_id', l.id, 'full_name', l.full_name, 'email', l.email, 'phone', l.phone, 'property_types', to_jsonb(l.property_types),
         'message', l.message, 'source', null, 'utm_source', null, 'utm_medium', null, 'utm_campaign', null, 'landing_page', null),
       l.id, l.created_at, l.created_at + interval '5 seconds'
-    from leads l`);
-  await execute(db, sql`
+    from leads l`,
+  );
+  await execute(
+    db,
+    sql`
     insert into lead_notes (lead_id, author_id, body, created_at, updated_at)
     select l.id, (select id from users order by email limit 1), 'Left a voicemail; will try again on Monday.', l.created_at + interval '1 day', l.created_at + interval '1 day'
-    from leads l where abs(hashtext(l.id::text)) % 3 = 0`);
+    from leads l where abs(hashtext(l.id::text)) % 3 = 0`,
+  );
 }
 
 /**
@@ -47,30 +59,46 @@ async function seedBackground(db: Db): Promise<void> {
  * Returns its id.
  */
 async function seedTimelineLead(db: Db): Promise<string> {
-  const [lead] = await queryRows(db, sql`
+  const [lead] = await queryRows(
+    db,
+    sql`
     insert into leads (full_name, email, phone, property_types, status, message, submission_id, source, utm_source, utm_medium, utm_campaign,
                        landing_page, pages_viewed, owner_id, property_address, follow_up_on, follow_up_note, created_at)
     values ('Jane Timeline', 'jane.timeline@example.com', '(301) 555-0142', array['multifamily'], 'New',
       'A 24-unit building in Frederick: we need the zoning and the title checked before the 30th.', gen_random_uuid(),
       'linkedin.com', 'linkedin', 'social', 'fall', '/services', 4, (select id from users order by email limit 1),
       '12 Market St, Frederick, MD', (now() at time zone ${TIME_ZONE})::date + 3, 'send the zoning report', now() - interval '365 days')
-    returning id`, z.object({ id: z.uuid() }));
+    returning id`,
+    z.object({ id: z.uuid() }),
+  );
   const id = lead!.id;
   // Entry n of each kind at a distinct minute of the year, so the kinds interleave.
-  const at = (offset: number, count: number) => sql`now() - interval '365 days' + make_interval(mins => (i * 525000 / ${count}::int) + ${offset}::int)`;
+  const at = (offset: number, count: number) =>
+    sql`now() - interval '365 days' + make_interval(mins => (i * 525000 / ${count}::int) + ${offset}::int)`;
   const admin = sql`(select id from users order by email offset (i % 5) limit 1)`;
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
-    values (${id}, null, 'New', null, now() - interval '365 days')`);
-  await execute(db, sql`
+    values (${id}, null, 'New', null, now() - interval '365 days')`,
+  );
+  await execute(
+    db,
+    sql`
     insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
     select ${id}, case when i % 2 = 1 then 'New' else 'Contacted' end, case when i % 2 = 1 then 'Contacted' else 'New' end, ${admin}, ${at(1, MIX.statuses)}
-    from generate_series(1, ${MIX.statuses}) i`);
-  await execute(db, sql`
+    from generate_series(1, ${MIX.statuses}) i`,
+  );
+  await execute(
+    db,
+    sql`
     insert into lead_notes (lead_id, author_id, body, created_at, updated_at)
     select ${id}, ${admin}, 'Call ' || i || E':\nShe asked about the survey and the HOA documents.\nNext: send the title report.', ${at(2, MIX.notes)}, ${at(2, MIX.notes)}
-    from generate_series(1, ${MIX.notes}) i`);
-  await execute(db, sql`
+    from generate_series(1, ${MIX.notes}) i`,
+  );
+  await execute(
+    db,
+    sql`
     insert into lead_events (lead_id, kind, actor_id, data, created_at)
     select ${id}, k.kind, case when k.kind = 'inquiry' then null else ${admin} end,
       case k.kind
@@ -82,8 +110,11 @@ async function seedTimelineLead(db: Db): Promise<string> {
           'source', 'google.com', 'landing_page', '/', 'pages_viewed', 2)
       end, ${at(3, MIX.events)}
     from generate_series(1, ${MIX.events}) i,
-      lateral (select (array['appointment','appointment','owner','follow_up','inquiry'])[1 + i % 5] as kind) k`);
-  await execute(db, sql`
+      lateral (select (array['appointment','appointment','owner','follow_up','inquiry'])[1 + i % 5] as kind) k`,
+  );
+  await execute(
+    db,
+    sql`
     insert into emails (message_id, status, kind, to_address, to_name, data, lead_id, created_at, sent_at)
     select '<' || gen_random_uuid() || '@bench.example.com>', 'sent', case when i % 2 = 0 then 'appointment' else 'lead-acknowledgement' end,
       'jane.timeline@example.com', 'Jane Timeline',
@@ -94,7 +125,8 @@ async function seedTimelineLead(db: Db): Promise<string> {
           'property_types', jsonb_build_array('multifamily'), 'message', null, 'source', null, 'utm_source', null, 'utm_medium', null, 'utm_campaign', null, 'landing_page', null)
       end,
       ${id}, ${at(4, MIX.emails)}, ${at(4, MIX.emails)}
-    from generate_series(1, ${MIX.emails}) i`);
+    from generate_series(1, ${MIX.emails}) i`,
+  );
   return id;
 }
 
@@ -111,22 +143,22 @@ export async function seedLeadPage(db: Db): Promise<string> {
 const timelineAnswer = z.object({ entries: z.array(z.object({ kind: z.string() })), has_more: z.boolean() });
 
 /** Checks the timeline is whole (TIMELINE_ENTRIES entries, every kind seeded), then times both reads. */
-export async function timeLeadPage(origin: string, cookie: string, leadId: string, samples = 300): Promise<{ timings: QueryTiming[]; kinds: Record<string, number> }> {
+export async function timeLeadPage(
+  origin: string,
+  cookie: string,
+  leadId: string,
+  samples = 300,
+): Promise<{ timings: QueryTiming[]; kinds: Record<string, number> }> {
   const res = await fetch(`${origin}/api/leads/${leadId}/timeline`, { headers: { cookie } });
   if (res.status !== 200) throw new Error(`the timeline answered ${res.status}: ${await res.text()}`);
   const { entries, has_more } = timelineAnswer.parse(await res.json());
-  if (entries.length !== TIMELINE_ENTRIES || has_more) throw new Error(`the timeline has ${entries.length} entries (has_more ${has_more}), not ${TIMELINE_ENTRIES}`);
+  if (entries.length !== TIMELINE_ENTRIES || has_more)
+    throw new Error(`the timeline has ${entries.length} entries (has_more ${has_more}), not ${TIMELINE_ENTRIES}`);
   const kinds: Record<string, number> = {};
   for (const e of entries) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
-  const timings = await timeQueries(
-    origin,
-    cookie,
-    samples,
-    20,
-    [
-      { name: 'GET /api/leads/{id}', path: `/api/leads/${leadId}` },
-      { name: `GET /api/leads/{id}/timeline (${TIMELINE_ENTRIES} entries)`, path: `/api/leads/${leadId}/timeline` },
-    ],
-  );
+  const timings = await timeQueries(origin, cookie, samples, 20, [
+    { name: 'GET /api/leads/{id}', path: `/api/leads/${leadId}` },
+    { name: `GET /api/leads/{id}/timeline (${TIMELINE_ENTRIES} entries)`, path: `/api/leads/${leadId}/timeline` },
+  ]);
   return { timings, kinds };
 }

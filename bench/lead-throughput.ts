@@ -65,5 +65,4 @@ export function describeThroughput(label: string, r: ThroughputResult, connectio
   return lines;
 }
 
-export const hasNoFailures = (r: ThroughputResult) =>
-  r.warmup.non2xx + r.warmup.errors + r.measured.non2xx + r.measured.errors === 0;
+export const hasNoFailures = (r: ThroughputResult) => r.warmup.non2xx + r.warmup.errors + r.measured.non2xx + r.measured.errors === 0;

@@ -23,17 +23,26 @@ export const SEED_PERSON = sql.raw(`
       array[(array['single-family','multifamily','commercial','land','other'])[1 + ((i / 3) % 5)]]`);
 
 /** Three staff admins who own three leads in four (fixed ids, so the queries can name one). */
-export const SCALE_OWNER_IDS = ['00000000-0000-4000-8000-00000000b001', '00000000-0000-4000-8000-00000000b002', '00000000-0000-4000-8000-00000000b003'];
+export const SCALE_OWNER_IDS = [
+  '00000000-0000-4000-8000-00000000b001',
+  '00000000-0000-4000-8000-00000000b002',
+  '00000000-0000-4000-8000-00000000b003',
+];
 
 /**
  * Believable leads spread over two years, a quarter contacted with history, and appointments;
  * three in four owned by one of three admins, one in ten with a next step in the coming 60 days.
  */
 export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into users (id, email, display_name, password_hash)
-    select id, 'staff' || n || '@bench.example', 'Staff ' || n, 'no sign-in' from unnest(${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[]) with ordinality as o(id, n)`);
-  await execute(db, sql`
+    select id, 'staff' || n || '@bench.example', 'Staff ' || n, 'no sign-in' from unnest(${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[]) with ordinality as o(id, n)`,
+  );
+  await execute(
+    db,
+    sql`
     insert into leads (full_name, email, phone, property_types, status, message, created_at, owner_id, follow_up_on)
     select
       ${SEED_PERSON},
@@ -44,19 +53,26 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
       -- an artificial correlation that made sorting one owner's leads by name scan 10,000 rows.
       (${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[])[1 + abs(hashtext('owner' || i)) % 4],
       case when abs(hashtext('next' || i)) % 10 = 0 then current_date + abs(hashtext('on' || i)) % 60 end
-    from generate_series(1, ${count}) as i`);
-  await execute(db, sql`
+    from generate_series(1, ${count}) as i`,
+  );
+  await execute(
+    db,
+    sql`
     insert into lead_status_changes (lead_id, from_status, to_status, changed_at)
     select id, 'New', 'Contacted', created_at + make_interval(mins => 30 + (abs(hashtext(id::text)) % 600))
-    from leads where status <> 'New'`);
+    from leads where status <> 'New'`,
+  );
   // At random times, so many overlap: allowed, as staff may (otherwise appointments_no_overlap refuses the seed).
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into appointments (lead_id, date, time, type, overlap_allowed)
     select id, (now() + make_interval(days => (abs(hashtext(id::text)) % 60) - 30))::date,
            make_time(9 + abs(hashtext(email)) % 8, (abs(hashtext(phone)) % 2) * 30, 0),
            (array['Call','Zoom','On-site'])[1 + abs(hashtext(full_name || id::text)) % 3],
            true -- thousands of calls in 60 days overlap: allowed, as staff may (appointments_no_overlap)
-    from leads where status in ('Contacted', 'Converted') and random() < 0.2`);
+    from leads where status in ('Contacted', 'Converted') and random() < 0.2`,
+  );
   await execute(db, sql`analyze`);
 }
 
@@ -73,7 +89,10 @@ export async function phoneSearchPlans(db: Db): Promise<{ search: string; statem
   const results: { search: string; statement: 'page' | 'count'; usesIndex: boolean }[] = [];
   const line = z.object({ 'QUERY PLAN': z.string() });
   for (const search of PHONE_SEARCHES) {
-    for (const [statement, query] of [['page', leadPageQuery({ search }, 20)], ['count', leadCountQuery({ search })]] as const) {
+    for (const [statement, query] of [
+      ['page', leadPageQuery({ search }, 20)],
+      ['count', leadCountQuery({ search })],
+    ] as const) {
       const plan = (await queryRows(db, sql`explain ${query}`, line)).map((r) => r['QUERY PLAN']).join('\n');
       results.push({ search, statement, usesIndex: plan.includes(PHONE_DIGITS_INDEX) });
     }
@@ -86,10 +105,16 @@ export const SCALE_QUERIES: { name: string; path: string }[] = [
   { name: 'search by name fragment', path: '/api/leads?search=garc' },
   { name: 'search by phone fragment', path: '/api/leads?search=555-12' },
   // Seeded lead 210 (and four others) has (410) 555-7770: by its digits, with the country code, and by the last seven.
-  ...PHONE_SEARCHES.map((search) => ({ name: `search by phone ${JSON.stringify(search)}`, path: `/api/leads?search=${encodeURIComponent(search)}` })),
+  ...PHONE_SEARCHES.map((search) => ({
+    name: `search by phone ${JSON.stringify(search)}`,
+    path: `/api/leads?search=${encodeURIComponent(search)}`,
+  })),
   { name: 'search + status + property type', path: '/api/leads?search=mar&status=New&property_type=multifamily' },
   { name: 'one owner, sorted by name', path: `/api/leads?owner=${SCALE_OWNER_IDS[0]}&sort=name` },
-  { name: 'unassigned + created range + status, by name', path: '/api/leads?owner=none&created_from=2026-01-01&created_to=2026-06-30&status=New&sort=name' },
+  {
+    name: 'unassigned + created range + status, by name',
+    path: '/api/leads?owner=none&created_from=2026-01-01&created_to=2026-06-30&status=New&sort=name',
+  },
   { name: 'sorted by next step (nulls last)', path: '/api/leads?sort=next_step' },
   { name: 'sorted by next step, descending, page 10', path: '/api/leads?sort=next_step&dir=desc&page=10' },
   { name: 'sorted by status, descending', path: '/api/leads?sort=status&dir=desc' },
@@ -99,7 +124,13 @@ export const SCALE_QUERIES: { name: string; path: string }[] = [
 
 export type QueryTiming = { name: string; p50Ms: number; p95Ms: number; failures: number };
 
-export async function timeQueries(origin: string, cookie: string, samples = 60, warmup = 5, queries = SCALE_QUERIES): Promise<QueryTiming[]> {
+export async function timeQueries(
+  origin: string,
+  cookie: string,
+  samples = 60,
+  warmup = 5,
+  queries = SCALE_QUERIES,
+): Promise<QueryTiming[]> {
   const results: QueryTiming[] = [];
   for (const q of queries) {
     const times: number[] = [];

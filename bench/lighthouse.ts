@@ -36,7 +36,12 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
     logLevel: 'silent',
   });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...LIGHTHOUSE_CATEGORIES] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...LIGHTHOUSE_CATEGORIES],
+    });
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -47,7 +52,9 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
       scores[id] = Math.round(score * 100);
     }
     const failing = Object.values(lhr.audits)
-      .filter((a) => typeof a.score === 'number' && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual')
+      .filter(
+        (a) => typeof a.score === 'number' && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual',
+      )
       .map((a) => `${a.id}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`);
     const reportPath = path.join(tmpdir(), `lighthouse-${Date.now()}.json`);
     writeFileSync(reportPath, typeof result.report === 'string' ? result.report : JSON.stringify(lhr));
@@ -64,7 +71,10 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
  */
 export async function benchLighthouse(env: Record<string, string> = {}): Promise<LighthouseResult & { pass: boolean }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-'));
-  const server = await startServer({ NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir }, { entry: 'built', isolated: true, timeoutMs: 90_000 });
+  const server = await startServer(
+    { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
+    { entry: 'built', isolated: true, timeoutMs: 90_000 },
+  );
   try {
     const result = await runLighthouse(`${server.url}/`);
     console.log(`  ${LIGHTHOUSE_CATEGORIES.map((c) => `${c} ${result.scores[c]}`).join(', ')} (mobile emulation)`);

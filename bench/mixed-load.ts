@@ -23,7 +23,8 @@ const ADMIN_READS = [
 export const MIX = { page: 30, event: 65, lead: 4, admin: 1 } as const;
 
 /** A visitor's address of its own (10.0.0.0/8), as a trusted proxy in front would pass it on. */
-const visitorAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const visitorAddress = () =>
+  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 /**
  * `visitors`: each public request comes from a visitor of its own (X-Forwarded-For, believed
@@ -31,15 +32,28 @@ const visitorAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor
  */
 export function mixedRequests(origin: string, adminCookie: string, visitors = false): () => RequestSpec {
   let adminTurn = 0;
-  const from = (): Record<string, string> => (visitors ? { 'user-agent': BROWSER, 'x-forwarded-for': visitorAddress() } : { 'user-agent': BROWSER });
+  const from = (): Record<string, string> =>
+    visitors ? { 'user-agent': BROWSER, 'x-forwarded-for': visitorAddress() } : { 'user-agent': BROWSER };
   return (): RequestSpec => {
     const r = Math.random() * 100;
     if (r < MIX.page) return { kind: 'page', path: '/', method: 'GET', headers: from(), body: '' };
     if (r < MIX.page + MIX.event) {
-      return { kind: 'event', path: '/api/public/events', method: 'POST', headers: { 'content-type': 'application/json', ...from() }, body: eventBody() };
+      return {
+        kind: 'event',
+        path: '/api/public/events',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...from() },
+        body: eventBody(),
+      };
     }
     if (r < MIX.page + MIX.event + MIX.lead) {
-      return { kind: 'lead', path: '/api/public/leads', method: 'POST', headers: { 'content-type': 'application/json', origin, ...from() }, body: leadBody() };
+      return {
+        kind: 'lead',
+        path: '/api/public/leads',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, ...from() },
+        body: leadBody(),
+      };
     }
     const path = ADMIN_READS[adminTurn++ % ADMIN_READS.length]!;
     return { kind: 'admin', path, method: 'GET', headers: { cookie: adminCookie }, body: '' };
@@ -71,7 +85,8 @@ export async function measureMixedLoad(
 }
 
 /** Acknowledged (2xx) requests of one kind over warm-up and measurement: what must be stored. */
-export const acknowledged = (r: MixedResult, kind: string) => (r.warmup.byKind.get(kind)?.ok2xx ?? 0) + (r.measured.byKind.get(kind)?.ok2xx ?? 0);
+export const acknowledged = (r: MixedResult, kind: string) =>
+  (r.warmup.byKind.get(kind)?.ok2xx ?? 0) + (r.measured.byKind.get(kind)?.ok2xx ?? 0);
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -86,7 +101,9 @@ export function describeMixed(r: MixedResult, connections: number, peakRssBytes:
     `  load generator    ${fmt((m.clientCpuMs / m.elapsedMs) * 100)}% of one core (same machine as the server)`,
   ];
   for (const [kind, k] of [...m.byKind].sort((a, b) => b[1].sent - a[1].sent)) {
-    lines.push(`    ${kind.padEnd(6)} ${fmt(k.sent).padStart(9)} sent (${fmt((k.sent / m.sent) * 100, 1)}%), p50 ${fmt(k.latencyMs.p50, 1)} ms, p99 ${fmt(k.latencyMs.p99, 1)} ms, failed ${fmt(k.failed)}`);
+    lines.push(
+      `    ${kind.padEnd(6)} ${fmt(k.sent).padStart(9)} sent (${fmt((k.sent / m.sent) * 100, 1)}%), p50 ${fmt(k.latencyMs.p50, 1)} ms, p99 ${fmt(k.latencyMs.p99, 1)} ms, failed ${fmt(k.failed)}`,
+    );
   }
   for (const phase of [r.warmup, m]) {
     for (const [status, n] of phase.statuses) lines.push(`    status ${status}: ${fmt(n)}`);

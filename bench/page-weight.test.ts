@@ -28,7 +28,12 @@ describe('measurePageWeight from a build', () => {
   it('counts the scripts a page names and what they import statically, not what they import later', async () => {
     const dir = fakeBuild();
     const weight = await measurePageWeight('http://build/', fromBuild(dir));
-    expect(weight.assets.map((a) => a.url)).toEqual(['http://build/', 'http://build/assets/entry.js', 'http://build/assets/site.css', 'http://build/assets/shared.js']);
+    expect(weight.assets.map((a) => a.url)).toEqual([
+      'http://build/',
+      'http://build/assets/entry.js',
+      'http://build/assets/site.css',
+      'http://build/assets/shared.js',
+    ]);
     const [entry, shared] = ['assets/entry.js', 'assets/shared.js'].map((f) => gz(readFileSync(path.join(dir, f), 'utf8')));
     expect(weight.totals.js.gzip).toBe(entry! + shared!);
   });

@@ -80,7 +80,8 @@ export const download: Fetcher = async (url) => {
 export function fromBuild(clientDir: string): Fetcher {
   return (url) => {
     const pathname = new URL(url).pathname;
-    const file = pathname === '/' ? 'index.html' : pathname === '/login' || pathname.startsWith('/dashboard') ? 'app.html' : pathname.slice(1);
+    const file =
+      pathname === '/' ? 'index.html' : pathname === '/login' || pathname.startsWith('/dashboard') ? 'app.html' : pathname.slice(1);
     return readFile(path.join(clientDir, file));
   };
 }
@@ -136,7 +137,9 @@ export function describePageWeight(w: PageWeight): string[] {
   }
   for (const kind of ['html', 'js', 'css'] as const) {
     const t = w.totals[kind];
-    lines.push(`  ${`total ${kind.toUpperCase()}`.padEnd(48)} ${kb(t.raw).padStart(10)} ${kb(t.gzip).padStart(10)}   (${t.gzip.toLocaleString('en-US')} bytes gzipped)`);
+    lines.push(
+      `  ${`total ${kind.toUpperCase()}`.padEnd(48)} ${kb(t.raw).padStart(10)} ${kb(t.gzip).padStart(10)}   (${t.gzip.toLocaleString('en-US')} bytes gzipped)`,
+    );
   }
   for (const s of w.skipped) lines.push(`  skipped: ${s}`);
   return lines;

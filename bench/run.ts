@@ -215,11 +215,15 @@ async function benchPglite() {
     earlierLeads = 1;
     console.log(`\nSign-in and live notifications (PGlite)`);
     const signIn = await measureSignIn(server.url, adminEnv.ADMIN_EMAIL, adminEnv.ADMIN_PASSWORD);
-    console.log(`  sign-in: ${signIn.samples} sequential, p50 ${signIn.p50Ms.toFixed(1)} ms, p95 ${signIn.p95Ms.toFixed(1)} ms, ${signIn.failures} failed`);
+    console.log(
+      `  sign-in: ${signIn.samples} sequential, p50 ${signIn.p50Ms.toFixed(1)} ms, p95 ${signIn.p95Ms.toFixed(1)} ms, ${signIn.failures} failed`,
+    );
     verdict('sign-in latency p50', signIn.failures === 0, `${signIn.p50Ms.toFixed(1)} ms (argon2id verify; no target)`);
     const owner = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
     const twoFactor = await measureTwoFactorSignIn(server.url, owner);
-    console.log(`  sign-in with two-factor (password + code): ${twoFactor.samples} accounts, p50 ${twoFactor.p50Ms.toFixed(1)} ms, p95 ${twoFactor.p95Ms.toFixed(1)} ms, ${twoFactor.failures} failed`);
+    console.log(
+      `  sign-in with two-factor (password + code): ${twoFactor.samples} accounts, p50 ${twoFactor.p50Ms.toFixed(1)} ms, p95 ${twoFactor.p95Ms.toFixed(1)} ms, ${twoFactor.failures} failed`,
+    );
     verdict(
       'sign-in with two-factor p50',
       twoFactor.failures === 0 && twoFactor.p50Ms < TWO_FACTOR_SIGN_IN_TARGET_MS,
@@ -231,10 +235,15 @@ async function benchPglite() {
       cookies.push(await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }));
     }
     const fan = await measureFanout(server.url, cookies, FANOUT_TARGET_CLIENTS);
-    console.log(`  streams: ${fan.connected}/${fan.clients} connected, ${fan.delivered} received the notification, slowest ${fan.slowestMs.toFixed(0)} ms, ${fan.failures} failures`);
+    console.log(
+      `  streams: ${fan.connected}/${fan.clients} connected, ${fan.delivered} received the notification, slowest ${fan.slowestMs.toFixed(0)} ms, ${fan.failures} failures`,
+    );
     verdict(
       'live notification to 1,000 streams on one process',
-      fan.connected === FANOUT_TARGET_CLIENTS && fan.delivered === FANOUT_TARGET_CLIENTS && fan.slowestMs <= FANOUT_TARGET_MS && fan.failures === 0,
+      fan.connected === FANOUT_TARGET_CLIENTS &&
+        fan.delivered === FANOUT_TARGET_CLIENTS &&
+        fan.slowestMs <= FANOUT_TARGET_MS &&
+        fan.failures === 0,
       `${fan.delivered.toLocaleString('en-US')} of ${fan.clients.toLocaleString('en-US')} within ${fan.slowestMs.toFixed(0)} ms (target: all within ${FANOUT_TARGET_MS} ms)`,
     );
   }
@@ -248,7 +257,11 @@ async function benchPglite() {
     if ((await stop()) !== 0) console.log('  warning: the server did not stop cleanly');
     const leads = await countPgliteRows(dataDir, COUNT_LEADS);
     const notifications = await countPgliteRows(dataDir, COUNT_NOTIFICATIONS);
-    verdict('PGlite: no errors', hasNoFailures(r), `${r.measured.requestsPerSecond.toFixed(0)} req/s${ofHello(r.measured.requestsPerSecond)} (no target)`);
+    verdict(
+      'PGlite: no errors',
+      hasNoFailures(r),
+      `${r.measured.requestsPerSecond.toFixed(0)} req/s${ofHello(r.measured.requestsPerSecond)} (no target)`,
+    );
     checkStored('PGlite', r, leads, notifications, earlierLeads);
   }
 }
@@ -345,7 +358,10 @@ async function benchEmail(engine: 'PGlite' | 'PostgreSQL', fresh: () => Promise<
   const offRps = median(rps(offRuns));
   const onRps = median(rps(onRuns));
   const slowdown = slowdownPercent(offRps, onRps);
-  const list = (runs: ThroughputResult[]) => rps(runs).map((n) => n.toFixed(0)).join(', ');
+  const list = (runs: ThroughputResult[]) =>
+    rps(runs)
+      .map((n) => n.toFixed(0))
+      .join(', ');
   verdict(
     `${engine}: lead submissions/s with email on`,
     slowdown <= EMAIL_SLOWDOWN_TARGET_PERCENT && [...offRuns, ...onRuns].every(hasNoFailures),
@@ -387,12 +403,18 @@ async function benchEmail(engine: 'PGlite' | 'PostgreSQL', fresh: () => Promise<
 async function benchMixed() {
   const seconds = envInt('BENCH_MIXED_SECONDS', 60, 1, 600);
   const connections = 64;
-  console.log(`\nMixed workload on PostgreSQL (${seconds} s, ${connections} connections): ${MIX.page}% GET /, ${MIX.event}% analytics events, ${MIX.lead}% lead submissions, ${MIX.admin}% admin reads`);
+  console.log(
+    `\nMixed workload on PostgreSQL (${seconds} s, ${connections} connections): ${MIX.page}% GET /, ${MIX.event}% analytics events, ${MIX.lead}% lead submissions, ${MIX.admin}% admin reads`,
+  );
   const pgServer = await acquirePostgres();
   cleanups.push(pgServer.release);
   const database = await createFreshDatabase(pgServer.url);
   cleanups.push(database.drop);
-  const server = await startBuiltServer({ ...serverEnv, DATABASE_URL: database.url, ANALYTICS_RATE_LIMIT: process.env.BENCH_ANALYTICS_LIMIT ?? '0' });
+  const server = await startBuiltServer({
+    ...serverEnv,
+    DATABASE_URL: database.url,
+    ANALYTICS_RATE_LIMIT: process.env.BENCH_ANALYTICS_LIMIT ?? '0',
+  });
   cleanups.push(server.stop);
   const cookie = await signInOverHttp(server.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
   const r = await measureMixedLoad(server.url, cookie, { connections, warmupMs: 5_000, durationMs: seconds * 1000, signal: load.signal });
@@ -410,8 +432,11 @@ async function benchMixed() {
   );
   const leads = await countRows(database.url, COUNT_LEADS);
   const events = await countRows(database.url, 'select count(*) as n from analytics_events');
-  verdict('mixed workload: every acknowledged lead and event stored', leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
-    `leads ${acknowledged(r, 'lead')} acknowledged / ${leads} stored; events ${acknowledged(r, 'event')} acknowledged / ${events} stored`);
+  verdict(
+    'mixed workload: every acknowledged lead and event stored',
+    leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
+    `leads ${acknowledged(r, 'lead')} acknowledged / ${leads} stored; events ${acknowledged(r, 'event')} acknowledged / ${events} stored`,
+  );
   await runCleanups();
 }
 
@@ -419,7 +444,9 @@ async function benchMixed() {
 async function benchCluster() {
   const seconds = envInt('BENCH_MIXED_SECONDS', 60, 1, 600);
   const connections = 64;
-  console.log(`\nMixed workload through Caddy to 1, 2 and 3 app processes on PostgreSQL (${seconds} s each, ${connections} connections, each public request a visitor of its own)`);
+  console.log(
+    `\nMixed workload through Caddy to 1, 2 and 3 app processes on PostgreSQL (${seconds} s each, ${connections} connections, each public request a visitor of its own)`,
+  );
   const pgServer = await acquirePostgres();
   cleanups.push(pgServer.release);
   for (const processes of [1, 2, 3]) {
@@ -432,7 +459,13 @@ async function benchCluster() {
     const cluster = await startCluster({ processes, env, stateDir, start: (e) => startBuiltServer(e) });
     cleanups.push(cluster.stop);
     const cookie = await signInOverHttp(cluster.url, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD });
-    const r = await measureMixedLoad(cluster.url, cookie, { connections, warmupMs: 5_000, durationMs: seconds * 1000, signal: load.signal, visitors: true });
+    const r = await measureMixedLoad(cluster.url, cookie, {
+      connections,
+      warmupMs: 5_000,
+      durationMs: seconds * 1000,
+      signal: load.signal,
+      visitors: true,
+    });
     const peaks = cluster.servers.map((s) => s.peakRssBytes() ?? 0);
     cleanups.pop();
     await cluster.stop();
@@ -441,9 +474,14 @@ async function benchCluster() {
     const leads = await countRows(database.url, COUNT_LEADS);
     const events = await countRows(database.url, 'select count(*) as n from analytics_events');
     const peak = `${(Math.max(...peaks) / 1024 / 1024).toFixed(0)} MiB`;
-    console.log(`  ${processes} process${processes > 1 ? 'es' : ''}: ${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, ${errors} errors, peak RSS per process ${peak}`);
-    verdict(`cluster of ${processes}: no errors, every acknowledged write stored`, errors === 0 && leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
-      `${m.requestsPerSecond.toFixed(0)} req/s${ofHello(m.requestsPerSecond)}, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms; ${errors} errors; leads ${acknowledged(r, 'lead')}/${leads}, events ${acknowledged(r, 'event')}/${events} acknowledged/stored`);
+    console.log(
+      `  ${processes} process${processes > 1 ? 'es' : ''}: ${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms, ${errors} errors, peak RSS per process ${peak}`,
+    );
+    verdict(
+      `cluster of ${processes}: no errors, every acknowledged write stored`,
+      errors === 0 && leads === acknowledged(r, 'lead') && events === acknowledged(r, 'event'),
+      `${m.requestsPerSecond.toFixed(0)} req/s${ofHello(m.requestsPerSecond)}, p50 ${m.latencyMs.p50.toFixed(1)} ms, p99 ${m.latencyMs.p99.toFixed(1)} ms; ${errors} errors; leads ${acknowledged(r, 'lead')}/${leads}, events ${acknowledged(r, 'event')}/${events} acknowledged/stored`,
+    );
   }
   await runCleanups();
 }
@@ -474,12 +512,20 @@ const SCALE_TARGET_MS = { PGlite: 150, PostgreSQL: 50 } as const;
 async function benchScale(engine: keyof typeof SCALE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
   console.log(`\nLeads Manager and Overview at ${SCALE_LEADS.toLocaleString('en-US')} leads, ${engine}`);
   let plans: Awaited<ReturnType<typeof phoneSearchPlans>> = [];
-  const { server, cookie } = await seedThenServe(open, async (db) => {
-    await seedLeadsAtScale(db);
-    plans = await phoneSearchPlans(db);
-  }, env);
+  const { server, cookie } = await seedThenServe(
+    open,
+    async (db) => {
+      await seedLeadsAtScale(db);
+      plans = await phoneSearchPlans(db);
+    },
+    env,
+  );
   for (const p of plans) {
-    verdict(`${engine} at 100k leads: phone search ${JSON.stringify(p.search)} (${p.statement}) uses the digits index`, p.usesIndex, p.usesIndex ? 'EXPLAIN names leads_phone_digits_trgm_idx' : 'EXPLAIN does not name leads_phone_digits_trgm_idx');
+    verdict(
+      `${engine} at 100k leads: phone search ${JSON.stringify(p.search)} (${p.statement}) uses the digits index`,
+      p.usesIndex,
+      p.usesIndex ? 'EXPLAIN names leads_phone_digits_trgm_idx' : 'EXPLAIN does not name leads_phone_digits_trgm_idx',
+    );
   }
   const timings = await timeQueries(server.url, cookie);
   const target = SCALE_TARGET_MS[engine];
@@ -499,11 +545,19 @@ const LEAD_PAGE_TARGET_MS = { PGlite: undefined, PostgreSQL: 30 } as const;
 async function benchLeadPage(engine: keyof typeof LEAD_PAGE_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
   console.log(`\nThe lead page at ${SCALE_LEADS.toLocaleString('en-US')} leads, one with ${TIMELINE_ENTRIES} timeline entries, ${engine}`);
   let leadId = '';
-  const { server, cookie } = await seedThenServe(open, async (db) => {
-    leadId = await seedLeadPage(db);
-  }, env);
+  const { server, cookie } = await seedThenServe(
+    open,
+    async (db) => {
+      leadId = await seedLeadPage(db);
+    },
+    env,
+  );
   const { timings, kinds } = await timeLeadPage(server.url, cookie, leadId);
-  console.log(`  timeline: ${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  console.log(
+    `  timeline: ${Object.entries(kinds)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ')}`,
+  );
   const target = LEAD_PAGE_TARGET_MS[engine];
   for (const t of timings) {
     verdict(
@@ -532,9 +586,17 @@ async function benchIngest(engine: Engine, env: Record<string, string>, countSto
   const rps = events.requestsPerSecond;
   const ratio = rps / hello.requestsPerSecond;
   const goal = WRITE_PATHS.events.goals[engine];
-  console.log(`  bare Hono hello-world: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s, p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`);
-  console.log(`  sent ${events.sent.toLocaleString('en-US')}, acknowledged ${events.ok2xx.toLocaleString('en-US')}, stored ${stored.toLocaleString('en-US')}, non-2xx ${events.non2xx}, errors ${events.errors}`);
-  verdict(`${engine}: every acknowledged event stored`, stored === events.ok2xx && events.errors === 0 && events.non2xx === 0, `${events.ok2xx} acknowledged, ${stored} stored`);
+  console.log(
+    `  bare Hono hello-world: ${hello.requestsPerSecond.toFixed(0)} req/s; events: ${rps.toFixed(0)}/s, p50 ${events.latencyMs.p50.toFixed(1)} ms, p99 ${events.latencyMs.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `  sent ${events.sent.toLocaleString('en-US')}, acknowledged ${events.ok2xx.toLocaleString('en-US')}, stored ${stored.toLocaleString('en-US')}, non-2xx ${events.non2xx}, errors ${events.errors}`,
+  );
+  verdict(
+    `${engine}: every acknowledged event stored`,
+    stored === events.ok2xx && events.errors === 0 && events.non2xx === 0,
+    `${events.ok2xx} acknowledged, ${stored} stored`,
+  );
   verdict(`${engine}: events/s`, ratio >= goal, `${rps.toFixed(0)}/s = ${ratio.toFixed(3)}× hello-world (goal ≥ ${goal}×)`);
 }
 
@@ -569,16 +631,26 @@ const REPORT_TARGET_MS = { PGlite: 400, PostgreSQL: 150 } as const;
 async function benchSummary(engine: 'PGlite' | 'PostgreSQL', open: () => Promise<Database>, env: Record<string, string>, sizes: number[]) {
   for (const size of sizes) {
     const label = `${size / 1_000_000}M events`;
-    console.log(`\nAnalytics summary, funnel and sources with ${size.toLocaleString('en-US')} events and ${leadsFor(size).toLocaleString('en-US')} leads, ${engine}`);
+    console.log(
+      `\nAnalytics summary, funnel and sources with ${size.toLocaleString('en-US')} events and ${leadsFor(size).toLocaleString('en-US')} leads, ${engine}`,
+    );
     const { server, cookie } = await seedThenServe(open, (db) => seedEventsAndLeads(db, size), env);
     for (const t of await timeSummary(server.url, cookie)) {
       const target = engine === 'PostgreSQL' && size >= 10_000_000 && t.period === '30d' ? 100 : undefined;
       const detail = `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms${target ? ` (target p95 < ${target} ms)` : ''}`;
       verdict(`${engine} summary ${t.period} at ${label}`, target ? t.p95 < target : true, detail);
     }
-    const shape = await fetch(`${server.url}/api/analytics/report?days=90`, { headers: { cookie } }).then((r) => r.json() as Promise<{ funnel: Record<string, number> }>);
-    const sources = await fetch(`${server.url}/api/analytics/sources?days=90&group=utm`, { headers: { cookie } }).then((r) => r.json() as Promise<{ rows: unknown[] }>);
-    console.log(`  90-day funnel: ${Object.entries(shape.funnel).map(([k, n]) => `${k} ${n.toLocaleString('en-US')}`).join(', ')}; ${sources.rows.length} UTM rows`);
+    const shape = await fetch(`${server.url}/api/analytics/report?days=90`, { headers: { cookie } }).then(
+      (r) => r.json() as Promise<{ funnel: Record<string, number> }>,
+    );
+    const sources = await fetch(`${server.url}/api/analytics/sources?days=90&group=utm`, { headers: { cookie } }).then(
+      (r) => r.json() as Promise<{ rows: unknown[] }>,
+    );
+    console.log(
+      `  90-day funnel: ${Object.entries(shape.funnel)
+        .map(([k, n]) => `${k} ${n.toLocaleString('en-US')}`)
+        .join(', ')}; ${sources.rows.length} UTM rows`,
+    );
     const judged = engine === 'PostgreSQL' ? size >= 10_000_000 : size >= 1_000_000;
     for (const t of await timeReport(server.url, cookie)) {
       const target = judged && t.name.endsWith(' 90d') ? REPORT_TARGET_MS[engine] : undefined;
@@ -597,9 +669,21 @@ async function main() {
     if (['pglite', 'postgres', 'email', 'mixed', 'booking', 'cluster'].some(wants)) {
       const hello = await startHelloWorld();
       cleanups.push(hello.stop);
-      helloRps = (await runLoad({ url: `${hello.url}/`, method: 'GET', headers: {}, body: () => '', connections: load.connections, durationMs: 10_000, maxRequests: 5_000_000 })).requestsPerSecond;
+      helloRps = (
+        await runLoad({
+          url: `${hello.url}/`,
+          method: 'GET',
+          headers: {},
+          body: () => '',
+          connections: load.connections,
+          durationMs: 10_000,
+          maxRequests: 5_000_000,
+        })
+      ).requestsPerSecond;
       await runCleanups();
-      console.log(`bare Hono hello-world on this machine now: ${helloRps.toFixed(0)} req/s (${load.connections} connections, 10 s); throughputs below are also shown as a share of it`);
+      console.log(
+        `bare Hono hello-world on this machine now: ${helloRps.toFixed(0)} req/s (${load.connections} connections, 10 s); throughputs below are also shown as a share of it`,
+      );
     }
     if (wants('write-paths')) await benchWritePaths();
     if (wants('page') || wants('auth') || wants('pglite')) {
@@ -609,7 +693,11 @@ async function main() {
     if (wants('lighthouse')) {
       console.log(`\nLighthouse on / (mobile emulation)`);
       const lh = await benchLighthouse(adminEnv);
-      verdict('Lighthouse scores for /', lh.pass, `${LIGHTHOUSE_CATEGORIES.map((c) => `${c} ${lh.scores[c]}`).join(', ')} (targets: ${describeTargets()})`);
+      verdict(
+        'Lighthouse scores for /',
+        lh.pass,
+        `${LIGHTHOUSE_CATEGORIES.map((c) => `${c} ${lh.scores[c]}`).join(', ')} (targets: ${describeTargets()})`,
+      );
     }
     if (wants('postgres')) await benchPostgres();
     if (wants('email')) {
@@ -623,7 +711,11 @@ async function main() {
       await benchEmail('PostgreSQL', async () => {
         const database = await createFreshDatabase(pgServer.url);
         cleanups.push(database.drop);
-        return { env: { DATABASE_URL: database.url }, open: async () => openPostgres(database.url, 2), count: (q) => countRows(database.url, q) };
+        return {
+          env: { DATABASE_URL: database.url },
+          open: async () => openPostgres(database.url, 2),
+          count: (q) => countRows(database.url, q),
+        };
       });
       await runCleanups();
     }
@@ -651,15 +743,34 @@ async function main() {
       await runCleanups();
     }
     if (wants('booking')) {
-      await benchBooking({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, connections: load.connections, signal: load.signal, cleanups, verdict, ofHello });
+      await benchBooking({
+        serve: (env) => startBuiltServer({ ...serverEnv, ...env }),
+        admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD },
+        connections: load.connections,
+        signal: load.signal,
+        cleanups,
+        verdict,
+        ofHello,
+      });
       await runCleanups();
     }
     if (wants('availability')) {
-      await benchAvailability({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, signal: load.signal, cleanups, verdict });
+      await benchAvailability({
+        serve: (env) => startBuiltServer({ ...serverEnv, ...env }),
+        admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD },
+        signal: load.signal,
+        cleanups,
+        verdict,
+      });
       await runCleanups();
     }
     if (wants('import')) {
-      await benchImport({ serve: (env) => startBuiltServer({ ...serverEnv, ...env }), admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD }, cleanups, verdict });
+      await benchImport({
+        serve: (env) => startBuiltServer({ ...serverEnv, ...env }),
+        admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD },
+        cleanups,
+        verdict,
+      });
       await runCleanups();
     }
     if (wants('cluster')) await benchCluster();
@@ -681,7 +792,12 @@ async function main() {
       }
       if (wants('analytics')) {
         await benchSummary('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir }, [1_000_000]);
-        await benchSummary('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url }, [1_000_000, 10_000_000]);
+        await benchSummary(
+          'PostgreSQL',
+          async () => openPostgres(database.url, 2),
+          { DATABASE_URL: database.url },
+          [1_000_000, 10_000_000],
+        );
       }
       await runCleanups();
     }

@@ -50,12 +50,15 @@ export const median = (values: number[]) => {
 };
 
 /** Pass: the median ratio at or above the floor, nothing failed and everything acknowledged was stored. */
-export const passes = (r: Pick<PathReport, 'ratio' | 'floor' | 'stored' | 'failures'>) => r.ratio >= r.floor && r.stored.ok && r.failures === 0;
+export const passes = (r: Pick<PathReport, 'ratio' | 'floor' | 'stored' | 'failures'>) =>
+  r.ratio >= r.floor && r.stored.ok && r.failures === 0;
 
 const fmtRatio = (r: number) => `${r.toFixed(3)}×`;
 
 export function describeReport(r: PathReport): string {
-  const rounds = r.rounds.map((x) => `${Math.round(x.rps).toLocaleString('en-US')}/s of ${Math.round(x.helloRps).toLocaleString('en-US')} = ${fmtRatio(x.ratio)}`);
+  const rounds = r.rounds.map(
+    (x) => `${Math.round(x.rps).toLocaleString('en-US')}/s of ${Math.round(x.helloRps).toLocaleString('en-US')} = ${fmtRatio(x.ratio)}`,
+  );
   return (
     `${fmtRatio(r.ratio)} hello-world (median of ${r.rounds.length}: ${rounds.join('; ')}); goal ≥ ${fmtRatio(r.goal)}, CI floor ${fmtRatio(r.floor)}` +
     `${r.failures ? `; ${r.failures} failed requests` : ''}; ${r.stored.detail}`
@@ -73,14 +76,20 @@ export type Counter = (query: string) => Promise<number>;
 async function checkStored(path: WritePath, acknowledged: number, count: Counter): Promise<PathReport['stored']> {
   if (path === 'events') {
     const events = await count('select count(*) as n from analytics_events');
-    return { ok: events === acknowledged, detail: `${acknowledged.toLocaleString('en-US')} acknowledged, ${events.toLocaleString('en-US')} stored` };
+    return {
+      ok: events === acknowledged,
+      detail: `${acknowledged.toLocaleString('en-US')} acknowledged, ${events.toLocaleString('en-US')} stored`,
+    };
   }
   const leads = await count('select count(*) as n from leads');
   const notifications = await count("select count(*) as n from notifications where type = 'lead'");
   // Each lead: the visitor's acknowledgement and the "new lead" alert to the one admin.
   const emails = await count('select count(*) as n from emails');
   const ok = leads === acknowledged && notifications === leads && emails === 2 * leads;
-  return { ok, detail: `${acknowledged.toLocaleString('en-US')} acknowledged; ${leads.toLocaleString('en-US')} leads, ${notifications.toLocaleString('en-US')} notifications, ${emails.toLocaleString('en-US')} emails stored` };
+  return {
+    ok,
+    detail: `${acknowledged.toLocaleString('en-US')} acknowledged; ${leads.toLocaleString('en-US')} leads, ${notifications.toLocaleString('en-US')} notifications, ${emails.toLocaleString('en-US')} emails stored`,
+  };
 }
 
 function loadFor(path: WritePath, origin: string, connections: number, durationMs: number, signal?: AbortSignal): Promise<LoadResult> {
@@ -125,7 +134,16 @@ export async function measureWritePath(o: MeasureOptions): Promise<PathReport> {
   failures += warm.non2xx + warm.errors;
   const rounds: Round[] = [];
   for (let i = 0; i < o.rounds && !o.signal?.aborted; i++) {
-    const hello = await runLoad({ url: `${o.hello.url}/`, method: 'GET', headers: {}, body: () => '', connections: o.connections, durationMs: ms, maxRequests: 20_000_000, signal: o.signal });
+    const hello = await runLoad({
+      url: `${o.hello.url}/`,
+      method: 'GET',
+      headers: {},
+      body: () => '',
+      connections: o.connections,
+      durationMs: ms,
+      maxRequests: 20_000_000,
+      signal: o.signal,
+    });
     const run = await loadFor(o.path, o.server.url, o.connections, ms, o.signal);
     acknowledged += run.ok2xx;
     failures += run.non2xx + run.errors;
@@ -170,7 +188,11 @@ export function freshDatabases(postgresUrl: () => Promise<string>): (engine: Eng
   return async (engine): Promise<FreshDatabase> => {
     if (engine === 'PGlite') {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'write-paths-'));
-      return { env: { DATA_DIR: dataDir }, count: (q) => countPgliteRows(dataDir, q), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+      return {
+        env: { DATA_DIR: dataDir },
+        count: (q) => countPgliteRows(dataDir, q),
+        drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
     }
     const database = await createFreshDatabase(await postgresUrl());
     return { env: { DATABASE_URL: database.url }, count: (q) => countRows(database.url, q), drop: database.drop };
@@ -203,7 +225,18 @@ export async function runWritePaths(o: RunOptions): Promise<PathReport[]> {
         try {
           const server = await o.serve({ ...WRITE_PATH_SERVER_ENV, ...database.env, SMTP_URL: o.smtpUrl });
           try {
-            const report = await measureWritePath({ path, engine, server, hello, stop: () => server.stop(), count: database.count, rounds: o.rounds, seconds: o.seconds, connections: WRITE_PATHS[path].connections, signal: o.signal });
+            const report = await measureWritePath({
+              path,
+              engine,
+              server,
+              hello,
+              stop: () => server.stop(),
+              count: database.count,
+              rounds: o.rounds,
+              seconds: o.seconds,
+              connections: WRITE_PATHS[path].connections,
+              signal: o.signal,
+            });
             reports.push(report);
             o.onReport?.(report);
           } finally {

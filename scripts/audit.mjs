@@ -43,7 +43,9 @@ const message = String(report?.message ?? report?.error?.summary ?? '');
 const endpointRefused = typeof report?.statusCode === 'number' && /advisories|audits/.test(String(report?.uri ?? message));
 const endpointUnreachable =
   /\/-\/npm\/v1\/security\/.* failed, reason:/.test(message) ||
-  /^(ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(String(report?.error?.code ?? report?.code ?? ''));
+  /^(ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(
+    String(report?.error?.code ?? report?.code ?? ''),
+  );
 if (endpointRefused || endpointUnreachable) {
   console.log(`audit: WARNING: not checked, the registry's advisory endpoint is unavailable (${firstLine(message)})`);
   process.exit(0);
@@ -51,7 +53,12 @@ if (endpointRefused || endpointUnreachable) {
 fail(`npm audit failed (exit ${run.status}): ${firstLine(message || run.stderr)}`);
 
 function firstLine(text) {
-  return String(text ?? '').trim().split('\n')[0]?.slice(0, 300) ?? '';
+  return (
+    String(text ?? '')
+      .trim()
+      .split('\n')[0]
+      ?.slice(0, 300) ?? ''
+  );
 }
 
 function fail(why) {

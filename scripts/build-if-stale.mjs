@@ -15,7 +15,12 @@ import { CLI_NAMES } from './build-server.mjs';
 export const STAMP = 'dist/.build-stamp';
 const INPUT_DIRS = ['src', 'scripts'];
 const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'vite.public.config.ts', 'vite.admin.config.ts'];
-const OUTPUTS = ['dist/server/main.js', ...CLI_NAMES.map((name) => `dist/server/cli/${name}.js`), 'dist/client/app.html', 'dist/client/index.html'];
+const OUTPUTS = [
+  'dist/server/main.js',
+  ...CLI_NAMES.map((name) => `dist/server/cli/${name}.js`),
+  'dist/client/app.html',
+  'dist/client/index.html',
+];
 const isTest = (file) => /\.test\.[cm]?[jt]sx?$/.test(file) || file.includes(`${path.sep}test${path.sep}`);
 
 function filesUnder(dir) {
@@ -30,7 +35,10 @@ function filesUnder(dir) {
 
 /** The hash of everything the build reads, in a fixed order (names and contents). */
 export function sourcesHash(root = process.cwd()) {
-  const files = [...INPUT_DIRS.flatMap((d) => filesUnder(path.join(root, d))), ...INPUT_FILES.map((f) => path.join(root, f)).filter(existsSync)].sort();
+  const files = [
+    ...INPUT_DIRS.flatMap((d) => filesUnder(path.join(root, d))),
+    ...INPUT_FILES.map((f) => path.join(root, f)).filter(existsSync),
+  ].sort();
   const hash = createHash('sha256');
   for (const file of files) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');

@@ -17,7 +17,11 @@ const CLI_NAMES = cliNames as string[];
 const SERVER_BUILD = serverBuild as BuildOptions;
 
 /** `drizzle-orm/pg-core` → `drizzle-orm`; `@hono/node-server/conninfo` → `@hono/node-server`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 describe('the runtime dependencies', () => {
   it('are exactly the packages the built server and its tools import', async () => {
@@ -36,7 +40,9 @@ describe('the runtime dependencies', () => {
   }, 60_000);
 
   it('and the development ones are pinned to one exact version', () => {
-    const loose = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies }).filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version));
+    const loose = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies }).filter(
+      ([, version]) => !/^\d+\.\d+\.\d+$/.test(version),
+    );
     expect(loose).toEqual([]);
   });
 });

@@ -20,7 +20,9 @@ for (const { name, path: pagePath, budgetBytes } of WEIGHT_BUDGETS) {
   const js = weight.totals.js.gzip;
   const pass = js <= budgetBytes;
   failed ||= !pass;
-  console.log(`${pass ? 'PASS' : 'FAIL'}  ${name}: ${js.toLocaleString('en-US')} bytes gzipped (budget ${budgetBytes.toLocaleString('en-US')})`);
+  console.log(
+    `${pass ? 'PASS' : 'FAIL'}  ${name}: ${js.toLocaleString('en-US')} bytes gzipped (budget ${budgetBytes.toLocaleString('en-US')})`,
+  );
   if (!pass) for (const line of describePageWeight(weight)) console.log(line);
 }
 process.exitCode = failed ? 1 : 0;

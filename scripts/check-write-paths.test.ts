@@ -33,7 +33,10 @@ describe.runIf(existsSync(BUILT_SERVER) || process.env.CI === 'true')('npm run c
       BENCH_SERVER_NODE_ARGS: '--import ./bench/lib/slow-events.mjs',
     });
     expect(await check.exited).toBe(1);
-    const line = check.output().split('\n').find((l) => l.includes('analytics events, PGlite'));
+    const line = check
+      .output()
+      .split('\n')
+      .find((l) => l.includes('analytics events, PGlite'));
     expect(line, check.output()).toBeDefined();
     expect(line).toMatch(/^FAIL {2}analytics events, PGlite: \d\.\d{3}× hello-world/);
     expect(line).toMatch(/(\d[\d,]*) acknowledged, \1 stored/);

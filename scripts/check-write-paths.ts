@@ -13,7 +13,16 @@
 import { existsSync } from 'node:fs';
 import { startSmtpSink } from '../bench/email.ts';
 import { acquirePostgres, type PostgresServer } from '../bench/lib/postgres.ts';
-import { describeReport, freshDatabases, passes, runWritePaths, WRITE_PATHS, type Engine, type PathReport, type WritePath } from '../bench/write-paths.ts';
+import {
+  describeReport,
+  freshDatabases,
+  passes,
+  runWritePaths,
+  WRITE_PATHS,
+  type Engine,
+  type PathReport,
+  type WritePath,
+} from '../bench/write-paths.ts';
 import { BUILT_SERVER, startServer } from '../src/server/test/process.ts';
 
 function envInt(name: string, fallback: number, min: number, max: number): number {
@@ -50,7 +59,9 @@ process.once('SIGTERM', () => interrupted.abort());
 let postgres: PostgresServer | undefined;
 const fresh = freshDatabases(async () => (postgres ??= await acquirePostgres()).url);
 
-console.log(`check:write-paths: ${engines.join(', ')}; ${paths.join(', ')}; median of ${rounds} × ${seconds} s against a hello-world each round`);
+console.log(
+  `check:write-paths: ${engines.join(', ')}; ${paths.join(', ')}; median of ${rounds} × ${seconds} s against a hello-world each round`,
+);
 const sink = await startSmtpSink();
 let reports: PathReport[];
 try {

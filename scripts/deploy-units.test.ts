@@ -32,7 +32,10 @@ describe.skipIf(!required && !has('systemd-analyze'))('deploy/ systemd units', (
     expect(unit).toMatch(/^Restart=always$/m);
     expect(unit).toMatch(/^ProtectSystem=strict$/m);
     expect(unit).toMatch(/^NoNewPrivileges=yes$/m);
-    const security = spawnSync('systemd-analyze', ['security', '--offline=true', '--no-pager', 'crm.service'], { cwd: scratch, encoding: 'utf8' });
+    const security = spawnSync('systemd-analyze', ['security', '--offline=true', '--no-pager', 'crm.service'], {
+      cwd: scratch,
+      encoding: 'utf8',
+    });
     const level = /Overall exposure level for crm\.service: ([\d.]+)/.exec(security.stdout);
     expect(level, security.stdout + security.stderr).not.toBeNull();
     // 0 is fully locked down, 10 is unprotected; systemd calls below 2 "OK".
@@ -55,7 +58,10 @@ describe.skipIf(!required && !has('caddy'))('deploy/Caddyfile', () => {
     });
 
   it('is valid for one domain and one app process, and for several processes', () => {
-    const settings: Record<string, string>[] = [{ CRM_DOMAIN: 'crm.example.com' }, { CRM_DOMAIN: 'crm.example.com', CRM_UPSTREAMS: '127.0.0.1:3001 127.0.0.1:3002 127.0.0.1:3003' }];
+    const settings: Record<string, string>[] = [
+      { CRM_DOMAIN: 'crm.example.com' },
+      { CRM_DOMAIN: 'crm.example.com', CRM_UPSTREAMS: '127.0.0.1:3001 127.0.0.1:3002 127.0.0.1:3003' },
+    ];
     for (const env of settings) {
       const run = validate(env);
       expect(run.stdout + run.stderr).toContain('Valid configuration');

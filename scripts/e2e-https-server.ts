@@ -20,10 +20,22 @@ const dataDir = path.join(stateDir, 'data');
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
 const app = spawn(process.execPath, ['dist/server/main.js'], {
-  env: { ...process.env, PORT: String(appPort), HOST: '127.0.0.1', DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1,::1', PUBLIC_URL: `https://localhost:${httpsPort}` },
+  env: {
+    ...process.env,
+    PORT: String(appPort),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    TRUST_PROXY: '127.0.0.1,::1',
+    PUBLIC_URL: `https://localhost:${httpsPort}`,
+  },
   stdio: 'inherit',
 });
-const caddy = await startCaddy({ upstreams: [`127.0.0.1:${appPort}`], stateDir, httpsPort, httpPort: Number(need('E2E_HTTP_REDIRECT_PORT')) });
+const caddy = await startCaddy({
+  upstreams: [`127.0.0.1:${appPort}`],
+  stateDir,
+  httpsPort,
+  httpPort: Number(need('E2E_HTTP_REDIRECT_PORT')),
+});
 console.log(`e2e https: ${caddy.url} -> 127.0.0.1:${appPort}`);
 
 let stopping = false;

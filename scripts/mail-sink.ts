@@ -14,7 +14,8 @@ const smtpPort = Number(process.env.MAIL_SINK_SMTP_PORT ?? 1025);
 const httpPort = Number(process.env.MAIL_SINK_HTTP_PORT ?? 1080);
 const sink = await startMailSink({ port: smtpPort });
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** What the browser tests read: the parsed message, attachments as text. */
 const asJson = (m: ReceivedMail, index: number) => ({
@@ -23,7 +24,10 @@ const asJson = (m: ReceivedMail, index: number) => ({
   messageId: m.parsed.messageId,
   subject: m.parsed.subject,
   from: m.parsed.from?.text,
-  to: [m.parsed.to ?? []].flat().map((a) => a.text).join(', '),
+  to: [m.parsed.to ?? []]
+    .flat()
+    .map((a) => a.text)
+    .join(', '),
   text: m.parsed.text,
   html: m.parsed.html || null,
   attachments: m.parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('utf8') })),

@@ -27,7 +27,11 @@ afterEach(() => {
 
 async function startWithNpm(dataDir: string) {
   // The server's own listen(0) answer gives the port; JSON logs, so the line is easy to find.
-  const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -14,7 +14,14 @@ const walk = (suite, titles) => {
   for (const spec of suite.specs ?? []) {
     for (const test of spec.tests ?? []) {
       const failed = (test.results ?? []).filter((r) => r.status === 'failed' || r.status === 'timedOut');
-      for (const result of failed) failures.push({ title: [...titles, spec.title].filter(Boolean).join(' › '), project: test.projectName, file: spec.file, line: spec.line, result });
+      for (const result of failed)
+        failures.push({
+          title: [...titles, spec.title].filter(Boolean).join(' › '),
+          project: test.projectName,
+          file: spec.file,
+          line: spec.line,
+          result,
+        });
     }
   }
   for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
@@ -26,8 +33,15 @@ console.log(`\n==> failed browser tests (${failures.length}), again`);
 for (const { title, project, file, line, result } of failures.slice(0, 5)) {
   console.log(`\n[${project}] ${file}:${line} ${title} (${result.status}, ${result.duration} ms)`);
   for (const error of result.errors ?? []) {
-    const lines = plain(error.message).split('\n').filter((l) => l.trim() !== '');
-    console.log(lines.slice(0, 12).map((l) => `  ${l}`).join('\n'));
+    const lines = plain(error.message)
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    console.log(
+      lines
+        .slice(0, 12)
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
     if (error.location) console.log(`  at ${error.location.file}:${error.location.line}:${error.location.column}`);
   }
 }

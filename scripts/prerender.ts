@@ -21,14 +21,18 @@ const clientDir = path.join(root, 'dist/client');
 const ssrDir = path.join(root, 'dist/.prerender');
 const shellFile = path.join(clientDir, 'public.html');
 
-export const ROBOTS_TXT = ['User-agent: *', 'Allow: /', 'Disallow: /dashboard', 'Disallow: /login', 'Disallow: /api', 'Disallow: /booking', ''].join('\n');
+export const ROBOTS_TXT = [
+  'User-agent: *',
+  'Allow: /',
+  'Disallow: /dashboard',
+  'Disallow: /login',
+  'Disallow: /api',
+  'Disallow: /booking',
+  '',
+].join('\n');
 
 function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
 
 function headTags(meta: { title: string; description: string }, noindex: boolean): string {
@@ -81,8 +85,7 @@ async function main() {
       .replace(HEAD_PLACEHOLDER, () => headTags(meta, page === 'not-found' || page === 'booking'))
       .replace(
         ROOT_PLACEHOLDER,
-        () =>
-          `<div id="${PUBLIC_ROOT_ID}" ${PUBLIC_PAGE_ATTRIBUTE}="${page}">${html}</div>\n    ${SITE_CONFIG_SCRIPT}`,
+        () => `<div id="${PUBLIC_ROOT_ID}" ${PUBLIC_PAGE_ATTRIBUTE}="${page}">${html}</div>\n    ${SITE_CONFIG_SCRIPT}`,
       );
     if (count(document, '<h1') !== 1) throw new Error(`${file}: expected exactly one <h1>`);
     if (count(document, SITE_CONFIG_SCRIPT) !== 1) throw new Error(`${file}: expected the site-config block once`);

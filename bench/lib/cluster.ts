@@ -24,7 +24,11 @@ export async function startCluster(opts: {
   try {
     // At once, as after a reboot: the migrations' advisory lock lets one migrate while the others wait.
     servers.push(...(await Promise.all(Array.from({ length: opts.processes }, () => opts.start({ ...opts.env, ...CLUSTER_ENV })))));
-    const caddy = await startCaddy({ upstreams: servers.map((s) => `127.0.0.1:${s.port}`), stateDir: opts.stateDir, plainHttpPort: await freePort() });
+    const caddy = await startCaddy({
+      upstreams: servers.map((s) => `127.0.0.1:${s.port}`),
+      stateDir: opts.stateDir,
+      plainHttpPort: await freePort(),
+    });
     return {
       url: caddy.url,
       servers,

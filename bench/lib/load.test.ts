@@ -18,7 +18,8 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push(`${req.method} ${req.url} ${body}`);
       if (req.url === '/empty') return void res.writeHead(204).end();
-      if (req.url === '/json') return void res.writeHead(400, { 'content-type': 'application/json', 'content-length': '15' }).end('{"error":"bad"}');
+      if (req.url === '/json')
+        return void res.writeHead(400, { 'content-type': 'application/json', 'content-length': '15' }).end('{"error":"bad"}');
       if (req.url === '/chunked') {
         // No length: Node sends it chunked, in two chunks.
         res.writeHead(200, { 'content-type': 'text/html' });
@@ -38,7 +39,15 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const load = (path: string, maxRequests: number, method: 'GET' | 'POST' = 'GET') =>
-  runLoad({ url: `${origin}${path}`, method, headers: { 'content-type': 'application/json' }, body: () => '{"n":"é"}', connections: 4, durationMs: 10_000, maxRequests });
+  runLoad({
+    url: `${origin}${path}`,
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: () => '{"n":"é"}',
+    connections: 4,
+    durationMs: 10_000,
+    maxRequests,
+  });
 
 describe('runLoad', () => {
   it('counts answers without a body, with a length and chunked, and keeps each connection alive', async () => {

@@ -239,7 +239,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   };
   for (const [name, k] of kinds) {
     const ks = Float64Array.from(k.latencies).sort();
-    result.byKind.set(name, { sent: k.sent, ok2xx: k.ok2xx, failed: k.failed, latencyMs: { p50: percentile(ks, 50), p99: percentile(ks, 99) } });
+    result.byKind.set(name, {
+      sent: k.sent,
+      ok2xx: k.ok2xx,
+      failed: k.failed,
+      latencyMs: { p50: percentile(ks, 50), p99: percentile(ks, 99) },
+    });
   }
   return result;
 }

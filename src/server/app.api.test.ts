@@ -69,7 +69,11 @@ describe('errors and headers', () => {
 
 describe('GET /api/openapi.json', () => {
   type Operation = { security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
-  type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
+  type Doc = {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+  };
 
   it('documents every operation, marking public ones with security: []', async () => {
     const { app } = createTestApp(database);
@@ -79,7 +83,11 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/health']?.get?.security).toEqual([]);
     const submit = doc.paths['/api/public/leads']?.post;
     expect(submit?.security).toEqual([]);
-    expect(submit?.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/PublicLeadRequest' } } } });
-    expect(doc.components.schemas.PublicLeadRequest).toMatchObject({ required: expect.arrayContaining(['full_name', 'email', 'phone', 'property_types']) });
+    expect(submit?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/PublicLeadRequest' } } },
+    });
+    expect(doc.components.schemas.PublicLeadRequest).toMatchObject({
+      required: expect.arrayContaining(['full_name', 'email', 'phone', 'property_types']),
+    });
   });
 });

@@ -58,7 +58,11 @@ export function createApp(deps: AppDeps) {
     const client = clientAddress(socketPeer(c), c.req.header('x-forwarded-for'), deps.config.trustProxy);
     c.set('clientIp', client.ip);
     c.set('viaTrustedProxy', client.viaTrustedProxy);
-    deploymentWarnings.note({ viaTrustedProxy: client.viaTrustedProxy, forwardedFor: c.req.header('x-forwarded-for'), target: () => requestTarget(c) });
+    deploymentWarnings.note({
+      viaTrustedProxy: client.viaTrustedProxy,
+      forwardedFor: c.req.header('x-forwarded-for'),
+      target: () => requestTarget(c),
+    });
     if (client.badForwardedFor !== undefined && !warnedBadForwardedFor) {
       // Once per process: the proxy's configuration is wrong, not each request.
       warnedBadForwardedFor = true;
@@ -98,8 +102,11 @@ export function createApp(deps: AppDeps) {
     // The health check answers on any Host, so a load balancer or a container's probe may
     // call http://127.0.0.1:PORT/api/health; it reveals nothing but "ok".
     // So may a metrics scraper (GET /metrics, with its token).
-    const isProbe = (c.req.path === '/api/health' || (c.req.path === '/metrics' && metrics !== undefined)) && (c.req.method === 'GET' || c.req.method === 'HEAD');
-    if (!isProbe && isMisdirected(c)) throw new AppError('misdirected_request', 'This server does not answer for that host name. Use the address of the site.');
+    const isProbe =
+      (c.req.path === '/api/health' || (c.req.path === '/metrics' && metrics !== undefined)) &&
+      (c.req.method === 'GET' || c.req.method === 'HEAD');
+    if (!isProbe && isMisdirected(c))
+      throw new AppError('misdirected_request', 'This server does not answer for that host name. Use the address of the site.');
     await next();
   });
 
@@ -192,4 +199,3 @@ function socketPeer(c: Context<AppEnv>): string | undefined {
     return undefined;
   }
 }
-

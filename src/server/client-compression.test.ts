@@ -17,7 +17,8 @@ function appWithClient() {
   writeFileSync(path.join(dir, 'assets/app-1234.js.gz'), gzipSync(script));
   writeFileSync(path.join(dir, 'assets/tiny-1234.js'), 'x();');
   const { app } = createTestApp(undefined, { SITE_NAME: 'Compressed & Co' }, { clientDir: dir });
-  const get = (p: string, acceptEncoding?: string) => app.request(p, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+  const get = (p: string, acceptEncoding?: string) =>
+    app.request(p, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
   return { get, script };
 }
 

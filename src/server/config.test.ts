@@ -61,14 +61,20 @@ describe('parseConfig', () => {
   });
 
   it('names the ADMIN_EMAIL account by the part of its email before the @ without ADMIN_NAME', () => {
-    expect(parseConfig({ ADMIN_EMAIL: 'Jo.Smith@Firm.com', ADMIN_PASSWORD: 'long enough' }).admin).toEqual({ email: 'jo.smith@firm.com', password: 'long enough', name: 'jo.smith' });
+    expect(parseConfig({ ADMIN_EMAIL: 'Jo.Smith@Firm.com', ADMIN_PASSWORD: 'long enough' }).admin).toEqual({
+      email: 'jo.smith@firm.com',
+      password: 'long enough',
+      name: 'jo.smith',
+    });
   });
 
   it('reads TRUST_PROXY as a list of proxy addresses and CIDR ranges, IPv4 and IPv6', () => {
     const { trustProxy } = parseConfig({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,fd00::/8 ,::1, ::ffff:192.0.2.9' });
     expect(trustProxy.entries).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', '::1', '192.0.2.9']);
-    for (const yes of ['10.1.2.3', '127.0.0.1', '::ffff:127.0.0.1', 'fd12:3456::1', '::1', '192.0.2.9']) expect({ yes, trusted: trustProxy.trusts(yes) }).toEqual({ yes, trusted: true });
-    for (const no of ['11.0.0.1', '127.0.0.2', 'fe80::1', '2001:db8::1', 'unknown', '']) expect({ no, trusted: trustProxy.trusts(no) }).toEqual({ no, trusted: false });
+    for (const yes of ['10.1.2.3', '127.0.0.1', '::ffff:127.0.0.1', 'fd12:3456::1', '::1', '192.0.2.9'])
+      expect({ yes, trusted: trustProxy.trusts(yes) }).toEqual({ yes, trusted: true });
+    for (const no of ['11.0.0.1', '127.0.0.2', 'fe80::1', '2001:db8::1', 'unknown', ''])
+      expect({ no, trusted: trustProxy.trusts(no) }).toEqual({ no, trusted: false });
     for (const off of ['', 'off', '0', 'no']) expect(parseConfig({ TRUST_PROXY: off }).trustProxy.entries).toBe('none');
   });
 
@@ -79,19 +85,49 @@ describe('parseConfig', () => {
     [{ DATABASE_URL: 'mysql://x/y' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ LEAD_RATE_LIMIT: '-1' }, 'Invalid configuration: LEAD_RATE_LIMIT must be a whole number from 0 to 1000000, got "-1"'],
     [{ BOOKING_RATE_LIMIT: '1.5' }, 'Invalid configuration: BOOKING_RATE_LIMIT must be a whole number from 0 to 1000000, got "1.5"'],
-    [{ BOOKING_HOLD_ABOVE_PER_HOUR: '-1' }, 'Invalid configuration: BOOKING_HOLD_ABOVE_PER_HOUR must be a whole number from 0 to 1000000, got "-1"'],
-    [{ AVAILABILITY_RATE_LIMIT: '2.5' }, 'Invalid configuration: AVAILABILITY_RATE_LIMIT must be a whole number from 0 to 1000000, got "2.5"'],
-    [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "maybe")'],
-    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/33")'],
-    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "")'],
-    [{ TRUST_PROXY: 'proxy.internal' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "proxy.internal")'],
-    [{ TRUST_PROXY: 'fd00::/129' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "fd00::/129")'],
-    [{ TRUST_PROXY: '10.0.0.0/8/1' }, 'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/8/1")'],
-    [{ BUSINESS_TIME_ZONE: 'Mars/Olympus' }, 'Invalid configuration: BUSINESS_TIME_ZONE must be an IANA time zone such as America/New_York'],
+    [
+      { BOOKING_HOLD_ABOVE_PER_HOUR: '-1' },
+      'Invalid configuration: BOOKING_HOLD_ABOVE_PER_HOUR must be a whole number from 0 to 1000000, got "-1"',
+    ],
+    [
+      { AVAILABILITY_RATE_LIMIT: '2.5' },
+      'Invalid configuration: AVAILABILITY_RATE_LIMIT must be a whole number from 0 to 1000000, got "2.5"',
+    ],
+    [
+      { TRUST_PROXY: 'maybe' },
+      'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "maybe")',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.0/33' },
+      'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/33")',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.1,,10.0.0.2' },
+      'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "")',
+    ],
+    [
+      { TRUST_PROXY: 'proxy.internal' },
+      'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "proxy.internal")',
+    ],
+    [
+      { TRUST_PROXY: 'fd00::/129' },
+      'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "fd00::/129")',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.0/8/1' },
+      'Invalid configuration: TRUST_PROXY must be on, off or a list of proxy addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1 (not "10.0.0.0/8/1")',
+    ],
+    [
+      { BUSINESS_TIME_ZONE: 'Mars/Olympus' },
+      'Invalid configuration: BUSINESS_TIME_ZONE must be an IANA time zone such as America/New_York',
+    ],
     [{ ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'short' }, 'Invalid configuration: ADMIN_PASSWORD must be at least 8 characters'],
     [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'long enough' }, 'Invalid configuration: ADMIN_EMAIL Invalid email address'],
     [{ ADMIN_EMAIL: 'boss@example.com' }, 'Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together'],
-    [{ ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'long enough', ADMIN_NAME: 'x'.repeat(81) }, 'Invalid configuration: ADMIN_NAME Name must be at most 80 characters'],
+    [
+      { ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'long enough', ADMIN_NAME: 'x'.repeat(81) },
+      'Invalid configuration: ADMIN_NAME Name must be at most 80 characters',
+    ],
     [{ ADMIN_NAME: 'Bea Boss' }, 'Invalid configuration: ADMIN_NAME names the ADMIN_EMAIL account: set ADMIN_EMAIL too'],
   ])('stops on %o with one clear line', (env, message) => {
     expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
@@ -118,12 +154,24 @@ describe('email settings', () => {
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
     expect(config.fixedOrigin).toBe('https://crm.firm.com');
-    expect(parseConfig({ SMTP_URL: 'smtps://mail.firm.com' }).mail.smtp).toEqual({ host: 'mail.firm.com', port: 465, secure: true, auth: undefined });
+    expect(parseConfig({ SMTP_URL: 'smtps://mail.firm.com' }).mail.smtp).toEqual({
+      host: 'mail.firm.com',
+      port: 465,
+      secure: true,
+      auth: undefined,
+    });
   });
 
   it('default to email off, from the site name and email, a 24-hour reminder, 5 visitor emails per address a day and this server as the public URL', () => {
     const config = parseConfig({ SITE_NAME: 'Acme', SITE_EMAIL: 'info@acme.test', PORT: '8080', HOST: '0.0.0.0' });
-    expect(config.mail).toEqual({ smtp: undefined, from: { name: 'Acme', address: 'info@acme.test' }, replyTo: undefined, domain: 'acme.test', leadReminderHours: 24, publicPerAddressPerDay: 5 });
+    expect(config.mail).toEqual({
+      smtp: undefined,
+      from: { name: 'Acme', address: 'info@acme.test' },
+      replyTo: undefined,
+      domain: 'acme.test',
+      leadReminderHours: 24,
+      publicPerAddressPerDay: 5,
+    });
     expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });
 
@@ -136,10 +184,19 @@ describe('email settings', () => {
     [{ MAIL_FROM: 'Firm\r\nBcc: x@evil.test <a@firm.com>' }, 'Invalid configuration: MAIL_FROM must be one line'],
     [{ MAIL_REPLY_TO: 'nobody' }, 'Invalid configuration: MAIL_REPLY_TO must be one address, such as "Firm Name" <hello@firm.com>'],
     [{ LEAD_REMINDER_HOURS: '200' }, 'Invalid configuration: LEAD_REMINDER_HOURS must be a whole number from 0 to 168, got "200"'],
-    [{ PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '-1' }, 'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "-1"'],
-    [{ PUBLIC_MAIL_PER_ADDRESS_PER_DAY: 'five' }, 'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "five"'],
+    [
+      { PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '-1' },
+      'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "-1"',
+    ],
+    [
+      { PUBLIC_MAIL_PER_ADDRESS_PER_DAY: 'five' },
+      'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "five"',
+    ],
     [{ PUBLIC_URL: 'crm.firm.com' }, 'Invalid configuration: PUBLIC_URL must be a URL such as https://crm.example.com'],
-    [{ PUBLIC_URL: 'https://crm.firm.com/app' }, 'Invalid configuration: PUBLIC_URL must be just the origin, such as https://crm.example.com'],
+    [
+      { PUBLIC_URL: 'https://crm.firm.com/app' },
+      'Invalid configuration: PUBLIC_URL must be just the origin, such as https://crm.example.com',
+    ],
   ])('stop on %o with one clear line', (env, message) => {
     expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
   });

@@ -86,7 +86,8 @@ function parsePublicUrl(value: string): URL | string {
     return 'must be a URL such as https://crm.example.com';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) return 'must be just the origin, such as https://crm.example.com';
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username)
+    return 'must be just the origin, such as https://crm.example.com';
   return url;
 }
 
@@ -141,9 +142,7 @@ const envSchema = z.object({
   LEAD_REMINDER_HOURS: intInRange(0, 7 * 24, 24),
   PUBLIC_MAIL_PER_ADDRESS_PER_DAY: intInRange(0, 1000, 5),
   DEBUG: booleanFlag,
-  LOG_LEVEL: optionalString
-    .transform((v) => v ?? 'info')
-    .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+  LOG_LEVEL: optionalString.transform((v) => v ?? 'info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
 });
 
@@ -226,13 +225,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (hasEmail !== hasPassword) {
     throw new ConfigError('Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   }
-  if (e.ADMIN_NAME !== undefined && !hasEmail) throw new ConfigError('Invalid configuration: ADMIN_NAME names the ADMIN_EMAIL account: set ADMIN_EMAIL too');
+  if (e.ADMIN_NAME !== undefined && !hasEmail)
+    throw new ConfigError('Invalid configuration: ADMIN_NAME names the ADMIN_EMAIL account: set ADMIN_EMAIL too');
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
-    admin: hasEmail && hasPassword ? { email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD!, name: e.ADMIN_NAME ?? defaultDisplayName(e.ADMIN_EMAIL!) } : undefined,
+    admin:
+      hasEmail && hasPassword
+        ? { email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD!, name: e.ADMIN_NAME ?? defaultDisplayName(e.ADMIN_EMAIL!) }
+        : undefined,
     site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE },
     businessTimeZone: e.BUSINESS_TIME_ZONE,
     leadRateLimit: e.LEAD_RATE_LIMIT,

@@ -42,7 +42,9 @@ describe('log format', () => {
   });
 
   it('writes a request as one readable line in pretty format, still redacted', () => {
-    const out = written('pretty', (l) => l.info({ requestId: 'r1', method: 'GET', path: '/booking/SECRET', status: 404, ms: 2.5, ip: '127.0.0.1' }, 'request'));
+    const out = written('pretty', (l) =>
+      l.info({ requestId: 'r1', method: 'GET', path: '/booking/SECRET', status: 404, ms: 2.5, ip: '127.0.0.1' }, 'request'),
+    );
     expect(out).toMatch(/^\d\d:\d\d:\d\d INFO {2}GET \/booking\/\*\*\* 404 2\.5 ms requestId=r1 ip=127\.0\.0\.1\n$/);
     expect(out).not.toContain('SECRET');
     expect(out).not.toContain('{');
@@ -50,7 +52,10 @@ describe('log format', () => {
 
   it('makes the first-run link and the ready line stand out, framed on lines of their own', () => {
     const out = written('pretty', (l) => {
-      l.warn({ event: 'first_run', setupUrl: 'http://127.0.0.1:3000/setup#abc' }, 'No admin yet: open http://127.0.0.1:3000/setup#abc to create the first owner.');
+      l.warn(
+        { event: 'first_run', setupUrl: 'http://127.0.0.1:3000/setup#abc' },
+        'No admin yet: open http://127.0.0.1:3000/setup#abc to create the first owner.',
+      );
       l.info({ event: 'ready', url: 'http://127.0.0.1:3000' }, 'ready: open http://127.0.0.1:3000/ (the site)');
     });
     const lines = out.split('\n');

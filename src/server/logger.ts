@@ -23,12 +23,14 @@ export type LogFormat = 'json' | 'pretty';
  * JSON when the output is not a terminal (a file, journald, a collector) or LOG_FORMAT=json;
  * lines for people in a terminal, or with LOG_FORMAT=pretty.
  */
-export const chooseLogFormat = (configured: LogFormat | undefined, isTerminal: boolean): LogFormat => configured ?? (isTerminal ? 'pretty' : 'json');
+export const chooseLogFormat = (configured: LogFormat | undefined, isTerminal: boolean): LogFormat =>
+  configured ?? (isTerminal ? 'pretty' : 'json');
 
 /** Structured logs on stdout: JSON lines, or lines for people (`humanLine`) when `format` is 'pretty'. */
 export function createLogger(level: string, format: LogFormat = 'json', out: { write: (text: string) => unknown } = process.stdout) {
   const color = format === 'pretty' && out === process.stdout && process.stdout.isTTY === true && !process.env.NO_COLOR;
-  const destination = format === 'pretty' ? { write: (line: string) => out.write(humanLine(line, { color })) } : out === process.stdout ? undefined : out;
+  const destination =
+    format === 'pretty' ? { write: (line: string) => out.write(humanLine(line, { color })) } : out === process.stdout ? undefined : out;
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
@@ -73,7 +75,9 @@ export function humanLine(json: string, { color = false }: { color?: boolean } =
   }
   if (err && typeof err === 'object') {
     const e = err as { message?: unknown; stack?: unknown };
-    text += `\n    ${String(typeof e.stack === 'string' ? e.stack : e.message).split('\n').join('\n    ')}`;
+    text += `\n    ${String(typeof e.stack === 'string' ? e.stack : e.message)
+      .split('\n')
+      .join('\n    ')}`;
   }
   if (typeof event === 'string' && STANDOUT.has(event)) {
     const rule = '─'.repeat(Math.min(72, Math.max(20, (typeof msg === 'string' ? msg.length : 0) + 4)));

@@ -44,11 +44,22 @@ describe('server start-up and shutdown', () => {
   });
 
   it('with PORT=0 the set-up link carries the port it was given, and opens the set-up page', async () => {
-    const proc = runNode('src/server/main.ts', { HOST: '127.0.0.1', PORT: '0', DATA_DIR: tempDir('port0'), DATABASE_URL: '', LOG_FORMAT: 'json' });
+    const proc = runNode('src/server/main.ts', {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: tempDir('port0'),
+      DATABASE_URL: '',
+      LOG_FORMAT: 'json',
+    });
     running.push(proc);
-    const firstRun = () => proc.output().split('\n').find((line) => line.includes('"event":"first_run"'));
+    const firstRun = () =>
+      proc
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"event":"first_run"'));
     // A real server has to start and log: wait on its output, bounded.
-    for (const deadline = Date.now() + 60_000; !firstRun() && proc.child.exitCode === null && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    for (const deadline = Date.now() + 60_000; !firstRun() && proc.child.exitCode === null && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 50));
     const link = new URL((JSON.parse(firstRun() ?? '{}') as { setupUrl?: string }).setupUrl ?? 'http://missing');
     expect(link.hostname).toBe('127.0.0.1');
     expect(Number(link.port)).toBeGreaterThan(0);
@@ -60,7 +71,13 @@ describe('server start-up and shutdown', () => {
   });
 
   it('logs a calendar feed request without the feed’s token', async () => {
-    const server = await startServer({ DATA_DIR: tempDir('feedlog'), DATABASE_URL: '', LOG_LEVEL: 'info', ADMIN_EMAIL: 'feedlog@example.com', ADMIN_PASSWORD: 'feedlog-password' });
+    const server = await startServer({
+      DATA_DIR: tempDir('feedlog'),
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      ADMIN_EMAIL: 'feedlog@example.com',
+      ADMIN_PASSWORD: 'feedlog-password',
+    });
     running.push(server);
     const cookie = await signInOverHttp(server.url, { email: 'feedlog@example.com', password: 'feedlog-password' });
     const created = await fetch(`${server.url}/api/calendar-feed`, { method: 'POST', headers: { cookie, origin: server.url } });
@@ -70,10 +87,15 @@ describe('server start-up and shutdown', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     for (let poll = 0; poll < 3; poll++) expect((await fetch(`${server.url}${url.pathname}`)).status).toBe(200);
     // The log lines come through the child's stdout pipe: wait until all three have arrived.
-    const feedLines = () => server.output().split('\n').filter((line) => line.includes('/api/calendar/'));
+    const feedLines = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('/api/calendar/'));
     for (const deadline = Date.now() + 5000; feedLines().length < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     expect(feedLines()).toHaveLength(3);
-    for (const line of feedLines()) expect(JSON.parse(line)).toMatchObject({ msg: 'request', path: '/api/calendar/***/appointments.ics', status: 200 });
+    for (const line of feedLines())
+      expect(JSON.parse(line)).toMatchObject({ msg: 'request', path: '/api/calendar/***/appointments.ics', status: 200 });
     expect(server.output()).not.toContain(token);
   });
 
@@ -82,7 +104,12 @@ describe('server start-up and shutdown', () => {
 
   it('takes over a lock left by a killed process: the new server holds it and the data is intact', async () => {
     const dataDir = tempDir('stale');
-    const first = await startServer({ DATA_DIR: dataDir, LEAD_MIN_FILL_SECONDS: '0', ADMIN_EMAIL: 'lock@example.com', ADMIN_PASSWORD: 'lock-password' });
+    const first = await startServer({
+      DATA_DIR: dataDir,
+      LEAD_MIN_FILL_SECONDS: '0',
+      ADMIN_EMAIL: 'lock@example.com',
+      ADMIN_PASSWORD: 'lock-password',
+    });
     expect((await submitLead(first.url, 'Before The Kill')).status).toBe(201);
     await stopServer(first, 'SIGKILL');
     expect(existsSync(lockFilePath(dataDir))).toBe(true); // left behind by the killed server
@@ -127,6 +154,13 @@ function submitLead(url: string, fullName: string) {
   return fetch(`${url}/api/public/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ full_name: fullName, email: 'flight@example.com', phone: '1', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 }),
+    body: JSON.stringify({
+      full_name: fullName,
+      email: 'flight@example.com',
+      phone: '1',
+      property_types: ['land'],
+      submission_id: crypto.randomUUID(),
+      fill_ms: 5000,
+    }),
   });
 }

@@ -51,7 +51,18 @@ async function main() {
   const requests = new RequestRate();
   const outbox = createOutbox(config, () => database, logger, requests);
   const firstRun = new FirstRunLink();
-  const app = createApp({ config, logger, database: () => database, clientDir: findClientDir(appRoot()), hub, events, availability, outbox, requests, firstRun });
+  const app = createApp({
+    config,
+    logger,
+    database: () => database,
+    clientDir: findClientDir(appRoot()),
+    hub,
+    events,
+    availability,
+    outbox,
+    requests,
+    firstRun,
+  });
 
   // Take the data directory before listening, so a second server fails before it binds.
   const opening = openConfiguredDatabase(config, 'server');
@@ -59,15 +70,18 @@ async function main() {
 
   let listening!: () => void;
   const bound = new Promise<void>((resolve) => (listening = resolve));
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { ...CONNECTION_TIMEOUTS } }, (info) => {
-    // PORT=0 takes any free port: links and the ready line use the one we got.
-    if (!config.fixedOrigin) config.publicUrl = ownOrigin(config.host, info.port);
-    logger.info({ port: info.port, host: config.host }, `listening on ${ownOrigin(config.host, info.port)}`);
-    // A parent that spawned us with an IPC channel (the tests' startServer) learns the port
-    // whatever LOG_LEVEL and LOG_FORMAT; without a channel process.send is undefined.
-    process.send?.({ event: 'listening', port: info.port }, () => {});
-    listening();
-  }) as Server;
+  const server = serve(
+    { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { ...CONNECTION_TIMEOUTS } },
+    (info) => {
+      // PORT=0 takes any free port: links and the ready line use the one we got.
+      if (!config.fixedOrigin) config.publicUrl = ownOrigin(config.host, info.port);
+      logger.info({ port: info.port, host: config.host }, `listening on ${ownOrigin(config.host, info.port)}`);
+      // A parent that spawned us with an IPC channel (the tests' startServer) learns the port
+      // whatever LOG_LEVEL and LOG_FORMAT; without a channel process.send is undefined.
+      process.send?.({ event: 'listening', port: info.port }, () => {});
+      listening();
+    },
+  ) as Server;
   limitConnectionsPerClient(server, config.trustProxy, logger);
   server.on('error', (err: NodeJS.ErrnoException) => {
     fail(err.code === 'EADDRINUSE' ? `Port ${config.port} is already in use: set PORT to a free port.` : err.message);
@@ -89,19 +103,27 @@ async function main() {
   if (!(await hasAnyUser(opened.db))) {
     // Said at warn, so it shows whatever LOG_LEVEL: without it nobody can sign in.
     const link = `${config.publicUrl}${setupPath(firstRun.issue())}`;
-    logger.warn({ event: 'first_run', setupUrl: link }, `No admin yet: open ${link} to create the first owner (the link works once, until the server restarts).`);
+    logger.warn(
+      { event: 'first_run', setupUrl: link },
+      `No admin yet: open ${link} to create the first owner (the link works once, until the server restarts).`,
+    );
   }
   const stopListening = await hub.connect(opened, logger);
   // Ready only now: the admin exists, so no lead is stored without its notification.
   database = opened;
   logger.info({ database: database.kind }, 'database ready');
-  logger.info({ event: 'ready', url: config.publicUrl }, `ready: open ${config.publicUrl}/ (the site) or ${config.publicUrl}/login (the dashboard)`);
+  logger.info(
+    { event: 'ready', url: config.publicUrl },
+    `ready: open ${config.publicUrl}/ (the site) or ${config.publicUrl}/login (the dashboard)`,
+  );
   // One process per embedded database: a claim left on a message is a killed process's.
   if (database.kind === 'pglite') await releaseAllEmailClaims(database.db);
   outbox.start();
   logger.info(
     { email: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'off', from: config.mail.from.address },
-    config.mail.smtp ? `email: sending through ${describeSmtp(config.mail.smtp)}` : 'email is off (SMTP_URL is not set): messages are recorded, not sent',
+    config.mail.smtp
+      ? `email: sending through ${describeSmtp(config.mail.smtp)}`
+      : 'email is off (SMTP_URL is not set): messages are recorded, not sent',
   );
   const stopJobs = startJobs(database, config, logger, outbox);
   // `npm run backup` asks this process for a consistent copy of the embedded database.
@@ -110,7 +132,12 @@ async function main() {
     ? async () => {
         const bytes = await takeSnapshot();
         const db = database?.db;
-        if (db) await recordAudit(db, systemActor('npm run backup'), { action: 'backup', targetType: 'backup', details: { bytes: bytes.length } });
+        if (db)
+          await recordAudit(db, systemActor('npm run backup'), {
+            action: 'backup',
+            targetType: 'backup',
+            details: { bytes: bytes.length },
+          });
         return bytes;
       }
     : undefined;

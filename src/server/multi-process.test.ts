@@ -81,9 +81,17 @@ describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', ()
     );
 
     // The mixed load through Caddy, each public request a visitor of its own so the limits stay on.
-    const load = await measureMixedLoad(cluster.url, cookie, { connections: 16, warmupMs: 2_000, durationMs: SECONDS * 1000, visitors: true });
+    const load = await measureMixedLoad(cluster.url, cookie, {
+      connections: 16,
+      warmupMs: 2_000,
+      durationMs: SECONDS * 1000,
+      visitors: true,
+    });
     const errors = load.warmup.non2xx + load.warmup.errors + load.measured.non2xx + load.measured.errors;
-    expect(errors, `statuses ${JSON.stringify([...load.measured.statuses])}, errors ${JSON.stringify([...load.measured.errorKinds])}: ${load.measured.firstNon2xxBody}`).toBe(0);
+    expect(
+      errors,
+      `statuses ${JSON.stringify([...load.measured.statuses])}, errors ${JSON.stringify([...load.measured.errorKinds])}: ${load.measured.firstNon2xxBody}`,
+    ).toBe(0);
     const leads = acknowledged(load, 'lead');
     expect(leads).toBeGreaterThan(50);
     expect(await count(url, `select count(*) as n from leads where email like 'bench+%'`)).toBe(leads);
@@ -91,18 +99,29 @@ describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', ()
 
     // Caddy spread the load: every process answered a good share of it.
     for (const server of cluster.servers) {
-      const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer cluster-metrics-token-0123456789' } })).text();
+      const metrics = await (
+        await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer cluster-metrics-token-0123456789' } })
+      ).text();
       const answered = [...metrics.matchAll(/^crm_http_requests_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
       expect(answered).toBeGreaterThan(load.measured.sent / 6);
     }
 
     // A lead sent to one process reaches the streams open on the two others.
-    const streams = await Promise.all([b, c].map(async (s) => sseReader(await fetch(`${s.url}/api/notifications/stream`, { headers: { cookie } }))));
+    const streams = await Promise.all(
+      [b, c].map(async (s) => sseReader(await fetch(`${s.url}/api/notifications/stream`, { headers: { cookie } }))),
+    );
     for (const stream of streams) expect((await stream.next()).event).toBe('ready');
     const submitted = await fetch(`${a.url}/api/public/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: a.url },
-      body: JSON.stringify({ full_name: 'Across The Cluster', email: 'across.cluster@example.com', phone: '555', property_types: ['land'], submission_id: crypto.randomUUID(), website: '' }),
+      body: JSON.stringify({
+        full_name: 'Across The Cluster',
+        email: 'across.cluster@example.com',
+        phone: '555',
+        property_types: ['land'],
+        submission_id: crypto.randomUUID(),
+        website: '',
+      }),
     });
     expect(submitted.status).toBe(201);
     for (const stream of streams) {
@@ -113,11 +132,19 @@ describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', ()
     }
 
     // Reminders: one notification per appointment for the one admin, however many processes ran the job.
-    await until('every appointment is reminded', async () => (await count(url, `select count(*) as n from appointments where reminder_sent_at is not null`)) === APPOINTMENTS, 45_000);
+    await until(
+      'every appointment is reminded',
+      async () => (await count(url, `select count(*) as n from appointments where reminder_sent_at is not null`)) === APPOINTMENTS,
+      45_000,
+    );
     expect(await count(url, `select count(*) as n from notifications where type = 'appointment'`)).toBe(APPOINTMENTS);
 
     // Emails: every queued message sent, each received once.
-    await until('the outbox is empty', async () => (await count(url, `select count(*) as n from emails where status <> 'sent'`)) === 0, 60_000);
+    await until(
+      'the outbox is empty',
+      async () => (await count(url, `select count(*) as n from emails where status <> 'sent'`)) === 0,
+      60_000,
+    );
     const queued = await count(url, 'select count(*) as n from emails');
     expect(queued).toBeGreaterThanOrEqual(leads);
     await sink.waitFor((messages) => messages.length >= queued, 30_000);
@@ -128,18 +155,34 @@ describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', ()
 
     // One visitor, the same address at every process: the lead and analytics limits count once for all.
     // Sent to each process directly (each trusts this machine as its proxy), so the turns are certain.
-    const visitor = (server: Cluster['servers'][0]) => ({ 'content-type': 'application/json', origin: server.url, 'x-forwarded-for': '203.0.113.60', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
+    const visitor = (server: Cluster['servers'][0]) => ({
+      'content-type': 'application/json',
+      origin: server.url,
+      'x-forwarded-for': '203.0.113.60',
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0',
+    });
     const leadStatuses: number[] = [];
     for (let i = 0; i < LEAD_LIMIT * 2; i++) {
       const server = cluster.servers[i % 3]!;
-      const body = { full_name: `Limited ${i}`, email: `limited.${i}@example.com`, phone: '555', property_types: ['land'], submission_id: crypto.randomUUID(), website: '' };
-      leadStatuses.push((await fetch(`${server.url}/api/public/leads`, { method: 'POST', headers: visitor(server), body: JSON.stringify(body) })).status);
+      const body = {
+        full_name: `Limited ${i}`,
+        email: `limited.${i}@example.com`,
+        phone: '555',
+        property_types: ['land'],
+        submission_id: crypto.randomUUID(),
+        website: '',
+      };
+      leadStatuses.push(
+        (await fetch(`${server.url}/api/public/leads`, { method: 'POST', headers: visitor(server), body: JSON.stringify(body) })).status,
+      );
     }
     expect(leadStatuses).toEqual([...Array<number>(LEAD_LIMIT).fill(201), ...Array<number>(LEAD_LIMIT).fill(429)]);
     const eventStatuses = await Promise.all(
       Array.from({ length: EVENT_LIMIT * 3 }, (_, i) => {
         const server = cluster!.servers[i % 3]!;
-        return fetch(`${server.url}/api/public/events`, { method: 'POST', headers: visitor(server), body: eventBody() }).then((r) => r.status);
+        return fetch(`${server.url}/api/public/events`, { method: 'POST', headers: visitor(server), body: eventBody() }).then(
+          (r) => r.status,
+        );
       }),
     );
     expect(eventStatuses.filter((s) => s === 204)).toHaveLength(EVENT_LIMIT);

@@ -10,11 +10,16 @@ describe('csvCell', () => {
     },
   );
 
-  it.each(['Ada Lovelace', '(301) 555-0100', ' =1', 'a=b', '<script>window.__xss=1</script>', "'quoted"])('leaves other text as it is: %j', (value) => {
-    expect(csvCell(value)).toBe(`"${value}"`);
-  });
+  it.each(['Ada Lovelace', '(301) 555-0100', ' =1', 'a=b', '<script>window.__xss=1</script>', "'quoted"])(
+    'leaves other text as it is: %j',
+    (value) => {
+      expect(csvCell(value)).toBe(`"${value}"`);
+    },
+  );
 
   it('quotes every cell, doubles quotes, keeps line breaks inside the quotes and writes empty values as empty', () => {
-    expect(csvRow(['say "hi"', 'line 1\r\nline 2', null, undefined, 3, false])).toBe('"say ""hi""","line 1\r\nline 2","","","3","false"\r\n');
+    expect(csvRow(['say "hi"', 'line 1\r\nline 2', null, undefined, 3, false])).toBe(
+      '"say ""hi""","line 1\r\nline 2","","","3","false"\r\n',
+    );
   });
 });

@@ -32,7 +32,8 @@ export class CsvError extends Error {
 }
 
 export function parseCsv(text: string, { delimiter = ',' }: { delimiter?: string } = {}): string[][] {
-  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') throw new Error('The delimiter must be one character other than a quote or a line break.');
+  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n')
+    throw new Error('The delimiter must be one character other than a quote or a line break.');
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';

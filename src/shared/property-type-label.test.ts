@@ -3,7 +3,13 @@ import { PROPERTY_TYPE_CHOICES, propertyTypeLabel, propertyTypesLabel } from './
 
 describe('property type labels', () => {
   it('names each type one way: "Single-family", never "single family"', () => {
-    expect(['single-family', 'multifamily', 'commercial', 'land', 'other'].map(propertyTypeLabel)).toEqual(['Single-family', 'Multifamily', 'Commercial', 'Land', 'Other']);
+    expect(['single-family', 'multifamily', 'commercial', 'land', 'other'].map(propertyTypeLabel)).toEqual([
+      'Single-family',
+      'Multifamily',
+      'Commercial',
+      'Land',
+      'Other',
+    ]);
     expect(propertyTypesLabel(['single-family', 'land'])).toBe('Single-family, Land');
     expect(propertyTypesLabel([])).toBe('');
     expect(PROPERTY_TYPE_CHOICES).toBe('Single-family, Multifamily, Commercial, Land or Other');

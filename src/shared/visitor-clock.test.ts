@@ -17,7 +17,9 @@ describe('bothClocks', () => {
     // Another zone name on the same clock is the same time to the visitor.
     expect(bothClocks(TEN_AM, NY, 'America/Detroit', { day: LONG_DAY })).toBe('Tuesday, November 24 at 10:00 AM EST');
     expect(bothClocks(TEN_AM, NY, undefined, { day: LONG_DAY })).toBe('Tuesday, November 24 at 10:00 AM EST');
-    expect(bothClocks(TEN_AM, NY, null, { day: { weekday: 'short', month: 'short', day: 'numeric' }, joiner: ', ', zoneWhenAlone: false })).toBe('Tue, Nov 24, 10:00 AM');
+    expect(
+      bothClocks(TEN_AM, NY, null, { day: { weekday: 'short', month: 'short', day: 'numeric' }, joiner: ', ', zoneWhenAlone: false }),
+    ).toBe('Tue, Nov 24, 10:00 AM');
   });
 
   it('gives the firm’s day too when the visitor’s date is another', () => {
@@ -34,8 +36,10 @@ describe('bothClocks', () => {
 
 describe('isTimeZone', () => {
   it('takes IANA names in any case, and refuses offsets, made-up names and junk', () => {
-    for (const zone of ['America/Los_Angeles', 'UTC', 'Etc/GMT+5', 'america/los_angeles', 'America/Argentina/Buenos_Aires']) expect(isTimeZone(zone)).toBe(true);
-    for (const zone of ['', '+05:00', 'Mars/Olympus_Mons', 'America/Nowhere', 'America/Los_Angeles\n', '../../etc/passwd', 'x'.repeat(65)]) expect(isTimeZone(zone)).toBe(false);
+    for (const zone of ['America/Los_Angeles', 'UTC', 'Etc/GMT+5', 'america/los_angeles', 'America/Argentina/Buenos_Aires'])
+      expect(isTimeZone(zone)).toBe(true);
+    for (const zone of ['', '+05:00', 'Mars/Olympus_Mons', 'America/Nowhere', 'America/Los_Angeles\n', '../../etc/passwd', 'x'.repeat(65)])
+      expect(isTimeZone(zone)).toBe(false);
     expect(canonicalTimeZone('america/los_angeles')).toBe('America/Los_Angeles');
   });
 });

@@ -32,8 +32,15 @@ export type ClockOptions = {
   zoneWhenAlone?: boolean;
 };
 
-function reading(instant: Date, timeZone: string, { day, joiner = ' at ' }: ClockOptions, withZone: boolean): { day: string; time: string } {
-  const time = plain(format(timeZone, { hour: 'numeric', minute: '2-digit', ...(withZone ? { timeZoneName: 'short' } : {}) }).format(instant));
+function reading(
+  instant: Date,
+  timeZone: string,
+  { day, joiner = ' at ' }: ClockOptions,
+  withZone: boolean,
+): { day: string; time: string } {
+  const time = plain(
+    format(timeZone, { hour: 'numeric', minute: '2-digit', ...(withZone ? { timeZoneName: 'short' } : {}) }).format(instant),
+  );
   return { day: day ? `${plain(format(timeZone, day).format(instant))}${joiner}` : '', time };
 }
 

@@ -74,7 +74,11 @@ export const DEFAULT_WEBSITE_CONTENT: FirmDefaults = {
   hero_badge: 'First deal analysis free',
   headline: 'Real estate due diligence you can close on',
   subheadline: 'U.S.-based analysts underwrite your deal and deliver a clear, investor-ready report within 24 hours, in all 50 states.',
-  highlights: ['Reports within 24 hours, reviewed by local experts', 'Custom investor reports built around your strategy', 'Your first deal analysis is free'],
+  highlights: [
+    'Reports within 24 hours, reviewed by local experts',
+    'Custom investor reports built around your strategy',
+    'Your first deal analysis is free',
+  ],
   stats: [
     { value: '24hr', label: 'Turnaround' },
     { value: '50', label: 'States Coverage' },
@@ -92,10 +96,22 @@ export const DEFAULT_WEBSITE_CONTENT: FirmDefaults = {
   ],
   services_intro: 'Single family, multifamily, commercial or land: we cover the property types investors buy.',
   services: [
-    { title: 'Deal underwriting', text: 'Purchase price, rents, expenses, financing and returns, stress-tested so you know where the deal breaks.' },
-    { title: 'Market and comparables analysis', text: 'Recent sales, rental comps and neighborhood trends gathered and checked by local experts.' },
-    { title: 'Property risk review', text: 'Zoning, permits, taxes, flood zones and other red flags that belong in your decision, not your surprises.' },
-    { title: 'Custom investor reports', text: 'Reports shaped around your strategy, from fix-and-flip to buy-and-hold, ready to share with partners and lenders.' },
+    {
+      title: 'Deal underwriting',
+      text: 'Purchase price, rents, expenses, financing and returns, stress-tested so you know where the deal breaks.',
+    },
+    {
+      title: 'Market and comparables analysis',
+      text: 'Recent sales, rental comps and neighborhood trends gathered and checked by local experts.',
+    },
+    {
+      title: 'Property risk review',
+      text: 'Zoning, permits, taxes, flood zones and other red flags that belong in your decision, not your surprises.',
+    },
+    {
+      title: 'Custom investor reports',
+      text: 'Reports shaped around your strategy, from fix-and-flip to buy-and-hold, ready to share with partners and lenders.',
+    },
   ],
   steps_intro: 'Three steps from address to decision.',
   steps: [
@@ -105,7 +121,10 @@ export const DEFAULT_WEBSITE_CONTENT: FirmDefaults = {
   ],
   why_intro: 'Speed and depth, without trading one for the other.',
   reasons: [
-    { title: 'U.S.-Based Analysts', text: 'Your deal is handled by experienced analysts in the United States, not an offshore call center.' },
+    {
+      title: 'U.S.-Based Analysts',
+      text: 'Your deal is handled by experienced analysts in the United States, not an offshore call center.',
+    },
     { title: 'Fast Turnaround', text: 'Reports within 24 hours, so you can make offers while the deal is still on the table.' },
     { title: 'All 50 States', text: 'Coverage in every state, backed by local experts who know each market.' },
     { title: 'Custom Reports', text: 'Custom investor reports that answer the questions your strategy and your lenders ask.' },
@@ -123,7 +142,13 @@ export const DEFAULT_WEBSITE_CONTENT: FirmDefaults = {
  * before the About points were editable, which their location point keeps naming.
  */
 export function defaultWebsiteContent(siteName: string, contact: Omit<SiteDefaults, 'name'> = DEFAULT_SITE, city?: string): WebsiteContent {
-  const content: WebsiteContent = { ...DEFAULT_WEBSITE_CONTENT, site_name: siteName, email: contact.email, phone: contact.phone, legal_entity: siteName };
+  const content: WebsiteContent = {
+    ...DEFAULT_WEBSITE_CONTENT,
+    site_name: siteName,
+    email: contact.email,
+    phone: contact.phone,
+    legal_entity: siteName,
+  };
   if (city !== undefined) content.about_points = content.about_points.map((p, i) => (i === 1 ? defaultLocationPoint(city) : p));
   return content;
 }
@@ -154,16 +179,25 @@ export function websiteTokens(content: WebsiteContent): [string, string][] {
     ['W_HEADLINE', content.headline],
     ['W_SUBHEADLINE', content.subheadline],
     ...list('W_HIGHLIGHT', content.highlights),
-    ...pairs('W_STAT', content.stats, [['value', 'VALUE'], ['label', 'LABEL']]),
+    ...pairs('W_STAT', content.stats, [
+      ['value', 'VALUE'],
+      ['label', 'LABEL'],
+    ]),
     ['W_ABOUT_INTRO', content.about_intro],
     ['W_ABOUT_MORE', content.about_more],
     ...list('W_ABOUT_POINT', content.about_points),
     ['W_SERVICES_INTRO', content.services_intro],
-    ...pairs('W_SERVICE', content.services, [['title', 'TITLE'], ['text', 'TEXT']]),
+    ...pairs('W_SERVICE', content.services, [
+      ['title', 'TITLE'],
+      ['text', 'TEXT'],
+    ]),
     ['W_STEPS_INTRO', content.steps_intro],
     ...list('W_STEP', content.steps),
     ['W_WHY_INTRO', content.why_intro],
-    ...pairs('W_REASON', content.reasons, [['title', 'TITLE'], ['text', 'TEXT']]),
+    ...pairs('W_REASON', content.reasons, [
+      ['title', 'TITLE'],
+      ['text', 'TEXT'],
+    ]),
     ['W_CONTACT_INTRO', content.contact_intro],
     ['W_FORM_NOTE', content.form_note],
     ['W_TAGLINE', content.tagline],
@@ -188,7 +222,10 @@ export function placeholderWebsiteContent(): WebsiteContent {
   const tokens = Object.fromEntries(websiteTokens(placeholderShape()).map(([name]) => [name, token(name)]));
   const list = (prefix: string, length: number) => Array.from({ length }, (_, i) => tokens[`${prefix}${i}`]!);
   const pair = <A extends string, B extends string>(prefix: string, length: number, [a, sa]: [A, string], [b, sb]: [B, string]) =>
-    Array.from({ length }, (_, i) => ({ [a]: tokens[`${prefix}${i}_${sa}`]!, [b]: tokens[`${prefix}${i}_${sb}`]! }) as Record<A | B, string>);
+    Array.from(
+      { length },
+      (_, i) => ({ [a]: tokens[`${prefix}${i}_${sa}`]!, [b]: tokens[`${prefix}${i}_${sb}`]! }) as Record<A | B, string>,
+    );
   return {
     site_name: tokens.SITE_NAME!,
     email: tokens.SITE_EMAIL!,
@@ -228,19 +265,41 @@ function placeholderShape(): WebsiteContent {
 export function isWebsiteContent(value: unknown): value is WebsiteContent {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  const strings = (o: unknown, keys: string[]) => typeof o === 'object' && o !== null && keys.every((k) => typeof (o as Record<string, unknown>)[k] === 'string');
+  const strings = (o: unknown, keys: string[]) =>
+    typeof o === 'object' && o !== null && keys.every((k) => typeof (o as Record<string, unknown>)[k] === 'string');
   const listOf = (items: unknown, min: number, max: number, ok: (item: unknown) => boolean) =>
     Array.isArray(items) && items.length >= min && items.length <= max && items.every(ok);
   const text = (item: unknown) => typeof item === 'string';
   const card = (item: unknown) => strings(item, ['title', 'text']);
   return (
-    strings(v, ['site_name', 'email', 'phone', 'page_title', 'meta_description', 'hero_badge', 'headline', 'subheadline', 'about_intro', 'about_more'])
-    && strings(v, ['services_intro', 'steps_intro', 'why_intro', 'contact_intro', 'form_note', 'tagline', 'city', 'address', 'legal_entity'])
-    && listOf(v.highlights, WEBSITE_HIGHLIGHTS, WEBSITE_HIGHLIGHTS, text)
-    && listOf(v.stats, WEBSITE_STATS_MIN, WEBSITE_STATS, (s) => strings(s, ['value', 'label']))
-    && listOf(v.about_points, WEBSITE_ABOUT_POINTS, WEBSITE_ABOUT_POINTS, text)
-    && listOf(v.services, WEBSITE_SERVICES, WEBSITE_SERVICES, card)
-    && listOf(v.steps, WEBSITE_STEPS, WEBSITE_STEPS, text)
-    && listOf(v.reasons, WEBSITE_REASONS, WEBSITE_REASONS, card)
+    strings(v, [
+      'site_name',
+      'email',
+      'phone',
+      'page_title',
+      'meta_description',
+      'hero_badge',
+      'headline',
+      'subheadline',
+      'about_intro',
+      'about_more',
+    ]) &&
+    strings(v, [
+      'services_intro',
+      'steps_intro',
+      'why_intro',
+      'contact_intro',
+      'form_note',
+      'tagline',
+      'city',
+      'address',
+      'legal_entity',
+    ]) &&
+    listOf(v.highlights, WEBSITE_HIGHLIGHTS, WEBSITE_HIGHLIGHTS, text) &&
+    listOf(v.stats, WEBSITE_STATS_MIN, WEBSITE_STATS, (s) => strings(s, ['value', 'label'])) &&
+    listOf(v.about_points, WEBSITE_ABOUT_POINTS, WEBSITE_ABOUT_POINTS, text) &&
+    listOf(v.services, WEBSITE_SERVICES, WEBSITE_SERVICES, card) &&
+    listOf(v.steps, WEBSITE_STEPS, WEBSITE_STEPS, text) &&
+    listOf(v.reasons, WEBSITE_REASONS, WEBSITE_REASONS, card)
   );
 }

@@ -30,7 +30,14 @@ export type ZonedParts = { date: string; minutes: number; offsetMinutes: number 
 export function zonedParts(instant: number, timeZone: string): ZonedParts {
   const parts: Record<string, string> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(instant))) parts[p.type] = p.value;
-  const [y, mo, d, h, mi, s] = [parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
   const wholeSeconds = Math.floor(instant / 1000) * 1000;
   return {
@@ -84,7 +91,8 @@ export function isoInZone(instant: number, timeZone: string): string {
 /** "09:30" → 570. */
 export const clockMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 /** 570 → "09:30". */
-export const clockText = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+export const clockText = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The longest IANA time zone name we take (the longest real one, America/Argentina/ComodRivadavia, has 32 characters). */
 export const TIME_ZONE_MAX_LENGTH = 64;

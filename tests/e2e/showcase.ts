@@ -29,11 +29,46 @@ export type Showcase = {
 };
 
 const LEADS = [
-  { full_name: 'Maria Alvarez', email: 'maria.alvarez@example.com', phone: '(301) 555-0142', property_types: ['multifamily'], message: '12-unit building in Frederick, MD.', status: 'Contacted' },
-  { full_name: 'James Whitfield', email: 'j.whitfield@example.com', phone: '(240) 555-0199', property_types: ['commercial'], message: 'Retail strip, Phase I ESA needed.', status: 'Converted' },
-  { full_name: 'Priya Natarajan', email: 'priya.n@example.com', phone: '(410) 555-0117', property_types: ['single-family'], message: '', status: 'New' },
-  { full_name: 'Daniel Okafor', email: 'daniel.okafor@example.com', phone: '(202) 555-0183', property_types: ['land'], message: '40 acres near Hagerstown.', status: 'Dropped' },
-  { full_name: 'Sophie Laurent', email: 'sophie.laurent@example.com', phone: '(301) 555-0166', property_types: ['multifamily'], message: 'Duplex, closing in 30 days.', status: 'New' },
+  {
+    full_name: 'Maria Alvarez',
+    email: 'maria.alvarez@example.com',
+    phone: '(301) 555-0142',
+    property_types: ['multifamily'],
+    message: '12-unit building in Frederick, MD.',
+    status: 'Contacted',
+  },
+  {
+    full_name: 'James Whitfield',
+    email: 'j.whitfield@example.com',
+    phone: '(240) 555-0199',
+    property_types: ['commercial'],
+    message: 'Retail strip, Phase I ESA needed.',
+    status: 'Converted',
+  },
+  {
+    full_name: 'Priya Natarajan',
+    email: 'priya.n@example.com',
+    phone: '(410) 555-0117',
+    property_types: ['single-family'],
+    message: '',
+    status: 'New',
+  },
+  {
+    full_name: 'Daniel Okafor',
+    email: 'daniel.okafor@example.com',
+    phone: '(202) 555-0183',
+    property_types: ['land'],
+    message: '40 acres near Hagerstown.',
+    status: 'Dropped',
+  },
+  {
+    full_name: 'Sophie Laurent',
+    email: 'sophie.laurent@example.com',
+    phone: '(301) 555-0166',
+    property_types: ['multifamily'],
+    message: 'Duplex, closing in 30 days.',
+    status: 'New',
+  },
 ];
 /** Sent through the public form endpoint: each also notifies the admin (the bell). */
 const PUBLIC_LEADS = [
@@ -52,7 +87,13 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 /** A visitor who sent the form and booked the last open time: the private page of that call. */
 async function seedBooking(api: APIRequestContext): Promise<string> {
-  const lead = { full_name: 'Olivia Chen', email: 'olivia.chen@example.com', phone: '(301) 555-0190', property_types: ['multifamily'], submission_id: crypto.randomUUID() };
+  const lead = {
+    full_name: 'Olivia Chen',
+    email: 'olivia.chen@example.com',
+    phone: '(301) 555-0190',
+    property_types: ['multifamily'],
+    submission_id: crypto.randomUUID(),
+  };
   const { booking_token } = (await ok(await postPublicLead(api, lead), 201)) as { booking_token: string };
   const from = ymd(new Date());
   const to = ymd(new Date(Date.now() + 30 * 86_400_000));
@@ -79,7 +120,8 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
   const DAY = 86_400_000;
   const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
   let start = new Date(today + DAY);
-  if (ymd(start).slice(0, 7) !== ymd(new Date(today + 3 * DAY)).slice(0, 7)) start = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+  if (ymd(start).slice(0, 7) !== ymd(new Date(today + 3 * DAY)).slice(0, 7))
+    start = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
   const month = ymd(start).slice(0, 7);
   const day = (offset: number) => ymd(new Date(start.getTime() + offset * DAY));
   const plan = [
@@ -92,7 +134,9 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
   let appointment: Showcase['appointment'] | undefined;
   for (const a of plan) {
     const created = (await ok(
-      await api.post('/api/appointments', { data: { lead_id: leads[a.lead]!.id, date: day(a.offset), time: a.time, type: a.type, notes: a.notes } }),
+      await api.post('/api/appointments', {
+        data: { lead_id: leads[a.lead]!.id, date: day(a.offset), time: a.time, type: a.type, notes: a.notes },
+      }),
       201,
     )) as { id: string };
     appointment ??= { id: created.id, time: a.time };
@@ -102,11 +146,19 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
   const worked = leads[0]!.id;
   await ok(
     await api.patch(`/api/leads/${worked}`, {
-      data: { property_address: '210 N Market St, Frederick, MD 21701', target_closing_date: day(30), estimated_fee_cents: 1_250_000, follow_up_on: ymd(new Date(today)), follow_up_note: 'Send the zoning report' },
+      data: {
+        property_address: '210 N Market St, Frederick, MD 21701',
+        target_closing_date: day(30),
+        estimated_fee_cents: 1_250_000,
+        follow_up_on: ymd(new Date(today)),
+        follow_up_note: 'Send the zoning report',
+      },
     }),
     200,
   );
-  const note = await api.post(`/api/leads/${worked}/notes`, { data: { body: 'Spoke with Maria: she wants the rent roll checked first.\nListing: https://example.com/listing/210-n-market' } });
+  const note = await api.post(`/api/leads/${worked}/notes`, {
+    data: { body: 'Spoke with Maria: she wants the rent roll checked first.\nListing: https://example.com/listing/210-n-market' },
+  });
   expect([201, 404]).toContain(note.status());
 
   // Two visits to three pages, as the tracker sends them.
@@ -119,8 +171,17 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
       await ok(await api.post('/api/public/events', { data, headers: { 'user-agent': BROWSER_UA } }), 204);
     }
   }
-  const invite = (await ok(await api.post('/api/team/invites', { data: { email: 'new.analyst@example.com', role: 'staff' } }), 201)) as { link: string };
-  return { month, appointmentsFrom: day(0), lead: leads[0]!, appointment: appointment!, bookingPath: await seedBooking(api), invitePath: new URL(invite.link).pathname };
+  const invite = (await ok(await api.post('/api/team/invites', { data: { email: 'new.analyst@example.com', role: 'staff' } }), 201)) as {
+    link: string;
+  };
+  return {
+    month,
+    appointmentsFrom: day(0),
+    lead: leads[0]!,
+    appointment: appointment!,
+    bookingPath: await seedBooking(api),
+    invitePath: new URL(invite.link).pathname,
+  };
 }
 
 export const test = base.extend<object, { showcase: Showcase }>({
@@ -210,7 +271,11 @@ async function openPicker(page: Page, s: Showcase) {
   // No wait here: the form itself holds the submission until its token is LEAD_MIN_FILL_SECONDS old.
   await form.getByRole('button', { name: 'Submit Request' }).click();
   await expect(page.getByRole('group', { name: 'Day', exact: true })).toBeVisible();
-  await page.getByRole('group', { name: /^Time on / }).getByRole('radio').first().check();
+  await page
+    .getByRole('group', { name: /^Time on / })
+    .getByRole('radio')
+    .first()
+    .check();
   await page.getByRole('heading', { name: 'Pick a time for your free call' }).scrollIntoViewIfNeeded();
 }
 
@@ -342,8 +407,12 @@ export const DASHBOARD_STATES: PageState[] = [
     name: 'leads-import',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/leads/import`);
-      const csv = ['Full Name,E-mail,Phone,Property Type,Status,Estimated Fee', 'Dana Whitfield,dana@example.com,(301) 555-0150,Single Family,New,"$1,250.00"',
-        'Eli Brooks,eli-at-example,(301) 555-0151,Condo,Hot,', 'Fay Morgan,fay@example.com,(240) 555-0152,Multifamily,Contacted,900'].join('\r\n');
+      const csv = [
+        'Full Name,E-mail,Phone,Property Type,Status,Estimated Fee',
+        'Dana Whitfield,dana@example.com,(301) 555-0150,Single Family,New,"$1,250.00"',
+        'Eli Brooks,eli-at-example,(301) 555-0151,Condo,Hot,',
+        'Fay Morgan,fay@example.com,(240) 555-0152,Multifamily,Contacted,900',
+      ].join('\r\n');
       await page.getByLabel('CSV file').setInputFiles({ name: 'october-leads.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.getByRole('button', { name: 'Preview' }).click();
       await expect(page.getByRole('region', { name: /The first 3 rows/ }).getByText('Email: Invalid email address')).toBeVisible();
@@ -411,7 +480,11 @@ export const DASHBOARD_STATES: PageState[] = [
   {
     name: 'appointment-details',
     open: async (page, s) => {
-      await page.locator('tbody tr').filter({ hasText: s.lead.full_name }).getByRole('button', { name: /^View Details/ }).click();
+      await page
+        .locator('tbody tr')
+        .filter({ hasText: s.lead.full_name })
+        .getByRole('button', { name: /^View Details/ })
+        .click();
       await expect(page.getByRole('dialog', { name: 'Appointment Details' })).toContainText(s.lead.full_name);
     },
   },

@@ -62,7 +62,10 @@ export function DashboardLayout() {
   const email = user?.email ?? '';
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <Sidebar id={SIDEBAR_ID} open={menuOpen} desktop={desktop} siteName={siteName} onClose={closeMenu} onLogout={() => void logout()} />

@@ -7,7 +7,11 @@ export function DeploymentBanner() {
   const { data } = useDeploymentWarnings(isOwner);
   if (!isOwner || !data || data.warnings.length === 0) return null;
   return (
-    <div role="region" aria-label="Server set-up" className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 sm:px-6">
+    <div
+      role="region"
+      aria-label="Server set-up"
+      className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 sm:px-6"
+    >
       <p className="font-semibold">Check the server’s set-up</p>
       <ul className="mt-1 list-disc space-y-1 pl-5">
         {data.warnings.map((w) => (

@@ -9,6 +9,7 @@ export function ProtectedRoute() {
   if (loading) return <Spinner className="min-h-screen" label="Checking your session..." />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   // The team requires two-factor and this account has none yet: its account page first.
-  if (user.must_set_up_two_factor && location.pathname !== '/dashboard/account') return <Navigate to="/dashboard/account#two-factor" replace />;
+  if (user.must_set_up_two_factor && location.pathname !== '/dashboard/account')
+    return <Navigate to="/dashboard/account#two-factor" replace />;
   return <Outlet />;
 }

@@ -11,26 +11,42 @@ import { ProtectedRoute } from './protected-route.tsx';
 // The Leads, Appointments and Analytics pages load on first visit (the layout shows a spinner
 // meanwhile), so sign-in and the Overview download only what they show.
 const LeadsPage = lazy(() => import('#client/features/leads/leads-page.tsx').then((m) => ({ default: m.LeadsPage })));
-const LeadImportPage = lazy(() => import('#client/features/leads/import/lead-import-page.tsx').then((m) => ({ default: m.LeadImportPage })));
+const LeadImportPage = lazy(() =>
+  import('#client/features/leads/import/lead-import-page.tsx').then((m) => ({ default: m.LeadImportPage })),
+);
 const LeadPage = lazy(() => import('#client/features/leads/lead-page.tsx').then((m) => ({ default: m.LeadPage })));
 // The lead page schedules with the appointments feature's dialog (features do not import each other).
 const ScheduleAppointmentDialog = lazyDialog(
   () => import('#client/features/appointments/components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog),
   (p) => p.open,
 );
-const AppointmentsPage = lazy(() => import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })));
+const AppointmentsPage = lazy(() =>
+  import('#client/features/appointments/appointments-page.tsx').then((m) => ({ default: m.AppointmentsPage })),
+);
 const AnalyticsPage = lazy(() => import('#client/features/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })));
 const SetupPage = lazy(() => import('#client/features/auth/setup-page.tsx').then((m) => ({ default: m.SetupPage })));
 const InvitePage = lazy(() => import('#client/features/auth/invite-page.tsx').then((m) => ({ default: m.InvitePage })));
-const ForgotPasswordPage = lazy(() => import('#client/features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })));
-const ResetPasswordPage = lazy(() => import('#client/features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('#client/features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('#client/features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })),
+);
 const AccountPage = lazy(() => import('#client/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })));
-const SecuritySettingsPage = lazy(() => import('#client/features/settings/security-settings-page.tsx').then((m) => ({ default: m.SecuritySettingsPage })));
+const SecuritySettingsPage = lazy(() =>
+  import('#client/features/settings/security-settings-page.tsx').then((m) => ({ default: m.SecuritySettingsPage })),
+);
 const AuditLogPage = lazy(() => import('#client/features/settings/audit-log-page.tsx').then((m) => ({ default: m.AuditLogPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
-const EmailSettingsPage = lazy(() => import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })));
-const WebsiteSettingsPage = lazy(() => import('#client/features/settings/website-settings-page.tsx').then((m) => ({ default: m.WebsiteSettingsPage })));
-const BookingSettingsPage = lazy(() => import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })));
+const EmailSettingsPage = lazy(() =>
+  import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })),
+);
+const WebsiteSettingsPage = lazy(() =>
+  import('#client/features/settings/website-settings-page.tsx').then((m) => ({ default: m.WebsiteSettingsPage })),
+);
+const BookingSettingsPage = lazy(() =>
+  import('#client/features/settings/booking-settings-page.tsx').then((m) => ({ default: m.BookingSettingsPage })),
+);
 
 /**
  * The admin app's routes (React Router's declarative mode: the app needs no loaders or

@@ -25,7 +25,9 @@ export function Sidebar({ id, open, desktop, siteName, onClose, onLogout }: Prop
   }, [open, desktop]);
   return (
     <>
-      {open ? <div aria-hidden="true" onClick={onClose} className="fixed inset-0 z-30 bg-slate-900/50 lg:hidden" data-testid="sidebar-overlay" /> : null}
+      {open ? (
+        <div aria-hidden="true" onClick={onClose} className="fixed inset-0 z-30 bg-slate-900/50 lg:hidden" data-testid="sidebar-overlay" />
+      ) : null}
       <aside
         id={id}
         aria-label="Sidebar"
@@ -57,7 +59,11 @@ export function Sidebar({ id, open, desktop, siteName, onClose, onLogout }: Prop
           ))}
         </nav>
         <div className="border-t border-white/10 p-3">
-          <button type="button" onClick={onLogout} className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm font-medium hover:bg-white/10">
+          <button
+            type="button"
+            onClick={onLogout}
+            className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm font-medium hover:bg-white/10"
+          >
             <LogOut aria-hidden="true" className="size-5" />
             Logout
           </button>

@@ -54,7 +54,10 @@ async function toApiError(response: Response): Promise<ApiError> {
 function isErrorResponse(body: unknown): body is ErrorResponse {
   const error = (body as { error?: Partial<ErrorResponse['error']> } | null)?.error;
   if (typeof error?.code !== 'string' || typeof error.message !== 'string') return false;
-  return error.fields === undefined || (typeof error.fields === 'object' && error.fields !== null && Object.values(error.fields).every((v) => typeof v === 'string'));
+  return (
+    error.fields === undefined ||
+    (typeof error.fields === 'object' && error.fields !== null && Object.values(error.fields).every((v) => typeof v === 'string'))
+  );
 }
 
 /** A path with each value in it URI-encoded, so no id can reach another endpoint: apiPath`/api/leads/${id}`. */

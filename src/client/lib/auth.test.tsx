@@ -25,7 +25,10 @@ describe('useAuth', () => {
 
   it('is loading until the first session check completes, then has the user', async () => {
     let answer: (r: Response) => void = () => {};
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
     render(
       withQueries(
         <AuthProvider>
@@ -40,7 +43,10 @@ describe('useAuth', () => {
 
   it('treats a failed first session check as signed out', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('network down'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('network down'))),
+    );
     render(
       withQueries(
         <AuthProvider>

@@ -3,14 +3,29 @@ import { EMPTY_LEAD_FORM, toFormErrors, toFormField, validateLeadForm } from './
 
 describe('validateLeadForm', () => {
   it('maps the select to a one-item property_types array and drops an empty message', () => {
-    const result = validateLeadForm({ ...EMPTY_LEAD_FORM, full_name: ' Ann ', email: 'ANN@EXAMPLE.COM', phone: '555', property_type: 'land', message: '  ' });
-    expect(result).toEqual({ ok: true, lead: { full_name: 'Ann', email: 'ann@example.com', phone: '555', property_types: ['land'], message: undefined } });
+    const result = validateLeadForm({
+      ...EMPTY_LEAD_FORM,
+      full_name: ' Ann ',
+      email: 'ANN@EXAMPLE.COM',
+      phone: '555',
+      property_type: 'land',
+      message: '  ',
+    });
+    expect(result).toEqual({
+      ok: true,
+      lead: { full_name: 'Ann', email: 'ann@example.com', phone: '555', property_types: ['land'], message: undefined },
+    });
   });
 
   it('reports the product messages keyed by form field', () => {
     expect(validateLeadForm({ ...EMPTY_LEAD_FORM, full_name: '  ' })).toEqual({
       ok: false,
-      errors: { full_name: 'Name is required', email: 'Email is required', phone: 'Phone number is required', property_type: 'Property type is required' },
+      errors: {
+        full_name: 'Name is required',
+        email: 'Email is required',
+        phone: 'Phone number is required',
+        property_type: 'Property type is required',
+      },
     });
   });
 

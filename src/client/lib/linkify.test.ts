@@ -19,7 +19,9 @@ describe('linkify', () => {
 
   it('keeps sentence punctuation and an unopened bracket out of the link, and a balanced one in', () => {
     expect(links('(see https://example.com/a)').map((l) => l.text)).toEqual(['https://example.com/a']);
-    expect(links('https://en.wikipedia.org/wiki/Lot_(real_estate), then').map((l) => l.text)).toEqual(['https://en.wikipedia.org/wiki/Lot_(real_estate)']);
+    expect(links('https://en.wikipedia.org/wiki/Lot_(real_estate), then').map((l) => l.text)).toEqual([
+      'https://en.wikipedia.org/wiki/Lot_(real_estate)',
+    ]);
     expect(links('Done: https://example.com/x?!').map((l) => l.text)).toEqual(['https://example.com/x']);
   });
 
@@ -39,7 +41,11 @@ describe('linkify', () => {
       'https:// example.com',
     ]) {
       expect(links(hostile), hostile).toEqual([]);
-      expect(linkify(hostile).map((p) => p.text).join('')).toBe(hostile);
+      expect(
+        linkify(hostile)
+          .map((p) => p.text)
+          .join(''),
+      ).toBe(hostile);
     }
   });
 
@@ -57,12 +63,16 @@ describe('linkify', () => {
 
   it('gives back exactly the input when the parts are joined, and only http(s) hrefs, for any text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.array(fc.constantFrom('https://a.test/x', 'http://b.test', ' ', '\n', 'javascript:', '(', ')', '.', '"'), { maxLength: 8 }), (text, bits) => {
-        const input = bits.join('') + text + bits.reverse().join('');
-        const parts = linkify(input);
-        expect(parts.map((p) => p.text).join('')).toBe(input);
-        for (const part of parts) if (part.kind === 'link') expect(new URL(part.href).protocol).toMatch(/^https?:$/);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 200 }),
+        fc.array(fc.constantFrom('https://a.test/x', 'http://b.test', ' ', '\n', 'javascript:', '(', ')', '.', '"'), { maxLength: 8 }),
+        (text, bits) => {
+          const input = bits.join('') + text + bits.reverse().join('');
+          const parts = linkify(input);
+          expect(parts.map((p) => p.text).join('')).toBe(input);
+          for (const part of parts) if (part.kind === 'link') expect(new URL(part.href).protocol).toMatch(/^https?:$/);
+        },
+      ),
     );
   });
 

@@ -3,7 +3,14 @@ import { DEFAULT_SITE_CONFIG, parseSiteConfig } from './site-config.ts';
 
 describe('parseSiteConfig', () => {
   it('reads the JSON the server filled in', () => {
-    const config = { ...DEFAULT_SITE_CONFIG, name: 'Acme <Diligence>', email: 'hi@acme.test', phone: '1-800', phoneTel: '1800', year: '2031' };
+    const config = {
+      ...DEFAULT_SITE_CONFIG,
+      name: 'Acme <Diligence>',
+      email: 'hi@acme.test',
+      phone: '1-800',
+      phoneTel: '1800',
+      year: '2031',
+    };
     expect(parseSiteConfig(JSON.stringify(config).replace(/</g, '\\u003c'))).toEqual(config);
   });
 

@@ -1,4 +1,11 @@
-import { DEFAULT_SITE, defaultWebsiteContent, isWebsiteContent, phoneTel, placeholderWebsiteContent, type WebsiteContent } from '#shared/website-content';
+import {
+  DEFAULT_SITE,
+  defaultWebsiteContent,
+  isWebsiteContent,
+  phoneTel,
+  placeholderWebsiteContent,
+  type WebsiteContent,
+} from '#shared/website-content';
 
 /**
  * What the site says about the firm comes from Settings → Website (the database; the brand,

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 describe('the analytics tracker', () => {
   it('is under 2 KB gzipped with its imports', async () => {
     const result = await build({
-      stdin: { contents: "import { startTracker } from './src/client/public/analytics-tracker.ts'; startTracker();", resolveDir: process.cwd(), loader: 'ts' },
+      stdin: {
+        contents: "import { startTracker } from './src/client/public/analytics-tracker.ts'; startTracker();",
+        resolveDir: process.cwd(),
+        loader: 'ts',
+      },
       bundle: true,
       minify: true,
       write: false,

@@ -2,7 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANALYTICS_SESSION_KEY, SESSION_ID_PATTERN } from '#shared/constants';
 import { analyticsEventRequestSchema, type AnalyticsEventRequest } from '#shared/schemas/analytics';
-import { ANALYTICS_EVENTS_PATH, readSessionId, sendEvent, startTracker, visitorOptedOut, type TrackerOptions } from './analytics-tracker.ts';
+import {
+  ANALYTICS_EVENTS_PATH,
+  readSessionId,
+  sendEvent,
+  startTracker,
+  visitorOptedOut,
+  type TrackerOptions,
+} from './analytics-tracker.ts';
 
 type Sent = { event: AnalyticsEventRequest; leaving: boolean };
 

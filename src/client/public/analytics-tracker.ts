@@ -86,7 +86,10 @@ export function visitorOptedOut(nav: Navigator = navigator, win: Window = window
 /** 16 random bytes as base64url: 22 characters. */
 function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** The stored session id, or a new one (`isNew` true) when none is stored or it is malformed. */
@@ -120,14 +123,27 @@ export function readSessionId(storage: TrackerOptions['storage']): { id: string;
  * Drops NUL characters and caps the length without cutting a surrogate pair in half: the
  * server refuses both a NUL and a lone surrogate (docs/security.md, "Text the API accepts").
  */
-const clip = (value: string | null, max: number) => value?.replace(/\0/g, '').slice(0, max).replace(/[\ud800-\udbff]$/, '') || undefined;
+const clip = (value: string | null, max: number) =>
+  value
+    ?.replace(/\0/g, '')
+    .slice(0, max)
+    .replace(/[\ud800-\udbff]$/, '') || undefined;
 
 /** The path recorded for a page: a booking's private link is recorded as /booking, never with its token. */
 export const trackedPath = (pathname: string) => (pathname.startsWith('/booking/') ? '/booking' : pathname.slice(0, 512) || '/');
 
 /** Starts tracking the current page; returns a function that stops it (used by tests). */
 export function startTracker(options: Partial<TrackerOptions> = {}): () => void {
-  const { now, send, storage, document: doc, window: win, location: loc, optedOut, watchInView: watch } = {
+  const {
+    now,
+    send,
+    storage,
+    document: doc,
+    window: win,
+    location: loc,
+    optedOut,
+    watchInView: watch,
+  } = {
     now: () => performance.now(),
     watchInView,
     send: sendEvent,

@@ -18,7 +18,8 @@ const root = document.getElementById(PUBLIC_ROOT_ID);
 const config = readSiteConfig();
 
 // Written as React, built against Preact (vite.public.config.ts aliases react → preact/compat).
-const withConfig = (children: unknown) => (<SiteConfigProvider config={config}>{children as never}</SiteConfigProvider>) as unknown as ComponentChild;
+const withConfig = (children: unknown) =>
+  (<SiteConfigProvider config={config}>{children as never}</SiteConfigProvider>) as unknown as ComponentChild;
 
 async function start(root: HTMLElement) {
   if (root.firstElementChild) {

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PublicApp, pageKeyForPath, pageMeta, type PublicPageKey } from './pages.tsx';
 import { renderToStaticMarkup } from 'react-dom/server';
 
-const config = { ...DEFAULT_SITE_CONFIG, year: '2031', name: 'Acme Diligence', email: 'hi@acme.test', phone: '(301) 555-0100', phoneTel: '+13015550100' };
+const config = {
+  ...DEFAULT_SITE_CONFIG,
+  year: '2031',
+  name: 'Acme Diligence',
+  email: 'hi@acme.test',
+  phone: '(301) 555-0100',
+  phoneTel: '+13015550100',
+};
 
 afterEach(cleanup);
 
@@ -38,7 +45,10 @@ describe('public pages', () => {
   it('marks only the interactive parts as islands for the browser to hydrate, with their props', () => {
     const islands = (page: PublicPageKey) => {
       const { container } = render(<PublicApp page={page} config={config} />);
-      const found = [...container.querySelectorAll('[data-island]')].map((e) => [e.getAttribute('data-island'), e.getAttribute('data-island-props')]);
+      const found = [...container.querySelectorAll('[data-island]')].map((e) => [
+        e.getAttribute('data-island'),
+        e.getAttribute('data-island-props'),
+      ]);
       cleanup();
       return found;
     };
@@ -128,7 +138,9 @@ describe('public pages', () => {
     }
     expect(screen.getByRole('heading', { level: 3, name: 'Maryland Only' })).toBeInTheDocument();
     // The steps' titles are the product's.
-    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(expect.arrayContaining(['Submit a deal', 'Get your report', 'Close with confidence']));
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['Submit a deal', 'Get your report', 'Close with confidence']),
+    );
     expect(main).not.toHaveTextContent(/50 states|24 hours|Frederick/i);
     expect(screen.getByRole('contentinfo')).toHaveTextContent('Careful diligence for Maryland investors.');
     expect(screen.getByRole('contentinfo')).not.toHaveTextContent(/50 states/i);
@@ -137,8 +149,11 @@ describe('public pages', () => {
 
   it('marks each figure under the headline for the server to keep or drop only when prerendering', () => {
     const html = renderToStaticMarkup(<PublicApp page="landing" config={PLACEHOLDER_SITE_CONFIG} />);
-    for (const i of [0, 1, 2, 3]) expect(html).toMatch(new RegExp(`%%IF_W_STAT${i}%%<li[^>]*>.*?%%W_STAT${i}_VALUE%%.*?</li>%%FI_W_STAT${i}%%`));
-    const served = renderToStaticMarkup(<PublicApp page="landing" config={{ ...config, website: { ...config.website, stats: [{ value: '7', label: 'States' }] } }} />);
+    for (const i of [0, 1, 2, 3])
+      expect(html).toMatch(new RegExp(`%%IF_W_STAT${i}%%<li[^>]*>.*?%%W_STAT${i}_VALUE%%.*?</li>%%FI_W_STAT${i}%%`));
+    const served = renderToStaticMarkup(
+      <PublicApp page="landing" config={{ ...config, website: { ...config.website, stats: [{ value: '7', label: 'States' }] } }} />,
+    );
     expect(served).not.toContain('%%');
     expect(served.match(/<li[^>]*><p[^>]*>7<\/p><p[^>]*>States<\/p><\/li>/g)).toHaveLength(1);
   });

@@ -38,7 +38,8 @@ export function pageKeyForPath(pathname: string): PublicPageKey {
 
 export function pageMeta(page: PublicPageKey, config: SiteConfig): PublicPageMeta {
   // The home page's title and description are the firm's (Settings → Website); search results and shared links show them.
-  if (page === 'landing') return { title: landingTitle(config.name, config.website.page_title), description: config.website.meta_description };
+  if (page === 'landing')
+    return { title: landingTitle(config.name, config.website.page_title), description: config.website.meta_description };
   if (page === 'booking') {
     return { title: `Your free call | ${config.name}`, description: 'See, move or cancel the call you booked.' };
   }

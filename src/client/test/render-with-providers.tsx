@@ -30,7 +30,18 @@ export function renderWithProviders(ui: ReactElement, { url = '/', user: given }
   return render(
     <QueryClientProvider client={client}>
       {user ? (
-        <AuthContext.Provider value={{ user, loading: false, signIn: async () => user, completeTwoFactor: async () => user, signOut: signedIn, refresh: signedIn, setupNeeded: false, adopt: () => {} }}>
+        <AuthContext.Provider
+          value={{
+            user,
+            loading: false,
+            signIn: async () => user,
+            completeTwoFactor: async () => user,
+            signOut: signedIn,
+            refresh: signedIn,
+            setupNeeded: false,
+            adopt: () => {},
+          }}
+        >
           {page}
         </AuthContext.Provider>
       ) : (
@@ -54,7 +65,10 @@ export function mockApi(handler: Handler) {
     const path = typeof input === 'string' ? input : input instanceof URL ? `${input.pathname}${input.search}` : input.url;
     const call = { method: init?.method ?? 'GET', path, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
     calls.push(call);
-    const answer = handler(call) ?? { status: 500, body: { error: { code: 'internal_error', message: `Unhandled ${call.method} ${path}` } } };
+    const answer = handler(call) ?? {
+      status: 500,
+      body: { error: { code: 'internal_error', message: `Unhandled ${call.method} ${path}` } },
+    };
     return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetchMock);

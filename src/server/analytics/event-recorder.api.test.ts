@@ -23,7 +23,11 @@ afterEach(async () => {
 });
 
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const view = (session: number, page_path: string) => ({ session_id: `visitor${String(session).padStart(4, '0')}xxxxxxxxxx`, event_type: 'pageview', page_path });
+const view = (session: number, page_path: string) => ({
+  session_id: `visitor${String(session).padStart(4, '0')}xxxxxxxxxx`,
+  event_type: 'pageview',
+  page_path,
+});
 const count = async (query: ReturnType<typeof sql>) => Number((await rowsOf<{ n: number }>(database.db, query))[0]!.n);
 
 /** 100 legitimate page views with `bad` in the middle, all sent at once; the statuses of each group. */
@@ -55,13 +59,19 @@ describe('a bad event fails only its own request', () => {
   it('isolates an event the database itself refuses: its request gets 400, the 100 others in its batch are stored', async () => {
     // An event the schemas accept but the database refuses (a value error, SQLSTATE 22023), the
     // kind of input that reached the database in the finding, raised inside the batch's statement.
-    await execute(database.db, sql.raw(`
+    await execute(
+      database.db,
+      sql.raw(`
       create function analytics_poison() returns trigger language plpgsql as $$
       begin
         if new.page_path = '/poison' then raise exception 'refused' using errcode = '22023'; end if;
         return new;
-      end $$`));
-    await execute(database.db, sql`create trigger analytics_poison before insert on analytics_events for each row execute function analytics_poison()`);
+      end $$`),
+    );
+    await execute(
+      database.db,
+      sql`create trigger analytics_poison before insert on analytics_events for each row execute function analytics_poison()`,
+    );
     const { legit, bad } = await burstWith([view(9001, '/poison'), view(9002, '/poison')]);
     expect(legit.filter((s) => s !== 204)).toEqual([]);
     expect(bad.map((r) => r.status)).toEqual([400, 400]);
@@ -74,7 +84,8 @@ describe('a bad event fails only its own request', () => {
 describe('what one event may store', () => {
   it(`counts a session's paths after its first ${ANALYTICS_SESSION_PATH_CAP.pathsPerSession} under ${ANALYTICS_SESSION_PATH_CAP.otherPath}, still answering 204`, async () => {
     const { json } = createTestApp(database);
-    const send = (session: number, path: string) => json('POST', '/api/public/events', view(session, path), { 'user-agent': BROWSER }).then((r) => r.status);
+    const send = (session: number, path: string) =>
+      json('POST', '/api/public/events', view(session, path), { 'user-agent': BROWSER }).then((r) => r.status);
     const statuses = [];
     for (let i = 0; i < 60; i++) statuses.push(await send(1, `/invented${i}`));
     // Paths it has already stored are still its own; another session may still add paths.

@@ -14,7 +14,8 @@ import { deviceOf, referrerHostOf } from './event-sources.ts';
 import { SessionPaths } from './session-paths.ts';
 
 // Crawlers, link previews, headless browsers, monitors and HTTP libraries: not visitors.
-const BOT_PATTERN = /bot|crawl|spider|slurp|preview|headless|lighthouse|pingdom|uptime|monitor|curl|wget|python-requests|go-http-client|node-fetch|axios|^$/i;
+const BOT_PATTERN =
+  /bot|crawl|spider|slurp|preview|headless|lighthouse|pingdom|uptime|monitor|curl|wget|python-requests|go-http-client|node-fetch|axios|^$/i;
 export const isBot = (userAgent: string | undefined) => BOT_PATTERN.test(userAgent ?? '');
 
 /** The first `max` characters, without cutting a surrogate pair in two. */
@@ -61,7 +62,12 @@ export class EventRecorder {
       // A batch that fails for one event's sake is retried without it (halving), so an event
       // the database refuses fails only its own request; a database that cannot serve fails
       // the batch at once (every half would fail the same way).
-      { maxBatch: 2000, maxWaitMs: 0, maxInFlight: 1, isolates: (err) => !(err instanceof DatabaseNotReady) && databaseFault(err) === undefined },
+      {
+        maxBatch: 2000,
+        maxWaitMs: 0,
+        maxInFlight: 1,
+        isolates: (err) => !(err instanceof DatabaseNotReady) && databaseFault(err) === undefined,
+      },
     );
   }
 

@@ -4,7 +4,15 @@ import { SessionPaths } from './session-paths.ts';
 describe('SessionPaths', () => {
   it("keeps a session's first paths, folds its new ones past the cap, and leaves other sessions alone", () => {
     const paths = new SessionPaths(3, 100, '/(other)');
-    expect(['/a', '/b', '/c', '/d', '/a', '/e', '/c'].map((p) => paths.pathFor('s1', p))).toEqual(['/a', '/b', '/c', '/(other)', '/a', '/(other)', '/c']);
+    expect(['/a', '/b', '/c', '/d', '/a', '/e', '/c'].map((p) => paths.pathFor('s1', p))).toEqual([
+      '/a',
+      '/b',
+      '/c',
+      '/(other)',
+      '/a',
+      '/(other)',
+      '/c',
+    ]);
     expect(paths.pathFor('s2', '/d')).toBe('/d');
   });
 

@@ -7,9 +7,13 @@ export { auditInsert, changedFields, recordAudit, type AuditActor, type AuditEnt
 
 /** The request's actor: its signed-in admin, if any, its client IP and user agent. */
 export function actorOf(c: Context<AppEnv>, user: { id: string; email: string } | undefined = c.var.user): AuditActor {
-  return { id: user?.id ?? null, email: user?.email ?? null, ip: c.var.clientIp ?? null, userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null };
+  return {
+    id: user?.id ?? null,
+    email: user?.email ?? null,
+    ip: c.var.clientIp ?? null,
+    userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null,
+  };
 }
 
 /** The actor of a command-line tool or the server itself (`npm run admin`, a scheduled job). */
 export const systemActor = (what: string): AuditActor => ({ id: null, email: null, ip: null, userAgent: what });
-

@@ -19,7 +19,9 @@ export const LEAD_AUDIT_FIELDS = [
 
 export const APPOINTMENT_AUDIT_FIELDS = ['date', 'time', 'type', 'status', 'notes', 'duration_minutes', 'location', 'lead_id'] as const;
 
-export const leadChanges = (before: Record<string, unknown>, after: Record<string, unknown>) => changedFields(before, after, LEAD_AUDIT_FIELDS);
-export const appointmentChanges = (before: Record<string, unknown>, after: Record<string, unknown>) => changedFields(before, after, APPOINTMENT_AUDIT_FIELDS);
+export const leadChanges = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  changedFields(before, after, LEAD_AUDIT_FIELDS);
+export const appointmentChanges = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  changedFields(before, after, APPOINTMENT_AUDIT_FIELDS);
 
 export { ERASED } from '../db/queries/audit-log.ts';

@@ -13,7 +13,13 @@ import { hashPassword } from './password.ts';
  * happened. An owner unless `role` says staff (the first account is an owner either way);
  * named `displayName`, or by the part of the email before the @.
  */
-export async function ensureAdmin(db: Db, email: string, password: string, role: Role = 'owner', displayName?: string): Promise<{ created: boolean; user: User }> {
+export async function ensureAdmin(
+  db: Db,
+  email: string,
+  password: string,
+  role: Role = 'owner',
+  displayName?: string,
+): Promise<{ created: boolean; user: User }> {
   const existing = await findUserByEmail(db, email);
   if (existing) return { created: false, user: existing };
   return insertUser(db, email, await hashPassword(password), role, displayName);

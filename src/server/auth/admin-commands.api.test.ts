@@ -24,8 +24,13 @@ describe('npm run admin -- create --name', () => {
       { email: 'bo.baker@example.com', display_name: 'bo.baker' },
     ]);
     // The name is the list's last column; the audit log's entry names the account too.
-    expect((await runAdminCommand(database.db, { command: 'list' })).output.split('\n')[0]).toMatch(/^ann@example\.com\towner\tactive\t-\t[^\t]+\tAnn Archer$/);
-    const [entry] = await rowsOf<{ details: unknown }>(database.db, sql`select details from audit_log where action = 'account_created' order by id limit 1`);
+    expect((await runAdminCommand(database.db, { command: 'list' })).output.split('\n')[0]).toMatch(
+      /^ann@example\.com\towner\tactive\t-\t[^\t]+\tAnn Archer$/,
+    );
+    const [entry] = await rowsOf<{ details: unknown }>(
+      database.db,
+      sql`select details from audit_log where action = 'account_created' order by id limit 1`,
+    );
     expect(entry!.details).toEqual({ email: 'ann@example.com', name: 'Ann Archer', role: 'owner' });
   });
 });

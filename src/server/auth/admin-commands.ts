@@ -16,11 +16,26 @@ import { hashPassword } from './password.ts';
  * control socket). Each returns what the command prints and the sessions it ended (so the
  * server closes their live streams at once); a refusal throws an Error whose message is said.
  */
-export const ADMIN_COMMANDS = ['create', 'reset-password', 'list', 'delete', 'role', 'deactivate', 'reactivate', 'reset-two-factor'] as const;
+export const ADMIN_COMMANDS = [
+  'create',
+  'reset-password',
+  'list',
+  'delete',
+  'role',
+  'deactivate',
+  'reactivate',
+  'reset-two-factor',
+] as const;
 
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('list') }),
-  z.object({ command: z.literal('create'), email: z.string(), password: z.string(), role: roleSchema.default('owner'), name: z.string().optional() }),
+  z.object({
+    command: z.literal('create'),
+    email: z.string(),
+    password: z.string(),
+    role: roleSchema.default('owner'),
+    name: z.string().optional(),
+  }),
   z.object({ command: z.literal('reset-password'), email: z.string(), password: z.string() }),
   z.object({ command: z.literal('delete'), email: z.string() }),
   z.object({ command: z.literal('role'), email: z.string(), role: roleSchema }),
@@ -49,7 +64,14 @@ function displayName(name: string | undefined, email: string): string {
   return checked.value!;
 }
 
-const listRow = z.object({ email: z.string(), display_name: z.string(), role: roleSchema, deactivated: z.boolean(), two_factor: z.boolean(), created_at: z.string() });
+const listRow = z.object({
+  email: z.string(),
+  display_name: z.string(),
+  role: roleSchema,
+  deactivated: z.boolean(),
+  two_factor: z.boolean(),
+  created_at: z.string(),
+});
 
 const NO_SUCH = (email: string) => new Error(`No admin has the email ${email}.`);
 
@@ -58,14 +80,30 @@ const NO_SUCH = (email: string) => new Error(`No admin has the email ${email}.`)
  * that leaves no active owner. The team's owner lock comes first (as the API's changes take it),
  * so a command racing an owner's change in the dashboard is refused instead of both passing.
  */
-async function onAccount<T>(db: Db, email: string, change: (t: Db, user: { id: string; role: string }, sessions: string[]) => Promise<T>): Promise<T> {
+async function onAccount<T>(
+  db: Db,
+  email: string,
+  change: (t: Db, user: { id: string; role: string }, sessions: string[]) => Promise<T>,
+): Promise<T> {
   try {
     return await transaction(db, async (t) => {
       await lockTeamOwners(t);
-      const [user] = await queryRows(t, sql`select id, role from users where email = ${email} for update`, z.object({ id: z.uuid(), role: z.string() }));
+      const [user] = await queryRows(
+        t,
+        sql`select id, role from users where email = ${email} for update`,
+        z.object({ id: z.uuid(), role: z.string() }),
+      );
       if (!user) throw NO_SUCH(email);
-      const sessions = await queryRows(t, sql`select token_hash from sessions where user_id = ${user.id}`, z.object({ token_hash: z.string() }));
-      return change(t, user, sessions.map((s) => s.token_hash));
+      const sessions = await queryRows(
+        t,
+        sql`select token_hash from sessions where user_id = ${user.id}`,
+        z.object({ token_hash: z.string() }),
+      );
+      return change(
+        t,
+        user,
+        sessions.map((s) => s.token_hash),
+      );
     });
   } catch (err) {
     if (sqlState(err) === '23514') throw new Error(NEEDS_AN_OWNER, { cause: err });
@@ -84,7 +122,11 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         listRow,
       );
       // The name last: the columns before it keep their places for scripts that read them.
-      const lines = users.map((u) => [u.email, u.role, u.deactivated ? 'deactivated' : 'active', u.two_factor ? 'two-factor' : '-', u.created_at, u.display_name].join('\t'));
+      const lines = users.map((u) =>
+        [u.email, u.role, u.deactivated ? 'deactivated' : 'active', u.two_factor ? 'two-factor' : '-', u.created_at, u.display_name].join(
+          '\t',
+        ),
+      );
       return { output: users.length === 0 ? 'No admins yet.\n' : `${lines.join('\n')}\n`, endedSessions: none };
     }
     case 'create': {
@@ -100,7 +142,15 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
           z.object({ id: z.uuid(), role: roleSchema }),
         );
         if (!row) throw new Error(`An admin with the email ${email} already exists (use reset-password).`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'account_created', targetType: 'account', targetId: row.id, details: { email, name, role: row.role } }));
+        await execute(
+          t,
+          auditInsert(CLI_ACTOR, {
+            action: 'account_created',
+            targetType: 'account',
+            targetId: row.id,
+            details: { email, name, role: row.role },
+          }),
+        );
         return row.role;
       });
       return { output: `Created ${role === 'owner' ? 'owner' : 'staff'} ${name} <${email}>.\n`, endedSessions: none };
@@ -114,7 +164,10 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         await execute(t, sql`delete from sessions where user_id = ${user.id}`);
         await execute(t, sql`delete from calendar_feeds where user_id = ${user.id}`);
         await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'password_reset', targetType: 'account', targetId: user.id, details: { email } }));
+        await execute(
+          t,
+          auditInsert(CLI_ACTOR, { action: 'password_reset', targetType: 'account', targetId: user.id, details: { email } }),
+        );
         return sessions;
       });
       return { output: `New password set for ${email}; their sessions have ended.\n`, endedSessions: ended };
@@ -123,7 +176,15 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       const { email } = credentials(request.email);
       const ended = await onAccount(db, email, async (t, user, sessions) => {
         await execute(t, sql`delete from users where id = ${user.id}`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'account_removed', targetType: 'account', targetId: user.id, details: { email, role: user.role } }));
+        await execute(
+          t,
+          auditInsert(CLI_ACTOR, {
+            action: 'account_removed',
+            targetType: 'account',
+            targetId: user.id,
+            details: { email, role: user.role },
+          }),
+        );
         return sessions;
       });
       return { output: `Deleted ${email}; their sessions have ended.\n`, endedSessions: ended };
@@ -133,7 +194,15 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       await onAccount(db, email, async (t, user) => {
         if (user.role === request.role) return;
         await execute(t, sql`update users set role = ${request.role} where id = ${user.id}`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'role_changed', targetType: 'account', targetId: user.id, details: { email, changes: { role: { from: user.role, to: request.role } } } }));
+        await execute(
+          t,
+          auditInsert(CLI_ACTOR, {
+            action: 'role_changed',
+            targetType: 'account',
+            targetId: user.id,
+            details: { email, changes: { role: { from: user.role, to: request.role } } },
+          }),
+        );
       });
       return { output: `${email} is ${request.role === 'owner' ? 'an owner' : 'staff'}.\n`, endedSessions: none };
     }
@@ -141,10 +210,16 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       // A lost phone and lost recovery codes: two-factor off, so the person signs in with the password and sets it up again.
       const { email } = credentials(request.email);
       await onAccount(db, email, async (t, user) => {
-        await execute(t, sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null where id = ${user.id}`);
+        await execute(
+          t,
+          sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null where id = ${user.id}`,
+        );
         await execute(t, sql`delete from recovery_codes where user_id = ${user.id}`);
         await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'two_factor_disabled', targetType: 'account', targetId: user.id, details: { email } }));
+        await execute(
+          t,
+          auditInsert(CLI_ACTOR, { action: 'two_factor_disabled', targetType: 'account', targetId: user.id, details: { email } }),
+        );
       });
       return { output: `Two-factor is off for ${email}: they sign in with their password and set it up again.\n`, endedSessions: none };
     }
@@ -153,18 +228,30 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       const { email } = credentials(request.email);
       const deactivate = request.command === 'deactivate';
       const ended = await onAccount(db, email, async (t, user, sessions) => {
-        await execute(t, sql`update users set deactivated_at = ${deactivate ? sql`coalesce(deactivated_at, now())` : sql`null`} where id = ${user.id}`);
+        await execute(
+          t,
+          sql`update users set deactivated_at = ${deactivate ? sql`coalesce(deactivated_at, now())` : sql`null`} where id = ${user.id}`,
+        );
         if (!deactivate) {
-          await execute(t, auditInsert(CLI_ACTOR, { action: 'account_reactivated', targetType: 'account', targetId: user.id, details: { email } }));
+          await execute(
+            t,
+            auditInsert(CLI_ACTOR, { action: 'account_reactivated', targetType: 'account', targetId: user.id, details: { email } }),
+          );
           return none;
         }
         await execute(t, sql`delete from sessions where user_id = ${user.id}`);
         await execute(t, sql`delete from calendar_feeds where user_id = ${user.id}`);
         await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
-        await execute(t, auditInsert(CLI_ACTOR, { action: 'account_deactivated', targetType: 'account', targetId: user.id, details: { email } }));
+        await execute(
+          t,
+          auditInsert(CLI_ACTOR, { action: 'account_deactivated', targetType: 'account', targetId: user.id, details: { email } }),
+        );
         return sessions;
       });
-      return { output: deactivate ? `Deactivated ${email}; their sessions have ended.\n` : `Reactivated ${email}.\n`, endedSessions: ended };
+      return {
+        output: deactivate ? `Deactivated ${email}; their sessions have ended.\n` : `Reactivated ${email}.\n`,
+        endedSessions: ended,
+      };
     }
   }
 }

@@ -17,7 +17,8 @@ export const OWNERS_ONLY = 'Only an owner of the team can do this.';
  * only its own account operations (where it sets it up) answer; everything else is 403.
  */
 export const requireTwoFactorIfAsked = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.user.must_set_up_two_factor && !c.req.path.startsWith('/api/account/')) throw new AppError('forbidden', TWO_FACTOR_SETUP_REQUIRED);
+  if (c.var.user.must_set_up_two_factor && !c.req.path.startsWith('/api/account/'))
+    throw new AppError('forbidden', TWO_FACTOR_SETUP_REQUIRED);
   await next();
 });
 
@@ -33,7 +34,10 @@ export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
  * `afterSignIn` runs once the session is known, before the body is read (the lead import's
  * larger body limit: nobody without a session gets to send megabytes).
  */
-export function createAdminRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(route: R, afterSignIn: MiddlewareHandler[] = []) {
+export function createAdminRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(
+  route: R,
+  afterSignIn: MiddlewareHandler[] = [],
+) {
   return createRoute({
     ...route,
     security: [{ sessionCookie: [] }],
@@ -47,7 +51,10 @@ export function createAdminRoute<const R extends Omit<RouteConfig, 'security' | 
  * staff are refused with 403. Documented with the `owner` scope on the session cookie, which
  * the access walk reads to check every such operation refuses staff.
  */
-export function createOwnerRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(route: R, afterSignIn: MiddlewareHandler[] = []) {
+export function createOwnerRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(
+  route: R,
+  afterSignIn: MiddlewareHandler[] = [],
+) {
   return createRoute({
     ...route,
     security: [{ sessionCookie: ['owner'] }],

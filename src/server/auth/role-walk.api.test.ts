@@ -38,7 +38,10 @@ async function digest(): Promise<string> {
   const tables = ['users', 'sessions', 'booking_settings', 'emails', 'team_settings', 'account_tokens', 'audit_log', 'recovery_codes'];
   const parts: string[] = [];
   for (const table of tables) {
-    const [row] = await rowsOf<{ d: string }>(database.db, sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as d from ${sql.identifier(table)} t`);
+    const [row] = await rowsOf<{ d: string }>(
+      database.db,
+      sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as d from ${sql.identifier(table)} t`,
+    );
     parts.push(`${table}:${row!.d}`);
   }
   return parts.join(' ');

@@ -52,4 +52,6 @@ export function newRecoveryCodes(): string[] {
 
 /** A code as typed (any case, spaces or dashes) to its stored hash. */
 export const hashRecoveryCode = (code: string) =>
-  createHash('sha256').update(code.toLowerCase().replace(/[^a-z0-9]/g, '')).digest('hex');
+  createHash('sha256')
+    .update(code.toLowerCase().replace(/[^a-z0-9]/g, ''))
+    .digest('hex');

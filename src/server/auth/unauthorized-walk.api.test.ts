@@ -96,7 +96,21 @@ async function allOperations() {
 
 /** A digest of every table a request could change, to prove a refused request changed nothing. */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables = ['users', 'sessions', 'leads', 'lead_status_changes', 'appointments', 'notifications', 'calendar_feeds', 'analytics_events', 'rate_limits', 'sign_in_ips', 'emails', 'booking_settings', 'booking_tokens'];
+  const tables = [
+    'users',
+    'sessions',
+    'leads',
+    'lead_status_changes',
+    'appointments',
+    'notifications',
+    'calendar_feeds',
+    'analytics_events',
+    'rate_limits',
+    'sign_in_ips',
+    'emails',
+    'booking_settings',
+    'booking_tokens',
+  ];
   const digest: Record<string, string> = {};
   for (const table of tables) {
     const [row] = await rowsOf<{ d: string }>(
@@ -122,7 +136,10 @@ describe('every state-changing operation with a valid admin cookie from another 
     const appointment = await call('POST', '/api/appointments', { lead_id: lead.id, date: '2030-01-02', time: '10:00', type: 'Call' });
     const notification = (await call('GET', '/api/notifications')).notifications[0]!;
     await call('POST', '/api/calendar-feed');
-    const [email] = await rowsOf<{ id: string }>(database.db, sql`update emails set status = 'failed' where id = (select id from emails limit 1) returning id`);
+    const [email] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`update emails set status = 'failed' where id = (select id from emails limit 1) returning id`,
+    );
     const ids: Record<string, string> = { leads: lead.id, appointments: appointment.id, notifications: notification.id, email: email!.id };
     const bodies: Record<string, unknown> = {
       'POST /api/leads': validLead({ submission_id: undefined, fill_ms: undefined }),
@@ -152,7 +169,9 @@ describe('every state-changing operation with a valid admin cookie from another 
       for (const op of writes) {
         const res = await t.json(op.method, op.url, bodies[op.key] ?? {}, { cookie, origin });
         expect({ op: op.key, origin, status: res.status }).toEqual({ op: op.key, origin, status: 403 });
-        expect(await res.json()).toEqual({ error: { code: 'forbidden', message: 'Cross-site request refused.', requestId: expect.any(String) } });
+        expect(await res.json()).toEqual({
+          error: { code: 'forbidden', message: 'Cross-site request refused.', requestId: expect.any(String) },
+        });
       }
     }
     expect(await snapshot()).toEqual(before);
@@ -181,7 +200,10 @@ describe('every state-changing operation without Origin or Sec-Fetch-Site (not a
     // The exemption follows the document: public (security: []) and under /api/public/, or sign-in/out.
     for (const op of writes) {
       const exempt = op.path.startsWith('/api/public/');
-      expect({ op: `${op.method} ${op.path}`, exempt }).toEqual({ op: `${op.method} ${op.path}`, exempt: op.isPublic && !op.path.startsWith('/api/auth/') });
+      expect({ op: `${op.method} ${op.path}`, exempt }).toEqual({
+        op: `${op.method} ${op.path}`,
+        exempt: op.isPublic && !op.path.startsWith('/api/auth/'),
+      });
     }
     expect(writes.filter((op) => op.path.startsWith('/api/public/')).length).toBeGreaterThanOrEqual(4);
 
@@ -190,19 +212,48 @@ describe('every state-changing operation without Origin or Sec-Fetch-Site (not a
       const url = op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
       const res = await t.json(op.method, url, {}, { cookie, origin: undefined });
       expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 403 });
-      expect(await res.json()).toEqual({ error: { code: 'forbidden', message: 'This request needs an Origin header. Send it from the pages of this site.', requestId: expect.any(String) } });
+      expect(await res.json()).toEqual({
+        error: {
+          code: 'forbidden',
+          message: 'This request needs an Origin header. Send it from the pages of this site.',
+          requestId: expect.any(String),
+        },
+      });
     }
     expect(await snapshot()).toEqual(before);
 
     // A browser that sends Sec-Fetch-Site but no Origin: same-origin goes through, anything else is refused.
-    expect((await t.json('PATCH', '/api/account/preferences', { email_appointments: true }, { cookie, origin: undefined, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect(
+      (
+        await t.json(
+          'PATCH',
+          '/api/account/preferences',
+          { email_appointments: true },
+          { cookie, origin: undefined, 'sec-fetch-site': 'same-origin' },
+        )
+      ).status,
+    ).toBe(200);
     for (const site of ['cross-site', 'same-site', 'none']) {
-      expect((await t.json('PATCH', '/api/account/preferences', { email_appointments: true }, { cookie, origin: undefined, 'sec-fetch-site': site })).status).toBe(403);
+      expect(
+        (
+          await t.json(
+            'PATCH',
+            '/api/account/preferences',
+            { email_appointments: true },
+            { cookie, origin: undefined, 'sec-fetch-site': site },
+          )
+        ).status,
+      ).toBe(403);
     }
     // The public operations keep answering programs that send neither header.
     const lead = await t.json('POST', '/api/public/leads', validLead({ email: 'headless-lead@example.com' }), { origin: undefined });
     expect(lead.status).toBe(201);
-    const event = await t.json('POST', '/api/public/events', { session_id: 'HeAdLeSsHeAdLeSsHeAdLe', event_type: 'pageview', page_path: '/' }, { origin: undefined, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' });
+    const event = await t.json(
+      'POST',
+      '/api/public/events',
+      { session_id: 'HeAdLeSsHeAdLeSsHeAdLe', event_type: 'pageview', page_path: '/' },
+      { origin: undefined, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' },
+    );
     expect(event.status).toBe(204);
     const booking = await t.json('DELETE', `/api/public/bookings/${'A'.repeat(43)}`, undefined, { origin: undefined });
     expect(booking.status).toBe(404);
@@ -225,15 +276,31 @@ describe('every public operation', () => {
     expect((await t.json('POST', '/api/public/leads', stored)).status).toBe(201);
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads where submission_id = ${submissionId}`);
     const appointment = (await (
-      await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: '2030-05-06', time: '09:30', type: 'Zoom', notes: 'stored-notes-7321' }, { cookie })
+      await t.json(
+        'POST',
+        '/api/appointments',
+        { lead_id: lead!.id, date: '2030-05-06', time: '09:30', type: 'Zoom', notes: 'stored-notes-7321' },
+        { cookie },
+      )
     ).json()) as { id: string };
     const feed = (await (await t.json('POST', '/api/calendar-feed', undefined, { cookie })).json()) as { url: string };
     const [user] = await rowsOf<{ id: string }>(database.db, sql`select id from users where email = 'secret-admin@example.com'`);
     const [notification] = await rowsOf<{ id: string }>(database.db, sql`select id from notifications limit 1`);
     const [session] = await rowsOf<{ token_hash: string }>(database.db, sql`select token_hash from sessions limit 1`);
     const secrets = [
-      lead!.id, appointment.id, user!.id, notification!.id, session!.token_hash, cookie.split('=')[1]!,
-      'Storedrow', 'quentin.storedrow', '555-7321', 'stored-message-7321', 'stored-notes-7321', 'secret-admin@example.com', 'walker@example.com',
+      lead!.id,
+      appointment.id,
+      user!.id,
+      notification!.id,
+      session!.token_hash,
+      cookie.split('=')[1]!,
+      'Storedrow',
+      'quentin.storedrow',
+      '555-7321',
+      'stored-message-7321',
+      'stored-notes-7321',
+      'secret-admin@example.com',
+      'walker@example.com',
     ];
 
     // What each public operation is sent besides an empty request: the requests most likely
@@ -245,7 +312,10 @@ describe('every public operation', () => {
         { body: validLead({ email: 'quentin.storedrow@example.com' }) },
         { body: { ...stored, email: 'not an email' } },
       ],
-      'POST /api/public/events': [{ body: { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/' } }, { body: { page_path: 'x'.repeat(5000) } }],
+      'POST /api/public/events': [
+        { body: { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/' } },
+        { body: { page_path: 'x'.repeat(5000) } },
+      ],
       'POST /api/auth/login': [
         { body: { email: 'secret-admin@example.com', password: 'wrong-password' } },
         { body: { email: 'quentin.storedrow@example.com', password: 'wrong-password' } },
@@ -253,10 +323,18 @@ describe('every public operation', () => {
       ],
       'GET /api/auth/session': [{ headers: { cookie: `session=${session!.token_hash}` } }, { headers: { cookie: 'session=' } }],
       'POST /api/auth/logout': [{ headers: { cookie: `session=${'A'.repeat(43)}` } }],
-      'GET /api/public/availability': [{ url: `/api/public/availability?from=${new Date().toISOString().slice(0, 10)}&to=2030-05-07` }, { url: '/api/public/availability?from=2030-05-01&to=2030-05-31' }],
+      'GET /api/public/availability': [
+        { url: `/api/public/availability?from=${new Date().toISOString().slice(0, 10)}&to=2030-05-07` },
+        { url: '/api/public/availability?from=2030-05-01&to=2030-05-31' },
+      ],
       'POST /api/public/bookings': [{ body: { booking_token: 'A'.repeat(43), start: '2030-05-06T09:30:00-04:00', type: 'Zoom' } }],
-      'GET /api/public/bookings/{token}': [{ url: `/api/public/bookings/${'A'.repeat(43)}` }, { url: `/api/public/bookings/${session!.token_hash.slice(0, 43)}` }],
-      'PATCH /api/public/bookings/{token}': [{ url: `/api/public/bookings/${'A'.repeat(43)}`, body: { start: '2030-05-06T09:30:00-04:00', type: 'Call' } }],
+      'GET /api/public/bookings/{token}': [
+        { url: `/api/public/bookings/${'A'.repeat(43)}` },
+        { url: `/api/public/bookings/${session!.token_hash.slice(0, 43)}` },
+      ],
+      'PATCH /api/public/bookings/{token}': [
+        { url: `/api/public/bookings/${'A'.repeat(43)}`, body: { start: '2030-05-06T09:30:00-04:00', type: 'Call' } },
+      ],
       'DELETE /api/public/bookings/{token}': [{ url: `/api/public/bookings/${'A'.repeat(43)}` }],
       'GET /api/calendar/{token}/appointments.ics': [
         { url: `/api/calendar/${'A'.repeat(43)}/appointments.ics` },
@@ -275,10 +353,14 @@ describe('every public operation', () => {
         const res = await t.json(op.method, url, probe.body ?? (op.method === 'GET' ? undefined : {}), probe.headers);
         const text = await res.text();
         expect({ key, url, status: res.status }).toEqual({ key, url, status: expect.toSatisfy((s: number) => s < 500) });
-        for (const secret of secrets) expect({ key, url, leaked: text.includes(secret) ? secret : null }).toEqual({ key, url, leaked: null });
+        for (const secret of secrets)
+          expect({ key, url, leaked: text.includes(secret) ? secret : null }).toEqual({ key, url, leaked: null });
       }
     }
     // The lead form's own answers: an acknowledgement only, even for the replay of a stored submission.
-    expect(await (await t.json('POST', '/api/public/leads', stored)).json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(await (await t.json('POST', '/api/public/leads', stored)).json()).toEqual({
+      status: 'received',
+      booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
   });
 });

@@ -40,7 +40,9 @@ export const busyWithoutEmail = (phone: string) =>
   `We are receiving unusually many online bookings and cannot confirm yours by email right now. ${callUs(phone)}`;
 
 export function spikeMessage(threshold: number, emailOn: boolean): string {
-  const then = emailOn ? 'New ones now wait until the visitor confirms them by email.' : 'Email is off, so new ones are refused and visitors are asked to call.';
+  const then = emailOn
+    ? 'New ones now wait until the visitor confirms them by email.'
+    : 'Email is off, so new ones are refused and visitors are asked to call.';
   return `Website bookings are unusually busy: more than ${threshold} this hour. ${then}`;
 }
 
@@ -70,7 +72,9 @@ export async function admitWebsiteBooking(request: BookingRequest, settings: Boo
       DAY_SECONDS,
     );
     if (day.over.length > 0) {
-      throw new AppError('rate_limited', tooManyFromNetwork(await sitePhone(db, config)), undefined, { 'Retry-After': String(day.retryAfterSeconds) });
+      throw new AppError('rate_limited', tooManyFromNetwork(await sitePhone(db, config)), undefined, {
+        'Retry-After': String(day.retryAfterSeconds),
+      });
     }
     undos.push(() => undoRateLimitHits(db, [address, network], [], day.windowStart));
   }
@@ -84,7 +88,9 @@ export async function admitWebsiteBooking(request: BookingRequest, settings: Boo
     if (busy) await notifyBookingSpike(db, spikeMessage(threshold, emailOn));
     if (busy && !emailOn) {
       await undo();
-      throw new AppError('rate_limited', busyWithoutEmail(await sitePhone(db, config)), undefined, { 'Retry-After': String(hour.retryAfterSeconds) });
+      throw new AppError('rate_limited', busyWithoutEmail(await sitePhone(db, config)), undefined, {
+        'Retry-After': String(hour.retryAfterSeconds),
+      });
     }
   }
 

@@ -47,7 +47,16 @@ describe('openSlots', () => {
   });
 
   it('offers nothing when booking is off', () => {
-    expect(openSlots({ settings: { ...DEFAULT_BOOKING_SETTINGS, enabled: false }, timeZone: NY, from: '2026-11-23', to: '2026-12-01', now, busy: [] })).toEqual([]);
+    expect(
+      openSlots({
+        settings: { ...DEFAULT_BOOKING_SETTINGS, enabled: false },
+        timeZone: NY,
+        from: '2026-11-23',
+        to: '2026-12-01',
+        now,
+        busy: [],
+      }),
+    ).toEqual([]);
   });
 
   // Random settings and appointments around both 2026 changes in three zones.
@@ -71,35 +80,42 @@ describe('openSlots', () => {
 
   it('never offers a slot outside open hours, on a day off, too soon, or over an appointment and its buffer', () => {
     fc.assert(
-      fc.property(zones, starts, settings, fc.integer({ min: 0, max: 23 * 60 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 20 * 24 * 60 }), fc.integer({ min: 5, max: 240 })), { maxLength: 30 }), (timeZone, day, s, minuteOfDay, appointments) => {
-        const start = zonedInstant(day, 0, timeZone)!;
-        const now = start + minuteOfDay * MINUTE;
-        const cfg: BookingSettings = { ...s, require_email_confirmation: false, days_off: s.days_off.map((n) => addDays(day, n)) };
-        const busy: Busy[] = appointments.map(([at, length]) => ({ start: start + at * MINUTE, end: start + (at + length) * MINUTE }));
-        const slots = openSlots({ settings: cfg, timeZone, from: day, to: addDays(day, 25), now, busy });
-        const today = zonedParts(now, timeZone).date;
-        let previous = -Infinity;
-        for (const slot of slots) {
-          const end = slot + cfg.slot_minutes * MINUTE;
-          const a = zonedParts(slot, timeZone);
-          const b = zonedParts(end, timeZone);
-          const open = cfg.hours[new Date(`${a.date}T00:00:00Z`).getUTCDay() === 0 ? 6 : new Date(`${a.date}T00:00:00Z`).getUTCDay() - 1];
-          expect(open).not.toBeNull();
-          const [o, c] = [open!.start, open!.end].map((t) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3)));
-          expect(a.minutes).toBeGreaterThanOrEqual(o!);
-          expect(b.date).toBe(a.date);
-          expect(b.minutes).toBeLessThanOrEqual(c!);
-          expect(cfg.days_off).not.toContain(a.date);
-          expect(slot).toBeGreaterThanOrEqual(now + cfg.min_notice_hours * 3_600_000);
-          expect(a.date <= addDays(today, cfg.horizon_days)).toBe(true);
-          for (const x of busy) {
-            const pad = cfg.buffer_minutes * MINUTE;
-            expect(slot < x.end + pad && x.start - pad < end).toBe(false);
+      fc.property(
+        zones,
+        starts,
+        settings,
+        fc.integer({ min: 0, max: 23 * 60 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 * 24 * 60 }), fc.integer({ min: 5, max: 240 })), { maxLength: 30 }),
+        (timeZone, day, s, minuteOfDay, appointments) => {
+          const start = zonedInstant(day, 0, timeZone)!;
+          const now = start + minuteOfDay * MINUTE;
+          const cfg: BookingSettings = { ...s, require_email_confirmation: false, days_off: s.days_off.map((n) => addDays(day, n)) };
+          const busy: Busy[] = appointments.map(([at, length]) => ({ start: start + at * MINUTE, end: start + (at + length) * MINUTE }));
+          const slots = openSlots({ settings: cfg, timeZone, from: day, to: addDays(day, 25), now, busy });
+          const today = zonedParts(now, timeZone).date;
+          let previous = -Infinity;
+          for (const slot of slots) {
+            const end = slot + cfg.slot_minutes * MINUTE;
+            const a = zonedParts(slot, timeZone);
+            const b = zonedParts(end, timeZone);
+            const open = cfg.hours[new Date(`${a.date}T00:00:00Z`).getUTCDay() === 0 ? 6 : new Date(`${a.date}T00:00:00Z`).getUTCDay() - 1];
+            expect(open).not.toBeNull();
+            const [o, c] = [open!.start, open!.end].map((t) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3)));
+            expect(a.minutes).toBeGreaterThanOrEqual(o!);
+            expect(b.date).toBe(a.date);
+            expect(b.minutes).toBeLessThanOrEqual(c!);
+            expect(cfg.days_off).not.toContain(a.date);
+            expect(slot).toBeGreaterThanOrEqual(now + cfg.min_notice_hours * 3_600_000);
+            expect(a.date <= addDays(today, cfg.horizon_days)).toBe(true);
+            for (const x of busy) {
+              const pad = cfg.buffer_minutes * MINUTE;
+              expect(slot < x.end + pad && x.start - pad < end).toBe(false);
+            }
+            expect(slot).toBeGreaterThan(previous);
+            previous = slot;
           }
-          expect(slot).toBeGreaterThan(previous);
-          previous = slot;
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -107,7 +123,12 @@ describe('openSlots', () => {
   it('offers every slot that is free (none is left out)', () => {
     fc.assert(
       fc.property(zones, starts, fc.integer({ min: 10, max: 120 }), (timeZone, day, slotMinutes) => {
-        const cfg: BookingSettings = { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '00:00', end: '23:59' }), slot_minutes: slotMinutes, min_notice_hours: 0 };
+        const cfg: BookingSettings = {
+          ...DEFAULT_BOOKING_SETTINGS,
+          hours: Array(7).fill({ start: '00:00', end: '23:59' }),
+          slot_minutes: slotMinutes,
+          min_notice_hours: 0,
+        };
         const now = zonedInstant(day, 0, timeZone)!;
         const slots = openSlots({ settings: cfg, timeZone, from: day, to: addDays(day, 6), now, busy: [] });
         // Each day: every multiple of the slot length from midnight whose time exists and that ends by 23:59.
@@ -128,16 +149,34 @@ describe('openSlots', () => {
   });
 
   it('writes each open time as isoInZone would, without asking Intl for each (half-hour and 45-minute offsets, both changes)', () => {
-    const anyZone = fc.constantFrom(NY, 'Europe/London', 'Australia/Adelaide', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham');
+    const anyZone = fc.constantFrom(
+      NY,
+      'Europe/London',
+      'Australia/Adelaide',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'America/St_Johns',
+      'Pacific/Chatham',
+    );
     fc.assert(
-      fc.property(anyZone, starts, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 10, max: 90 }), (timeZone, first, offset, slotMinutes) => {
-        const date = addDays(first, offset);
-        const cfg: BookingSettings = { ...DEFAULT_BOOKING_SETTINGS, hours: Array(7).fill({ start: '00:00', end: '23:59' }), slot_minutes: slotMinutes };
-        const busy = [{ start: zonedInstant(date, 12 * 60, timeZone)!, end: zonedInstant(date, 12 * 60, timeZone)! + 45 * MINUTE }];
-        const day = openTimesOfDay(cfg, timeZone, date, blockedRanges(busy, 0));
-        expect(day.iso).toEqual(day.starts.map((s) => isoInZone(s, timeZone)));
-        expect(day.starts.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        anyZone,
+        starts,
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 10, max: 90 }),
+        (timeZone, first, offset, slotMinutes) => {
+          const date = addDays(first, offset);
+          const cfg: BookingSettings = {
+            ...DEFAULT_BOOKING_SETTINGS,
+            hours: Array(7).fill({ start: '00:00', end: '23:59' }),
+            slot_minutes: slotMinutes,
+          };
+          const busy = [{ start: zonedInstant(date, 12 * 60, timeZone)!, end: zonedInstant(date, 12 * 60, timeZone)! + 45 * MINUTE }];
+          const day = openTimesOfDay(cfg, timeZone, date, blockedRanges(busy, 0));
+          expect(day.iso).toEqual(day.starts.map((s) => isoInZone(s, timeZone)));
+          expect(day.starts.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 80 },
     );
   });

@@ -15,7 +15,12 @@ import {
 
 const now = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3_600_000;
-const rowWith = (appointment: BookingRow['appointment']): BookingRow => ({ lead_id: 'lead-1', full_name: 'Jane Doe', expired: false, appointment });
+const rowWith = (appointment: BookingRow['appointment']): BookingRow => ({
+  lead_id: 'lead-1',
+  full_name: 'Jane Doe',
+  expired: false,
+  appointment,
+});
 const scheduledIn = (hours: number, status: 'scheduled' | 'cancelled' = 'scheduled') =>
   rowWith({ id: 'appt-7', start: now + hours * HOUR, duration_minutes: 30, type: 'Call', status, sequence: 0 });
 
@@ -32,7 +37,10 @@ function refusal(f: () => unknown): { status: number; message: string } {
 describe('the booking link rules', () => {
   it('requireBookingOpen: 409 with no times while the owners have closed online booking', () => {
     expect(() => requireBookingOpen(DEFAULT_BOOKING_SETTINGS)).not.toThrow();
-    expect(refusal(() => requireBookingOpen({ ...DEFAULT_BOOKING_SETTINGS, enabled: false }))).toEqual({ status: 409, message: BOOKING_CLOSED });
+    expect(refusal(() => requireBookingOpen({ ...DEFAULT_BOOKING_SETTINGS, enabled: false }))).toEqual({
+      status: 409,
+      message: BOOKING_CLOSED,
+    });
   });
 
   it('requireNoCallBooked: a link books one call; a cancelled one may be booked again', () => {

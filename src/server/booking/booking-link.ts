@@ -15,7 +15,8 @@ import { AppError, tooManyRequests } from '../http/errors.ts';
 export const LINK_INVALID = 'This booking link is not valid or has expired.';
 export const BOOKING_CLOSED = 'Online booking is closed. We will call you to agree a time.';
 export const ALREADY_BOOKED = 'You already have a call booked. Use your private link to move it.';
-export const TOO_LATE = (hours: number) => `This call can no longer be changed online (less than ${hours} hours before it). Please call us.`;
+export const TOO_LATE = (hours: number) =>
+  `This call can no longer be changed online (less than ${hours} hours before it). Please call us.`;
 /** Changes through one link per hour: each tells every admin, so a link cannot flood them. */
 export const CHANGES_PER_LINK_PER_HOUR = 10;
 

@@ -15,15 +15,27 @@ afterAll(async () => {
 });
 
 const post = (url: string, body: unknown, cookie?: string, method = 'POST') =>
-  fetch(url, { method, headers: { 'content-type': 'application/json', origin: new URL(url).origin, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+  fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', origin: new URL(url).origin, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
 
 describe.runIf(testEngine === 'postgres')('booking across processes', () => {
   it('books one slot once when 20 people confirm it through two processes at the same moment', async () => {
     const db = await createPostgresDatabaseUrl();
     drop = db.drop;
-    const env = { DATABASE_URL: db.url, ADMIN_EMAIL: 'race@example.com', ADMIN_PASSWORD: 'race-password', LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', BUSINESS_TIME_ZONE: 'America/New_York',
+    const env = {
+      DATABASE_URL: db.url,
+      ADMIN_EMAIL: 'race@example.com',
+      ADMIN_PASSWORD: 'race-password',
+      LEAD_MIN_FILL_SECONDS: '0',
+      LEAD_RATE_LIMIT: '0',
+      BUSINESS_TIME_ZONE: 'America/New_York',
       // 20 bookings from one address in a second: the website's booking limits off (booking-holds.api.test.ts tests them).
-      BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0' };
+      BOOKING_RATE_LIMIT: '0',
+      BOOKING_HOLD_ABOVE_PER_HOUR: '0',
+    };
     const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     servers.push(a!, b!);
     const cookie = await signInOverHttp(a!.url, { email: 'race@example.com', password: 'race-password' });
@@ -32,7 +44,14 @@ describe.runIf(testEngine === 'postgres')('booking across processes', () => {
 
     const tokens = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
-        const res = await post(`${a!.url}/api/public/leads`, { full_name: `Racer ${i}`, email: `racer${i}@example.com`, phone: '555', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 });
+        const res = await post(`${a!.url}/api/public/leads`, {
+          full_name: `Racer ${i}`,
+          email: `racer${i}@example.com`,
+          phone: '555',
+          property_types: ['land'],
+          submission_id: crypto.randomUUID(),
+          fill_ms: 5000,
+        });
         return ((await res.json()) as { booking_token: string }).booking_token;
       }),
     );
@@ -41,9 +60,14 @@ describe.runIf(testEngine === 'postgres')('booking across processes', () => {
     const slots = ((await (await fetch(`${b!.url}/api/public/availability?from=${date}&to=${date}`)).json()) as Availability).slots;
     expect(slots).toHaveLength(16);
     // Both processes have that day's open times cached now.
-    const openIn = async (server: ServerProcess) => ((await (await fetch(`${server.url}/api/public/availability?from=${date}&to=${date}`)).json()) as Availability).slots;
+    const openIn = async (server: ServerProcess) =>
+      ((await (await fetch(`${server.url}/api/public/availability?from=${date}&to=${date}`)).json()) as Availability).slots;
     expect(await openIn(a!)).toEqual(slots);
-    const statuses = await Promise.all(tokens.map((token, i) => post(`${(i % 2 ? a : b)!.url}/api/public/bookings`, { booking_token: token, start: slots[3], type: 'Call' }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      tokens.map((token, i) =>
+        post(`${(i % 2 ? a : b)!.url}/api/public/bookings`, { booking_token: token, start: slots[3], type: 'Call' }).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     // Whichever process booked it, neither offers it any more, from the first request after.

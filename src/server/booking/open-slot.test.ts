@@ -40,7 +40,10 @@ describe('slotTaken', () => {
 
 describe('requireOpenSlot', () => {
   it('answers the business date and clock time of an open start', () => {
-    expect(requireOpenSlot(DEFAULT_BOOKING_SETTINGS, NY, '2026-11-24T10:00:00-05:00', [], undefined, now)).toEqual({ date: '2026-11-24', time: '10:00' });
+    expect(requireOpenSlot(DEFAULT_BOOKING_SETTINGS, NY, '2026-11-24T10:00:00-05:00', [], undefined, now)).toEqual({
+      date: '2026-11-24',
+      time: '10:00',
+    });
   });
 
   it('refuses a busy start with that day’s other open times', () => {
@@ -52,7 +55,10 @@ describe('requireOpenSlot', () => {
   });
 
   it('lets a call being moved keep (or overlap) its own time', () => {
-    expect(requireOpenSlot(DEFAULT_BOOKING_SETTINGS, NY, '2026-11-24T10:00:00-05:00', busyAt10, call, now)).toEqual({ date: '2026-11-24', time: '10:00' });
+    expect(requireOpenSlot(DEFAULT_BOOKING_SETTINGS, NY, '2026-11-24T10:00:00-05:00', busyAt10, call, now)).toEqual({
+      date: '2026-11-24',
+      time: '10:00',
+    });
   });
 
   it('refuses a start off the grid or inside the notice', () => {

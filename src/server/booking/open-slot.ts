@@ -27,7 +27,14 @@ export const slotTaken = (slots: number[], timeZone: string) =>
  * `ignore`, the call being moved), or answers 409 with that day's open times; returns its
  * business date and clock time.
  */
-export function requireOpenSlot(settings: BookingSettings, timeZone: string, start: string, busy: Busy[], ignore?: MovingCall, now = Date.now()) {
+export function requireOpenSlot(
+  settings: BookingSettings,
+  timeZone: string,
+  start: string,
+  busy: Busy[],
+  ignore?: MovingCall,
+  now = Date.now(),
+) {
   const at = Date.parse(start);
   const { date, minutes } = zonedParts(at, timeZone);
   const slots = openSlots({ settings, timeZone, from: date, to: date, now, busy: withoutCall(busy, ignore) });

@@ -38,7 +38,10 @@ const availability = async (app: App, from: string, to: string, headers: Record<
 let cookie: string | undefined;
 beforeEach(async () => {
   cookie = undefined;
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits cascade`,
+  );
   await ensureAdmin(database.db, 'desk@example.com', 'desk-password');
 });
 afterEach(() => {
@@ -73,7 +76,12 @@ describe('cached open times across processes', () => {
 
     // Staff schedule a call through A (30 minutes at 13:00): B no longer offers it.
     const { id: leadId } = (await rowsOf<{ id: string }>(database.db, sql`select id from leads`))[0]!;
-    const made = await a.json('POST', '/api/appointments', { lead_id: leadId, date, time: '13:00', type: 'Call', duration_minutes: 30 }, { cookie: cookie! });
+    const made = await a.json(
+      'POST',
+      '/api/appointments',
+      { lead_id: leadId, date, time: '13:00', type: 'Call', duration_minutes: 30 },
+      { cookie: cookie! },
+    );
     expect(made.status).toBe(201);
     const { id: appointmentId } = (await made.json()) as { id: string };
     const at13 = all.find((s) => s.includes('T13:00'))!;
@@ -143,7 +151,10 @@ describe('the range one request may ask for', () => {
     expect(ok.status).toBe(200);
     const tooLong = await availability(a, day(0), day(AVAILABILITY_MAX_DAYS));
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error).toMatchObject({ code: 'validation_failed', fields: { to: `Ask for at most ${AVAILABILITY_MAX_DAYS} days at a time` } });
+    expect(tooLong.body.error).toMatchObject({
+      code: 'validation_failed',
+      fields: { to: `Ask for at most ${AVAILABILITY_MAX_DAYS} days at a time` },
+    });
     expect(AVAILABILITY_MAX_DAYS).toBeLessThanOrEqual(31);
   });
 
@@ -176,11 +187,15 @@ describe('the per-address limit', () => {
     const limited = await availability(a, day(0), day(6), from('203.0.113.9'));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBe(60);
-    expect(limited.body.error).toMatchObject({ code: 'rate_limited', message: 'Too many requests for open times. Please try again in 1 minute.' });
+    expect(limited.body.error).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many requests for open times. Please try again in 1 minute.',
+    });
     // Another address is not affected; one IPv6 subscriber's /64 counts as one.
     expect((await availability(b, day(0), day(6), from('203.0.113.10'))).status).toBe(200);
     const v6 = [];
-    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3', '2001:db8:1:2::4']) v6.push((await availability(a, day(0), day(6), from(ip))).status);
+    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3', '2001:db8:1:2::4'])
+      v6.push((await availability(a, day(0), day(6), from(ip))).status);
     expect(v6).toEqual([200, 200, 200, 429]);
   });
 
@@ -192,14 +207,18 @@ describe('the per-address limit', () => {
     const statuses = [];
     for (let round = 0; round < 2; round++) {
       for (let start = -1; start <= 365; start += AVAILABILITY_MAX_DAYS) {
-        statuses.push((await availability(a, day(start), day(start + AVAILABILITY_MAX_DAYS - 1), { 'x-forwarded-for': '198.51.100.20' })).status);
+        statuses.push(
+          (await availability(a, day(start), day(start + AVAILABILITY_MAX_DAYS - 1), { 'x-forwarded-for': '198.51.100.20' })).status,
+        );
       }
     }
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(a.config.availabilityRateLimit).toBeGreaterThanOrEqual(statuses.length * 4);
     const off = createTestApp(database, { BUSINESS_TIME_ZONE: TZ, AVAILABILITY_RATE_LIMIT: '0' });
     for (let i = 0; i < 20; i++) expect((await availability(off, day(0), day(1))).status).toBe(200);
-    expect(await rowsOf(database.db, sql`select key from rate_limits where key like 'availability:%' and key not like '%198.51.100.20'`)).toEqual([]);
+    expect(
+      await rowsOf(database.db, sql`select key from rate_limits where key like 'availability:%' and key not like '%198.51.100.20'`),
+    ).toEqual([]);
   });
 });
 
@@ -241,12 +260,18 @@ describe('the event loop', () => {
     await saveSettings(a, WIDEST);
     // A booked call every two hours of the range, so the busy times are read and merged too.
     const { id: leadId } = (
-      await rowsOf<{ id: string }>(database.db, sql`insert into leads (full_name, email, phone, property_types) values ('Busy Person', 'busy@example.com', '555', '{land}') returning id`)
+      await rowsOf<{ id: string }>(
+        database.db,
+        sql`insert into leads (full_name, email, phone, property_types) values ('Busy Person', 'busy@example.com', '555', '{land}') returning id`,
+      )
     )[0]!;
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into appointments (lead_id, date, time, type, duration_minutes, source)
       select ${leadId}, ${day(1)}::date + (h / 12), make_time((h % 12) * 2, 0, 0), 'Call', 30, 'booking'
-      from generate_series(0, ${AVAILABILITY_MAX_DAYS * 12 - 1}::int) h`);
+      from generate_series(0, ${AVAILABILITY_MAX_DAYS * 12 - 1}::int) h`,
+    );
     const runs: { wallMs: number; cpuMs: number }[] = [];
     // The first five warm up (a process that has served a few requests has compiled this
     // code); the nine after them are measured.
@@ -268,7 +293,11 @@ describe('the event loop', () => {
     const cpu = sorted((r) => r.cpuMs);
     console.log(
       `availability, ${AVAILABILITY_MAX_DAYS} days of the widest settings computed afresh, 9 requests (ms, sorted): ` +
-        `longest turn of the event loop in CPU time ${cpu.map((ms) => ms.toFixed(1)).join(', ')}; in wall-clock time ${sorted((r) => r.wallMs).map((ms) => ms.toFixed(1)).join(', ')}`,
+        `longest turn of the event loop in CPU time ${cpu.map((ms) => ms.toFixed(1)).join(', ')}; in wall-clock time ${sorted(
+          (r) => r.wallMs,
+        )
+          .map((ms) => ms.toFixed(1))
+          .join(', ')}`,
     );
     // The median of nine: a collection or a compilation in one of them does not decide it.
     expect(cpu[4]).toBeLessThan(50);

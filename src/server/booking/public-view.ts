@@ -13,19 +13,38 @@ export type PublicViewOptions = {
 };
 
 /** The scheduled call for the visitor's own calendar: the .ics path and the web calendars' links, with the invitation's words. */
-export function calendarOf(token: string, call: { start: string; end: string; type: string }, site: FirmContact): NonNullable<PublicBooking['calendar']> {
+export function calendarOf(
+  token: string,
+  call: { start: string; end: string; type: string },
+  site: FirmContact,
+): NonNullable<PublicBooking['calendar']> {
   const event = { title: leadEventTitle(call.type, site), details: leadEventDetails(call.type, site), start: call.start, end: call.end };
-  return { ics_path: `/api/public/bookings/${token}/calendar.ics`, google_url: googleCalendarUrl(event), outlook_url: outlookCalendarUrl(event) };
+  return {
+    ics_path: `/api/public/bookings/${token}/calendar.ics`,
+    google_url: googleCalendarUrl(event),
+    outlook_url: outlookCalendarUrl(event),
+  };
 }
 
 /** What the link's holder sees of their booking (with the time held for their confirmation, if any). */
-export async function publicView(row: BookingRow, token: string, settings: BookingSettings, timeZone: string, options: PublicViewOptions): Promise<PublicBooking> {
+export async function publicView(
+  row: BookingRow,
+  token: string,
+  settings: BookingSettings,
+  timeZone: string,
+  options: PublicViewOptions,
+): Promise<PublicBooking> {
   const { hold, now = Date.now() } = options;
   const a = row.appointment;
   const noticeMs = settings.min_notice_hours * 3_600_000;
   const scheduled = a?.status === 'scheduled';
   const booking = a
-    ? { start: isoInZone(a.start, timeZone), end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone), type: a.type, status: a.status }
+    ? {
+        start: isoInZone(a.start, timeZone),
+        end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone),
+        type: a.type,
+        status: a.status,
+      }
     : null;
   return {
     first_name: row.full_name.split(/\s+/)[0] ?? row.full_name,

@@ -37,7 +37,8 @@ function parseArgs(args: string[]): Parsed | string {
     if (role !== 'owner' && role !== 'staff') return USAGE;
     return { command, email, role, ...(options['--name'] !== undefined && { name: options['--name'] }) };
   }
-  if (command === 'role') return rest.length === 1 && (rest[0] === 'owner' || rest[0] === 'staff') ? { command, email, role: rest[0] } : USAGE;
+  if (command === 'role')
+    return rest.length === 1 && (rest[0] === 'owner' || rest[0] === 'staff') ? { command, email, role: rest[0] } : USAGE;
   return rest.length === 0 ? { command, email } : USAGE;
 }
 
@@ -48,7 +49,9 @@ if (typeof parsed === 'string') {
 } else {
   // Ask for the password before opening the database, so the prompt is not held behind it.
   const needsPassword = parsed.command === 'create' || parsed.command === 'reset-password';
-  const request = adminCommandSchema.parse(needsPassword ? { ...parsed, password: await readPassword('Password (at least 8 characters): ') } : parsed);
+  const request = adminCommandSchema.parse(
+    needsPassword ? { ...parsed, password: await readPassword('Password (at least 8 characters): ') } : parsed,
+  );
   await runCommand(`admin ${parsed.command}`, async (config) => {
     let database;
     try {
@@ -61,7 +64,10 @@ if (typeof parsed === 'string') {
         return;
       } catch (requestErr) {
         if (!(requestErr instanceof NoBackupServerError)) throw requestErr;
-        throw new Error(`${err.message} It does not answer admin commands (${requestErr.message}); stop it, or run the command again once it has started.`, { cause: requestErr });
+        throw new Error(
+          `${err.message} It does not answer admin commands (${requestErr.message}); stop it, or run the command again once it has started.`,
+          { cause: requestErr },
+        );
       }
     }
     try {

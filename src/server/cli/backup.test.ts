@@ -25,7 +25,6 @@ async function run(script: 'backup' | 'restore', env: Record<string, string>, ar
   return { code, output: proc.output() };
 }
 
-
 /** Path → content hash of every file under dir: equal digests mean nothing was touched. */
 function treeDigest(dir: string): Record<string, string> {
   const digest: Record<string, string> = {};
@@ -85,7 +84,13 @@ describe('npm run backup and npm run restore', () => {
   it('a backup taken while the server serves writes restores every row of every table as it was at one instant', async () => {
     const dataDir = await seededDataDir();
     const backupFile = path.join(tempDir('backup-out'), 'live.tar.gz');
-    const server = await startServer({ ...NO_POSTGRES, DATA_DIR: dataDir, LEAD_RATE_LIMIT: '0', LEAD_MIN_FILL_SECONDS: '0', REMINDER_MINUTES_BEFORE: '1' });
+    const server = await startServer({
+      ...NO_POSTGRES,
+      DATA_DIR: dataDir,
+      LEAD_RATE_LIMIT: '0',
+      LEAD_MIN_FILL_SECONDS: '0',
+      REMINDER_MINUTES_BEFORE: '1',
+    });
     running.push(server);
     expect(statSync(backupSocketPath(dataDir)).mode & 0o777).toBe(0o600);
 
@@ -108,17 +113,21 @@ describe('npm run backup and npm run restore', () => {
 
     // Mail is off in this test: the outbox marks queued messages as not sent as it goes, which is
     // a change after the instant. What was queued is compared, not what became of it.
-    const settleOutbox = (client: ReturnType<typeof createPglite>) => client.query(`update emails set status = 'queued', last_error = null`);
+    const settleOutbox = (client: ReturnType<typeof createPglite>) =>
+      client.query(`update emails set status = 'queued', last_error = null`);
     const restored = await withPgliteDir(restoredDir, async (client) => {
       await settleOutbox(client);
       return allTableRows(client);
     });
     // The snapshot fell between two writes: writes 0..k-1 and none after, all acknowledged
     // ones from before the backup started, and none sent after it ended.
-    const writes = restored.get('public.leads')!.map((row) => JSON.parse(row) as { email: string }).flatMap((l) => {
-      const match = /^during-backup-(\d+)@/.exec(l.email);
-      return match ? [Number(match[1])] : [];
-    });
+    const writes = restored
+      .get('public.leads')!
+      .map((row) => JSON.parse(row) as { email: string })
+      .flatMap((l) => {
+        const match = /^during-backup-(\d+)@/.exec(l.email);
+        return match ? [Number(match[1])] : [];
+      });
     const k = writes.length;
     expect(writes.sort((a, b) => a - b)).toEqual([...Array(k).keys()]);
     expect(k).toBeGreaterThanOrEqual(acknowledgedBefore);
@@ -126,7 +135,9 @@ describe('npm run backup and npm run restore', () => {
 
     // The source as it was at that instant: the final source without writes k and later.
     const source = await withPgliteDir(dataDir, async (client) => {
-      await client.query(`delete from notifications where substring(message from '\\(during-backup-(\\d+)@example\\.com\\)$')::int >= $1`, [k]);
+      await client.query(`delete from notifications where substring(message from '\\(during-backup-(\\d+)@example\\.com\\)$')::int >= $1`, [
+        k,
+      ]);
       await client.query(`delete from emails where substring(data->>'email' from '^during-backup-(\\d+)@')::int >= $1`, [k]);
       await settleOutbox(client);
       // The backup itself is recorded in the audit log once taken: after the instant.
@@ -148,7 +159,9 @@ describe('npm run backup and npm run restore', () => {
     const dataDir = await seededDataDir();
     const backupFile = path.join(tempDir('backup-out'), 'nested', 'offline.tar.gz');
     const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
-    expect(backup.output).toMatch(/^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 32 tables, \d+ rows \(leads \d+, /);
+    expect(backup.output).toMatch(
+      /^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 32 tables, \d+ rows \(leads \d+, /,
+    );
     expect(backup.code).toBe(0);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(backupFile))).toEqual(['offline.tar.gz']); // no partial file left
@@ -191,7 +204,11 @@ describe('npm run backup and npm run restore', () => {
     expect(restore.code).toBe(1);
     const lines = restore.output.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^restore: DATA_DIR .* is in use by another process \\(server, pid ${server.child.pid} .*\\): stop the server first, then run restore again\\. Nothing was changed\\.$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^restore: DATA_DIR .* is in use by another process \\(server, pid ${server.child.pid} .*\\): stop the server first, then run restore again\\. Nothing was changed\\.$`,
+      ),
+    );
     expect(siblings(dataDir).filter((n) => !n.endsWith('.backup.sock'))).toEqual([]);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   }, 120_000);
@@ -232,7 +249,9 @@ describe('npm run backup and npm run restore', () => {
     const env = { DATABASE_URL: 'postgres://crm:s3cret@db.example:5432/crm', DATA_DIR: tempDir('backup-pg') };
     const backup = await run('backup', env, []);
     expect(backup.code).toBe(3);
-    expect(backup.output).toContain(`pg_dump --format=custom --file="crm-$(date -u +%Y%m%dT%H%M%SZ).dump" 'postgres://crm@db.example:5432/crm'`);
+    expect(backup.output).toContain(
+      `pg_dump --format=custom --file="crm-$(date -u +%Y%m%dT%H%M%SZ).dump" 'postgres://crm@db.example:5432/crm'`,
+    );
     const restore = await run('restore', env, ['crm.dump']);
     expect(restore.code).toBe(3);
     expect(restore.output).toContain(`--dbname='postgres://crm@db.example:5432/crm'`);

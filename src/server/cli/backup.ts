@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { backupSocketPath, NoBackupServerError, requestBackup } from '../db/embedded/backup-control.ts';
-import { describeSummary, fileTimestamp, openBackup, removeQuietly, writeFileAtomically, type BackupSummary } from '../db/embedded/backup.ts';
+import {
+  describeSummary,
+  fileTimestamp,
+  openBackup,
+  removeQuietly,
+  writeFileAtomically,
+  type BackupSummary,
+} from '../db/embedded/backup.ts';
 import { createPglite } from '../db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
 import { keepPgliteFilesPrivate } from '../db/embedded/data-dir-modes.ts';
@@ -37,7 +44,9 @@ async function takeBackup(dataDir: string): Promise<{ bytes: Uint8Array; source:
       return { bytes: await requestBackup(backupSocketPath(dataDir)), source: 'taken by the running server' };
     } catch (requestErr) {
       if (!(requestErr instanceof NoBackupServerError)) throw requestErr;
-      throw new Error(`${err.message} It does not answer backup requests (${requestErr.message}); once it has stopped, run backup again.`, { cause: requestErr });
+      throw new Error(`${err.message} It does not answer backup requests (${requestErr.message}); once it has stopped, run backup again.`, {
+        cause: requestErr,
+      });
     }
   }
   try {
@@ -81,7 +90,9 @@ async function main(config: Config): Promise<number> {
   const { bytes, source } = await takeBackup(config.dataDir);
   const summary = await check(bytes);
   writeFileAtomically(out, bytes);
-  process.stdout.write(`Backup written: ${out} (${formatSize(bytes.length)}; ${source}).\nChecked: it opens, ${describeSummary(summary)}.\n`);
+  process.stdout.write(
+    `Backup written: ${out} (${formatSize(bytes.length)}; ${source}).\nChecked: it opens, ${describeSummary(summary)}.\n`,
+  );
   return 0;
 }
 

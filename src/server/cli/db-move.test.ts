@@ -101,7 +101,9 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     const leads = await fetch(`${server.url}/api/leads?limit=1`, { headers: { cookie } });
     expect(leads.status).toBe(200);
     await withPgClient(url, async (c) => {
-      const { rows } = await c.query<{ next: string; max: string }>(`select nextval('analytics_events_id_seq')::text as next, max(id)::text as max from analytics_events`);
+      const { rows } = await c.query<{ next: string; max: string }>(
+        `select nextval('analytics_events_id_seq')::text as next, max(id)::text as max from analytics_events`,
+      );
       expect(BigInt(rows[0]!.next)).toBeGreaterThan(BigInt(rows[0]!.max));
     });
     await stopServer(running.pop()!, 'SIGTERM');
@@ -150,7 +152,11 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
 
     // The other way: a source one migration behind is refused, and no directory is left.
     const behind = await emptyDatabase();
-    await withPgClient(behind, (c) => c.query('create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)'));
+    await withPgClient(behind, (c) =>
+      c.query(
+        'create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)',
+      ),
+    );
     const target = path.join(tempDir('move-fail'), 'data');
     const refused = await move({}, ['--from', behind, '--to-dir', target]);
     expect(refused.output).toContain('the source’s schema is older than this version of the app');

@@ -30,7 +30,8 @@ function parseArgs(argv: string[]): Args | undefined {
   }
   const isUrl = (s: string | undefined) => s !== undefined && /^postgres(ql)?:\/\//.test(s);
   if (named.size === 1 && isUrl(named.get('--to'))) return { to: named.get('--to')! };
-  if (named.size === 2 && isUrl(named.get('--from')) && named.get('--to-dir')) return { from: named.get('--from')!, toDir: path.resolve(named.get('--to-dir')!) };
+  if (named.size === 2 && isUrl(named.get('--from')) && named.get('--to-dir'))
+    return { from: named.get('--from')!, toDir: path.resolve(named.get('--to-dir')!) };
   return undefined;
 }
 
@@ -87,7 +88,9 @@ function report(result: MoveResult, write: (s: string) => void) {
   const width = Math.max(...result.tables.map((t) => t.table.length), 5);
   write(`${'table'.padEnd(width)}  ${'rows'.padStart(10)}  checksum\n`);
   for (const t of result.tables) write(`${t.table.padEnd(width)}  ${String(t.rows).padStart(10)}  ${t.checksum}\n`);
-  write(`Copied ${result.rows.toLocaleString('en-US')} rows in ${result.tables.length} tables in ${(result.ms / 1000).toFixed(1)} s; every table's row count and checksum match the source.\n`);
+  write(
+    `Copied ${result.rows.toLocaleString('en-US')} rows in ${result.tables.length} tables in ${(result.ms / 1000).toFixed(1)} s; every table's row count and checksum match the source.\n`,
+  );
 }
 
 async function main(config: Config): Promise<number> {

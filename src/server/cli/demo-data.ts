@@ -32,7 +32,8 @@ export function stableUuid(name: string): string {
 
 /** A demo analytics session id: the tracker's pattern (16–64 of [A-Za-z0-9_-]), recognisable by its prefix. */
 export const DEMO_SESSION_PREFIX = 'demo-';
-const sessionId = (n: number) => `${DEMO_SESSION_PREFIX}${createHash('sha256').update(`demo-session:${n}`).digest('base64url').slice(0, 17)}`;
+const sessionId = (n: number) =>
+  `${DEMO_SESSION_PREFIX}${createHash('sha256').update(`demo-session:${n}`).digest('base64url').slice(0, 17)}`;
 
 /** The demo's random numbers: the same every run. */
 function prng(seed: number) {
@@ -64,18 +65,139 @@ type Channel = {
   types: readonly (readonly [PropertyType, number])[];
 };
 const HOME: Channel['landing'] = [['/', 1]];
-const MIXED_TYPES: Channel['types'] = [['single-family', 4], ['multifamily', 3], ['commercial', 2], ['land', 1]];
+const MIXED_TYPES: Channel['types'] = [
+  ['single-family', 4],
+  ['multifamily', 3],
+  ['commercial', 2],
+  ['land', 1],
+];
 const CHANNELS: Channel[] = [
-  { share: 31, referrer: 'https://www.google.com/', landing: [['/', 86], ['/careers', 8], ['/privacy', 4], ['/terms', 2]], finish: 0.38, win: 0.26, fee: [1500, 6000], types: MIXED_TYPES },
-  { share: 19, referrer: null, landing: [['/', 92], ['/careers', 5], ['/privacy', 3]], finish: 0.45, win: 0.3, fee: [1500, 7000], types: MIXED_TYPES },
-  { share: 12, referrer: 'https://www.google.com/', utm: ['google', 'cpc', 'phase-1-esa'], landing: HOME, finish: 0.34, win: 0.2, fee: [2000, 4500], types: [['commercial', 5], ['land', 2], ['multifamily', 2]] },
-  { share: 3, referrer: 'https://www.google.com/', utm: ['google', 'cpc', 'zoning-letters'], landing: HOME, finish: 0.2, win: 0.15, fee: [1500, 3000], types: [['land', 3], ['commercial', 2], ['other', 1]] },
-  { share: 6, referrer: 'https://www.bing.com/', landing: [['/', 95], ['/privacy', 5]], finish: 0.35, win: 0.22, fee: [1500, 5000], types: MIXED_TYPES },
-  { share: 4, referrer: 'https://www.linkedin.com/', utm: ['linkedin', 'social', 'investor-outreach'], landing: HOME, finish: 0.7, win: 0.55, fee: [4000, 12000], types: [['multifamily', 4], ['commercial', 4]] },
-  { share: 4, referrer: 'https://www.linkedin.com/', landing: [['/careers', 60], ['/', 40]], finish: 0.4, win: 0.3, fee: [2500, 8000], types: MIXED_TYPES },
-  { share: 7, referrer: 'https://www.biggerpockets.com/forums/', landing: HOME, finish: 0.42, win: 0.2, fee: [1500, 4000], types: [['single-family', 5], ['multifamily', 4]] },
-  { share: 4, referrer: 'https://www.loopnet.com/', landing: HOME, finish: 0.45, win: 0.4, fee: [3500, 12000], types: [['commercial', 6], ['land', 2]] },
-  { share: 5, referrer: null, utm: ['newsletter', 'email', 'market-notes'], landing: HOME, finish: 0.45, win: 0.35, fee: [1500, 6000], types: MIXED_TYPES },
+  {
+    share: 31,
+    referrer: 'https://www.google.com/',
+    landing: [
+      ['/', 86],
+      ['/careers', 8],
+      ['/privacy', 4],
+      ['/terms', 2],
+    ],
+    finish: 0.38,
+    win: 0.26,
+    fee: [1500, 6000],
+    types: MIXED_TYPES,
+  },
+  {
+    share: 19,
+    referrer: null,
+    landing: [
+      ['/', 92],
+      ['/careers', 5],
+      ['/privacy', 3],
+    ],
+    finish: 0.45,
+    win: 0.3,
+    fee: [1500, 7000],
+    types: MIXED_TYPES,
+  },
+  {
+    share: 12,
+    referrer: 'https://www.google.com/',
+    utm: ['google', 'cpc', 'phase-1-esa'],
+    landing: HOME,
+    finish: 0.34,
+    win: 0.2,
+    fee: [2000, 4500],
+    types: [
+      ['commercial', 5],
+      ['land', 2],
+      ['multifamily', 2],
+    ],
+  },
+  {
+    share: 3,
+    referrer: 'https://www.google.com/',
+    utm: ['google', 'cpc', 'zoning-letters'],
+    landing: HOME,
+    finish: 0.2,
+    win: 0.15,
+    fee: [1500, 3000],
+    types: [
+      ['land', 3],
+      ['commercial', 2],
+      ['other', 1],
+    ],
+  },
+  {
+    share: 6,
+    referrer: 'https://www.bing.com/',
+    landing: [
+      ['/', 95],
+      ['/privacy', 5],
+    ],
+    finish: 0.35,
+    win: 0.22,
+    fee: [1500, 5000],
+    types: MIXED_TYPES,
+  },
+  {
+    share: 4,
+    referrer: 'https://www.linkedin.com/',
+    utm: ['linkedin', 'social', 'investor-outreach'],
+    landing: HOME,
+    finish: 0.7,
+    win: 0.55,
+    fee: [4000, 12000],
+    types: [
+      ['multifamily', 4],
+      ['commercial', 4],
+    ],
+  },
+  {
+    share: 4,
+    referrer: 'https://www.linkedin.com/',
+    landing: [
+      ['/careers', 60],
+      ['/', 40],
+    ],
+    finish: 0.4,
+    win: 0.3,
+    fee: [2500, 8000],
+    types: MIXED_TYPES,
+  },
+  {
+    share: 7,
+    referrer: 'https://www.biggerpockets.com/forums/',
+    landing: HOME,
+    finish: 0.42,
+    win: 0.2,
+    fee: [1500, 4000],
+    types: [
+      ['single-family', 5],
+      ['multifamily', 4],
+    ],
+  },
+  {
+    share: 4,
+    referrer: 'https://www.loopnet.com/',
+    landing: HOME,
+    finish: 0.45,
+    win: 0.4,
+    fee: [3500, 12000],
+    types: [
+      ['commercial', 6],
+      ['land', 2],
+    ],
+  },
+  {
+    share: 5,
+    referrer: null,
+    utm: ['newsletter', 'email', 'market-notes'],
+    landing: HOME,
+    finish: 0.45,
+    win: 0.35,
+    fee: [1500, 6000],
+    types: MIXED_TYPES,
+  },
   { share: 2, referrer: 'https://duckduckgo.com/', landing: HOME, finish: 0.35, win: 0.25, fee: [1500, 5000], types: MIXED_TYPES },
 ];
 
@@ -90,16 +212,73 @@ const USER_AGENTS = {
     'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
   ],
-  tablet: ['Mozilla/5.0 (iPad; CPU OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1'],
+  tablet: [
+    'Mozilla/5.0 (iPad; CPU OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  ],
 };
 
 /** Visits by local hour: business hours on weekdays, flatter on weekends. */
-const WEEKDAY_HOURS = [0.2, 0.1, 0.1, 0.1, 0.15, 0.3, 0.6, 1.2, 2.2, 3.2, 3.6, 3.5, 3.0, 3.3, 3.4, 3.1, 2.6, 2.0, 1.5, 1.4, 1.3, 1.0, 0.7, 0.4].map((w, h) => [h, w] as const);
-const WEEKEND_HOURS = [0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.4, 0.7, 1.1, 1.6, 2.0, 2.1, 2.0, 1.9, 1.8, 1.7, 1.6, 1.5, 1.5, 1.5, 1.4, 1.1, 0.8, 0.5].map((w, h) => [h, w] as const);
+const WEEKDAY_HOURS = [
+  0.2, 0.1, 0.1, 0.1, 0.15, 0.3, 0.6, 1.2, 2.2, 3.2, 3.6, 3.5, 3.0, 3.3, 3.4, 3.1, 2.6, 2.0, 1.5, 1.4, 1.3, 1.0, 0.7, 0.4,
+].map((w, h) => [h, w] as const);
+const WEEKEND_HOURS = [
+  0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.4, 0.7, 1.1, 1.6, 2.0, 2.1, 2.0, 1.9, 1.8, 1.7, 1.6, 1.5, 1.5, 1.5, 1.4, 1.1, 0.8, 0.5,
+].map((w, h) => [h, w] as const);
 const DAY_WEIGHT = [0, 1.0, 1.1, 1.1, 1.0, 0.85, 0.42, 0.38]; // by ISO weekday
 
-const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Patricia', 'David', 'Jennifer', 'Carlos', 'Aisha', 'Kevin', 'Priya', 'Thomas', 'Grace', 'Daniel', 'Sofia', 'Marcus', 'Emily', 'Andre', 'Hannah', 'Victor', 'Nadia', 'Owen', 'Rachel', 'Samuel', 'Tanya', 'Wesley', 'Yvonne'];
-const LAST = ['Carter', 'Nguyen', 'Patel', 'Johnson', 'Rivera', 'Kim', 'Thompson', 'Garcia', 'Brooks', 'Murphy', 'Okafor', 'Schmidt', 'Reyes', 'Coleman', 'Walsh', 'Foster', 'Hughes', 'Bennett', 'Lopez', 'Sullivan', 'Price'];
+const FIRST = [
+  'James',
+  'Maria',
+  'Robert',
+  'Linda',
+  'Michael',
+  'Patricia',
+  'David',
+  'Jennifer',
+  'Carlos',
+  'Aisha',
+  'Kevin',
+  'Priya',
+  'Thomas',
+  'Grace',
+  'Daniel',
+  'Sofia',
+  'Marcus',
+  'Emily',
+  'Andre',
+  'Hannah',
+  'Victor',
+  'Nadia',
+  'Owen',
+  'Rachel',
+  'Samuel',
+  'Tanya',
+  'Wesley',
+  'Yvonne',
+];
+const LAST = [
+  'Carter',
+  'Nguyen',
+  'Patel',
+  'Johnson',
+  'Rivera',
+  'Kim',
+  'Thompson',
+  'Garcia',
+  'Brooks',
+  'Murphy',
+  'Okafor',
+  'Schmidt',
+  'Reyes',
+  'Coleman',
+  'Walsh',
+  'Foster',
+  'Hughes',
+  'Bennett',
+  'Lopez',
+  'Sullivan',
+  'Price',
+];
 const MESSAGES: Record<PropertyType, string[]> = {
   'single-family': [
     'First-time investor, single-family in Hagerstown. What does your report include?',
@@ -120,8 +299,30 @@ const MESSAGES: Record<PropertyType, string[]> = {
   land: ['Raw land parcel, 12 acres, zoning questions.', 'Infill lot, can we build a duplex? Need a zoning letter.'],
   other: ['Church property for sale, not sure what due diligence we need.', ''],
 };
-const STREETS = ['Elm St', 'Harbor Way', 'N Charles St', 'Market St', 'Greenmount Ave', 'Eastern Ave', 'Light St', 'Fleet St', 'York Rd', 'Frederick Rd', 'Belair Rd', 'Main St'];
-const TOWNS = ['Baltimore, MD', 'Towson, MD', 'Frederick, MD', 'Columbia, MD', 'Annapolis, MD', 'Hagerstown, MD', 'York, PA', 'Wilmington, DE'];
+const STREETS = [
+  'Elm St',
+  'Harbor Way',
+  'N Charles St',
+  'Market St',
+  'Greenmount Ave',
+  'Eastern Ave',
+  'Light St',
+  'Fleet St',
+  'York Rd',
+  'Frederick Rd',
+  'Belair Rd',
+  'Main St',
+];
+const TOWNS = [
+  'Baltimore, MD',
+  'Towson, MD',
+  'Frederick, MD',
+  'Columbia, MD',
+  'Annapolis, MD',
+  'Hagerstown, MD',
+  'York, PA',
+  'Wilmington, DE',
+];
 const NOTES = [
   'Called: wants a Phase I before the inspection period ends.\nSent our fee sheet.',
   'Spoke with their lender; title search first, zoning letter after.',
@@ -130,8 +331,20 @@ const NOTES = [
   'Sent the engagement letter and the sample report.',
   'They are comparing three firms; our turnaround is the selling point.',
 ];
-const STAFF_MESSAGES = ['Referred by their lender (First Harbor Bank).', 'Called the office after a broker recommended us.', 'Met at the REIA meetup; wants a quote.', 'Repeat client, new acquisition.', null];
-const APPOINTMENT_NOTES = ['Walk through the rent roll.', 'Bring comps for the area.', 'Discuss report scope and timeline.', 'Review the lender’s requirements.', null];
+const STAFF_MESSAGES = [
+  'Referred by their lender (First Harbor Bank).',
+  'Called the office after a broker recommended us.',
+  'Met at the REIA meetup; wants a quote.',
+  'Repeat client, new acquisition.',
+  null,
+];
+const APPOINTMENT_NOTES = [
+  'Walk through the rent roll.',
+  'Bring comps for the area.',
+  'Discuss report scope and timeline.',
+  'Review the lender’s requirements.',
+  null,
+];
 
 export type DemoEvent = {
   session_id: string;
@@ -209,7 +422,20 @@ function ev(
   referrer: string | null,
   referrer_host: string | null,
 ): DemoEvent {
-  return { session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source: null, utm_medium: null, utm_campaign: null, referrer_host, device, at };
+  return {
+    session_id,
+    page_path,
+    event_type,
+    time_spent,
+    user_agent,
+    referrer,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    referrer_host,
+    device,
+    at,
+  };
 }
 
 /** Page views of a visit: the landing page, then sometimes another page or two. */
@@ -217,14 +443,28 @@ function browse(rng: Rng, landing: string): string[] {
   const pages = [landing];
   if (landing !== '/' && rng.chance(0.45)) pages.push('/');
   while (pages.length < 4 && rng.chance(pages.length === 1 ? 0.38 : 0.25)) {
-    pages.push(rng.weighted([['/', 5], ['/privacy', 2], ['/careers', 2], ['/terms', 1], ['/cookies', 1]] as const));
+    pages.push(
+      rng.weighted([
+        ['/', 5],
+        ['/privacy', 2],
+        ['/careers', 2],
+        ['/terms', 1],
+        ['/cookies', 1],
+      ] as const),
+    );
   }
   return pages;
 }
 
 /** Seconds on a page: the home page holds people longer than the legal pages. */
 const dwellOn = (rng: Rng, path: string, first: boolean) =>
-  path === '/' ? (first && rng.chance(0.3) ? rng.int(4, 20) : 20 + Math.floor(rng.next() ** 2 * 200)) : path === '/careers' ? rng.int(15, 90) : rng.int(6, 45);
+  path === '/'
+    ? first && rng.chance(0.3)
+      ? rng.int(4, 20)
+      : 20 + Math.floor(rng.next() ** 2 * 200)
+    : path === '/careers'
+      ? rng.int(15, 90)
+      : rng.int(6, 45);
 
 export function demoStory(now: number, timeZone: string): DemoStory {
   const rng = prng(20_240_611);
@@ -257,7 +497,15 @@ export function demoStory(now: number, timeZone: string): DemoStory {
     for (let k = 0; k < count; k++) {
       const start = localAt(date, rng.weighted(weekend ? WEEKEND_HOURS : WEEKDAY_HOURS) * 60 + rng.int(0, 59)) + rng.int(0, 59_000);
       const channel = rng.weighted(CHANNELS.map((c) => [c, c.share] as const));
-      const userAgent = rng.pick(USER_AGENTS[rng.weighted([['desktop', 60], ['mobile', 34], ['tablet', 6]] as const)]);
+      const userAgent = rng.pick(
+        USER_AGENTS[
+          rng.weighted([
+            ['desktop', 60],
+            ['mobile', 34],
+            ['tablet', 6],
+          ] as const)
+        ],
+      );
       const device = deviceOf(userAgent);
       const landing = rng.weighted(channel.landing);
       visitorNo++;
@@ -265,7 +513,9 @@ export function demoStory(now: number, timeZone: string): DemoStory {
       const session = sessionId(visitorNo);
 
       // The visits: the first, and for some a return on a later day (typed in, or searched again).
-      const visits: { at: number; referrer: string | null; pages: string[] }[] = [{ at: start, referrer: channel.referrer, pages: browse(rng, landing) }];
+      const visits: { at: number; referrer: string | null; pages: string[] }[] = [
+        { at: start, referrer: channel.referrer, pages: browse(rng, landing) },
+      ];
       let returnAt = start;
       for (const p of [0.22, 0.25]) {
         if (!rng.chance(p)) break;
@@ -291,7 +541,17 @@ export function demoStory(now: number, timeZone: string): DemoStory {
         let formDone = false;
         for (const [p, path] of visit.pages.entries()) {
           const referrer = p === 0 ? visit.referrer : `https://${OWN_HOST}${visit.pages[p - 1]}`;
-          const view = ev(session, path, 'pageview', t, null, userAgent, device, referrer, referrerHostOf(referrer ?? undefined, OWN_HOST) ?? null);
+          const view = ev(
+            session,
+            path,
+            'pageview',
+            t,
+            null,
+            userAgent,
+            device,
+            referrer,
+            referrerHostOf(referrer ?? undefined, OWN_HOST) ?? null,
+          );
           if (v === 0 && p === 0 && channel.utm) [view.utm_source, view.utm_medium, view.utm_campaign] = channel.utm;
           events.push(view);
           firstView ??= view;
@@ -353,12 +613,25 @@ export function demoStory(now: number, timeZone: string): DemoStory {
   const staffChannel: Channel = { share: 0, referrer: null, landing: HOME, finish: 1, win: 0.4, fee: [2500, 12000], types: MIXED_TYPES };
   for (let i = 0; i < 6; i++) {
     const date = addDays(today, -rng.int(1, DEMO_DAYS - 1));
-    leads.push(newLead(rng, leads.length, { created_at: localAt(date, rng.weighted(WEEKDAY_HOURS) * 60 + rng.int(0, 59)), channel: CHANNELS[1]!, selfBookedAt: null }));
+    leads.push(
+      newLead(rng, leads.length, {
+        created_at: localAt(date, rng.weighted(WEEKDAY_HOURS) * 60 + rng.int(0, 59)),
+        channel: CHANNELS[1]!,
+        selfBookedAt: null,
+      }),
+    );
   }
   for (let i = 0; i < 28; i++) {
     let date = addDays(today, -rng.int(1, DEMO_DAYS - 1));
     while (isoWeekday(date) >= 6) date = addDays(date, -1);
-    leads.push(newLead(rng, leads.length, { created_at: localAt(date, rng.int(9 * 60, 17 * 60)), channel: staffChannel, selfBookedAt: null, byStaff: true }));
+    leads.push(
+      newLead(rng, leads.length, {
+        created_at: localAt(date, rng.int(9 * 60, 17 * 60)),
+        channel: staffChannel,
+        selfBookedAt: null,
+        byStaff: true,
+      }),
+    );
   }
   leads.sort((a, b) => a.created_at - b.created_at);
   const wonSoFar = new Map<Channel, number>();
@@ -368,7 +641,9 @@ export function demoStory(now: number, timeZone: string): DemoStory {
   return { events: events.filter((e) => e.at <= now), leads, appointments };
 }
 
-type LeadStart = Partial<Pick<DemoLead, 'analytics_session_id' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'landing_page' | 'pages_viewed'>> & {
+type LeadStart = Partial<
+  Pick<DemoLead, 'analytics_session_id' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'landing_page' | 'pages_viewed'>
+> & {
   created_at: number;
   channel: Channel;
   selfBookedAt: number | null;
@@ -413,7 +688,12 @@ function newLead(rng: Rng, n: number, start: LeadStart): DemoLead {
 }
 
 /** The next business-hours moment at or after `at` (weekdays, 9:00–17:00 local). */
-function businessTime(at: number, localAt: (date: string, minutes: number) => number, localDate: (instant: number) => string, rng: Rng): number {
+function businessTime(
+  at: number,
+  localAt: (date: string, minutes: number) => number,
+  localDate: (instant: number) => string,
+  rng: Rng,
+): number {
   let date = localDate(at);
   for (let i = 0; i < 8; i++) {
     if (isoWeekday(date) <= 5) {
@@ -446,7 +726,9 @@ function work(
   };
   const n = Number.parseInt(lead.id.slice(0, 8), 16);
   // Staff-entered leads were talked to already; most website leads are called back within hours.
-  const contactAt = lead.submission_id ? businessTime(lead.created_at + rng.int(8, 150) * MIN, localAt, localDate, rng) : lead.created_at + rng.int(2, 30) * MIN;
+  const contactAt = lead.submission_id
+    ? businessTime(lead.created_at + rng.int(8, 150) * MIN, localAt, localDate, rng)
+    : lead.created_at + rng.int(2, 30) * MIN;
   if (rng.chance(0.06) && now - lead.created_at > 10 * DAY) return; // never answered: stays New
   if (!step('Contacted', contactAt)) return;
   lead.owned = true;
@@ -469,7 +751,11 @@ function work(
     while (isoWeekday(date) >= 6) date = addDays(date, 1);
     const minutes = rng.int(18, 33) * 30; // 9:00–16:30
     callAt = localAt(date, minutes);
-    const type = rng.weighted([['Call', 5], ['Zoom', 3], ['On-site', 2]] as const);
+    const type = rng.weighted([
+      ['Call', 5],
+      ['Zoom', 3],
+      ['On-site', 2],
+    ] as const);
     appointments.push({
       id: stableUuid(`appointment-${lead.id}`),
       lead_id: lead.id,
@@ -496,6 +782,11 @@ function work(
   if (lead.status !== 'Dropped') lead.target_closing_in = rng.int(10, 60);
   if (lead.status === 'Contacted' && callAt === null && rng.chance(0.6)) {
     lead.follow_up_in = rng.int(-3, 7);
-    lead.follow_up_note = rng.pick(['Send the zoning report', 'Call back about the fee sheet', 'Ask the lender for the scope', 'Check the inspection deadline']);
+    lead.follow_up_note = rng.pick([
+      'Send the zoning report',
+      'Call back about the fee sheet',
+      'Ask the lender for the scope',
+      'Check the inspection deadline',
+    ]);
   }
 }

@@ -46,7 +46,10 @@ describe('seedDemo', () => {
     expect(after.users).toBe(1);
     expect(after.notes).toBeGreaterThan(0);
     expect(after.lead_events).toBe(after.appointments);
-    const [history] = await rowsOf<{ contacted: number }>(database.db, sql`select count(*)::int as contacted from lead_status_changes where to_status = 'Contacted'`);
+    const [history] = await rowsOf<{ contacted: number }>(
+      database.db,
+      sql`select count(*)::int as contacted from lead_status_changes where to_status = 'Contacted'`,
+    );
     expect(history!.contacted).toBeGreaterThan(100);
 
     const [range] = await rowsOf<{ past: number; upcoming: number; oldest_event_days: number; future_events: number }>(
@@ -137,7 +140,14 @@ describe('seedDemo', () => {
           from leads l left join analytics_sessions s on s.session_id = l.analytics_session_id
           where l.analytics_session_id is not null`,
     );
-    expect(bad).toEqual({ without_session: 0, without_submission: 0, wrong_hour: 0, wrong_touch: 0, wrong_pages: 0, without_form_start: 0 });
+    expect(bad).toEqual({
+      without_session: 0,
+      without_submission: 0,
+      wrong_hour: 0,
+      wrong_touch: 0,
+      wrong_pages: 0,
+      without_form_start: 0,
+    });
 
     const [rows] = await rowsOf<Record<string, number>>(
       database.db,
@@ -158,7 +168,14 @@ describe('seedDemo', () => {
           from leads l`,
     );
     expect(rows!.staff).toBeGreaterThan(10);
-    expect(rows).toMatchObject({ staff_with_visit: 0, bad_fee: 0, won_without_call: 0, bad_history: 0, history_out_of_time: 0, worked_without_owner: 0 });
+    expect(rows).toMatchObject({
+      staff_with_visit: 0,
+      bad_fee: 0,
+      won_without_call: 0,
+      bad_history: 0,
+      history_out_of_time: 0,
+      worked_without_owner: 0,
+    });
     expect(rows!.dropped).toBeGreaterThan(0);
 
     const [calls] = await rowsOf<Record<string, number>>(

@@ -17,10 +17,12 @@ const CHUNK = 5000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const arr = <T>(rows: readonly T[], pick: (row: T) => string | number | boolean | null) =>
-  pgArray(rows.map((r) => {
-    const v = pick(r);
-    return typeof v === 'boolean' ? String(v) : v;
-  }));
+  pgArray(
+    rows.map((r) => {
+      const v = pick(r);
+      return typeof v === 'boolean' ? String(v) : v;
+    }),
+  );
 
 /**
  * Fills the database with demo content: ~120 days of website visits, the leads they sent
@@ -50,7 +52,9 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
     const l = story.leads;
     const inserted = new Set(
       (
-        await queryRows(db, sql`
+        await queryRows(
+          db,
+          sql`
           insert into leads (id, created_at, updated_at, status, full_name, email, phone, property_types, message, submission_id,
             analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed,
             owner_id, property_address, target_closing_date, estimated_fee_cents, follow_up_on, follow_up_note)
@@ -68,7 +72,9 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
             as t(id, created_at, changed_at, status, full_name, email, phone, types, message, submission_id, session_id, source, utm_source,
                  utm_medium, utm_campaign, landing_page, pages_viewed, owned, property_address, closing_in, fee, follow_up_in, follow_up_note)
           on conflict do nothing
-          returning id`, z.object({ id: z.uuid() }))
+          returning id`,
+          z.object({ id: z.uuid() }),
+        )
       ).map((r) => r.id),
     );
     const leads = l.filter((r) => inserted.has(r.id));
@@ -78,27 +84,38 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
       // Each lead's history (New, Contacted, then won or dropped), the admins' "new lead"
       // notifications (read, but for the last two days'), and a note on the worked ones.
       const changes = leads.flatMap((r) => r.history.map((c) => ({ ...c, lead: r.id })));
-      await execute(db, sql`
+      await execute(
+        db,
+        sql`
         insert into lead_status_changes (lead_id, from_status, to_status, changed_by, changed_at)
         select lead_id, from_status, to_status, case when by_staff then ${adminId}::uuid end, changed_at
         from unnest(${arr(changes, (c) => c.lead)}::uuid[], ${arr(changes, (c) => c.from)}::text[], ${arr(changes, (c) => c.to)}::text[],
-          ${arr(changes, (c) => c.byStaff)}::boolean[], ${arr(changes, (c) => iso(c.at))}::timestamptz[]) as t(lead_id, from_status, to_status, by_staff, changed_at)`);
-      await execute(db, sql`
+          ${arr(changes, (c) => c.byStaff)}::boolean[], ${arr(changes, (c) => iso(c.at))}::timestamptz[]) as t(lead_id, from_status, to_status, by_staff, changed_at)`,
+      );
+      await execute(
+        db,
+        sql`
         insert into notifications (user_id, type, message, lead_id, read, created_at)
         select u.id, 'lead', 'New lead: ' || l.full_name || ' (' || l.email || ')', l.id, l.created_at < now() - interval '2 days', l.created_at
-        from leads l cross join users u where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`);
+        from leads l cross join users u where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`,
+      );
       const noted = leads.filter((r) => r.note);
-      await execute(db, sql`
+      await execute(
+        db,
+        sql`
         insert into lead_notes (lead_id, author_id, body, created_at, updated_at)
         select lead_id, ${adminId}, body, at, at
         from unnest(${arr(noted, (r) => r.id)}::uuid[], ${arr(noted, (r) => r.note!.body)}::text[], ${arr(noted, (r) => iso(r.note!.at))}::timestamptz[])
-          as t(lead_id, body, at)`);
+          as t(lead_id, body, at)`,
+      );
 
       // Calls: past ones completed, the rest coming. Demo leads are not people, so no email
       // reminder (lead_reminder_sent_at set); over a real booking at the same time they still
       // go in (overlap allowed), like staff choosing to.
       const a = story.appointments.filter((r) => inserted.has(r.lead_id));
-      appointmentsAdded = await execute(db, sql`
+      appointmentsAdded = await execute(
+        db,
+        sql`
         insert into appointments (id, lead_id, date, time, type, notes, status, source, location, created_at, changed_by,
           lead_reminder_sent_at, reminder_sent_at, overlap_allowed)
         select id, lead_id, date, time, type, notes, status, source, location, created_at, case when by_staff then ${adminId}::uuid end,
@@ -107,11 +124,15 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
           ${arr(a, (r) => r.type)}::text[], ${arr(a, (r) => r.notes)}::text[], ${arr(a, (r) => r.status)}::text[], ${arr(a, (r) => r.source)}::text[],
           ${arr(a, (r) => r.location)}::text[], ${arr(a, (r) => iso(r.created_at))}::timestamptz[], ${arr(a, (r) => r.byStaff)}::boolean[])
           as t(id, lead_id, date, time, type, notes, status, source, location, created_at, by_staff)
-        on conflict (id) do nothing`);
+        on conflict (id) do nothing`,
+      );
       // The timeline entries the appointments' trigger wrote: dated when the call was booked.
-      await execute(db, sql`
+      await execute(
+        db,
+        sql`
         update lead_events e set created_at = a.created_at from appointments a
-        where e.kind = 'appointment' and e.data->>'appointment_id' = a.id::text and a.id = any(${arr(a, (r) => r.id)}::uuid[])`);
+        where e.kind = 'appointment' and e.data->>'appointment_id' = a.id::text and a.id = any(${arr(a, (r) => r.id)}::uuid[])`,
+      );
     }
     if (eventsAdded > 0) await rebuildAnalyticsRollups(db);
   }
@@ -119,7 +140,8 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
   return (
     [
       `Demo data: ${leadsAdded} leads, ${appointmentsAdded} appointments, ${eventsAdded} analytics events added` +
-        (leadsAdded + appointmentsAdded + eventsAdded === 0 ? ' (already seeded)' : '') + '.',
+        (leadsAdded + appointmentsAdded + eventsAdded === 0 ? ' (already seeded)' : '') +
+        '.',
       admin.created
         ? `Demo admin created: ${DEMO_EMAIL} / ${DEMO_PASSWORD} (${DEMO_NAME})`
         : `Demo admin: ${DEMO_EMAIL} (already existed; password unchanged)`,
@@ -131,11 +153,14 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
 /** Raw events in time order (so ids follow time, as the tracker's do); the rollups are rebuilt after. */
 async function insertEvents(db: Db, events: DemoEvent[]): Promise<number> {
   const e = (pick: (row: DemoEvent) => string | number | null) => arr(events, pick);
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
       referrer_host, device, created_at)
     select * from unnest(${e((r) => r.session_id)}::text[], ${e((r) => r.page_path)}::text[], ${e((r) => r.event_type)}::text[],
       ${e((r) => r.time_spent)}::int[], ${e((r) => r.user_agent)}::text[], ${e((r) => r.referrer)}::text[],
       ${e((r) => r.utm_source)}::text[], ${e((r) => r.utm_medium)}::text[], ${e((r) => r.utm_campaign)}::text[],
-      ${e((r) => r.referrer_host)}::text[], ${e((r) => r.device)}::text[], ${e((r) => iso(r.at))}::timestamptz[])`);
+      ${e((r) => r.referrer_host)}::text[], ${e((r) => r.device)}::text[], ${e((r) => iso(r.at))}::timestamptz[])`,
+  );
 }

@@ -23,7 +23,8 @@ export async function runCommand(name: string, main: (config: Config) => Promise
     setRowChecks(config.rowChecks);
     process.exitCode = (await main(config)) ?? 0;
   } catch (err) {
-    const known = err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError || err instanceof MoveError;
+    const known =
+      err instanceof ConfigError || err instanceof DataDirError || err instanceof InvalidBackupError || err instanceof MoveError;
     process.stderr.write(`${[`${name}: ${err instanceof Error ? err.message : String(err)}`, afterFailure].filter(Boolean).join(' ')}\n`);
     if (!known && debug && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 1;

@@ -81,7 +81,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 export function openPostgres(url: string, max = 20): Database {
   // A bounded wait for a connection, so a request fails (503) instead of hanging while the
   // server is unreachable.
-  const pool = new StatementErrorTolerantPool({ connectionString: url, max, application_name: 'due-diligence-crm', connectionTimeoutMillis: 5000 });
+  const pool = new StatementErrorTolerantPool({
+    connectionString: url,
+    max,
+    application_name: 'due-diligence-crm',
+    connectionTimeoutMillis: 5000,
+  });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor may a checked-out one: its query rejects (answered 503), but node-postgres also
@@ -111,13 +116,10 @@ async function listenPostgres(pool: pg.Pool, channel: string, onPayload: (payloa
     retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MAX_MS);
     setTimeout(() => {
       retrying = false;
-      connect().then(
-        () => {
-          retryMs = LISTEN_RETRY_FIRST_MS;
-          onReconnect?.();
-        },
-        retry,
-      );
+      connect().then(() => {
+        retryMs = LISTEN_RETRY_FIRST_MS;
+        onReconnect?.();
+      }, retry);
     }, wait).unref();
   };
   const connect = async (): Promise<void> => {

@@ -12,11 +12,21 @@ export const DATABASE_FAULT_MESSAGES: Record<DatabaseFault, string> = {
 };
 
 // Socket errors while connecting to PostgreSQL or talking to it.
-const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 // node-postgres says these without a code: the socket closed under a query, a client whose
 // connection died, or no connection within connectionTimeoutMillis.
-const DRIVER_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
+const DRIVER_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
 
 function sqlStateFault(code: string): DatabaseFault | undefined {
   if (code === '53100') return 'disk_full'; // disk_full
@@ -58,7 +68,13 @@ export function isOverlapViolation(err: unknown): boolean {
 /** The fault behind an error (a driver error, or one wrapped by Drizzle as its cause), if any. */
 export function databaseFault(err: unknown): DatabaseFault | undefined {
   for (const e of errorChain(err)) {
-    const { code, message, errors, name, errno } = e as { code?: unknown; message?: unknown; errors?: unknown; name?: unknown; errno?: unknown };
+    const { code, message, errors, name, errno } = e as {
+      code?: unknown;
+      message?: unknown;
+      errors?: unknown;
+      name?: unknown;
+      errno?: unknown;
+    };
     if (code === 'ENOSPC' || (name === 'ErrnoError' && errno === 51)) return 'disk_full'; // PGlite's file system: WASI ENOSPC
     if (typeof code === 'string') {
       if (NETWORK_ERRORS.has(code)) return 'unavailable';

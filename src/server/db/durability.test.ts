@@ -44,7 +44,15 @@ const publicLead = (full_name: string, submission_id: string) => ({
 });
 
 /** What the stopped database holds, read directly (not through the app). */
-type Stored = { submissionIds: string[]; messages: Map<string, string | null>; sessionIds: string[]; leadCount: number; leadNotifications: number; rolledUpViews: number; pageviews: number };
+type Stored = {
+  submissionIds: string[];
+  messages: Map<string, string | null>;
+  sessionIds: string[];
+  leadCount: number;
+  leadNotifications: number;
+  rolledUpViews: number;
+  pageviews: number;
+};
 
 const STORED_QUERIES = {
   submissionIds: 'select submission_id from leads where submission_id is not null',
@@ -92,7 +100,7 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
       readBack = async () => {
         const client = createPglite({ dataDir });
         try {
-          return await readStored(async <T,>(sql: string) => (await client.query<T>(sql)).rows);
+          return await readStored(async <T>(sql: string) => (await client.query<T>(sql)).rows);
         } finally {
           await client.close();
         }
@@ -124,7 +132,11 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
     // Leads the admin edits: each has one editor, so its edits are sequential.
     const edited: { id: string; attempts: { message: string; acknowledged: boolean }[] }[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await post(`${url}/api/leads`, { full_name: `Edited ${i}`, email: `edited${i}@example.com`, phone: '1', property_types: ['land'] }, admin);
+      const res = await post(
+        `${url}/api/leads`,
+        { full_name: `Edited ${i}`, email: `edited${i}@example.com`, phone: '1', property_types: ['land'] },
+        admin,
+      );
       expect(res.status).toBe(201);
       edited.push({ id: ((await res.json()) as { id: string }).id, attempts: [] });
     }
@@ -176,7 +188,11 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
           const sessionId = `k${crypto.randomUUID().replaceAll('-', '')}`;
           events.attempted++;
           try {
-            const res = await post(`${url}/api/public/events`, { session_id: sessionId, event_type: 'pageview', page_path: '/faults' }, { 'user-agent': BROWSER_UA });
+            const res = await post(
+              `${url}/api/public/events`,
+              { session_id: sessionId, event_type: 'pageview', page_path: '/faults' },
+              { 'user-agent': BROWSER_UA },
+            );
             if (res.status === 204) events.acknowledged.push(sessionId);
           } catch {
             // cut off by the kill
@@ -189,10 +205,17 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
       // On a busy machine the kill waits until this cycle has acknowledged some of each kind,
       // so every crash cuts real traffic of every kind.
       const deadline = Date.now() + 30_000;
-      const perCycle = () => ({ leads: leads.acknowledged.length - before.leads, events: events.acknowledged.length - before.events, edits: ackedEdits() - before.edits });
+      const perCycle = () => ({
+        leads: leads.acknowledged.length - before.leads,
+        events: events.acknowledged.length - before.events,
+        edits: ackedEdits() - before.edits,
+      });
       while (Object.values(perCycle()).some((n) => n < MIN_PER_CYCLE) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const counts = perCycle();
-      expect(Math.min(counts.leads, counts.events, counts.edits), `acknowledged in cycle ${cycle} before the kill: ${JSON.stringify(counts)}`).toBeGreaterThanOrEqual(MIN_PER_CYCLE);
+      expect(
+        Math.min(counts.leads, counts.events, counts.edits),
+        `acknowledged in cycle ${cycle} before the kill: ${JSON.stringify(counts)}`,
+      ).toBeGreaterThanOrEqual(MIN_PER_CYCLE);
       server.child.kill('SIGKILL');
       killed = true;
       await server.exited;
@@ -234,7 +257,9 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
     expect(leads.acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER_MS.length * MIN_PER_CYCLE);
     expect(events.acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER_MS.length * MIN_PER_CYCLE);
     expect(editsAcknowledged).toBeGreaterThanOrEqual(KILL_AFTER_MS.length * MIN_PER_CYCLE);
-    expect(leads.attempted + events.attempted + edits).toBeGreaterThan(leads.acknowledged.length + events.acknowledged.length + editsAcknowledged);
+    expect(leads.attempted + events.attempted + edits).toBeGreaterThan(
+      leads.acknowledged.length + events.acknowledged.length + editsAcknowledged,
+    );
     expect(lostLeads).toEqual([]);
     expect(lostEvents).toEqual([]);
     // Each edited lead shows its last acknowledged edit, or one attempted after it (sent, cut off by a kill, but committed).

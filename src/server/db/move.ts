@@ -64,7 +64,10 @@ async function listTables(conn: Conn): Promise<Table[]> {
     table.columns.push({ name: row.column, type: row.type, identity: row.identity });
     if (row.key !== null) table.keyOrder.push([Number(row.key), row.column]);
   }
-  return [...tables.values()].map(({ keyOrder, ...table }) => ({ ...table, key: keyOrder.sort((a, b) => a[0] - b[0]).map(([, column]) => column) }));
+  return [...tables.values()].map(({ keyOrder, ...table }) => ({
+    ...table,
+    key: keyOrder.sort((a, b) => a[0] - b[0]).map(([, column]) => column),
+  }));
 }
 
 /** Tables ordered so that each comes after every table its foreign keys point to. */
@@ -107,9 +110,12 @@ async function checkSourceSchema(source: Conn) {
   if (!found?.table) throw new MoveError("the source is not this app's database (it has no migrations table)");
   const applied = new Set((await source.query<{ hash: string }>('select hash from drizzle.__drizzle_migrations')).map((r) => r.hash));
   const known = new Set(migrations.map((m) => m.hash));
-  if ([...applied].some((h) => !known.has(h))) throw new MoveError('the source was migrated by a newer version of this app: update the app first');
+  if ([...applied].some((h) => !known.has(h)))
+    throw new MoveError('the source was migrated by a newer version of this app: update the app first');
   if (migrations.some((m) => !applied.has(m.hash))) {
-    throw new MoveError('the source’s schema is older than this version of the app: start this version against it once (it migrates at start), then move');
+    throw new MoveError(
+      'the source’s schema is older than this version of the app: start this version against it once (it migrates at start), then move',
+    );
   }
   return migrations;
 }
@@ -184,13 +190,18 @@ export async function moveDatabase({ source, target, onTable }: MoveOptions): Pr
   for (const conn of [source, target]) await conn.query(`set time zone 'UTC'`);
   const migrations = await checkSourceSchema(source);
   const existing = await userRelations(target);
-  if (existing.length > 0) throw new MoveError(`the target database is not empty (it has ${existing.join(', ')}${existing.length === 5 ? ', …' : ''}): move into a new, empty database`);
+  if (existing.length > 0)
+    throw new MoveError(
+      `the target database is not empty (it has ${existing.join(', ')}${existing.length === 5 ? ', …' : ''}): move into a new, empty database`,
+    );
 
   await target.query('begin');
   try {
     // The schema, as the server's migrator would make it, in this transaction.
     await target.query('create schema if not exists drizzle');
-    await target.query('create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)');
+    await target.query(
+      'create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)',
+    );
     for (const migration of migrations) for (const statement of migration.sql) if (statement.trim()) await target.query(statement);
 
     const sourceTables = await listTables(source);
@@ -198,7 +209,8 @@ export async function moveDatabase({ source, target, onTable }: MoveOptions): Pr
     for (const t of sourceTables) {
       const there = targetTables.get(t.name);
       const shape = (x: Table) => x.columns.map((c) => `${c.name} ${c.type}`).join(', ');
-      if (!there || shape(there) !== shape(t)) throw new MoveError(`the table ${t.name} differs between the source and the schema this version makes`);
+      if (!there || shape(there) !== shape(t))
+        throw new MoveError(`the table ${t.name} differs between the source and the schema this version makes`);
     }
     const ordered = await dependencyOrder(source, sourceTables);
     // Triggers off first: a truncate trigger would write a row of its own (availability_versions').
@@ -219,7 +231,9 @@ export async function moveDatabase({ source, target, onTable }: MoveOptions): Pr
     for (const t of ordered) {
       const [from, to] = [await checkTable(source, t.name), await checkTable(target, t.name)];
       if (from.rows !== to.rows || from.checksum !== to.checksum) {
-        throw new MoveError(`${t.name} does not match after the copy (source ${from.rows} rows, checksum ${from.checksum}; target ${to.rows} rows, checksum ${to.checksum})`);
+        throw new MoveError(
+          `${t.name} does not match after the copy (source ${from.rows} rows, checksum ${from.checksum}; target ${to.rows} rows, checksum ${to.checksum})`,
+        );
       }
       tables.push(from);
     }

@@ -10,7 +10,9 @@ import { createPglite, migrationsFolder } from './client.ts';
  * keep it, and the owner changes on lead timelines, which named owners by email, name them by
  * name.
  */
-const journal = JSON.parse(readFileSync(path.join(migrationsFolder(), 'meta/_journal.json'), 'utf8')) as { entries: { idx: number; tag: string }[] };
+const journal = JSON.parse(readFileSync(path.join(migrationsFolder(), 'meta/_journal.json'), 'utf8')) as {
+  entries: { idx: number; tag: string }[];
+};
 const index = journal.entries.findIndex((e) => e.tag.endsWith('_people_names'));
 const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
 
@@ -28,7 +30,9 @@ beforeAll(async () => {
   const [ann] = await query<{ id: string }>(
     `insert into users (email, password_hash, role) values ('ann.archer@firm.com', 'x', 'owner'), ('bo@firm.com', 'x', 'staff') returning id`,
   );
-  const [lead] = await query<{ id: string }>(`insert into leads (full_name, email, phone, property_types) values ('Jane Doe', 'jane@example.com', '555', '{land}') returning id`);
+  const [lead] = await query<{ id: string }>(
+    `insert into leads (full_name, email, phone, property_types) values ('Jane Doe', 'jane@example.com', '555', '{land}') returning id`,
+  );
   // Two owner changes as they were written: by email. The second names someone whose account is gone.
   await query(`insert into lead_events (lead_id, kind, actor_id, data) values ($1, 'owner', $2, $3), ($1, 'owner', $2, $4)`, [
     lead!.id,
@@ -37,7 +41,10 @@ beforeAll(async () => {
     JSON.stringify({ from: 'gone@firm.com', to: 'bo@firm.com' }),
   ]);
   // Audit entries: Ann's, and one of an account removed before (its email alone).
-  await query(`insert into audit_log (actor_id, actor_email, action) values ($1, 'ann.archer@firm.com', 'sign_in'), (null, 'gone@firm.com', 'sign_in')`, [ann!.id]);
+  await query(
+    `insert into audit_log (actor_id, actor_email, action) values ($1, 'ann.archer@firm.com', 'sign_in'), (null, 'gone@firm.com', 'sign_in')`,
+    [ann!.id],
+  );
   await apply(migrations[index]!);
 }, 120_000);
 afterAll(async () => {
@@ -67,13 +74,21 @@ describe('the people-names migration', () => {
     await expect(query(`update audit_log set actor_name = 'someone else'`)).rejects.toThrow(/cannot be changed/);
     await query(`update users set role = 'owner' where email = 'bo@firm.com'`);
     await query(`delete from users where email = 'ann.archer@firm.com'`);
-    expect(await query(`select actor_id, actor_name from audit_log where actor_email = 'ann.archer@firm.com'`)).toEqual([{ actor_id: null, actor_name: 'ann.archer' }]);
+    expect(await query(`select actor_id, actor_name from audit_log where actor_email = 'ann.archer@firm.com'`)).toEqual([
+      { actor_id: null, actor_name: 'ann.archer' },
+    ]);
   });
 
   it('from then on, an account needs a name of 1 to 80 characters, trimmed', async () => {
     await expect(query(`insert into users (email, password_hash) values ('x@firm.com', 'x')`)).rejects.toThrow(/display_name/);
-    await expect(query(`insert into users (email, display_name, password_hash) values ('x@firm.com', ' X', 'x')`)).rejects.toThrow(/users_display_name_check/);
-    await expect(query(`insert into users (email, display_name, password_hash) values ('x@firm.com', $1, 'x')`, ['x'.repeat(81)])).rejects.toThrow(/users_display_name_check/);
-    await expect(query(`insert into users (email, display_name, phone, password_hash) values ('x@firm.com', 'X', '', 'x')`)).rejects.toThrow(/users_phone_check/);
+    await expect(query(`insert into users (email, display_name, password_hash) values ('x@firm.com', ' X', 'x')`)).rejects.toThrow(
+      /users_display_name_check/,
+    );
+    await expect(
+      query(`insert into users (email, display_name, password_hash) values ('x@firm.com', $1, 'x')`, ['x'.repeat(81)]),
+    ).rejects.toThrow(/users_display_name_check/);
+    await expect(
+      query(`insert into users (email, display_name, phone, password_hash) values ('x@firm.com', 'X', '', 'x')`),
+    ).rejects.toThrow(/users_phone_check/);
   });
 });

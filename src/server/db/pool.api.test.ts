@@ -27,7 +27,9 @@ describe.runIf(testEngine === 'postgres')('the PostgreSQL pool', () => {
   it('keeps the connection after the server refuses a statement', async () => {
     const before = await backendPid();
     await expect(database.db.execute(sql`select 1 / 0`)).rejects.toMatchObject({ cause: { code: '22012' } });
-    await expect(database.db.execute(sql`insert into users (id, email, display_name, password_hash) values (gen_random_uuid(), null, 'x', 'x')`)).rejects.toThrow();
+    await expect(
+      database.db.execute(sql`insert into users (id, email, display_name, password_hash) values (gen_random_uuid(), null, 'x', 'x')`),
+    ).rejects.toThrow();
     expect(await backendPid()).toBe(before);
   });
 
@@ -43,7 +45,10 @@ describe.runIf(testEngine === 'postgres')('the PostgreSQL pool', () => {
     try {
       // Wait until the sleep runs, then end that backend.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await admin.query(`select 1 from pg_stat_activity where pid = $1 and query like '%pg_sleep%' and state = 'active'`, [before]);
+        const { rows } = await admin.query(
+          `select 1 from pg_stat_activity where pid = $1 and query like '%pg_sleep%' and state = 'active'`,
+          [before],
+        );
         if (rows.length) break;
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -51,7 +51,13 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
   it('answers 503 with the error envelope while PostgreSQL is down, then recovers by itself (requests and live notifications)', async () => {
     if (!pgBin) throw new Error('CI=true needs the PostgreSQL server binaries (/usr/lib/postgresql/*/bin)');
     cluster = startPgCluster(pgBin);
-    server = await startServer({ DATABASE_URL: cluster.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' });
+    server = await startServer({
+      DATABASE_URL: cluster.url,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LEAD_MIN_FILL_SECONDS: '0',
+      LEAD_RATE_LIMIT: '0',
+    });
     const { url } = server;
     const admin = { cookie: await signInOverHttp(url, ADMIN) };
 
@@ -96,7 +102,13 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     cluster.stop();
     await expectUnavailable(await fetch(`${url}/api/leads`, { headers: admin }));
     await expectUnavailable(await post(`${url}/api/public/leads`, lead('While Down')));
-    await expectUnavailable(await post(`${url}/api/public/events`, { session_id: 'outage-session-0001', event_type: 'pageview', page_path: '/' }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' }));
+    await expectUnavailable(
+      await post(
+        `${url}/api/public/events`,
+        { session_id: 'outage-session-0001', event_type: 'pageview', page_path: '/' },
+        { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' },
+      ),
+    );
     // Health probes the database at most once a second, so it may take that long to say so.
     let healthRes = await fetch(`${url}/api/health`);
     for (const until = Date.now() + 5000; healthRes.status === 200 && Date.now() < until; ) {
@@ -106,14 +118,18 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     await expectUnavailable(healthRes);
     await new Promise((r) => setTimeout(r, 1500)); // a real wait: the server process stays down a while, its retries back off
     expect(server.child.exitCode).toBeNull();
-    const heldError = await held.query('select 1').then(() => undefined, (err: unknown) => err);
+    const heldError = await held.query('select 1').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(databaseFault(heldError)).toBe('unavailable');
     held.release(heldError as Error);
 
     cluster.start();
     const backBy = Date.now() + 15_000;
     let health = 0;
-    while (Date.now() < backBy && (health = (await fetch(`${url}/api/health`)).status) !== 200) await new Promise((r) => setTimeout(r, 100));
+    while (Date.now() < backBy && (health = (await fetch(`${url}/api/health`)).status) !== 200)
+      await new Promise((r) => setTimeout(r, 100));
     expect(health).toBe(200);
     expect((await fetch(`${url}/api/leads`, { headers: admin })).status).toBe(200);
     await direct.db.execute(sql`select 1`); // the pool replaced its dead clients
@@ -141,10 +157,14 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     expect(statuses).toContain(503);
     const client = new pg.Client({ connectionString: cluster.url });
     await client.connect();
-    const { rows } = await client.query<{ submission_id: string }>('select submission_id from leads where submission_id = any($1)', [acknowledged]);
+    const { rows } = await client.query<{ submission_id: string }>('select submission_id from leads where submission_id = any($1)', [
+      acknowledged,
+    ]);
     await client.end();
     expect(rows.length).toBe(acknowledged.length);
     expect(server.output()).not.toMatch(/Uncaught|unhandled|at .*node_modules/i);
-    console.info(`PostgreSQL restart: ${statuses.length} submissions before, during and after the outage; ${acknowledged.length} acknowledged (all stored), ${statuses.filter((s) => s === 503).length} answered 503, none 500`);
+    console.info(
+      `PostgreSQL restart: ${statuses.length} submissions before, during and after the outage; ${acknowledged.length} acknowledged (all stored), ${statuses.filter((s) => s === 503).length} answered 503, none 500`,
+    );
   }, 120_000);
 });

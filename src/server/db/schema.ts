@@ -59,7 +59,10 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
     check('users_role_check', sql`${t.role} in ('owner', 'staff')`),
-    check('users_display_name_check', sql`char_length(${t.display_name}) between 1 and 80 and ${t.display_name} = btrim(${t.display_name})`),
+    check(
+      'users_display_name_check',
+      sql`char_length(${t.display_name}) between 1 and 80 and ${t.display_name} = btrim(${t.display_name})`,
+    ),
     check('users_phone_check', sql`char_length(${t.phone}) between 1 and 40`),
   ],
 );
@@ -81,7 +84,11 @@ export const sessions = pgTable(
     ip: text('ip'),
     user_agent: text('user_agent'),
   },
-  (t) => [index('sessions_user_id_idx').on(t.user_id), index('sessions_expires_at_idx').on(t.expires_at), uniqueIndex('sessions_id_key').on(t.id)],
+  (t) => [
+    index('sessions_user_id_idx').on(t.user_id),
+    index('sessions_expires_at_idx').on(t.expires_at),
+    uniqueIndex('sessions_id_key').on(t.id),
+  ],
 );
 
 /**
@@ -213,14 +220,10 @@ export const leads = pgTable(
     email: text('email').notNull(),
     phone: text('phone').notNull(),
     // The phone's digits alone, for search by number however it was typed ("(410) 555-0142" → 4105550142).
-    phone_digits: text('phone_digits')
-      .notNull()
-      .generatedAlwaysAs(sql`regexp_replace(phone, '[^0-9]', '', 'g')`),
+    phone_digits: text('phone_digits').notNull().generatedAlwaysAs(sql`regexp_replace(phone, '[^0-9]', '', 'g')`),
     property_types: text('property_types').array().notNull(),
     // Derived from the status, so the two can never disagree: a lead is contacted once it is past New.
-    contacted: boolean('contacted')
-      .notNull()
-      .generatedAlwaysAs(sql`status <> 'New'`),
+    contacted: boolean('contacted').notNull().generatedAlwaysAs(sql`status <> 'New'`),
     message: text('message'),
     // Idempotency key of a public form submission: a retry stores nothing twice.
     submission_id: uuid('submission_id'),
@@ -720,9 +723,7 @@ export const emails = pgTable(
     attempts: integer('attempts').notNull().default(0),
     next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     // Retried with backoff until then, then marked failed; a manual retry gives it another day.
-    retry_until: timestamp('retry_until', { withTimezone: true })
-      .notNull()
-      .default(sql`now() + interval '24 hours'`),
+    retry_until: timestamp('retry_until', { withTimezone: true }).notNull().default(sql`now() + interval '24 hours'`),
     // A worker that claimed the message holds it until then; past it, another may take it (the first died).
     locked_until: timestamp('locked_until', { withTimezone: true }),
     last_error: text('last_error'),

@@ -37,7 +37,13 @@ describe('queryRows', () => {
   });
 
   it("holds for the app's own queries: a lead read back matches the shared Lead schema exactly", async () => {
-    await createLead(database.db, { full_name: 'Row Check', email: 'row@example.com', phone: '1', property_types: ['land'], message: null });
+    await createLead(database.db, {
+      full_name: 'Row Check',
+      email: 'row@example.com',
+      phone: '1',
+      property_types: ['land'],
+      message: null,
+    });
     const [lead] = await listNewestLeads(database.db, 1);
     expect(leadSchema.strict().parse(lead)).toMatchObject({ full_name: 'Row Check', status: 'New' });
   });

@@ -5,13 +5,18 @@ import { useTestDatabase } from '../test/database.ts';
 import { execute, queryRows, transaction } from './sql.ts';
 
 const database = useTestDatabase();
-const count = async () => (await queryRows(database.db, sql`select count(*)::int as n from app_secrets where name like 'tx-test:%'`, z.object({ n: z.number() })))[0]!.n;
+const count = async () =>
+  (
+    await queryRows(database.db, sql`select count(*)::int as n from app_secrets where name like 'tx-test:%'`, z.object({ n: z.number() }))
+  )[0]!.n;
 
 describe('transaction', () => {
   it('hands fn a Db that the query functions use, and commits what it did when fn resolves', async () => {
     const answer = await transaction(database.db, async (tx) => {
       await execute(tx, sql`insert into app_secrets (name, value) values ('tx-test:kept', 'x')`);
-      return (await queryRows(tx, sql`select count(*)::int as n from app_secrets where name = 'tx-test:kept'`, z.object({ n: z.number() })))[0]!.n;
+      return (
+        await queryRows(tx, sql`select count(*)::int as n from app_secrets where name = 'tx-test:kept'`, z.object({ n: z.number() }))
+      )[0]!.n;
     });
     expect(answer).toBe(1);
     expect(await count()).toBe(1);

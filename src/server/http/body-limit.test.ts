@@ -29,11 +29,20 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function send(path: string, body: string | string[] | undefined, method = 'POST'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const chunked = Array.isArray(body);
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers: chunked ? { 'transfer-encoding': 'chunked' } : { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: chunked ? { 'transfer-encoding': 'chunked' } : { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     if (chunked) for (const part of body) req.write(part);
     req.end(chunked ? undefined : body);
@@ -42,7 +51,10 @@ function send(path: string, body: string | string[] | undefined, method = 'POST'
 
 describe('bodyLimit over Node HTTP', () => {
   it('hands a body within the limit to c.req.json() and c.req.text(), multi-byte characters intact', async () => {
-    expect(await send('/echo', JSON.stringify({ name: 'José 🏠' }))).toEqual({ status: 200, body: JSON.stringify({ got: { name: 'José 🏠' } }) });
+    expect(await send('/echo', JSON.stringify({ name: 'José 🏠' }))).toEqual({
+      status: 200,
+      body: JSON.stringify({ got: { name: 'José 🏠' } }),
+    });
     expect(await send('/text', ['{"a":', '1}'])).toEqual({ status: 200, body: '{"a":1}' });
   });
 

@@ -62,7 +62,9 @@ export function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
   app.get('/sitemap.xml', async (c) => {
     await websitePages.fresh();
     c.header('Cache-Control', 'no-cache');
-    return c.body(sitemapXml(publicOrigin(c), site.indexable, laterOf(site.builtAt, websitePages.savedAt())), 200, { 'Content-Type': 'application/xml; charset=UTF-8' });
+    return c.body(sitemapXml(publicOrigin(c), site.indexable, laterOf(site.builtAt, websitePages.savedAt())), 200, {
+      'Content-Type': 'application/xml; charset=UTF-8',
+    });
   });
   const builtRobots = readBuiltFile(clientDir, 'robots.txt');
   if (builtRobots !== undefined) app.get('/robots.txt', (c) => c.text(robotsTxt(builtRobots, publicOrigin(c))));

@@ -32,7 +32,15 @@ afterAll(() => stopServer(server));
 type Answer = { status: number; body: string };
 
 /** One request on a fresh connection from `localAddress`. */
-function request(path: string, { localAddress = '127.0.0.1', method = 'GET', headers = {}, body }: { localAddress?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function request(
+  path: string,
+  {
+    localAddress = '127.0.0.1',
+    method = 'GET',
+    headers = {},
+    body,
+  }: { localAddress?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: server.port, path, method, headers, localAddress, agent: false }, (res) => {
       let text = '';
@@ -45,7 +53,12 @@ function request(path: string, { localAddress = '127.0.0.1', method = 'GET', hea
 }
 
 const postLead = (localAddress: string, headers: Record<string, string> = {}) =>
-  request('/api/public/leads', { localAddress, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(validLead()) });
+  request('/api/public/leads', {
+    localAddress,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(validLead()),
+  });
 
 /** A raw connection: what it received, and when it closed (ms after it opened). */
 function rawConnection(localAddress = '127.0.0.1') {
@@ -79,7 +92,9 @@ describe('slow clients', () => {
     slowHeaders.socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
     trickle(slowHeaders.socket, 'X-Slow: 1\r\n');
     const slowBody = rawConnection();
-    slowBody.socket.write(`POST /api/public/leads HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{`);
+    slowBody.socket.write(
+      `POST /api/public/leads HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{`,
+    );
     trickle(slowBody.socket, '"');
 
     // Meanwhile everyone else is served.
@@ -129,7 +144,16 @@ describe('connections per client', () => {
     await Promise.all(held.map((c) => (c.socket.destroy(), c.closed)));
     await Promise.all(viaProxy.map((c) => (c.socket.destroy(), c.closed)));
     // The server sees the closes soon after: asked again until it serves the address.
-    await expect.poll(() => request('/api/health').then((r) => r.status, () => 0), { timeout: 5_000, interval: 50 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          request('/api/health').then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 5_000, interval: 50 },
+      )
+      .toBe(200);
   }, 30_000);
 });
 
@@ -140,7 +164,9 @@ describe('a client that hangs up mid-body', () => {
     const quitter = rawConnection();
     await quitter.connected;
     const body = JSON.stringify(validLead());
-    quitter.socket.write(`POST /api/public/leads HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 40)}`);
+    quitter.socket.write(
+      `POST /api/public/leads HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 40)}`,
+    );
     await new Promise((r) => setTimeout(r, 300)); // a real wait: the server process is reading the body now
     quitter.socket.destroy();
 

@@ -32,7 +32,8 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
     const weight = q === undefined ? 1 : Number(q.slice(2));
     weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
-  const weightOf = (encoding: Encoding) => weights.get(encoding) ?? (encoding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
+  const weightOf = (encoding: Encoding) =>
+    weights.get(encoding) ?? (encoding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
   const br = weightOf('br');
   const gzip = weightOf('gzip');
   if (br > 0 && br >= gzip) return 'br';

@@ -31,7 +31,8 @@ export class DeploymentWarnings {
    */
   note(request: { viaTrustedProxy: boolean; forwardedFor: string | undefined; target: () => { protocol: string; host: string } }): void {
     if (this.#seen.size === 2) return;
-    if (!request.viaTrustedProxy && request.forwardedFor !== undefined) this.#add('untrusted_proxy', { forwardedFor: request.forwardedFor.slice(0, 100) });
+    if (!request.viaTrustedProxy && request.forwardedFor !== undefined)
+      this.#add('untrusted_proxy', { forwardedFor: request.forwardedFor.slice(0, 100) });
     const { protocol, host } = request.target();
     const hostname = host.replace(/:\d+$/, '');
     if (protocol === 'http' && hostname !== '' && !LOOPBACK.test(hostname)) this.#add('plain_http', { host: host.slice(0, 100) });

@@ -26,14 +26,22 @@ export function errorHandler(logger: Logger) {
     if (err instanceof ClientAbortedError) {
       // The client hung up mid-body (or took longer than the request timeout): no one to
       // answer, nothing wrong here. Not a warning, and never "database unavailable".
-      logger.info({ requestId: c.get('requestId'), reason: err.reason, ip: c.get('clientIp') }, 'client closed the connection before sending the whole request');
+      logger.info(
+        { requestId: c.get('requestId'), reason: err.reason, ip: c.get('clientIp') },
+        'client closed the connection before sending the whole request',
+      );
       return c.json(errorBody(c, 'bad_request', 'The request body did not arrive in full. Please send it again.'), 400);
     }
     if (err instanceof HTTPException && err.status < 500) {
       // Hono's own 4xx (a body that is not valid JSON, a body without a Content-Type), with
       // our code for that status, so code and status always agree.
       const code = HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request';
-      const message = err.status === 400 ? 'The request body is not valid JSON.' : code === 'unsupported_media_type' ? 'Send the request body as application/json.' : err.message;
+      const message =
+        err.status === 400
+          ? 'The request body is not valid JSON.'
+          : code === 'unsupported_media_type'
+            ? 'Send the request body as application/json.'
+            : err.message;
       return c.json(errorBody(c, code, message), ERROR_CODES[code]);
     }
     const fault = databaseFault(err);
@@ -50,7 +58,13 @@ export function errorHandler(logger: Logger) {
     }
     // Log the error without the query's parameters: they hold people's personal data.
     logger.error(
-      { requestId: c.get('requestId'), error: err.name, dbCode, message: dbCode ? undefined : err.message, stack: dbCode ? undefined : err.stack },
+      {
+        requestId: c.get('requestId'),
+        error: err.name,
+        dbCode,
+        message: dbCode ? undefined : err.message,
+        stack: dbCode ? undefined : err.stack,
+      },
       'unhandled error',
     );
     return c.json(errorBody(c, 'internal_error', 'Something went wrong on our side.'), 500);

@@ -50,7 +50,12 @@ export function errorResponse(c: Context, err: AppError) {
  */
 export function tooManyRequests(seconds: number, what = 'requests'): AppError {
   const minutes = Math.ceil(seconds / 60);
-  return new AppError('rate_limited', `Too many ${what}. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, undefined, {
-    'Retry-After': String(seconds),
-  });
+  return new AppError(
+    'rate_limited',
+    `Too many ${what}. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    undefined,
+    {
+      'Retry-After': String(seconds),
+    },
+  );
 }

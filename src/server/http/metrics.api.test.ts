@@ -20,7 +20,8 @@ describe('GET /metrics', () => {
     await ensureAdmin(database.db, 'metrics-admin@example.com', 'metrics-password');
     const cookie = await signIn(t.json, 'metrics-admin@example.com', 'metrics-password');
     await t.json('POST', '/api/public/leads', validLead({ email: 'metrics-lead@example.com' }));
-    for (const id of ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002']) await t.json('GET', `/api/leads/${id}`, undefined, { cookie });
+    for (const id of ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'])
+      await t.json('GET', `/api/leads/${id}`, undefined, { cookie });
 
     // Scraped at the server's own address, whatever PUBLIC_URL says.
     const res = await t.app.request('http://127.0.0.1/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });

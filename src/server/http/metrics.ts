@@ -17,7 +17,12 @@ export class Metrics {
   constructor(deps: Pick<AppDeps, 'database' | 'hub' | 'events'>) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'crm_' });
-    this.#requests = new Counter({ name: 'crm_http_requests_total', help: 'HTTP requests answered, by route and status', labelNames: ['method', 'route', 'status'], registers });
+    this.#requests = new Counter({
+      name: 'crm_http_requests_total',
+      help: 'HTTP requests answered, by route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.#latency = new Histogram({
       name: 'crm_http_request_duration_seconds',
       help: 'Time to answer, by route',

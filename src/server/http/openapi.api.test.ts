@@ -51,7 +51,10 @@ function refsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 describe('GET /api/openapi.json as a document', () => {
   it('is valid OpenAPI 3', async () => {
@@ -83,7 +86,11 @@ describe('GET /api/openapi.json as a document', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
         errors++;
-        expect({ key, status, schema: response.content?.['application/json']?.schema }).toEqual({ key, status, schema: { $ref: '#/components/schemas/ErrorResponse' } });
+        expect({ key, status, schema: response.content?.['application/json']?.schema }).toEqual({
+          key,
+          status,
+          schema: { $ref: '#/components/schemas/ErrorResponse' },
+        });
       }
     }
     expect(errors).toBeGreaterThan(100);
@@ -92,8 +99,12 @@ describe('GET /api/openapi.json as a document', () => {
   it('refers to the shared schemas of request and response bodies by name', () => {
     const submit = doc.paths['/api/public/leads']?.post;
     expect(submit?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/PublicLeadRequest' });
-    expect(doc.paths['/api/leads/{id}']?.get?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/LeadDetail' });
-    expect(doc.components.schemas.LeadListResponse).toMatchObject({ properties: { leads: { type: 'array', items: { $ref: '#/components/schemas/Lead' } } } });
+    expect(doc.paths['/api/leads/{id}']?.get?.responses['200']?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/LeadDetail',
+    });
+    expect(doc.components.schemas.LeadListResponse).toMatchObject({
+      properties: { leads: { type: 'array', items: { $ref: '#/components/schemas/Lead' } } },
+    });
   });
 
   it('inlines no body but a route’s own one-property acknowledgement ({ ok: true }, { id })', () => {
@@ -117,7 +128,10 @@ describe('GET /api/openapi.json as a document', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-openapi-'));
     try {
       writeFileSync(path.join(dir, 'openapi.json'), text);
-      const generate = spawnSync(process.execPath, [binOf('openapi-typescript', 'bin/cli.js'), 'openapi.json', '--output', 'api.d.ts'], { cwd: dir, encoding: 'utf8' });
+      const generate = spawnSync(process.execPath, [binOf('openapi-typescript', 'bin/cli.js'), 'openapi.json', '--output', 'api.d.ts'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect(generate.status, generate.stderr).toBe(0);
       const source = readFileSync(path.join(dir, 'api.d.ts'), 'utf8');
       // The members of `components.schemas`, one per line, indented by eight spaces.
@@ -139,7 +153,10 @@ describe('GET /api/openapi.json as a document', () => {
           '',
         ].join('\n'),
       );
-      const check = spawnSync(process.execPath, [binOf('typescript', 'bin/tsc'), '--noEmit', '--strict', 'use.ts'], { cwd: dir, encoding: 'utf8' });
+      const check = spawnSync(process.execPath, [binOf('typescript', 'bin/tsc'), '--noEmit', '--strict', 'use.ts'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect(check.stdout + check.stderr).toBe('');
       expect(check.status).toBe(0);
     } finally {

@@ -14,7 +14,13 @@ beforeAll(async () => {
 });
 
 const REFUSED = { error: { code: 'forbidden', message: 'Cross-site request refused.', requestId: expect.any(String) } };
-const MISDIRECTED = { error: { code: 'misdirected_request', message: 'This server does not answer for that host name. Use the address of the site.', requestId: expect.any(String) } };
+const MISDIRECTED = {
+  error: {
+    code: 'misdirected_request',
+    message: 'This server does not answer for that host name. Use the address of the site.',
+    requestId: expect.any(String),
+  },
+};
 
 describe('the cross-site check without PUBLIC_URL', () => {
   it('compares the scheme and the port with the request, not only the host', async () => {
@@ -42,7 +48,8 @@ describe('with PUBLIC_URL', () => {
     const { json } = createTestApp(database, env);
     const cookie = await signIn(json, 'origin-admin@example.com', 'origin-admin-password');
     // Over http behind a proxy that sends no X-Forwarded-Proto: the browser is still on https.
-    const asked = (origin: string) => json('PATCH', 'http://crm.example.com/api/account/preferences', { email_appointments: true }, { cookie, origin });
+    const asked = (origin: string) =>
+      json('PATCH', 'http://crm.example.com/api/account/preferences', { email_appointments: true }, { cookie, origin });
     expect((await asked('https://crm.example.com')).status).toBe(200);
     for (const origin of ['http://crm.example.com', 'https://crm.example.com:8443', 'https://evil.example', 'null']) {
       const res = await asked(origin);
@@ -52,9 +59,19 @@ describe('with PUBLIC_URL', () => {
 
   it('answers 421 in the error envelope for another Host, on the API and the pages alike', async () => {
     const { app } = createTestApp(database, env);
-    for (const [path, method] of [['/api/leads', 'GET'], ['/api/public/leads', 'POST'], ['/api/auth/session', 'GET'], ['/', 'GET'], ['/api/openapi.json', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/api/leads', 'GET'],
+      ['/api/public/leads', 'POST'],
+      ['/api/auth/session', 'GET'],
+      ['/', 'GET'],
+      ['/api/openapi.json', 'GET'],
+    ] as const) {
       for (const host of ['evil.example', 'rebind.attacker.test:3000', '127.0.0.1:3000', 'crm.example.com.evil.example']) {
-        const res = await app.request(`http://${host}${path}`, { method, headers: { host, origin: `http://${host}`, 'content-type': 'application/json' }, body: method === 'POST' ? JSON.stringify(validLead()) : undefined });
+        const res = await app.request(`http://${host}${path}`, {
+          method,
+          headers: { host, origin: `http://${host}`, 'content-type': 'application/json' },
+          body: method === 'POST' ? JSON.stringify(validLead()) : undefined,
+        });
         expect({ path, host, status: res.status }).toEqual({ path, host, status: 421 });
         expect(await res.json()).toEqual(MISDIRECTED);
       }
@@ -70,12 +87,17 @@ describe('with PUBLIC_URL', () => {
     const res = await app.request('http://127.0.0.1:3000/api/health', { headers: { host: '127.0.0.1:3000' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
-    expect((await app.request('http://127.0.0.1:3000/api/health', { method: 'POST', headers: { host: '127.0.0.1:3000' } })).status).toBe(421);
+    expect((await app.request('http://127.0.0.1:3000/api/health', { method: 'POST', headers: { host: '127.0.0.1:3000' } })).status).toBe(
+      421,
+    );
   });
 
   it('believes X-Forwarded-Host only from a trusted proxy', async () => {
     const headers = { host: '127.0.0.1:3000', 'x-forwarded-host': 'crm.example.com' };
-    expect((await createTestApp(database, { ...env, TRUST_PROXY: 'on' }).app.request('http://127.0.0.1:3000/api/auth/session', { headers })).status).toBe(200);
+    expect(
+      (await createTestApp(database, { ...env, TRUST_PROXY: 'on' }).app.request('http://127.0.0.1:3000/api/auth/session', { headers }))
+        .status,
+    ).toBe(200);
     expect((await createTestApp(database, env).app.request('http://127.0.0.1:3000/api/auth/session', { headers })).status).toBe(421);
   });
 
@@ -83,14 +105,25 @@ describe('with PUBLIC_URL', () => {
     const { json } = createTestApp(database, { ...env, TRUST_PROXY: 'on' });
     const cookie = await signIn(json, 'origin-admin@example.com', 'origin-admin-password');
     // The request came over http, and its proxy claims http too: the link is still PUBLIC_URL's.
-    const res = await json('POST', 'http://crm.example.com/api/calendar-feed', undefined, { cookie, 'x-forwarded-proto': 'http', origin: 'https://crm.example.com' });
+    const res = await json('POST', 'http://crm.example.com/api/calendar-feed', undefined, {
+      cookie,
+      'x-forwarded-proto': 'http',
+      origin: 'https://crm.example.com',
+    });
     expect(res.status).toBe(201);
-    expect(((await res.json()) as { url: string }).url).toMatch(/^https:\/\/crm\.example\.com\/api\/calendar\/[A-Za-z0-9_-]{43}\/appointments\.ics$/);
+    expect(((await res.json()) as { url: string }).url).toMatch(
+      /^https:\/\/crm\.example\.com\/api\/calendar\/[A-Za-z0-9_-]{43}\/appointments\.ics$/,
+    );
   });
 
   it('marks the session cookie Secure when PUBLIC_URL is https, even over a plain connection', async () => {
     const { json } = createTestApp(database, env);
-    const res = await json('POST', 'http://crm.example.com/api/auth/login', { email: 'origin-admin@example.com', password: 'origin-admin-password' }, { origin: 'https://crm.example.com' });
+    const res = await json(
+      'POST',
+      'http://crm.example.com/api/auth/login',
+      { email: 'origin-admin@example.com', password: 'origin-admin-password' },
+      { origin: 'https://crm.example.com' },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')!.split('; ')).toContain('Secure');
   });
@@ -108,7 +141,10 @@ describe('without PUBLIC_URL', () => {
 describe('the client address behind TRUST_PROXY', () => {
   it('counts a forwarded address that is not an IP as the socket address, and warns once', async () => {
     const lines: { level: number; msg: string }[] = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) },
+    );
     const { json } = createTestApp(database, { TRUST_PROXY: 'on', LEAD_RATE_LIMIT: '1' }, { logger });
     // Two made-up values would be two clients if they were believed; both are the socket's one.
     expect((await json('POST', '/api/public/leads', validLead(), { 'x-forwarded-for': 'not-an-ip-1' })).status).toBe(201);
@@ -129,10 +165,21 @@ describe('the client address behind TRUST_PROXY', () => {
 
     // Sign-in: 20 failures per source; the 21st address of the same /64 is refused before the password is checked.
     for (let i = 1; i <= 20; i++) {
-      const res = await json('POST', '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong-password' }, from(`2001:db8:cc:1::${i.toString(16)}`));
+      const res = await json(
+        'POST',
+        '/api/auth/login',
+        { email: `nobody${i}@example.com`, password: 'wrong-password' },
+        from(`2001:db8:cc:1::${i.toString(16)}`),
+      );
       expect(res.status).toBe(401);
     }
-    expect((await json('POST', '/api/auth/login', { email: 'nobody21@example.com', password: 'wrong-password' }, from('2001:db8:cc:1::ff'))).status).toBe(429);
-    expect((await json('POST', '/api/auth/login', { email: 'nobody21@example.com', password: 'wrong-password' }, from('2001:db8:cc:2::ff'))).status).toBe(401);
+    expect(
+      (await json('POST', '/api/auth/login', { email: 'nobody21@example.com', password: 'wrong-password' }, from('2001:db8:cc:1::ff')))
+        .status,
+    ).toBe(429);
+    expect(
+      (await json('POST', '/api/auth/login', { email: 'nobody21@example.com', password: 'wrong-password' }, from('2001:db8:cc:2::ff')))
+        .status,
+    ).toBe(401);
   });
 });

@@ -6,8 +6,16 @@
  */
 export function sitemapXml(origin: URL, paths: readonly string[], lastModified: Date): string {
   const lastmod = lastModified.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const urls = paths.map((p) => `  <url>\n    <loc>${escapeXml(new URL(p, origin).href)}</loc>\n    <lastmod>${lastmod}</lastmod>\n  </url>`);
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');
+  const urls = paths.map(
+    (p) => `  <url>\n    <loc>${escapeXml(new URL(p, origin).href)}</loc>\n    <lastmod>${lastmod}</lastmod>\n  </url>`,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...urls,
+    '</urlset>',
+    '',
+  ].join('\n');
 }
 
 /** robots.txt as built, with the sitemap's absolute URL (the protocol wants one; the origin is known only when serving). */
@@ -15,7 +23,8 @@ export function robotsTxt(built: string, origin: URL): string {
   return `${built.trimEnd()}\nSitemap: ${new URL('/sitemap.xml', origin).href}\n`;
 }
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
 
 /** The later of two times, one of them maybe absent (words never saved). */
 export const laterOf = (a: Date, b: string | null): Date => (b !== null && new Date(b).getTime() > a.getTime() ? new Date(b) : a);

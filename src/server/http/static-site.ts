@@ -38,12 +38,18 @@ export type SiteValues = { website: WebsiteContent; year: string };
 export function fillSiteTokens(template: string, { website, year }: SiteValues): string {
   const tokens = websiteTokens(website);
   const values = new Map<string, string>([...tokens, ['YEAR', year]]);
-  const json = JSON.stringify({ name: website.site_name, email: website.email, phone: website.phone, phoneTel: values.get('SITE_PHONE_TEL'), year, website }).replace(
-    /</g,
-    '\\u003c',
-  );
+  const json = JSON.stringify({
+    name: website.site_name,
+    email: website.email,
+    phone: website.phone,
+    phoneTel: values.get('SITE_PHONE_TEL'),
+    year,
+    website,
+  }).replace(/</g, '\\u003c');
   const parts = websiteOptionalParts(website);
-  const html = template.replace(/%%IF_([A-Z0-9_]+)%%([\s\S]*?)%%FI_\1%%/g, (_, name: string, inner: string) => (parts.has(name) ? inner : ''));
+  const html = template.replace(/%%IF_([A-Z0-9_]+)%%([\s\S]*?)%%FI_\1%%/g, (_, name: string, inner: string) =>
+    parts.has(name) ? inner : '',
+  );
   return html.replace(/%%([A-Z0-9_]+)%%/g, (token, name: string) => {
     if (name === 'SITE_CONFIG_JSON') return json;
     const value = values.get(name);
@@ -78,7 +84,8 @@ export function loadStaticSite(clientDir: string, values: SiteValues): StaticSit
   const files = htmlFiles(clientDir);
   const templates = files.map((file) => ({ file, html: readFileSync(path.join(clientDir, file), 'utf8') }));
   const builtAt = new Date(Math.max(...files.map((file) => statSync(path.join(clientDir, file)).mtimeMs)));
-  const pathOf = (file: string) => (file === 'index.html' ? '/' : file.endsWith('/index.html') ? `/${file.slice(0, -'/index.html'.length)}` : undefined);
+  const pathOf = (file: string) =>
+    file === 'index.html' ? '/' : file.endsWith('/index.html') ? `/${file.slice(0, -'/index.html'.length)}` : undefined;
   const indexable = templates
     .filter(({ html }) => !/<meta name="robots" content="noindex"/.test(html))
     .map(({ file }) => pathOf(file))

@@ -50,7 +50,11 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       name: 'weekly report',
       everyMs: 60_000,
       run: async () => {
-        const queued = await queueWeeklyReports(database.db, { now: new Date(), timeZone: config.businessTimeZone, mail: queueMailOf(config.mail) });
+        const queued = await queueWeeklyReports(database.db, {
+          now: new Date(),
+          timeZone: config.businessTimeZone,
+          mail: queueMailOf(config.mail),
+        });
         if (queued > 0) {
           logger.info({ event: 'weekly_reports_queued', emails: queued }, 'queued the weekly report');
           outbox.nudge();
@@ -89,7 +93,11 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       everyMs: 60 * 60_000,
       run: async () => {
         const deleted = await deleteExpiredAnalyticsEvents(database.db, config.analyticsRetentionDays);
-        if (deleted > 0) logger.info({ event: 'analytics_events_deleted', events: deleted, days: config.analyticsRetentionDays }, 'deleted old analytics events');
+        if (deleted > 0)
+          logger.info(
+            { event: 'analytics_events_deleted', events: deleted, days: config.analyticsRetentionDays },
+            'deleted old analytics events',
+          );
       },
     },
     {
@@ -98,7 +106,11 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       everyMs: 24 * 60 * 60_000,
       run: async () => {
         const deleted = await deleteExpiredAuditEntries(database.db, config.auditRetentionDays);
-        if (deleted > 0) logger.info({ event: 'audit_entries_deleted', entries: deleted, days: config.auditRetentionDays }, 'deleted old audit log entries');
+        if (deleted > 0)
+          logger.info(
+            { event: 'audit_entries_deleted', entries: deleted, days: config.auditRetentionDays },
+            'deleted old audit log entries',
+          );
       },
     },
   ];

@@ -15,7 +15,8 @@ export type FirmContact = { name: string; phone: string; email: string };
 export const leadEventTitle = (type: string, site: FirmContact) => `${type} with ${site.name}`;
 
 /** The event's description in the lead's calendar: nothing the visitor typed, only the firm's words. */
-export const leadEventDetails = (type: string, site: FirmContact) => `Your ${meetingName(type)} with ${site.name}. Questions: ${site.phone}, ${site.email}.`;
+export const leadEventDetails = (type: string, site: FirmContact) =>
+  `Your ${meetingName(type)} with ${site.name}. Questions: ${site.phone}, ${site.email}.`;
 
 export type BookedCallEvent = {
   /** The appointment's UID (appointmentUid), the invitation emails' own. */

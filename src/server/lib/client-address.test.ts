@@ -16,7 +16,11 @@ describe('clientAddress', () => {
 
   it('answers with the socket address when the forwarded hop is not an IP address', () => {
     for (const forwarded of ["' OR 1=1 --", '198.51.100.1:4711', 'unknown', '1.2.3.4, evil.example', '[2001:db8::1]']) {
-      expect(clientAddress('10.0.0.2', forwarded, TrustedProxies.all)).toEqual({ ip: '10.0.0.2', viaTrustedProxy: true, badForwardedFor: forwarded.split(',').at(-1)!.trim() });
+      expect(clientAddress('10.0.0.2', forwarded, TrustedProxies.all)).toEqual({
+        ip: '10.0.0.2',
+        viaTrustedProxy: true,
+        badForwardedFor: forwarded.split(',').at(-1)!.trim(),
+      });
     }
   });
 
@@ -29,7 +33,11 @@ describe('clientAddress', () => {
     expect(clientAddress('203.0.113.9', '198.51.100.7', trusted)).toEqual({ ip: '203.0.113.9', viaTrustedProxy: false });
     // Every hop is ours: the request started at the first.
     expect(clientAddress('127.0.0.1', '10.0.0.9, 10.0.0.8', trusted)).toEqual({ ip: '10.0.0.9', viaTrustedProxy: true });
-    expect(clientAddress('127.0.0.1', '10.0.0.9, not-an-ip, 10.0.0.8', trusted)).toEqual({ ip: '127.0.0.1', viaTrustedProxy: true, badForwardedFor: 'not-an-ip' });
+    expect(clientAddress('127.0.0.1', '10.0.0.9, not-an-ip, 10.0.0.8', trusted)).toEqual({
+      ip: '127.0.0.1',
+      viaTrustedProxy: true,
+      badForwardedFor: 'not-an-ip',
+    });
   });
 
   it('treats a request without a socket (app.request) as from "unknown"', () => {
@@ -45,7 +53,12 @@ describe('rateLimitKey', () => {
 
   it('is the /64 of an IPv6 address, however it is written', () => {
     const key = '2001:db8:85a3:8d3::/64';
-    for (const ip of ['2001:db8:85a3:8d3::1', '2001:0db8:85a3:08d3:ffff:ffff:ffff:ffff', '2001:DB8:85A3:8D3:1319:8A2E:370:7348', '2001:db8:85a3:8d3:0:0:0:1%eth0']) {
+    for (const ip of [
+      '2001:db8:85a3:8d3::1',
+      '2001:0db8:85a3:08d3:ffff:ffff:ffff:ffff',
+      '2001:DB8:85A3:8D3:1319:8A2E:370:7348',
+      '2001:db8:85a3:8d3:0:0:0:1%eth0',
+    ]) {
       expect({ ip, key: rateLimitKey(ip) }).toEqual({ ip, key });
     }
     expect(rateLimitKey('2001:db8:85a3:8d4::1')).not.toBe(key);

@@ -100,7 +100,10 @@ export type ClientAddress = {
 export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): ClientAddress {
   const socketIp = peer === undefined ? 'unknown' : plainAddress(peer);
   if (!trusted.trusts(socketIp)) return { ip: socketIp, viaTrustedProxy: false };
-  const hops = (forwardedFor ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = (forwardedFor ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (hops.length === 0) return { ip: socketIp, viaTrustedProxy: true };
   let client: string | undefined;
   if (trusted.entries === 'all') client = hops.at(-1);
@@ -111,7 +114,8 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | u
     }
     client ??= hops[0]; // every hop is one of ours: the request started at the first
   }
-  if (client === undefined || isIP(client) === 0) return { ip: socketIp, viaTrustedProxy: true, badForwardedFor: (client ?? '').slice(0, 100) };
+  if (client === undefined || isIP(client) === 0)
+    return { ip: socketIp, viaTrustedProxy: true, badForwardedFor: (client ?? '').slice(0, 100) };
   return { ip: plainAddress(client), viaTrustedProxy: true };
 }
 

@@ -7,7 +7,9 @@ import { csvCell, csvRow } from '#shared/csv-write';
 /** Fields of any text (lone surrogates aside: a file holds well-formed text), line breaks and quotes often. */
 const field = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 12 }),
-  fc.array(fc.constantFrom('a', ' ', ',', '"', '\r', '\n', '\r\n', ';', '\t', 'é', '🏠', '='), { maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.constantFrom('a', ' ', ',', '"', '\r', '\n', '\r\n', ';', '\t', 'é', '🏠', '='), { maxLength: 8 })
+    .map((parts) => parts.join('')),
 );
 const records = fc.array(fc.array(field, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 });
 

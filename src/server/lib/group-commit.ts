@@ -83,7 +83,10 @@ export class GroupCommit<T> {
    * Writes a batch; after a failure, each half on its own, within the same write slot.
    * Resolves (never rejects) with the callers whose items could not be written, and why.
    */
-  private async writeIsolating(batch: Waiter<T>[], failures = new Map<Waiter<T>, { err: unknown }>()): Promise<Map<Waiter<T>, { err: unknown }>> {
+  private async writeIsolating(
+    batch: Waiter<T>[],
+    failures = new Map<Waiter<T>, { err: unknown }>(),
+  ): Promise<Map<Waiter<T>, { err: unknown }>> {
     try {
       await this.write(batch.map((w) => w.item));
     } catch (err) {

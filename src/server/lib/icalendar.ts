@@ -57,7 +57,11 @@ export function foldLine(line: string): string {
 /** An appointment's UID in every calendar it reaches: the subscription feed and the invitation emails alike. */
 export const appointmentUid = (id: string, domain: string) => `${id}@${domain}`;
 
-const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utcStamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 function event(a: CalendarAppointment, uidDomain: string, now: Date): string[] {
   const repeat = a.booked_as && a.lead ? a.booked_as : null;
@@ -83,7 +87,10 @@ function event(a: CalendarAppointment, uidDomain: string, now: Date): string[] {
   ];
 }
 
-export function toICalendar(appointments: CalendarAppointment[], opts: { siteName: string; timeZone: string; uidDomain: string; now?: Date }): string {
+export function toICalendar(
+  appointments: CalendarAppointment[],
+  opts: { siteName: string; timeZone: string; uidDomain: string; now?: Date },
+): string {
   const now = opts.now ?? new Date();
   const lines = [
     'BEGIN:VCALENDAR',
@@ -129,7 +136,8 @@ export type Invitation = {
 
 /** A parameter value (CN=...) in quotes, without the characters a quoted value may not hold (3.2). */
 // eslint-disable-next-line no-control-regex -- removing control characters is the point
-const paramText = (s: string) => `"${s.replace(/["\\]/g, '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim()}"`;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/g;
+const paramText = (s: string) => `"${s.replace(/["\\]/g, '').replace(CONTROL_CHARACTER, ' ').trim()}"`;
 
 /**
  * An iCalendar invitation (iTIP, RFC 5546) for one appointment, attached to the email that

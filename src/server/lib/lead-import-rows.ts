@@ -67,7 +67,9 @@ export function importInstant(text: string, timeZone: string): number | undefine
   const [h, mi, s] = [Number(m[2]), Number(m[3]), Number(m[4] ?? 0)];
   if (h > 23 || mi > 59 || s > 59) return undefined;
   if (m[6]) {
-    const at = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5] ?? ''}${m[6].length === 5 ? `${m[6].slice(0, 3)}:${m[6].slice(3)}` : m[6]}`);
+    const at = Date.parse(
+      `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5] ?? ''}${m[6].length === 5 ? `${m[6].slice(0, 3)}:${m[6].slice(3)}` : m[6]}`,
+    );
     return Number.isNaN(at) ? undefined : at;
   }
   const start = zonedInstant(m[1]!, h * 60 + mi, timeZone);
@@ -120,7 +122,8 @@ export function checkImportRow(input: LeadImportRow, row: number, { timeZone, no
     if (!lead.status) fail('status', IMPORT_MESSAGES.status);
   }
   if (!blank(input.message)) lead.message = text('message', leadFieldsSchema.shape.message, input.message) ?? undefined;
-  if (!blank(input.property_address)) lead.property_address = text('property_address', leadDealFieldsSchema.shape.property_address, input.property_address) ?? undefined;
+  if (!blank(input.property_address))
+    lead.property_address = text('property_address', leadDealFieldsSchema.shape.property_address, input.property_address) ?? undefined;
   if (!blank(input.target_closing_date)) {
     lead.target_closing_date = importDate(input.target_closing_date!);
     if (!lead.target_closing_date) fail('target_closing_date', IMPORT_MESSAGES.date);

@@ -51,6 +51,7 @@ export function parseSmtpUrl(value: string): SmtpSettings | string {
 }
 
 /** How the mail server and sender show on the Email settings page: no password. */
-export const describeSmtp = (smtp: SmtpSettings) => `${smtp.secure ? 'smtps' : 'smtp'}://${smtp.auth ? `${smtp.auth.user}@` : ''}${smtp.host}:${smtp.port}`;
+export const describeSmtp = (smtp: SmtpSettings) =>
+  `${smtp.secure ? 'smtps' : 'smtp'}://${smtp.auth ? `${smtp.auth.user}@` : ''}${smtp.host}:${smtp.port}`;
 
 export const formatMailbox = (m: Mailbox) => (m.name ? `"${m.name.replace(/["\\]/g, '')}" <${m.address}>` : m.address);

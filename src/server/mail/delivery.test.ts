@@ -51,7 +51,14 @@ async function submitLeads(url: string, count: number, prefix: string): Promise<
     const res = await fetch(`${url}/api/public/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ full_name: `Lead ${prefix} ${i}`, email, phone: '555', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 }),
+      body: JSON.stringify({
+        full_name: `Lead ${prefix} ${i}`,
+        email,
+        phone: '555',
+        property_types: ['land'],
+        submission_id: crypto.randomUUID(),
+        fill_ms: 5000,
+      }),
     });
     expect(res.status).toBe(201);
     emails.push(email);
@@ -62,8 +69,14 @@ async function submitLeads(url: string, count: number, prefix: string): Promise<
 /** Each lead's acknowledgement and the admin's new-lead message, by Message-ID. */
 function expectEveryLeadsMail(sink: MailSink, leads: string[]) {
   for (const lead of leads) {
-    expect(mailTo(sink.messages, lead).map((m) => m.parsed.subject), lead).toContain('We received your request: Keystone Due Diligence');
-    expect(mailTo(sink.messages, ADMIN.email).some((m) => m.parsed.text?.includes(lead)), `the admin heard of ${lead}`).toBe(true);
+    expect(
+      mailTo(sink.messages, lead).map((m) => m.parsed.subject),
+      lead,
+    ).toContain('We received your request: Keystone Due Diligence');
+    expect(
+      mailTo(sink.messages, ADMIN.email).some((m) => m.parsed.text?.includes(lead)),
+      `the admin heard of ${lead}`,
+    ).toBe(true);
   }
 }
 
@@ -93,7 +106,12 @@ describe.each(engines)('email delivery (%s)', (engine) => {
   it('sends every acknowledged lead its mail after kill -9 between commit and send', async () => {
     const sink = await startMailSink({ delayMs: 300 });
     cleanups.push(sink.close);
-    const env = { ...(await databaseEnv(engine)), SMTP_URL: sink.url, MAIL_FROM: 'Keystone Due Diligence <hello@keystone.test>', SITE_NAME: 'Keystone Due Diligence' };
+    const env = {
+      ...(await databaseEnv(engine)),
+      SMTP_URL: sink.url,
+      MAIL_FROM: 'Keystone Due Diligence <hello@keystone.test>',
+      SITE_NAME: 'Keystone Due Diligence',
+    };
     const first = await serve(env);
     const leads = await submitLeads(first.url, 10, `crash-${engine}`);
     // Sending has begun (the slow server takes 300 ms a message): kill the server mid-way.
@@ -108,7 +126,9 @@ describe.each(engines)('email delivery (%s)', (engine) => {
     const copies = duplicatesOf(sink.messages);
     expect(copies).toBeLessThanOrEqual(1); // at most the one in flight when the server died
     await expect.poll(() => outboxStatuses(second.url), { timeout: 10_000 }).toEqual({ sent: 20 });
-    console.log(`kill -9 while sending (${engine}): ${beforeRestart} of 20 sent before the kill, all 20 after the restart, ${copies} sent twice (same Message-ID)`);
+    console.log(
+      `kill -9 while sending (${engine}): ${beforeRestart} of 20 sent before the kill, all 20 after the restart, ${copies} sent twice (same Message-ID)`,
+    );
   }, 180_000);
 
   it('delivers the whole queue once the mail server is back after a minute away', async () => {
@@ -126,7 +146,9 @@ describe.each(engines)('email delivery (%s)', (engine) => {
     await sink.waitFor((m) => uniqueIds(m) === 10, 30_000);
     expectEveryLeadsMail(sink, leads);
     expect(duplicatesOf(sink.messages)).toBe(0);
-    console.log(`mail server away for 60 s (${engine}): all 10 queued messages delivered ${((Date.now() - back) / 1000).toFixed(1)} s after it came back`);
+    console.log(
+      `mail server away for 60 s (${engine}): all 10 queued messages delivered ${((Date.now() - back) / 1000).toFixed(1)} s after it came back`,
+    );
   }, 150_000);
 });
 

@@ -13,12 +13,33 @@ const ctx: MailContext = {
   transport: 'no mail server (email is off)',
 };
 const lead = {
-  lead_id: 'lead-1', full_name: 'Jane Doe', email: 'jane@example.com', phone: '555', property_types: ['land'], message: null,
-  source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null,
+  lead_id: 'lead-1',
+  full_name: 'Jane Doe',
+  email: 'jane@example.com',
+  phone: '555',
+  property_types: ['land'],
+  message: null,
+  source: null,
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  landing_page: null,
 };
 const appointment = (audience: 'lead' | 'staff', change: 'scheduled' | 'updated' | 'cancelled') => ({
-  appointment_id: 'appt-1', change, audience, type: 'Zoom', date: '2030-12-02', time: '14:30', time_zone: 'America/New_York',
-  starts_at: '2030-12-02T19:30:00.000Z', sequence: 0, notes: null, lead_id: 'lead-1', lead_name: 'Jane Doe', lead_email: 'jane@example.com', lead_phone: '555',
+  appointment_id: 'appt-1',
+  change,
+  audience,
+  type: 'Zoom',
+  date: '2030-12-02',
+  time: '14:30',
+  time_zone: 'America/New_York',
+  starts_at: '2030-12-02T19:30:00.000Z',
+  sequence: 0,
+  notes: null,
+  lead_id: 'lead-1',
+  lead_name: 'Jane Doe',
+  lead_email: 'jane@example.com',
+  lead_phone: '555',
 });
 const weeklyReport = (over: Partial<WeeklyReportData> = {}): WeeklyReportData => ({
   from: '2030-11-18',
@@ -43,18 +64,38 @@ const weeklyReport = (over: Partial<WeeklyReportData> = {}): WeeklyReportData =>
 const SNAPSHOTS: [EmailKind, unknown][] = [
   ['new-lead', lead],
   ['lead-acknowledgement', lead],
-  ...(['lead', 'staff'] as const).flatMap((audience) => (['scheduled', 'updated', 'cancelled'] as const).map((change): [EmailKind, unknown] => ['appointment', appointment(audience, change)])),
-  ['appointment-reminder', { appointment_id: 'appt-1', type: 'Call', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', lead_name: 'Jane Doe' }],
+  ...(['lead', 'staff'] as const).flatMap((audience) =>
+    (['scheduled', 'updated', 'cancelled'] as const).map((change): [EmailKind, unknown] => ['appointment', appointment(audience, change)]),
+  ),
+  [
+    'appointment-reminder',
+    { appointment_id: 'appt-1', type: 'Call', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', lead_name: 'Jane Doe' },
+  ],
   ['test', {}],
   ['invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }],
   ['password-reset', { link: 'https://crm.example.com/reset-password/abc', expires_minutes: 30 }],
   ['weekly-report', weeklyReport()],
-  ['booking-confirmation', { link: '/booking/tok/confirm/code', type: 'Zoom', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', expires_at: '2030-11-25T15:42:00.000Z' }],
+  [
+    'booking-confirmation',
+    {
+      link: '/booking/tok/confirm/code',
+      type: 'Zoom',
+      time_zone: 'America/New_York',
+      starts_at: '2030-12-02T19:30:00.000Z',
+      expires_at: '2030-11-25T15:42:00.000Z',
+    },
+  ],
 ];
 
-describe('a held booking\'s confirmation', () => {
+describe("a held booking's confirmation", () => {
   it('links the confirmation page under PUBLIC_URL, says the time is not held and for how long the link works, and names nobody', () => {
-    const data = { link: '/booking/tok/confirm/code', type: 'Zoom', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', expires_at: '2030-11-25T15:42:00.000Z' };
+    const data = {
+      link: '/booking/tok/confirm/code',
+      type: 'Zoom',
+      time_zone: 'America/New_York',
+      starts_at: '2030-12-02T19:30:00.000Z',
+      expires_at: '2030-11-25T15:42:00.000Z',
+    };
     const mail = composeEmail('booking-confirmation', data, ctx);
     expect(mail.subject).toBe('Confirm your call with Keystone Due Diligence');
     expect(mail.text).toMatch(/^Hello,\n/);
@@ -76,9 +117,22 @@ describe('a booked time, to the visitor who booked it online', () => {
       // The calendar invitation is in UTC either way.
       expect(mail.icalEvent!.content).toContain('DTSTART:20301202T193000Z');
     }
-    const reminder = composeEmail('appointment-reminder', { appointment_id: 'appt-1', type: 'Call', time_zone: 'America/New_York', starts_at: '2030-12-02T19:30:00.000Z', lead_name: 'Jane Doe', visitor_time_zone: LA }, ctx);
+    const reminder = composeEmail(
+      'appointment-reminder',
+      {
+        appointment_id: 'appt-1',
+        type: 'Call',
+        time_zone: 'America/New_York',
+        starts_at: '2030-12-02T19:30:00.000Z',
+        lead_name: 'Jane Doe',
+        visitor_time_zone: LA,
+      },
+      ctx,
+    );
     expect(reminder.subject).toBe('Reminder: your call with Keystone Due Diligence, Mon, Dec 2, 11:30 AM PST (2:30 PM EST)');
-    expect(reminder.text).toContain('A reminder of your call with Keystone Due Diligence on Monday, December 2, 2030 at 11:30 AM PST (2:30 PM EST).');
+    expect(reminder.text).toContain(
+      'A reminder of your call with Keystone Due Diligence on Monday, December 2, 2030 at 11:30 AM PST (2:30 PM EST).',
+    );
   });
 
   it('reads once when the clocks agree, or the zone is not known, and staff read the firm’s clock', () => {
@@ -95,7 +149,11 @@ describe('a booked time, to the visitor who booked it online', () => {
 
 describe('the invitation', () => {
   it('names who invited, the role and the link, which works once for 72 hours', () => {
-    const mail = composeEmail('invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }, ctx);
+    const mail = composeEmail(
+      'invite',
+      { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 },
+      ctx,
+    );
     expect(mail.text).toContain('olive@example.com invited you to join');
     expect(mail.text).toContain('as a member of staff');
     expect(mail.text).toContain('Accept the invitation and choose a password: https://crm.example.com/invite/abc');
@@ -116,10 +174,14 @@ describe('the weekly report', () => {
     expect(mail.text).toContain('Calls booked: 6 (same as the week before)');
     expect(mail.text).toContain('Clients won: 3 (up 2 from 1)');
     expect(mail.text).toContain('Fees: $12,500.50 (up $7,500.50 from $5,000)');
-    expect(mail.text).toContain('Top sources by clients\n<img src=x onerror=alert(1)>.example: 2 clients, $7,500.50 in fees\nDirect: 1 client, $5,000 in fees\n');
+    expect(mail.text).toContain(
+      'Top sources by clients\n<img src=x onerror=alert(1)>.example: 2 clients, $7,500.50 in fees\nDirect: 1 client, $5,000 in fees\n',
+    );
     expect(mail.text).toContain('7 leads have follow-ups due on or before Monday, November 25, 2030; the oldest 2:');
     expect(mail.text).toContain('Tom "Tables" <b>Bold</b>: Wed, Nov 20, 2030\nJane Doe: Mon, Nov 25, 2030\n');
-    expect(mail.text).toContain('Open the Analytics page for that week: https://crm.keystone.example/dashboard/analytics?period=custom&from=2030-11-18&to=2030-11-24');
+    expect(mail.text).toContain(
+      'Open the Analytics page for that week: https://crm.keystone.example/dashboard/analytics?period=custom&from=2030-11-18&to=2030-11-24',
+    );
     expect(mail.text).toContain(WEEKLY_REPORT_DEFINITIONS);
     expect(mail.text.indexOf(WEEKLY_REPORT_DEFINITIONS)).toBeLessThan(mail.text.indexOf('--\nKeystone Due Diligence'));
     // What visitors and staff typed (a referring host, a lead's name) is text in the HTML part, never markup.
@@ -127,12 +189,20 @@ describe('the weekly report', () => {
     expect(mail.html).not.toContain('<b>');
     expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;.example');
     expect(mail.html).toContain('Tom &quot;Tables&quot; &lt;b&gt;Bold&lt;/b&gt;');
-    expect(mail.html).toContain('href="https://crm.keystone.example/dashboard/analytics?period=custom&amp;from=2030-11-18&amp;to=2030-11-24"');
-    expect(mail.html).toContain('<th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">Fees</th><td style="padding:4px 0;white-space:pre-wrap">$12,500.50 (up $7,500.50 from $5,000)</td>');
+    expect(mail.html).toContain(
+      'href="https://crm.keystone.example/dashboard/analytics?period=custom&amp;from=2030-11-18&amp;to=2030-11-24"',
+    );
+    expect(mail.html).toContain(
+      '<th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">Fees</th><td style="padding:4px 0;white-space:pre-wrap">$12,500.50 (up $7,500.50 from $5,000)</td>',
+    );
   });
 
   it('says so when no client was won and no follow-up is due', () => {
-    const mail = composeEmail('weekly-report', weeklyReport({ top_sources: [], follow_ups: { as_of: '2030-11-25', due: 0, leads: [] } }), ctx);
+    const mail = composeEmail(
+      'weekly-report',
+      weeklyReport({ top_sources: [], follow_ups: { as_of: '2030-11-25', due: 0, leads: [] } }),
+      ctx,
+    );
     expect(mail.text).toContain('Top sources by clients\nNo clients won that week.');
     expect(mail.text).toContain('No follow-ups due on or before Monday, November 25, 2030.');
     expect(mail.html).not.toContain('<table style="border-collapse:collapse;margin:0 0 16px"></table>');
@@ -148,7 +218,9 @@ describe('emailSubject', () => {
   it('is the subject the outbox composes, for every kind', () => {
     expect(new Set(SNAPSHOTS.map(([kind]) => kind))).toEqual(new Set(EMAIL_KINDS));
     for (const [kind, data] of SNAPSHOTS) expect(emailSubject(kind, data, ctx)).toBe(composeEmail(kind, data, ctx).subject);
-    expect(emailSubject('appointment', appointment('lead', 'updated'), ctx)).toBe('Updated: your Zoom call with Keystone Due Diligence, Mon, Dec 2, 2:30 PM');
+    expect(emailSubject('appointment', appointment('lead', 'updated'), ctx)).toBe(
+      'Updated: your Zoom call with Keystone Due Diligence, Mon, Dec 2, 2:30 PM',
+    );
     expect(emailSubject('appointment', appointment('staff', 'updated'), ctx)).toBe('Moved: Zoom with Jane Doe, Mon, Dec 2, 2:30 PM');
   });
 

@@ -33,7 +33,10 @@ afterEach(async () => {
   await t.outbox.stop();
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, emails, rate_limits, website_settings, public_mail_spends cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, notifications, emails, rate_limits, website_settings, public_mail_spends cascade`,
+  );
   sink.messages.length = 0;
   refused.clear();
   t = createTestApp(database, {
@@ -51,10 +54,11 @@ beforeEach(async () => {
   cookie = await signIn(t.json, 'ann@keystone.test', 'ann-password');
 });
 
-const statuses = () => rowsOf<{ kind: string; to_address: string; status: string; last_error: string | null; attempts: number }>(
-  database.db,
-  sql`select kind, to_address, status, last_error, attempts from emails order by created_at, to_address`,
-);
+const statuses = () =>
+  rowsOf<{ kind: string; to_address: string; status: string; last_error: string | null; attempts: number }>(
+    database.db,
+    sql`select kind, to_address, status, last_error, attempts from emails order by created_at, to_address`,
+  );
 
 async function submitLead(overrides: Record<string, unknown> = {}) {
   const lead = validLead({ full_name: 'Jane Doe', email: 'jane@example.com', ...overrides });
@@ -107,7 +111,12 @@ describe('the firm’s brand and contact block in every message', () => {
     await t.outbox.flush();
     await sink.waitFor((m) => m.length === 3);
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
-    const created = await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: '2031-01-15', time: '10:00', type: 'Call' }, { cookie });
+    const created = await t.json(
+      'POST',
+      '/api/appointments',
+      { lead_id: lead!.id, date: '2031-01-15', time: '10:00', type: 'Call' },
+      { cookie },
+    );
     const { id } = (await created.json()) as { id: string };
     await t.outbox.flush();
     const [before] = mailTo(await sink.waitFor((m) => m.length === 4), 'jane@example.com').slice(-1);
@@ -148,7 +157,8 @@ describe('a new lead', () => {
       expect(mail!.parsed.from?.value).toEqual([{ name: 'Keystone Due Diligence', address: 'hello@keystone.test' }]);
       expect(mail!.parsed.replyTo?.value).toEqual([{ name: '', address: 'team@keystone.test' }]);
       const text = mail!.parsed.text!;
-      for (const part of ['Jane Doe', 'jane@example.com', '(410) 555-0142', 'Multifamily', 'A 12-unit building <b>in</b> Baltimore.']) expect(text).toContain(part);
+      for (const part of ['Jane Doe', 'jane@example.com', '(410) 555-0142', 'Multifamily', 'A 12-unit building <b>in</b> Baltimore.'])
+        expect(text).toContain(part);
       expect(text).toContain(`https://crm.keystone.test/dashboard/leads/${lead!.id}`);
       expect(mail!.parsed.html).toContain('A 12-unit building &lt;b&gt;in&lt;/b&gt; Baltimore.');
       expect(mail!.parsed.html).not.toMatch(/<img|src=|url\(/i);
@@ -163,7 +173,10 @@ describe('a new lead', () => {
     expect(ack!.parsed.html).toMatch(/<html/);
 
     // Each message went out under the Message-ID it was queued with.
-    const ids = await rowsOf<{ message_id: string }>(database.db, sql`select message_id from emails where status = 'sent' order by message_id`);
+    const ids = await rowsOf<{ message_id: string }>(
+      database.db,
+      sql`select message_id from emails where status = 'sent' order by message_id`,
+    );
     expect(sink.messages.map((m) => m.parsed.messageId).sort()).toEqual(ids.map((r) => r.message_id));
     expect(ids.every((r) => /^<[0-9a-f-]{36}@keystone\.test>$/.test(r.message_id))).toBe(true);
   });
@@ -186,8 +199,13 @@ describe('a new lead', () => {
     expect(await statuses()).toEqual([]);
   });
 
-  it("respects an admin who turned the new-lead email off, and does not write to the admin who typed the lead in", async () => {
-    const res = await t.json('PATCH', '/api/account/preferences', { email_new_leads: false }, { cookie: await signIn(t.json, 'bob@keystone.test', 'bob-password') });
+  it('respects an admin who turned the new-lead email off, and does not write to the admin who typed the lead in', async () => {
+    const res = await t.json(
+      'PATCH',
+      '/api/account/preferences',
+      { email_new_leads: false },
+      { cookie: await signIn(t.json, 'bob@keystone.test', 'bob-password') },
+    );
     expect(await res.json()).toEqual({ email_new_leads: false, email_appointments: false, email_weekly_report: false });
     // Ann adds a lead herself: Bob opted out, Ann typed it, and a lead entered by staff is not acknowledged.
     expect((await t.json('POST', '/api/leads', validLead({ submission_id: undefined, fill_ms: undefined }), { cookie })).status).toBe(201);
@@ -201,7 +219,10 @@ describe('a new lead', () => {
   });
 
   it('writes nothing to a deactivated account, whatever it chose (a former colleague gets no lead or appointment details)', async () => {
-    await execute(database.db, sql`update users set email_new_leads = true, email_appointments = true, deactivated_at = now() where email = 'bob@keystone.test'`);
+    await execute(
+      database.db,
+      sql`update users set email_new_leads = true, email_appointments = true, deactivated_at = now() where email = 'bob@keystone.test'`,
+    );
     await submitLead({ email: 'third@example.com' });
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
     await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: '2031-03-03', time: '09:30', type: 'Call' }, { cookie });
@@ -242,7 +263,12 @@ describe('appointments', () => {
   it('send the lead an invitation, its update and its cancellation that calendars apply in place, at the right moment', async () => {
     const lead = await leadId();
     // Winter and summer: 10:00 in New York is 15:00 UTC in January and 14:00 UTC in July.
-    const created = await t.json('POST', '/api/appointments', { lead_id: lead, date: '2031-01-15', time: '10:00', type: 'Call' }, { cookie });
+    const created = await t.json(
+      'POST',
+      '/api/appointments',
+      { lead_id: lead, date: '2031-01-15', time: '10:00', type: 'Call' },
+      { cookie },
+    );
     const { id } = (await created.json()) as { id: string };
     await t.outbox.flush();
     await t.json('PATCH', `/api/appointments/${id}`, { date: '2031-07-15', time: '10:00' }, { cookie });
@@ -274,7 +300,12 @@ describe('appointments', () => {
   it('send admins who opted in the same event, and none for an appointment already past', async () => {
     await t.json('PATCH', '/api/account/preferences', { email_appointments: true }, { cookie });
     const lead = await leadId();
-    await t.json('POST', '/api/appointments', { lead_id: lead, date: '2031-03-03', time: '09:30', type: 'Zoom', notes: 'Bring the rent roll' }, { cookie });
+    await t.json(
+      'POST',
+      '/api/appointments',
+      { lead_id: lead, date: '2031-03-03', time: '09:30', type: 'Zoom', notes: 'Bring the rent roll' },
+      { cookie },
+    );
     await t.json('POST', '/api/appointments', { lead_id: lead, date: '2020-03-03', time: '09:30', type: 'Zoom' }, { cookie });
     await t.outbox.flush();
     await sink.waitFor((m) => m.length === 2);
@@ -290,11 +321,14 @@ describe('the lead reminder', () => {
   const appointmentIn = async (hours: number) => {
     await submitLead();
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
-    const [row] = await rowsOf<{ id: string }>(database.db, sql`
+    const [row] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`
       insert into appointments (lead_id, date, time, type)
       select ${lead!.id}, (t at time zone 'America/New_York')::date, (t at time zone 'America/New_York')::time, 'Call'
       from (select date_trunc('minute', now() + make_interval(hours => ${hours})) as t) x
-      returning id`);
+      returning id`,
+    );
     return row!.id;
   };
   const mail = { domain: 'keystone.test', sending: true, timeZone: 'America/New_York', leadReminderHours: 24 };
@@ -313,7 +347,12 @@ describe('the lead reminder', () => {
     expect(await queueLeadReminders(database.db, mail)).toBe(0);
     const lead = (await rowsOf<{ id: string }>(database.db, sql`select id from leads`))[0]!.id;
     const soon = new Date(Date.now() + 3 * 3600_000).toLocaleString('sv-SE', { timeZone: 'America/New_York' });
-    await t.json('POST', '/api/appointments', { lead_id: lead, date: soon.slice(0, 10), time: soon.slice(11, 16), type: 'Call' }, { cookie });
+    await t.json(
+      'POST',
+      '/api/appointments',
+      { lead_id: lead, date: soon.slice(0, 10), time: soon.slice(11, 16), type: 'Call' },
+      { cookie },
+    );
     expect(await queueLeadReminders(database.db, mail)).toBe(0);
   });
 });
@@ -327,7 +366,12 @@ describe('delivery outcomes', () => {
     const rows = await statuses();
     expect(rows.find((r) => r.to_address === 'bob@keystone.test')).toMatchObject({ status: 'failed', attempts: 1 });
     expect(rows.find((r) => r.to_address === 'bob@keystone.test')!.last_error).toMatch(/^550 .*Recipient address rejected/);
-    expect(rows.filter((r) => r.status === 'sent').map((r) => r.to_address).sort()).toEqual(['ann@keystone.test', 'jane@example.com']);
+    expect(
+      rows
+        .filter((r) => r.status === 'sent')
+        .map((r) => r.to_address)
+        .sort(),
+    ).toEqual(['ann@keystone.test', 'jane@example.com']);
   });
 
   it('tries a message refused for now (4xx) again later, and a failed one again when asked', async () => {
@@ -368,15 +412,23 @@ describe('delivery outcomes', () => {
     expect((await off.json('POST', '/api/public/leads', validLead())).status).toBe(201);
     await off.outbox.flush();
     for (const row of await statuses()) expect(row).toMatchObject({ status: 'not_sent', last_error: expect.stringContaining('SMTP_URL') });
-    const overview = (await (await off.json('GET', '/api/email', undefined, { cookie })).json()) as { enabled: boolean; messages: { to: string; status: string }[] };
+    const overview = (await (await off.json('GET', '/api/email', undefined, { cookie })).json()) as {
+      enabled: boolean;
+      messages: { to: string; status: string }[];
+    };
     expect(overview.enabled).toBe(false);
     expect(overview.messages.map((m) => m.to)).toContain('jane@example.com');
     // Nothing to test or retry without a mail server: a clear 422, and nothing queued.
     const [unsent] = await statuses();
-    for (const path of ['/api/email/test', `/api/email/${(await rowsOf<{ id: string }>(database.db, sql`select id from emails limit 1`))[0]!.id}/retry`]) {
+    for (const path of [
+      '/api/email/test',
+      `/api/email/${(await rowsOf<{ id: string }>(database.db, sql`select id from emails limit 1`))[0]!.id}/retry`,
+    ]) {
       const res = await off.json('POST', path, undefined, { cookie });
       expect(res.status).toBe(422);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Email is off: set SMTP_URL and restart the server to send email.');
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+        'Email is off: set SMTP_URL and restart the server to send email.',
+      );
     }
     expect(await statuses()).toHaveLength(3);
     expect(unsent!.status).toBe('not_sent');
@@ -395,7 +447,10 @@ describe('delivery outcomes', () => {
 
 describe('the Email settings API', () => {
   it('shows the server without its password, the sender and the newest messages, and sends a test email to the admin', async () => {
-    const secret = createTestApp(database, { SMTP_URL: `smtp://mailer:s3cret-pass@127.0.0.1:${sink.port}`, MAIL_FROM: 'Keystone <hello@keystone.test>' });
+    const secret = createTestApp(database, {
+      SMTP_URL: `smtp://mailer:s3cret-pass@127.0.0.1:${sink.port}`,
+      MAIL_FROM: 'Keystone <hello@keystone.test>',
+    });
     const res = await secret.json('POST', '/api/email/test', undefined, { cookie });
     expect(res.status).toBe(202);
     await secret.outbox.flush();

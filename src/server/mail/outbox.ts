@@ -163,12 +163,18 @@ export class MailOutbox {
     const deadline = Date.now() + (this.leaseSeconds * 1000) / 2;
     for (let i = 0; i < batch.length; i++) {
       if (this.stopped || Date.now() > deadline) {
-        await releaseEmails(database.db, batch.slice(i).map((m) => m.id));
+        await releaseEmails(
+          database.db,
+          batch.slice(i).map((m) => m.id),
+        );
         return false;
       }
       const outcome = await this.sendOne(database, transport, batch[i]!, batchContext);
       if (outcome === 'unreachable') {
-        await releaseEmails(database.db, batch.slice(i + 1).map((m) => m.id));
+        await releaseEmails(
+          database.db,
+          batch.slice(i + 1).map((m) => m.id),
+        );
         this.pausedUntil = Date.now() + this.unreachableRetryMs;
         return false;
       }
@@ -176,7 +182,12 @@ export class MailOutbox {
     return batch.length === this.batchSize;
   }
 
-  private async sendOne(database: Database, transport: MailTransport, email: OutgoingEmail, context: MailContext): Promise<'sent' | 'failed' | 'unreachable'> {
+  private async sendOne(
+    database: Database,
+    transport: MailTransport,
+    email: OutgoingEmail,
+    context: MailContext,
+  ): Promise<'sent' | 'failed' | 'unreachable'> {
     const { db } = database;
     let composed;
     try {

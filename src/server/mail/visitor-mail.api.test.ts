@@ -38,7 +38,10 @@ afterEach(async () => {
   await t.outbox.stop();
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, public_mail_spends cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, public_mail_spends cascade`,
+  );
   sink.messages.length = 0;
   t = createTestApp(database, {
     SMTP_URL: sink.url,
@@ -99,7 +102,13 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
     await t.outbox.flush();
     const delivered = mailTo(sink.messages, VICTIM);
     expect(delivered).toHaveLength(5);
-    expect(delivered.map((m) => m.parsed.subject!.split(':')[0])).toEqual(['We received your request', 'Confirmed', 'Confirmed', 'Confirmed', 'Confirmed']);
+    expect(delivered.map((m) => m.parsed.subject!.split(':')[0])).toEqual([
+      'We received your request',
+      'Confirmed',
+      'Confirmed',
+      'Confirmed',
+      'Confirmed',
+    ]);
     // Only the address in To:, never the name the visitor typed.
     for (const mail of delivered) {
       expect([mail.parsed.to].flat().flatMap((to) => to!.value)).toEqual([{ name: '', address: VICTIM }]);
@@ -113,7 +122,9 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
     expect(rows.filter((r) => r.status === 'sent')).toHaveLength(5);
     const notSent = rows.filter((r) => r.status === 'not_sent');
     expect(notSent).toHaveLength(115);
-    expect(notSent.filter((r) => r.kind === 'lead-acknowledgement').every((r) => r.last_error!.includes('one per address per 30 days'))).toBe(true);
+    expect(
+      notSent.filter((r) => r.kind === 'lead-acknowledgement').every((r) => r.last_error!.includes('one per address per 30 days')),
+    ).toBe(true);
     expect(notSent.filter((r) => r.kind === 'appointment')).toHaveLength(106);
     expect(notSent.filter((r) => r.kind === 'appointment').every((r) => r.last_error!.startsWith(PUBLIC_MAIL_BUDGET_REASON))).toBe(true);
     expect(rows.every((r) => r.to_name === null)).toBe(true);
@@ -131,7 +142,12 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
   });
 
   it('PUBLIC_MAIL_PER_ADDRESS_PER_DAY=0 turns the budget off (the acknowledgement rule stays)', async () => {
-    t = createTestApp(database, { SMTP_URL: sink.url, PUBLIC_URL: 'https://crm.keystone.test', BUSINESS_TIME_ZONE: TZ, PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '0' });
+    t = createTestApp(database, {
+      SMTP_URL: sink.url,
+      PUBLIC_URL: 'https://crm.keystone.test',
+      BUSINESS_TIME_ZONE: TZ,
+      PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '0',
+    });
     const slots = await openSlots(1, 3);
     for (let i = 0; i < 7; i++) {
       const token = await form(VICTIM);
@@ -160,7 +176,9 @@ describe('what counts as mail a visitor caused', () => {
     const [slot] = await openSlots(3, 3);
     expect((await t.json('POST', '/api/public/bookings', { booking_token: token, start: slot, type: 'Call' })).status).toBe(201);
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads where email = ${VICTIM}`);
-    expect((await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: day(4), time: '11:00', type: 'Zoom' }, { cookie })).status).toBe(201);
+    expect(
+      (await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: day(4), time: '11:00', type: 'Zoom' }, { cookie })).status,
+    ).toBe(201);
     // A week's notice reaches both.
     expect(await queueLeadReminders(database.db, { ...appointmentMailOf(t.config), leadReminderHours: 7 * 24 })).toBe(2);
     const reminders = await rowsOf<{ source: string; visitor_budget: number | null; to_name: string | null }>(
@@ -184,12 +202,18 @@ describe('the budget across connections', () => {
     // On PostgreSQL the test database is a pool of 5 connections: these run side by side.
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        execute(database.db, sql`
+        execute(
+          database.db,
+          sql`
           insert into emails (message_id, status, last_error, kind, to_address, to_name, data, visitor_budget)
-          values (${newEmail(mail)}, 'appointment', ${i % 2 === 0 ? VICTIM : 'VICTIM@example.net'}, ${TYPED_NAME}, '{}'::jsonb, ${visitorBudget(mail)})`),
+          values (${newEmail(mail)}, 'appointment', ${i % 2 === 0 ? VICTIM : 'VICTIM@example.net'}, ${TYPED_NAME}, '{}'::jsonb, ${visitorBudget(mail)})`,
+        ),
       ),
     );
-    const rows = await rowsOf<{ status: string; n: number }>(database.db, sql`select status, count(*)::int as n from emails group by status order by status`);
+    const rows = await rowsOf<{ status: string; n: number }>(
+      database.db,
+      sql`select status, count(*)::int as n from emails group by status order by status`,
+    );
     expect(rows).toEqual([
       { status: 'not_sent', n: 35 },
       { status: 'queued', n: 5 },
@@ -235,13 +259,18 @@ describe('the private booking link at rest', () => {
     };
 
     // Queued: the outbox needs it to write the message, the export leaves it out.
-    const queued = await rowsOf<{ data: string }>(database.db, sql`select data::text as data from emails where kind = 'appointment' and status = 'queued'`);
+    const queued = await rowsOf<{ data: string }>(
+      database.db,
+      sql`select data::text as data from emails where kind = 'appointment' and status = 'queued'`,
+    );
     expect(queued.map((r) => r.data).join()).toContain(token);
     expect(await exported()).not.toContain(token);
 
     await t.outbox.flush();
     // The person got it...
-    expect(mailTo(sink.messages, VICTIM).find((m) => m.parsed.subject!.startsWith('Confirmed'))!.parsed.text).toContain(`https://crm.keystone.test/booking/${token}`);
+    expect(mailTo(sink.messages, VICTIM).find((m) => m.parsed.subject!.startsWith('Confirmed'))!.parsed.text).toContain(
+      `https://crm.keystone.test/booking/${token}`,
+    );
     // ...and no stored message, nor the export, holds it any more.
     const all = await rowsOf<{ data: string }>(database.db, sql`select data::text as data from emails`);
     expect(all.length).toBeGreaterThan(0);

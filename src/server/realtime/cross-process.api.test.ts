@@ -67,7 +67,14 @@ describe.runIf(testEngine === 'postgres')('realtime across processes', () => {
     fetch(`${url}/api/public/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ full_name: name, email: 'after@example.com', phone: '555', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 }),
+      body: JSON.stringify({
+        full_name: name,
+        email: 'after@example.com',
+        phone: '555',
+        property_types: ['land'],
+        submission_id: crypto.randomUUID(),
+        fill_ms: 5000,
+      }),
     });
 
   it('ends a stream on process B within a few seconds of its session signing out through process A, delivering nothing after', async () => {

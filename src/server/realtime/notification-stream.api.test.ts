@@ -61,8 +61,11 @@ describe('live changes', () => {
     await execute(database.db, sql`insert into appointments (date, time, type) values ('2030-01-01', '10:00', 'Call')`);
     expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'appointments' }) });
     // 50 leads changed in one statement: one announcement (equal ones fold within a transaction).
-    await execute(database.db, sql`insert into leads (full_name, email, phone, property_types)
-      select 'Bulk ' || i, 'bulk' || i || '@example.com', '1', array['land'] from generate_series(1, 50) i`);
+    await execute(
+      database.db,
+      sql`insert into leads (full_name, email, phone, property_types)
+      select 'Bulk ' || i, 'bulk' || i || '@example.com', '1', array['land'] from generate_series(1, 50) i`,
+    );
     expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'leads' }) });
     await execute(database.db, sql`insert into appointments (date, time, type) values ('2030-01-02', '10:00', 'Call')`);
     expect(await stream.next()).toMatchObject({ event: 'change', data: JSON.stringify({ resource: 'appointments' }) });
@@ -78,11 +81,18 @@ describe('appointment reminders', () => {
     await ensureAdmin(database.db, 'two@example.com', 'two-password');
     const tz = 'America/New_York';
     // One in 30 minutes (due), one in 3 hours (not yet), one 2 hours ago (missed: never reminded).
-    for (const [offset, type] of [["30 minutes", 'Call'], ["3 hours", 'Zoom'], ["-2 hours", 'On-site']] as const) {
-      await execute(database.db, sql`
+    for (const [offset, type] of [
+      ['30 minutes', 'Call'],
+      ['3 hours', 'Zoom'],
+      ['-2 hours', 'On-site'],
+    ] as const) {
+      await execute(
+        database.db,
+        sql`
         insert into appointments (date, time, type)
         select (local)::date, (local)::time, ${type}
-        from (select date_trunc('minute', (now() + ${offset}::interval) at time zone ${tz}) as local) x`);
+        from (select date_trunc('minute', (now() + ${offset}::interval) at time zone ${tz}) as local) x`,
+      );
     }
     const sent = await Promise.all([sendDueReminders(database.db, tz, 60), sendDueReminders(database.db, tz, 60)]);
     expect(sent[0] + sent[1]).toBe(2);
@@ -99,12 +109,18 @@ describe('appointment reminders', () => {
     await execute(database.db, sql`truncate appointments, notifications, users, leads cascade`);
     await ensureAdmin(database.db, 'one@example.com', 'one-password');
     const tz = 'America/New_York';
-    const [lead] = await rowsOf<{ id: string }>(database.db, sql`insert into leads (full_name, email, phone, property_types)
-      values ('Remi Nder', 'remi@example.com', '1', array['land']) returning id`);
-    await execute(database.db, sql`
+    const [lead] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`insert into leads (full_name, email, phone, property_types)
+      values ('Remi Nder', 'remi@example.com', '1', array['land']) returning id`,
+    );
+    await execute(
+      database.db,
+      sql`
       insert into appointments (lead_id, date, time, type)
       select ${lead!.id}, (local)::date, (local)::time, 'Call'
-      from (select date_trunc('minute', (now() + interval '30 minutes') at time zone ${tz}) as local) x`);
+      from (select date_trunc('minute', (now() + interval '30 minutes') at time zone ${tz}) as local) x`,
+    );
     expect(await sendDueReminders(database.db, tz, 60)).toBe(1);
     const rows = await rowsOf<{ message: string; lead_id: string | null }>(database.db, sql`select message, lead_id from notifications`);
     expect(rows).toEqual([{ message: expect.stringMatching(/^Upcoming Call with Remi Nder at /), lead_id: lead!.id }]);
@@ -167,7 +183,9 @@ describe('stream and session', () => {
     await ensureAdmin(database.db, 'tabs@example.com', 'tabs-password');
     const cookie = await signIn(t.json, 'tabs@example.com', 'tabs-password');
     const controllers = Array.from({ length: 10 }, () => new AbortController());
-    const open = await Promise.all(controllers.map((c) => t.app.request('/api/notifications/stream', { headers: { cookie }, signal: c.signal })));
+    const open = await Promise.all(
+      controllers.map((c) => t.app.request('/api/notifications/stream', { headers: { cookie }, signal: c.signal })),
+    );
     expect(open.map((r) => r.status)).toEqual(Array(10).fill(200));
     const eleventh = await t.app.request('/api/notifications/stream', { headers: { cookie } });
     expect(eleventh.status).toBe(429);

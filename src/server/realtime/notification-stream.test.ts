@@ -58,7 +58,7 @@ const until = async (condition: () => boolean, timeoutMs = 2000) => {
 };
 
 /** `served` once it has finished, moving the fake clock on meanwhile. */
-const finished = async <T,>(served: Promise<T>): Promise<T> => {
+const finished = async <T>(served: Promise<T>): Promise<T> => {
   let done = false;
   void served.then(
     () => (done = true),
@@ -72,7 +72,12 @@ describe('serveNotificationStream', () => {
   it("sends ready, then this user's notifications in order and nobody else's", async () => {
     const hub = new NotificationHub(10_000);
     const { stream, written, abort } = fakeStream();
-    const served = serveNotificationStream(stream, hub, 'ann', session(async () => true));
+    const served = serveNotificationStream(
+      stream,
+      hub,
+      'ann',
+      session(async () => true),
+    );
     await until(() => written.length === 1);
     hub.publish('ann', notification('first'));
     hub.publish('bob', notification('for someone else'));
@@ -109,7 +114,12 @@ describe('serveNotificationStream', () => {
   it('sends ready again when the hub says notifications may have been missed', async () => {
     const hub = new NotificationHub(10_000);
     const { stream, written, abort } = fakeStream();
-    const served = serveNotificationStream(stream, hub, 'ann', session(async () => true));
+    const served = serveNotificationStream(
+      stream,
+      hub,
+      'ann',
+      session(async () => true),
+    );
     await until(() => written.length === 1);
     hub.resyncAllStreams();
     await until(() => written.length === 2);
@@ -123,7 +133,12 @@ describe('serveNotificationStream', () => {
     const { stream, written, abort } = fakeStream();
     const answers: Awaited<ReturnType<SessionCheck>>[] = [true, 'unknown', true];
     let checks = 0;
-    const served = serveNotificationStream(stream, hub, 'ann', session(async () => answers[Math.min(checks++, answers.length - 1)]!));
+    const served = serveNotificationStream(
+      stream,
+      hub,
+      'ann',
+      session(async () => answers[Math.min(checks++, answers.length - 1)]!),
+    );
     await until(() => written.length >= 4 && checks >= 3);
     abort();
     await finished(served);
@@ -134,7 +149,12 @@ describe('serveNotificationStream', () => {
     const hub = new NotificationHub(10_000, { sessionCheckMs: 20 });
     const { stream, written } = fakeStream();
     let valid = true;
-    const served = serveNotificationStream(stream, hub, 'ann', session(async () => valid));
+    const served = serveNotificationStream(
+      stream,
+      hub,
+      'ann',
+      session(async () => valid),
+    );
     await until(() => written.length === 1);
     valid = false;
     await finished(served); // resolves by itself: the stream is over
@@ -149,7 +169,12 @@ describe('serveNotificationStream', () => {
     const hub = new NotificationHub(10_000, { sessionCheckMs: 60_000 });
     const { stream, written } = fakeStream();
     let valid = true;
-    const served = serveNotificationStream(stream, hub, 'ann', session(async () => valid));
+    const served = serveNotificationStream(
+      stream,
+      hub,
+      'ann',
+      session(async () => valid),
+    );
     await until(() => written.length === 1);
     valid = false; // e.g. npm run admin -- reset-password, in another process
     hub.publish('ann', notification('after the reset'));
@@ -161,7 +186,14 @@ describe('serveNotificationStream', () => {
     const hub = new NotificationHub(10_000, { sessionCheckMs: 60_000 });
     const tabs = [fakeStream(), fakeStream(), fakeStream()];
     const keys = ['out', 'out', 'stays'];
-    const served = tabs.map((tab, i) => serveNotificationStream(tab.stream, hub, 'ann', session(async () => true, keys[i])));
+    const served = tabs.map((tab, i) =>
+      serveNotificationStream(
+        tab.stream,
+        hub,
+        'ann',
+        session(async () => true, keys[i]),
+      ),
+    );
     await until(() => tabs.every((t) => t.written.length === 1));
     expect(hub.streamCount('out')).toBe(2);
     expect(hub.endSession('out')).toBe(2); // the session row is gone; the hub is told in the same request
@@ -180,7 +212,12 @@ describe('serveNotificationStream', () => {
     const served = tabs.map((tab, i) => {
       const key = i < 10 ? 'busy' : `s${i % 100}`;
       expect(hub.refusal(key)).toBeUndefined();
-      return serveNotificationStream(tab.stream, hub, 'ann', session(async () => true, key));
+      return serveNotificationStream(
+        tab.stream,
+        hub,
+        'ann',
+        session(async () => true, key),
+      );
     });
     expect(hub.refusal('busy')).toBe('process');
     tabs[999]!.abort();
@@ -195,7 +232,12 @@ describe('serveNotificationStream', () => {
   it('ends when the server closes every stream (shutdown)', async () => {
     const hub = new NotificationHub(10_000);
     const { stream, written } = fakeStream();
-    const served = serveNotificationStream(stream, hub, 'ann', session(async () => true));
+    const served = serveNotificationStream(
+      stream,
+      hub,
+      'ann',
+      session(async () => true),
+    );
     await until(() => written.length === 1);
     hub.closeAllStreams();
     await finished(served);

@@ -21,7 +21,12 @@ export type { SessionCheck, StreamSession } from './notification-hub.ts';
  * The caller has checked the hub's caps (hub.refusal) in the same tick: this registers the
  * stream before its first await.
  */
-export async function serveNotificationStream(stream: SSEStreamingApi, hub: NotificationHub, userId: string, session: StreamSession): Promise<void> {
+export async function serveNotificationStream(
+  stream: SSEStreamingApi,
+  hub: NotificationHub,
+  userId: string,
+  session: StreamSession,
+): Promise<void> {
   const queue: Notification[] = [];
   /** When the oldest notification in `queue` arrived (performance.now()). */
   let arrivedAt = 0;

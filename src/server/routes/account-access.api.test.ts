@@ -19,19 +19,25 @@ beforeAll(() => {
   t = createTestApp(database, { TRUST_PROXY: 'on' });
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, rate_limits, sign_in_challenges, trusted_devices, recovery_codes, calendar_feeds cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, rate_limits, sign_in_challenges, trusted_devices, recovery_codes, calendar_feeds cascade`,
+  );
   await execute(database.db, sql`update team_settings set require_two_factor = false`);
   await ensureAdmin(database.db, 'ann@example.com', 'ann-password');
 });
 
-
 async function call<T>(method: string, path: string, body?: unknown, cookies: (string | undefined)[] = []) {
-  const res = await t.json(method, path, body, { cookie: cookies.filter(Boolean).join('; ') || undefined, 'x-forwarded-for': '198.51.100.30' });
+  const res = await t.json(method, path, body, {
+    cookie: cookies.filter(Boolean).join('; ') || undefined,
+    'x-forwarded-for': '198.51.100.30',
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, res };
 }
 
-const signedIn = async (session: string | undefined) => (await call<{ user: unknown }>('GET', '/api/auth/session', undefined, [session])).body.user !== null;
+const signedIn = async (session: string | undefined) =>
+  (await call<{ user: unknown }>('GET', '/api/auth/session', undefined, [session])).body.user !== null;
 
 /** Turns two-factor on for the account signed in as `session`; the secret. */
 async function enableTwoFactor(session: string): Promise<string> {
@@ -43,7 +49,12 @@ async function enableTwoFactor(session: string): Promise<string> {
 
 /** The password step with `password` (and the cookies given, a remembered device's among them). */
 const passwordStep = (password: string, cookies: (string | undefined)[] = []) =>
-  call<{ two_factor_required?: true; user?: { email: string } }>('POST', '/api/auth/login', { email: 'ann@example.com', password }, cookies);
+  call<{ two_factor_required?: true; user?: { email: string } }>(
+    'POST',
+    '/api/auth/login',
+    { email: 'ann@example.com', password },
+    cookies,
+  );
 
 /** Creates the account's calendar feed; its path, which answers 200. */
 async function createFeed(session: string): Promise<string> {
@@ -62,7 +73,9 @@ describe('a password change on the account page', () => {
     const step = await passwordStep('ann-password');
     // The next step's code (accepted one step ahead): later than the one that turned it on, whenever the clock turns.
     const next = await totpCode(secret, Date.now() / 1000 + TOTP_PERIOD_SECONDS);
-    const phone = await call('POST', '/api/auth/login/two-factor', { code: next, remember_device: true }, [cookieOf(step.res, 'sign_in_challenge')]);
+    const phone = await call('POST', '/api/auth/login/two-factor', { code: next, remember_device: true }, [
+      cookieOf(step.res, 'sign_in_challenge'),
+    ]);
     expect(phone.status).toBe(200);
     const device = cookieOf(phone.res, 'trusted_device');
     const phoneSession = cookieOf(phone.res, 'session');
@@ -71,7 +84,12 @@ describe('a password change on the account page', () => {
     expect((await passwordStep('ann-password', [device])).body.user?.email).toBe('ann@example.com');
     const feed = await createFeed(here);
 
-    const changed = await call<{ other_sessions_ended: number }>('POST', '/api/account/password', { current_password: 'ann-password', password: 'ann-new-password', confirm: 'ann-new-password' }, [here]);
+    const changed = await call<{ other_sessions_ended: number }>(
+      'POST',
+      '/api/account/password',
+      { current_password: 'ann-password', password: 'ann-new-password', confirm: 'ann-new-password' },
+      [here],
+    );
     expect(changed.status).toBe(200);
     // The phone's two sessions (the code's and the remembered one's).
     expect(changed.body.other_sessions_ended).toBe(2);
@@ -107,7 +125,10 @@ describe('while the team requires two-factor', () => {
     expect(paused.headers.get('content-type')).toMatch(/^application\/json/);
     expect(paused.headers.get('cache-control')).toContain('no-store');
     const body = await paused.text();
-    expect((JSON.parse(body) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'forbidden', message: CALENDAR_FEED_PAUSED });
+    expect((JSON.parse(body) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'forbidden',
+      message: CALENDAR_FEED_PAUSED,
+    });
     expect(body).not.toContain('VCALENDAR');
     // An account with two-factor keeps its feed.
     expect((await t.app.request(annFeed)).status).toBe(200);

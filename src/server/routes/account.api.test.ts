@@ -48,30 +48,67 @@ describe('own account', () => {
 
     const saved = await as(here, 'PUT', '/api/account/profile', { display_name: ' Ann Archer ', phone: ' (301) 555-0142 ' });
     expect(saved).toEqual({ status: 200, body: { display_name: 'Ann Archer', phone: '(301) 555-0142' } });
-    expect((await as<{ user: unknown }>(here, 'GET', '/api/auth/session')).body.user).toMatchObject({ display_name: 'Ann Archer', phone: '(301) 555-0142' });
-    expect((await as<{ members: unknown[] }>(here, 'GET', '/api/team')).body.members).toEqual([expect.objectContaining({ display_name: 'Ann Archer', phone: '(301) 555-0142' })]);
-    expect((await as<{ admins: unknown[] }>(here, 'GET', '/api/admins')).body.admins).toEqual([{ id: userId, email: 'ann@example.com', display_name: 'Ann Archer' }]);
-    expect((await as(here, 'PUT', '/api/account/profile', { display_name: 'Ann Archer', phone: '' })).body).toEqual({ display_name: 'Ann Archer', phone: null });
+    expect((await as<{ user: unknown }>(here, 'GET', '/api/auth/session')).body.user).toMatchObject({
+      display_name: 'Ann Archer',
+      phone: '(301) 555-0142',
+    });
+    expect((await as<{ members: unknown[] }>(here, 'GET', '/api/team')).body.members).toEqual([
+      expect.objectContaining({ display_name: 'Ann Archer', phone: '(301) 555-0142' }),
+    ]);
+    expect((await as<{ admins: unknown[] }>(here, 'GET', '/api/admins')).body.admins).toEqual([
+      { id: userId, email: 'ann@example.com', display_name: 'Ann Archer' },
+    ]);
+    expect((await as(here, 'PUT', '/api/account/profile', { display_name: 'Ann Archer', phone: '' })).body).toEqual({
+      display_name: 'Ann Archer',
+      phone: null,
+    });
     // The same again changes nothing, and is not recorded.
-    expect((await as(here, 'PUT', '/api/account/profile', { display_name: 'Ann Archer' })).body).toEqual({ display_name: 'Ann Archer', phone: null });
+    expect((await as(here, 'PUT', '/api/account/profile', { display_name: 'Ann Archer' })).body).toEqual({
+      display_name: 'Ann Archer',
+      phone: null,
+    });
 
-    const audit = await rowsOf<{ action: string; details: unknown }>(database.db, sql`select action, details from audit_log where action = 'profile_changed' order by id`);
+    const audit = await rowsOf<{ action: string; details: unknown }>(
+      database.db,
+      sql`select action, details from audit_log where action = 'profile_changed' order by id`,
+    );
     expect(audit).toEqual([
-      { action: 'profile_changed', details: { changes: { display_name: { from: 'ann', to: 'Ann Archer' }, phone: { from: null, to: '(301) 555-0142' } } } },
+      {
+        action: 'profile_changed',
+        details: { changes: { display_name: { from: 'ann', to: 'Ann Archer' }, phone: { from: null, to: '(301) 555-0142' } } },
+      },
       { action: 'profile_changed', details: { changes: { phone: { from: '(301) 555-0142', to: null } } } },
     ]);
     expect((await as(undefined, 'PUT', '/api/account/profile', { display_name: 'Nobody' })).status).toBe(401);
   });
 
   it('changes the password with the current one, and every other session ends', async () => {
-    const here = await signIn(t.json, 'ann@example.com', 'ann-password', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36' });
+    const here = await signIn(t.json, 'ann@example.com', 'ann-password', {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36',
+    });
     const phone = await signIn(t.json, 'ann@example.com', 'ann-password');
-    const wrong = await as<{ error: { fields: Record<string, string> } }>(here, 'POST', '/api/account/password', { current_password: 'nope-nope', password: 'ann-new-password', confirm: 'ann-new-password' });
+    const wrong = await as<{ error: { fields: Record<string, string> } }>(here, 'POST', '/api/account/password', {
+      current_password: 'nope-nope',
+      password: 'ann-new-password',
+      confirm: 'ann-new-password',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.fields).toEqual({ current_password: CURRENT_PASSWORD_WRONG });
-    expect((await as(here, 'POST', '/api/account/password', { current_password: 'ann-password', password: 'ann-new-password', confirm: 'other' })).status).toBe(400);
+    expect(
+      (
+        await as(here, 'POST', '/api/account/password', {
+          current_password: 'ann-password',
+          password: 'ann-new-password',
+          confirm: 'other',
+        })
+      ).status,
+    ).toBe(400);
 
-    const changed = await as<{ other_sessions_ended: number }>(here, 'POST', '/api/account/password', { current_password: 'ann-password', password: 'ann-new-password', confirm: 'ann-new-password' });
+    const changed = await as<{ other_sessions_ended: number }>(here, 'POST', '/api/account/password', {
+      current_password: 'ann-password',
+      password: 'ann-new-password',
+      confirm: 'ann-new-password',
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.other_sessions_ended).toBe(1);
     expect(await stillSignedIn(here)).toBe(true);
@@ -85,7 +122,8 @@ describe('own account', () => {
   it('wrong current passwords are limited like sign-in', async () => {
     const here = await signIn(t.json, 'ann@example.com', 'ann-password');
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await as(here, 'POST', '/api/account/email', { email: 'x@example.com', current_password: `wrong-${i}` })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await as(here, 'POST', '/api/account/email', { email: 'x@example.com', current_password: `wrong-${i}` })).status);
     expect(statuses).toEqual([...Array(10).fill(400), 429]);
   });
 
@@ -107,10 +145,13 @@ describe('own account', () => {
     expect((await as(here, 'DELETE', `/api/account/sessions/${other}`)).status).toBe(404);
 
     const third = await signIn(t.json, 'ann@example.com', 'ann-password');
-    const changed = await as<{ email: string; other_sessions_ended: number }>(here, 'POST', '/api/account/email', { email: 'Ann.New@Example.com', current_password: 'ann-password' });
+    const changed = await as<{ email: string; other_sessions_ended: number }>(here, 'POST', '/api/account/email', {
+      email: 'Ann.New@Example.com',
+      current_password: 'ann-password',
+    });
     expect(changed.body).toEqual({ email: 'ann.new@example.com', other_sessions_ended: 1 });
     expect(await stillSignedIn(third)).toBe(false);
-    expect(((await as<{ user: { email: string } }>(here, 'GET', '/api/auth/session')).body.user.email)).toBe('ann.new@example.com');
+    expect((await as<{ user: { email: string } }>(here, 'GET', '/api/auth/session')).body.user.email).toBe('ann.new@example.com');
     // A session of another account cannot be ended from here.
     const bob = await signIn(t.json, 'bob@example.com', 'bob-password');
     const bobs = await as<{ sessions: AccountSession[] }>(bob, 'GET', '/api/account/sessions');
@@ -120,23 +161,30 @@ describe('own account', () => {
 });
 
 describe('forgot password', () => {
-  const ask = (email: string, ip = '198.51.100.1') => as<{ message: string }>(undefined, 'POST', '/api/auth/password-reset', { email }, { 'x-forwarded-for': ip });
+  const ask = (email: string, ip = '198.51.100.1') =>
+    as<{ message: string }>(undefined, 'POST', '/api/auth/password-reset', { email }, { 'x-forwarded-for': ip });
 
   it('answers the same for a known and an unknown email, and emails a 30-minute single-use link only to a real account', async () => {
     const known = await ask('ann@example.com');
     const unknown = await ask('nobody@example.com');
     expect(known).toEqual({ status: 200, body: { message: PASSWORD_RESET_SENT } });
     expect(unknown).toEqual(known);
-    const mails = await rowsOf<{ to_address: string; kind: string; link: string }>(database.db, sql`select to_address, kind, data->>'link' as link from emails`);
+    const mails = await rowsOf<{ to_address: string; kind: string; link: string }>(
+      database.db,
+      sql`select to_address, kind, data->>'link' as link from emails`,
+    );
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to_address: 'ann@example.com', kind: 'password-reset' });
     expect(mails[0]!.link).toMatch(/^https:\/\/crm\.example\.com\/reset-password\/[A-Za-z0-9_-]{43}$/);
-    const [token] = await rowsOf<{ minutes: number; token_hash: string }>(database.db, sql`select round(extract(epoch from expires_at - created_at) / 60)::int as minutes, token_hash from account_tokens`);
+    const [token] = await rowsOf<{ minutes: number; token_hash: string }>(
+      database.db,
+      sql`select round(extract(epoch from expires_at - created_at) / 60)::int as minutes, token_hash from account_tokens`,
+    );
     expect(token!.minutes).toBe(30);
     expect(token!.token_hash).not.toContain(mails[0]!.link.split('/').pop());
 
     // Once sent, the message keeps no usable link.
-    const [{ id }] = await rowsOf<{ id: string }>(database.db, sql`select id from emails`) as [{ id: string }];
+    const [{ id }] = (await rowsOf<{ id: string }>(database.db, sql`select id from emails`)) as [{ id: string }];
     await markEmailSent(database.db, id);
     expect(await rowsOf(database.db, sql`select 1 from emails where data ? 'link'`)).toHaveLength(0);
   });
@@ -144,19 +192,37 @@ describe('forgot password', () => {
   it('the link sets a new password once, and ends every session, feed and remembered device', async () => {
     const session = await signIn(t.json, 'ann@example.com', 'ann-password');
     await execute(database.db, sql`insert into calendar_feeds (user_id, token_hash) values (${userId}, 'feed')`);
-    await execute(database.db, sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device', ${userId}, now() + interval '30 days')`);
+    await execute(
+      database.db,
+      sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device', ${userId}, now() + interval '30 days')`,
+    );
     await ask('ann@example.com');
     const [mail] = await rowsOf<{ link: string }>(database.db, sql`select data->>'link' as link from emails`);
     const token = mail!.link.split('/').pop()!;
     expect((await as(undefined, 'GET', `/api/auth/password-reset/${token}`)).body).toEqual({ email: 'ann@example.com' });
-    expect((await as(undefined, 'POST', '/api/auth/password-reset/confirm', { token, password: 'ann-reset-password', confirm: 'different' })).status).toBe(400);
-    const done = await as(undefined, 'POST', '/api/auth/password-reset/confirm', { token, password: 'ann-reset-password', confirm: 'ann-reset-password' });
+    expect(
+      (await as(undefined, 'POST', '/api/auth/password-reset/confirm', { token, password: 'ann-reset-password', confirm: 'different' }))
+        .status,
+    ).toBe(400);
+    const done = await as(undefined, 'POST', '/api/auth/password-reset/confirm', {
+      token,
+      password: 'ann-reset-password',
+      confirm: 'ann-reset-password',
+    });
     expect(done).toEqual({ status: 200, body: { email: 'ann@example.com' } });
     expect(await stillSignedIn(session)).toBe(false);
     expect(await rowsOf(database.db, sql`select 1 from calendar_feeds union all select 1 from trusted_devices`)).toHaveLength(0);
     await signIn(t.json, 'ann@example.com', 'ann-reset-password');
     // Used: it works no more.
-    expect((await as(undefined, 'POST', '/api/auth/password-reset/confirm', { token, password: 'ann-again-password', confirm: 'ann-again-password' })).status).toBe(404);
+    expect(
+      (
+        await as(undefined, 'POST', '/api/auth/password-reset/confirm', {
+          token,
+          password: 'ann-again-password',
+          confirm: 'ann-again-password',
+        })
+      ).status,
+    ).toBe(404);
     expect((await as(undefined, 'GET', `/api/auth/password-reset/${token}`)).status).toBe(404);
   });
 
@@ -167,7 +233,15 @@ describe('forgot password', () => {
     const [older, newer] = links.map((l) => l.link.split('/').pop()!);
     expect((await as(undefined, 'GET', `/api/auth/password-reset/${older}`)).status).toBe(404);
     await execute(database.db, sql`update account_tokens set expires_at = now() - interval '1 second'`);
-    expect((await as(undefined, 'POST', '/api/auth/password-reset/confirm', { token: newer, password: 'ann-late-password', confirm: 'ann-late-password' })).status).toBe(404);
+    expect(
+      (
+        await as(undefined, 'POST', '/api/auth/password-reset/confirm', {
+          token: newer,
+          password: 'ann-late-password',
+          confirm: 'ann-late-password',
+        })
+      ).status,
+    ).toBe(404);
     // A deactivated account gets no link (and the answer is the same).
     await ensureAdmin(database.db, 'bob@example.com', 'bob-password');
     await execute(database.db, sql`update users set deactivated_at = now() where id = ${userId}`);
@@ -179,9 +253,14 @@ describe('forgot password', () => {
   it('sends one account at most 3 links an hour, whatever the addresses asking, with the same answer', async () => {
     // 5 addresses, each within its own limit of 3: 15 requests, 15 times the same answer.
     const answers = [];
-    for (let n = 0; n < 5; n++) for (let i = 0; i < MAX_RESETS_PER_EMAIL_AND_IP; i++) answers.push(await ask('ann@example.com', `203.0.113.${n + 1}`));
+    for (let n = 0; n < 5; n++)
+      for (let i = 0; i < MAX_RESETS_PER_EMAIL_AND_IP; i++) answers.push(await ask('ann@example.com', `203.0.113.${n + 1}`));
     expect(answers).toEqual(Array(15).fill({ status: 200, body: { message: PASSWORD_RESET_SENT } }));
-    const mails = async () => rowsOf<{ link: string }>(database.db, sql`select data->>'link' as link from emails where kind = 'password-reset' and to_address = 'ann@example.com' order by created_at, id`);
+    const mails = async () =>
+      rowsOf<{ link: string }>(
+        database.db,
+        sql`select data->>'link' as link from emails where kind = 'password-reset' and to_address = 'ann@example.com' order by created_at, id`,
+      );
     expect(await mails()).toHaveLength(MAX_RESETS_PER_ACCOUNT_PER_HOUR);
     // The last link sent still works: the refused requests did not replace it.
     const last = (await mails()).at(-1)!.link.split('/').pop()!;
@@ -191,8 +270,11 @@ describe('forgot password', () => {
     await ask('bob@example.com', '203.0.113.1');
     expect(await rowsOf(database.db, sql`select 1 from emails where to_address = 'bob@example.com'`)).toHaveLength(1);
     // An hour after the first link, one more may go (a sliding hour, not a clock hour).
-    await execute(database.db, sql`update account_tokens set created_at = created_at - interval '60 minutes 1 second' where token_hash = (
-      select token_hash from account_tokens where email = 'ann@example.com' order by created_at limit 1)`);
+    await execute(
+      database.db,
+      sql`update account_tokens set created_at = created_at - interval '60 minutes 1 second' where token_hash = (
+      select token_hash from account_tokens where email = 'ann@example.com' order by created_at limit 1)`,
+    );
     await ask('ann@example.com', '203.0.113.9');
     await ask('ann@example.com', '203.0.113.9');
     expect(await mails()).toHaveLength(MAX_RESETS_PER_ACCOUNT_PER_HOUR + 1);
@@ -200,7 +282,9 @@ describe('forgot password', () => {
 
   it('two addresses asking at once cannot pass the account limit together', async () => {
     await Promise.all(Array.from({ length: 8 }, (_, n) => ask('ann@example.com', `203.0.113.${n + 1}`)));
-    expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'password-reset'`)).toHaveLength(MAX_RESETS_PER_ACCOUNT_PER_HOUR);
+    expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'password-reset'`)).toHaveLength(
+      MAX_RESETS_PER_ACCOUNT_PER_HOUR,
+    );
   });
 
   it('is rate-limited per email and network', async () => {

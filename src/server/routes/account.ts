@@ -56,7 +56,11 @@ const emailRoute = createAdminRoute({
   request: { body: { required: true, ...jsonContent(changeEmailSchema, 'The new email and the current password') } },
   responses: {
     200: jsonContent(accountChangeSchema, 'Changed'),
-    ...errorResponses({ 400: 'Invalid input or wrong current password', 409: 'Another account uses that email', 429: 'Too many wrong passwords' }),
+    ...errorResponses({
+      400: 'Invalid input or wrong current password',
+      409: 'Another account uses that email',
+      429: 'Too many wrong passwords',
+    }),
   },
 });
 
@@ -86,7 +90,10 @@ const endSessionRoute = createAdminRoute({
   tags: ['account'],
   summary: 'Sign out one of your sessions (its live streams end at once)',
   request: { params: sessionParamsSchema },
-  responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'Ended'), ...errorResponses({ 400: 'Invalid input', 404: 'No such session of yours' }) },
+  responses: {
+    200: jsonContent(z.object({ ok: z.literal(true) }), 'Ended'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such session of yours' }),
+  },
 });
 
 const endOthersRoute = createAdminRoute({
@@ -116,14 +123,20 @@ export const accountRoutes = createRouter()
     if (!changed) throw gone();
     const changes = changedFields(changed.before, changed.after, ['display_name', 'phone']);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), { action: 'profile_changed', targetType: 'account', targetId: c.var.user.id, details: { changes } });
+      await recordAudit(c.var.db, actorOf(c), {
+        action: 'profile_changed',
+        targetType: 'account',
+        targetId: c.var.user.id,
+        details: { changes },
+      });
     }
     return c.json(changed.after, 200);
   })
   .openapi(emailRoute, async (c) => {
     const { email, current_password } = c.req.valid('json');
     await checkCurrentPassword(c, current_password);
-    if (!(await changeEmail(c.var.db, c.var.user.id, email, actorOf(c)))) throw new AppError('conflict', 'Another account uses that email.');
+    if (!(await changeEmail(c.var.db, c.var.user.id, email, actorOf(c))))
+      throw new AppError('conflict', 'Another account uses that email.');
     const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
     return c.json({ email, other_sessions_ended: ended }, 200);
   })
@@ -132,7 +145,13 @@ export const accountRoutes = createRouter()
     await checkCurrentPassword(c, current_password);
     // Like a reset by email: the other sessions, the calendar feed URL and the remembered devices end with the old password.
     const current = readSessionToken(c);
-    const ended = await changePassword(c.var.db, c.var.user.id, await hashPassword(password), actorOf(c), current ? hashToken(current) : undefined);
+    const ended = await changePassword(
+      c.var.db,
+      c.var.user.id,
+      await hashPassword(password),
+      actorOf(c),
+      current ? hashToken(current) : undefined,
+    );
     for (const key of ended) c.var.deps.hub.endSession(key);
     return c.json({ email: c.var.user.email, other_sessions_ended: ended.length }, 200);
   })
@@ -148,6 +167,12 @@ export const accountRoutes = createRouter()
   })
   .openapi(endOthersRoute, async (c) => {
     const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
-    if (ended > 0) await recordAudit(c.var.db, actorOf(c), { action: 'session_ended', targetType: 'account', targetId: c.var.user.id, details: { others: ended } });
+    if (ended > 0)
+      await recordAudit(c.var.db, actorOf(c), {
+        action: 'session_ended',
+        targetType: 'account',
+        targetId: c.var.user.id,
+        details: { others: ended },
+      });
     return c.json({ ended }, 200);
   });

@@ -30,7 +30,15 @@ beforeAll(async () => {
   await seedWorld(7);
 });
 
-type Event = { session: string; type: string; path: string; referrer: string | null; utm: string | null; hoursAgo: number; spent: number | null };
+type Event = {
+  session: string;
+  type: string;
+  path: string;
+  referrer: string | null;
+  utm: string | null;
+  hoursAgo: number;
+  spent: number | null;
+};
 
 /** Visitors over DAYS days, some back days later, and their leads, calls and clients; plus leads with no visit. */
 async function seedWorld(seed: number) {
@@ -42,13 +50,58 @@ async function seedWorld(seed: number) {
     const session = `agreeSession${String(i).padStart(8, '0')}`;
     const firstHoursAgo = next() * DAYS * 24;
     const visit = (hoursAgo: number, withView: boolean) => {
-      if (withView) events.push({ session, type: 'pageview', path: pick(['/', '/privacy', '/careers']), referrer: pick(['Direct', 'google.com', 'bing.com']), utm: pick([null, 'news']), hoursAgo, spent: null });
-      if (next() < 0.6) events.push({ session, type: 'heartbeat', path: '/', referrer: null, utm: null, hoursAgo: Math.max(0, hoursAgo - 0.01), spent: 30 });
-      if (withView && next() < 0.5) events.push({ session, type: 'pageview', path: '/', referrer: null, utm: null, hoursAgo: Math.max(0, hoursAgo - 0.02), spent: null });
+      if (withView)
+        events.push({
+          session,
+          type: 'pageview',
+          path: pick(['/', '/privacy', '/careers']),
+          referrer: pick(['Direct', 'google.com', 'bing.com']),
+          utm: pick([null, 'news']),
+          hoursAgo,
+          spent: null,
+        });
+      if (next() < 0.6)
+        events.push({
+          session,
+          type: 'heartbeat',
+          path: '/',
+          referrer: null,
+          utm: null,
+          hoursAgo: Math.max(0, hoursAgo - 0.01),
+          spent: 30,
+        });
+      if (withView && next() < 0.5)
+        events.push({
+          session,
+          type: 'pageview',
+          path: '/',
+          referrer: null,
+          utm: null,
+          hoursAgo: Math.max(0, hoursAgo - 0.02),
+          spent: null,
+        });
       // The lead form: seen, started, or (a lost request) started without being seen.
       const form = next();
-      if (form < 0.3) events.push({ session, type: 'form_view', path: '/', referrer: null, utm: null, hoursAgo: Math.max(0, hoursAgo - 0.03), spent: null });
-      if (form < 0.15 || form > 0.95) events.push({ session, type: 'form_start', path: '/', referrer: null, utm: null, hoursAgo: Math.max(0, hoursAgo - 0.04), spent: null });
+      if (form < 0.3)
+        events.push({
+          session,
+          type: 'form_view',
+          path: '/',
+          referrer: null,
+          utm: null,
+          hoursAgo: Math.max(0, hoursAgo - 0.03),
+          spent: null,
+        });
+      if (form < 0.15 || form > 0.95)
+        events.push({
+          session,
+          type: 'form_start',
+          path: '/',
+          referrer: null,
+          utm: null,
+          hoursAgo: Math.max(0, hoursAgo - 0.04),
+          spent: null,
+        });
     };
     // One in ten sends only a heartbeat (its page view lost): never a visitor.
     visit(firstHoursAgo, next() > 0.1);
@@ -57,12 +110,15 @@ async function seedWorld(seed: number) {
     visits.push({ session, firstHoursAgo });
   }
   const col = <T>(rows: T[], f: (r: T) => string | number | null) => pgArray(rows.map(f));
-  await execute(database.db, sql`
+  await execute(
+    database.db,
+    sql`
     insert into analytics_events (session_id, event_type, page_path, referrer_host, utm_source, time_spent, created_at)
     select s, ty, p, r, u, sp, now() - make_interval(secs => h * 3600)
     from unnest(${col(events, (e) => e.session)}::text[], ${col(events, (e) => e.type)}::text[], ${col(events, (e) => e.path)}::text[],
       ${col(events, (e) => e.referrer)}::text[], ${col(events, (e) => e.utm)}::text[], ${col(events, (e) => e.spent)}::int[],
-      ${col(events, (e) => e.hoursAgo)}::float8[]) as x(s, ty, p, r, u, sp, h)`);
+      ${col(events, (e) => e.hoursAgo)}::float8[]) as x(s, ty, p, r, u, sp, h)`,
+  );
   await rebuildAnalyticsRollups(database.db);
 
   // Leads: from a visit (sent some time after the first page view), typed in by staff, or sent with the visit not recorded.
@@ -72,16 +128,22 @@ async function seedWorld(seed: number) {
     const hoursAgo = from ? from.firstHoursAgo * next() : next() * DAYS * 24;
     const id = crypto.randomUUID();
     const status = pick(['New', 'Contacted', 'Converted', 'Converted', 'Dropped']);
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into leads (id, full_name, email, phone, property_types, created_at, status, submission_id, analytics_session_id,
         source, utm_source, utm_medium, utm_campaign, landing_page, visit_hour)
       select ${id}::uuid, 'Lead', ${`agree${i}@example.com`}, '555', array['land'], now() - make_interval(secs => ${hoursAgo}::float8 * 3600), ${status},
         case when ${kind !== 'offline'} then gen_random_uuid() end, ${from?.session ?? null}::text,
         s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.first_hour
-      from (select 1) one left join analytics_sessions s on s.session_id = ${from?.session ?? null}::text`);
+      from (select 1) one left join analytics_sessions s on s.session_id = ${from?.session ?? null}::text`,
+    );
     const call = pick(['none', 'none', 'scheduled', 'completed', 'cancelled'] as const);
     if (call !== 'none')
-      await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${id}::uuid, '2026-11-20', '10:00', 'Call', ${call}, true)`);
+      await execute(
+        database.db,
+        sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${id}::uuid, '2026-11-20', '10:00', 'Call', ${call}, true)`,
+      );
   }
 }
 
@@ -112,16 +174,29 @@ function expectAgreement({ summary, report, sources }: Awaited<ReturnType<typeof
   expect(summary.unique_visitors).toBeGreaterThan(0);
   expect(trendVisitors, 'sum of the trend').toBe(summary.unique_visitors);
   expect(report.funnel.visitors, "the funnel's first step").toBe(summary.unique_visitors);
-  expect(sum(sources.rows, (r) => r.visitors), 'the sources table').toBe(summary.unique_visitors);
-  expect(sum(report.days, (d) => d.page_views), 'page views of the trend').toBe(summary.page_views);
+  expect(
+    sum(sources.rows, (r) => r.visitors),
+    'the sources table',
+  ).toBe(summary.unique_visitors);
+  expect(
+    sum(report.days, (d) => d.page_views),
+    'page views of the trend',
+  ).toBe(summary.page_views);
   expect(report.totals).toEqual({ visitors: trendVisitors, page_views: summary.page_views, leads: sum(report.days, (d) => d.leads) });
-  expect(sum(sources.rows, (r) => r.leads), 'leads of the sources table').toBe(report.totals.leads);
+  expect(
+    sum(sources.rows, (r) => r.leads),
+    'leads of the sources table',
+  ).toBe(report.totals.leads);
   expect(summary.form_conversions, 'visitors who sent the form').toBe(report.funnel.sent);
   expect(summary.previous_page_views, 'the period before').toBe(report.previous_totals.page_views);
 }
 
 describe('the Analytics page counts one way for one period', () => {
-  for (const [period, days] of [['7d', 7], ['30d', 30], ['90d', 90]] as const) {
+  for (const [period, days] of [
+    ['7d', 7],
+    ['30d', 30],
+    ['90d', 90],
+  ] as const) {
     it(`${period}: cards, trend, funnel and sources agree on visitors, page views and leads`, async () => {
       const answers = await answersFor(period, `days=${days}`);
       expectAgreement(answers);
@@ -150,7 +225,8 @@ describe('the Analytics page counts one way for one period', () => {
     for (const days of [7, 30, 90]) {
       const { funnel } = await get<AnalyticsReport>(`/api/analytics/report?days=${days}`);
       const steps = [funnel.visitors, funnel.saw_form, funnel.started_form, funnel.sent, funnel.booked, funnel.converted];
-      for (let i = 1; i < steps.length; i++) expect(steps[i], `step ${i} of ${days} days: ${steps.join(' → ')}`).toBeLessThanOrEqual(steps[i - 1]!);
+      for (let i = 1; i < steps.length; i++)
+        expect(steps[i], `step ${i} of ${days} days: ${steps.join(' → ')}`).toBeLessThanOrEqual(steps[i - 1]!);
     }
   });
 });

@@ -1,6 +1,11 @@
 import { analyticsNowSchema, analyticsSummaryQuerySchema, analyticsSummarySchema } from '#shared/schemas/analytics';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { analyticsRangeQuerySchema, analyticsReportSchema, analyticsSourcesQuerySchema, analyticsSourcesSchema } from '#shared/schemas/analytics-report';
+import {
+  analyticsRangeQuerySchema,
+  analyticsReportSchema,
+  analyticsSourcesQuerySchema,
+  analyticsSourcesSchema,
+} from '#shared/schemas/analytics-report';
 import { getAnalyticsNow } from '../db/queries/analytics-now.ts';
 import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
@@ -12,7 +17,8 @@ const summaryRoute = createAdminRoute({
   method: 'get',
   path: '/api/analytics/summary',
   tags: ['analytics'],
-  summary: 'The summary cards of a preset period (the same period as the report\'s `period`): views and change, visitors, average time, the form\'s conversions, 24 hourly buckets, top pages, devices',
+  summary:
+    "The summary cards of a preset period (the same period as the report's `period`): views and change, visitors, average time, the form's conversions, 24 hourly buckets, top pages, devices",
   request: { query: analyticsSummaryQuerySchema },
   responses: { 200: jsonContent(analyticsSummarySchema, 'The summary'), ...errorResponses({ 400: 'Unknown period' }) },
 });
@@ -21,7 +27,8 @@ const nowRoute = createAdminRoute({
   method: 'get',
   path: '/api/analytics/now',
   tags: ['analytics'],
-  summary: 'Visitors on the site now (an event in the last 5 minutes) and their pages; the notification stream says "change: analytics" when it moves',
+  summary:
+    'Visitors on the site now (an event in the last 5 minutes) and their pages; the notification stream says "change: analytics" when it moves',
   responses: { 200: jsonContent(analyticsNowSchema, 'Visitors now') },
 });
 
@@ -29,9 +36,13 @@ const reportRoute = createAdminRoute({
   method: 'get',
   path: '/api/analytics/report',
   tags: ['analytics'],
-  summary: 'The funnel (visitors to clients), the daily trend and the totals of a period (from/to, a preset `period`, or the last `days`), with the period before it',
+  summary:
+    'The funnel (visitors to clients), the daily trend and the totals of a period (from/to, a preset `period`, or the last `days`), with the period before it',
   request: { query: analyticsRangeQuerySchema },
-  responses: { 200: jsonContent(analyticsReportSchema, 'The report'), ...errorResponses({ 400: 'Invalid dates or a range longer than 2 years' }) },
+  responses: {
+    200: jsonContent(analyticsReportSchema, 'The report'),
+    ...errorResponses({ 400: 'Invalid dates or a range longer than 2 years' }),
+  },
 });
 
 const sourcesRoute = createAdminRoute({
@@ -44,7 +55,9 @@ const sourcesRoute = createAdminRoute({
 });
 
 export const analyticsRoutes = createRouter()
-  .openapi(summaryRoute, async (c) => c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200))
+  .openapi(summaryRoute, async (c) =>
+    c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200),
+  )
   .openapi(nowRoute, async (c) => c.json(await getAnalyticsNow(c.var.db), 200))
   .openapi(reportRoute, async (c) => {
     const window = resolveWindow(c.req.valid('query'), Date.now(), c.var.deps.config.businessTimeZone);

@@ -19,7 +19,9 @@ beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, calendar_feeds cascade`);
   await ensureAdmin(database.db, 'sched@example.com', 'sched-password');
   cookie = await signIn(t.json, 'sched@example.com', 'sched-password');
-  lead = (await api<Lead>('POST', '/api/leads', { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100', property_types: ['land'] })).body;
+  lead = (
+    await api<Lead>('POST', '/api/leads', { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100', property_types: ['land'] })
+  ).body;
 });
 
 async function api<T>(method: string, path: string, body?: unknown) {
@@ -28,13 +30,26 @@ async function api<T>(method: string, path: string, body?: unknown) {
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
 }
 const schedule = (fields: Record<string, unknown> = {}) =>
-  api<Appointment>('POST', '/api/appointments', { lead_id: lead.id, date: '2030-12-01', time: '14:30', type: 'Zoom', notes: 'Walk the rent roll', ...fields });
+  api<Appointment>('POST', '/api/appointments', {
+    lead_id: lead.id,
+    date: '2030-12-01',
+    time: '14:30',
+    type: 'Zoom',
+    notes: 'Walk the rent roll',
+    ...fields,
+  });
 
 describe('appointments API', () => {
   it('schedules, reads, lists by range in date-then-time order, updates and deletes', async () => {
     const created = await schedule();
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ date: '2030-12-01', time: '14:30', type: 'Zoom', notes: 'Walk the rent roll', lead: { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100' } });
+    expect(created.body).toMatchObject({
+      date: '2030-12-01',
+      time: '14:30',
+      type: 'Zoom',
+      notes: 'Walk the rent roll',
+      lead: { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555-0100' },
+    });
     await schedule({ date: '2030-12-01', time: '09:00', type: 'Call', notes: '' });
     await schedule({ date: '2030-11-30', time: '23:59' });
     await schedule({ date: '2030-12-31', time: '08:00' });
@@ -87,13 +102,19 @@ describe('appointments API', () => {
     const { body } = await schedule();
     await execute(database.db, sql`update appointments set reminder_sent_at = now()`);
     await api('PATCH', `/api/appointments/${body.id}`, { date: '2030-12-02' });
-    const rows = (await database.db.execute(sql`select reminder_sent_at from appointments`)) as unknown as { rows: { reminder_sent_at: unknown }[] };
+    const rows = (await database.db.execute(sql`select reminder_sent_at from appointments`)) as unknown as {
+      rows: { reminder_sent_at: unknown }[];
+    };
     expect(rows.rows[0]!.reminder_sent_at).toBeNull();
   });
 
   it('records the signed-in admin as changed_by when scheduling, moving and cancelling (the timeline names them)', async () => {
     const changedBy = async () =>
-      ((await database.db.execute(sql`select u.email from appointments a left join users u on u.id = a.changed_by`)) as unknown as { rows: { email: string | null }[] }).rows[0]!.email;
+      (
+        (await database.db.execute(sql`select u.email from appointments a left join users u on u.id = a.changed_by`)) as unknown as {
+          rows: { email: string | null }[];
+        }
+      ).rows[0]!.email;
     const { body } = await schedule();
     expect(await changedBy()).toBe('sched@example.com');
     await ensureAdmin(database.db, 'second@example.com', 'second-password');
@@ -131,8 +152,11 @@ describe('iCalendar export', () => {
 
   it('writes script payloads and line breaks in names and notes as escaped TEXT that cannot start a property', async () => {
     const name = '<script>window.__xss=1</script>, "Evil"; \\ Co';
-    const payload = (await api<Lead>('POST', '/api/leads', { full_name: name, email: 'evil@example.com', phone: '555-0666', property_types: ['land'] })).body;
-    const notes = '<img src=x onerror=window.__xss=1>\rATTENDEE:mailto:evil@example.com\nX-INJECTED:1\r\nBEGIN:VALARM; a,b \\ c\u0001\u007f';
+    const payload = (
+      await api<Lead>('POST', '/api/leads', { full_name: name, email: 'evil@example.com', phone: '555-0666', property_types: ['land'] })
+    ).body;
+    const notes =
+      '<img src=x onerror=window.__xss=1>\rATTENDEE:mailto:evil@example.com\nX-INJECTED:1\r\nBEGIN:VALARM; a,b \\ c\u0001\u007f';
     const { body } = await schedule({ lead_id: payload.id, notes });
     const text = await (await t.app.request(`/api/appointments/${body.id}/ics`, { headers: { cookie } })).text();
     // Only CRLF ends a line (RFC 5545 3.1); no other control character appears in a TEXT value (3.3.11).

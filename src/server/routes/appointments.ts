@@ -51,7 +51,11 @@ const createRoute = createAdminRoute({
   request: { body: { required: true, ...jsonContent(createAppointmentRequestSchema, 'The appointment') } },
   responses: {
     201: jsonContent(appointmentSchema, 'The appointment'),
-    ...errorResponses({ 400: 'Invalid input', 409: 'It overlaps other appointments (listed; send allow_overlap to schedule anyway)', 422: 'The lead does not exist' }),
+    ...errorResponses({
+      400: 'Invalid input',
+      409: 'It overlaps other appointments (listed; send allow_overlap to schedule anyway)',
+      422: 'The lead does not exist',
+    }),
   },
 });
 
@@ -61,7 +65,10 @@ const getRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'One appointment with its lead',
   request: { params: appointmentIdParamSchema },
-  responses: { 200: jsonContent(appointmentSchema, 'The appointment'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
+  responses: {
+    200: jsonContent(appointmentSchema, 'The appointment'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }),
+  },
 });
 
 const icsRoute = createAdminRoute({
@@ -70,7 +77,10 @@ const icsRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'One appointment as an iCalendar (.ics) file',
   request: { params: appointmentIdParamSchema },
-  responses: { 200: mediaContent('text/calendar', 'iCalendar', z.string()), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
+  responses: {
+    200: mediaContent('text/calendar', 'iCalendar', z.string()),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }),
+  },
 });
 
 const updateRoute = createAdminRoute({
@@ -78,10 +88,17 @@ const updateRoute = createAdminRoute({
   path: '/api/appointments/{id}',
   tags: ['appointments'],
   summary: 'Change the date, time, type, length, place, notes or status (only the fields sent)',
-  request: { params: appointmentIdParamSchema, body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') } },
+  request: {
+    params: appointmentIdParamSchema,
+    body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') },
+  },
   responses: {
     200: jsonContent(appointmentSchema, 'The appointment'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment', 409: 'It overlaps other appointments (listed; send allow_overlap to move it anyway)' }),
+    ...errorResponses({
+      400: 'Invalid input',
+      404: 'No such appointment',
+      409: 'It overlaps other appointments (listed; send allow_overlap to move it anyway)',
+    }),
   },
 });
 
@@ -91,7 +108,10 @@ const deleteRoute = createAdminRoute({
   tags: ['appointments'],
   summary: 'Delete an appointment',
   request: { params: appointmentIdParamSchema },
-  responses: { 200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }) },
+  responses: {
+    200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }),
+  },
 });
 
 const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
@@ -102,7 +122,8 @@ const OVERLAP = 'This time overlaps another appointment.';
 /** A new or moved appointment starts after now, on the business clock. */
 function requireFuture(c: Context<AppEnv>, date: string, time: string) {
   const at = zonedInstant(date, clockMinutes(time), c.var.deps.config.businessTimeZone);
-  if (at === undefined) throw new AppError('validation_failed', 'That time does not exist on that day (the clocks change).', { time: 'Invalid time' });
+  if (at === undefined)
+    throw new AppError('validation_failed', 'That time does not exist on that day (the clocks change).', { time: 'Invalid time' });
   if (at <= Date.now()) throw new AppError('validation_failed', IN_THE_PAST, { time: IN_THE_PAST });
 }
 
@@ -113,7 +134,12 @@ async function requireNoOverlap(db: Db, at: Parameters<typeof findOverlaps>[1], 
 }
 
 /** The database refused an overlap another request made at the same moment: the same 409. */
-async function overlapRace<T>(db: Db, at: Parameters<typeof findOverlaps>[1], exceptId: string | undefined, work: () => Promise<T>): Promise<T> {
+async function overlapRace<T>(
+  db: Db,
+  at: Parameters<typeof findOverlaps>[1],
+  exceptId: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -134,9 +160,17 @@ export const appointmentRoutes = createRouter()
     const { buffer_minutes } = await getBookingSettings(c.var.db);
     const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes };
     if (!input.allow_overlap) await requireNoOverlap(c.var.db, at);
-    const appointment = await overlapRace(c.var.db, at, undefined, () => createAppointment(c.var.db, input, { changedBy: c.var.user.id, mail: mailOf(c), bufferMinutes: buffer_minutes }));
-    if (!appointment) throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
-    await recordAudit(c.var.db, actorOf(c), { action: 'appointment_created', targetType: 'appointment', targetId: appointment.id, details: { lead_id: appointment.lead_id, date: appointment.date, time: appointment.time, type: appointment.type } });
+    const appointment = await overlapRace(c.var.db, at, undefined, () =>
+      createAppointment(c.var.db, input, { changedBy: c.var.user.id, mail: mailOf(c), bufferMinutes: buffer_minutes }),
+    );
+    if (!appointment)
+      throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'appointment_created',
+      targetType: 'appointment',
+      targetId: appointment.id,
+      details: { lead_id: appointment.lead_id, date: appointment.date, time: appointment.time, type: appointment.type },
+    });
     c.var.deps.outbox.nudge();
     return c.json(appointment, 201);
   })
@@ -155,19 +189,31 @@ export const appointmentRoutes = createRouter()
     const patch = c.req.valid('json');
     const current = await getAppointment(c.var.db, id);
     if (!current) throw appointmentNotFound();
-    const next = { date: patch.date ?? current.date, time: patch.time ?? current.time, duration_minutes: patch.duration_minutes ?? current.duration_minutes };
+    const next = {
+      date: patch.date ?? current.date,
+      time: patch.time ?? current.time,
+      duration_minutes: patch.duration_minutes ?? current.duration_minutes,
+    };
     const moved = next.date !== current.date || next.time !== current.time;
     if (moved || (patch.status === 'scheduled' && current.status !== 'scheduled')) requireFuture(c, next.date, next.time);
     const status = patch.status ?? current.status;
     const { buffer_minutes } = await getBookingSettings(c.var.db);
     const at = { ...next, buffer_minutes };
-    const blocksMore = moved || next.duration_minutes > current.duration_minutes || (patch.status === 'scheduled' && current.status !== 'scheduled');
+    const blocksMore =
+      moved || next.duration_minutes > current.duration_minutes || (patch.status === 'scheduled' && current.status !== 'scheduled');
     if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.var.db, at, id);
-    const appointment = await overlapRace(c.var.db, at, id, () => updateAppointment(c.var.db, id, patch, { changedBy: c.var.user.id, mail: mailOf(c) }));
+    const appointment = await overlapRace(c.var.db, at, id, () =>
+      updateAppointment(c.var.db, id, patch, { changedBy: c.var.user.id, mail: mailOf(c) }),
+    );
     if (!appointment) throw appointmentNotFound();
     const changes = appointmentChanges(current, appointment);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), { action: 'appointment_updated', targetType: 'appointment', targetId: id, details: { lead_id: appointment.lead_id, changes } });
+      await recordAudit(c.var.db, actorOf(c), {
+        action: 'appointment_updated',
+        targetType: 'appointment',
+        targetId: id,
+        details: { lead_id: appointment.lead_id, changes },
+      });
     }
     c.var.deps.outbox.nudge();
     return c.json(appointment, 200);
@@ -176,7 +222,12 @@ export const appointmentRoutes = createRouter()
     const { id } = c.req.valid('param');
     const current = await getAppointment(c.var.db, id);
     if (!(await deleteAppointment(c.var.db, id, mailOf(c)))) throw appointmentNotFound();
-    await recordAudit(c.var.db, actorOf(c), { action: 'appointment_deleted', targetType: 'appointment', targetId: id, details: current ? { lead_id: current.lead_id, date: current.date, time: current.time, type: current.type } : {} });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'appointment_deleted',
+      targetType: 'appointment',
+      targetId: id,
+      details: current ? { lead_id: current.lead_id, date: current.date, time: current.time, type: current.type } : {},
+    });
     c.var.deps.outbox.nudge();
     return c.json({ id }, 200);
   });

@@ -37,17 +37,38 @@ describe('the audit log', () => {
   it('records lead and appointment changes with who, the fields changed (old and new), IP and user agent', async () => {
     const lead = (await as<{ id: string }>('POST', '/api/leads', LEAD)).body;
     await as('PATCH', `/api/leads/${lead.id}`, { status: 'Contacted', phone: '301 555 0199' });
-    const appointment = (await as<{ id: string }>('POST', '/api/appointments', { lead_id: lead.id, date: '2030-03-04', time: '09:30', type: 'Call' })).body;
+    const appointment = (
+      await as<{ id: string }>('POST', '/api/appointments', { lead_id: lead.id, date: '2030-03-04', time: '09:30', type: 'Call' })
+    ).body;
     await as('PATCH', `/api/appointments/${appointment.id}`, { time: '10:00' });
     await as('DELETE', `/api/appointments/${appointment.id}`);
     await as('DELETE', `/api/leads/${lead.id}`);
 
     const { entries } = await page('?limit=20');
     const mine = entries.filter((e) => e.action !== 'sign_in');
-    expect(mine.map((e) => e.action)).toEqual(['lead_deleted', 'appointment_deleted', 'appointment_updated', 'appointment_created', 'lead_updated', 'lead_created']);
+    expect(mine.map((e) => e.action)).toEqual([
+      'lead_deleted',
+      'appointment_deleted',
+      'appointment_updated',
+      'appointment_created',
+      'lead_updated',
+      'lead_created',
+    ]);
     const update = mine.find((e) => e.action === 'lead_updated')!;
-    expect(update).toMatchObject({ actor_email: 'olive@example.com', actor_name: 'Olive Owner', actor_id: ownerId, target_type: 'lead', target_id: lead.id, user_agent: 'Audit Browser', target_exists: false });
-    expect(update.details.changes).toEqual({ status: { from: 'New', to: 'Contacted' }, phone: { from: '301 555 0100', to: '301 555 0199' }, contacted: { from: false, to: true } });
+    expect(update).toMatchObject({
+      actor_email: 'olive@example.com',
+      actor_name: 'Olive Owner',
+      actor_id: ownerId,
+      target_type: 'lead',
+      target_id: lead.id,
+      user_agent: 'Audit Browser',
+      target_exists: false,
+    });
+    expect(update.details.changes).toEqual({
+      status: { from: 'New', to: 'Contacted' },
+      phone: { from: '301 555 0100', to: '301 555 0199' },
+      contacted: { from: false, to: true },
+    });
     expect(mine.find((e) => e.action === 'appointment_updated')!.details.changes).toEqual({ time: { from: '09:30', to: '10:00' } });
     // Which lead, even once it is gone.
     expect(mine.find((e) => e.action === 'lead_deleted')!.details).toMatchObject({ name: 'Jane Doe', appointments: 'keep' });
@@ -87,10 +108,19 @@ describe('the audit log', () => {
       { full_name: 'Ann Import', email: 'ann@example.com', phone: '1', property_type: 'Land' },
       { full_name: 'Bo Import', email: 'bo@example.com', phone: '2', property_type: 'Land' },
     ];
-    const imported = await as('POST', '/api/leads/import', { rows, first_row: 2, duplicates: 'skip', dry_run: false, file_name: 'october.csv' });
+    const imported = await as('POST', '/api/leads/import', {
+      rows,
+      first_row: 2,
+      duplicates: 'skip',
+      dry_run: false,
+      file_name: 'october.csv',
+    });
     expect(imported.status).toBe(200);
     const [entry] = (await page('?action=leads_imported')).entries;
-    expect(entry).toMatchObject({ actor_name: 'Olive Owner', details: { file: 'october.csv', total: 2, created: 2, updated: 0, skipped: 0 } });
+    expect(entry).toMatchObject({
+      actor_name: 'Olive Owner',
+      details: { file: 'october.csv', total: 2, created: 2, updated: 0, skipped: 0 },
+    });
   });
 
   it('erasing a person keeps that it happened, and removes their values from earlier entries', async () => {
@@ -111,7 +141,13 @@ describe('the audit log', () => {
     const second = await page(`?action=lead_created&limit=2&cursor=${first.next_cursor}`);
     const third = await page(`?action=lead_created&limit=2&cursor=${second.next_cursor}`);
     expect(third.next_cursor).toBeNull();
-    expect([...first.entries, ...second.entries, ...third.entries].map((e) => e.details.name)).toEqual(['=Lead 4', '=Lead 3', '=Lead 2', '=Lead 1', '=Lead 0']);
+    expect([...first.entries, ...second.entries, ...third.entries].map((e) => e.details.name)).toEqual([
+      '=Lead 4',
+      '=Lead 3',
+      '=Lead 2',
+      '=Lead 1',
+      '=Lead 0',
+    ]);
     expect((await page(`?actor=${ownerId}&action=lead_created`)).entries).toHaveLength(5);
     expect((await page('?actor=system')).entries).toHaveLength(0);
     expect((await page('?from=2000-01-01&to=2000-12-31')).entries).toHaveLength(0);
@@ -149,7 +185,11 @@ describe('the audit log', () => {
     const removed = (await page('?action=lead_created')).entries[0]!;
     expect(removed).toMatchObject({ actor_id: null, actor_email: 'sam@example.com', actor_name: 'Sam Staff' });
     // The removal itself names them too.
-    expect((await page('?action=account_removed')).entries[0]!.details).toEqual({ email: 'sam@example.com', name: 'Samuel Staff', role: 'staff' });
+    expect((await page('?action=account_removed')).entries[0]!.details).toEqual({
+      email: 'sam@example.com',
+      name: 'Samuel Staff',
+      role: 'staff',
+    });
   });
 
   it('is for owners only', async () => {

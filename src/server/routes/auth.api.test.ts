@@ -30,7 +30,9 @@ describe('POST /api/auth/login', () => {
     const res = await json('POST', '/api/auth/login', { email: ' Admin@Example.com ', password: 'correct-password' });
     expect(res.status).toBe(200);
     // Named by default after the part of the email before the @ (no name was given).
-    expect(await res.json()).toEqual({ user: { id: expect.any(String), email: 'admin@example.com', display_name: 'admin', phone: null, role: 'owner' } });
+    expect(await res.json()).toEqual({
+      user: { id: expect.any(String), email: 'admin@example.com', display_name: 'admin', phone: null, role: 'owner' },
+    });
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain('HttpOnly');
@@ -164,7 +166,13 @@ describe('sign-in limits', () => {
       const res = await json('POST', '/api/auth/login', body, { 'x-forwarded-for': ip, ...headers });
       const ms = performance.now() - started;
       const error = res.status === 200 ? undefined : ((await res.json()) as { error: { code: string; message: string } }).error;
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), message: error?.message, cookie: res.headers.get('set-cookie')?.split(';')[0], ms };
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        message: error?.message,
+        cookie: res.headers.get('set-cookie')?.split(';')[0],
+        ms,
+      };
     };
     return { login };
   };
@@ -228,7 +236,9 @@ describe('sign-in limits', () => {
 
   it('parallel guesses cannot slip past the pair limit: of 12 at once, exactly 5 are checked', async () => {
     const { login } = setup();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login({ ...WRONG, password: `wrong-${i}-password` }, '203.0.113.9')));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => login({ ...WRONG, password: `wrong-${i}-password` }, '203.0.113.9')),
+    );
     expect(statuses(answers).filter((s) => s === 401)).toHaveLength(MAX_FAILURES_PER_ACCOUNT_AND_IP);
     expect(statuses(answers).filter((s) => s === 429)).toHaveLength(12 - MAX_FAILURES_PER_ACCOUNT_AND_IP);
   });

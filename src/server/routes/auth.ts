@@ -2,7 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import type { Context } from 'hono';
-import { loginRequestSchema, loginResponseSchema, sessionResponseSchema, twoFactorLoginSchema, currentUserSchema } from '#shared/schemas/auth';
+import {
+  loginRequestSchema,
+  loginResponseSchema,
+  sessionResponseSchema,
+  twoFactorLoginSchema,
+  currentUserSchema,
+} from '#shared/schemas/auth';
 import { CODE_INVALID } from '#shared/schemas/two-factor';
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { startSession } from '../auth/start-session.ts';
@@ -72,7 +78,8 @@ const twoFactorRoute = createPublicRoute({
   method: 'post',
   path: '/api/auth/login/two-factor',
   tags: ['auth'],
-  summary: 'The second step of a sign-in with two-factor: a code from the app, or a recovery code; optionally remember this device for 30 days',
+  summary:
+    'The second step of a sign-in with two-factor: a code from the app, or a recovery code; optionally remember this device for 30 days',
   request: { body: { required: true, ...jsonContent(twoFactorLoginSchema, 'A code or a recovery code') } },
   responses: {
     200: jsonContent(z.object({ user: currentUserSchema }), 'Signed in'),
@@ -164,7 +171,11 @@ export const authRoutes = createRouter()
     const valid = await verifyPassword(account?.password_hash ?? (await getDummyHash()), password);
     if (!account || !valid) {
       c.var.deps.logger.info({ event: 'login_failed', requestId: c.var.requestId }, 'failed sign-in');
-      await recordAudit(db, { ...actorOf(c, undefined), email }, { action: 'sign_in_failed', targetType: 'account', targetId: account?.id ?? null });
+      await recordAudit(
+        db,
+        { ...actorOf(c, undefined), email },
+        { action: 'sign_in_failed', targetType: 'account', targetId: account?.id ?? null },
+      );
       throw new AppError('unauthorized', 'Invalid credentials');
     }
     // Said only to someone who knows the password: the account exists, and an owner can reactivate it.
@@ -182,8 +193,16 @@ export const authRoutes = createRouter()
     }
     await rememberSignInIp(db, account.id, ip);
     await startSession(c, db, account.id);
-    await recordAudit(db, actorOf(c, account), { action: 'sign_in', targetType: 'account', targetId: account.id, details: account.two_factor ? { two_factor: 'remembered device' } : {} });
-    return c.json({ user: { id: account.id, email: account.email, display_name: account.display_name, phone: account.phone, role: account.role } }, 200);
+    await recordAudit(db, actorOf(c, account), {
+      action: 'sign_in',
+      targetType: 'account',
+      targetId: account.id,
+      details: account.two_factor ? { two_factor: 'remembered device' } : {},
+    });
+    return c.json(
+      { user: { id: account.id, email: account.email, display_name: account.display_name, phone: account.phone, role: account.role } },
+      200,
+    );
   })
   .openapi(twoFactorRoute, async (c) => {
     const { db } = c.var;
@@ -191,7 +210,8 @@ export const authRoutes = createRouter()
     const challenge = token ? await findChallenge(db, token) : undefined;
     if (!token || !challenge?.secret) throw new AppError('unauthorized', SIGN_IN_EXPIRED);
     const { code, recovery_code, remember_device } = c.req.valid('json');
-    if (!code && !recovery_code) throw new AppError('validation_failed', 'Enter the 6-digit code from your app, or a recovery code.', { code: 'Code is required' });
+    if (!code && !recovery_code)
+      throw new AppError('validation_failed', 'Enter the 6-digit code from your app, or a recovery code.', { code: 'Code is required' });
 
     // The password's rule (docs/security.md, "Two-factor and current-password limits"): wrong
     // codes are limited per (account, IP) and per IP, never per account, so a stranger who
@@ -222,7 +242,12 @@ export const authRoutes = createRouter()
       if (ok) await recordAudit(db, actor, { action: 'recovery_code_used', targetType: 'account', targetId: challenge.user_id });
     }
     if (!ok) {
-      await recordAudit(db, actor, { action: 'two_factor_failed', targetType: 'account', targetId: challenge.user_id, details: { with: code ? 'code' : 'recovery_code' } });
+      await recordAudit(db, actor, {
+        action: 'two_factor_failed',
+        targetType: 'account',
+        targetId: challenge.user_id,
+        details: { with: code ? 'code' : 'recovery_code' },
+      });
       throw new AppError('unauthorized', CODE_INVALID);
     }
     // A right code takes its count back: only failures count towards the limits.
@@ -230,9 +255,20 @@ export const authRoutes = createRouter()
     await rememberSignInIp(db, challenge.user_id, c.var.clientIp);
     await deleteChallenge(db, token);
     deleteCookie(c, CHALLENGE_COOKIE, { path: '/api/auth' });
-    if (remember_device) setCookie(c, TRUSTED_DEVICE_COOKIE, await rememberDevice(db, challenge.user_id, c.req.header('user-agent')), cookieOptions(c, TRUSTED_DEVICE_DAYS * 86_400));
+    if (remember_device)
+      setCookie(
+        c,
+        TRUSTED_DEVICE_COOKIE,
+        await rememberDevice(db, challenge.user_id, c.req.header('user-agent')),
+        cookieOptions(c, TRUSTED_DEVICE_DAYS * 86_400),
+      );
     await startSession(c, db, challenge.user_id);
-    await recordAudit(db, actor, { action: 'sign_in', targetType: 'account', targetId: challenge.user_id, details: { two_factor: code ? 'code' : 'recovery code' } });
+    await recordAudit(db, actor, {
+      action: 'sign_in',
+      targetType: 'account',
+      targetId: challenge.user_id,
+      details: { two_factor: code ? 'code' : 'recovery code' },
+    });
     const { user_id: id, email, display_name, phone, role } = challenge;
     return c.json({ user: { id, email, display_name, phone, role } }, 200);
   })

@@ -29,7 +29,8 @@ const MAIL_ON = { SMTP_URL: 'smtp://127.0.0.1:9', PUBLIC_URL: 'http://127.0.0.1:
 type App = ReturnType<typeof createTestApp>;
 type Answer<T> = { status: number; body: T; headers: Headers };
 
-const appWith = (env: Record<string, string>): App => createTestApp(database, { BUSINESS_TIME_ZONE: TZ, TRUST_PROXY: 'on', SITE_PHONE: PHONE, AVAILABILITY_RATE_LIMIT: '0', ...env });
+const appWith = (env: Record<string, string>): App =>
+  createTestApp(database, { BUSINESS_TIME_ZONE: TZ, TRUST_PROXY: 'on', SITE_PHONE: PHONE, AVAILABILITY_RATE_LIMIT: '0', ...env });
 
 async function call<T>(t: App, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
   const res = await t.json(method, path, body, headers);
@@ -43,29 +44,39 @@ const day = (n: number) => addDays(today(), n);
 
 let ownerCookie: string;
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits, audit_log, website_settings cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits, audit_log, website_settings cascade`,
+  );
   await ensureAdmin(database.db, 'owner@example.com', 'owner-password');
   const t = appWith({});
   ownerCookie = await signIn(t.json, 'owner@example.com', 'owner-password');
   await saveSettings(t, OPEN_EVERY_DAY);
 });
 
-const saveSettings = (t: App, settings: Partial<BookingSettings>) => call<unknown>(t, 'PUT', '/api/booking-settings', { ...OPEN_EVERY_DAY, ...settings }, { cookie: ownerCookie });
+const saveSettings = (t: App, settings: Partial<BookingSettings>) =>
+  call<unknown>(t, 'PUT', '/api/booking-settings', { ...OPEN_EVERY_DAY, ...settings }, { cookie: ownerCookie });
 
 async function newToken(t: App, ip = '127.0.0.1', email = `v${crypto.randomUUID().slice(0, 8)}@example.com`): Promise<string> {
   const res = await call<{ booking_token: string }>(t, 'POST', '/api/public/leads', validLead({ email }), from(ip));
   expect(res.status).toBe(201);
   return res.body.booking_token;
 }
-const slotsOf = async (t: App, a: string, b: string) => (await call<Availability>(t, 'GET', `/api/public/availability?from=${a}&to=${b}`)).body.slots;
+const slotsOf = async (t: App, a: string, b: string) =>
+  (await call<Availability>(t, 'GET', `/api/public/availability?from=${a}&to=${b}`)).body.slots;
 const book = <T = PublicBooking>(t: App, token: string, start: string, ip = '127.0.0.1') =>
   call<T>(t, 'POST', '/api/public/bookings', { booking_token: token, start, type: 'Call' }, from(ip));
-const confirm = <T = PublicBooking>(t: App, token: string, code: string) => call<T>(t, 'POST', `/api/public/bookings/${token}/confirm`, { code });
-const scheduled = async () => (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from appointments where status = 'scheduled'`))[0]!.n;
+const confirm = <T = PublicBooking>(t: App, token: string, code: string) =>
+  call<T>(t, 'POST', `/api/public/bookings/${token}/confirm`, { code });
+const scheduled = async () =>
+  (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from appointments where status = 'scheduled'`))[0]!.n;
 
 /** The confirmation link emailed for `token`'s hold: its code. */
 async function emailedCode(token: string): Promise<string> {
-  const rows = await rowsOf<{ link: string }>(database.db, sql`select data->>'link' as link from emails where kind = 'booking-confirmation' order by created_at desc`);
+  const rows = await rowsOf<{ link: string }>(
+    database.db,
+    sql`select data->>'link' as link from emails where kind = 'booking-confirmation' order by created_at desc`,
+  );
   const link = rows.map((r) => r.link).find((l) => l.startsWith(`/booking/${token}/confirm/`));
   expect(link).toMatch(new RegExp(`^/booking/${token}/confirm/[A-Za-z0-9_-]{43}$`));
   return link!.split('/')[4]!;
@@ -82,13 +93,16 @@ describe('bookings per client address and network', () => {
     expect((await bookFrom('127.0.5.1')).status).toBe(201);
     const third = await bookFrom('127.0.5.1');
     expect(third.status).toBe(429);
-    expect(third.body.error.message).toBe(`Too many online bookings from your network today. Please call us at ${PHONE} to book your call.`);
+    expect(third.body.error.message).toBe(
+      `Too many online bookings from your network today. Please call us at ${PHONE} to book your call.`,
+    );
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // A time someone else took is no booking: it does not use up the address's day.
     const taken = await book<ErrorResponse>(t, await newToken(t, '127.0.5.2'), slots[0]!, '127.0.5.2');
     expect(taken.status).toBe(409);
-    for (const ip of ['127.0.5.2', '127.0.5.2', '127.0.5.3', '127.0.5.3', '127.0.5.4', '127.0.5.4', '127.0.5.5', '127.0.5.5']) expect((await bookFrom(ip)).status).toBe(201);
+    for (const ip of ['127.0.5.2', '127.0.5.2', '127.0.5.3', '127.0.5.3', '127.0.5.4', '127.0.5.4', '127.0.5.5', '127.0.5.5'])
+      expect((await bookFrom(ip)).status).toBe(201);
     // Ten from 127.0.5.0/24: its sixth address is refused, another network is not.
     expect((await bookFrom('127.0.5.6')).status).toBe(429);
     expect((await bookFrom('127.0.6.1')).status).toBe(201);
@@ -102,7 +116,9 @@ describe('bookings per client address and network', () => {
     expect((await book(t, await newToken(t, '127.0.7.1'), slots[0]!, '127.0.7.1')).status).toBe(201);
     const refused = await book<ErrorResponse>(t, await newToken(t, '127.0.7.1'), slots[1]!, '127.0.7.1');
     expect(refused.status).toBe(429);
-    expect(refused.body.error.message).toBe('Too many online bookings from your network today. Please call us at (443) 555-0142 to book your call.');
+    expect(refused.body.error.message).toBe(
+      'Too many online bookings from your network today. Please call us at (443) 555-0142 to book your call.',
+    );
   });
 
   it('counts an IPv6 client by its /64', async () => {
@@ -133,7 +149,12 @@ describe('bookings held for an emailed confirmation', () => {
     await execute(database.db, sql`delete from notifications`);
     const held = await book<PendingBooking>(t, token, slots[3]!);
     expect(held.status).toBe(202);
-    expect(held.body).toMatchObject({ status: 'pending', booking: null, manage_path: `/booking/${token}`, pending: { start: slots[3], type: 'Call' } });
+    expect(held.body).toMatchObject({
+      status: 'pending',
+      booking: null,
+      manage_path: `/booking/${token}`,
+      pending: { start: slots[3], type: 'Call' },
+    });
     const minutes = (Date.parse(held.body.expires_at) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(29);
     expect(minutes).toBeLessThanOrEqual(30);
@@ -143,7 +164,10 @@ describe('bookings held for an emailed confirmation', () => {
     const notes = await rowsOf<{ message: string }>(database.db, sql`select message from notifications`);
     expect(notes.map((n) => n.message)).toEqual([expect.stringMatching(/^Website bookings are unusually busy: more than 1 this hour\./)]);
     // The email: to the address alone (no name the visitor typed), with the link; only its code's hash is stored.
-    const mails = await rowsOf<{ to_address: string; to_name: string | null; status: string }>(database.db, sql`select to_address, to_name, status from emails where kind = 'booking-confirmation'`);
+    const mails = await rowsOf<{ to_address: string; to_name: string | null; status: string }>(
+      database.db,
+      sql`select to_address, to_name, status from emails where kind = 'booking-confirmation'`,
+    );
     expect(mails).toEqual([{ to_address: 'held@example.com', to_name: null, status: 'queued' }]);
     const code = await emailedCode(token);
     const stored = await rowsOf<{ confirm_hash: string }>(database.db, sql`select confirm_hash from booking_holds`);
@@ -160,7 +184,10 @@ describe('bookings held for an emailed confirmation', () => {
     expect(await slotsOf(t, day(2), day(2))).not.toContain(slots[3]);
     const told = await rowsOf<{ message: string }>(database.db, sql`select message from notifications where message like 'New booking:%'`);
     expect(told).toHaveLength(1);
-    const invitation = await rowsOf<{ manage_path: string }>(database.db, sql`select data->>'manage_path' as manage_path from emails where kind = 'appointment' and to_address = 'held@example.com'`);
+    const invitation = await rowsOf<{ manage_path: string }>(
+      database.db,
+      sql`select data->>'manage_path' as manage_path from emails where kind = 'appointment' and to_address = 'held@example.com'`,
+    );
     expect(invitation).toEqual([{ manage_path: `/booking/${token}` }]);
     // A second click answers the same, and books nothing more.
     expect((await confirm(t, token, code)).status).toBe(200);
@@ -169,7 +196,7 @@ describe('bookings held for an emailed confirmation', () => {
     await execute(database.db, sql`update emails set status = 'sent', data = data - 'link' where kind = 'booking-confirmation'`);
   });
 
-  it('the owners\' switch holds every booking, whatever the hour', async () => {
+  it("the owners' switch holds every booking, whatever the hour", async () => {
     const t = appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '0' });
     expect((await saveSettings(t, { require_email_confirmation: true })).status).toBe(200);
     const slots = await slotsOf(t, day(2), day(2));
@@ -177,11 +204,14 @@ describe('bookings held for an emailed confirmation', () => {
     expect((await book(t, await newToken(t), slots[1]!)).status).toBe(202);
     expect(await scheduled()).toBe(0);
     // Audited like every booking setting.
-    const audit = await rowsOf<{ details: { changes: Record<string, unknown> } }>(database.db, sql`select details from audit_log where action = 'settings_changed'`);
+    const audit = await rowsOf<{ details: { changes: Record<string, unknown> } }>(
+      database.db,
+      sql`select details from audit_log where action = 'settings_changed'`,
+    );
     expect(audit.map((a) => a.details.changes.require_email_confirmation).filter(Boolean)).toEqual([{ from: false, to: true }]);
   });
 
-  it('refuses a hold whose confirmation email the address\'s visitor mail budget cannot pay for, asking to call, and stores no hold', async () => {
+  it("refuses a hold whose confirmation email the address's visitor mail budget cannot pay for, asking to call, and stores no hold", async () => {
     const t = appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '0', PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '2' });
     await saveSettings(t, { require_email_confirmation: true });
     const slots = await slotsOf(t, day(2), day(2));
@@ -192,7 +222,9 @@ describe('bookings held for an emailed confirmation', () => {
     const second = await newToken(t, '127.0.7.2', email);
     const refused = await book<ErrorResponse>(t, second, slots[1]!, '127.0.7.2');
     expect(refused.status).toBe(429);
-    expect(refused.body.error.message).toBe(`We cannot email you a confirmation link right now. Please call us at ${PHONE} to book your call.`);
+    expect(refused.body.error.message).toBe(
+      `We cannot email you a confirmation link right now. Please call us at ${PHONE} to book your call.`,
+    );
     const holds = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from booking_holds`);
     expect(holds[0]!.n).toBe(1);
     const links = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from emails where kind = 'booking-confirmation'`);
@@ -225,10 +257,16 @@ describe('bookings held for an emailed confirmation', () => {
     const token = await newToken(t);
     expect((await book(t, token, slot)).status).toBe(202);
     const code = await emailedCode(token);
-    const life = await rowsOf<{ minutes: number }>(database.db, sql`select extract(epoch from expires_at - created_at)::int / 60 as minutes from booking_holds`);
+    const life = await rowsOf<{ minutes: number }>(
+      database.db,
+      sql`select extract(epoch from expires_at - created_at)::int / 60 as minutes from booking_holds`,
+    );
     expect(life).toEqual([{ minutes: 30 }]);
     // 30 minutes and a second later.
-    await execute(database.db, sql`update booking_holds set created_at = created_at - interval '30 minutes 1 second', expires_at = expires_at - interval '30 minutes 1 second'`);
+    await execute(
+      database.db,
+      sql`update booking_holds set created_at = created_at - interval '30 minutes 1 second', expires_at = expires_at - interval '30 minutes 1 second'`,
+    );
     const late = await confirm<ErrorResponse>(t, token, code);
     expect(late.status).toBe(422);
     expect(late.body.error.message).toBe('This confirmation link has expired: links work for 30 minutes. Please pick a time again.');
@@ -245,21 +283,25 @@ describe('bookings held for an emailed confirmation', () => {
 });
 
 describe('with email off', () => {
-  it('refuses bookings above the threshold with the firm\'s phone, storing nothing', async () => {
+  it("refuses bookings above the threshold with the firm's phone, storing nothing", async () => {
     const t = appWith({ BOOKING_HOLD_ABOVE_PER_HOUR: '1' });
     const slots = await slotsOf(t, day(2), day(2));
     expect((await book(t, await newToken(t), slots[0]!)).status).toBe(201);
     const refused = await book<ErrorResponse>(t, await newToken(t), slots[1]!);
     expect(refused.status).toBe(429);
-    expect(refused.body.error.message).toBe(`We are receiving unusually many online bookings and cannot confirm yours by email right now. Please call us at ${PHONE} to book your call.`);
+    expect(refused.body.error.message).toBe(
+      `We are receiving unusually many online bookings and cannot confirm yours by email right now. Please call us at ${PHONE} to book your call.`,
+    );
     expect(await scheduled()).toBe(1);
     expect(await rowsOf(database.db, sql`select 1 from booking_holds`)).toHaveLength(0);
     expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'booking-confirmation'`)).toHaveLength(0);
   });
 
-  it('refuses to turn the owners\' switch on, and says email is off', async () => {
+  it("refuses to turn the owners' switch on, and says email is off", async () => {
     const t = appWith({});
-    const settings = await call<{ email_on: boolean; require_email_confirmation: boolean }>(t, 'GET', '/api/booking-settings', undefined, { cookie: ownerCookie });
+    const settings = await call<{ email_on: boolean; require_email_confirmation: boolean }>(t, 'GET', '/api/booking-settings', undefined, {
+      cookie: ownerCookie,
+    });
     expect(settings.body).toMatchObject({ email_on: false, require_email_confirmation: false });
     const refused = await saveSettings(t, { require_email_confirmation: true });
     expect(refused.status).toBe(400);
@@ -276,7 +318,10 @@ describe('the spike notification', () => {
     await ensureAdmin(database.db, 'second-owner@example.com', 'owner-password');
     await ensureAdmin(database.db, 'staff@example.com', 'staff-password', 'staff');
     // Two app instances on one database stand for two processes.
-    const [one, two] = [appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '2' }), appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '2' })];
+    const [one, two] = [
+      appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '2' }),
+      appWith({ ...MAIL_ON, BOOKING_HOLD_ABOVE_PER_HOUR: '2' }),
+    ];
     const slots = await slotsOf(one, day(2), day(2));
     const tokens = await Promise.all(slots.slice(0, 10).map(() => newToken(one)));
     const answers = await Promise.all(tokens.map((token, i) => book(i % 2 ? one : two, token, slots[i]!)));
@@ -287,8 +332,14 @@ describe('the spike notification', () => {
       sql`select u.email, n.message from notifications n join users u on u.id = n.user_id where n.message like 'Website bookings%' order by u.email`,
     );
     expect(spikes).toEqual([
-      { email: 'owner@example.com', message: 'Website bookings are unusually busy: more than 2 this hour. New ones now wait until the visitor confirms them by email.' },
-      { email: 'second-owner@example.com', message: 'Website bookings are unusually busy: more than 2 this hour. New ones now wait until the visitor confirms them by email.' },
+      {
+        email: 'owner@example.com',
+        message: 'Website bookings are unusually busy: more than 2 this hour. New ones now wait until the visitor confirms them by email.',
+      },
+      {
+        email: 'second-owner@example.com',
+        message: 'Website bookings are unusually busy: more than 2 this hour. New ones now wait until the visitor confirms them by email.',
+      },
     ]);
   });
 });

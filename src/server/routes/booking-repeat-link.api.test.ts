@@ -35,7 +35,10 @@ beforeAll(() => {
   t = createTestApp(database, { BUSINESS_TIME_ZONE: TZ });
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits cascade`,
+  );
   await ensureAdmin(database.db, 'desk@example.com', 'desk-password');
   await execute(database.db, sql`update users set email_appointments = true`);
   cookie = await signIn(t.json, 'desk@example.com', 'desk-password');
@@ -50,7 +53,8 @@ async function call<T>(method: string, path: string, body?: unknown, headers: Re
 const admin = <T>(method: string, path: string, body?: unknown) => call<T>(method, path, body, { cookie });
 const slotsOn = async (date: string) => (await call<Availability>('GET', `/api/public/availability?from=${date}&to=${date}`)).body.slots;
 const link = (token: string) => call<PublicBooking>('GET', `/api/public/bookings/${token}`);
-const book = (token: string, start: string) => call<PublicBooking>('POST', '/api/public/bookings', { booking_token: token, start, type: 'Call' });
+const book = (token: string, start: string) =>
+  call<PublicBooking>('POST', '/api/public/bookings', { booking_token: token, start, type: 'Call' });
 const move = (token: string, start: string) => call<PublicBooking>('PATCH', `/api/public/bookings/${token}`, { start, type: 'Zoom' });
 const cancel = (token: string) => call<PublicBooking>('DELETE', `/api/public/bookings/${token}`);
 
@@ -59,7 +63,8 @@ async function form(fields: Record<string, unknown>): Promise<string> {
   expect(res.status).toBe(201);
   return res.body.booking_token;
 }
-const messages = async () => (await admin<{ notifications: Notification[] }>('GET', '/api/notifications')).body.notifications.map((n) => n.message);
+const messages = async () =>
+  (await admin<{ notifications: Notification[] }>('GET', '/api/notifications')).body.notifications.map((n) => n.message);
 
 describe('a stranger’s link to a known person', () => {
   it('shows only what the stranger typed, books for their inquiry, and never sees or changes the person’s own call', async () => {
@@ -88,7 +93,10 @@ describe('a stranger’s link to a known person', () => {
     // On the person's lead, recorded as that inquiry; the lead's details untouched.
     const [lead] = await rowsOf<{ id: string; full_name: string; phone: string }>(database.db, sql`select id, full_name, phone from leads`);
     expect(lead).toMatchObject({ full_name: 'Jane Doe', phone: '(301) 555-0142' });
-    const [inquiry] = await rowsOf<{ id: string; name: string }>(database.db, sql`select id, data->>'full_name' as name from lead_events where kind = 'inquiry'`);
+    const [inquiry] = await rowsOf<{ id: string; name: string }>(
+      database.db,
+      sql`select id, data->>'full_name' as name from lead_events where kind = 'inquiry'`,
+    );
     expect(inquiry?.name).toBe('Mallory Stranger');
     const stored = await rowsOf<{ time: string; lead_id: string; inquiry_id: string | null }>(
       database.db,
@@ -108,7 +116,9 @@ describe('a stranger’s link to a known person', () => {
     const ics = await (await t.app.request(`/api/appointments/${listed[1]!.id}/ics`, { headers: { cookie } })).text();
     const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
     expect(lines).toContain('SUMMARY:Call with Mallory Stranger');
-    expect(lines).toContain('DESCRIPTION:Booked through a repeat form with the email of Jane Doe\\nEmail: jane@example.com\\nPhone: (202) 555-0199');
+    expect(lines).toContain(
+      'DESCRIPTION:Booked through a repeat form with the email of Jane Doe\\nEmail: jane@example.com\\nPhone: (202) 555-0199',
+    );
 
     // The lead's timeline says who booked each call.
     const timeline = (await admin<{ entries: TimelineEntry[] }>('GET', `/api/leads/${lead!.id}/timeline`)).body.entries;
@@ -119,7 +129,10 @@ describe('a stranger’s link to a known person', () => {
 
     // Staff notifications and mail name the person as typed on the inquiry.
     expect((await messages()).filter((m) => m.startsWith('New booking: '))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^New booking: Jane Doe, /), expect.stringMatching(/^New booking: Mallory Stranger, /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^New booking: Jane Doe, /),
+        expect.stringMatching(/^New booking: Mallory Stranger, /),
+      ]),
     );
     const mails = await rowsOf<{ to_name: string | null; audience: string; lead_name: string; lead_phone: string }>(
       database.db,
@@ -142,22 +155,33 @@ describe('a stranger’s link to a known person', () => {
 
     const mine = await link(own);
     expect(mine.body).toMatchObject({ first_name: 'Jane', booking: { start: slots[0], status: 'scheduled' }, can_change: true });
-    expect((await move(own, slots[6]!)).body).toMatchObject({ first_name: 'Jane', booking: { start: slots[6], type: 'Zoom', status: 'scheduled' } });
+    expect((await move(own, slots[6]!)).body).toMatchObject({
+      first_name: 'Jane',
+      booking: { start: slots[6], type: 'Zoom', status: 'scheduled' },
+    });
     expect((await link(stranger)).body.booking).toMatchObject({ start: slots[2], type: 'Call', status: 'scheduled' });
 
     expect((await move(stranger, slots[8]!)).body.booking).toMatchObject({ start: slots[8] });
     expect((await cancel(stranger)).body.booking).toMatchObject({ status: 'cancelled' });
     expect((await link(own)).body.booking).toMatchObject({ start: slots[6], status: 'scheduled' });
-    const left = await rowsOf<{ time: string; status: string }>(database.db, sql`select to_char(time, 'HH24:MI') as time, status from appointments order by time`);
+    const left = await rowsOf<{ time: string; status: string }>(
+      database.db,
+      sql`select to_char(time, 'HH24:MI') as time, status from appointments order by time`,
+    );
     expect(left).toEqual([
       { time: '12:00', status: 'scheduled' },
       { time: '13:00', status: 'cancelled' },
     ]);
     const said = await messages();
     expect(said.filter((m) => m.startsWith('Booking moved: '))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Booking moved: Jane Doe, /), expect.stringMatching(/^Booking moved: Mallory Stranger, /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^Booking moved: Jane Doe, /),
+        expect.stringMatching(/^Booking moved: Mallory Stranger, /),
+      ]),
     );
-    expect(said.filter((m) => m.startsWith('Booking cancelled: '))).toEqual([expect.stringMatching(/^Booking cancelled: Mallory Stranger, /)]);
+    expect(said.filter((m) => m.startsWith('Booking cancelled: '))).toEqual([
+      expect.stringMatching(/^Booking cancelled: Mallory Stranger, /),
+    ]);
   });
 
   it('gives a retried repeat form a link of the same inquiry, and the staff reminder names who booked', async () => {
@@ -185,12 +209,15 @@ describe('a stranger’s link to a known person', () => {
     // Two leads of one email from before forms joined known people: the later one with a link.
     const own = await form(KNOWN);
     const { token, hash } = mintToken();
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       with dup as (
         insert into leads (full_name, email, phone, property_types, status, submission_id)
         values ('Mallory Stranger', 'jane@example.com', '(202) 555-0199', '{multifamily}', 'New', gen_random_uuid()) returning id
       )
-      insert into booking_tokens (token_hash, lead_id, expires_at) select ${hash}, id, now() + interval '1 day' from dup`);
+      insert into booking_tokens (token_hash, lead_id, expires_at) select ${hash}, id, now() + interval '1 day' from dup`,
+    );
     const slot = (await slotsOn(day(2)))[3]!;
     expect((await book(token, slot)).status).toBe(201);
     const [kept] = await rowsOf<{ id: string }>(database.db, sql`select id from leads where full_name = 'Jane Doe'`);
@@ -217,7 +244,9 @@ describe('a stranger’s link to a known person', () => {
     // The data moves at the end of the migration that added the columns.
     const dir = new URL('../../../drizzle/', import.meta.url);
     const file = readdirSync(dir).find((f) => f.endsWith('_booking_link_inquiry.sql'));
-    const statements = readFileSync(new URL(file!, dir), 'utf8').split('--> statement-breakpoint').filter((s) => /^\s*(--.*\n\s*)*UPDATE/i.test(s));
+    const statements = readFileSync(new URL(file!, dir), 'utf8')
+      .split('--> statement-breakpoint')
+      .filter((s) => /^\s*(--.*\n\s*)*UPDATE/i.test(s));
     expect(statements).toHaveLength(2);
     for (const statement of statements) await execute(database.db, sql.raw(statement));
 

@@ -22,11 +22,18 @@ const saveSettingsRoute = createOwnerRoute({
   tags: ['booking'],
   summary: 'Change when visitors may book a call (applies at once, in every process)',
   request: { body: { required: true, ...jsonContent(saveBookingSettingsSchema, 'Booking settings') } },
-  responses: { 200: jsonContent(bookingSettingsResponseSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input, or the email confirmation switch with email off' }) },
+  responses: {
+    200: jsonContent(bookingSettingsResponseSchema, 'Saved'),
+    ...errorResponses({ 400: 'Invalid input, or the email confirmation switch with email off' }),
+  },
 });
 
 const emailOn = (c: Context<AppEnv>) => c.var.deps.config.mail.smtp !== undefined;
-const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({ ...settings, time_zone: c.var.deps.config.businessTimeZone, email_on: emailOn(c) });
+const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({
+  ...settings,
+  time_zone: c.var.deps.config.businessTimeZone,
+  email_on: emailOn(c),
+});
 
 const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confirmation link could be sent. Turn email on first.';
 
@@ -48,7 +55,12 @@ export const bookingSettingsRoutes = createRouter()
     const settings = await getBookingSettings(c.var.db);
     const changes = changedFields(before, settings, Object.keys(settings) as (keyof typeof settings & string)[]);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'booking', details: { changes } });
+      await recordAudit(c.var.db, actorOf(c), {
+        action: 'settings_changed',
+        targetType: 'settings',
+        targetId: 'booking',
+        details: { changes },
+      });
     }
     return c.json(settingsResponse(c, settings), 200);
   });

@@ -23,23 +23,33 @@ const TZ = 'America/New_York';
 const LA = 'America/Los_Angeles';
 const database = useTestDatabase();
 // Email on, never sent (the test app's outbox is not started).
-const MAIL_ON = { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>', PUBLIC_URL: 'http://127.0.0.1:3000' };
+const MAIL_ON = {
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
+  PUBLIC_URL: 'http://127.0.0.1:3000',
+};
 type App = ReturnType<typeof createTestApp>;
 
-const appWith = (env: Record<string, string> = {}): App => createTestApp(database, { BUSINESS_TIME_ZONE: TZ, AVAILABILITY_RATE_LIMIT: '0', ...env });
+const appWith = (env: Record<string, string> = {}): App =>
+  createTestApp(database, { BUSINESS_TIME_ZONE: TZ, AVAILABILITY_RATE_LIMIT: '0', ...env });
 const day = (n: number) => addDays(zonedParts(Date.now(), TZ).date, n);
 
 async function call<T>(t: App, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await t.json(method, path, body, headers);
   const text = await res.text();
-  return { status: res.status, body: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T, headers: res.headers };
+  return {
+    status: res.status,
+    body: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T,
+    headers: res.headers,
+  };
 }
 async function newToken(t: App, email = `v${crypto.randomUUID().slice(0, 8)}@example.com`): Promise<string> {
   const res = await call<{ booking_token: string }>(t, 'POST', '/api/public/leads', validLead({ full_name: 'Lee Visitor', email }));
   expect(res.status).toBe(201);
   return res.body.booking_token;
 }
-const slotsOn = async (t: App, n: number) => (await call<Availability>(t, 'GET', `/api/public/availability?from=${day(n)}&to=${day(n)}`)).body.slots;
+const slotsOn = async (t: App, n: number) =>
+  (await call<Availability>(t, 'GET', `/api/public/availability?from=${day(n)}&to=${day(n)}`)).body.slots;
 const book = <T = PublicBooking>(t: App, token: string, start: string, extra: Record<string, unknown> = {}) =>
   call<T>(t, 'POST', '/api/public/bookings', { booking_token: token, start, type: 'Zoom', ...extra });
 const move = (t: App, token: string, start: string, extra: Record<string, unknown> = {}) =>
@@ -54,7 +64,10 @@ const leadMails = () =>
 
 let ownerCookie: string;
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, booking_holds, notifications, emails, public_mail_spends, rate_limits cascade`,
+  );
   await ensureAdmin(database.db, 'owner@example.com', 'owner-password');
   const t = appWith(MAIL_ON);
   ownerCookie = await signIn(t.json, 'owner@example.com', 'owner-password');
@@ -110,7 +123,11 @@ describe('the visitor’s time zone', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.fields).toMatchObject({ time_zone: TIME_ZONE_MESSAGE });
     }
-    const moved = await call<ErrorResponse>(t, 'PATCH', `/api/public/bookings/${token}`, { start: slot, type: 'Zoom', time_zone: 'Nowhere/Land' });
+    const moved = await call<ErrorResponse>(t, 'PATCH', `/api/public/bookings/${token}`, {
+      start: slot,
+      type: 'Zoom',
+      time_zone: 'Nowhere/Land',
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.error.fields).toMatchObject({ time_zone: TIME_ZONE_MESSAGE });
   });
@@ -129,7 +146,9 @@ describe('the visitor’s time zone', () => {
     expect(confirmation!.data.visitor_time_zone).toBe(LA);
     const mail = composeEmail('appointment', confirmation!.data, ctx);
     expect(mail.text).toMatch(/is booked for \w+day, \w+ \d{1,2}, \d{4} at 7:00 AM P[SD]T \(10:00 AM E[SD]T\)\./);
-    expect(mail.subject).toMatch(/^Confirmed: your Zoom call with Keystone Due Diligence, \w{3}, \w{3} \d{1,2}, 7:00 AM P[SD]T \(10:00 AM E[SD]T\)$/);
+    expect(mail.subject).toMatch(
+      /^Confirmed: your Zoom call with Keystone Due Diligence, \w{3}, \w{3} \d{1,2}, 7:00 AM P[SD]T \(10:00 AM E[SD]T\)$/,
+    );
     // Staff read their own clock.
     const staff = composeEmail('appointment', { ...confirmation!.data, audience: 'staff' }, ctx);
     expect(staff.text).not.toMatch(/P[SD]T/);
@@ -157,23 +176,39 @@ describe('the visitor’s time zone', () => {
     const t = appWith(MAIL_ON);
     const token = await newToken(t);
     expect((await book(t, token, (await slotsOn(t, 2))[0]!, { time_zone: LA })).status).toBe(201);
-    const [{ lead_id, id }] = (await rowsOf<{ lead_id: string; id: string }>(database.db, sql`select lead_id, id from appointments`)) as [{ lead_id: string; id: string }];
-    const exported = await call<{ appointments: { id: string; visitor_time_zone: string | null }[] }>(t, 'GET', `/api/leads/${lead_id}/export`, undefined, { cookie: ownerCookie });
+    const [{ lead_id, id }] = (await rowsOf<{ lead_id: string; id: string }>(database.db, sql`select lead_id, id from appointments`)) as [
+      { lead_id: string; id: string },
+    ];
+    const exported = await call<{ appointments: { id: string; visitor_time_zone: string | null }[] }>(
+      t,
+      'GET',
+      `/api/leads/${lead_id}/export`,
+      undefined,
+      { cookie: ownerCookie },
+    );
     expect(exported.body.appointments).toEqual([expect.objectContaining({ id, visitor_time_zone: LA })]);
     expect((await call(t, 'POST', `/api/leads/${lead_id}/erase`, undefined, { cookie: ownerCookie })).status).toBe(200);
-    expect(await rowsOf(database.db, sql`select lead_id, visitor_time_zone from appointments`)).toEqual([{ lead_id: null, visitor_time_zone: null }]);
+    expect(await rowsOf(database.db, sql`select lead_id, visitor_time_zone from appointments`)).toEqual([
+      { lead_id: null, visitor_time_zone: null },
+    ]);
   });
 
   it('is kept with a held booking and passed to the call its confirmation books', async () => {
     const t = appWith(MAIL_ON);
-    expect((await call(t, 'PUT', '/api/booking-settings', { ...OPEN_EVERY_DAY, require_email_confirmation: true }, { cookie: ownerCookie })).status).toBe(200);
+    expect(
+      (await call(t, 'PUT', '/api/booking-settings', { ...OPEN_EVERY_DAY, require_email_confirmation: true }, { cookie: ownerCookie }))
+        .status,
+    ).toBe(200);
     const token = await newToken(t);
     const tenAm = (await slotsOn(t, 2)).find((s) => s.includes('T10:00:'))!;
     const held = await book<PendingBooking>(t, token, tenAm, { time_zone: LA });
     expect(held.status).toBe(202);
     expect(held.body.emailed).toBe(true);
     expect(await rowsOf(database.db, sql`select visitor_time_zone from booking_holds`)).toEqual([{ visitor_time_zone: LA }]);
-    const [request] = await rowsOf<{ data: Record<string, unknown> }>(database.db, sql`select data from emails where kind = 'booking-confirmation'`);
+    const [request] = await rowsOf<{ data: Record<string, unknown> }>(
+      database.db,
+      sql`select data from emails where kind = 'booking-confirmation'`,
+    );
     const asked = composeEmail('booking-confirmation', request!.data, mailContext(t.config));
     expect(asked.text).toMatch(/on \w+day, \w+ \d{1,2}, \d{4} at 7:00 AM P[SD]T \(10:00 AM E[SD]T\)\./);
     expect(asked.text).toMatch(/until \d{1,2}:\d{2} [AP]M P[SD]T \(\d{1,2}:\d{2} [AP]M E[SD]T\)\./);
@@ -194,7 +229,11 @@ describe('Add to calendar', () => {
     const slots = await slotsOn(t, 2);
     const booked = await book(t, token, slots[2]!);
     const { start, end } = booked.body.booking!;
-    const utc = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const utc = (iso: string) =>
+      new Date(iso)
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}/, '');
     expect(booked.body.calendar).toEqual({
       ics_path: `/api/public/bookings/${token}/calendar.ics`,
       google_url: expect.stringMatching(/^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&/),
@@ -235,7 +274,9 @@ describe('Add to calendar', () => {
     const moved = await move(t, token, slots[6]!);
     const movedIcs = (await call<string>(t, 'GET', `/api/public/bookings/${token}/calendar.ics`)).body;
     expect(movedIcs).toContain(`DTSTART:${utc(moved.body.booking!.start)}\r\n`);
-    expect(line(movedIcs, 'SEQUENCE')).toBe(line(composeEmail('appointment', (await leadMails())[1]!.data, mailContext(t.config)).icalEvent!.content, 'SEQUENCE'));
+    expect(line(movedIcs, 'SEQUENCE')).toBe(
+      line(composeEmail('appointment', (await leadMails())[1]!.data, mailContext(t.config)).icalEvent!.content, 'SEQUENCE'),
+    );
     expect(line(movedIcs, 'SEQUENCE')).toBe('SEQUENCE:1');
     const cancelled = await cancel(t, token);
     expect(cancelled.body.calendar).toBeNull();

@@ -25,7 +25,10 @@ beforeAll(() => {
   t = createTestApp(database, { BUSINESS_TIME_ZONE: TZ });
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits cascade`,
+  );
   await ensureAdmin(database.db, 'desk@example.com', 'desk-password');
   cookie = await signIn(t.json, 'desk@example.com', 'desk-password');
   await admin('PUT', '/api/booking-settings', OPEN_ALL_WEEK);
@@ -44,7 +47,8 @@ async function newToken(overrides: Record<string, unknown> = {}): Promise<string
   return res.body.booking_token;
 }
 const availability = (from: string, to: string) => call<Availability>('GET', `/api/public/availability?from=${from}&to=${to}`);
-const book = (token: string, start: string, type = 'Call') => call<PublicBooking>('POST', '/api/public/bookings', { booking_token: token, start, type });
+const book = (token: string, start: string, type = 'Call') =>
+  call<PublicBooking>('POST', '/api/public/bookings', { booking_token: token, start, type });
 
 describe('booking a call', () => {
   it('books an open time for the lead: gone from availability, on the calendar, notified, mailed with the private link', async () => {
@@ -59,24 +63,47 @@ describe('booking a call', () => {
 
     const booked = await book(token, slot, 'Zoom');
     expect(booked.status).toBe(201);
-    expect(booked.body).toMatchObject({ first_name: 'Jane', booking: { start: slot, type: 'Zoom', status: 'scheduled' }, can_book: false, can_change: true, manage_path: `/booking/${token}` });
+    expect(booked.body).toMatchObject({
+      first_name: 'Jane',
+      booking: { start: slot, type: 'Zoom', status: 'scheduled' },
+      can_book: false,
+      can_change: true,
+      manage_path: `/booking/${token}`,
+    });
     expect((await availability(day(2), day(2))).body.slots).not.toContain(slot);
 
     const list = await admin<AppointmentListResponse>('GET', `/api/appointments?from=${day(2)}&to=${day(2)}`);
-    expect(list.body.appointments).toEqual([expect.objectContaining({ time: '10:00', type: 'Zoom', source: 'booking', status: 'scheduled', duration_minutes: 30, lead: expect.objectContaining({ full_name: 'Jane Doe' }) })]);
+    expect(list.body.appointments).toEqual([
+      expect.objectContaining({
+        time: '10:00',
+        type: 'Zoom',
+        source: 'booking',
+        status: 'scheduled',
+        duration_minutes: 30,
+        lead: expect.objectContaining({ full_name: 'Jane Doe' }),
+      }),
+    ]);
     const notes = await admin<{ notifications: Notification[] }>('GET', '/api/notifications');
-    expect(notes.body.notifications.map((n) => n.message)).toContainEqual(expect.stringMatching(/^New booking: Jane Doe, \w{3} \w{3} \d{1,2}, 10:00 AM$/));
+    expect(notes.body.notifications.map((n) => n.message)).toContainEqual(
+      expect.stringMatching(/^New booking: Jane Doe, \w{3} \w{3} \d{1,2}, 10:00 AM$/),
+    );
     // It names the lead, so a click opens the lead's page.
     const leadId = list.body.appointments[0]!.lead_id;
     expect(notes.body.notifications.find((n) => n.message.startsWith('New booking: Jane Doe'))?.lead_id).toBe(leadId);
-    const mails = await rowsOf<{ to_address: string; data: { manage_path?: string; change: string } }>(database.db, sql`select to_address, data from emails where kind = 'appointment'`);
+    const mails = await rowsOf<{ to_address: string; data: { manage_path?: string; change: string } }>(
+      database.db,
+      sql`select to_address, data from emails where kind = 'appointment'`,
+    );
     expect(mails).toEqual([{ to_address: 'jane@example.com', data: expect.objectContaining({ change: 'scheduled' }) }]);
     // Email is off here, so the message is recorded not sent, and keeps no private link
     // (src/server/mail/visitor-mail.api.test.ts follows one that is queued, then sent).
     expect(mails[0]!.data.manage_path).toBeUndefined();
 
     // The link shows the booking, and books nothing twice.
-    expect((await call<PublicBooking>('GET', `/api/public/bookings/${token}`)).body.booking).toMatchObject({ start: slot, status: 'scheduled' });
+    expect((await call<PublicBooking>('GET', `/api/public/bookings/${token}`)).body.booking).toMatchObject({
+      start: slot,
+      status: 'scheduled',
+    });
     const again = await book(token, open.body.slots[5]!);
     expect(again.status).toBe(409);
   });
@@ -133,7 +160,10 @@ describe('booking a call', () => {
     expect(new Set(notified.filter((n) => n.message.includes('Mo Ved')).map((n) => n.lead_id))).toEqual(new Set([appointment!.lead_id]));
     expect(messages.filter((m) => m.startsWith('Booking moved: Mo Ved, '))).toHaveLength(1);
     expect(messages.filter((m) => m.startsWith('Booking cancelled: Mo Ved, '))).toHaveLength(1);
-    const changes = await rowsOf<{ change: string }>(database.db, sql`select data->>'change' as change from emails where kind = 'appointment' order by created_at`);
+    const changes = await rowsOf<{ change: string }>(
+      database.db,
+      sql`select data->>'change' as change from emails where kind = 'appointment' order by created_at`,
+    );
     expect(changes.map((c) => c.change)).toEqual(['scheduled', 'updated', 'cancelled']);
 
     expect((await book(token, slots[8]!)).status).toBe(201);
@@ -173,11 +203,21 @@ describe('staff appointments against bookings', () => {
     const token = await newToken({ full_name: 'Booked First' });
     const slot = (await availability(day(2), day(2))).body.slots[2]!; // 10:00
     await book(token, slot);
-    const lead = (await admin<{ id: string }>('POST', '/api/leads', { full_name: 'Walk In', email: 'walk@example.com', phone: '555', property_types: ['land'] })).body;
+    const lead = (
+      await admin<{ id: string }>('POST', '/api/leads', {
+        full_name: 'Walk In',
+        email: 'walk@example.com',
+        phone: '555',
+        property_types: ['land'],
+      })
+    ).body;
     const input = { lead_id: lead.id, date: day(2), time: '10:15', type: 'Call' };
     const warned = (await admin<ErrorResponse>('POST', '/api/appointments', input)) as { status: number; body: ErrorResponse };
     expect(warned.status).toBe(409);
-    expect(warned.body.error).toMatchObject({ message: 'This time overlaps another appointment.', conflicts: [expect.objectContaining({ time: '10:00', lead_name: 'Booked First' })] });
+    expect(warned.body.error).toMatchObject({
+      message: 'This time overlaps another appointment.',
+      conflicts: [expect.objectContaining({ time: '10:00', lead_name: 'Booked First' })],
+    });
     const anyway = await admin<Appointment>('POST', '/api/appointments', { ...input, allow_overlap: true });
     expect(anyway.status).toBe(201);
     // Staff appointments block those times for visitors too.
@@ -187,11 +227,24 @@ describe('staff appointments against bookings', () => {
   });
 
   it('refuses an appointment in the past and a length out of bounds', async () => {
-    const lead = (await admin<{ id: string }>('POST', '/api/leads', { full_name: 'P', email: 'p@example.com', phone: '555', property_types: ['land'] })).body;
-    const past = (await admin<ErrorResponse>('POST', '/api/appointments', { lead_id: lead.id, date: day(-1), time: '10:00', type: 'Call' })) as { status: number; body: ErrorResponse };
+    const lead = (
+      await admin<{ id: string }>('POST', '/api/leads', { full_name: 'P', email: 'p@example.com', phone: '555', property_types: ['land'] })
+    ).body;
+    const past = (await admin<ErrorResponse>('POST', '/api/appointments', {
+      lead_id: lead.id,
+      date: day(-1),
+      time: '10:00',
+      type: 'Call',
+    })) as { status: number; body: ErrorResponse };
     expect(past.status).toBe(400);
     expect(past.body.error.fields).toEqual({ time: 'Appointment must be in the future' });
-    const short = (await admin<ErrorResponse>('POST', '/api/appointments', { lead_id: lead.id, date: day(2), time: '10:00', type: 'Call', duration_minutes: 0 })) as { status: number; body: ErrorResponse };
+    const short = (await admin<ErrorResponse>('POST', '/api/appointments', {
+      lead_id: lead.id,
+      date: day(2),
+      time: '10:00',
+      type: 'Call',
+      duration_minutes: 0,
+    })) as { status: number; body: ErrorResponse };
     expect(short.body.error.fields).toEqual({ duration_minutes: 'Duration must be at least 5 minutes' });
   });
 });
@@ -200,9 +253,20 @@ describe('booking settings', () => {
   it('answers the defaults before any are saved, and refuses bad settings with their messages', async () => {
     await execute(database.db, sql`truncate booking_settings`);
     const defaults = await admin<BookingSettings & { time_zone: string }>('GET', '/api/booking-settings');
-    expect(defaults.body).toMatchObject({ enabled: true, slot_minutes: 30, min_notice_hours: 4, horizon_days: 30, types: ['Call', 'Zoom'], time_zone: TZ });
+    expect(defaults.body).toMatchObject({
+      enabled: true,
+      slot_minutes: 30,
+      min_notice_hours: 4,
+      horizon_days: 30,
+      types: ['Call', 'Zoom'],
+      time_zone: TZ,
+    });
     expect(defaults.body.hours.slice(5)).toEqual([null, null]);
-    const bad = (await admin<ErrorResponse>('PUT', '/api/booking-settings', { ...OPEN_ALL_WEEK, hours: [{ start: '17:00', end: '09:00' }, ...OPEN_ALL_WEEK.hours.slice(1)], types: [] })) as {
+    const bad = (await admin<ErrorResponse>('PUT', '/api/booking-settings', {
+      ...OPEN_ALL_WEEK,
+      hours: [{ start: '17:00', end: '09:00' }, ...OPEN_ALL_WEEK.hours.slice(1)],
+      types: [],
+    })) as {
       status: number;
       body: ErrorResponse;
     };

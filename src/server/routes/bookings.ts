@@ -90,10 +90,18 @@ const confirmRoute = createPublicRoute({
   description:
     'The page of the emailed link (/booking/<token>/confirm/<code>) posts this when the visitor clicks Confirm (never on opening the page, so mail scanners confirm nothing). ' +
     'Books the held time if it is still open: of two holds of one time, the first confirmed gets it, the other 409 with the open times of that day. Holds expire after 30 minutes.',
-  request: { params: bookingTokenParamSchema, body: { required: true, ...jsonContent(confirmBookingRequestSchema, 'The code from the link') } },
+  request: {
+    params: bookingTokenParamSchema,
+    body: { required: true, ...jsonContent(confirmBookingRequestSchema, 'The code from the link') },
+  },
   responses: {
     200: jsonContent(publicBookingSchema, 'Booked'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link or code', 409: 'That time is no longer open, or a call is already booked', 422: 'The link has expired' }),
+    ...errorResponses({
+      400: 'Invalid input',
+      404: 'Unknown link or code',
+      409: 'That time is no longer open, or a call is already booked',
+      422: 'The link has expired',
+    }),
   },
 });
 
@@ -129,7 +137,13 @@ const rescheduleRoute = createPublicRoute({
   request: { params: bookingTokenParamSchema, body: { required: true, ...jsonContent(rescheduleBookingRequestSchema, 'The new time') } },
   responses: {
     200: jsonContent(publicBookingSchema, 'Moved'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'Unknown link', 409: 'That time is no longer open', 422: 'Too late to change', 429: 'Too many changes' }),
+    ...errorResponses({
+      400: 'Invalid input',
+      404: 'Unknown link',
+      409: 'That time is no longer open',
+      422: 'Too late to change',
+      429: 'Too many changes',
+    }),
   },
 });
 
@@ -157,7 +171,10 @@ const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minu
 const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
 
 /** The time is open and the visitor may have it, but only once they confirm it from our email: hold it and send the link. */
-async function holdForConfirmation(c: Context<AppEnv>, b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null }) {
+async function holdForConfirmation(
+  c: Context<AppEnv>,
+  b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null },
+) {
   const { token: code, hash: confirmHash } = mintToken();
   const config = c.var.deps.config;
   const held = await holdBooking(
@@ -188,7 +205,14 @@ export const bookingRoutes = createRouter()
     const { settings, slots, lastDate } = await availability.openTimes(c.var.db, from, to, Date.now());
     c.header('Cache-Control', 'no-store');
     return c.json(
-      { enabled: settings.enabled, time_zone: config.businessTimeZone, slot_minutes: settings.slot_minutes, types: settings.types, slots, last_date: lastDate },
+      {
+        enabled: settings.enabled,
+        time_zone: config.businessTimeZone,
+        slot_minutes: settings.slot_minutes,
+        types: settings.types,
+        slots,
+        last_date: lastDate,
+      },
       200,
     );
   })
@@ -208,25 +232,51 @@ export const bookingRoutes = createRouter()
       const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type, visitorTimeZone });
       if (!held) {
         await admission.undo();
-        throw new AppError('rate_limited', `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c.var.db, c.var.deps.config))}`);
+        throw new AppError(
+          'rate_limited',
+          `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c.var.db, c.var.deps.config))}`,
+        );
       }
       const start = Date.parse(body.start);
       const view = await viewOf(c, row, body.booking_token, settings, timeZone);
-      const pending = { start: isoInZone(start, timeZone), end: isoInZone(start + settings.slot_minutes * 60_000, timeZone), type: body.type, expires_at: held.expiresAt };
+      const pending = {
+        start: isoInZone(start, timeZone),
+        end: isoInZone(start + settings.slot_minutes * 60_000, timeZone),
+        type: body.type,
+        expires_at: held.expiresAt,
+      };
       // A hold exists only with its confirmation email queued (holdBooking).
       return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending, emailed: true }, 202);
     }
     const made = await bookOrUndo(
       c.var.db,
       mailOf(c),
-      { hash, ...at, type: body.type, token: body.booking_token, settings, timeZone, busy, start: body.start, network: networkKey(c.var.clientIp), visitorTimeZone },
+      {
+        hash,
+        ...at,
+        type: body.type,
+        token: body.booking_token,
+        settings,
+        timeZone,
+        busy,
+        start: body.start,
+        network: networkKey(c.var.clientIp),
+        visitorTimeZone,
+      },
       admission.undo,
     );
     c.var.deps.outbox.nudge();
     const booked: BookingRow = {
       ...row,
       expired: false,
-      appointment: { id: made.id, start: Date.parse(body.start), duration_minutes: settings.slot_minutes, type: body.type, status: 'scheduled', sequence: 0 },
+      appointment: {
+        id: made.id,
+        start: Date.parse(body.start),
+        duration_minutes: settings.slot_minutes,
+        type: body.type,
+        status: 'scheduled',
+        sequence: 0,
+      },
     };
     return c.json({ ...(await viewOf(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
   })
@@ -239,7 +289,8 @@ export const bookingRoutes = createRouter()
     if (!hold) throw new AppError('not_found', HOLD_UNKNOWN);
     const { row, settings, busy } = await load(c, token, isoInZone(hold.start, timeZone));
     // Clicked twice: the second answers what the first did.
-    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id) return c.json(await viewOf(c, row, token, settings, timeZone), 200);
+    if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id)
+      return c.json(await viewOf(c, row, token, settings, timeZone), 200);
     if (hold.expired) throw new AppError('unprocessable', HOLD_EXPIRED);
     requireBookingOpen(settings);
     requireNoCallBooked(row);
@@ -249,7 +300,18 @@ export const bookingRoutes = createRouter()
     const made = await bookOrUndo(
       c.var.db,
       mailOf(c),
-      { hash, ...at, type: hold.type, token, settings, timeZone, busy, start, network: hold.client_network, visitorTimeZone: hold.visitor_time_zone },
+      {
+        hash,
+        ...at,
+        type: hold.type,
+        token,
+        settings,
+        timeZone,
+        busy,
+        start,
+        network: hold.client_network,
+        visitorTimeZone: hold.visitor_time_zone,
+      },
       async () => {},
     );
     await markHoldConfirmed(c.var.db, hash, made.id);
@@ -257,7 +319,14 @@ export const bookingRoutes = createRouter()
     const booked: BookingRow = {
       ...row,
       expired: false,
-      appointment: { id: made.id, start: hold.start, duration_minutes: settings.slot_minutes, type: hold.type, status: 'scheduled', sequence: 0 },
+      appointment: {
+        id: made.id,
+        start: hold.start,
+        duration_minutes: settings.slot_minutes,
+        type: hold.type,
+        status: 'scheduled',
+        sequence: 0,
+      },
     };
     return c.json({ ...(await viewOf(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
   })

@@ -11,8 +11,11 @@ const warningsRoute = createOwnerRoute({
   method: 'get',
   path: '/api/settings/deployment',
   tags: ['settings'],
-  summary: 'Set-up mistakes this process has seen in its requests (a proxy TRUST_PROXY does not trust, plain http from afar), for the owners’ banner',
+  summary:
+    'Set-up mistakes this process has seen in its requests (a proxy TRUST_PROXY does not trust, plain http from afar), for the owners’ banner',
   responses: { 200: jsonContent(warningsSchema, 'The warnings (none when all is well)') },
 });
 
-export const deploymentRoutes = createRouter().openapi(warningsRoute, (c) => c.json({ warnings: c.var.deps.deploymentWarnings?.list() ?? [] }, 200));
+export const deploymentRoutes = createRouter().openapi(warningsRoute, (c) =>
+  c.json({ warnings: c.var.deps.deploymentWarnings?.list() ?? [] }, 200),
+);

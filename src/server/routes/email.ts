@@ -91,7 +91,11 @@ export const emailRoutes = createRouter()
   .openapi(weeklyReportRoute, async (c) => {
     if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
     const { config } = c.var.deps;
-    const id = await queueWeeklyReportTo(c.var.db, c.var.user, { now: new Date(), timeZone: config.businessTimeZone, mail: queueMailOf(config.mail) });
+    const id = await queueWeeklyReportTo(c.var.db, c.var.user, {
+      now: new Date(),
+      timeZone: config.businessTimeZone,
+      mail: queueMailOf(config.mail),
+    });
     c.var.deps.outbox.nudge();
     return c.json({ id }, 202);
   })

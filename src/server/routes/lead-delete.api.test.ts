@@ -42,14 +42,31 @@ const cancellations = () =>
 
 /** A lead with an appointment to come, one past (never marked done) and one to come but cancelled already; and another lead's. */
 async function leadWithAppointments() {
-  const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'Dana Delete', email: 'dana@example.com', phone: '555-0100', property_types: ['land'] })).body;
-  const other = (await api<Lead>('POST', '/api/leads', { full_name: 'Otto Other', email: 'otto@example.com', phone: '555-0101', property_types: ['land'] })).body;
+  const lead = (
+    await api<Lead>('POST', '/api/leads', {
+      full_name: 'Dana Delete',
+      email: 'dana@example.com',
+      phone: '555-0100',
+      property_types: ['land'],
+    })
+  ).body;
+  const other = (
+    await api<Lead>('POST', '/api/leads', {
+      full_name: 'Otto Other',
+      email: 'otto@example.com',
+      phone: '555-0101',
+      property_types: ['land'],
+    })
+  ).body;
   const schedule = async (leadId: string, date: string, time: string) =>
     (await api<Appointment>('POST', '/api/appointments', { lead_id: leadId, date, time, type: 'Zoom', notes: 'Bring comps' })).body;
   const upcoming = await schedule(lead.id, day(3), '10:00');
   const cancelled = await schedule(lead.id, day(4), '10:00');
   expect((await api('PATCH', `/api/appointments/${cancelled.id}`, { status: 'cancelled' })).status).toBe(200);
-  const [past] = await rowsOf<{ id: string }>(database.db, sql`insert into appointments (lead_id, date, time, type) values (${lead.id}, ${day(-3)}, '09:00', 'Call') returning id`);
+  const [past] = await rowsOf<{ id: string }>(
+    database.db,
+    sql`insert into appointments (lead_id, date, time, type) values (${lead.id}, ${day(-3)}, '09:00', 'Call') returning id`,
+  );
   const others = await schedule(other.id, day(3), '15:00');
   return { lead, other, upcoming, cancelled, past: past!, others };
 }

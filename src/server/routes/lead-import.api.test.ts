@@ -37,7 +37,8 @@ const post = async <T = LeadImportResult>(body: Body, headers: Record<string, st
   const res = await t.json('POST', '/api/leads/import', { duplicates: 'skip', dry_run: false, ...body }, headers);
   return { status: res.status, body: (await res.json()) as T };
 };
-const count = async (table: string) => Number((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n);
+const count = async (table: string) =>
+  Number((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n);
 const leads = async () => (await (await t.json('GET', '/api/leads?page_size=100', undefined, { cookie })).json()) as LeadListResponse;
 const byEmail = async (email: string) => (await leads()).leads.find((l) => l.email === email)!;
 
@@ -51,7 +52,17 @@ describe('POST /api/leads/import', () => {
     const res = await post({
       file_name: 'october.csv',
       rows: [
-        row(1, { full_name: '  Ada Lovelace ', email: 'ADA@Example.com', property_type: 'single-family', status: 'converted', message: 'Duplex', property_address: '1 Main St, Frederick, MD', target_closing_date: '12/31/2026', estimated_fee: '$12,500.00', created_at: '2025-03-04' }),
+        row(1, {
+          full_name: '  Ada Lovelace ',
+          email: 'ADA@Example.com',
+          property_type: 'single-family',
+          status: 'converted',
+          message: 'Duplex',
+          property_address: '1 Main St, Frederick, MD',
+          target_closing_date: '12/31/2026',
+          estimated_fee: '$12,500.00',
+          created_at: '2025-03-04',
+        }),
         row(2, { property_type: 'MULTIFAMILY', estimated_fee: 950.5, created_at: '2025-03-05T14:30:00.000Z' }),
         row(3, { property_type: 'Multi-family', status: '', target_closing_date: '2027-1-5' }),
         row(4, { property_type: 'land' }),
@@ -60,7 +71,16 @@ describe('POST /api/leads/import', () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ dry_run: false, total: 6, created: 6, updated: 0, skipped: 0, error_rows: 0, errors: [], duplicate_rows: [] });
+    expect(res.body).toEqual({
+      dry_run: false,
+      total: 6,
+      created: 6,
+      updated: 0,
+      skipped: 0,
+      error_rows: 0,
+      errors: [],
+      duplicate_rows: [],
+    });
     const ada = await byEmail('ada@example.com');
     expect(ada).toMatchObject({
       full_name: 'Ada Lovelace',
@@ -75,12 +95,27 @@ describe('POST /api/leads/import', () => {
       created_at: '2025-03-04T05:00:00.000Z',
       from_form: false,
     });
-    expect(await byEmail('person2@example.com')).toMatchObject({ property_types: ['multifamily'], estimated_fee_cents: 95_050, created_at: '2025-03-05T14:30:00.000Z', status: 'New' });
-    expect(await byEmail('person3@example.com')).toMatchObject({ property_types: ['multifamily'], target_closing_date: '2027-01-05', message: null, estimated_fee_cents: null });
+    expect(await byEmail('person2@example.com')).toMatchObject({
+      property_types: ['multifamily'],
+      estimated_fee_cents: 95_050,
+      created_at: '2025-03-05T14:30:00.000Z',
+      status: 'New',
+    });
+    expect(await byEmail('person3@example.com')).toMatchObject({
+      property_types: ['multifamily'],
+      target_closing_date: '2027-01-05',
+      message: null,
+      estimated_fee_cents: null,
+    });
     expect((await byEmail('person6@example.com')).status).toBe('Dropped');
     const detail = (await (await t.json('GET', `/api/leads/${ada.id}`, undefined, { cookie })).json()) as LeadDetail;
-    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'Converted', changed_by: 'Stella Staff', changed_at: expect.any(String) }]);
-    const events = await rowsOf<{ kind: string; actor_id: string; data: unknown }>(database.db, sql`select kind, actor_id, data from lead_events where lead_id = ${ada.id}`);
+    expect(detail.status_history).toEqual([
+      { from_status: null, to_status: 'Converted', changed_by: 'Stella Staff', changed_at: expect.any(String) },
+    ]);
+    const events = await rowsOf<{ kind: string; actor_id: string; data: unknown }>(
+      database.db,
+      sql`select kind, actor_id, data from lead_events where lead_id = ${ada.id}`,
+    );
     expect(events).toEqual([{ kind: 'imported', actor_id: adminId, data: { file: 'october.csv' } }]);
     expect(await count('lead_events')).toBe(6);
     expect(await count('lead_status_changes')).toBe(6);
@@ -157,12 +192,29 @@ describe('POST /api/leads/import', () => {
   it('updates a duplicate with only the fields the row gives, recording a new status by this admin', async () => {
     await post({ rows: [row(1, { status: 'Contacted', message: 'Old note', property_address: '1 Main St', estimated_fee: '100' })] });
     const res = await post({
-      rows: [row(1, { full_name: 'Renamed Person', email: 'Person1@EXAMPLE.com', property_type: 'Land', status: 'Converted', message: '', property_address: ' ', estimated_fee: '$250' })],
+      rows: [
+        row(1, {
+          full_name: 'Renamed Person',
+          email: 'Person1@EXAMPLE.com',
+          property_type: 'Land',
+          status: 'Converted',
+          message: '',
+          property_address: ' ',
+          estimated_fee: '$250',
+        }),
+      ],
       duplicates: 'update',
     });
     expect(res.body).toMatchObject({ created: 0, updated: 1, skipped: 0 });
     const lead = await byEmail('person1@example.com');
-    expect(lead).toMatchObject({ full_name: 'Renamed Person', property_types: ['land'], status: 'Converted', message: 'Old note', property_address: '1 Main St', estimated_fee_cents: 25_000 });
+    expect(lead).toMatchObject({
+      full_name: 'Renamed Person',
+      property_types: ['land'],
+      status: 'Converted',
+      message: 'Old note',
+      property_address: '1 Main St',
+      estimated_fee_cents: 25_000,
+    });
     const detail = (await (await t.json('GET', `/api/leads/${lead.id}`, undefined, { cookie })).json()) as LeadDetail;
     expect(detail.status_history.map((h) => [h.from_status, h.to_status, h.changed_by])).toEqual([
       [null, 'Contacted', 'Stella Staff'],
@@ -174,11 +226,15 @@ describe('POST /api/leads/import', () => {
   });
 
   it('refuses to change the message of a lead who wrote through the public form', async () => {
-    expect((await t.json('POST', '/api/public/leads', validLead({ email: 'person1@example.com', message: 'Their words' }))).status).toBe(201);
+    expect((await t.json('POST', '/api/public/leads', validLead({ email: 'person1@example.com', message: 'Their words' }))).status).toBe(
+      201,
+    );
     const notifications = await count('notifications');
     const res = await post<ErrorResponse>({ rows: [row(1, { message: 'Our words' })], duplicates: 'update' });
     expect(res.status).toBe(400);
-    expect(res.body.error.import_report!.errors).toEqual([{ row: 1, field: 'message', message: 'The customer’s message cannot be changed: add a note instead.' }]);
+    expect(res.body.error.import_report!.errors).toEqual([
+      { row: 1, field: 'message', message: 'The customer’s message cannot be changed: add a note instead.' },
+    ]);
     // The same message, or none, is fine.
     expect((await post({ rows: [row(1, { message: 'Their words', full_name: 'Jane Q' })], duplicates: 'update' })).body.updated).toBe(1);
     expect((await byEmail('person1@example.com')).message).toBe('Their words');
@@ -205,10 +261,15 @@ describe('POST /api/leads/import', () => {
   });
 
   it('imports 10,000 rows at once, and with one bad row at the end stores none of them', async () => {
-    const rows = Array.from({ length: 10_000 }, (_, i) => row(i, { estimated_fee: `$${(i * 1000).toLocaleString('en-US')}.00`, status: ['New', 'Contacted', 'Converted', 'Dropped'][i % 4] }));
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      row(i, { estimated_fee: `$${(i * 1000).toLocaleString('en-US')}.00`, status: ['New', 'Contacted', 'Converted', 'Dropped'][i % 4] }),
+    );
     const bad = await post<ErrorResponse>({ rows: [...rows.slice(0, 9_999), row(99_999, { email: 'nope' })] });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.import_report).toMatchObject({ error_rows: 1, errors: [{ row: 10_000, field: 'email', message: 'Invalid email address' }] });
+    expect(bad.body.error.import_report).toMatchObject({
+      error_rows: 1,
+      errors: [{ row: 10_000, field: 'email', message: 'Invalid email address' }],
+    });
     expect(await count('leads')).toBe(0);
     expect(await count('lead_events')).toBe(0);
     expect(await count('lead_status_changes')).toBe(0);
@@ -233,18 +294,36 @@ describe('POST /api/leads/import', () => {
     const stored = leadFieldsSchema.extend({ status: leadStatusSchema });
     const cellText = fc.oneof(hostileString, fc.constantFrom('Single Family', 'land', 'Converted', '$1,000', '2025-01-01', '1/2/2025'));
     const hostileRow = fc.record(
-      { full_name: cellText, email: fc.oneof(cellText, fc.emailAddress()), phone: cellText, property_type: cellText, status: cellText, message: cellText,
-        property_address: cellText, target_closing_date: cellText, estimated_fee: fc.oneof(cellText, fc.double()), created_at: cellText },
+      {
+        full_name: cellText,
+        email: fc.oneof(cellText, fc.emailAddress()),
+        phone: cellText,
+        property_type: cellText,
+        status: cellText,
+        message: cellText,
+        property_address: cellText,
+        target_closing_date: cellText,
+        estimated_fee: fc.oneof(cellText, fc.double()),
+        created_at: cellText,
+      },
       { requiredKeys: [] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(hostileRow, { minLength: 1, maxLength: 5 }), fc.boolean(), fc.constantFrom('skip' as const, 'update' as const), async (rows, dryRun, duplicates) => {
-        const res = await t.json('POST', '/api/leads/import', { rows, duplicates, dry_run: dryRun }, { cookie });
-        expect(res.status).toBeLessThan(500);
-        await res.text();
-        const all = await rowsOf<Record<string, unknown>>(database.db, sql`select full_name, email, phone, property_types, message, status from leads`);
-        for (const lead of all) expect(stored.parse(lead)).toEqual(lead);
-      }),
+      fc.asyncProperty(
+        fc.array(hostileRow, { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        fc.constantFrom('skip' as const, 'update' as const),
+        async (rows, dryRun, duplicates) => {
+          const res = await t.json('POST', '/api/leads/import', { rows, duplicates, dry_run: dryRun }, { cookie });
+          expect(res.status).toBeLessThan(500);
+          await res.text();
+          const all = await rowsOf<Record<string, unknown>>(
+            database.db,
+            sql`select full_name, email, phone, property_types, message, status from leads`,
+          );
+          for (const lead of all) expect(stored.parse(lead)).toEqual(lead);
+        },
+      ),
       { numRuns: 60 },
     );
     expect(await count('notifications')).toBe(0);

@@ -23,10 +23,15 @@ const importRoute = createAdminRoute(
     path: LEAD_IMPORT_PATH,
     tags: ['leads'],
     summary: `Import up to 10,000 leads from a CSV file's rows, all or nothing (body up to ${MAX_MB} MB); dry_run checks them and stores nothing`,
-    request: { body: { required: true, ...jsonContent(leadImportRequestSchema, 'The rows, and what to do with leads whose email exists') } },
+    request: {
+      body: { required: true, ...jsonContent(leadImportRequestSchema, 'The rows, and what to do with leads whose email exists') },
+    },
     responses: {
       200: jsonContent(leadImportResultSchema, 'The report (dry run), or what was stored'),
-      ...errorResponses({ 400: 'Invalid input, or rows with errors (the report is in `import_report`; nothing was stored)', 413: `Body over ${MAX_MB} MB` }),
+      ...errorResponses({
+        400: 'Invalid input, or rows with errors (the report is in `import_report`; nothing was stored)',
+        413: `Body over ${MAX_MB} MB`,
+      }),
     },
   },
   [importBodyLimit],
@@ -52,7 +57,11 @@ export const leadImportRoutes = createRouter().openapi(importRoute, async (c) =>
   }
   if (stored) {
     const { total, created, updated, skipped } = result;
-    await recordAudit(c.var.db, actorOf(c), { action: 'leads_imported', targetType: 'lead', details: { file: body.file_name || null, duplicates: body.duplicates, total, created, updated, skipped } });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'leads_imported',
+      targetType: 'lead',
+      details: { file: body.file_name || null, duplicates: body.duplicates, total, created, updated, skipped },
+    });
   }
   return c.json(result, 200);
 });

@@ -21,8 +21,11 @@ beforeAll(() => {
   t = createTestApp(database, { BUSINESS_TIME_ZONE: TZ });
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_tokens, notifications, emails, rate_limits,
-    analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_tokens, notifications, emails, rate_limits,
+    analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources cascade`,
+  );
   adminId = (await ensureAdmin(database.db, 'merger@example.com', 'merger-password', 'owner', 'Mia Merger')).user.id;
   otherAdminId = (await ensureAdmin(database.db, 'owner@example.com', 'owner-password')).user.id;
   cookie = await signIn(t.json, 'merger@example.com', 'merger-password');
@@ -41,21 +44,59 @@ const SESSION = 'MergeVisitSession00001';
  * them in again before the form joined known emails to their lead. Each has its own history.
  */
 async function duplicates() {
-  await t.json('POST', '/api/public/events', { session_id: SESSION, event_type: 'pageview', page_path: '/' }, { 'user-agent': BROWSER_AGENT });
-  expect((await t.json('POST', '/api/public/leads', validLead({ full_name: 'Sam Same', email: 'sam@example.com', phone: '555-0001', message: 'From the form', analytics_session_id: SESSION }))).status).toBe(201);
+  await t.json(
+    'POST',
+    '/api/public/events',
+    { session_id: SESSION, event_type: 'pageview', page_path: '/' },
+    { 'user-agent': BROWSER_AGENT },
+  );
+  expect(
+    (
+      await t.json(
+        'POST',
+        '/api/public/leads',
+        validLead({
+          full_name: 'Sam Same',
+          email: 'sam@example.com',
+          phone: '555-0001',
+          message: 'From the form',
+          analytics_session_id: SESSION,
+        }),
+      )
+    ).status,
+  ).toBe(201);
   // The earlier lead was made before the dedupe: a month ago.
   const [formLead] = await rowsOf<{ id: string; submission_id: string; created_at: string }>(
     database.db,
     sql`update leads set created_at = now() - interval '30 days' where email = 'sam@example.com' returning id, submission_id, created_at::text as created_at`,
   );
   const typed = (
-    await api<Lead>('POST', '/api/leads', { full_name: 'Samuel Same', email: 'sam@example.com', phone: '555-0002', property_types: ['commercial'], property_address: '1 Typed St' })
+    await api<Lead>('POST', '/api/leads', {
+      full_name: 'Samuel Same',
+      email: 'sam@example.com',
+      phone: '555-0002',
+      property_types: ['commercial'],
+      property_address: '1 Typed St',
+    })
   ).body;
-  await api('PATCH', `/api/leads/${formLead!.id}`, { status: 'Converted', owner_id: otherAdminId, estimated_fee_cents: 90_000, follow_up_on: day(9), follow_up_note: 'Send the report' });
+  await api('PATCH', `/api/leads/${formLead!.id}`, {
+    status: 'Converted',
+    owner_id: otherAdminId,
+    estimated_fee_cents: 90_000,
+    follow_up_on: day(9),
+    follow_up_note: 'Send the report',
+  });
   await api('PATCH', `/api/leads/${typed.id}`, { status: 'Contacted' });
-  await execute(database.db, sql`insert into lead_notes (lead_id, author_id, body) values (${formLead!.id}, ${adminId}, 'Note on the form lead')`);
-  const appointment = (await api<Appointment>('POST', '/api/appointments', { lead_id: formLead!.id, date: day(5), time: '14:00', type: 'Call' })).body;
-  const unrelated = (await api<Lead>('POST', '/api/leads', { full_name: 'Pat Else', email: 'pat@example.com', phone: '555-0003', property_types: ['land'] })).body;
+  await execute(
+    database.db,
+    sql`insert into lead_notes (lead_id, author_id, body) values (${formLead!.id}, ${adminId}, 'Note on the form lead')`,
+  );
+  const appointment = (
+    await api<Appointment>('POST', '/api/appointments', { lead_id: formLead!.id, date: day(5), time: '14:00', type: 'Call' })
+  ).body;
+  const unrelated = (
+    await api<Lead>('POST', '/api/leads', { full_name: 'Pat Else', email: 'pat@example.com', phone: '555-0003', property_types: ['land'] })
+  ).body;
   return { form: formLead!, typed, appointment, unrelated };
 }
 
@@ -76,7 +117,8 @@ describe('POST /api/leads/{id}/merge', () => {
     const owned = (id: string) =>
       Promise.all(
         ['lead_events', 'lead_notes', 'lead_status_changes', 'appointments', 'emails', 'booking_tokens', 'notifications'].map(
-          async (table) => [table, await count(sql`select count(*)::int as n from ${sql.identifier(table)} where lead_id = ${id}`)] as const,
+          async (table) =>
+            [table, await count(sql`select count(*)::int as n from ${sql.identifier(table)} where lead_id = ${id}`)] as const,
         ),
       );
     const before = [await owned(typed.id), await owned(form.id)];
@@ -84,7 +126,15 @@ describe('POST /api/leads/{id}/merge', () => {
 
     const res = await api<LeadDetail>('POST', `/api/leads/${typed.id}/merge`, {
       other_id: form.id,
-      keep: { full_name: 'other', status: 'other', owner_id: 'other', estimated_fee_cents: 'other', follow_up: 'other', phone: 'this', property_address: 'this' },
+      keep: {
+        full_name: 'other',
+        status: 'other',
+        owner_id: 'other',
+        estimated_fee_cents: 'other',
+        follow_up: 'other',
+        phone: 'this',
+        property_address: 'this',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -112,7 +162,13 @@ describe('POST /api/leads/{id}/merge', () => {
     // The appointment's move wrote no new timeline entry (the trigger ignores a change of lead).
     expect(await count(sql`select count(*)::int as n from lead_events where kind = 'appointment'`)).toBe(1);
 
-    const events = await rowsOf<{ kind: string; actor_id: string | null; data: Record<string, unknown>; created_at: string; submission_id: string | null }>(
+    const events = await rowsOf<{
+      kind: string;
+      actor_id: string | null;
+      data: Record<string, unknown>;
+      created_at: string;
+      submission_id: string | null;
+    }>(
       database.db,
       sql`select kind, actor_id, data, created_at::text as created_at, submission_id from lead_events where lead_id = ${typed.id} and kind in ('inquiry', 'merged') order by kind`,
     );
@@ -122,9 +178,25 @@ describe('POST /api/leads/{id}/merge', () => {
         actor_id: null,
         created_at: form.created_at,
         submission_id: form.submission_id,
-        data: { message: 'From the form', full_name: 'Sam Same', email: 'sam@example.com', phone: '555-0001', property_types: ['multifamily'], analytics_session_id: SESSION, source: 'Direct', landing_page: '/', pages_viewed: 1 },
+        data: {
+          message: 'From the form',
+          full_name: 'Sam Same',
+          email: 'sam@example.com',
+          phone: '555-0001',
+          property_types: ['multifamily'],
+          analytics_session_id: SESSION,
+          source: 'Direct',
+          landing_page: '/',
+          pages_viewed: 1,
+        },
       },
-      { kind: 'merged', actor_id: adminId, created_at: expect.any(String), submission_id: null, data: { full_name: 'Sam Same', email: 'sam@example.com' } },
+      {
+        kind: 'merged',
+        actor_id: adminId,
+        created_at: expect.any(String),
+        submission_id: null,
+        data: { full_name: 'Sam Same', email: 'sam@example.com' },
+      },
     ]);
     // The kept status is recorded as a change by the admin who merged.
     expect(res.body.status_history.at(-1)).toMatchObject({ from_status: 'Contacted', to_status: 'Converted', changed_by: 'Mia Merger' });
@@ -136,7 +208,9 @@ describe('POST /api/leads/{id}/merge', () => {
 
     // A retry of the other lead's submission is still recognised: no new lead.
     const leads = await count(sql`select count(*)::int as n from leads`);
-    expect((await t.json('POST', '/api/public/leads', validLead({ email: 'sam@example.com', submission_id: form.submission_id }))).status).toBe(201);
+    expect(
+      (await t.json('POST', '/api/public/leads', validLead({ email: 'sam@example.com', submission_id: form.submission_id }))).status,
+    ).toBe(201);
     expect(await count(sql`select count(*)::int as n from leads`)).toBe(leads);
     expect(await count(sql`select count(*)::int as n from lead_events where kind = 'inquiry'`)).toBe(1);
   });
@@ -145,7 +219,14 @@ describe('POST /api/leads/{id}/merge', () => {
     const { form, typed } = await duplicates();
     const res = await api<LeadDetail>('POST', `/api/leads/${typed.id}/merge`, { other_id: form.id, keep: {} });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ full_name: 'Samuel Same', phone: '555-0002', status: 'Contacted', owner_id: null, estimated_fee_cents: null, follow_up_on: null });
+    expect(res.body).toMatchObject({
+      full_name: 'Samuel Same',
+      phone: '555-0002',
+      status: 'Contacted',
+      owner_id: null,
+      estimated_fee_cents: null,
+      follow_up_on: null,
+    });
     // Only the other lead's own owner and next-step entries, moved here: none for values not taken.
     expect(await count(sql`select count(*)::int as n from lead_events where lead_id = ${typed.id} and kind = 'owner'`)).toBe(1);
     expect(await count(sql`select count(*)::int as n from lead_events where lead_id = ${typed.id} and kind = 'follow_up'`)).toBe(1);

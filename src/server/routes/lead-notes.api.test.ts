@@ -26,8 +26,12 @@ beforeEach(async () => {
   await ensureAdmin(database.db, 'bob@example.com', 'bob-password', 'staff', 'Bob Baker');
   ann = await signIn(t.json, 'ann@example.com', 'ann-password');
   bob = await signIn(t.json, 'bob@example.com', 'bob-password');
-  lead = (await as<Lead>(ann, 'POST', '/api/leads', { full_name: 'Jane Doe', email: 'jane@example.com', phone: '555', property_types: ['land'] })).body;
-  otherLead = (await as<Lead>(ann, 'POST', '/api/leads', { full_name: 'John Roe', email: 'john@example.com', phone: '555', property_types: ['land'] })).body;
+  lead = (
+    await as<Lead>(ann, 'POST', '/api/leads', { full_name: 'Jane Doe', email: 'jane@example.com', phone: '555', property_types: ['land'] })
+  ).body;
+  otherLead = (
+    await as<Lead>(ann, 'POST', '/api/leads', { full_name: 'John Roe', email: 'john@example.com', phone: '555', property_types: ['land'] })
+  ).body;
 });
 
 async function as<T>(cookie: string, method: string, path: string, body?: unknown) {
@@ -70,7 +74,10 @@ describe('lead notes', () => {
   it('lets its author change it (updated_at moves) and delete it', async () => {
     const note = (await addNote(ann, 'First draft')).body;
     // Written a minute ago, so the edit's time differs visibly.
-    await execute(database.db, sql`update lead_notes set created_at = created_at - interval '1 minute', updated_at = updated_at - interval '1 minute'`);
+    await execute(
+      database.db,
+      sql`update lead_notes set created_at = created_at - interval '1 minute', updated_at = updated_at - interval '1 minute'`,
+    );
     const edited = await as<Note>(ann, 'PATCH', `/api/leads/${lead.id}/notes/${note.id}`, { body: 'Second draft\nwith two lines' });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ id: note.id, body: 'Second draft\nwith two lines', author_email: 'ann@example.com' });
@@ -83,7 +90,10 @@ describe('lead notes', () => {
 
   it('refuses another admin with 403, and leaves the note as it was', async () => {
     const note = (await addNote(ann, 'Mine')).body;
-    for (const [method, body] of [['PATCH', { body: 'Yours now' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { body: 'Yours now' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await as<ErrorResponse>(bob, method, `/api/leads/${lead.id}/notes/${note.id}`, body);
       expect(res.status).toBe(403);
       expect(res.body.error).toMatchObject({ code: 'forbidden', message: 'You can only change your own notes.' });
@@ -98,10 +108,22 @@ describe('lead notes', () => {
     expect(add.status).toBe(404);
     expect(add.body.error).toMatchObject({ code: 'not_found', message: 'Lead not found.' });
     const note = (await addNote(ann, 'On John', otherLead.id)).body;
-    for (const path of [`/api/leads/${lead.id}/notes/${note.id}`, `/api/leads/${lead.id}/notes/${unknown}`, `/api/leads/${unknown}/notes/${note.id}`]) {
-      for (const [method, body] of [['PATCH', { body: 'x' }], ['DELETE', undefined]] as const) {
+    for (const path of [
+      `/api/leads/${lead.id}/notes/${note.id}`,
+      `/api/leads/${lead.id}/notes/${unknown}`,
+      `/api/leads/${unknown}/notes/${note.id}`,
+    ]) {
+      for (const [method, body] of [
+        ['PATCH', { body: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await as<ErrorResponse>(ann, method, path, body);
-        expect({ method, path, status: res.status, message: res.body.error.message }).toEqual({ method, path, status: 404, message: 'Note not found.' });
+        expect({ method, path, status: res.status, message: res.body.error.message }).toEqual({
+          method,
+          path,
+          status: 404,
+          message: 'Note not found.',
+        });
       }
     }
     expect((await as(ann, 'PATCH', `/api/leads/${lead.id}/notes/nope`, { body: 'x' })).status).toBe(400);
@@ -111,7 +133,11 @@ describe('lead notes', () => {
     const note = (await addNote(bob, 'Bob was here')).body;
     await deleteUser(database.db, 'bob@example.com');
     const timeline = await as<TimelineResponse>(ann, 'GET', `/api/leads/${lead.id}/timeline`);
-    expect(timeline.body.entries[0]).toMatchObject({ kind: 'note', actor: null, note: { id: note.id, author_id: null, author_email: null } });
+    expect(timeline.body.entries[0]).toMatchObject({
+      kind: 'note',
+      actor: null,
+      note: { id: note.id, author_id: null, author_email: null },
+    });
     expect((await as(ann, 'PATCH', `/api/leads/${lead.id}/notes/${note.id}`, { body: 'x' })).status).toBe(403);
   });
 });

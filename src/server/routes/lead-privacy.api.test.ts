@@ -40,9 +40,15 @@ async function api<T>(method: string, path: string, body?: unknown, headers: Rec
   const res = await t.json(method, path, body, headers);
   return { status: res.status, headers: res.headers, body: (await res.json()) as T };
 }
-const make = (person: Person, tag: string, slot: number) => makePerson(t, database.db, cookie, person, { adminId, timeZone: TZ, tag, slot });
+const make = (person: Person, tag: string, slot: number) =>
+  makePerson(t, database.db, cookie, person, { adminId, timeZone: TZ, tag, slot });
 const columnsOf = async (table: string) =>
-  (await rowsOf<{ c: string }>(database.db, sql`select column_name as c from information_schema.columns where table_schema = 'public' and table_name = ${table}`))
+  (
+    await rowsOf<{ c: string }>(
+      database.db,
+      sql`select column_name as c from information_schema.columns where table_schema = 'public' and table_name = ${table}`,
+    )
+  )
     .map((r) => r.c)
     .sort();
 
@@ -81,16 +87,26 @@ describe('GET /api/leads/{id}/export', () => {
       [null, 'New', null],
       ['New', 'Contacted', 'privacy@example.com'],
     ]);
-    expect(data.notes).toEqual([expect.objectContaining({ body: 'Spoke with Quincy Erasmus-Vale at (301) 555-0177', author: 'privacy@example.com' })]);
+    expect(data.notes).toEqual([
+      expect.objectContaining({ body: 'Spoke with Quincy Erasmus-Vale at (301) 555-0177', author: 'privacy@example.com' }),
+    ]);
     const kinds = data.events.map((e) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(['inquiry', 'appointment', 'owner', 'follow_up']));
-    expect(data.events.find((e) => e.kind === 'inquiry')?.data).toMatchObject({ message: 'Second message, call (301) 555-0177', analytics_session_id: quincy.sessionIds[1] });
+    expect(data.events.find((e) => e.kind === 'inquiry')?.data).toMatchObject({
+      message: 'Second message, call (301) 555-0177',
+      analytics_session_id: quincy.sessionIds[1],
+    });
 
     // Both appointments, every column, notes and place included.
     expect(data.appointments).toHaveLength(2);
     expect(Object.keys(data.appointments[0]!).sort()).toEqual(await columnsOf('appointments'));
     expect(data.appointments.map((a) => a.source).sort()).toEqual(['booking', 'staff']);
-    expect(data.appointments.find((a) => a.source === 'staff')).toMatchObject({ type: 'On-site', time: '11:00', notes: 'Gate code 4412, ask for Quincy Erasmus-Vale', location: 'Near quincy.vale@erase.test' });
+    expect(data.appointments.find((a) => a.source === 'staff')).toMatchObject({
+      type: 'On-site',
+      time: '11:00',
+      notes: 'Gate code 4412, ask for Quincy Erasmus-Vale',
+      location: 'Near quincy.vale@erase.test',
+    });
 
     // Emails to them and about them, each with its snapshot.
     expect(new Set(data.emails.map((e) => e.kind))).toEqual(new Set(['lead-acknowledgement', 'new-lead', 'appointment']));
@@ -101,16 +117,25 @@ describe('GET /api/leads/{id}/export', () => {
     expect(data.visits.session_ids).toEqual([...quincy.sessionIds].sort());
     expect(data.visits.events).toHaveLength(quincy.pageEvents);
     expect(new Set(data.visits.events.map((e) => e.session_id))).toEqual(new Set(quincy.sessionIds));
-    expect(data.visits.events[0]).toMatchObject({ event_type: 'pageview', page_path: '/', referrer: 'https://www.google.com/', utm_source: 'newsletter', device: 'desktop' });
+    expect(data.visits.events[0]).toMatchObject({
+      event_type: 'pageview',
+      page_path: '/',
+      referrer: 'https://www.google.com/',
+      utm_source: 'newsletter',
+      device: 'desktop',
+    });
     expect(data.visits.truncated).toBe(false);
     expect(JSON.stringify(data)).not.toContain(CONTROL.email);
   });
 
   it(`carries the newest ${EXPORT_VISIT_EVENTS_LIMIT} events of a long visit and says it was cut`, async () => {
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into analytics_events (session_id, page_path, event_type, time_spent, created_at)
       select ${quincy.sessionIds[0]}, '/old/' || g, 'heartbeat', 30, now() - interval '20 days' + g * interval '1 second'
-      from generate_series(1, ${EXPORT_VISIT_EVENTS_LIMIT}) g`);
+      from generate_series(1, ${EXPORT_VISIT_EVENTS_LIMIT}) g`,
+    );
     const { body } = await api<LeadExport>('GET', `/api/leads/${quincy.id}/export`);
     expect(body.visits.truncated).toBe(true);
     expect(body.visits.events).toHaveLength(EXPORT_VISIT_EVENTS_LIMIT);
@@ -171,37 +196,60 @@ describe('POST /api/leads/{id}/erase', () => {
     // (Their follow-up dates are put back after, so the Overview compares as before.)
     const dates = await rowsOf<{ id: string; follow_up_on: string | null }>(database.db, sql`select id, follow_up_on::text from leads`);
     await execute(database.db, sql`update leads set follow_up_on = current_date - 1`);
-    await queueWeeklyReportTo(database.db, { email: 'owner@keystone.test' }, { now: new Date(), timeZone: 'America/New_York', mail: { domain: 'keystone.test', sending: true } });
-    for (const { id, follow_up_on } of dates) await execute(database.db, sql`update leads set follow_up_on = ${follow_up_on}::date where id = ${id}`);
+    await queueWeeklyReportTo(
+      database.db,
+      { email: 'owner@keystone.test' },
+      { now: new Date(), timeZone: 'America/New_York', mail: { domain: 'keystone.test', sending: true } },
+    );
+    for (const { id, follow_up_on } of dates)
+      await execute(database.db, sql`update leads set follow_up_on = ${follow_up_on}::date where id = ${id}`);
     // The walk finds what is there: both people, in many places.
     const before = await findTraces([...QUINCY_NEEDLES, ...needlesOf(CONTROL)]);
     expect(before.filter((h) => h.endsWith(QUINCY.email)).length).toBeGreaterThanOrEqual(5);
     const overview = (await api<Overview>('GET', '/api/overview')).body;
     const analytics = (await api<AnalyticsSummary>('GET', '/api/analytics/summary?period=7d')).body;
-    const [{ n: appointmentsBefore }] = (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from appointments`)) as [{ n: number }];
+    const [{ n: appointmentsBefore }] = (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from appointments`)) as [
+      { n: number },
+    ];
 
     const res = await api<EraseResponse>('POST', `/api/leads/${quincy.id}/erase`);
     expect(res.status).toBe(200);
     // Notifications: the new-lead and "wrote again" notices and the duplicate's (by lead), the booking and the two older ones (by their words).
-    expect(res.body).toEqual({ erased: true, leads_removed: 2, appointments_kept: 2, notifications_removed: 6, events_removed: quincy.pageEvents });
+    expect(res.body).toEqual({
+      erased: true,
+      leads_removed: 2,
+      appointments_kept: 2,
+      notifications_removed: 6,
+      events_removed: quincy.pageEvents,
+    });
 
     expect(await findTraces(QUINCY_NEEDLES)).toEqual([]);
     // The other person is untouched, wherever they were.
     expect(await findTraces(needlesOf(CONTROL))).toEqual(before.filter((h) => needlesOf(CONTROL).some((n) => h.endsWith(`: ${n}`))));
     // No raw event of their sessions; the rollups still count them.
-    expect(await rowsOf(database.db, sql`select 1 from analytics_events where session_id in (${quincy.sessionIds[0]}, ${quincy.sessionIds[1]})`)).toEqual([]);
+    expect(
+      await rowsOf(database.db, sql`select 1 from analytics_events where session_id in (${quincy.sessionIds[0]}, ${quincy.sessionIds[1]})`),
+    ).toEqual([]);
 
     const overviewAfter = (await api<Overview>('GET', '/api/overview')).body;
     // Speed to lead is measured on leads: it may move. Everything else stays, but the lead count.
     const counts = (o: Overview) => ({ ...o, recent_leads: [], upcoming: [], median_seconds_to_contacted: null });
-    expect(counts(overviewAfter)).toEqual({ ...counts(overview), total_leads: overview.total_leads - 2, new_leads: overview.new_leads - 1 });
+    expect(counts(overviewAfter)).toEqual({
+      ...counts(overview),
+      total_leads: overview.total_leads - 2,
+      new_leads: overview.new_leads - 1,
+    });
     const byId = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
     expect(overviewAfter.upcoming.map((a): [string, unknown] => [a.id, a.lead]).sort(byId)).toEqual(
       overview.upcoming.map((a): [string, unknown] => [a.id, a.lead?.email === QUINCY.email ? null : a.lead]).sort(byId),
     );
     const analyticsAfter = (await api<AnalyticsSummary>('GET', '/api/analytics/summary?period=7d')).body;
     // Only the form conversions change: a conversion is a lead, and the lead is gone.
-    expect({ ...analyticsAfter, form_conversions: 0, conversion_rate: 0 }).toEqual({ ...analytics, form_conversions: 0, conversion_rate: 0 });
+    expect({ ...analyticsAfter, form_conversions: 0, conversion_rate: 0 }).toEqual({
+      ...analytics,
+      form_conversions: 0,
+      conversion_rate: 0,
+    });
     expect(analyticsAfter.form_conversions).toBe(analytics.form_conversions - 1);
     expect(analyticsAfter.page_views).toBeGreaterThan(0);
 

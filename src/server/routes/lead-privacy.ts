@@ -27,14 +27,18 @@ const exportRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Everything held about the person, as a JSON download: the lead, its history, timeline, notes, appointments, emails and visits',
   request: { params: leadIdParamSchema },
-  responses: { 200: jsonContent(leadExportSchema, 'The export (an attachment)'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+  responses: {
+    200: jsonContent(leadExportSchema, 'The export (an attachment)'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }),
+  },
 });
 
 const eraseRoute = createAdminRoute({
   method: 'post',
   path: '/api/leads/{id}/erase',
   tags: ['leads'],
-  summary: 'Erase the person: the lead (and its duplicates) with all it owns, the notifications naming them, their raw analytics events; appointments stay without them',
+  summary:
+    'Erase the person: the lead (and its duplicates) with all it owns, the notifications naming them, their raw analytics events; appointments stay without them',
   request: { params: leadIdParamSchema },
   responses: { 200: jsonContent(eraseResponseSchema, 'Erased'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
@@ -54,7 +58,10 @@ const duplicatesRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'The other leads with the same email, oldest first',
   request: { params: leadIdParamSchema },
-  responses: { 200: jsonContent(duplicatesResponseSchema, 'The duplicates'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+  responses: {
+    200: jsonContent(duplicatesResponseSchema, 'The duplicates'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }),
+  },
 });
 
 const mergeRoute = createAdminRoute({
@@ -62,7 +69,10 @@ const mergeRoute = createAdminRoute({
   path: '/api/leads/{id}/merge',
   tags: ['leads'],
   summary: 'Merge a duplicate (same email) into this lead, keeping the chosen value of each field; the duplicate is deleted',
-  request: { params: leadIdParamSchema, body: { required: true, ...jsonContent(mergeRequestSchema, 'The duplicate and the values to keep') } },
+  request: {
+    params: leadIdParamSchema,
+    body: { required: true, ...jsonContent(mergeRequestSchema, 'The duplicate and the values to keep') },
+  },
   responses: {
     200: jsonContent(leadDetailSchema, 'The lead kept'),
     ...errorResponses({ 400: 'Invalid input, the same lead twice, or different emails', 404: 'No such lead' }),
@@ -86,7 +96,12 @@ export const leadPrivacyRoutes = createRouter()
     const data = await exportLead(c.var.db, c.req.valid('param').id);
     if (!data) throw leadNotFound();
     const file = `lead-${nameSlug(data.lead.full_name)}-${data.exported_at.slice(0, 10)}.json`;
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_exported', targetType: 'lead', targetId: data.lead.id, details: { name: data.lead.full_name } });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'lead_exported',
+      targetType: 'lead',
+      targetId: data.lead.id,
+      details: { name: data.lead.full_name },
+    });
     c.header('Content-Disposition', `attachment; filename="${file}"`);
     return c.json(data, 200);
   })
@@ -96,7 +111,12 @@ export const leadPrivacyRoutes = createRouter()
     if (!result) throw leadNotFound();
     // The log keeps that someone was erased, by whom and when; their name and values went with
     // the erasure (the earlier entries about them now read "[erased]" too).
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_erased', targetType: 'lead', targetId: id, details: { erased: true, name: ERASED, leads_removed: result.leads_removed } });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'lead_erased',
+      targetType: 'lead',
+      targetId: id,
+      details: { erased: true, name: ERASED, leads_removed: result.leads_removed },
+    });
     // Who erased someone, and when, stays on record; whom does not.
     c.var.deps.logger.info({ event: 'lead_erased', by: c.var.user.id, requestId: c.var.requestId }, 'a person was erased');
     return c.json(result, 200);

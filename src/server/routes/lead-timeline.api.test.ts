@@ -23,7 +23,10 @@ beforeAll(() => {
   t = createTestApp(database, { BUSINESS_TIME_ZONE: TZ, SITE_NAME: 'Keystone Due Diligence' });
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, analytics_sessions cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, analytics_sessions cascade`,
+  );
   staffId = (await ensureAdmin(database.db, 'staff@example.com', 'staff-password', 'owner', 'Stella Staff')).user.id;
   otherId = (await ensureAdmin(database.db, 'other@example.com', 'other-password', 'staff', 'Otto Other')).user.id;
   cookie = await signIn(t.json, 'staff@example.com', 'staff-password');
@@ -47,8 +50,14 @@ const ua = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (
 /** A visit the analytics tracker recorded: `pages` page views in `session`, the first from LinkedIn. */
 async function visit(session: string, pages: number, campaign: string) {
   for (let i = 0; i < pages; i++) {
-    const first = i === 0 ? { referrer: 'https://www.linkedin.com/feed/', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: campaign } : {};
-    const res = await t.json('POST', '/api/public/events', { session_id: session, event_type: 'pageview', page_path: i === 0 ? '/services' : '/', ...first }, ua);
+    const first =
+      i === 0 ? { referrer: 'https://www.linkedin.com/feed/', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: campaign } : {};
+    const res = await t.json(
+      'POST',
+      '/api/public/events',
+      { session_id: session, event_type: 'pageview', page_path: i === 0 ? '/services' : '/', ...first },
+      ua,
+    );
     expect(res.status).toBe(204);
   }
 }
@@ -57,7 +66,8 @@ async function submit(fields: Record<string, unknown>) {
   expect(res.status).toBe(201);
   return res.body.booking_token;
 }
-const leadByEmail = async (email: string) => (await rowsOf<{ id: string }>(database.db, sql`select id from leads where email = ${email}`))[0]!.id;
+const leadByEmail = async (email: string) =>
+  (await rowsOf<{ id: string }>(database.db, sql`select id from leads where email = ${email}`))[0]!.id;
 
 /** The entry without its id and time, for comparing whole timelines. */
 const gist = ({ id: _id, at: _at, ...rest }: TimelineEntry) => rest;
@@ -65,47 +75,101 @@ const gist = ({ id: _id, at: _at, ...rest }: TimelineEntry) => rest;
 describe('GET /api/leads/{id}/timeline', () => {
   it('lists every kind of entry newest first, each with its actor', async () => {
     await visit('sessionAAAAAAAAAAAA', 3, 'fall');
-    await submit({ full_name: 'Jane Doe', email: 'jane@example.com', message: 'A duplex in Frederick.', analytics_session_id: 'sessionAAAAAAAAAAAA' });
+    await submit({
+      full_name: 'Jane Doe',
+      email: 'jane@example.com',
+      message: 'A duplex in Frederick.',
+      analytics_session_id: 'sessionAAAAAAAAAAAA',
+    });
     const id = await leadByEmail('jane@example.com');
     // The same person again, from another visit: an inquiry on the same lead.
     await visit('sessionBBBBBBBBBBBB', 2, 'winter');
-    await submit({ full_name: 'Jane Q. Doe', email: 'jane@example.com', phone: '(301) 555-0123', message: 'Also a fourplex.', analytics_session_id: 'sessionBBBBBBBBBBBB' });
+    await submit({
+      full_name: 'Jane Q. Doe',
+      email: 'jane@example.com',
+      phone: '(301) 555-0123',
+      message: 'Also a fourplex.',
+      analytics_session_id: 'sessionBBBBBBBBBBBB',
+    });
 
     expect((await api('PATCH', `/api/leads/${id}`, { status: 'Contacted' })).status).toBe(200);
     expect((await api('PATCH', `/api/leads/${id}`, { owner_id: otherId })).status).toBe(200);
-    expect((await api('PATCH', `/api/leads/${id}`, { follow_up_on: '2030-11-20', follow_up_note: 'Send the zoning report' })).status).toBe(200);
+    expect((await api('PATCH', `/api/leads/${id}`, { follow_up_on: '2030-11-20', follow_up_note: 'Send the zoning report' })).status).toBe(
+      200,
+    );
     const note = await api<Note>('POST', `/api/leads/${id}/notes`, { body: 'Called her.\nShe wants the report by Friday.' });
     expect(note.status).toBe(201);
     const appt = await api<Appointment>('POST', '/api/appointments', { lead_id: id, date: '2030-12-02', time: '14:30', type: 'Zoom' });
     expect(appt.status).toBe(201);
     // Merges and imports come from other screens: their events as those write them.
-    await execute(database.db, sql`insert into lead_events (lead_id, kind, actor_id, data) values
+    await execute(
+      database.db,
+      sql`insert into lead_events (lead_id, kind, actor_id, data) values
       (${id}, 'merged', ${staffId}, '{"full_name":"J. Doe","email":"jd@example.com"}'),
-      (${id}, 'imported', ${otherId}, '{"file":"leads-2030.csv"}')`);
+      (${id}, 'imported', ${otherId}, '{"file":"leads-2030.csv"}')`,
+    );
 
     const { entries, has_more } = await timeline(id);
     expect(has_more).toBe(false);
     // Admins by name, as the timeline shows them.
     const staff = 'Stella Staff';
     const visitOf = (campaign: string, pages: number) => ({
-      source: 'linkedin.com', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: campaign, landing_page: '/services', pages_viewed: pages,
+      source: 'linkedin.com',
+      utm_source: 'linkedin',
+      utm_medium: 'social',
+      utm_campaign: campaign,
+      landing_page: '/services',
+      pages_viewed: pages,
     });
-    const leadMail = (subject: RegExp | string) => ({ kind: 'email', actor: null, email_kind: expect.any(String), to: 'jane@example.com', status: 'not_sent', subject });
+    const leadMail = (subject: RegExp | string) => ({
+      kind: 'email',
+      actor: null,
+      email_kind: expect.any(String),
+      to: 'jane@example.com',
+      status: 'not_sent',
+      subject,
+    });
     expect(entries.map(gist)).toEqual([
       // One statement wrote these two: in the order of their kinds (a merge after an import).
       { kind: 'merged', actor: staff, full_name: 'J. Doe', email: 'jd@example.com' },
       { kind: 'imported', actor: 'Otto Other', file: 'leads-2030.csv' },
       leadMail(expect.stringMatching(/^Confirmed: your Zoom call with Keystone Due Diligence, Mon, Dec 2, 2:30 PM$/)),
       {
-        kind: 'appointment', actor: staff, action: 'scheduled', appointment_id: appt.body.id, type: 'Zoom', date: '2030-12-02', time: '14:30',
-        from_date: null, from_time: null, by: 'staff', booked_as: null,
+        kind: 'appointment',
+        actor: staff,
+        action: 'scheduled',
+        appointment_id: appt.body.id,
+        type: 'Zoom',
+        date: '2030-12-02',
+        time: '14:30',
+        from_date: null,
+        from_time: null,
+        by: 'staff',
+        booked_as: null,
       },
-      { kind: 'note', actor: staff, note: expect.objectContaining({ id: note.body.id, body: 'Called her.\nShe wants the report by Friday.', author_email: 'staff@example.com', author_name: staff, author_id: staffId }) },
+      {
+        kind: 'note',
+        actor: staff,
+        note: expect.objectContaining({
+          id: note.body.id,
+          body: 'Called her.\nShe wants the report by Friday.',
+          author_email: 'staff@example.com',
+          author_name: staff,
+          author_id: staffId,
+        }),
+      },
       { kind: 'follow_up', actor: staff, on: '2030-11-20', note: 'Send the zoning report' },
       { kind: 'owner', actor: staff, from: null, to: 'Otto Other' },
       { kind: 'status', actor: staff, from_status: 'New', to_status: 'Contacted' },
       leadMail('We received your request: Keystone Due Diligence'),
-      { kind: 'inquiry', actor: null, message: 'Also a fourplex.', full_name: 'Jane Q. Doe', phone: '(301) 555-0123', visit: visitOf('winter', 2) },
+      {
+        kind: 'inquiry',
+        actor: null,
+        message: 'Also a fourplex.',
+        full_name: 'Jane Q. Doe',
+        phone: '(301) 555-0123',
+        visit: visitOf('winter', 2),
+      },
       leadMail('We received your request: Keystone Due Diligence'),
       { kind: 'created', actor: null, via: 'form', message: 'A duplex in Frederick.', visit: visitOf('fall', 3) },
     ]);
@@ -117,8 +181,12 @@ describe('GET /api/leads/{id}/timeline', () => {
   });
 
   it('shows a staff appointment made, moved and cancelled as three entries by the admin', async () => {
-    const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555', property_types: ['land'] })).body;
-    const appt = (await api<Appointment>('POST', '/api/appointments', { lead_id: lead.id, date: '2030-12-02', time: '09:00', type: 'Call' })).body;
+    const lead = (
+      await api<Lead>('POST', '/api/leads', { full_name: 'Pat Buyer', email: 'pat@example.com', phone: '555', property_types: ['land'] })
+    ).body;
+    const appt = (
+      await api<Appointment>('POST', '/api/appointments', { lead_id: lead.id, date: '2030-12-02', time: '09:00', type: 'Call' })
+    ).body;
     expect((await api('PATCH', `/api/appointments/${appt.id}`, { date: '2030-12-03', time: '10:30' })).status).toBe(200);
     expect((await api('PATCH', `/api/appointments/${appt.id}`, { notes: 'Gate code 4321' })).status).toBe(200); // not news
     expect((await api('PATCH', `/api/appointments/${appt.id}`, { status: 'cancelled' })).status).toBe(200);
@@ -170,17 +238,35 @@ describe('GET /api/leads/{id}/timeline', () => {
     const inquiries = entries.filter((e) => e.kind === 'inquiry');
     expect(inquiries.map((e) => [e.message, e.visit])).toEqual([
       [null, null],
-      ['Second', { source: 'linkedin.com', utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'spring', landing_page: '/services', pages_viewed: 4 }],
+      [
+        'Second',
+        {
+          source: 'linkedin.com',
+          utm_source: 'linkedin',
+          utm_medium: 'social',
+          utm_campaign: 'spring',
+          landing_page: '/services',
+          pages_viewed: 4,
+        },
+      ],
     ]);
     expect(entries.at(-1)).toMatchObject({ kind: 'created', via: 'form', actor: null, message: 'First', visit: null });
   });
 
   it('shows an imported lead as created by import; leaves out the first New and mail to the admins', async () => {
-    const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'Imp Orted', email: 'imp@example.com', phone: '555', property_types: ['land'] })).body;
-    await execute(database.db, sql`insert into lead_events (lead_id, kind, actor_id, data) values (${lead.id}, 'imported', ${staffId}, '{"file":null}')`);
+    const lead = (
+      await api<Lead>('POST', '/api/leads', { full_name: 'Imp Orted', email: 'imp@example.com', phone: '555', property_types: ['land'] })
+    ).body;
+    await execute(
+      database.db,
+      sql`insert into lead_events (lead_id, kind, actor_id, data) values (${lead.id}, 'imported', ${staffId}, '{"file":null}')`,
+    );
     // An admin's own copy of an appointment email is about the lead, not to them.
-    await execute(database.db, sql`insert into emails (message_id, status, kind, to_address, data, lead_id)
-      values ('<x@example.com>', 'sent', 'appointment', 'staff@example.com', '{}', ${lead.id}), ('<y@example.com>', 'sent', 'new-lead', 'staff@example.com', '{}', ${lead.id})`);
+    await execute(
+      database.db,
+      sql`insert into emails (message_id, status, kind, to_address, data, lead_id)
+      values ('<x@example.com>', 'sent', 'appointment', 'staff@example.com', '{}', ${lead.id}), ('<y@example.com>', 'sent', 'new-lead', 'staff@example.com', '{}', ${lead.id})`,
+    );
     const { entries } = await timeline(lead.id);
     expect(entries.map((e) => e.kind)).toEqual(['imported', 'created']);
     expect(entries[0]).toMatchObject({ file: null });
@@ -188,15 +274,27 @@ describe('GET /api/leads/{id}/timeline', () => {
   });
 
   it('pages with before and limit, never splitting entries of the same instant across pages', async () => {
-    const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'Many Notes', email: 'many@example.com', phone: '555', property_types: ['land'] })).body;
+    const lead = (
+      await api<Lead>('POST', '/api/leads', { full_name: 'Many Notes', email: 'many@example.com', phone: '555', property_types: ['land'] })
+    ).body;
     // Four notes in one statement share one instant; a fifth comes later.
-    await execute(database.db, sql`insert into lead_notes (lead_id, author_id, body, created_at)
-      select ${lead.id}::uuid, ${staffId}::uuid, 'same ' || i, now() + interval '1 minute' from generate_series(1, 4) i`);
-    await execute(database.db, sql`insert into lead_notes (lead_id, author_id, body, created_at) values (${lead.id}, ${staffId}, 'latest', now() + interval '2 minutes')`);
+    await execute(
+      database.db,
+      sql`insert into lead_notes (lead_id, author_id, body, created_at)
+      select ${lead.id}::uuid, ${staffId}::uuid, 'same ' || i, now() + interval '1 minute' from generate_series(1, 4) i`,
+    );
+    await execute(
+      database.db,
+      sql`insert into lead_notes (lead_id, author_id, body, created_at) values (${lead.id}, ${staffId}, 'latest', now() + interval '2 minutes')`,
+    );
     const bodies = (r: TimelineResponse) => r.entries.map((e) => (e.kind === 'note' ? e.note.body : e.kind));
 
     const all = await timeline(lead.id);
-    expect(bodies(all)).toEqual(['latest', 'same 4', 'same 3', 'same 2', 'same 1', 'created'].map((b) => (b.startsWith('same') ? expect.stringMatching(/^same \d$/) : b)));
+    expect(bodies(all)).toEqual(
+      ['latest', 'same 4', 'same 3', 'same 2', 'same 1', 'created'].map((b) =>
+        b.startsWith('same') ? expect.stringMatching(/^same \d$/) : b,
+      ),
+    );
     expect(all.has_more).toBe(false);
 
     // Two would end inside the group of four: the page stops before it.
@@ -228,7 +326,8 @@ describe('GET /api/leads/{id}/timeline', () => {
     const unknown = await api<ErrorResponse>('GET', '/api/leads/00000000-0000-4000-8000-000000000000/timeline');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 'not_found', message: 'Lead not found.' });
-    const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'A', email: 'a@example.com', phone: '5', property_types: ['land'] })).body;
+    const lead = (await api<Lead>('POST', '/api/leads', { full_name: 'A', email: 'a@example.com', phone: '5', property_types: ['land'] }))
+      .body;
     for (const query of ['?limit=0', '?limit=501', '?limit=x', '?before=yesterday', '?before=2030-01-01', '?before=0000-01-01T00:00:00Z']) {
       expect({ query, status: (await api('GET', `/api/leads/${lead.id}/timeline${query}`)).status }).toEqual({ query, status: 400 });
     }

@@ -12,15 +12,21 @@ const timelineRoute = createAdminRoute({
   method: 'get',
   path: '/api/leads/{id}/timeline',
   tags: ['leads'],
-  summary: 'The lead’s timeline, newest first: its creation, inquiries, status changes, notes, appointments, emails to the lead, owner and next-step changes',
+  summary:
+    'The lead’s timeline, newest first: its creation, inquiries, status changes, notes, appointments, emails to the lead, owner and next-step changes',
   request: { params: leadIdParamSchema, query: timelineQuerySchema },
-  responses: { 200: jsonContent(timelineResponseSchema, 'A page of the timeline'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+  responses: {
+    200: jsonContent(timelineResponseSchema, 'A page of the timeline'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }),
+  },
 });
 
 export const leadTimelineRoutes = createRouter().openapi(timelineRoute, async (c) => {
   const context = await currentMailContext(c.var.db, c.var.deps.config);
   // An email's subject as the outbox writes it, from the message's snapshot.
-  const timeline = await getLeadTimeline(c.var.db, c.req.valid('param').id, c.req.valid('query'), (kind, data) => emailSubject(kind, data, context));
+  const timeline = await getLeadTimeline(c.var.db, c.req.valid('param').id, c.req.valid('query'), (kind, data) =>
+    emailSubject(kind, data, context),
+  );
   if (!timeline) throw new AppError('not_found', 'Lead not found.');
   return c.json(timeline, 200);
 });

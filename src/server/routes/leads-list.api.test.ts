@@ -35,10 +35,13 @@ async function seed(...leads: Seed[]): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   for (const [i, l] of leads.entries()) {
     const id = l.id ?? crypto.randomUUID();
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into leads (id, full_name, email, phone, property_types, status, owner_id, created_at, follow_up_on)
       values (${id}, ${l.name}, ${`lead${i}@example.com`}, '555', array['land'], ${l.status ?? 'New'}, ${l.owner ?? null}::uuid,
-              ${l.created ?? new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()}::timestamptz, ${l.follow_up_on ?? null}::date)`);
+              ${l.created ?? new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()}::timestamptz, ${l.follow_up_on ?? null}::date)`,
+    );
     ids[l.name] = id;
   }
   return ids;
@@ -89,10 +92,18 @@ describe('GET /api/leads: sort', () => {
   });
 
   it('pages every sort without repeating or skipping a lead', async () => {
-    await seed(...Array.from({ length: 25 }, (_, i) => ({ name: 'Same Name', follow_up_on: i % 3 === 0 ? '2026-12-05' : null, created: '2026-02-01T00:00:00Z' })));
+    await seed(
+      ...Array.from({ length: 25 }, (_, i) => ({
+        name: 'Same Name',
+        follow_up_on: i % 3 === 0 ? '2026-12-05' : null,
+        created: '2026-02-01T00:00:00Z',
+      })),
+    );
     for (const sort of ['name', 'status', 'created', 'next_step']) {
       for (const dir of ['asc', 'desc']) {
-        const pages = await Promise.all([1, 2, 3, 4].map((page) => api<LeadListResponse>('GET', `/api/leads?sort=${sort}&dir=${dir}&page_size=8&page=${page}`)));
+        const pages = await Promise.all(
+          [1, 2, 3, 4].map((page) => api<LeadListResponse>('GET', `/api/leads?sort=${sort}&dir=${dir}&page_size=8&page=${page}`)),
+        );
         const ids = pages.flatMap((p) => p.body.leads.map((l) => l.id));
         expect(ids, `${sort} ${dir}`).toHaveLength(30);
         expect(new Set(ids).size, `${sort} ${dir}`).toBe(30);
@@ -131,7 +142,7 @@ describe('GET /api/leads: owner', () => {
     expect(await names(query)).toEqual(expected);
   });
 
-  it('filters by an admin id, and shows each owner\'s email', async () => {
+  it("filters by an admin id, and shows each owner's email", async () => {
     const res = await api<LeadListResponse>('GET', `/api/leads?owner=${other}`);
     expect(res.body.leads.map((l) => [l.full_name, l.owner_email])).toEqual([['Theirs', 'other@example.com']]);
     expect(res.body.total).toBe(1);
@@ -169,11 +180,16 @@ describe('GET /api/leads: created dates in the business time zone', () => {
   });
 
   it('refuses a range that starts after it ends, saying so', async () => {
-    const res = await api<{ error: { message: string; fields: Record<string, string> } }>('GET', '/api/leads?created_from=2026-03-09&created_to=2026-03-08');
+    const res = await api<{ error: { message: string; fields: Record<string, string> } }>(
+      'GET',
+      '/api/leads?created_from=2026-03-09&created_to=2026-03-08',
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(DATE_RANGE_MESSAGE);
     expect(res.body.error.fields.created_to).toBe(DATE_RANGE_MESSAGE);
-    expect((await t.app.request('/api/leads/export?created_from=2026-03-09&created_to=2026-03-08', { headers: { cookie } })).status).toBe(400);
+    expect((await t.app.request('/api/leads/export?created_from=2026-03-09&created_to=2026-03-08', { headers: { cookie } })).status).toBe(
+      400,
+    );
   });
 
   it.each(['?created_from=2026-02-30', '?created_to=yesterday', '?created_from=2026-3-8'])('rejects %s with 400', async (query) => {
@@ -187,7 +203,11 @@ type EventRow = { lead_id: string; kind: string; actor_id: string | null; data: 
 describe('POST /api/leads/bulk', () => {
   let ids: Record<string, string>;
   beforeEach(async () => {
-    ids = await seed({ name: 'A', status: 'New' }, { name: 'B', status: 'Contacted', owner: other }, { name: 'C', status: 'New', owner: me });
+    ids = await seed(
+      { name: 'A', status: 'New' },
+      { name: 'B', status: 'Contacted', owner: other },
+      { name: 'C', status: 'New', owner: me },
+    );
   });
   const bulk = (body: unknown) => api<{ updated: number; error?: { fields?: Record<string, string> } }>('POST', '/api/leads/bulk', body);
 
@@ -201,7 +221,10 @@ describe('POST /api/leads/bulk', () => {
       B: ['Converted', true],
       C: ['New', false],
     });
-    const history = await rowsOf<StatusRow>(database.db, sql`select lead_id, from_status, to_status, changed_by from lead_status_changes order by from_status`);
+    const history = await rowsOf<StatusRow>(
+      database.db,
+      sql`select lead_id, from_status, to_status, changed_by from lead_status_changes order by from_status`,
+    );
     expect(history).toEqual([
       { lead_id: ids.B, from_status: 'Contacted', to_status: 'Converted', changed_by: me },
       { lead_id: ids.A, from_status: 'New', to_status: 'Converted', changed_by: me },
@@ -212,7 +235,10 @@ describe('POST /api/leads/bulk', () => {
     const res = await bulk({ ids: [ids.A, ids.B, ids.C], action: 'assign', owner_id: me });
     expect(res).toEqual({ status: 200, body: { updated: 3 } });
     expect((await api<LeadListResponse>('GET', '/api/leads?owner=me')).body.total).toBe(3);
-    const events = await rowsOf<EventRow>(database.db, sql`select lead_id, kind, actor_id, data from lead_events order by data->>'from' nulls first`);
+    const events = await rowsOf<EventRow>(
+      database.db,
+      sql`select lead_id, kind, actor_id, data from lead_events order by data->>'from' nulls first`,
+    );
     expect(events).toEqual([
       { lead_id: ids.A, kind: 'owner', actor_id: me, data: { from: null, to: 'Stella Staff' } },
       { lead_id: ids.B, kind: 'owner', actor_id: me, data: { from: 'Otto Other', to: 'Stella Staff' } },
@@ -289,7 +315,10 @@ describe('GET /api/leads/export', () => {
     expect(await csv(`?ids=${ids.Mine},${ids['Not mine']}&owner=me`)).toHaveLength(2);
   });
 
-  it.each([`?ids=nope`, `?ids=${Array.from({ length: MAX_EXPORT_IDS + 1 }, () => crypto.randomUUID()).join(',')}`])('rejects bad ids with 400', async (query) => {
-    expect((await t.app.request(`/api/leads/export${query}`, { headers: { cookie } })).status).toBe(400);
-  });
+  it.each([`?ids=nope`, `?ids=${Array.from({ length: MAX_EXPORT_IDS + 1 }, () => crypto.randomUUID()).join(',')}`])(
+    'rejects bad ids with 400',
+    async (query) => {
+      expect((await t.app.request(`/api/leads/export${query}`, { headers: { cookie } })).status).toBe(400);
+    },
+  );
 });

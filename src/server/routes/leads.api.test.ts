@@ -45,17 +45,31 @@ describe('POST /api/leads', () => {
       message: '',
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ full_name: 'Grace Hopper', email: 'grace@example.com', status: 'New', contacted: false, message: null, property_types: ['land'] });
+    expect(res.body).toMatchObject({
+      full_name: 'Grace Hopper',
+      email: 'grace@example.com',
+      status: 'New',
+      contacted: false,
+      message: null,
+      property_types: ['land'],
+    });
     const detail = (await api<LeadDetail>('GET', `/api/leads/${res.body.id}`)).body;
-    expect(detail.status_history).toEqual([{ from_status: null, to_status: 'New', changed_by: 'Stella Staff', changed_at: expect.any(String) }]);
+    expect(detail.status_history).toEqual([
+      { from_status: null, to_status: 'New', changed_by: 'Stella Staff', changed_at: expect.any(String) },
+    ]);
   });
 
   it('ignores a status sent by the client', async () => {
     expect((await add({ status: 'Converted' })).status).toBe('New');
   });
 
-  it('rejects bad input with the product\'s validation messages', async () => {
-    const res = await api<{ error: { fields: Record<string, string> } }>('POST', '/api/leads', { full_name: '', email: 'x', phone: '', property_types: [] });
+  it("rejects bad input with the product's validation messages", async () => {
+    const res = await api<{ error: { fields: Record<string, string> } }>('POST', '/api/leads', {
+      full_name: '',
+      email: 'x',
+      phone: '',
+      property_types: [],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.fields).toMatchObject({
       full_name: 'Name is required',
@@ -135,7 +149,9 @@ describe('GET /api/leads', () => {
     it.each(['55', '555', '+1', '-', '  (  ) ', 'digits5'])('does not match everyone by digits for %j', async (search) => {
       const page = await list(`?search=${encodeURIComponent(search)}`);
       // "555" is in every phone as typed, so it still matches them all as a plain substring.
-      const asTyped = (await list()).leads.filter((l) => l.phone.includes(search.trim()) || l.full_name.toLowerCase().includes(search.trim()) || l.email.includes(search.trim()));
+      const asTyped = (await list()).leads.filter(
+        (l) => l.phone.includes(search.trim()) || l.full_name.toLowerCase().includes(search.trim()) || l.email.includes(search.trim()),
+      );
       expect(page.leads.map((l) => l.full_name)).toEqual(asTyped.map((l) => l.full_name));
     });
 
@@ -145,9 +161,12 @@ describe('GET /api/leads', () => {
     });
   });
 
-  it.each(['?search=a%00b', '?status=Lost', '?property_type=castle', '?page=0', '?page_size=1000', `?search=${'x'.repeat(201)}`])('rejects %s with 400', async (query) => {
-    expect((await api('GET', `/api/leads${query}`)).status).toBe(400);
-  });
+  it.each(['?search=a%00b', '?status=Lost', '?property_type=castle', '?page=0', '?page_size=1000', `?search=${'x'.repeat(201)}`])(
+    'rejects %s with 400',
+    async (query) => {
+      expect((await api('GET', `/api/leads${query}`)).status).toBe(400);
+    },
+  );
 });
 
 describe('PATCH /api/leads/{id}', () => {
@@ -160,14 +179,20 @@ describe('PATCH /api/leads/{id}', () => {
 
   it('keeps both of two concurrent edits of different fields', async () => {
     const lead = await add();
-    await Promise.all([api('PATCH', `/api/leads/${lead.id}`, { phone: '111' }), api('PATCH', `/api/leads/${lead.id}`, { message: 'Second edit' })]);
+    await Promise.all([
+      api('PATCH', `/api/leads/${lead.id}`, { phone: '111' }),
+      api('PATCH', `/api/leads/${lead.id}`, { message: 'Second edit' }),
+    ]);
     const after = (await api<LeadDetail>('GET', `/api/leads/${lead.id}`)).body;
     expect(after).toMatchObject({ phone: '111', message: 'Second edit', full_name: lead.full_name });
   });
 
   it('moves a New lead marked contacted to Contacted, and records who and when', async () => {
     const lead = await add();
-    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: true })).body).toMatchObject({ contacted: true, status: 'Contacted' });
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: true })).body).toMatchObject({
+      contacted: true,
+      status: 'Contacted',
+    });
     expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted' })).body.status).toBe('Converted');
     expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: true })).body.status).toBe('Converted');
     const history = (await api<LeadDetail>('GET', `/api/leads/${lead.id}`)).body.status_history;
@@ -191,7 +216,10 @@ describe('PATCH /api/leads/{id}', () => {
 describe('DELETE /api/leads/{id}', () => {
   it('deletes the lead and keeps its appointments without a lead', async () => {
     const lead = await add();
-    await execute(database.db, sql`insert into appointments (lead_id, date, time, type) values (${lead.id}, '2030-01-01', '10:00', 'Call')`);
+    await execute(
+      database.db,
+      sql`insert into appointments (lead_id, date, time, type) values (${lead.id}, '2030-01-01', '10:00', 'Call')`,
+    );
     expect((await api('DELETE', `/api/leads/${lead.id}`)).status).toBe(200);
     expect((await api('GET', `/api/leads/${lead.id}`)).status).toBe(404);
     expect((await api('DELETE', `/api/leads/${lead.id}`)).status).toBe(404);
@@ -219,14 +247,23 @@ describe('GET /api/leads/export', () => {
   });
 
   it('exports script and formula payloads as inert, quoted text cells', async () => {
-    await add({ full_name: '<script>window.__xss=1</script>', phone: '+1 301 555 0100', message: '@SUM(1+1)\n<img src=x onerror=window.__xss=1>' });
+    await add({
+      full_name: '<script>window.__xss=1</script>',
+      phone: '+1 301 555 0100',
+      message: '@SUM(1+1)\n<img src=x onerror=window.__xss=1>',
+    });
     await add({ full_name: '-2+3', email: 'minus@example.com', phone: '=1+1', message: 'javascript:window.__xss=1, "quoted"' });
     const text = await (await t.app.request('/api/leads/export', { headers: { cookie } })).text();
     const rows = parseCsv(text).slice(1);
     const cells = rows.map(([name, email, phone, , , , , message]) => ({ name, email, phone, message }));
     expect(cells).toEqual(
       expect.arrayContaining([
-        { name: '<script>window.__xss=1</script>', email: 'ada@example.com', phone: "'+1 301 555 0100", message: "'@SUM(1+1)\n<img src=x onerror=window.__xss=1>" },
+        {
+          name: '<script>window.__xss=1</script>',
+          email: 'ada@example.com',
+          phone: "'+1 301 555 0100",
+          message: "'@SUM(1+1)\n<img src=x onerror=window.__xss=1>",
+        },
         { name: "'-2+3", email: 'minus@example.com', phone: "'=1+1", message: 'javascript:window.__xss=1, "quoted"' },
       ]),
     );
@@ -266,10 +303,19 @@ function parseCsv(text: string): string[][] {
 describe('the workspace fields of PATCH /api/leads/{id}', () => {
   it('derives Contacted from the status both ways, and refuses a contradiction', async () => {
     const lead = await add();
-    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted' })).body).toMatchObject({ status: 'Converted', contacted: true });
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted' })).body).toMatchObject({
+      status: 'Converted',
+      contacted: true,
+    });
     // Marked not contacted: back to New (the one status that means it).
-    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: false })).body).toMatchObject({ status: 'New', contacted: false });
-    const refused = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { status: 'Converted', contacted: false });
+    expect((await api<Lead>('PATCH', `/api/leads/${lead.id}`, { contacted: false })).body).toMatchObject({
+      status: 'New',
+      contacted: false,
+    });
+    const refused = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, {
+      status: 'Converted',
+      contacted: false,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.fields.contacted).toBe('Contacted must be Yes unless the status is New');
   });
@@ -318,13 +364,18 @@ describe('the workspace fields of PATCH /api/leads/{id}', () => {
       follow_up_note: null,
       property_address: null,
     });
-    const events = await rowsOf<{ kind: string; data: unknown }>(database.db, sql`select kind, data from lead_events where lead_id = ${lead.id} order by created_at, kind`);
+    const events = await rowsOf<{ kind: string; data: unknown }>(
+      database.db,
+      sql`select kind, data from lead_events where lead_id = ${lead.id} order by created_at, kind`,
+    );
     expect(events).toEqual([
       { kind: 'follow_up', data: { on: '2026-12-01', note: 'Send the zoning report' } },
       { kind: 'owner', data: { from: null, to: 'Stella Staff' } },
       { kind: 'follow_up', data: { on: null, note: null } },
     ]);
-    const unknown = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { owner_id: crypto.randomUUID() });
+    const unknown = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, {
+      owner_id: crypto.randomUUID(),
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.fields.owner_id).toBe('No such admin');
     const noDate = await api<{ error: { fields: Record<string, string> } }>('PATCH', `/api/leads/${lead.id}`, { follow_up_note: 'Call' });

@@ -40,7 +40,8 @@ const listRoute = createAdminRoute({
   method: 'get',
   path: '/api/leads',
   tags: ['leads'],
-  summary: 'Leads: search; status, property type, owner and created-date filters; sorted (newest first by default); one page with the total',
+  summary:
+    'Leads: search; status, property type, owner and created-date filters; sorted (newest first by default); one page with the total',
   request: { query: leadListQuerySchema },
   responses: { 200: jsonContent(leadListResponseSchema, 'A page of leads'), ...errorResponses({ 400: 'Invalid input' }) },
 });
@@ -49,7 +50,7 @@ const exportRoute = createAdminRoute({
   method: 'get',
   path: '/api/leads/export',
   tags: ['leads'],
-  summary: 'Every lead matching the search and filters (or only the leads in ids), in the list\'s order, as CSV',
+  summary: "Every lead matching the search and filters (or only the leads in ids), in the list's order, as CSV",
   request: { query: leadExportQuerySchema },
   responses: { 200: mediaContent('text/csv', 'CSV', z.string()), ...errorResponses({ 400: 'Invalid input' }) },
 });
@@ -96,7 +97,10 @@ const bulkRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Change the status or owner of, or delete, up to 500 leads at once (one transaction)',
   request: { body: { required: true, ...jsonContent(bulkLeadRequestSchema, 'The leads and the action') } },
-  responses: { 200: jsonContent(bulkLeadResponseSchema, 'How many of the leads were found and changed'), ...errorResponses({ 400: 'Invalid input' }) },
+  responses: {
+    200: jsonContent(bulkLeadResponseSchema, 'How many of the leads were found and changed'),
+    ...errorResponses({ 400: 'Invalid input' }),
+  },
 });
 
 const CSV_HEADER = [
@@ -138,7 +142,10 @@ const csvOf = (l: Lead) =>
   ]);
 
 /** The query's filters as the database reads them: `me` is this admin, `none` unassigned, the days in the business time zone. */
-function filtersOf(c: Context<AppEnv>, query: Omit<LeadExportQuery, 'ids'> & { ids?: string[] | undefined }): { filters: LeadFilters; order: LeadOrder } {
+function filtersOf(
+  c: Context<AppEnv>,
+  query: Omit<LeadExportQuery, 'ids'> & { ids?: string[] | undefined },
+): { filters: LeadFilters; order: LeadOrder } {
   if (query.created_from && query.created_to && query.created_from > query.created_to) {
     throw new AppError('validation_failed', DATE_RANGE_MESSAGE, { created_to: DATE_RANGE_MESSAGE });
   }
@@ -204,12 +211,20 @@ export const leadRoutes = createRouter()
     return c.json({ updated }, 200);
   })
   .openapi(createRoute, async (c) => {
-    const { id } = await createLead(c.var.db, c.req.valid('json'), { createdBy: c.var.user.id, mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: false } });
+    const { id } = await createLead(c.var.db, c.req.valid('json'), {
+      createdBy: c.var.user.id,
+      mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: false },
+    });
     c.var.deps.outbox.nudge();
     const lead = id ? await getLead(c.var.db, id) : undefined;
     if (!lead) throw new AppError('internal_error', 'The lead could not be read back.');
     const { status_history: _history, ...created } = lead;
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_created', targetType: 'lead', targetId: lead.id, details: { name: lead.full_name } });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'lead_created',
+      targetType: 'lead',
+      targetId: lead.id,
+      details: { name: lead.full_name },
+    });
     return c.json(created, 201);
   })
   .openapi(getRoute, async (c) => {
@@ -227,17 +242,31 @@ export const leadRoutes = createRouter()
     if (!lead) throw leadNotFound();
     const changes = before ? leadChanges(before, lead) : {};
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), { action: 'lead_updated', targetType: 'lead', targetId: id, details: { name: lead.full_name, changes } });
+      await recordAudit(c.var.db, actorOf(c), {
+        action: 'lead_updated',
+        targetType: 'lead',
+        targetId: id,
+        details: { name: lead.full_name, changes },
+      });
     }
     return c.json(lead, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { appointments } = c.req.valid('query');
-    const deleted = await deleteLeadWithAppointments(c.var.db, id, { appointments, adminId: c.var.user.id, mail: appointmentMailOf(c.var.deps.config) });
+    const deleted = await deleteLeadWithAppointments(c.var.db, id, {
+      appointments,
+      adminId: c.var.user.id,
+      mail: appointmentMailOf(c.var.deps.config),
+    });
     if (!deleted) throw leadNotFound();
     const { full_name: name, ...done } = deleted;
-    await recordAudit(c.var.db, actorOf(c), { action: 'lead_deleted', targetType: 'lead', targetId: id, details: { name, appointments, ...done } });
+    await recordAudit(c.var.db, actorOf(c), {
+      action: 'lead_deleted',
+      targetType: 'lead',
+      targetId: id,
+      details: { name, appointments, ...done },
+    });
     c.var.deps.outbox.nudge();
     return c.json({ id, ...done }, 200);
   });

@@ -65,9 +65,13 @@ describe('POST /api/auth/invites/accept checks the token before hashing', () => 
     const expired = await invite();
     await execute(database.db, sql`update account_tokens set expires_at = now() - interval '1 second' where used_at is null`);
     const withdrawn = await invite();
-    await execute(database.db, sql`update account_tokens set revoked_at = now() where used_at is null and revoked_at is null and expires_at > now()`);
+    await execute(
+      database.db,
+      sql`update account_tokens set revoked_at = now() where used_at is null and revoked_at is null and expires_at > now()`,
+    );
     hashes.mockClear();
-    for (const token of [used, expired, withdrawn]) expect((await t.json('POST', '/api/auth/invites/accept', body(token))).status).toBe(404);
+    for (const token of [used, expired, withdrawn])
+      expect((await t.json('POST', '/api/auth/invites/accept', body(token))).status).toBe(404);
     expect(hashes).not.toHaveBeenCalled();
   });
 });

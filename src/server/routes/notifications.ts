@@ -78,7 +78,8 @@ export const notificationRoutes = createRouter()
     const key = hashToken(token);
     // Each tab holds a stream; past the caps a stuck client or a script opening streams in a loop is refused.
     const refused = deps.hub.refusal(key);
-    if (refused === 'session') throw tooManyRequests(STREAM_RETRY_SECONDS, 'live notification streams are open for this sign-in: close some tabs');
+    if (refused === 'session')
+      throw tooManyRequests(STREAM_RETRY_SECONDS, 'live notification streams are open for this sign-in: close some tabs');
     if (refused === 'process') throw tooManyRequests(STREAM_RETRY_SECONDS, 'live notification streams are open on this server');
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no'); // nginx: do not buffer the stream

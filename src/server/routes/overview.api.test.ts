@@ -12,10 +12,13 @@ const database = useTestDatabase();
 const TZ = 'America/New_York';
 /** An appointment at now + offset, written as wall-clock date and time in the business zone. */
 const appointmentAt = (offset: string, leadId: string | null, type = 'Call', notes: string | null = null) =>
-  execute(database.db, sql`
+  execute(
+    database.db,
+    sql`
     insert into appointments (lead_id, date, time, type, notes)
     select ${leadId}, local::date, local::time, ${type}, ${notes}
-    from (select date_trunc('minute', (now() + ${offset}::interval) at time zone ${TZ}) as local) x`);
+    from (select date_trunc('minute', (now() + ${offset}::interval) at time zone ${TZ}) as local) x`,
+  );
 
 describe('GET /api/overview', () => {
   it('counts in SQL and lists the 5 newest leads and the next 5 appointments within 7 days', async () => {
@@ -23,7 +26,14 @@ describe('GET /api/overview', () => {
     await ensureAdmin(database.db, 'boss@example.com', 'boss-password');
     const cookie = await signIn(t.json, 'boss@example.com', 'boss-password');
     const add = async (name: string) =>
-      ((await (await t.json('POST', '/api/leads', { full_name: name, email: `${name.toLowerCase()}@x.test`, phone: '1', property_types: ['land'] }, { cookie })).json()) as Lead);
+      (await (
+        await t.json(
+          'POST',
+          '/api/leads',
+          { full_name: name, email: `${name.toLowerCase()}@x.test`, phone: '1', property_types: ['land'] },
+          { cookie },
+        )
+      ).json()) as Lead;
     const leads: Lead[] = [];
     for (const name of ['One', 'Two', 'Three', 'Four', 'Five', 'Six']) leads.push(await add(name));
     await t.json('PATCH', `/api/leads/${leads[0]!.id}`, { contacted: true }, { cookie });

@@ -43,7 +43,10 @@ const lookupRoute = createPublicRoute({
   tags: ['auth'],
   summary: 'The account a reset link is for, while it can be used',
   request: { params: z.object({ token: linkTokenSchema }) },
-  responses: { 200: jsonContent(passwordResetLookupSchema, 'The account'), ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }) },
+  responses: {
+    200: jsonContent(passwordResetLookupSchema, 'The account'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }),
+  },
 });
 
 const confirmRoute = createPublicRoute({
@@ -52,7 +55,10 @@ const confirmRoute = createPublicRoute({
   tags: ['auth'],
   summary: 'Choose the new password: every session, calendar feed and remembered device of the account ends',
   request: { body: { required: true, ...jsonContent(passwordResetConfirmSchema, 'The token and the new password, twice') } },
-  responses: { 200: jsonContent(z.object({ email: z.string() }), 'Changed'), ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }) },
+  responses: {
+    200: jsonContent(z.object({ email: z.string() }), 'Changed'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }),
+  },
 });
 
 export const passwordResetRoutes = createRouter()
@@ -70,12 +76,25 @@ export const passwordResetRoutes = createRouter()
       ],
       SIGN_IN_WINDOW_SECONDS,
     );
-    if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(pair) ? 'reset requests for this email from your network' : 'reset requests from your network');
+    if (hit.over.length > 0)
+      throw tooManyRequests(
+        hit.retryAfterSeconds,
+        hit.over.includes(pair) ? 'reset requests for this email from your network' : 'reset requests from your network',
+      );
     const token = newSecretToken();
-    const outcome = await requestPasswordReset(db, email, { hash: hashToken(token), link: `${config.publicUrl}/reset-password/${token}` }, actorOf(c, undefined), queueMailOf(config.mail));
+    const outcome = await requestPasswordReset(
+      db,
+      email,
+      { hash: hashToken(token), link: `${config.publicUrl}/reset-password/${token}` },
+      actorOf(c, undefined),
+      queueMailOf(config.mail),
+    );
     if (outcome === 'sent') outbox.nudge();
     // The answer is the same whatever happened; only the log tells an account at its hourly limit.
-    c.var.deps.logger.info({ event: 'password_reset_requested', requestId: c.var.requestId, ...(outcome === 'account_limit' ? { limited: 'account' } : {}) }, 'password reset asked for');
+    c.var.deps.logger.info(
+      { event: 'password_reset_requested', requestId: c.var.requestId, ...(outcome === 'account_limit' ? { limited: 'account' } : {}) },
+      'password reset asked for',
+    );
     return c.json({ message: PASSWORD_RESET_SENT }, 200);
   })
   .openapi(lookupRoute, async (c) => {

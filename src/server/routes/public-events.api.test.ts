@@ -10,18 +10,41 @@ beforeEach(async () => {
 });
 
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const event = (fields: Record<string, unknown> = {}) => ({ session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/', ...fields });
+const event = (fields: Record<string, unknown> = {}) => ({
+  session_id: 'AbCdEfGhIjKlMnOpQrStUv',
+  event_type: 'pageview',
+  page_path: '/',
+  ...fields,
+});
 const rows = () =>
-  rowsOf<Record<string, unknown>>(database.db, sql`
-    select session_id, event_type, page_path, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign from analytics_events order by id`);
+  rowsOf<Record<string, unknown>>(
+    database.db,
+    sql`
+    select session_id, event_type, page_path, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign from analytics_events order by id`,
+  );
 
 describe('POST /api/public/events', () => {
   it('stores a pageview with the user agent, referrer and UTM values, answering 204', async () => {
     const { json } = createTestApp(database);
-    const res = await json('POST', '/api/public/events', event({ referrer: 'https://www.google.com/', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'fall' }), { 'user-agent': BROWSER });
+    const res = await json(
+      'POST',
+      '/api/public/events',
+      event({ referrer: 'https://www.google.com/', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'fall' }),
+      { 'user-agent': BROWSER },
+    );
     expect(res.status).toBe(204);
     expect(await rows()).toEqual([
-      { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/', time_spent: null, user_agent: BROWSER, referrer: 'https://www.google.com/', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'fall' },
+      {
+        session_id: 'AbCdEfGhIjKlMnOpQrStUv',
+        event_type: 'pageview',
+        page_path: '/',
+        time_spent: null,
+        user_agent: BROWSER,
+        referrer: 'https://www.google.com/',
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'fall',
+      },
     ]);
   });
 
@@ -36,7 +59,10 @@ describe('POST /api/public/events', () => {
     const { json } = createTestApp(database);
     await json('POST', '/api/public/events', event({ event_type: 'heartbeat', time_spent: 30 }), { 'user-agent': BROWSER });
     await json('POST', '/api/public/events', event({ event_type: 'time_spent', time_spent: 12 }), { 'user-agent': BROWSER });
-    expect((await rows()).map((r) => [r.event_type, r.time_spent])).toEqual([['heartbeat', 30], ['time_spent', 12]]);
+    expect((await rows()).map((r) => [r.event_type, r.time_spent])).toEqual([
+      ['heartbeat', 30],
+      ['time_spent', 12],
+    ]);
   });
 
   it.each([
@@ -53,16 +79,21 @@ describe('POST /api/public/events', () => {
     expect(await rows()).toEqual([]);
   });
 
-  it.each(['Googlebot/2.1 (+http://www.google.com/bot.html)', 'curl/8.5.0', 'Mozilla/5.0 HeadlessChrome/126.0', ''])('drops bot %j with 204', async (ua) => {
-    const { json } = createTestApp(database);
-    expect((await json('POST', '/api/public/events', event(), { 'user-agent': ua })).status).toBe(204);
-    expect(await rows()).toEqual([]);
-  });
+  it.each(['Googlebot/2.1 (+http://www.google.com/bot.html)', 'curl/8.5.0', 'Mozilla/5.0 HeadlessChrome/126.0', ''])(
+    'drops bot %j with 204',
+    async (ua) => {
+      const { json } = createTestApp(database);
+      expect((await json('POST', '/api/public/events', event(), { 'user-agent': ua })).status).toBe(204);
+      expect(await rows()).toEqual([]);
+    },
+  );
 
   it('stores every event of a concurrent burst, acknowledging each after its write', async () => {
     const { json } = createTestApp(database);
     const burst = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => json('POST', '/api/public/events', event({ page_path: `/p${i}` }), { 'user-agent': BROWSER }).then((r) => r.status)),
+      Array.from({ length: 300 }, (_, i) =>
+        json('POST', '/api/public/events', event({ page_path: `/p${i}` }), { 'user-agent': BROWSER }).then((r) => r.status),
+      ),
     );
     expect(burst.every((s) => s === 204)).toBe(true);
     expect(await rows()).toHaveLength(300);
@@ -82,10 +113,15 @@ describe('analytics rate limit', () => {
 
   it('holds across app processes sharing one database, also for a burst at once', async () => {
     // Two apps on one database: two processes' limiters, counting in the same table.
-    const apps = [createTestApp(database, { ANALYTICS_RATE_LIMIT: '5', TRUST_PROXY: 'on' }), createTestApp(database, { ANALYTICS_RATE_LIMIT: '5', TRUST_PROXY: 'on' })];
+    const apps = [
+      createTestApp(database, { ANALYTICS_RATE_LIMIT: '5', TRUST_PROXY: 'on' }),
+      createTestApp(database, { ANALYTICS_RATE_LIMIT: '5', TRUST_PROXY: 'on' }),
+    ];
     const from = (ip: string) => ({ 'user-agent': BROWSER, 'x-forwarded-for': ip });
     const before = (await rows()).length;
-    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => apps[i % 2]!.json('POST', '/api/public/events', event(), from('198.51.100.40'))));
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => apps[i % 2]!.json('POST', '/api/public/events', event(), from('198.51.100.40'))),
+    );
     const codes = statuses.map((r) => r.status).sort();
     expect(codes.filter((c) => c === 204)).toHaveLength(5);
     expect(codes.filter((c) => c === 429)).toHaveLength(11);

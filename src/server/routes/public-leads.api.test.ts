@@ -13,10 +13,15 @@ beforeEach(async () => {
 });
 
 const leadRows = () =>
-  rowsOf<{ full_name: string; email: string; phone: string; property_types: string[]; message: string | null; status: string; contacted: boolean }>(
-    database.db,
-    sql`select full_name, email, phone, property_types, message, status, contacted from leads order by created_at`,
-  );
+  rowsOf<{
+    full_name: string;
+    email: string;
+    phone: string;
+    property_types: string[];
+    message: string | null;
+    status: string;
+    contacted: boolean;
+  }>(database.db, sql`select full_name, email, phone, property_types, message, status, contacted from leads order by created_at`);
 
 describe('POST /api/public/leads', () => {
   it('stores a valid lead, trimmed and with a lower-cased email, as New', async () => {
@@ -160,7 +165,12 @@ describe('POST /api/public/leads', () => {
   });
 
   it('accepts a same-origin post behind our proxy (X-Forwarded-Host) only with TRUST_PROXY', async () => {
-    const headers = { origin: 'https://crm.example', host: '127.0.0.1:3000', 'x-forwarded-host': 'crm.example', 'x-forwarded-proto': 'https' };
+    const headers = {
+      origin: 'https://crm.example',
+      host: '127.0.0.1:3000',
+      'x-forwarded-host': 'crm.example',
+      'x-forwarded-proto': 'https',
+    };
     const behindProxy = createTestApp(database, { TRUST_PROXY: 'on' });
     expect((await behindProxy.json('POST', 'http://127.0.0.1:3000/api/public/leads', validLead(), headers)).status).toBe(201);
     const direct = createTestApp(database);
@@ -197,7 +207,11 @@ describe('POST /api/public/leads', () => {
 
   it('answers a JSON body sent with an empty Content-Type with 415 and the matching code', async () => {
     const { app } = createTestApp(database);
-    const res = await app.request('/api/public/leads', { method: 'POST', headers: { 'content-type': '' }, body: JSON.stringify(validLead()) });
+    const res = await app.request('/api/public/leads', {
+      method: 'POST',
+      headers: { 'content-type': '' },
+      body: JSON.stringify(validLead()),
+    });
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({
       error: { code: 'unsupported_media_type', message: 'Send the request body as application/json.', requestId: expect.any(String) },
@@ -211,7 +225,8 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
   const secret = () => appSecret(database.db, 'lead_form_token');
   /** An honest token: signed with the server's secret, handed out `ageMs` ago. */
   const tokenAged = async (ageMs: number) => signFormToken(await secret(), Date.now() - ageMs);
-  const human = async (overrides: Record<string, unknown> = {}) => validLead({ website: '', form_token: await tokenAged(3_000), ...overrides });
+  const human = async (overrides: Record<string, unknown> = {}) =>
+    validLead({ website: '', form_token: await tokenAged(3_000), ...overrides });
 
   it('hands out a token signed with the secret stored in the database, and its age limits', async () => {
     const { json } = trapOn();
@@ -251,7 +266,15 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
 
   it('no longer trusts the fill time the browser claims', async () => {
     const { json } = trapOn();
-    const res = await json('POST', '/api/public/leads', validLead({ website: '', fill_ms: 600_000, form_token: (await (await json('GET', '/api/public/form-token')).json() as { form_token: string }).form_token }));
+    const res = await json(
+      'POST',
+      '/api/public/leads',
+      validLead({
+        website: '',
+        fill_ms: 600_000,
+        form_token: ((await (await json('GET', '/api/public/form-token')).json()) as { form_token: string }).form_token,
+      }),
+    );
     expect(res.status).toBe(201);
     expect(await leadRows()).toEqual([]);
   });
@@ -291,7 +314,10 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
 
   it('still accepts a token just under 24 hours old', async () => {
     const { json } = trapOn();
-    expect((await json('POST', '/api/public/leads', await human({ form_token: await tokenAged(FORM_TOKEN_MAX_AGE_SECONDS * 1000 - 60_000) }))).status).toBe(201);
+    expect(
+      (await json('POST', '/api/public/leads', await human({ form_token: await tokenAged(FORM_TOKEN_MAX_AGE_SECONDS * 1000 - 60_000) })))
+        .status,
+    ).toBe(201);
     expect(await leadRows()).toHaveLength(1);
   });
 
@@ -319,7 +345,11 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     }
     // Another submission with that token: refused as a stale token, so the page fetches a fresh one.
     for (const app of [a, b]) {
-      const replay = await app.json('POST', '/api/public/leads', await human({ form_token, submission_id: crypto.randomUUID(), email: 'replay@example.com' }));
+      const replay = await app.json(
+        'POST',
+        '/api/public/leads',
+        await human({ form_token, submission_id: crypto.randomUUID(), email: 'replay@example.com' }),
+      );
       expect(replay.status).toBe(400);
       expect(await replay.json()).toEqual({
         error: { code: 'validation_failed', message: REFUSED, fields: { form_token: REFUSED }, requestId: expect.any(String) },
@@ -335,7 +365,10 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     const { json } = trapOn();
     const form_token = await tokenAged(3_000);
     const answers = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => (await json('POST', '/api/public/leads', await human({ form_token, email: `burst${i}@example.com` }))).status),
+      Array.from(
+        { length: 8 },
+        async (_, i) => (await json('POST', '/api/public/leads', await human({ form_token, email: `burst${i}@example.com` }))).status,
+      ),
     );
     expect(answers.filter((s) => s === 201)).toHaveLength(1);
     expect(answers.filter((s) => s === 400)).toHaveLength(7);
@@ -349,7 +382,10 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     expect(await count()).toBe(1);
     expect(await deleteExpiredFormTokenUses(database.db)).toBe(0);
     // Kept past the token's 24 hours (and an hour for clocks), not longer.
-    const [kept] = await rowsOf<{ hours: number }>(database.db, sql`select round(extract(epoch from expires_at - now()) / 3600)::int as hours from form_token_uses`);
+    const [kept] = await rowsOf<{ hours: number }>(
+      database.db,
+      sql`select round(extract(epoch from expires_at - now()) / 3600)::int as hours from form_token_uses`,
+    );
     expect(kept?.hours).toBe(25);
     await database.db.execute(sql`update form_token_uses set expires_at = now() - interval '1 second'`);
     expect(await deleteExpiredFormTokenUses(database.db)).toBe(1);
@@ -380,7 +416,16 @@ describe('the same person twice', () => {
     // The visitor came back through a campaign: the inquiry keeps that visit.
     await database.db.execute(sql`insert into analytics_sessions (session_id, last_hour, source, utm_campaign, landing_page, page_views)
       values ('sess-again-000000000001', now(), 'google.com', 'spring', '/', 3)`);
-    const again = await json('POST', '/api/public/leads', validLead({ full_name: 'Jane D.', email: ' JANE@example.com', message: 'Second question', analytics_session_id: 'sess-again-000000000001' }));
+    const again = await json(
+      'POST',
+      '/api/public/leads',
+      validLead({
+        full_name: 'Jane D.',
+        email: ' JANE@example.com',
+        message: 'Second question',
+        analytics_session_id: 'sess-again-000000000001',
+      }),
+    );
     expect(again.status).toBe(201);
     expect(await again.json()).toEqual({ status: 'received', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
 
@@ -388,7 +433,10 @@ describe('the same person twice', () => {
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({ full_name: 'Jane Doe', message: 'First question' }); // the original words stay
     expect(await timelineOf('jane@example.com')).toEqual([{ kind: 'inquiry', message: 'Second question', source: 'google.com' }]);
-    const notices = await rowsOf<{ message: string; lead_id: string | null }>(database.db, sql`select message, lead_id from notifications order by created_at`);
+    const notices = await rowsOf<{ message: string; lead_id: string | null }>(
+      database.db,
+      sql`select message, lead_id from notifications order by created_at`,
+    );
     expect(notices.map((n) => n.message)).toEqual(['New lead: Jane Doe (jane@example.com)', 'Jane Doe wrote again']);
     expect(new Set(notices.map((n) => n.lead_id)).size).toBe(1);
     // Both forms' tokens book the same lead's call.

@@ -13,12 +13,21 @@ afterAll(async () => {
 });
 
 const ADMIN = { email: 'tokens@example.com', password: 'tokens-password' };
-const formToken = async (url: string) => ((await (await fetch(`${url}/api/public/form-token`)).json()) as { form_token: string }).form_token;
+const formToken = async (url: string) =>
+  ((await (await fetch(`${url}/api/public/form-token`)).json()) as { form_token: string }).form_token;
 const submit = (url: string, name: string, form_token: string, submission_id: string = crypto.randomUUID()) =>
   fetch(`${url}/api/public/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ full_name: name, email: `tokens+${name.replace(/\W+/g, '-').toLowerCase()}@example.com`, phone: '555', property_types: ['land'], website: '', submission_id, form_token }),
+    body: JSON.stringify({
+      full_name: name,
+      email: `tokens+${name.replace(/\W+/g, '-').toLowerCase()}@example.com`,
+      phone: '555',
+      property_types: ['land'],
+      website: '',
+      submission_id,
+      form_token,
+    }),
   });
 const storedNames = async (url: string) => {
   const cookie = await signInOverHttp(url, ADMIN);
@@ -30,7 +39,13 @@ describe.runIf(testEngine === 'postgres')('the lead form token across processes'
   it('is signed with one secret by every process on the database, and outlives a restart', async () => {
     const db = await createPostgresDatabaseUrl();
     drop = db.drop;
-    const env = { DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LEAD_MIN_FILL_SECONDS: '1', LEAD_RATE_LIMIT: '0' };
+    const env = {
+      DATABASE_URL: db.url,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LEAD_MIN_FILL_SECONDS: '1',
+      LEAD_RATE_LIMIT: '0',
+    };
     const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     servers.push(a!, b!);
 

@@ -1,4 +1,9 @@
-import { FORM_TOKEN_REFUSED_MESSAGE, formTokenResponseSchema, publicLeadRequestSchema, publicLeadResponseSchema } from '#shared/schemas/lead';
+import {
+  FORM_TOKEN_REFUSED_MESSAGE,
+  formTokenResponseSchema,
+  publicLeadRequestSchema,
+  publicLeadResponseSchema,
+} from '#shared/schemas/lead';
 import { submitPublicLead } from '../db/queries/lead-inquiries.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
@@ -40,7 +45,10 @@ const submitLeadRoute = createPublicRoute({
   request: { body: { required: true, ...jsonContent(publicLeadRequestSchema, 'The filled-in form') } },
   responses: {
     201: jsonContent(publicLeadResponseSchema, 'Received'),
-    ...errorResponses({ 400: 'Invalid fields, or a missing, forged, expired or already used form_token', 429: 'Too many submissions from this IP' }),
+    ...errorResponses({
+      400: 'Invalid fields, or a missing, forged, expired or already used form_token',
+      429: 'Too many submissions from this IP',
+    }),
   },
 });
 
@@ -76,7 +84,10 @@ export const publicLeadRoutes = createRouter()
     const refuseToken = (reason: string) => {
       // Said plainly, not swallowed: a person whose page outlived its token must not lose the
       // message; the form fetches a fresh token and sends again.
-      logger.info({ event: 'lead_form_token_refused', reason, requestId: c.var.requestId }, 'refused a public lead submission without a valid form token');
+      logger.info(
+        { event: 'lead_form_token_refused', reason, requestId: c.var.requestId },
+        'refused a public lead submission without a valid form token',
+      );
       return new AppError('validation_failed', FORM_TOKEN_REFUSED_MESSAGE, { form_token: FORM_TOKEN_REFUSED_MESSAGE });
     };
     if (config.leadMinFillSeconds > 0) {
@@ -101,7 +112,10 @@ export const publicLeadRoutes = createRouter()
 
     // One token, one submission (its retries included): a token sent again with another
     // submission_id is refused like an expired one, so a bot cannot reuse one wait for many leads.
-    if (tokenExpiresAt !== undefined && !(await claimFormToken(c.var.db, hashToken(body.form_token ?? ''), body.submission_id, tokenExpiresAt))) {
+    if (
+      tokenExpiresAt !== undefined &&
+      !(await claimFormToken(c.var.db, hashToken(body.form_token ?? ''), body.submission_id, tokenExpiresAt))
+    ) {
       throw refuseToken('reused');
     }
 
@@ -115,7 +129,11 @@ export const publicLeadRoutes = createRouter()
     // Sent after the answer, never inside it: the visitor does not wait for the mail server.
     if (result.created) c.var.deps.outbox.nudge();
     logger.info(
-      { event: result.repeated ? 'lead_inquiry' : result.created ? 'lead_created' : 'lead_duplicate', leadId: result.id, requestId: c.var.requestId },
+      {
+        event: result.repeated ? 'lead_inquiry' : result.created ? 'lead_created' : 'lead_duplicate',
+        leadId: result.id,
+        requestId: c.var.requestId,
+      },
       result.repeated ? 'added an inquiry to a known lead' : result.created ? 'stored a public lead' : 'ignored a repeated lead submission',
     );
     return received;

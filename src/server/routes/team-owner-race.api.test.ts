@@ -81,12 +81,19 @@ const races: [string, (x: Team) => [Promise<Outcome>, Promise<Outcome>]][] = [
   ['both step down at once', (x) => [demote(x.aCookie, x.a), demote(x.bCookie, x.b)]],
   ['demote one, deactivate the other', (x) => [demote(x.aCookie, x.b), deactivate(x.bCookie, x.a)]],
   ['deactivate one, remove the other', (x) => [deactivate(x.aCookie, x.b), remove(x.bCookie, x.a)]],
-  ['the API demotes one while npm run admin demotes the other', (x) => [demote(x.aCookie, x.b), cli({ command: 'role', email: 'anna@example.com', role: 'staff' })]],
-  ['npm run admin deactivates one and deletes the other', () => [cli({ command: 'deactivate', email: 'anna@example.com' }), cli({ command: 'delete', email: 'bert@example.com' })]],
+  [
+    'the API demotes one while npm run admin demotes the other',
+    (x) => [demote(x.aCookie, x.b), cli({ command: 'role', email: 'anna@example.com', role: 'staff' })],
+  ],
+  [
+    'npm run admin deactivates one and deletes the other',
+    () => [cli({ command: 'deactivate', email: 'anna@example.com' }), cli({ command: 'delete', email: 'bert@example.com' })],
+  ],
 ];
 
 const activeOwners = async () =>
-  (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from users where role = 'owner' and deactivated_at is null`))[0]!.n;
+  (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from users where role = 'owner' and deactivated_at is null`))[0]!
+    .n;
 
 describe(`two owners taking each other's place at once (${testEngine})`, () => {
   const ROUNDS = 50;

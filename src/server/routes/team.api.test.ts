@@ -34,7 +34,12 @@ async function join(email: string, role: 'owner' | 'staff', password = 'new-memb
   const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email, role });
   expect(invited.status).toBe(201);
   const token = invited.body.link.split('/invite/')[1]!;
-  const accepted = await as<{ user: { id: string } }>(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'New Member', password, confirm: password });
+  const accepted = await as<{ user: { id: string } }>(undefined, 'POST', '/api/auth/invites/accept', {
+    token,
+    display_name: 'New Member',
+    password,
+    confirm: password,
+  });
   expect(accepted.status).toBe(201);
   return { cookie: accepted.res.headers.get('set-cookie')!.split(';')[0]!, id: accepted.body.user.id, token };
 }
@@ -58,15 +63,34 @@ describe('invitations', () => {
       database.db,
       sql`select kind, to_address, data->>'link' as link, data->>'invited_by' as invited_by from emails`,
     );
-    expect(mail).toEqual({ kind: 'invite', to_address: 'sam@example.com', link: invited.body.link, invited_by: 'Olive Owner (olive@example.com)' });
+    expect(mail).toEqual({
+      kind: 'invite',
+      to_address: 'sam@example.com',
+      link: invited.body.link,
+      invited_by: 'Olive Owner (olive@example.com)',
+    });
     expect(invited.body.emailed).toBe(true);
 
     expect((await as(undefined, 'GET', `/api/auth/invites/${token}`)).body).toMatchObject({ email: 'sam@example.com', role: 'staff' });
-    const mismatch = await as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'Sam Staff', password: 'sam-password-1', confirm: 'sam-password-2' });
+    const mismatch = await as(undefined, 'POST', '/api/auth/invites/accept', {
+      token,
+      display_name: 'Sam Staff',
+      password: 'sam-password-1',
+      confirm: 'sam-password-2',
+    });
     expect(mismatch.status).toBe(400);
     // A name is asked for, with the account page's rules.
-    for (const [display_name, message] of [[undefined, 'Name is required'], ['   ', 'Name is required'], ['x'.repeat(81), 'Name must be at most 80 characters']] as const) {
-      const nameless = await as<{ error: { fields: Record<string, string> } }>(undefined, 'POST', '/api/auth/invites/accept', { token, display_name, password: 'sam-password-1', confirm: 'sam-password-1' });
+    for (const [display_name, message] of [
+      [undefined, 'Name is required'],
+      ['   ', 'Name is required'],
+      ['x'.repeat(81), 'Name must be at most 80 characters'],
+    ] as const) {
+      const nameless = await as<{ error: { fields: Record<string, string> } }>(undefined, 'POST', '/api/auth/invites/accept', {
+        token,
+        display_name,
+        password: 'sam-password-1',
+        confirm: 'sam-password-1',
+      });
       expect(nameless.status).toBe(400);
       expect(nameless.body.error.fields).toEqual({ display_name: message });
     }
@@ -77,9 +101,19 @@ describe('invitations', () => {
       confirm: 'sam-password-1',
     });
     expect(accepted.status).toBe(201);
-    expect(accepted.body.user).toEqual({ id: expect.any(String), email: 'sam@example.com', display_name: 'Sam Staff', phone: null, role: 'staff' });
+    expect(accepted.body.user).toEqual({
+      id: expect.any(String),
+      email: 'sam@example.com',
+      display_name: 'Sam Staff',
+      phone: null,
+      role: 'staff',
+    });
     const cookie = accepted.res.headers.get('set-cookie')!.split(';')[0]!;
-    expect((await as<{ user: { role: string } }>(cookie, 'GET', '/api/auth/session')).body.user).toMatchObject({ display_name: 'Sam Staff', phone: null, role: 'staff' });
+    expect((await as<{ user: { role: string } }>(cookie, 'GET', '/api/auth/session')).body.user).toMatchObject({
+      display_name: 'Sam Staff',
+      phone: null,
+      role: 'staff',
+    });
     // The team page names everyone, with their email and phone.
     const members = (await as<Team>(owner, 'GET', '/api/team')).body.members;
     expect(members.map((m) => [m.display_name, m.email, m.phone])).toEqual([
@@ -88,7 +122,16 @@ describe('invitations', () => {
     ]);
     // Used: the link works no more, and the password works at sign-in.
     expect((await as(undefined, 'GET', `/api/auth/invites/${token}`)).status).toBe(404);
-    expect((await as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'Other', password: 'other-password', confirm: 'other-password' })).status).toBe(404);
+    expect(
+      (
+        await as(undefined, 'POST', '/api/auth/invites/accept', {
+          token,
+          display_name: 'Other',
+          password: 'other-password',
+          confirm: 'other-password',
+        })
+      ).status,
+    ).toBe(404);
     await signIn(t.json, 'sam@example.com', 'sam-password-1');
   });
 
@@ -98,7 +141,10 @@ describe('invitations', () => {
     const body = (await res.json()) as InviteCreated;
     expect(body.emailed).toBe(false);
     expect(body.link).toMatch(/\/invite\//);
-    const [mail] = await rowsOf<{ status: string; has_link: boolean }>(database.db, sql`select status, data ? 'link' as has_link from emails`);
+    const [mail] = await rowsOf<{ status: string; has_link: boolean }>(
+      database.db,
+      sql`select status, data ? 'link' as has_link from emails`,
+    );
     expect(mail).toEqual({ status: 'not_sent', has_link: false });
   });
 
@@ -120,7 +166,12 @@ describe('invitations', () => {
     const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email: 'late@example.com', role: 'staff' });
     await execute(database.db, sql`update account_tokens set expires_at = now() - interval '1 second'`);
     const token = invited.body.link.split('/invite/')[1]!;
-    const res = await as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: 'Late', password: 'late-password', confirm: 'late-password' });
+    const res = await as(undefined, 'POST', '/api/auth/invites/accept', {
+      token,
+      display_name: 'Late',
+      password: 'late-password',
+      confirm: 'late-password',
+    });
     expect(res.status).toBe(404);
     expect(errorOf(res.body)).toMatch(/not valid any more/);
   });
@@ -128,7 +179,16 @@ describe('invitations', () => {
   it('two accepts of one link at once make one account', async () => {
     const invited = await as<InviteCreated>(owner, 'POST', '/api/team/invites', { email: 'twice@example.com', role: 'staff' });
     const token = invited.body.link.split('/invite/')[1]!;
-    const results = await Promise.all([1, 2].map((n) => as(undefined, 'POST', '/api/auth/invites/accept', { token, display_name: `Twice ${n}`, password: `password-${n}x`, confirm: `password-${n}x` })));
+    const results = await Promise.all(
+      [1, 2].map((n) =>
+        as(undefined, 'POST', '/api/auth/invites/accept', {
+          token,
+          display_name: `Twice ${n}`,
+          password: `password-${n}x`,
+          confirm: `password-${n}x`,
+        }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 404]);
     expect(await rowsOf(database.db, sql`select id from users where email = 'twice@example.com'`)).toHaveLength(1);
   });
@@ -151,7 +211,12 @@ describe('roles, deactivation and removal', () => {
 
   it('deactivation ends their sessions at once, refuses their sign-in, and keeps their leads until reassigned', async () => {
     const sam = await join('sam@example.com', 'staff', 'sam-password');
-    const lead = await as<{ id: string }>(sam.cookie, 'POST', '/api/leads', { full_name: 'Jane Doe', email: 'jane@example.com', phone: '555', property_types: ['land'] });
+    const lead = await as<{ id: string }>(sam.cookie, 'POST', '/api/leads', {
+      full_name: 'Jane Doe',
+      email: 'jane@example.com',
+      phone: '555',
+      property_types: ['land'],
+    });
     expect((await as(sam.cookie, 'PATCH', `/api/leads/${lead.body.id}`, { owner_id: sam.id })).status).toBe(200);
     await execute(database.db, sql`insert into calendar_feeds (user_id, token_hash) values (${sam.id}, 'feed-hash')`);
 
@@ -168,7 +233,12 @@ describe('roles, deactivation and removal', () => {
     expect(moved.body.moved).toBe(1);
     const [row] = await rowsOf<{ owner_id: string }>(database.db, sql`select owner_id from leads where id = ${lead.body.id}`);
     expect(row!.owner_id).toBe(ownerId);
-    expect(await rowsOf(database.db, sql`select 1 from lead_events where lead_id = ${lead.body.id} and kind = 'owner' and data->>'from' = 'New Member' and data->>'to' = 'Olive Owner'`)).toHaveLength(1);
+    expect(
+      await rowsOf(
+        database.db,
+        sql`select 1 from lead_events where lead_id = ${lead.body.id} and kind = 'owner' and data->>'from' = 'New Member' and data->>'to' = 'Olive Owner'`,
+      ),
+    ).toHaveLength(1);
     // Leads cannot go to a deactivated account.
     expect((await as(owner, 'POST', `/api/team/members/${ownerId}/reassign`, { to: sam.id })).status).toBe(409);
 
@@ -177,7 +247,10 @@ describe('roles, deactivation and removal', () => {
   });
 
   it('an owner cannot deactivate or remove themselves', async () => {
-    for (const [method, path] of [['POST', `/api/team/members/${ownerId}/deactivate`], ['DELETE', `/api/team/members/${ownerId}`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/api/team/members/${ownerId}/deactivate`],
+      ['DELETE', `/api/team/members/${ownerId}`],
+    ] as const) {
       const res = await as(owner, method, path);
       expect(res.status).toBe(409);
       expect(errorOf(res.body)).toBe(NOT_YOURSELF);
@@ -186,7 +259,12 @@ describe('roles, deactivation and removal', () => {
 
   it('removing an account keeps its leads, without an owner, and ends its sessions', async () => {
     const sam = await join('sam@example.com', 'staff');
-    const lead = await as<{ id: string }>(sam.cookie, 'POST', '/api/leads', { full_name: 'Jane Doe', email: 'jane@example.com', phone: '555', property_types: ['land'] });
+    const lead = await as<{ id: string }>(sam.cookie, 'POST', '/api/leads', {
+      full_name: 'Jane Doe',
+      email: 'jane@example.com',
+      phone: '555',
+      property_types: ['land'],
+    });
     await as(sam.cookie, 'PATCH', `/api/leads/${lead.body.id}`, { owner_id: sam.id });
     expect((await as(owner, 'DELETE', `/api/team/members/${sam.id}`)).status).toBe(200);
     expect((await as(sam.cookie, 'GET', '/api/leads')).status).toBe(401);
@@ -228,7 +306,10 @@ describe('first run', () => {
     expect((await as(undefined, 'GET', `/api/auth/setup/${'x'.repeat(43)}`)).status).toBe(404);
     const body = { token, display_name: 'Fran First', email: 'First@Example.com', password: 'first-password', confirm: 'first-password' };
     expect((await as(undefined, 'POST', '/api/auth/setup', { ...body, confirm: 'other' })).status).toBe(400);
-    const nameless = await as<{ error: { fields: Record<string, string> } }>(undefined, 'POST', '/api/auth/setup', { ...body, display_name: ' ' });
+    const nameless = await as<{ error: { fields: Record<string, string> } }>(undefined, 'POST', '/api/auth/setup', {
+      ...body,
+      display_name: ' ',
+    });
     expect(nameless.status).toBe(400);
     expect(nameless.body.error.fields).toEqual({ display_name: 'Name is required' });
     const created = await as<{ user: { email: string; role: string } }>(undefined, 'POST', '/api/auth/setup', body);

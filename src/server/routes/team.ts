@@ -66,12 +66,19 @@ const revokeRoute = createOwnerRoute({
   tags: ['team'],
   summary: 'Withdraw a pending invitation (its link stops working)',
   request: { params: inviteParamsSchema },
-  responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'Withdrawn'), ...errorResponses({ 400: 'Invalid input', 404: 'No such pending invitation' }) },
+  responses: {
+    200: jsonContent(z.object({ ok: z.literal(true) }), 'Withdrawn'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such pending invitation' }),
+  },
 });
 
 const memberResponses = {
   200: jsonContent(teamMemberSchema, 'The account after the change'),
-  ...errorResponses({ 400: 'Invalid input', 404: 'No such account', 409: 'The team would be left without an active owner, or it is your own account' }),
+  ...errorResponses({
+    400: 'Invalid input',
+    404: 'No such account',
+    409: 'The team would be left without an active owner, or it is your own account',
+  }),
 };
 
 const roleRoute = createOwnerRoute({
@@ -87,7 +94,8 @@ const deactivateRoute = createOwnerRoute({
   method: 'post',
   path: '/api/team/members/{id}/deactivate',
   tags: ['team'],
-  summary: 'Deactivate an account: its sessions, live streams, calendar feed and remembered devices end at once; its leads keep it as owner',
+  summary:
+    'Deactivate an account: its sessions, live streams, calendar feed and remembered devices end at once; its leads keep it as owner',
   request: { params: memberParamsSchema },
   responses: memberResponses,
 });
@@ -117,7 +125,7 @@ const reassignRoute = createOwnerRoute({
   method: 'post',
   path: '/api/team/members/{id}/reassign',
   tags: ['team'],
-  summary: "Give every lead this person owns to someone else (or to nobody)",
+  summary: 'Give every lead this person owns to someone else (or to nobody)',
   request: { params: memberParamsSchema, body: { required: true, ...jsonContent(reassignRequestSchema, 'The new owner') } },
   responses: {
     200: jsonContent(reassignResultSchema, 'How many leads moved'),
@@ -133,7 +141,10 @@ const inviteLookupRoute = createPublicRoute({
   tags: ['auth'],
   summary: 'The invitation a link stands for (email and role), while it can be accepted',
   request: { params: tokenParams },
-  responses: { 200: jsonContent(inviteLookupSchema, 'The invitation'), ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown' }) },
+  responses: {
+    200: jsonContent(inviteLookupSchema, 'The invitation'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown' }),
+  },
 });
 
 const signedIn = jsonContent(z.object({ user: currentUserSchema }), 'The new account, signed in');
@@ -144,10 +155,14 @@ const acceptRoute = createPublicRoute({
   tags: ['auth'],
   summary: 'Accept an invitation: give your name and choose a password; the account is created and signed in',
   request: { body: { required: true, ...jsonContent(acceptInviteSchema, 'The token, your name and the new password, twice') } },
-  responses: { 201: signedIn, ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown', 409: 'The email is already on the team' }) },
+  responses: {
+    201: signedIn,
+    ...errorResponses({ 400: 'Invalid input', 404: 'Used, withdrawn, expired or unknown', 409: 'The email is already on the team' }),
+  },
 });
 
-export const SETUP_NOT_VALID = 'This set-up link is not valid: the first owner exists already, or the server restarted and printed a new link in its log.';
+export const SETUP_NOT_VALID =
+  'This set-up link is not valid: the first owner exists already, or the server restarted and printed a new link in its log.';
 
 const setupCheckRoute = createPublicRoute({
   method: 'get',
@@ -155,7 +170,10 @@ const setupCheckRoute = createPublicRoute({
   tags: ['auth'],
   summary: 'Whether a first-run set-up link still works',
   request: { params: tokenParams },
-  responses: { 200: jsonContent(z.object({ ok: z.literal(true) }), 'It works'), ...errorResponses({ 400: 'Invalid input', 404: 'Not valid' }) },
+  responses: {
+    200: jsonContent(z.object({ ok: z.literal(true) }), 'It works'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'Not valid' }),
+  },
 });
 
 const setupRoute = createPublicRoute({
@@ -163,7 +181,9 @@ const setupRoute = createPublicRoute({
   path: '/api/auth/setup',
   tags: ['auth'],
   summary: "Create the first owner from the set-up link printed in the server's log, and sign in",
-  request: { body: { required: true, ...jsonContent(setupRequestSchema, 'The token, the owner\'s name and email, and the password, twice') } },
+  request: {
+    body: { required: true, ...jsonContent(setupRequestSchema, "The token, the owner's name and email, and the password, twice") },
+  },
   responses: { 201: signedIn, ...errorResponses({ 400: 'Invalid input', 404: 'The link is not valid' }) },
 });
 
@@ -186,10 +206,13 @@ export const teamRoutes = createRouter()
     return c.json({ invite, link, emailed: mail.sending }, 201);
   })
   .openapi(revokeRoute, async (c) => {
-    if (!(await revokeInvite(c.var.db, c.req.valid('param').id, actorOf(c)))) throw new AppError('not_found', 'No pending invitation has that id.');
+    if (!(await revokeInvite(c.var.db, c.req.valid('param').id, actorOf(c))))
+      throw new AppError('not_found', 'No pending invitation has that id.');
     return c.json({ ok: true as const }, 200);
   })
-  .openapi(roleRoute, async (c) => c.json(await changeRole(c.var.db, c.req.valid('param').id, c.req.valid('json').role, actorOf(c)).catch(refusal), 200))
+  .openapi(roleRoute, async (c) =>
+    c.json(await changeRole(c.var.db, c.req.valid('param').id, c.req.valid('json').role, actorOf(c)).catch(refusal), 200),
+  )
   .openapi(deactivateRoute, async (c) => {
     const { id } = c.req.valid('param');
     const member = await deactivateMember(c.var.db, id, actorOf(c)).catch(refusal);
@@ -221,7 +244,12 @@ export const teamRoutes = createRouter()
     // short transaction that uses it up (two tabs at once make one account).
     const tokenHash = hashToken(token);
     if (!(await findInvite(db, tokenHash))) throw new AppError('not_found', INVITE_NOT_VALID);
-    const user = await acceptInvite(db, tokenHash, { displayName: display_name, passwordHash: await hashPassword(password) }, actorOf(c, undefined)).catch(refusal);
+    const user = await acceptInvite(
+      db,
+      tokenHash,
+      { displayName: display_name, passwordHash: await hashPassword(password) },
+      actorOf(c, undefined),
+    ).catch(refusal);
     await startSession(c, db, user.id);
     return c.json({ user }, 201);
   })
@@ -233,7 +261,11 @@ export const teamRoutes = createRouter()
     const { token, display_name, email, password } = c.req.valid('json');
     const firstRun = c.var.deps.firstRun;
     if (!firstRun?.accepts(token)) throw new AppError('not_found', SETUP_NOT_VALID);
-    const user = await createFirstOwner(c.var.db, { email, displayName: display_name, passwordHash: await hashPassword(password) }, actorOf(c, undefined));
+    const user = await createFirstOwner(
+      c.var.db,
+      { email, displayName: display_name, passwordHash: await hashPassword(password) },
+      actorOf(c, undefined),
+    );
     firstRun.consume();
     if (!user) throw new AppError('not_found', SETUP_NOT_VALID);
     c.var.deps.logger.info({ event: 'first_owner_created', email }, 'created the first owner from the set-up link');

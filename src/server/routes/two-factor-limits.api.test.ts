@@ -5,7 +5,12 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CURRENT_PASSWORD_WRONG } from '#shared/schemas/account';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { MAX_WRONG_CURRENT_PASSWORDS } from '../auth/current-password.ts';
-import { MAX_FAILURES_PER_ACCOUNT_AND_IP, MAX_FAILURES_PER_IP, SLOW_DOWN_AFTER_ACCOUNT_FAILURES, SLOW_DOWN_STEP_MS } from '../auth/sign-in-limits.ts';
+import {
+  MAX_FAILURES_PER_ACCOUNT_AND_IP,
+  MAX_FAILURES_PER_IP,
+  SLOW_DOWN_AFTER_ACCOUNT_FAILURES,
+  SLOW_DOWN_STEP_MS,
+} from '../auth/sign-in-limits.ts';
 import { hashRecoveryCode, newTotpSecret, totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
 import { cookieOf, createTestApp } from '../test/app.ts';
@@ -29,7 +34,10 @@ beforeAll(() => {
 const RECOVERY_CODE = 'abcd-efgh-jkmn';
 let secret: string;
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, rate_limits, sign_in_ips, sign_in_challenges, trusted_devices, recovery_codes cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, rate_limits, sign_in_ips, sign_in_challenges, trusted_devices, recovery_codes cascade`,
+  );
   logged.length = 0;
   secret = newTotpSecret();
   const { user } = await ensureAdmin(database.db, 'ann@example.com', 'ann-password');
@@ -41,7 +49,6 @@ beforeEach(async () => {
 const turnOnTwoFactor = (userId: string, totpSecret: string) =>
   execute(database.db, sql`update users set totp_secret = ${totpSecret}, totp_enabled_at = now() where id = ${userId}`);
 
-
 async function call(method: string, path: string, body: unknown, ip: string, cookies: (string | undefined)[] = []) {
   const before = logged.length;
   const started = performance.now();
@@ -50,7 +57,10 @@ async function call(method: string, path: string, body: unknown, ip: string, coo
   const text = await res.text();
   const parsed = (text ? JSON.parse(text) : undefined) as { error?: { message: string } } | undefined;
   // Sequential calls only: what was logged meanwhile is this request's.
-  const slowedBy = logged.slice(before).filter((l) => l.event === 'two_factor_slowed' || l.event === 'login_slowed').map((l) => l.delayMs);
+  const slowedBy = logged
+    .slice(before)
+    .filter((l) => l.event === 'two_factor_slowed' || l.event === 'login_slowed')
+    .map((l) => l.delayMs);
   return { status: res.status, message: parsed?.error?.message, retryAfter: res.headers.get('retry-after'), ms, res, slowedBy };
 }
 
@@ -80,7 +90,6 @@ async function ownerSignsIn(ip: string, body?: Record<string, unknown>) {
   return codeStep(challenge, body ?? { code: await totpCode(secret) }, ip);
 }
 
-
 const TOO_MANY_PAIR = /^Too many wrong codes for this account from your network\. Please try again in \d+ minutes?\.$/;
 const TOO_MANY_IP = /^Too many wrong codes from your network\. Please try again in \d+ minutes?\.$/;
 
@@ -94,7 +103,8 @@ describe('two-factor codes: no lockout of the owner', () => {
       const ip = `203.0.113.${n + 1}`;
       const challenge = await passwordStep(ip);
       const answers = [];
-      for (let i = 0; i < 10; i++) answers.push(await codeStep(challenge, i % 2 ? { recovery_code: `wxyz-wxyz-wx${i}${n}` } : { code: await wrongCode(i) }, ip));
+      for (let i = 0; i < 10; i++)
+        answers.push(await codeStep(challenge, i % 2 ? { recovery_code: `wxyz-wxyz-wx${i}${n}` } : { code: await wrongCode(i) }, ip));
       perAddress.push(answers);
     }
     // Each address gets its 5 tries on this account, then 429 (codes and recovery codes alike).
@@ -116,7 +126,8 @@ describe('two-factor codes: no lockout of the owner', () => {
 
   it('blocks an (account, address) pair after 5 wrong codes, even with the right code; other addresses and accounts go on', async () => {
     const challenge = await passwordStep('203.0.113.9');
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_IP; i++) expect((await codeStep(challenge, { code: await wrongCode(i) }, '203.0.113.9')).status).toBe(401);
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_IP; i++)
+      expect((await codeStep(challenge, { code: await wrongCode(i) }, '203.0.113.9')).status).toBe(401);
     const right = await codeStep(challenge, { code: await totpCode(secret) }, '203.0.113.9');
     expect(right.status).toBe(429);
     expect(right.message).toMatch(TOO_MANY_PAIR);
@@ -137,7 +148,8 @@ describe('two-factor codes: no lockout of the owner', () => {
       const { user } = await ensureAdmin(database.db, `user${a}@example.com`, 'user-password');
       await turnOnTwoFactor(user.id, newTotpSecret());
       const challenge = await passwordStep(ip, `user${a}@example.com`, 'user-password');
-      for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_IP; i++) expect((await codeStep(challenge, { code: await wrongCode(i) }, ip)).status).toBe(401);
+      for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_IP; i++)
+        expect((await codeStep(challenge, { code: await wrongCode(i) }, ip)).status).toBe(401);
     }
     const challenge = await passwordStep(ip);
     const blocked = await codeStep(challenge, { code: await totpCode(secret) }, ip);
@@ -154,7 +166,8 @@ describe('two-factor codes: no lockout of the owner', () => {
     for (let n = 0; n < SLOW_DOWN_AFTER_ACCOUNT_FAILURES / MAX_FAILURES_PER_ACCOUNT_AND_IP; n++) {
       const ip = `203.0.113.${n + 1}`;
       const challenge = await passwordStep(ip);
-      for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_IP; i++) expect((await codeStep(challenge, { code: await wrongCode(i) }, ip)).status).toBe(401);
+      for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_IP; i++)
+        expect((await codeStep(challenge, { code: await wrongCode(i) }, ip)).status).toBe(401);
     }
     expect(logged.filter((l) => l.event === 'two_factor_slowed')).toEqual([]);
 
@@ -178,15 +191,23 @@ describe('two-factor codes: no lockout of the owner', () => {
   it('a remembered device is not slowed at the password step, however many strangers failed', async () => {
     // The device was remembered at an earlier sign-in (its cookie holds the token; the row its hash).
     const device = 'a-remembered-device-token';
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into trusted_devices (token_hash, user_id, expires_at)
-      select ${createHash('sha256').update(device).digest('hex')}, id, now() + interval '30 days' from users where email = 'ann@example.com'`);
+      select ${createHash('sha256').update(device).digest('hex')}, id, now() + interval '30 days' from users where email = 'ann@example.com'`,
+    );
     // 105 password failures on ann in this window (from 21 addresses, as far as the counters know).
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into rate_limits (key, window_start, count, expires_at)
       select 'login:account:ann@example.com', w.start, 105, w.start + interval '15 minutes'
-      from (select to_timestamp(floor(extract(epoch from now()) / 900) * 900) as start) w`);
-    const fromNewIp = await call('POST', '/api/auth/login', { email: 'ann@example.com', password: 'ann-password' }, '192.0.2.77', [`trusted_device=${device}`]);
+      from (select to_timestamp(floor(extract(epoch from now()) / 900) * 900) as start) w`,
+    );
+    const fromNewIp = await call('POST', '/api/auth/login', { email: 'ann@example.com', password: 'ann-password' }, '192.0.2.77', [
+      `trusted_device=${device}`,
+    ]);
     expect(fromNewIp.status).toBe(200);
     expect(cookieOf(fromNewIp.res, 'session')).toBeDefined();
     expect(logged.filter((l) => l.event === 'login_slowed')).toEqual([]);
@@ -247,13 +268,17 @@ describe('current password: one limiter for every check', () => {
       expect(right.message).toMatch(/^Too many wrong passwords\. Please try again in \d+ minutes?\.$/);
     }
     // Nothing changed: two-factor is still on, the password and email are as they were.
-    expect(await rowsOf(database.db, sql`select email, totp_enabled_at is not null as on from users`)).toEqual([{ email: 'ann@example.com', on: true }]);
+    expect(await rowsOf(database.db, sql`select email, totp_enabled_at is not null as on from users`)).toEqual([
+      { email: 'ann@example.com', on: true },
+    ]);
   });
 
   it('parallel guesses cannot slip past it: of 14 at once on turning two-factor off, exactly 10 are checked', async () => {
     const session = await sessionOf();
     const answers = await Promise.all(
-      Array.from({ length: 14 }, (_, i) => call('POST', '/api/account/two-factor/disable', { current_password: `wrong-${i}` }, '198.51.100.7', [session])),
+      Array.from({ length: 14 }, (_, i) =>
+        call('POST', '/api/account/two-factor/disable', { current_password: `wrong-${i}` }, '198.51.100.7', [session]),
+      ),
     );
     expect(answers.filter((a) => a.status === 400)).toHaveLength(MAX_WRONG_CURRENT_PASSWORDS);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(14 - MAX_WRONG_CURRENT_PASSWORDS);
@@ -262,12 +287,21 @@ describe('current password: one limiter for every check', () => {
   it('a right password clears the count', async () => {
     const session = await sessionOf();
     for (let i = 0; i < MAX_WRONG_CURRENT_PASSWORDS - 1; i++) {
-      expect((await call('POST', '/api/account/two-factor/recovery-codes', { current_password: 'wrong' }, '198.51.100.7', [session])).status).toBe(400);
+      expect(
+        (await call('POST', '/api/account/two-factor/recovery-codes', { current_password: 'wrong' }, '198.51.100.7', [session])).status,
+      ).toBe(400);
     }
-    expect((await call('POST', '/api/account/two-factor/recovery-codes', { current_password: 'ann-password' }, '198.51.100.7', [session])).status).toBe(200);
+    expect(
+      (await call('POST', '/api/account/two-factor/recovery-codes', { current_password: 'ann-password' }, '198.51.100.7', [session]))
+        .status,
+    ).toBe(200);
     for (let i = 0; i < MAX_WRONG_CURRENT_PASSWORDS; i++) {
-      expect((await call('POST', '/api/account/two-factor/disable', { current_password: 'wrong' }, '198.51.100.7', [session])).status).toBe(400);
+      expect((await call('POST', '/api/account/two-factor/disable', { current_password: 'wrong' }, '198.51.100.7', [session])).status).toBe(
+        400,
+      );
     }
-    expect((await call('POST', '/api/account/two-factor/disable', { current_password: 'wrong' }, '198.51.100.7', [session])).status).toBe(429);
+    expect((await call('POST', '/api/account/two-factor/disable', { current_password: 'wrong' }, '198.51.100.7', [session])).status).toBe(
+      429,
+    );
   });
 });

@@ -20,7 +20,6 @@ beforeEach(async () => {
   await ensureAdmin(database.db, 'ann@example.com', 'ann-password');
 });
 
-
 async function call<T>(method: string, path: string, body?: unknown, cookies: (string | undefined)[] = [], ip = '198.51.100.20') {
   const res = await t.json(method, path, body, { cookie: cookies.filter(Boolean).join('; ') || undefined, 'x-forwarded-for': ip });
   const text = await res.text();
@@ -35,7 +34,12 @@ async function enable(): Promise<{ session: string; secret: string; codes: strin
   expect(setup.body.otpauth_uri).toContain(`secret=${setup.body.secret}`);
   expect((await call('POST', '/api/account/two-factor/confirm', { code: '000000' }, [session])).status).toBe(400);
   // The previous step's code: the first one the account uses.
-  const confirmed = await call<{ recovery_codes: string[] }>('POST', '/api/account/two-factor/confirm', { code: await totpCode(setup.body.secret, Date.now() / 1000 - TOTP_PERIOD_SECONDS) }, [session]);
+  const confirmed = await call<{ recovery_codes: string[] }>(
+    'POST',
+    '/api/account/two-factor/confirm',
+    { code: await totpCode(setup.body.secret, Date.now() / 1000 - TOTP_PERIOD_SECONDS) },
+    [session],
+  );
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.recovery_codes).toHaveLength(10);
   return { session, secret: setup.body.secret, codes: confirmed.body.recovery_codes };
@@ -43,7 +47,12 @@ async function enable(): Promise<{ session: string; secret: string; codes: strin
 
 /** The password step; the challenge cookie it sets. */
 async function password(cookies: (string | undefined)[] = []) {
-  const res = await call<{ two_factor_required?: true; user?: unknown }>('POST', '/api/auth/login', { email: 'ann@example.com', password: 'ann-password' }, cookies);
+  const res = await call<{ two_factor_required?: true; user?: unknown }>(
+    'POST',
+    '/api/auth/login',
+    { email: 'ann@example.com', password: 'ann-password' },
+    cookies,
+  );
   expect(res.status).toBe(200);
   return { body: res.body, challenge: cookieOf(res.res, 'sign_in_challenge'), session: cookieOf(res.res, 'session') };
 }
@@ -68,7 +77,10 @@ describe('two-factor sign-in', () => {
     expect(replay.status).toBe(401);
     // The challenge was used up by the sign-in that worked.
     expect((await call('POST', '/api/auth/login/two-factor', { code }, [first.challenge])).status).toBe(401);
-    const entries = await rowsOf<{ action: string }>(database.db, sql`select action from audit_log where action in ('two_factor_enabled', 'sign_in', 'two_factor_failed') order by id`);
+    const entries = await rowsOf<{ action: string }>(
+      database.db,
+      sql`select action from audit_log where action in ('two_factor_enabled', 'sign_in', 'two_factor_failed') order by id`,
+    );
     // A used-up challenge is an expired sign-in, not a wrong code.
     expect(entries.map((e) => e.action)).toEqual(['sign_in', 'two_factor_enabled', 'two_factor_failed', 'sign_in', 'two_factor_failed']);
   });
@@ -76,18 +88,23 @@ describe('two-factor sign-in', () => {
   it('a recovery code works once', async () => {
     const { codes } = await enable();
     const first = await password();
-    const used = await call('POST', '/api/auth/login/two-factor', { recovery_code: codes[3]!.toUpperCase().replace(/-/g, ' ') }, [first.challenge]);
+    const used = await call('POST', '/api/auth/login/two-factor', { recovery_code: codes[3]!.toUpperCase().replace(/-/g, ' ') }, [
+      first.challenge,
+    ]);
     expect(used.status).toBe(200);
     const second = await password();
     expect((await call('POST', '/api/auth/login/two-factor', { recovery_code: codes[3] }, [second.challenge])).status).toBe(401);
-    expect((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from recovery_codes where used_at is null`))[0]!.n).toBe(9);
+    expect((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from recovery_codes where used_at is null`))[0]!.n).toBe(
+      9,
+    );
   });
 
   it('wrong codes are limited: the sixth is 429 even when right', async () => {
     const { secret } = await enable();
     const first = await password();
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call('POST', '/api/auth/login/two-factor', { code: String(100000 + i) }, [first.challenge])).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await call('POST', '/api/auth/login/two-factor', { code: String(100000 + i) }, [first.challenge])).status);
     statuses.push((await call('POST', '/api/auth/login/two-factor', { code: await totpCode(secret) }, [first.challenge])).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
@@ -95,7 +112,9 @@ describe('two-factor sign-in', () => {
   it('remembers the device for 30 days when asked', async () => {
     const { secret } = await enable();
     const first = await password();
-    const done = await call('POST', '/api/auth/login/two-factor', { code: await totpCode(secret), remember_device: true }, [first.challenge]);
+    const done = await call('POST', '/api/auth/login/two-factor', { code: await totpCode(secret), remember_device: true }, [
+      first.challenge,
+    ]);
     const device = cookieOf(done.res, 'trusted_device');
     expect(device).toBeDefined();
     expect(done.res.headers.getSetCookie().find((c) => c.startsWith('trusted_device='))).toMatch(/Max-Age=2592000/);
@@ -107,7 +126,12 @@ describe('two-factor sign-in', () => {
   it('turning it off needs the password; new recovery codes replace the old', async () => {
     const { session, codes } = await enable();
     expect((await call('POST', '/api/account/two-factor/recovery-codes', { current_password: 'wrong' }, [session])).status).toBe(400);
-    const fresh = await call<{ recovery_codes: string[] }>('POST', '/api/account/two-factor/recovery-codes', { current_password: 'ann-password' }, [session]);
+    const fresh = await call<{ recovery_codes: string[] }>(
+      'POST',
+      '/api/account/two-factor/recovery-codes',
+      { current_password: 'ann-password' },
+      [session],
+    );
     expect(fresh.body.recovery_codes).not.toContain(codes[0]);
     const first = await password();
     expect((await call('POST', '/api/auth/login/two-factor', { recovery_code: codes[0] }, [first.challenge])).status).toBe(401);
@@ -122,10 +146,15 @@ describe('required for everyone', () => {
     expect((await call('PUT', '/api/settings/security', { require_two_factor: true }, [owner])).status).toBe(409);
     await ensureAdmin(database.db, 'sam@example.com', 'sam-password', 'staff');
     const { session } = await enable();
-    expect((await call('PUT', '/api/settings/security', { require_two_factor: true }, [session])).body).toEqual({ require_two_factor: true });
+    expect((await call('PUT', '/api/settings/security', { require_two_factor: true }, [session])).body).toEqual({
+      require_two_factor: true,
+    });
 
     const sam = await signIn(t.json, 'sam@example.com', 'sam-password');
-    expect((await call<{ user: { must_set_up_two_factor?: boolean } }>('GET', '/api/auth/session', undefined, [sam])).body.user.must_set_up_two_factor).toBe(true);
+    expect(
+      (await call<{ user: { must_set_up_two_factor?: boolean } }>('GET', '/api/auth/session', undefined, [sam])).body.user
+        .must_set_up_two_factor,
+    ).toBe(true);
     const refused = await call<{ error: { message: string } }>('GET', '/api/leads', undefined, [sam]);
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe(TWO_FACTOR_SETUP_REQUIRED);

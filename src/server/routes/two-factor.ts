@@ -31,7 +31,8 @@ const statusRoute = createAdminRoute({
   method: 'get',
   path: '/api/account/two-factor',
   tags: ['account'],
-  summary: 'Whether two-factor is on for you, how many recovery codes are left, whether the team requires it, and whether your calendar feed waits for it',
+  summary:
+    'Whether two-factor is on for you, how many recovery codes are left, whether the team requires it, and whether your calendar feed waits for it',
   responses: { 200: jsonContent(twoFactorStatusSchema, 'Status') },
 });
 
@@ -40,7 +41,10 @@ const startRoute = createAdminRoute({
   path: '/api/account/two-factor/setup',
   tags: ['account'],
   summary: 'Start setting up two-factor: a new secret, as a QR code and as text (on only once a code confirms it)',
-  responses: { 200: jsonContent(twoFactorSetupSchema, 'The secret to add to an authenticator app'), ...errorResponses({ 409: 'Two-factor is on already' }) },
+  responses: {
+    200: jsonContent(twoFactorSetupSchema, 'The secret to add to an authenticator app'),
+    ...errorResponses({ 409: 'Two-factor is on already' }),
+  },
 });
 
 const confirmRoute = createAdminRoute({
@@ -49,7 +53,10 @@ const confirmRoute = createAdminRoute({
   tags: ['account'],
   summary: 'Turn two-factor on with a code from the app; answers the 10 recovery codes, shown this once',
   request: { body: { required: true, ...jsonContent(confirmTwoFactorSchema, 'A code from the app') } },
-  responses: { 200: jsonContent(recoveryCodesSchema, 'On, with recovery codes'), ...errorResponses({ 400: 'Wrong code, or no set-up started', 409: 'On already' }) },
+  responses: {
+    200: jsonContent(recoveryCodesSchema, 'On, with recovery codes'),
+    ...errorResponses({ 400: 'Wrong code, or no set-up started', 409: 'On already' }),
+  },
 });
 
 const disableRoute = createAdminRoute({
@@ -58,7 +65,10 @@ const disableRoute = createAdminRoute({
   tags: ['account'],
   summary: 'Turn two-factor off (current password required); recovery codes and remembered devices go too',
   request: { body: { required: true, ...jsonContent(passwordConfirmSchema, 'The current password') } },
-  responses: { 200: jsonContent(twoFactorStatusSchema, 'Off'), ...errorResponses({ 400: 'Wrong password', 409: 'The team requires two-factor', 429: 'Too many wrong passwords' }) },
+  responses: {
+    200: jsonContent(twoFactorStatusSchema, 'Off'),
+    ...errorResponses({ 400: 'Wrong password', 409: 'The team requires two-factor', 429: 'Too many wrong passwords' }),
+  },
 });
 
 const regenerateRoute = createAdminRoute({
@@ -67,7 +77,10 @@ const regenerateRoute = createAdminRoute({
   tags: ['account'],
   summary: 'New recovery codes (current password required); the old ones stop working',
   request: { body: { required: true, ...jsonContent(passwordConfirmSchema, 'The current password') } },
-  responses: { 200: jsonContent(recoveryCodesSchema, 'The new codes, shown this once'), ...errorResponses({ 400: 'Wrong password, or two-factor is off', 429: 'Too many wrong passwords' }) },
+  responses: {
+    200: jsonContent(recoveryCodesSchema, 'The new codes, shown this once'),
+    ...errorResponses({ 400: 'Wrong password, or two-factor is off', 429: 'Too many wrong passwords' }),
+  },
 });
 
 const getSecurityRoute = createOwnerRoute({
@@ -84,7 +97,10 @@ const putSecurityRoute = createOwnerRoute({
   tags: ['settings'],
   summary: 'Require two-factor of everyone (those without it set it up at their next page), or not',
   request: { body: { required: true, ...jsonContent(securitySettingsSchema, 'The rule') } },
-  responses: { 200: jsonContent(securitySettingsSchema, 'Saved'), ...errorResponses({ 400: 'Invalid input', 409: 'Turn on two-factor for yourself first' }) },
+  responses: {
+    200: jsonContent(securitySettingsSchema, 'Saved'),
+    ...errorResponses({ 400: 'Invalid input', 409: 'Turn on two-factor for yourself first' }),
+  },
 });
 
 const gone = () => new AppError('unauthorized', 'Please sign in.');

@@ -35,7 +35,10 @@ const bulkCancelRoute = createAdminRoute({
     'included). The leads are kept and marked "Booking cancelled as suspected abuse"; their booking links can book no more. ' +
     'Nobody is emailed unless `notify` is true. One audit entry records the count and the criteria. `dry_run` only counts.',
   request: { body: { required: true, ...jsonContent(bulkCancelRequestSchema, 'Which bookings, and whether to email them') } },
-  responses: { 200: jsonContent(bulkCancelResponseSchema, 'How many calls were (or would be) cancelled'), ...errorResponses({ 400: 'Invalid input' }) },
+  responses: {
+    200: jsonContent(bulkCancelResponseSchema, 'How many calls were (or would be) cancelled'),
+    ...errorResponses({ 400: 'Invalid input' }),
+  },
 });
 
 const networksRoute = createAdminRoute({
@@ -65,7 +68,10 @@ export const websiteBookingRoutes = createRouter()
       timeZone,
       criteria: { network: network ?? null, booked_from: body.booked_from ?? null, booked_to: body.booked_to ?? null, notify: body.notify },
     });
-    c.var.deps.logger.info({ event: 'website_bookings_cancelled', count, notify: body.notify, requestId: c.var.requestId }, 'cancelled website bookings in bulk');
+    c.var.deps.logger.info(
+      { event: 'website_bookings_cancelled', count, notify: body.notify, requestId: c.var.requestId },
+      'cancelled website bookings in bulk',
+    );
     if (body.notify && count > 0) c.var.deps.outbox.nudge();
     return c.json({ count, dry_run: false, network: network ?? null }, 200);
   })

@@ -32,15 +32,24 @@ function clientDir() {
       '<p>%%W_CONTACT_INTRO%%</p><p>%%W_FORM_NOTE%%</p><a href="mailto:%%SITE_EMAIL%%">%%SITE_EMAIL%%</a><a href="tel:%%SITE_PHONE_TEL%%">%%SITE_PHONE%%</a>' +
       '<span>%%W_CITY%%</span><footer><p class="tagline">%%W_TAGLINE%%</p>© %%YEAR%% %%SITE_NAME%%</footer><script type="application/json" id="site-config">%%SITE_CONFIG_JSON%%</script>',
   );
-  writeFileSync(path.join(dir, 'terms/index.html'), '<!doctype html><title>Terms of Service | %%SITE_NAME%%</title><h1>Terms of Service</h1><p>between you and %%W_ENTITY%%, %%W_ADDRESS%%</p>');
+  writeFileSync(
+    path.join(dir, 'terms/index.html'),
+    '<!doctype html><title>Terms of Service | %%SITE_NAME%%</title><h1>Terms of Service</h1><p>between you and %%W_ENTITY%%, %%W_ADDRESS%%</p>',
+  );
   writeFileSync(path.join(dir, 'booking/index.html'), '<!doctype html><meta name="robots" content="noindex" /><h1>Your free call</h1>');
   writeFileSync(path.join(dir, '404.html'), '<!doctype html><meta name="robots" content="noindex" /><h1>Page Not Found</h1>');
   writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\nAllow: /\nDisallow: /dashboard\n');
-  for (const file of ['index.html', 'terms/index.html', 'booking/index.html', '404.html']) utimesSync(path.join(dir, file), BUILT_AT, BUILT_AT);
+  for (const file of ['index.html', 'terms/index.html', 'booking/index.html', '404.html'])
+    utimesSync(path.join(dir, file), BUILT_AT, BUILT_AT);
   return dir;
 }
 
-const ENV = { SITE_NAME: 'Harbor Diligence', SITE_EMAIL: 'hello@harbor.test', SITE_PHONE: '(410) 555-0199', PUBLIC_URL: 'https://www.harbor.test' };
+const ENV = {
+  SITE_NAME: 'Harbor Diligence',
+  SITE_EMAIL: 'hello@harbor.test',
+  SITE_PHONE: '(410) 555-0199',
+  PUBLIC_URL: 'https://www.harbor.test',
+};
 const DEFAULTS = defaultWebsiteContent('Harbor Diligence', { email: 'hello@harbor.test', phone: '(410) 555-0199' });
 
 const NEW_WORDS: WebsiteContent = {
@@ -67,7 +76,9 @@ const NEW_WORDS: WebsiteContent = {
   steps_intro: 'Three steps, two days.',
   steps: ['Send us the deal.', 'Within 48 hours you get the report.', 'Close.'],
   why_intro: 'Depth first.',
-  reasons: DEFAULT_WEBSITE_CONTENT.reasons.map((r, i) => (i === 2 ? { title: 'Six States', text: 'Maryland, Virginia, Delaware, Pennsylvania, West Virginia and DC.' } : r)),
+  reasons: DEFAULT_WEBSITE_CONTENT.reasons.map((r, i) =>
+    i === 2 ? { title: 'Six States', text: 'Maryland, Virginia, Delaware, Pennsylvania, West Virginia and DC.' } : r,
+  ),
   contact_intro: 'We answer within two business days.',
   form_note: 'Two deals analysed free.',
   tagline: 'Acquisition diligence for the Mid-Atlantic, in 48 hours.',
@@ -99,7 +110,13 @@ describe('Settings → Website', () => {
   it('serves the defaults until words are saved: the brand, email and phone from SITE_NAME, SITE_EMAIL and SITE_PHONE, the site name as the legal name, this year', async () => {
     const got = await as<WebsiteResponse>(owner, 'GET');
     expect(got.body).toEqual({ ...DEFAULTS, updated_at: null });
-    expect(got.body).toMatchObject({ site_name: 'Harbor Diligence', email: 'hello@harbor.test', phone: '(410) 555-0199', legal_entity: 'Harbor Diligence', stats: DEFAULT_WEBSITE_CONTENT.stats });
+    expect(got.body).toMatchObject({
+      site_name: 'Harbor Diligence',
+      email: 'hello@harbor.test',
+      phone: '(410) 555-0199',
+      legal_entity: 'Harbor Diligence',
+      stats: DEFAULT_WEBSITE_CONTENT.stats,
+    });
     const html = await page(apps.a);
     expect(html).toContain(`<h1>${DEFAULT_WEBSITE_CONTENT.headline}</h1>`);
     expect(html).toContain('<title>Harbor Diligence | Real Estate Due Diligence &amp; Underwriting</title>');
@@ -147,8 +164,21 @@ describe('Settings → Website', () => {
     }
     expect(html.split('<script')[0]).not.toMatch(/50 states|All 50 States|Harbor Diligence/);
     expect(statItems(html)).toEqual(['48hr Turnaround', '6 States', '40+ Clients', '900 Reports']);
-    const json = JSON.parse(/id="site-config">(.*?)<\/script>/.exec(html)![1]!) as { name: string; email: string; phone: string; phoneTel: string; website: WebsiteContent; year: string };
-    expect(json).toMatchObject({ name: 'Chesapeake Underwriting', email: 'desk@chesapeake.test', phone: '+1 443 555 0142', phoneTel: '+14435550142', website: NEW_WORDS });
+    const json = JSON.parse(/id="site-config">(.*?)<\/script>/.exec(html)![1]!) as {
+      name: string;
+      email: string;
+      phone: string;
+      phoneTel: string;
+      website: WebsiteContent;
+      year: string;
+    };
+    expect(json).toMatchObject({
+      name: 'Chesapeake Underwriting',
+      email: 'desk@chesapeake.test',
+      phone: '+1 443 555 0142',
+      phoneTel: '+14435550142',
+      website: NEW_WORDS,
+    });
     expect(json.year).toBe(String(new Date().getFullYear()));
     const terms = await page(apps.a, '/terms');
     expect(terms).toContain('<title>Terms of Service | Chesapeake Underwriting</title>');
@@ -162,9 +192,14 @@ describe('Settings → Website', () => {
     }
     expect(await page(apps.b)).toContain('<title>Chesapeake Underwriting | Mid-Atlantic acquisition diligence</title>');
 
-    const [entry] = await rowsOf<{ action: string; target_id: string; details: { changes: Record<string, unknown> } }>(database.db, sql`select action, target_id, details from audit_log where target_id = 'website'`);
+    const [entry] = await rowsOf<{ action: string; target_id: string; details: { changes: Record<string, unknown> } }>(
+      database.db,
+      sql`select action, target_id, details from audit_log where target_id = 'website'`,
+    );
     expect(entry).toMatchObject({ action: 'settings_changed', target_id: 'website' });
-    expect(Object.keys(entry!.details.changes)).toEqual(expect.arrayContaining(['site_name', 'email', 'phone', 'page_title', 'meta_description', 'tagline', 'stats', 'reasons', 'steps']));
+    expect(Object.keys(entry!.details.changes)).toEqual(
+      expect.arrayContaining(['site_name', 'email', 'phone', 'page_title', 'meta_description', 'tagline', 'stats', 'reasons', 'steps']),
+    );
   });
 
   it('shows one to four figures: removed ones leave the page, and none or five are refused', async () => {
@@ -173,7 +208,9 @@ describe('Settings → Website', () => {
     let html = await page(apps.a);
     expect(statItems(html)).toEqual(['6 States']);
     expect(html).not.toContain('%%');
-    expect(JSON.parse(/id="site-config">(.*?)<\/script>/.exec(html)![1]!)).toMatchObject({ website: { stats: [{ value: '6', label: 'States' }] } });
+    expect(JSON.parse(/id="site-config">(.*?)<\/script>/.exec(html)![1]!)).toMatchObject({
+      website: { stats: [{ value: '6', label: 'States' }] },
+    });
 
     expect((await as(owner, 'PUT', { ...NEW_WORDS, stats: NEW_WORDS.stats.slice(0, 3) })).status).toBe(200);
     html = await page(apps.a);
@@ -218,8 +255,12 @@ describe('Settings → Website', () => {
       tagline: 'Tagline must be at most 200 characters',
       legal_entity: 'Contains a character that is not allowed',
     });
-    expect(fieldsOf((await as<ErrorResponse>(owner, 'PUT', { ...NEW_WORDS, phone: '555 01' })).body)).toEqual({ phone: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100' });
-    expect(fieldsOf((await as<ErrorResponse>(owner, 'PUT', { ...NEW_WORDS, phone: '+1 (443) 555-0142-9999999' })).body)).toEqual({ phone: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100' });
+    expect(fieldsOf((await as<ErrorResponse>(owner, 'PUT', { ...NEW_WORDS, phone: '555 01' })).body)).toEqual({
+      phone: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100',
+    });
+    expect(fieldsOf((await as<ErrorResponse>(owner, 'PUT', { ...NEW_WORDS, phone: '+1 (443) 555-0142-9999999' })).body)).toEqual({
+      phone: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100',
+    });
     expect((await as<WebsiteResponse>(owner, 'GET')).body).toEqual({ ...NEW_WORDS, updated_at: expect.any(String) });
     const html = await page(apps.a);
     expect(html).toContain('<span>Baltimore, MD</span>');
@@ -229,9 +270,18 @@ describe('Settings → Website', () => {
   it('keeps words saved before the brand, contact and claims were editable, and gives the new parts their defaults', async () => {
     const { headline, subheadline, stats, services, address, legal_entity } = NEW_WORDS;
     const before = { headline, subheadline, stats, services, city: 'Annapolis, MD', address, legal_entity };
-    await execute(database.db, sql`insert into website_settings (id, content, updated_at) values (1, ${JSON.stringify(before)}::jsonb, now())`);
+    await execute(
+      database.db,
+      sql`insert into website_settings (id, content, updated_at) values (1, ${JSON.stringify(before)}::jsonb, now())`,
+    );
     const got = (await as<WebsiteResponse>(owner, 'GET')).body;
-    expect(got).toMatchObject({ ...before, site_name: 'Harbor Diligence', email: 'hello@harbor.test', phone: '(410) 555-0199', tagline: DEFAULT_WEBSITE_CONTENT.tagline });
+    expect(got).toMatchObject({
+      ...before,
+      site_name: 'Harbor Diligence',
+      email: 'hello@harbor.test',
+      phone: '(410) 555-0199',
+      tagline: DEFAULT_WEBSITE_CONTENT.tagline,
+    });
     expect(got.about_points[1]).toBe('Headquartered in Annapolis, MD, with local experts across all 50 states.');
     expect(await page(apps.a)).toContain('<h1>Underwriting for &lt;small&gt; investors &amp; lenders</h1>');
   });
@@ -246,7 +296,10 @@ describe('Settings → Website', () => {
       return res.text();
     };
     const first = await sitemap();
-    expect([...first.matchAll(/<loc>(.*?)<\/loc>/g)].map((m) => m[1]).sort()).toEqual(['https://www.harbor.test/', 'https://www.harbor.test/terms']);
+    expect([...first.matchAll(/<loc>(.*?)<\/loc>/g)].map((m) => m[1]).sort()).toEqual([
+      'https://www.harbor.test/',
+      'https://www.harbor.test/terms',
+    ]);
     expect([...first.matchAll(/<lastmod>(.*?)<\/lastmod>/g)].map((m) => m[1])).toEqual(['2020-01-02T03:04:05Z', '2020-01-02T03:04:05Z']);
 
     const res = await fresh.json('PUT', '/api/website', NEW_WORDS, { cookie: owner });

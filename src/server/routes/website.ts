@@ -9,7 +9,7 @@ const websiteRoute = createOwnerRoute({
   method: 'get',
   path: '/api/website',
   tags: ['settings'],
-  summary: "What the public website says about the firm: its claims, brand and contact",
+  summary: 'What the public website says about the firm: its claims, brand and contact',
   responses: { 200: jsonContent(websiteResponseSchema, 'The words, and when they were last saved') },
 });
 
@@ -17,12 +17,16 @@ const saveWebsiteRoute = createOwnerRoute({
   method: 'put',
   path: '/api/website',
   tags: ['settings'],
-  summary: "Change what the public website says: the pages, their title and description, and the sitemap follow at once, without a rebuild (other processes within seconds)",
+  summary:
+    'Change what the public website says: the pages, their title and description, and the sitemap follow at once, without a rebuild (other processes within seconds)',
   request: { body: { required: true, ...jsonContent(websiteContentSchema, 'Every word, at once') } },
   responses: { 200: jsonContent(websiteResponseSchema, 'Saved and live'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
-const answer = (content: WebsiteContent, updatedAt: string | null) => ({ ...content, updated_at: updatedAt === null ? null : new Date(updatedAt).toISOString() });
+const answer = (content: WebsiteContent, updatedAt: string | null) => ({
+  ...content,
+  updated_at: updatedAt === null ? null : new Date(updatedAt).toISOString(),
+});
 
 export const websiteRoutes = createRouter()
   .openapi(websiteRoute, async (c) => {
@@ -37,7 +41,12 @@ export const websiteRoutes = createRouter()
     c.var.deps.websitePages?.apply(saved.content, saved.updatedAt);
     const changes = changedFields(before.content, saved.content, Object.keys(saved.content) as (keyof WebsiteContent & string)[]);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), { action: 'settings_changed', targetType: 'settings', targetId: 'website', details: { changes } });
+      await recordAudit(c.var.db, actorOf(c), {
+        action: 'settings_changed',
+        targetType: 'settings',
+        targetId: 'website',
+        details: { changes },
+      });
     }
     return c.json(answer(saved.content, saved.updatedAt), 200);
   });

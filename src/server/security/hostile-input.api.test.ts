@@ -15,7 +15,16 @@ import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { OPEN_EVERY_DAY } from '../test/booking.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
-import { applyMutation, bodyMutation, headerValue, hostileHeaderNames, hostileString, hostileValue, loneSurrogateString, rawGarbage } from '../test/hostile.ts';
+import {
+  applyMutation,
+  bodyMutation,
+  headerValue,
+  hostileHeaderNames,
+  hostileString,
+  hostileValue,
+  loneSurrogateString,
+  rawGarbage,
+} from '../test/hostile.ts';
 
 /**
  * Throws random and hostile requests at every operation in /api/openapi.json, without a
@@ -59,18 +68,41 @@ beforeAll(async () => {
 });
 const stats = new Map<string, number>();
 afterAll(async () => {
-  if (process.env.HOSTILE_STATS) console.log([...stats].sort().map(([k, n]) => `${k}: ${n}`).join('\n'));
+  if (process.env.HOSTILE_STATS)
+    console.log(
+      [...stats]
+        .sort()
+        .map(([k, n]) => `${k}: ${n}`)
+        .join('\n'),
+    );
 });
 
 /** The table behind a path's first segment after /api/ (`/api/email/{id}/retry` is about `emails`). */
-const TABLES: Record<string, string> = { leads: 'leads', appointments: 'appointments', notifications: 'notifications', email: 'emails', team: 'users', account: 'sessions' };
+const TABLES: Record<string, string> = {
+  leads: 'leads',
+  appointments: 'appointments',
+  notifications: 'notifications',
+  email: 'emails',
+  team: 'users',
+  account: 'sessions',
+};
 /** A well-formed one-time link token (set-up, invitation) that matches nothing. */
 const LINK_TOKEN = 'A'.repeat(43);
 const firstInviteId = async () =>
-  (await rowsOf<{ id: string }>(database.db, sql`select left(token_hash, 16) as id from account_tokens where kind = 'invite' order by created_at desc limit 1`))[0]?.id ?? '0'.repeat(16);
+  (
+    await rowsOf<{ id: string }>(
+      database.db,
+      sql`select left(token_hash, 16) as id from account_tokens where kind = 'invite' order by created_at desc limit 1`,
+    )
+  )[0]?.id ?? '0'.repeat(16);
 let inviteIndex = 0;
 const firstId = async (resource: string) =>
-  (await rowsOf<{ id: string }>(database.db, sql`select id from ${sql.identifier(TABLES[resource] ?? resource)} order by created_at desc limit 1`))[0]?.id ?? ZERO_ID;
+  (
+    await rowsOf<{ id: string }>(
+      database.db,
+      sql`select id from ${sql.identifier(TABLES[resource] ?? resource)} order by created_at desc limit 1`,
+    )
+  )[0]?.id ?? ZERO_ID;
 
 /** A valid body for the operations that take one, built against the rows that exist now. */
 async function validBody(key: string): Promise<Record<string, unknown>> {
@@ -86,7 +118,13 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'PATCH /api/appointments/{id}':
       return { date: '2030-03-05', time: '10:45', type: 'Zoom', notes: 'Moved' };
     case 'POST /api/appointments/bulk-cancel':
-      return { network: '203.0.113.7', booked_from: '2030-01-01T00:00:00Z', booked_to: '2030-01-02T00:00:00.000+02:00', notify: false, dry_run: true };
+      return {
+        network: '203.0.113.7',
+        booked_from: '2030-01-01T00:00:00Z',
+        booked_to: '2030-01-02T00:00:00.000+02:00',
+        notify: false,
+        dry_run: true,
+      };
     case 'POST /api/public/events':
       return { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'heartbeat', page_path: '/', time_spent: 30 };
     case 'POST /api/auth/login':
@@ -101,7 +139,13 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { ...defaultWebsiteContent('Fuzz Diligence'), headline: 'A fuzzed headline' };
     case 'POST /api/leads/import': {
       const n = importIndex++;
-      const row = (k: number) => ({ full_name: `Imported ${n}-${k}`, email: `imported-${n}-${k}@example.com`, phone: '301 555 0100', property_type: 'Single Family', estimated_fee: '$1,200.50' });
+      const row = (k: number) => ({
+        full_name: `Imported ${n}-${k}`,
+        email: `imported-${n}-${k}@example.com`,
+        phone: '301 555 0100',
+        property_type: 'Single Family',
+        estimated_fee: '$1,200.50',
+      });
       return { rows: [row(1), row(2)], duplicates: 'update', dry_run: false, file_name: 'fuzz.csv' };
     }
     case 'POST /api/team/invites':
@@ -112,7 +156,12 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { to: adminId };
     case 'POST /api/auth/invites/accept': {
       // A real invitation, made now, so the acceptance can go through.
-      const made = await t.json('POST', '/api/team/invites', { email: `fuzz-joiner-${inviteIndex++}@example.com`, role: 'staff' }, { cookie: `session=${await createSession(database.db, adminId)}` });
+      const made = await t.json(
+        'POST',
+        '/api/team/invites',
+        { email: `fuzz-joiner-${inviteIndex++}@example.com`, role: 'staff' },
+        { cookie: `session=${await createSession(database.db, adminId)}` },
+      );
       const token = ((await made.json()) as { link?: string }).link?.split('/invite/')[1] ?? LINK_TOKEN;
       return { token, display_name: 'Fuzz Joiner', password: 'fuzz-joiner-password', confirm: 'fuzz-joiner-password' };
     }
@@ -134,15 +183,24 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'PUT /api/settings/security':
       return { require_two_factor: false };
     case 'POST /api/auth/setup':
-      return { token: LINK_TOKEN, display_name: 'First Owner', email: 'first@example.com', password: 'first-password', confirm: 'first-password' };
+      return {
+        token: LINK_TOKEN,
+        display_name: 'First Owner',
+        email: 'first@example.com',
+        password: 'first-password',
+        confirm: 'first-password',
+      };
     case 'PUT /api/account/profile':
       return { display_name: 'Fuzz Admin', phone: '(301) 555-0100' };
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true, email_weekly_report: true };
     case 'POST /api/leads/{id}/merge': {
       // A duplicate of the newest lead (same email), if there is one: the merge goes through.
-      const [other] = await rowsOf<{ id: string }>(database.db, sql`
-        select d.id from leads d join (select id, email from leads order by created_at desc limit 1) n on d.email = n.email and d.id <> n.id limit 1`);
+      const [other] = await rowsOf<{ id: string }>(
+        database.db,
+        sql`
+        select d.id from leads d join (select id, email from leads order by created_at desc limit 1) n on d.email = n.email and d.id <> n.id limit 1`,
+      );
       return { other_id: other?.id ?? ZERO_ID, keep: { full_name: 'other', status: 'this', follow_up: 'other' } };
     }
     default:
@@ -158,7 +216,56 @@ const nextSlot = () => {
   return zonedIso(date, minutes);
 };
 const zonedIso = (date: string, minutes: number) => isoInZone(zonedInstant(date, minutes, 'America/New_York')!, 'America/New_York');
-const BODY_KEYS = ['booking_token', 'start', 'enabled', 'hours', 'slot_minutes', 'buffer_minutes', 'min_notice_hours', 'horizon_days', 'types', 'days_off', 'duration_minutes', 'location', 'allow_overlap', 'full_name', 'email', 'phone', 'property_types', 'message', 'submission_id', 'fill_ms', 'website', 'analytics_session_id', 'contacted', 'status', 'lead_id', 'date', 'time', 'type', 'notes', 'session_id', 'event_type', 'page_path', 'time_spent', 'referrer', 'password', 'email_new_leads', 'email_appointments', 'email_weekly_report', 'other_id', 'keep', 'rows', 'duplicates', 'dry_run', 'file_name', 'first_row', 'ids', 'action', 'owner_id'];
+const BODY_KEYS = [
+  'booking_token',
+  'start',
+  'enabled',
+  'hours',
+  'slot_minutes',
+  'buffer_minutes',
+  'min_notice_hours',
+  'horizon_days',
+  'types',
+  'days_off',
+  'duration_minutes',
+  'location',
+  'allow_overlap',
+  'full_name',
+  'email',
+  'phone',
+  'property_types',
+  'message',
+  'submission_id',
+  'fill_ms',
+  'website',
+  'analytics_session_id',
+  'contacted',
+  'status',
+  'lead_id',
+  'date',
+  'time',
+  'type',
+  'notes',
+  'session_id',
+  'event_type',
+  'page_path',
+  'time_spent',
+  'referrer',
+  'password',
+  'email_new_leads',
+  'email_appointments',
+  'email_weekly_report',
+  'other_id',
+  'keep',
+  'rows',
+  'duplicates',
+  'dry_run',
+  'file_name',
+  'first_row',
+  'ids',
+  'action',
+  'owner_id',
+];
 
 const requestCase = fc.record({
   op: fc.nat(),
@@ -168,7 +275,13 @@ const requestCase = fc.record({
     // Already percent-encoded, malformed on purpose: a bare %, bad hex, invalid UTF-8, NUL.
     fc.constantFrom('%', '%zz', '%ED%A0%80', '%C0%AF', '%00', '%2F..%2F..', '%E2%80%AE').map((raw) => ({ raw })),
   ),
-  query: fc.array(fc.tuple(fc.oneof(fc.nat(9), fc.constantFrom('__proto__', 'page[0]', 'search[]', 'x')), hostileString.filter((s) => s.length < 6000)), { maxLength: 4 }),
+  query: fc.array(
+    fc.tuple(
+      fc.oneof(fc.nat(9), fc.constantFrom('__proto__', 'page[0]', 'search[]', 'x')),
+      hostileString.filter((s) => s.length < 6000),
+    ),
+    { maxLength: 4 },
+  ),
   body: fc.oneof(
     { weight: 3, arbitrary: bodyMutation(BODY_KEYS).map((m) => ({ kind: 'mutated' as const, m })) },
     { weight: 1, arbitrary: hostileValue.map((v) => ({ kind: 'json' as const, text: JSON.stringify(v) ?? 'null' })) },
@@ -178,7 +291,10 @@ const requestCase = fc.record({
   cookieJunk: fc.option(headerValue, { nil: undefined }),
   // Mostly our own (as the site's pages send it), so most writes get past the cross-site
   // check to the handlers; sometimes none (a program: only /api/public/ writes accept that).
-  origin: fc.oneof({ weight: 6, arbitrary: fc.constant('http://localhost') }, { weight: 2, arbitrary: fc.constantFrom(undefined, 'https://evil.example', 'https://localhost', 'null') }),
+  origin: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('http://localhost') },
+    { weight: 2, arbitrary: fc.constantFrom(undefined, 'https://evil.example', 'https://localhost', 'null') },
+  ),
   ip: fc.ipV4(),
 });
 type RequestCase = typeof requestCase extends fc.Arbitrary<infer T> ? T : never;
@@ -193,13 +309,22 @@ async function send(c: RequestCase, signedIn: boolean) {
   for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
     const resource = op.path.split('/')[2];
     const real = async () =>
-      resource === 'calendar' ? feedToken : resource === 'public' ? bookingToken : resource === 'auth' ? LINK_TOKEN : op.path.startsWith('/api/team/invites') ? firstInviteId() : firstId(resource!);
+      resource === 'calendar'
+        ? feedToken
+        : resource === 'public'
+          ? bookingToken
+          : resource === 'auth'
+            ? LINK_TOKEN
+            : op.path.startsWith('/api/team/invites')
+              ? firstInviteId()
+              : firstId(resource!);
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);
   }
   const params = new URLSearchParams();
-  for (const [name, value] of c.query) params.append(typeof name === 'number' ? (op.query[name % Math.max(op.query.length, 1)] ?? 'x') : name, value);
+  for (const [name, value] of c.query)
+    params.append(typeof name === 'number' ? (op.query[name % Math.max(op.query.length, 1)] ?? 'x') : name, value);
   const url = params.size ? `${path}?${params}` : path;
 
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': c.ip, ...c.headers };
@@ -216,7 +341,13 @@ async function send(c: RequestCase, signedIn: boolean) {
 }
 
 // A stack frame, a source file position, a path on this machine, or an error class name.
-const LEAKS = [/\n\s+at /, /\bat [\w$.<>]+ \(/, /\.(?:ts|js|mjs|cjs):\d+/, /node_modules|\/work\/|\/usr\/|\/root\/|file:\/\//, /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|ZodError|DrizzleQueryError|DatabaseError|error: )/];
+const LEAKS = [
+  /\n\s+at /,
+  /\bat [\w$.<>]+ \(/,
+  /\.(?:ts|js|mjs|cjs):\d+/,
+  /node_modules|\/work\/|\/usr\/|\/root\/|file:\/\//,
+  /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|ZodError|DrizzleQueryError|DatabaseError|error: )/,
+];
 
 async function checkAnswer({ key, url, res }: Awaited<ReturnType<typeof send>>) {
   const where = `${key} -> ${url.slice(0, 200)}`;
@@ -243,14 +374,26 @@ const storedLead = leadFieldsSchema.extend({ status: leadStatusSchema, contacted
 
 /** Every stored row still obeys the shared schemas and references rows that exist. */
 async function checkDatabase() {
-  const leads = await rowsOf<Record<string, unknown>>(database.db, sql`select full_name, email, phone, property_types, message, status, contacted from leads`);
+  const leads = await rowsOf<Record<string, unknown>>(
+    database.db,
+    sql`select full_name, email, phone, property_types, message, status, contacted from leads`,
+  );
   for (const lead of leads) {
     const parsed = storedLead.safeParse(lead);
     expect(parsed.success, `invalid lead row ${JSON.stringify(lead).slice(0, 300)}`).toBe(true);
     // Stored as the schema normalises it (trimmed, lower-case email): parsing changes nothing.
     expect(parsed.data).toEqual(lead);
   }
-  const appointments = await rowsOf<{ date: string; time: string; type: string; notes: string | null; duration_minutes: number; location: string | null; status: 'scheduled'; lead_ok: boolean }>(
+  const appointments = await rowsOf<{
+    date: string;
+    time: string;
+    type: string;
+    notes: string | null;
+    duration_minutes: number;
+    location: string | null;
+    status: 'scheduled';
+    lead_ok: boolean;
+  }>(
     database.db,
     sql`select to_char(date, 'YYYY-MM-DD') as date, to_char(time, 'HH24:MI') as time, to_char(time, 'SS') = '00' as whole_minute, type, notes,
           duration_minutes, location, status,
@@ -260,16 +403,25 @@ async function checkDatabase() {
   for (const a of appointments) {
     expect(a).toMatchObject({ lead_ok: true, whole_minute: true });
     const { date, time, type, notes, duration_minutes, location, status } = a;
-    expect(updateAppointmentRequestSchema.safeParse({ date, time, type, notes, duration_minutes, location, status }).success, JSON.stringify(a).slice(0, 300)).toBe(true);
+    expect(
+      updateAppointmentRequestSchema.safeParse({ date, time, type, notes, duration_minutes, location, status }).success,
+      JSON.stringify(a).slice(0, 300),
+    ).toBe(true);
   }
   for (const row of await rowsOf<{ settings: unknown }>(database.db, sql`select settings from booking_settings`)) {
     expect(bookingSettingsSchema.safeParse(row.settings).success, JSON.stringify(row.settings).slice(0, 300)).toBe(true);
   }
   const orphans = await rowsOf<{ n: number }>(
     database.db,
-    sql`select (select count(*) from notifications n where n.type not in (${sql.join(NOTIFICATION_TYPES.map((v) => sql`${v}`), sql`, `)})
+    sql`select (select count(*) from notifications n where n.type not in (${sql.join(
+      NOTIFICATION_TYPES.map((v) => sql`${v}`),
+      sql`, `,
+    )})
               or not exists (select 1 from users u where u.id = n.user_id))
-          + (select count(*) from lead_status_changes s where s.to_status not in (${sql.join(LEAD_STATUSES.map((v) => sql`${v}`), sql`, `)})
+          + (select count(*) from lead_status_changes s where s.to_status not in (${sql.join(
+            LEAD_STATUSES.map((v) => sql`${v}`),
+            sql`, `,
+          )})
               or not exists (select 1 from leads l where l.id = s.lead_id))
           + (select count(*) from calendar_feeds f where not exists (select 1 from users u where u.id = f.user_id))
           + (select count(*) from sessions s where not exists (select 1 from users u where u.id = s.user_id))
@@ -283,7 +435,9 @@ async function checkDatabase() {
         union all select (kind in ('invite', 'password_reset') and email ~* ${EMAIL_PATTERN.source}), email from account_tokens`,
   );
   for (const row of team) expect(row, `invalid account or token for ${row.email}`).toMatchObject({ ok: true });
-  expect(await rowsOf(database.db, sql`select 1 from users where id = ${adminId} and role = 'owner' and deactivated_at is null`)).toHaveLength(1);
+  expect(
+    await rowsOf(database.db, sql`select 1 from users where id = ${adminId} and role = 'owner' and deactivated_at is null`),
+  ).toHaveLength(1);
   const emails = await rowsOf<{ ok: boolean; mail: string }>(
     database.db,
     sql`select (status in ('queued', 'sent', 'failed', 'not_sent') and to_address ~* ${EMAIL_PATTERN.source}
@@ -296,8 +450,13 @@ async function checkDatabase() {
     sql`select session_id, event_type, page_path, time_spent from analytics_events`,
   );
   for (const e of events) {
-    expect(SESSION_ID_PATTERN.test(e.session_id) && (ANALYTICS_EVENT_TYPES as readonly string[]).includes(e.event_type), JSON.stringify(e)).toBe(true);
-    expect(e.page_path.startsWith('/') && e.page_path.length <= 512 && (e.time_spent === null || (e.time_spent >= 0 && e.time_spent <= 3600))).toBe(true);
+    expect(
+      SESSION_ID_PATTERN.test(e.session_id) && (ANALYTICS_EVENT_TYPES as readonly string[]).includes(e.event_type),
+      JSON.stringify(e),
+    ).toBe(true);
+    expect(
+      e.page_path.startsWith('/') && e.page_path.length <= 512 && (e.time_spent === null || (e.time_spent >= 0 && e.time_spent <= 3600)),
+    ).toBe(true);
   }
 }
 
@@ -307,26 +466,38 @@ describe('hostile input to every operation in the OpenAPI document', () => {
   it.each([
     ['without a session', false],
     ['with a valid admin session', true],
-  ])('never answers 5xx or a stack trace, keeps the error envelope and stores only valid rows, %s', async (_name, signedIn) => {
-    expect(operations.length).toBeGreaterThan(20);
-    await fc.assert(
-      fc.asyncProperty(fc.array(requestCase, { minLength: 1, maxLength: 4 }), async (cases) => {
-        const answers = await Promise.all(cases.map((c) => send(c, signedIn)));
-        for (const answer of answers) await checkAnswer(answer);
-        await checkDatabase();
-      }),
-      { numRuns: RUNS_PER_MODE, seed, endOnFailure: false },
-    );
-  }, 120_000);
+  ])(
+    'never answers 5xx or a stack trace, keeps the error envelope and stores only valid rows, %s',
+    async (_name, signedIn) => {
+      expect(operations.length).toBeGreaterThan(20);
+      await fc.assert(
+        fc.asyncProperty(fc.array(requestCase, { minLength: 1, maxLength: 4 }), async (cases) => {
+          const answers = await Promise.all(cases.map((c) => send(c, signedIn)));
+          for (const answer of answers) await checkAnswer(answer);
+          await checkDatabase();
+        }),
+        { numRuns: RUNS_PER_MODE, seed, endOnFailure: false },
+      );
+    },
+    120_000,
+  );
 });
 
 describe('a concurrent burst of analytics events with hostile text', () => {
-  const valid = (n: number) => ({ session_id: `burstvisitor${String(n).padStart(6, '0')}`, event_type: 'pageview', page_path: `/burst${n % 5}` });
+  const valid = (n: number) => ({
+    session_id: `burstvisitor${String(n).padStart(6, '0')}`,
+    event_type: 'pageview',
+    page_path: `/burst${n % 5}`,
+  });
   let ip = 0;
   const post = (body: unknown) =>
     t.app.request('/api/public/events', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0', 'x-forwarded-for': `198.18.${(ip >> 8) & 255}.${ip++ & 255}` },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0',
+        'x-forwarded-for': `198.18.${(ip >> 8) & 255}.${ip++ & 255}`,
+      },
       body: JSON.stringify(body),
     });
   const stored = async () => Number((await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from analytics_events`))[0]!.n);
@@ -334,18 +505,26 @@ describe('a concurrent burst of analytics events with hostile text', () => {
   it('never answers 5xx, and every valid event sent with the hostile ones is stored', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(loneSurrogateString, hostileString).map((text) => `/${text}`), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.oneof(loneSurrogateString, hostileString).map((text) => `/${text}`),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.array(fc.constantFrom('page_path', 'referrer', 'utm_source'), { minLength: 1, maxLength: 6 }),
         async (texts, fields) => {
           const before = await stored();
           // Each text with its twin whose lone surrogates are U+FFFD: two strings in Node, one value in
           // PostgreSQL (the finding: a batch upserting one rollup row twice failed as a whole).
-          const hostile = texts.flatMap((text, i) => [text, wellFormed(text)].map((t) => ({ ...valid(1000 + i), [fields[i % fields.length]!]: t })));
+          const hostile = texts.flatMap((text, i) =>
+            [text, wellFormed(text)].map((t) => ({ ...valid(1000 + i), [fields[i % fields.length]!]: t })),
+          );
           const legit = Array.from({ length: 10 }, (_, i) => valid(i));
           // The hostile events in the middle of the burst, so they share a batch with valid ones.
           const bodies = [...legit.slice(0, 5), ...hostile, ...legit.slice(5)];
           const statuses = await Promise.all(bodies.map(async (body) => (await post(body)).status));
-          expect(statuses.every((s) => s < 500), JSON.stringify(statuses)).toBe(true);
+          expect(
+            statuses.every((s) => s < 500),
+            JSON.stringify(statuses),
+          ).toBe(true);
           expect([...statuses.slice(0, 5), ...statuses.slice(5 + hostile.length)]).toEqual(Array(10).fill(204));
           expect(await stored()).toBe(before + statuses.filter((s) => s === 204).length);
         },

@@ -10,9 +10,19 @@ import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The real app on a test database, with the environment the test names (and a built client, if given). */
-export function createTestApp(database: Database | undefined, env: Record<string, string> = {}, { clientDir, logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) }: { clientDir?: string; logger?: Logger } = {}) {
+export function createTestApp(
+  database: Database | undefined,
+  env: Record<string, string> = {},
+  { clientDir, logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) }: { clientDir?: string; logger?: Logger } = {},
+) {
   // The booking limits off too, as for the lead form: the tests of those limits turn them on.
-  const config = parseConfig({ LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0', BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0', ...env });
+  const config = parseConfig({
+    LEAD_MIN_FILL_SECONDS: '0',
+    LEAD_RATE_LIMIT: '0',
+    BOOKING_RATE_LIMIT: '0',
+    BOOKING_HOLD_ABOVE_PER_HOUR: '0',
+    ...env,
+  });
   const hub = new NotificationHub(200);
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   // Its own cache, as another process would have: two test apps on one database are two processes.
@@ -30,7 +40,12 @@ export function createTestApp(database: Database | undefined, env: Record<string
    * leaves it out.
    */
   const site = config.fixedOrigin ?? 'http://localhost';
-  const json = async (method: string, path: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<Response> => {
+  const json = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<Response> => {
     const url = new URL(path, site);
     const all: Record<string, string | undefined> = { 'content-type': 'application/json', origin: url.origin, ...headers };
     return app.request(path.startsWith('/') ? `${url.origin}${path}` : path, {

@@ -127,7 +127,11 @@ export function httpsRequest(
         localAddress: options.localAddress,
         ca: caddy.caRoot(),
         agent: false,
-        headers: { host: `localhost:${caddy.httpsPort}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+        headers: {
+          host: `localhost:${caddy.httpsPort}`,
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];

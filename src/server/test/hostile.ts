@@ -101,7 +101,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'id', 'status'), fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'id', 'status'), fc.string({ maxLength: 8 })), tie('value'), {
+      maxKeys: 4,
+    }),
   ),
 })).value;
 
@@ -112,7 +114,22 @@ export const deepJson = fc
 
 /** A raw body that is not what the endpoint expects at all. */
 export const rawGarbage = fc.oneof(
-  fc.constantFrom('', 'null', 'true', '[]', '"text"', '{', '{"a":', '{"a":1,}', "{'a':1}", 'NaN', '\u0000', '\ufeff{}', '<xml/>', 'a=1&b=2'),
+  fc.constantFrom(
+    '',
+    'null',
+    'true',
+    '[]',
+    '"text"',
+    '{',
+    '{"a":',
+    '{"a":1,}',
+    "{'a':1}",
+    'NaN',
+    '\u0000',
+    '\ufeff{}',
+    '<xml/>',
+    'a=1&b=2',
+  ),
   fc.string({ maxLength: 60 }),
   deepJson,
 );
@@ -140,13 +157,28 @@ export function applyMutation(valid: Record<string, unknown>, { replace, drop, e
   const body: Record<string, unknown> = { ...valid };
   for (const key of drop) delete body[key];
   // defineProperty, so that a key named __proto__ becomes a plain JSON key.
-  for (const [k, v] of [...extra, ...replace]) Object.defineProperty(body, k, { value: v, enumerable: true, configurable: true, writable: true });
+  for (const [k, v] of [...extra, ...replace])
+    Object.defineProperty(body, k, { value: v, enumerable: true, configurable: true, writable: true });
   return body;
 }
 
 /** Header values a client can put on the wire (visible Latin-1, no CR/LF/NUL). */
 export const headerValue = fc.oneof(
-  fc.constantFrom('', ' ', '*/*', 'text/html', 'application/json; charset=utf-7', 'multipart/form-data; boundary=x', "' OR 1=1 --", '<script>', '../..', '1.2.3.4, 5.6.7.8', 'https', 'evil.example', 'bytes=0-1'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '*/*',
+    'text/html',
+    'application/json; charset=utf-7',
+    'multipart/form-data; boundary=x',
+    "' OR 1=1 --",
+    '<script>',
+    '../..',
+    '1.2.3.4, 5.6.7.8',
+    'https',
+    'evil.example',
+    'bytes=0-1',
+  ),
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 }),
   fc.string({ unit: fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
 );

@@ -62,7 +62,10 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
           simpleParser(raw).then(
             (parsed) => {
               messages.push({
-                envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
+                envelope: {
+                  from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                  to: session.envelope.rcptTo.map((r) => r.address),
+                },
                 parsed,
                 raw,
                 receivedAt: new Date(),
@@ -92,7 +95,11 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`the mail sink did not get what was expected within ${timeoutMs} ms (${messages.length} messages: ${messages.map((m) => m.parsed.subject).join('; ')})`));
+        reject(
+          new Error(
+            `the mail sink did not get what was expected within ${timeoutMs} ms (${messages.length} messages: ${messages.map((m) => m.parsed.subject).join('; ')})`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -115,4 +122,5 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
 export const recipientsOf = (mail: ReceivedMail) => mail.envelope.to.map((a) => a.toLowerCase());
 
 /** Messages to one address. */
-export const mailTo = (messages: ReceivedMail[], address: string) => messages.filter((m) => recipientsOf(m).includes(address.toLowerCase()));
+export const mailTo = (messages: ReceivedMail[], address: string) =>
+  messages.filter((m) => recipientsOf(m).includes(address.toLowerCase()));

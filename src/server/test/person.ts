@@ -9,7 +9,8 @@ import { validLead } from './app.ts';
 import { rowsOf } from './database.ts';
 
 /** A browser's user agent: the event route drops bots. */
-export const BROWSER_AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+export const BROWSER_AGENT =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 export type Person = { full_name: string; email: string; phone: string };
 export type PersonRecord = { id: string; sessionIds: [string, string]; bookingToken: string; pageEvents: number };
@@ -24,7 +25,13 @@ type TestApp = ReturnType<typeof createTestApp>;
  * The app must run with booking open (OPEN_EVERY_DAY) in `timeZone`; `slot` picks the booked time
  * (one per person), `tag` (8 letters) their analytics session ids.
  */
-export async function makePerson(t: TestApp, db: Db, cookie: string, person: Person, { adminId, timeZone, tag, slot }: { adminId: string; timeZone: string; tag: string; slot: number }): Promise<PersonRecord> {
+export async function makePerson(
+  t: TestApp,
+  db: Db,
+  cookie: string,
+  person: Person,
+  { adminId, timeZone, tag, slot }: { adminId: string; timeZone: string; tag: string; slot: number },
+): Promise<PersonRecord> {
   const sessionIds: [string, string] = [`${tag}Visit1xxxxxxxxxx`.slice(0, 22), `${tag}Visit2xxxxxxxxxx`.slice(0, 22)];
   let pageEvents = 0;
   const visit = async (sessionId: string, message: string) => {
@@ -53,7 +60,9 @@ export async function makePerson(t: TestApp, db: Db, cookie: string, person: Per
   // A call booked through their private link (a "New booking: Name, …" notification for every admin).
   const bookingDay = addDays(zonedParts(Date.now(), timeZone).date, 2);
   const open = (await (await t.json('GET', `/api/public/availability?from=${bookingDay}&to=${bookingDay}`)).json()) as Availability;
-  expect((await t.json('POST', '/api/public/bookings', { booking_token: bookingToken, start: open.slots[slot]!, type: 'Call' })).status).toBe(201);
+  expect(
+    (await t.json('POST', '/api/public/bookings', { booking_token: bookingToken, start: open.slots[slot]!, type: 'Call' })).status,
+  ).toBe(201);
   await admin('POST', '/api/appointments', {
     lead_id: id,
     date: addDays(bookingDay, 1),
@@ -71,10 +80,16 @@ export async function makePerson(t: TestApp, db: Db, cookie: string, person: Per
     follow_up_on: addDays(bookingDay, 5),
     follow_up_note: `Call ${person.full_name} back`,
   });
-  await execute(db, sql`insert into lead_notes (lead_id, author_id, body) values (${id}, ${adminId}, ${`Spoke with ${person.full_name} at ${person.phone}`})`);
+  await execute(
+    db,
+    sql`insert into lead_notes (lead_id, author_id, body) values (${id}, ${adminId}, ${`Spoke with ${person.full_name} at ${person.phone}`})`,
+  );
   // Written before notifications named their lead.
-  await execute(db, sql`insert into notifications (user_id, type, message) values
+  await execute(
+    db,
+    sql`insert into notifications (user_id, type, message) values
     (${adminId}, 'lead', ${`New lead: ${person.full_name} (${person.email})`}),
-    (${adminId}, 'appointment', ${`Upcoming Call with ${person.full_name} at 10:00 AM`})`);
+    (${adminId}, 'appointment', ${`Upcoming Call with ${person.full_name} at 10:00 AM`})`,
+  );
   return { id, sessionIds, bookingToken, pageEvents };
 }

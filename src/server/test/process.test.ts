@@ -5,7 +5,8 @@ describe('retryOnTakenPort', () => {
   it('starts again while a port was taken, and answers what the start that worked answered', async () => {
     let attempts = 0;
     const started = await retryOnTakenPort(async () => {
-      if (++attempts < 3) throw Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:4000'), { code: 'EADDRINUSE' });
+      if (++attempts < 3)
+        throw Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:4000'), { code: 'EADDRINUSE' });
       return 'listening';
     });
     expect(started).toBe('listening');

@@ -78,7 +78,9 @@ export async function retryOnTakenPort<T>(start: () => Promise<T>, attempts = 5)
     try {
       return await start();
     } catch (err) {
-      const taken = /EADDRINUSE|address already in use/i.test(err instanceof Error ? `${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}` : String(err));
+      const taken = /EADDRINUSE|address already in use/i.test(
+        err instanceof Error ? `${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}` : String(err),
+      );
       if (!taken || attempt >= attempts) throw err;
     }
   }
@@ -88,7 +90,9 @@ const OUTPUT_LIMIT = 1024 * 1024;
 
 /** Spawns `node <args>` with its output kept; not waited for. */
 function spawnNode(args: string[], env: Record<string, string>, isolated: boolean): NodeProcess {
-  const base = isolated ? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir() } : { ...process.env, LOG_LEVEL: 'warn' };
+  const base = isolated
+    ? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir() }
+    : { ...process.env, LOG_LEVEL: 'warn' };
   // The IPC channel carries the server's port (main.ts); unref'd, so it never keeps this process alive.
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   child.channel?.unref();
@@ -150,7 +154,12 @@ async function portOf(proc: NodeProcess, timeoutMs: number): Promise<number> {
   return port;
 }
 
-export async function waitForHealth(url: string, proc: { output: () => string; child: ChildProcess }, timeoutMs = 30_000, readyPath = '/api/health') {
+export async function waitForHealth(
+  url: string,
+  proc: { output: () => string; child: ChildProcess },
+  timeoutMs = 30_000,
+  readyPath = '/api/health',
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new Error(`the process exited (${proc.child.exitCode}): ${proc.output()}`);

@@ -37,20 +37,44 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
     await saveBookingSettings(database.db, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-12-25'] });
     await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Seeded Diligence LLC'), headline: 'A seeded headline' });
     const link = mintToken().hash;
-    await execute(database.db, sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${link}, id, now() + interval '1 day' from leads limit 1`);
+    await execute(
+      database.db,
+      sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${link}, id, now() + interval '1 day' from leads limit 1`,
+    );
     // The website's abuse controls: a booking held for its emailed confirmation, a used form token, a visitor mail spent.
-    await execute(database.db, sql`insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, expires_at)
-      values (${link}, 'confirm-hash', '2030-12-02', '10:00', 'Call', '203.0.113.0/24', now() + interval '30 minutes')`);
-    await execute(database.db, sql`insert into form_token_uses (token_hash, submission_id, expires_at) values ('form-token-hash', ${crypto.randomUUID()}, now() + interval '1 day')`);
+    await execute(
+      database.db,
+      sql`insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, expires_at)
+      values (${link}, 'confirm-hash', '2030-12-02', '10:00', 'Call', '203.0.113.0/24', now() + interval '30 minutes')`,
+    );
+    await execute(
+      database.db,
+      sql`insert into form_token_uses (token_hash, submission_id, expires_at) values ('form-token-hash', ${crypto.randomUUID()}, now() + interval '1 day')`,
+    );
     await execute(database.db, sql`insert into public_mail_spends (address_key, kind) values ('address-hash', 'lead-acknowledgement')`);
     // The team's tables: an invitation, a recovery code, a remembered device, a two-factor challenge, an audit entry.
-    await execute(database.db, sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`);
+    await execute(
+      database.db,
+      sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`,
+    );
     await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, 'code-hash')`);
-    await execute(database.db, sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device-hash', ${user.id}, now() + interval '30 days')`);
-    await execute(database.db, sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values ('challenge-hash', ${user.id}, now() + interval '1 day')`);
+    await execute(
+      database.db,
+      sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device-hash', ${user.id}, now() + interval '30 days')`,
+    );
+    await execute(
+      database.db,
+      sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values ('challenge-hash', ${user.id}, now() + interval '1 day')`,
+    );
     // A message the outbox sent already (so a server started on the data sends nothing).
-    await execute(database.db, sql`insert into emails (message_id, kind, to_address, data, status, sent_at) values ('<seeded@example.com>', 'test', 'owner@example.com', '{}', 'sent', now())`);
-    await execute(database.db, sql`insert into audit_log (actor_id, actor_email, action) values (${user.id}, 'second-admin@example.com', 'sign_in')`);
+    await execute(
+      database.db,
+      sql`insert into emails (message_id, kind, to_address, data, status, sent_at) values ('<seeded@example.com>', 'test', 'owner@example.com', '{}', 'sent', now())`,
+    );
+    await execute(
+      database.db,
+      sql`insert into audit_log (actor_id, actor_email, action) values (${user.id}, 'second-admin@example.com', 'sign_in')`,
+    );
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
     await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);
     await more?.(database.db);
@@ -59,4 +83,3 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
   }
   return dataDir;
 }
-

@@ -18,7 +18,10 @@ export async function allTableRows(client: PGlite, { except = [] }: { except?: s
     const { rows } = await client.query<{ row: string }>(
       `select row_to_json(t)::text as row from ${name} t order by ${keys.map((k) => `t.${k.column}`).join(', ')}`,
     );
-    result.set(name, rows.map((r) => r.row));
+    result.set(
+      name,
+      rows.map((r) => r.row),
+    );
   }
   return result;
 }

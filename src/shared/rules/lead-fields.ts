@@ -45,7 +45,13 @@ export type LeadFieldsInput = {
   property_types?: string[];
   message?: string | null;
 };
-export type CheckedLeadFields = { full_name: string; email: string; phone: string; property_types: PropertyType[]; message?: string | null };
+export type CheckedLeadFields = {
+  full_name: string;
+  email: string;
+  phone: string;
+  property_types: PropertyType[];
+  message?: string | null;
+};
 export type LeadFieldErrors = Partial<Record<keyof LeadFieldsInput, string>>;
 
 const isPropertyType = (value: string): value is PropertyType => (PROPERTY_TYPES as readonly string[]).includes(value);

@@ -22,7 +22,9 @@ export type LoginInput = { email?: string; password?: string };
 export type LoginErrors = Partial<Record<keyof LoginInput, string>>;
 
 /** The browser's check of the sign-in form: the request to send, or the first message for each field. */
-export function checkLogin(input: LoginInput): { ok: true; value: { email: string; password: string } } | { ok: false; errors: LoginErrors } {
+export function checkLogin(
+  input: LoginInput,
+): { ok: true; value: { email: string; password: string } } | { ok: false; errors: LoginErrors } {
   const email = checkText(input.email, LOGIN_RULES.email);
   const password = checkText(input.password, LOGIN_RULES.password);
   if (email.ok && password.ok) return { ok: true, value: { email: email.value!, password: password.value! } };

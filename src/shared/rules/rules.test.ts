@@ -22,7 +22,18 @@ const around = (n: number) => fc.constantFrom(n - 1, n, n + 1).map((length) => '
 const formText = fc.oneof(
   fc.constantFrom('', ' ', '  \t ', 'Jane Doe', ' Jane ', 'a\u0000b', '\u0000', 'Zoë 李雷 🏠', '\u00a0x\u00a0', '\ufeffx', '\u2028'),
   fc.constantFrom('jane@example.com', ' JANE@Example.COM ', 'jane@example', 'jane@@example.com', 'a@b.co', 'x@y.z', 'j\u0000@example.com'),
-  fc.constantFrom('(301) 555-0100', '+1 301 555 0100', '555', '555-0100', '+1 (443) 555-0142-9999999', '301.555.0100', '1-800-DILIGENCE', '+', '++13015550100', ' +44 20 7946 0958 '),
+  fc.constantFrom(
+    '(301) 555-0100',
+    '+1 301 555 0100',
+    '555',
+    '555-0100',
+    '+1 (443) 555-0142-9999999',
+    '301.555.0100',
+    '1-800-DILIGENCE',
+    '+',
+    '++13015550100',
+    ' +44 20 7946 0958 ',
+  ),
   around(40),
   around(200),
   around(254),
@@ -32,7 +43,16 @@ const formText = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 10 }),
   // Lone surrogates (and a NUL with one, and one past a limit): refused by both, with the same message.
-  fc.constantFrom('x\ud800', '\udbff', '\udc00x', '\udfff\ud800', ' Jane \ud83d', 'a\u0000\ud800', 'jane\ud800@example.com', 'x'.repeat(300) + '\udc00'),
+  fc.constantFrom(
+    'x\ud800',
+    '\udbff',
+    '\udc00x',
+    '\udfff\ud800',
+    ' Jane \ud83d',
+    'a\u0000\ud800',
+    'jane\ud800@example.com',
+    'x'.repeat(300) + '\udc00',
+  ),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
@@ -76,9 +96,12 @@ describe('the browser checkers and the server schemas', () => {
 
   it('agree on every name and phone a person gives (account page, first run, invitation)', () => {
     fc.assert(
-      fc.property(fc.record({ display_name: maybe(formText), phone: fc.oneof(maybe(formText), fc.constant(null)) }, { requiredKeys: [] }), (input) => {
-        expect(checkProfile(input)).toEqual(serverVerdict(profileRequestSchema, input));
-      }),
+      fc.property(
+        fc.record({ display_name: maybe(formText), phone: fc.oneof(maybe(formText), fc.constant(null)) }, { requiredKeys: [] }),
+        (input) => {
+          expect(checkProfile(input)).toEqual(serverVerdict(profileRequestSchema, input));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -92,7 +115,12 @@ describe('the browser checkers and the server schemas', () => {
   it('give the product messages for the classic mistakes', () => {
     expect(checkLeadFields({ full_name: ' ', email: 'nope', phone: '', property_types: [] })).toEqual({
       ok: false,
-      errors: { full_name: 'Name is required', email: 'Invalid email address', phone: 'Phone number is required', property_types: 'Property type is required' },
+      errors: {
+        full_name: 'Name is required',
+        email: 'Invalid email address',
+        phone: 'Phone number is required',
+        property_types: 'Property type is required',
+      },
     });
     expect(checkLogin({ email: '', password: 'short' })).toEqual({
       ok: false,
@@ -115,9 +143,20 @@ describe('the browser checkers and the server schemas', () => {
   });
 
   it('take a phone the website can link to, and refuse one it cannot', () => {
-    for (const phone of ['(301) 555-0100', '+1 301 555 0100', '301.555.0100', '555-0100', '+44 20 7946 0958']) expect(checkText(phone, WEBSITE_RULES.phone)).toEqual({ ok: true, value: phone });
-    for (const phone of ['555 01', '1-800-DILIGENCE', '+1 (443) 555-0142-9999999', '301 555 0100 ext 4', '++13015550100', '(301) 555-0100 +']) {
-      expect(checkText(phone, WEBSITE_RULES.phone)).toEqual({ ok: false, error: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100' });
+    for (const phone of ['(301) 555-0100', '+1 301 555 0100', '301.555.0100', '555-0100', '+44 20 7946 0958'])
+      expect(checkText(phone, WEBSITE_RULES.phone)).toEqual({ ok: true, value: phone });
+    for (const phone of [
+      '555 01',
+      '1-800-DILIGENCE',
+      '+1 (443) 555-0142-9999999',
+      '301 555 0100 ext 4',
+      '++13015550100',
+      '(301) 555-0100 +',
+    ]) {
+      expect(checkText(phone, WEBSITE_RULES.phone)).toEqual({
+        ok: false,
+        error: 'Invalid phone number: use 7 to 15 digits, like (301) 555-0100',
+      });
     }
     expect(checkText('desk@firm', WEBSITE_RULES.email)).toEqual({ ok: false, error: 'Invalid email address' });
     expect(checkText(' ', WEBSITE_RULES.siteName)).toEqual({ ok: false, error: 'Brand name is required' });

@@ -4,7 +4,10 @@ import type { TextRule } from './text.ts';
 import { WEBSITE_STATS } from '../website-content.ts';
 
 /** The rules of Settings → Website's fields, for the browser's form and the server's schema (schemas/website.ts). */
-const text = (label: string, max: number): TextRule => ({ required: `${label} is required`, max: { length: max, message: `${label} must be at most ${max} characters` } });
+const text = (label: string, max: number): TextRule => ({
+  required: `${label} is required`,
+  max: { length: max, message: `${label} must be at most ${max} characters` },
+});
 
 /**
  * A phone number people can dial from the page (its tel: link keeps the digits and a leading +):

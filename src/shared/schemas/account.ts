@@ -11,7 +11,9 @@ const currentPassword = z.string({ error: 'Current password is required' }).min(
 const confirm = z.string({ error: CONFIRM_REQUIRED }).min(1, CONFIRM_REQUIRED).max(1024);
 const samePassword = (v: { password: string; confirm: string }) => v.password === v.confirm;
 
-export const changeEmailSchema = z.object({ email: zodText(LOGIN_RULES.email), current_password: currentPassword }).meta({ id: 'ChangeEmail' });
+export const changeEmailSchema = z
+  .object({ email: zodText(LOGIN_RULES.email), current_password: currentPassword })
+  .meta({ id: 'ChangeEmail' });
 export type ChangeEmail = z.infer<typeof changeEmailSchema>;
 
 export const changePasswordSchema = z
@@ -21,10 +23,12 @@ export const changePasswordSchema = z
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 
 /** One's name and phone (the account page); a blank phone removes it. The rules: rules/profile.ts. */
-export const profileRequestSchema = z.object({
-  display_name: zodText(PROFILE_RULES.display_name),
-  phone: zodText(PROFILE_RULES.phone).nullable().optional(),
-}).meta({ id: 'ProfileRequest' });
+export const profileRequestSchema = z
+  .object({
+    display_name: zodText(PROFILE_RULES.display_name),
+    phone: zodText(PROFILE_RULES.phone).nullable().optional(),
+  })
+  .meta({ id: 'ProfileRequest' });
 export type ProfileRequest = z.infer<typeof profileRequestSchema>;
 export const profileSchema = z.object({ display_name: z.string(), phone: z.string().nullable() }).meta({ id: 'Profile' });
 export type Profile = z.infer<typeof profileSchema>;
@@ -32,25 +36,32 @@ export type Profile = z.infer<typeof profileSchema>;
 /** What a change to the account ended: the other sessions signed out. */
 export const accountChangeSchema = z.object({ email: z.string(), other_sessions_ended: z.number().int() }).meta({ id: 'AccountChange' });
 
-export const accountSessionSchema = z.object({
-  id: z.uuid(),
-  ip: z.string().nullable(),
-  user_agent: z.string().nullable(),
-  created_at: z.string(),
-  last_seen_at: z.string(),
-  /** The session of the browser asking. */
-  current: z.boolean(),
-}).meta({ id: 'AccountSession' });
+export const accountSessionSchema = z
+  .object({
+    id: z.uuid(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    created_at: z.string(),
+    last_seen_at: z.string(),
+    /** The session of the browser asking. */
+    current: z.boolean(),
+  })
+  .meta({ id: 'AccountSession' });
 export type AccountSession = z.infer<typeof accountSessionSchema>;
 export const accountSessionsSchema = z.object({ sessions: z.array(accountSessionSchema) }).meta({ id: 'AccountSessions' });
 export const sessionParamsSchema = z.object({ id: z.uuid('Invalid session id') });
 
 export const passwordResetRequestSchema = z.object({ email: zodText(LOGIN_RULES.email) }).meta({ id: 'PasswordResetRequest' });
-export const PASSWORD_RESET_SENT = 'If an account uses that address, we have sent it a link to choose a new password. The link works for 30 minutes.';
+export const PASSWORD_RESET_SENT =
+  'If an account uses that address, we have sent it a link to choose a new password. The link works for 30 minutes.';
 
 export const passwordResetLookupSchema = z.object({ email: z.string() }).meta({ id: 'PasswordResetLookup' });
 export const passwordResetConfirmSchema = z
-  .object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.'), password: zodText(LOGIN_RULES.password), confirm })
+  .object({
+    token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.'),
+    password: zodText(LOGIN_RULES.password),
+    confirm,
+  })
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER })
   .meta({ id: 'PasswordResetConfirm' });
 export const RESET_LINK_NOT_VALID = 'This reset link is not valid any more: it was used, or is older than 30 minutes. Ask for a new one.';

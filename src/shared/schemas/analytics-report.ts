@@ -40,7 +40,9 @@ export const utmValue = (source: string, medium: string, campaign: string) => JS
 export function parseUtmValue(value: string): [string, string, string] | undefined {
   try {
     const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) && parsed.length === 3 && parsed.every((v) => typeof v === 'string') ? (parsed as [string, string, string]) : undefined;
+    return Array.isArray(parsed) && parsed.length === 3 && parsed.every((v) => typeof v === 'string')
+      ? (parsed as [string, string, string])
+      : undefined;
   } catch {
     return undefined;
   }
@@ -72,7 +74,10 @@ function withRangeChecks<T extends z.ZodObject<typeof rangeShape>>(schema: T) {
       message: 'Choose the days: from and to, a period or a number of days',
       path: ['from'],
     })
-    .refine((r: RangeInput) => !r.from || !r.to || r.from <= r.to, { message: 'The start date must be on or before the end date', path: ['to'] })
+    .refine((r: RangeInput) => !r.from || !r.to || r.from <= r.to, {
+      message: 'The start date must be on or before the end date',
+      path: ['to'],
+    })
     .refine((r: RangeInput) => !r.from || !r.to || r.from > r.to || rangeDays(r.from, r.to) <= ANALYTICS_MAX_RANGE_DAYS, {
       message: 'Choose a range of at most 2 years',
       path: ['from'],
@@ -110,72 +115,81 @@ const count = z.number().int();
  * the step before: a visitor who sent the form saw and started it, even if those events were
  * lost. Clients won outside the funnel are counted beside it.
  */
-export const analyticsFunnelSchema = z.object({
-  visitors: count,
-  saw_form: count,
-  started_form: count,
-  sent: count,
-  /** Visitors who sent the form and had a conversation with the firm (FUNNEL_CONVERSATION). */
-  booked: count,
-  /** Of those, the visitors who became clients. */
-  converted: count,
-  /** The period's visitors who became clients without a conversation: not in the funnel. */
-  clients_without_call: count,
-  /** Clients whose lead has no recorded visit (typed in, imported, or not tracked), added in the period: not in the funnel. */
-  clients_without_visit: count,
-}).meta({ id: 'AnalyticsFunnel' });
+export const analyticsFunnelSchema = z
+  .object({
+    visitors: count,
+    saw_form: count,
+    started_form: count,
+    sent: count,
+    /** Visitors who sent the form and had a conversation with the firm (FUNNEL_CONVERSATION). */
+    booked: count,
+    /** Of those, the visitors who became clients. */
+    converted: count,
+    /** The period's visitors who became clients without a conversation: not in the funnel. */
+    clients_without_call: count,
+    /** Clients whose lead has no recorded visit (typed in, imported, or not tracked), added in the period: not in the funnel. */
+    clients_without_visit: count,
+  })
+  .meta({ id: 'AnalyticsFunnel' });
 export type AnalyticsFunnel = z.infer<typeof analyticsFunnelSchema>;
 
 export const analyticsTotalsSchema = z.object({ visitors: count, page_views: count, leads: count }).meta({ id: 'AnalyticsTotals' });
 export type AnalyticsTotals = z.infer<typeof analyticsTotalsSchema>;
 
-export const analyticsReportSchema = z.object({
-  /** The days (business time zone) the period touches, both included. */
-  from: z.string(),
-  to: z.string(),
-  /**
-   * Where the period starts and ends (the end not included), ISO 8601 with the business time
-   * zone's offset: midnight of `from` and of the day after `to`, or whole hours (`hours`).
-   */
-  start: z.string(),
-  end: z.string(),
-  /** A period of whole hours (the last 24 hours: the current hour and the 23 before it), or null for whole days. */
-  hours: z.number().int().nullable(),
-  /** The range of the same length just before (the comparison). */
-  previous_from: z.string(),
-  previous_to: z.string(),
-  time_zone: z.string(),
-  funnel: analyticsFunnelSchema,
-  /** One entry per day of the range: its visitors (first page view), page views and leads (the day of the visit that brought them). */
-  days: z.array(z.object({ day: z.string(), visitors: count, page_views: count, leads: count })),
-  totals: analyticsTotalsSchema,
-  previous_totals: analyticsTotalsSchema,
-}).meta({ id: 'AnalyticsReport' });
+export const analyticsReportSchema = z
+  .object({
+    /** The days (business time zone) the period touches, both included. */
+    from: z.string(),
+    to: z.string(),
+    /**
+     * Where the period starts and ends (the end not included), ISO 8601 with the business time
+     * zone's offset: midnight of `from` and of the day after `to`, or whole hours (`hours`).
+     */
+    start: z.string(),
+    end: z.string(),
+    /** A period of whole hours (the last 24 hours: the current hour and the 23 before it), or null for whole days. */
+    hours: z.number().int().nullable(),
+    /** The range of the same length just before (the comparison). */
+    previous_from: z.string(),
+    previous_to: z.string(),
+    time_zone: z.string(),
+    funnel: analyticsFunnelSchema,
+    /** One entry per day of the range: its visitors (first page view), page views and leads (the day of the visit that brought them). */
+    days: z.array(z.object({ day: z.string(), visitors: count, page_views: count, leads: count })),
+    totals: analyticsTotalsSchema,
+    previous_totals: analyticsTotalsSchema,
+  })
+  .meta({ id: 'AnalyticsReport' });
 export type AnalyticsReport = z.infer<typeof analyticsReportSchema>;
 
-export const analyticsSourceRowSchema = z.object({
-  origin: z.enum(LEAD_ORIGINS),
-  /** The group's value (a host or DIRECT_SOURCE, a utmValue, a path); '' for offline and unrecorded. */
-  value: z.string(),
-  visitors: count,
-  leads: count,
-  /** Leads that had a conversation with the firm (FUNNEL_CONVERSATION). */
-  bookings: count,
-  converted: count,
-  /** Converted leads per 100 visitors, one decimal; null without visitors. */
-  conversion_rate: z.number().nullable(),
-  /** The sum of the estimated fees of the converted leads, in cents. */
-  fees_cents: z.number().int(),
-}).meta({ id: 'AnalyticsSourceRow' });
+export const analyticsSourceRowSchema = z
+  .object({
+    origin: z.enum(LEAD_ORIGINS),
+    /** The group's value (a host or DIRECT_SOURCE, a utmValue, a path); '' for offline and unrecorded. */
+    value: z.string(),
+    visitors: count,
+    leads: count,
+    /** Leads that had a conversation with the firm (FUNNEL_CONVERSATION). */
+    bookings: count,
+    converted: count,
+    /** Converted leads per 100 visitors, one decimal; null without visitors. */
+    conversion_rate: z.number().nullable(),
+    /** The sum of the estimated fees of the converted leads, in cents. */
+    fees_cents: z.number().int(),
+  })
+  .meta({ id: 'AnalyticsSourceRow' });
 export type AnalyticsSourceRow = z.infer<typeof analyticsSourceRowSchema>;
 
-export const analyticsSourcesSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  group: z.enum(ANALYTICS_SOURCE_GROUPS),
-  rows: z.array(analyticsSourceRowSchema),
-}).meta({ id: 'AnalyticsSources' });
+export const analyticsSourcesSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    group: z.enum(ANALYTICS_SOURCE_GROUPS),
+    rows: z.array(analyticsSourceRowSchema),
+  })
+  .meta({ id: 'AnalyticsSources' });
 export type AnalyticsSources = z.infer<typeof analyticsSourcesSchema>;
 
 /** The conversion rate of a row: per 100 visitors, one decimal. */
-export const conversionRate = (converted: number, visitors: number) => (visitors > 0 ? Math.round((converted / visitors) * 1000) / 10 : null);
+export const conversionRate = (converted: number, visitors: number) =>
+  visitors > 0 ? Math.round((converted / visitors) * 1000) / 10 : null;

@@ -17,11 +17,7 @@ export const timeSchema = storableText({ error: 'Time is required' })
   .min(1, { message: 'Time is required', abort: true })
   .refine(isClockTime, 'Invalid time');
 
-const notesSchema = storableText()
-  .trim()
-  .max(LIMITS.message, `Notes must be at most ${LIMITS.message} characters`)
-  .optional()
-  .nullable();
+const notesSchema = storableText().trim().max(LIMITS.message, `Notes must be at most ${LIMITS.message} characters`).optional().nullable();
 
 /** How long it lasts: the end is after the start. */
 export const durationSchema = z
@@ -39,17 +35,21 @@ const locationSchema = storableText()
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' }).meta({ id: 'AppointmentStatus' });
 
 /** The Schedule Appointment form and request; its messages are in docs/product-rules.md, "Validation". */
-export const createAppointmentRequestSchema = z.object({
-  lead_id: storableText({ error: 'Please select a lead' }).min(1, { message: 'Please select a lead', abort: true }).pipe(z.uuid('Please select a lead')),
-  date: dateSchema,
-  time: timeSchema,
-  type: appointmentTypeSchema,
-  notes: notesSchema,
-  duration_minutes: durationSchema.optional(),
-  location: locationSchema,
-  /** Schedule it even over other appointments (after the warning listed them). */
-  allow_overlap: z.boolean().optional(),
-}).meta({ id: 'CreateAppointmentRequest' });
+export const createAppointmentRequestSchema = z
+  .object({
+    lead_id: storableText({ error: 'Please select a lead' })
+      .min(1, { message: 'Please select a lead', abort: true })
+      .pipe(z.uuid('Please select a lead')),
+    date: dateSchema,
+    time: timeSchema,
+    type: appointmentTypeSchema,
+    notes: notesSchema,
+    duration_minutes: durationSchema.optional(),
+    location: locationSchema,
+    /** Schedule it even over other appointments (after the warning listed them). */
+    allow_overlap: z.boolean().optional(),
+  })
+  .meta({ id: 'CreateAppointmentRequest' });
 export type CreateAppointmentRequest = z.infer<typeof createAppointmentRequestSchema>;
 
 /** Change any of these (only the fields sent); status cancelled tells the lead it is off. */
@@ -78,45 +78,51 @@ export const appointmentListQuerySchema = z
 export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
 
 /** An appointment as the API returns it; date and time are wall-clock in BUSINESS_TIME_ZONE. */
-export const appointmentSchema = z.object({
-  id: z.uuid(),
-  lead_id: z.uuid().nullable(),
-  date: z.string(), // yyyy-mm-dd
-  time: z.string(), // HH:MM
-  type: appointmentTypeSchema,
-  notes: z.string().nullable(),
-  lead: z.object({ full_name: z.string(), email: z.string(), phone: z.string() }).nullable(),
-  duration_minutes: z.number().int(),
-  location: z.string().nullable(),
-  status: appointmentStatusSchema,
-  /** Who cancelled it, when it is cancelled. */
-  cancelled_by: z.enum(['lead', 'staff']).nullable(),
-  /** booking: a visitor booked it on the website. */
-  source: z.enum(['staff', 'booking']),
-  /**
-   * Booked through the link of a repeat form (someone typed the email of a lead we already
-   * knew): the name and phone typed on that form, and when it came. The lead's own details were
-   * not changed by it. Null otherwise.
-   */
-  booked_as: z.object({ full_name: z.string(), phone: z.string().nullable(), at: z.string() }).nullable(),
-}).meta({ id: 'Appointment' });
+export const appointmentSchema = z
+  .object({
+    id: z.uuid(),
+    lead_id: z.uuid().nullable(),
+    date: z.string(), // yyyy-mm-dd
+    time: z.string(), // HH:MM
+    type: appointmentTypeSchema,
+    notes: z.string().nullable(),
+    lead: z.object({ full_name: z.string(), email: z.string(), phone: z.string() }).nullable(),
+    duration_minutes: z.number().int(),
+    location: z.string().nullable(),
+    status: appointmentStatusSchema,
+    /** Who cancelled it, when it is cancelled. */
+    cancelled_by: z.enum(['lead', 'staff']).nullable(),
+    /** booking: a visitor booked it on the website. */
+    source: z.enum(['staff', 'booking']),
+    /**
+     * Booked through the link of a repeat form (someone typed the email of a lead we already
+     * knew): the name and phone typed on that form, and when it came. The lead's own details were
+     * not changed by it. Null otherwise.
+     */
+    booked_as: z.object({ full_name: z.string(), phone: z.string().nullable(), at: z.string() }).nullable(),
+  })
+  .meta({ id: 'Appointment' });
 export type Appointment = z.infer<typeof appointmentSchema>;
 
 export const APPOINTMENT_LIST_LIMIT = 2000;
-export const appointmentListResponseSchema = z.object({
-  appointments: z.array(appointmentSchema),
-  /** True when more than APPOINTMENT_LIST_LIMIT matched; narrow the range to see them all. */
-  truncated: z.boolean(),
-  time_zone: z.string(),
-}).meta({ id: 'AppointmentListResponse' });
+export const appointmentListResponseSchema = z
+  .object({
+    appointments: z.array(appointmentSchema),
+    /** True when more than APPOINTMENT_LIST_LIMIT matched; narrow the range to see them all. */
+    truncated: z.boolean(),
+    time_zone: z.string(),
+  })
+  .meta({ id: 'AppointmentListResponse' });
 export type AppointmentListResponse = z.infer<typeof appointmentListResponseSchema>;
 
-export const calendarFeedSchema = z.object({
-  /** The subscription URL; present only in the answer that created it (only a hash is kept). */
-  url: z.string().optional(),
-  active: z.boolean(),
-  created_at: z.string().nullable(),
-}).meta({ id: 'CalendarFeed' });
+export const calendarFeedSchema = z
+  .object({
+    /** The subscription URL; present only in the answer that created it (only a hash is kept). */
+    url: z.string().optional(),
+    active: z.boolean(),
+    created_at: z.string().nullable(),
+  })
+  .meta({ id: 'CalendarFeed' });
 export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 
 /** The feed's answer (403) while the team requires two-factor and the feed's account has not set it up. */
@@ -140,26 +146,36 @@ export const bulkCancelRequestSchema = z
     notify: z.boolean({ error: 'Say whether to email them' }),
     dry_run: z.boolean().optional(),
   })
-  .refine((b) => (b.booked_from === undefined) === (b.booked_to === undefined), { message: 'Give both ends of the time window', path: ['booked_to'] })
+  .refine((b) => (b.booked_from === undefined) === (b.booked_to === undefined), {
+    message: 'Give both ends of the time window',
+    path: ['booked_to'],
+  })
   .refine((b) => !b.booked_from || !b.booked_to || Date.parse(b.booked_from) <= Date.parse(b.booked_to), {
     message: 'The window must end after it starts',
     path: ['booked_to'],
   })
-  .refine((b) => (b.network !== undefined && b.network !== '') || b.booked_from !== undefined, { message: 'Choose a network or a time window', path: ['network'] })
+  .refine((b) => (b.network !== undefined && b.network !== '') || b.booked_from !== undefined, {
+    message: 'Choose a network or a time window',
+    path: ['network'],
+  })
   .meta({ id: 'BulkCancelRequest' });
 export type BulkCancelRequest = z.infer<typeof bulkCancelRequestSchema>;
 
-export const bulkCancelResponseSchema = z.object({
-  /** The calls cancelled (or, on a dry run, that would be). */
-  count: z.number().int(),
-  dry_run: z.boolean(),
-  /** The network matched, as stored (an address given becomes its /24 or /64); null without one. */
-  network: z.string().nullable(),
-}).meta({ id: 'BulkCancelResponse' });
+export const bulkCancelResponseSchema = z
+  .object({
+    /** The calls cancelled (or, on a dry run, that would be). */
+    count: z.number().int(),
+    dry_run: z.boolean(),
+    /** The network matched, as stored (an address given becomes its /24 or /64); null without one. */
+    network: z.string().nullable(),
+  })
+  .meta({ id: 'BulkCancelResponse' });
 export type BulkCancelResponse = z.infer<typeof bulkCancelResponseSchema>;
 
 /** The networks with the most upcoming website bookings, for the bulk cancel dialog. */
-export const websiteNetworksResponseSchema = z.object({
-  networks: z.array(z.object({ network: z.string(), upcoming: z.number().int(), last_booked_at: z.string() })),
-}).meta({ id: 'WebsiteNetworksResponse' });
+export const websiteNetworksResponseSchema = z
+  .object({
+    networks: z.array(z.object({ network: z.string(), upcoming: z.number().int(), last_booked_at: z.string() })),
+  })
+  .meta({ id: 'WebsiteNetworksResponse' });
 export type WebsiteNetworksResponse = z.infer<typeof websiteNetworksResponseSchema>;

@@ -54,22 +54,24 @@ export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 /** A change of one field: its value before and after (values as JSON). */
 export type FieldChange = { from: unknown; to: unknown };
 
-export const auditEntrySchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor_id: z.string().nullable(),
-  actor_email: z.string().nullable(),
-  /** The actor's name: their account's now, or (a removed account) theirs then; null for the system or someone not signed in (actor_email says who tried). */
-  actor_name: z.string().nullable(),
-  action: auditActionSchema,
-  target_type: z.string().nullable(),
-  target_id: z.string().nullable(),
-  /** For a lead or an appointment: whether it still exists (the page links to it). */
-  target_exists: z.boolean(),
-  details: z.record(z.string(), z.unknown()),
-  ip: z.string().nullable(),
-  user_agent: z.string().nullable(),
-}).meta({ id: 'AuditEntry' });
+export const auditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor_id: z.string().nullable(),
+    actor_email: z.string().nullable(),
+    /** The actor's name: their account's now, or (a removed account) theirs then; null for the system or someone not signed in (actor_email says who tried). */
+    actor_name: z.string().nullable(),
+    action: auditActionSchema,
+    target_type: z.string().nullable(),
+    target_id: z.string().nullable(),
+    /** For a lead or an appointment: whether it still exists (the page links to it). */
+    target_exists: z.boolean(),
+    details: z.record(z.string(), z.unknown()),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24');
@@ -81,10 +83,15 @@ export const auditQuerySchema = z.object({
   from: day.optional(),
   to: day.optional(),
   /** The id of the last entry already shown: the next page starts after it. */
-  cursor: z.string().regex(/^\d{1,19}$/, 'Invalid cursor').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, 'Invalid cursor')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
-export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), next_cursor: z.string().nullable() }).meta({ id: 'AuditPage' });
+export const auditPageSchema = z
+  .object({ entries: z.array(auditEntrySchema), next_cursor: z.string().nullable() })
+  .meta({ id: 'AuditPage' });
 export type AuditPage = z.infer<typeof auditPageSchema>;

@@ -28,32 +28,36 @@ const minutes = (label: string, min: number, max: number) =>
  * When visitors may book a call. `hours` has seven entries, Monday first. Slots start at the
  * opening time and every `slot_minutes` after, as long as the slot ends by closing time.
  */
-export const bookingSettingsSchema = z.object({
-  enabled: z.boolean(),
-  hours: z.array(openHoursSchema.nullable()).length(7, 'Give the hours of all seven weekdays'),
-  slot_minutes: minutes('Slot length', BOOKING_LIMITS.slot.min, BOOKING_LIMITS.slot.max),
-  buffer_minutes: minutes('Buffer', 0, BOOKING_LIMITS.buffer.max),
-  min_notice_hours: minutes('Minimum notice', 0, BOOKING_LIMITS.noticeHours.max),
-  horizon_days: minutes('Booking window', 1, BOOKING_LIMITS.horizonDays.max),
-  types: z
-    .array(z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }))
-    .min(1, 'Choose at least one appointment type')
-    .refine((t) => new Set(t).size === t.length, 'Each type once'),
-  days_off: z
-    .array(storableText().refine(isCalendarDate, 'Invalid date'))
-    .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
-    .refine((d) => new Set(d).size === d.length, 'Each day off once'),
-  /**
-   * Every website booking waits until the visitor confirms it from an email (as all do anyway
-   * while website bookings run above BOOKING_HOLD_ABOVE_PER_HOUR). Cannot be turned on while
-   * email is off.
-   */
-  require_email_confirmation: z.boolean(),
-}).meta({ id: 'BookingSettings' });
+export const bookingSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    hours: z.array(openHoursSchema.nullable()).length(7, 'Give the hours of all seven weekdays'),
+    slot_minutes: minutes('Slot length', BOOKING_LIMITS.slot.min, BOOKING_LIMITS.slot.max),
+    buffer_minutes: minutes('Buffer', 0, BOOKING_LIMITS.buffer.max),
+    min_notice_hours: minutes('Minimum notice', 0, BOOKING_LIMITS.noticeHours.max),
+    horizon_days: minutes('Booking window', 1, BOOKING_LIMITS.horizonDays.max),
+    types: z
+      .array(z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }))
+      .min(1, 'Choose at least one appointment type')
+      .refine((t) => new Set(t).size === t.length, 'Each type once'),
+    days_off: z
+      .array(storableText().refine(isCalendarDate, 'Invalid date'))
+      .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
+      .refine((d) => new Set(d).size === d.length, 'Each day off once'),
+    /**
+     * Every website booking waits until the visitor confirms it from an email (as all do anyway
+     * while website bookings run above BOOKING_HOLD_ABOVE_PER_HOUR). Cannot be turned on while
+     * email is off.
+     */
+    require_email_confirmation: z.boolean(),
+  })
+  .meta({ id: 'BookingSettings' });
 export type BookingSettings = z.infer<typeof bookingSettingsSchema>;
 
 /** What PUT /api/booking-settings takes: a client that does not know the switch leaves it as it is. */
-export const saveBookingSettingsSchema = bookingSettingsSchema.extend({ require_email_confirmation: z.boolean().optional() }).meta({ id: 'SaveBookingSettings' });
+export const saveBookingSettingsSchema = bookingSettingsSchema
+  .extend({ require_email_confirmation: z.boolean().optional() })
+  .meta({ id: 'SaveBookingSettings' });
 export type SaveBookingSettings = z.infer<typeof saveBookingSettingsSchema>;
 
 const nine = { start: '09:00', end: '17:00' };
@@ -69,11 +73,13 @@ export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
   require_email_confirmation: false,
 };
 
-export const bookingSettingsResponseSchema = bookingSettingsSchema.extend({
-  time_zone: z.string(),
-  /** Email is on (SMTP_URL set): without it no confirmation can be sent, so the switch cannot be turned on. */
-  email_on: z.boolean(),
-}).meta({ id: 'BookingSettingsResponse' });
+export const bookingSettingsResponseSchema = bookingSettingsSchema
+  .extend({
+    time_zone: z.string(),
+    /** Email is on (SMTP_URL set): without it no confirmation can be sent, so the switch cannot be turned on. */
+    email_on: z.boolean(),
+  })
+  .meta({ id: 'BookingSettingsResponse' });
 
 export const availabilityQuerySchema = z
   .object({ from: dateSchema, to: dateSchema })
@@ -83,16 +89,18 @@ export const availabilityQuerySchema = z
     { message: `Ask for at most ${AVAILABILITY_MAX_DAYS} days at a time`, path: ['to'] },
   );
 
-export const availabilityResponseSchema = z.object({
-  enabled: z.boolean(),
-  time_zone: z.string(),
-  slot_minutes: z.number().int(),
-  types: z.array(z.enum(BOOKABLE_TYPES)),
-  /** Open start times, ISO 8601 with the business time zone's offset, soonest first. */
-  slots: z.array(z.string()),
-  /** The last business date that may be booked now (today + the booking window): where paging through dates ends. */
-  last_date: z.string(),
-}).meta({ id: 'AvailabilityResponse' });
+export const availabilityResponseSchema = z
+  .object({
+    enabled: z.boolean(),
+    time_zone: z.string(),
+    slot_minutes: z.number().int(),
+    types: z.array(z.enum(BOOKABLE_TYPES)),
+    /** Open start times, ISO 8601 with the business time zone's offset, soonest first. */
+    slots: z.array(z.string()),
+    /** The last business date that may be booked now (today + the booking window): where paging through dates ends. */
+    last_date: z.string(),
+  })
+  .meta({ id: 'AvailabilityResponse' });
 export type Availability = z.infer<typeof availabilityResponseSchema>;
 
 /** ISO 8601 with an offset or Z, to the minute or second. */
@@ -111,16 +119,20 @@ export const TIME_ZONE_MESSAGE = 'Unknown time zone: use an IANA time zone name 
  */
 export const visitorTimeZoneSchema = storableText({ error: TIME_ZONE_MESSAGE }).refine(isTimeZone, TIME_ZONE_MESSAGE);
 
-export const createBookingRequestSchema = z.object({
-  booking_token: bookingTokenSchema,
-  start: isoInstant,
-  type: z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }),
-  /** Optional: without it the mails show the firm's clock alone. A move from the visitor's page replaces the one kept. */
-  time_zone: visitorTimeZoneSchema.optional(),
-}).meta({ id: 'CreateBookingRequest' });
+export const createBookingRequestSchema = z
+  .object({
+    booking_token: bookingTokenSchema,
+    start: isoInstant,
+    type: z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }),
+    /** Optional: without it the mails show the firm's clock alone. A move from the visitor's page replaces the one kept. */
+    time_zone: visitorTimeZoneSchema.optional(),
+  })
+  .meta({ id: 'CreateBookingRequest' });
 export type CreateBookingRequest = z.infer<typeof createBookingRequestSchema>;
 
-export const rescheduleBookingRequestSchema = createBookingRequestSchema.omit({ booking_token: true }).meta({ id: 'RescheduleBookingRequest' });
+export const rescheduleBookingRequestSchema = createBookingRequestSchema
+  .omit({ booking_token: true })
+  .meta({ id: 'RescheduleBookingRequest' });
 export type RescheduleBookingRequest = z.infer<typeof rescheduleBookingRequestSchema>;
 
 export const bookingTokenParamSchema = z.object({ token: bookingTokenSchema });
@@ -128,46 +140,50 @@ export const bookingTokenParamSchema = z.object({ token: bookingTokenSchema });
 export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'completed'] as const;
 
 /** What the holder of a booking link sees: their own call, never anyone else's. */
-export const publicBookingSchema = z.object({
-  first_name: z.string(),
-  time_zone: z.string(),
-  booking: z
-    .object({
-      start: z.string(),
-      end: z.string(),
-      type: z.string(),
-      status: z.enum(BOOKING_STATUSES),
-    })
-    .nullable(),
-  /** A time may be picked now (no call booked, link still valid). */
-  can_book: z.boolean(),
-  /** The booked call may still be moved or cancelled (before the minimum notice). */
-  can_change: z.boolean(),
-  min_notice_hours: z.number().int(),
-  /** The private page of this booking: /booking/<token>. */
-  manage_path: z.string(),
-  /** A time asked for and waiting for the visitor to confirm it from our email; it is not theirs yet. */
-  pending: z.object({ start: z.string(), end: z.string(), type: z.string(), expires_at: z.string() }).nullable(),
-  /**
-   * The booked call for the visitor's own calendar, while it is scheduled (else null): the .ics
-   * file (same UID as the invitation emails, so it updates the same event) and the "compose
-   * event" pages of Google Calendar and Outlook on the web.
-   */
-  calendar: z.object({ ics_path: z.string(), google_url: z.string(), outlook_url: z.string() }).nullable(),
-  /**
-   * In the answer to a change (book, confirm, move, cancel) only: whether the email telling the
-   * visitor of it was queued. False with email off, or when the address had all the mail visitors
-   * may cause it today: the page then must not say it emailed them.
-   */
-  emailed: z.boolean().optional(),
-}).meta({ id: 'PublicBooking' });
+export const publicBookingSchema = z
+  .object({
+    first_name: z.string(),
+    time_zone: z.string(),
+    booking: z
+      .object({
+        start: z.string(),
+        end: z.string(),
+        type: z.string(),
+        status: z.enum(BOOKING_STATUSES),
+      })
+      .nullable(),
+    /** A time may be picked now (no call booked, link still valid). */
+    can_book: z.boolean(),
+    /** The booked call may still be moved or cancelled (before the minimum notice). */
+    can_change: z.boolean(),
+    min_notice_hours: z.number().int(),
+    /** The private page of this booking: /booking/<token>. */
+    manage_path: z.string(),
+    /** A time asked for and waiting for the visitor to confirm it from our email; it is not theirs yet. */
+    pending: z.object({ start: z.string(), end: z.string(), type: z.string(), expires_at: z.string() }).nullable(),
+    /**
+     * The booked call for the visitor's own calendar, while it is scheduled (else null): the .ics
+     * file (same UID as the invitation emails, so it updates the same event) and the "compose
+     * event" pages of Google Calendar and Outlook on the web.
+     */
+    calendar: z.object({ ics_path: z.string(), google_url: z.string(), outlook_url: z.string() }).nullable(),
+    /**
+     * In the answer to a change (book, confirm, move, cancel) only: whether the email telling the
+     * visitor of it was queued. False with email off, or when the address had all the mail visitors
+     * may cause it today: the page then must not say it emailed them.
+     */
+    emailed: z.boolean().optional(),
+  })
+  .meta({ id: 'PublicBooking' });
 export type PublicBooking = z.infer<typeof publicBookingSchema>;
 
 /**
  * 202 to POST /api/public/bookings: the booking waits for the visitor to click the link we
  * emailed (until `expires_at`); the time stays open to others until then.
  */
-export const pendingBookingSchema = publicBookingSchema.extend({ status: z.literal('pending'), expires_at: z.string() }).meta({ id: 'PendingBooking' });
+export const pendingBookingSchema = publicBookingSchema
+  .extend({ status: z.literal('pending'), expires_at: z.string() })
+  .meta({ id: 'PendingBooking' });
 export type PendingBooking = z.infer<typeof pendingBookingSchema>;
 
 /** The code of an emailed confirmation link (/booking/<token>/confirm/<code>): 43 characters of base64url. */

@@ -20,20 +20,24 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export const errorResponseSchema = z.object({
-  error: z.object({
-    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    requestId: z.string().optional(),
-    fields: z.record(z.string(), z.string()).optional(),
-    /** With a 409 for a booked time: the open times of that day now, to pick again. */
-    slots: z.array(z.string()).optional(),
-    /** With a 409 for an appointment over others: the ones it overlaps. */
-    conflicts: z.array(z.object({ id: z.string(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() })).optional(),
-    /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
-    import_report: leadImportResultSchema.optional(),
-  }),
-}).meta({ id: 'ErrorResponse' });
+export const errorResponseSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      requestId: z.string().optional(),
+      fields: z.record(z.string(), z.string()).optional(),
+      /** With a 409 for a booked time: the open times of that day now, to pick again. */
+      slots: z.array(z.string()).optional(),
+      /** With a 409 for an appointment over others: the ones it overlaps. */
+      conflicts: z
+        .array(z.object({ id: z.string(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() }))
+        .optional(),
+      /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
+      import_report: leadImportResultSchema.optional(),
+    }),
+  })
+  .meta({ id: 'ErrorResponse' });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /** First message per field, keyed by the dotted path ("property_types", "email"). */

@@ -18,31 +18,35 @@ export const noteBodySchema = storableText({ error: 'Note is required' })
 export const noteRequestSchema = z.object({ body: noteBodySchema }).meta({ id: 'NoteRequest' });
 export type NoteRequest = z.infer<typeof noteRequestSchema>;
 
-export const noteSchema = z.object({
-  id: z.uuid(),
-  lead_id: z.uuid(),
-  body: z.string(),
-  /** Null once its author's account is gone. */
-  author_id: z.uuid().nullable(),
-  author_email: z.string().nullable(),
-  /** The author's name, as the product shows them. */
-  author_name: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-}).meta({ id: 'Note' });
+export const noteSchema = z
+  .object({
+    id: z.uuid(),
+    lead_id: z.uuid(),
+    body: z.string(),
+    /** Null once its author's account is gone. */
+    author_id: z.uuid().nullable(),
+    author_email: z.string().nullable(),
+    /** The author's name, as the product shows them. */
+    author_name: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Note' });
 export type Note = z.infer<typeof noteSchema>;
 
 export const noteParamsSchema = z.object({ id: z.uuid('Invalid lead id'), noteId: z.uuid('Invalid note id') });
 
 /** The visit that brought a submission: first-touch source and what was seen. */
-export const visitSchema = z.object({
-  source: z.string().nullable(),
-  utm_source: z.string().nullable(),
-  utm_medium: z.string().nullable(),
-  utm_campaign: z.string().nullable(),
-  landing_page: z.string().nullable(),
-  pages_viewed: z.number().int().nullable(),
-}).meta({ id: 'Visit' });
+export const visitSchema = z
+  .object({
+    source: z.string().nullable(),
+    utm_source: z.string().nullable(),
+    utm_medium: z.string().nullable(),
+    utm_campaign: z.string().nullable(),
+    landing_page: z.string().nullable(),
+    pages_viewed: z.number().int().nullable(),
+  })
+  .meta({ id: 'Visit' });
 export type Visit = z.infer<typeof visitSchema>;
 
 const entryBase = {
@@ -54,51 +58,59 @@ const entryBase = {
   actor: z.string().nullable(),
 };
 
-export const timelineEntrySchema = z.discriminatedUnion('kind', [
-  /** The lead came in: through the public form (with its message and visit) or typed in by staff. */
-  z.object({ ...entryBase, kind: z.literal('created'), via: z.enum(['form', 'staff', 'import']), message: z.string().nullable(), visit: visitSchema.nullable() }),
-  /** The same person sent the form again (or a merged lead's own submission). */
-  z.object({
-    ...entryBase,
-    kind: z.literal('inquiry'),
-    message: z.string().nullable(),
-    full_name: z.string().nullable(),
-    phone: z.string().nullable(),
-    visit: visitSchema.nullable(),
-  }),
-  z.object({ ...entryBase, kind: z.literal('status'), from_status: leadStatusSchema.nullable(), to_status: leadStatusSchema }),
-  z.object({ ...entryBase, kind: z.literal('note'), note: noteSchema }),
-  z.object({
-    ...entryBase,
-    kind: z.literal('appointment'),
-    action: z.enum(['scheduled', 'moved', 'cancelled', 'completed']),
-    appointment_id: z.string(),
-    type: z.string(),
-    date: z.string(),
-    time: z.string(),
-    from_date: z.string().nullable(),
-    from_time: z.string().nullable(),
-    /** Who did it: staff, or the lead through their booking link. */
-    by: z.enum(['staff', 'lead']),
-    /** Booked through the link of a repeat form: the name typed on that form (the lead's own details may differ). */
-    booked_as: z.string().nullable(),
-    /** Why, when staff said: a website booking cancelled (in bulk) as suspected abuse. */
-    reason: z.literal('suspected_abuse').optional(),
-  }),
-  z.object({
-    ...entryBase,
-    kind: z.literal('email'),
-    email_kind: z.string(),
-    subject: z.string(),
-    to: z.string(),
-    status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
-  }),
-  /** The owners before and after, by their names then (an account removed before names existed: its email). */
-  z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
-  z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
-  z.object({ ...entryBase, kind: z.literal('merged'), full_name: z.string(), email: z.string() }),
-  z.object({ ...entryBase, kind: z.literal('imported'), file: z.string().nullable() }),
-]).meta({ id: 'TimelineEntry' });
+export const timelineEntrySchema = z
+  .discriminatedUnion('kind', [
+    /** The lead came in: through the public form (with its message and visit) or typed in by staff. */
+    z.object({
+      ...entryBase,
+      kind: z.literal('created'),
+      via: z.enum(['form', 'staff', 'import']),
+      message: z.string().nullable(),
+      visit: visitSchema.nullable(),
+    }),
+    /** The same person sent the form again (or a merged lead's own submission). */
+    z.object({
+      ...entryBase,
+      kind: z.literal('inquiry'),
+      message: z.string().nullable(),
+      full_name: z.string().nullable(),
+      phone: z.string().nullable(),
+      visit: visitSchema.nullable(),
+    }),
+    z.object({ ...entryBase, kind: z.literal('status'), from_status: leadStatusSchema.nullable(), to_status: leadStatusSchema }),
+    z.object({ ...entryBase, kind: z.literal('note'), note: noteSchema }),
+    z.object({
+      ...entryBase,
+      kind: z.literal('appointment'),
+      action: z.enum(['scheduled', 'moved', 'cancelled', 'completed']),
+      appointment_id: z.string(),
+      type: z.string(),
+      date: z.string(),
+      time: z.string(),
+      from_date: z.string().nullable(),
+      from_time: z.string().nullable(),
+      /** Who did it: staff, or the lead through their booking link. */
+      by: z.enum(['staff', 'lead']),
+      /** Booked through the link of a repeat form: the name typed on that form (the lead's own details may differ). */
+      booked_as: z.string().nullable(),
+      /** Why, when staff said: a website booking cancelled (in bulk) as suspected abuse. */
+      reason: z.literal('suspected_abuse').optional(),
+    }),
+    z.object({
+      ...entryBase,
+      kind: z.literal('email'),
+      email_kind: z.string(),
+      subject: z.string(),
+      to: z.string(),
+      status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
+    }),
+    /** The owners before and after, by their names then (an account removed before names existed: its email). */
+    z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
+    z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
+    z.object({ ...entryBase, kind: z.literal('merged'), full_name: z.string(), email: z.string() }),
+    z.object({ ...entryBase, kind: z.literal('imported'), file: z.string().nullable() }),
+  ])
+  .meta({ id: 'TimelineEntry' });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
 export const timelineQuerySchema = z.object({
@@ -107,7 +119,9 @@ export const timelineQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 
-export const timelineResponseSchema = z.object({ entries: z.array(timelineEntrySchema), has_more: z.boolean() }).meta({ id: 'TimelineResponse' });
+export const timelineResponseSchema = z
+  .object({ entries: z.array(timelineEntrySchema), has_more: z.boolean() })
+  .meta({ id: 'TimelineResponse' });
 export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
 
 /** An admin a lead can be assigned to. */

@@ -15,17 +15,19 @@ export const emailSchema = zodText(LEAD_FIELD_RULES.email);
 export const propertyTypeSchema = z.enum(PROPERTY_TYPES, { error: PROPERTY_TYPE_MESSAGES.required }).meta({ id: 'PropertyType' });
 
 /** Fields a person types into the public form and the admin Add/Edit Lead forms. */
-export const leadFieldsSchema = z.object({
-  full_name: zodText(LEAD_FIELD_RULES.full_name),
-  email: emailSchema,
-  phone: zodText(LEAD_FIELD_RULES.phone),
-  // Forms send exactly one type; the data model holds a list.
-  property_types: z
-    .array(propertyTypeSchema, { error: PROPERTY_TYPE_MESSAGES.required })
-    .min(1, PROPERTY_TYPE_MESSAGES.required)
-    .max(1, PROPERTY_TYPE_MESSAGES.onlyOne),
-  message: zodText(LEAD_FIELD_RULES.message).optional().nullable(),
-}).meta({ id: 'LeadFields' });
+export const leadFieldsSchema = z
+  .object({
+    full_name: zodText(LEAD_FIELD_RULES.full_name),
+    email: emailSchema,
+    phone: zodText(LEAD_FIELD_RULES.phone),
+    // Forms send exactly one type; the data model holds a list.
+    property_types: z
+      .array(propertyTypeSchema, { error: PROPERTY_TYPE_MESSAGES.required })
+      .min(1, PROPERTY_TYPE_MESSAGES.required)
+      .max(1, PROPERTY_TYPE_MESSAGES.onlyOne),
+    message: zodText(LEAD_FIELD_RULES.message).optional().nullable(),
+  })
+  .meta({ id: 'LeadFields' });
 export type LeadFields = z.infer<typeof leadFieldsSchema>;
 
 /**
@@ -37,30 +39,36 @@ export type LeadFields = z.infer<typeof leadFieldsSchema>;
  *   own clock how long the form was open (needed unless LEAD_MIN_FILL_SECONDS is 0).
  * The browser's own `fill_ms` of earlier versions is no longer read (like any unknown key, it is dropped).
  */
-export const publicLeadRequestSchema = leadFieldsSchema.extend({
-  website: storableText().max(500).optional(),
-  submission_id: z.uuid('Invalid submission id'),
-  form_token: z.string().max(200).optional(),
-  /** The visitor's analytics session, so the lead keeps where it came from. */
-  analytics_session_id: storableText().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
-}).meta({ id: 'PublicLeadRequest' });
+export const publicLeadRequestSchema = leadFieldsSchema
+  .extend({
+    website: storableText().max(500).optional(),
+    submission_id: z.uuid('Invalid submission id'),
+    form_token: z.string().max(200).optional(),
+    /** The visitor's analytics session, so the lead keeps where it came from. */
+    analytics_session_id: storableText().regex(SESSION_ID_PATTERN, 'Invalid session id').optional(),
+  })
+  .meta({ id: 'PublicLeadRequest' });
 export type PublicLeadRequest = z.infer<typeof publicLeadRequestSchema>;
 
-export const publicLeadResponseSchema = z.object({
-  status: z.literal('received'),
-  /** The private link's token for booking the call (POST /api/public/bookings), good for 24 hours. */
-  booking_token: z.string(),
-}).meta({ id: 'PublicLeadResponse' });
+export const publicLeadResponseSchema = z
+  .object({
+    status: z.literal('received'),
+    /** The private link's token for booking the call (POST /api/public/bookings), good for 24 hours. */
+    booking_token: z.string(),
+  })
+  .meta({ id: 'PublicLeadResponse' });
 export type PublicLeadResponse = z.infer<typeof publicLeadResponseSchema>;
 
 /** GET /api/public/form-token: a token to send back with the form, and when it may be sent. */
-export const formTokenResponseSchema = z.object({
-  form_token: z.string(),
-  /** Sent sooner than this after it was handed out, the form is taken for a bot's (LEAD_MIN_FILL_SECONDS). */
-  min_age_seconds: z.number().int(),
-  /** Older than this, the token is refused: fetch a fresh one (24 hours). */
-  max_age_seconds: z.number().int(),
-}).meta({ id: 'FormTokenResponse' });
+export const formTokenResponseSchema = z
+  .object({
+    form_token: z.string(),
+    /** Sent sooner than this after it was handed out, the form is taken for a bot's (LEAD_MIN_FILL_SECONDS). */
+    min_age_seconds: z.number().int(),
+    /** Older than this, the token is refused: fetch a fresh one (24 hours). */
+    max_age_seconds: z.number().int(),
+  })
+  .meta({ id: 'FormTokenResponse' });
 export type FormTokenResponse = z.infer<typeof formTokenResponseSchema>;
 
 /** The 400's message (and its `form_token` field's) for a token that is missing, not ours or expired. */
@@ -76,76 +84,82 @@ export const MAX_FEE_CENTS = 100_000_000_000;
 export const LEAD_DEAL_LIMITS = { propertyAddress: 500, followUpNote: 200 } as const;
 
 /** What staff add about the deal (never on the public form); all optional, null clears. */
-export const leadDealFieldsSchema = z.object({
-  property_address: z
-    .preprocess(
-      blankIsNull,
-      storableText()
-        .trim()
-        .max(LEAD_DEAL_LIMITS.propertyAddress, `Property address must be at most ${LEAD_DEAL_LIMITS.propertyAddress} characters`)
-        .nullable(),
-    )
-    .optional(),
-  target_closing_date: z.preprocess(blankIsNull, dateSchema.nullable()).optional(),
-  /** Whole cents (the form shows dollars), so sums are exact. */
-  estimated_fee_cents: z
-    .number({ error: 'Estimated fee must be an amount in dollars' })
-    .int('Estimated fee must be an amount in dollars')
-    .min(0, 'Estimated fee cannot be negative')
-    .max(MAX_FEE_CENTS, 'Estimated fee must be at most $1,000,000,000')
-    .nullable()
-    .optional(),
-}).meta({ id: 'LeadDealFields' });
+export const leadDealFieldsSchema = z
+  .object({
+    property_address: z
+      .preprocess(
+        blankIsNull,
+        storableText()
+          .trim()
+          .max(LEAD_DEAL_LIMITS.propertyAddress, `Property address must be at most ${LEAD_DEAL_LIMITS.propertyAddress} characters`)
+          .nullable(),
+      )
+      .optional(),
+    target_closing_date: z.preprocess(blankIsNull, dateSchema.nullable()).optional(),
+    /** Whole cents (the form shows dollars), so sums are exact. */
+    estimated_fee_cents: z
+      .number({ error: 'Estimated fee must be an amount in dollars' })
+      .int('Estimated fee must be an amount in dollars')
+      .min(0, 'Estimated fee cannot be negative')
+      .max(MAX_FEE_CENTS, 'Estimated fee must be at most $1,000,000,000')
+      .nullable()
+      .optional(),
+  })
+  .meta({ id: 'LeadDealFields' });
 export type LeadDealFields = z.infer<typeof leadDealFieldsSchema>;
 
 /** The next step: a date (the owner is notified that day) and a short text. */
-export const followUpFieldsSchema = z.object({
-  follow_up_on: z.preprocess(blankIsNull, dateSchema.nullable()).optional(),
-  follow_up_note: z
-    .preprocess(
-      blankIsNull,
-      storableText()
-        .trim()
-        .max(LEAD_DEAL_LIMITS.followUpNote, `Next step must be at most ${LEAD_DEAL_LIMITS.followUpNote} characters`)
-        .nullable(),
-    )
-    .optional(),
-}).meta({ id: 'FollowUpFields' });
+export const followUpFieldsSchema = z
+  .object({
+    follow_up_on: z.preprocess(blankIsNull, dateSchema.nullable()).optional(),
+    follow_up_note: z
+      .preprocess(
+        blankIsNull,
+        storableText()
+          .trim()
+          .max(LEAD_DEAL_LIMITS.followUpNote, `Next step must be at most ${LEAD_DEAL_LIMITS.followUpNote} characters`)
+          .nullable(),
+      )
+      .optional(),
+  })
+  .meta({ id: 'FollowUpFields' });
 
 /** A lead as the admin API returns it. */
-export const leadSchema = z.object({
-  id: z.uuid(),
-  created_at: z.string(),
-  status: leadStatusSchema,
-  full_name: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  property_types: z.array(z.string()),
-  contacted: z.boolean(),
-  message: z.string().nullable(),
-  /** Attribution from the visitor's analytics session (public form only). */
-  source: z.string().nullable().optional(),
-  utm_source: z.string().nullable().optional(),
-  utm_medium: z.string().nullable().optional(),
-  utm_campaign: z.string().nullable().optional(),
-  landing_page: z.string().nullable().optional(),
-  pages_viewed: z.number().int().nullable().optional(),
-  /** Who works the lead: an admin, or nobody (null). */
-  owner_id: z.uuid().nullable(),
-  owner_email: z.string().nullable(),
-  /** The owner's name, as the product shows them. */
-  owner_name: z.string().nullable(),
-  property_address: z.string().nullable(),
-  target_closing_date: z.string().nullable(),
-  estimated_fee_cents: z.number().int().nullable(),
-  follow_up_on: z.string().nullable(),
-  follow_up_note: z.string().nullable(),
-  /** True when it came through the public form: its message is the customer's own words, not editable. */
-  from_form: z.boolean(),
-  /** When staff cancelled its website bookings as suspected abuse (its badge); null if never. */
-  suspected_abuse_at: z.string().nullable(),
-  updated_at: z.string(),
-}).meta({ id: 'Lead' });
+export const leadSchema = z
+  .object({
+    id: z.uuid(),
+    created_at: z.string(),
+    status: leadStatusSchema,
+    full_name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    property_types: z.array(z.string()),
+    contacted: z.boolean(),
+    message: z.string().nullable(),
+    /** Attribution from the visitor's analytics session (public form only). */
+    source: z.string().nullable().optional(),
+    utm_source: z.string().nullable().optional(),
+    utm_medium: z.string().nullable().optional(),
+    utm_campaign: z.string().nullable().optional(),
+    landing_page: z.string().nullable().optional(),
+    pages_viewed: z.number().int().nullable().optional(),
+    /** Who works the lead: an admin, or nobody (null). */
+    owner_id: z.uuid().nullable(),
+    owner_email: z.string().nullable(),
+    /** The owner's name, as the product shows them. */
+    owner_name: z.string().nullable(),
+    property_address: z.string().nullable(),
+    target_closing_date: z.string().nullable(),
+    estimated_fee_cents: z.number().int().nullable(),
+    follow_up_on: z.string().nullable(),
+    follow_up_note: z.string().nullable(),
+    /** True when it came through the public form: its message is the customer's own words, not editable. */
+    from_form: z.boolean(),
+    /** When staff cancelled its website bookings as suspected abuse (its badge); null if never. */
+    suspected_abuse_at: z.string().nullable(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Lead' });
 export type Lead = z.infer<typeof leadSchema>;
 
 /** Admin: Add Lead. Status is not sent: a new lead is always New. */
@@ -232,10 +246,7 @@ export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
 /** Lead ids as a query parameter: comma-separated, 1 to MAX_EXPORT_IDS. */
 const leadIdListParam = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((id) => id.trim())) : v),
-  z
-    .array(z.uuid('Invalid lead id'))
-    .max(MAX_EXPORT_IDS, `Choose at most ${MAX_EXPORT_IDS} leads`)
-    .optional(),
+  z.array(z.uuid('Invalid lead id')).max(MAX_EXPORT_IDS, `Choose at most ${MAX_EXPORT_IDS} leads`).optional(),
 );
 
 /** The CSV export: the list's filters and sort, or only the leads named in `ids` (with the filters too). */
@@ -248,36 +259,42 @@ const bulkIds = z
   .max(MAX_SELECTED_LEADS, `Choose at most ${MAX_SELECTED_LEADS} leads`);
 
 /** POST /api/leads/bulk: one action on the chosen leads, in one transaction. */
-export const bulkLeadRequestSchema = z.discriminatedUnion(
-  'action',
-  [
-    z.object({ ids: bulkIds, action: z.literal('status'), status: leadStatusSchema }),
-    z.object({ ids: bulkIds, action: z.literal('assign'), owner_id: z.uuid('Invalid owner').nullable() }),
-    z.object({ ids: bulkIds, action: z.literal('delete') }),
-  ],
-  { error: 'Action must be status, assign or delete' },
-).meta({ id: 'BulkLeadRequest' });
+export const bulkLeadRequestSchema = z
+  .discriminatedUnion(
+    'action',
+    [
+      z.object({ ids: bulkIds, action: z.literal('status'), status: leadStatusSchema }),
+      z.object({ ids: bulkIds, action: z.literal('assign'), owner_id: z.uuid('Invalid owner').nullable() }),
+      z.object({ ids: bulkIds, action: z.literal('delete') }),
+    ],
+    { error: 'Action must be status, assign or delete' },
+  )
+  .meta({ id: 'BulkLeadRequest' });
 export type BulkLeadRequest = z.infer<typeof bulkLeadRequestSchema>;
 
 /** How many of the chosen leads the action found (ids of leads already gone are not counted). */
 export const bulkLeadResponseSchema = z.object({ updated: z.number().int() }).meta({ id: 'BulkLeadResponse' });
 export type BulkLeadResponse = z.infer<typeof bulkLeadResponseSchema>;
 
-export const leadListResponseSchema = z.object({
-  leads: z.array(leadSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
-}).meta({ id: 'LeadListResponse' });
+export const leadListResponseSchema = z
+  .object({
+    leads: z.array(leadSchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .meta({ id: 'LeadListResponse' });
 export type LeadListResponse = z.infer<typeof leadListResponseSchema>;
 
-export const leadStatusChangeSchema = z.object({
-  from_status: leadStatusSchema.nullable(),
-  to_status: leadStatusSchema,
-  changed_at: z.string(),
-  /** The name of the admin who changed it; null for the form, the system or a removed account. */
-  changed_by: z.string().nullable(),
-}).meta({ id: 'LeadStatusChange' });
+export const leadStatusChangeSchema = z
+  .object({
+    from_status: leadStatusSchema.nullable(),
+    to_status: leadStatusSchema,
+    changed_at: z.string(),
+    /** The name of the admin who changed it; null for the form, the system or a removed account. */
+    changed_by: z.string().nullable(),
+  })
+  .meta({ id: 'LeadStatusChange' });
 export type LeadStatusChange = z.infer<typeof leadStatusChangeSchema>;
 
 export const leadDetailSchema = leadSchema.extend({ status_history: z.array(leadStatusChangeSchema) }).meta({ id: 'LeadDetail' });

@@ -3,28 +3,32 @@ import { appointmentSchema } from './appointment.ts';
 import { leadSchema } from './lead.ts';
 
 /** A lead whose next step is due: today's, or overdue (its date has passed). */
-export const dueFollowUpSchema = z.object({
-  lead_id: z.uuid(),
-  full_name: z.string(),
-  follow_up_on: z.string(),
-  follow_up_note: z.string().nullable(),
-  owner_email: z.string().nullable(),
-  owner_name: z.string().nullable(),
-  overdue: z.boolean(),
-}).meta({ id: 'DueFollowUp' });
+export const dueFollowUpSchema = z
+  .object({
+    lead_id: z.uuid(),
+    full_name: z.string(),
+    follow_up_on: z.string(),
+    follow_up_note: z.string().nullable(),
+    owner_email: z.string().nullable(),
+    owner_name: z.string().nullable(),
+    overdue: z.boolean(),
+  })
+  .meta({ id: 'DueFollowUp' });
 export type DueFollowUp = z.infer<typeof dueFollowUpSchema>;
 
 /** Everything the Overview shows, computed by the server in SQL. */
-export const overviewSchema = z.object({
-  total_leads: z.number().int(),
-  total_appointments: z.number().int(),
-  new_leads: z.number().int(),
-  upcoming_appointments: z.number().int(),
-  recent_leads: z.array(leadSchema),
-  upcoming: z.array(appointmentSchema),
-  /** Median seconds from a lead's creation to Contacted, for leads of the last 30 days; null with none. */
-  median_seconds_to_contacted: z.number().nullable(),
-  /** Next steps due today or overdue (business time zone), oldest date first, 20 at most. */
-  follow_ups: z.array(dueFollowUpSchema),
-}).meta({ id: 'Overview' });
+export const overviewSchema = z
+  .object({
+    total_leads: z.number().int(),
+    total_appointments: z.number().int(),
+    new_leads: z.number().int(),
+    upcoming_appointments: z.number().int(),
+    recent_leads: z.array(leadSchema),
+    upcoming: z.array(appointmentSchema),
+    /** Median seconds from a lead's creation to Contacted, for leads of the last 30 days; null with none. */
+    median_seconds_to_contacted: z.number().nullable(),
+    /** Next steps due today or overdue (business time zone), oldest date first, 20 at most. */
+    follow_ups: z.array(dueFollowUpSchema),
+  })
+  .meta({ id: 'Overview' });
 export type Overview = z.infer<typeof overviewSchema>;

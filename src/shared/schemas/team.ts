@@ -7,31 +7,35 @@ import { zodText } from './text.ts';
 
 /** The team page's contract: people, invitations, and what an owner changes. */
 
-export const teamMemberSchema = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  display_name: z.string(),
-  phone: z.string().nullable(),
-  role: roleSchema,
-  created_at: z.string(),
-  last_sign_in_at: z.string().nullable(),
-  two_factor: z.boolean(),
-  /** When the account was deactivated; null while active. */
-  deactivated_at: z.string().nullable(),
-  /** Leads this person owns (what "reassign" moves). */
-  owned_leads: z.number().int(),
-}).meta({ id: 'TeamMember' });
+export const teamMemberSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    display_name: z.string(),
+    phone: z.string().nullable(),
+    role: roleSchema,
+    created_at: z.string(),
+    last_sign_in_at: z.string().nullable(),
+    two_factor: z.boolean(),
+    /** When the account was deactivated; null while active. */
+    deactivated_at: z.string().nullable(),
+    /** Leads this person owns (what "reassign" moves). */
+    owned_leads: z.number().int(),
+  })
+  .meta({ id: 'TeamMember' });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-export const inviteSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  role: roleSchema,
-  created_at: z.string(),
-  expires_at: z.string(),
-  /** The name of the owner who invited them; null once that account is gone. */
-  invited_by: z.string().nullable(),
-}).meta({ id: 'Invite' });
+export const inviteSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: roleSchema,
+    created_at: z.string(),
+    expires_at: z.string(),
+    /** The name of the owner who invited them; null once that account is gone. */
+    invited_by: z.string().nullable(),
+  })
+  .meta({ id: 'Invite' });
 export type Invite = z.infer<typeof inviteSchema>;
 
 export const teamSchema = z.object({ members: z.array(teamMemberSchema), invites: z.array(inviteSchema) }).meta({ id: 'Team' });

@@ -3,7 +3,13 @@ import type * as z from 'zod';
 import { analyticsEventRequestSchema } from './analytics.ts';
 import { appointmentListQuerySchema, createAppointmentRequestSchema, updateAppointmentRequestSchema } from './appointment.ts';
 import { loginRequestSchema } from './auth.ts';
-import { availabilityQuerySchema, bookingSettingsSchema, bookingTokenParamSchema, createBookingRequestSchema, DEFAULT_BOOKING_SETTINGS } from './booking.ts';
+import {
+  availabilityQuerySchema,
+  bookingSettingsSchema,
+  bookingTokenParamSchema,
+  createBookingRequestSchema,
+  DEFAULT_BOOKING_SETTINGS,
+} from './booking.ts';
 import { leadListQuerySchema, publicLeadRequestSchema, updateLeadRequestSchema } from './lead.ts';
 import { NUL_MESSAGE, storableText, UNSTORABLE_MESSAGE } from './text.ts';
 
@@ -14,28 +20,69 @@ describe('storableText', () => {
 
   it('keeps the NUL message, and takes well-formed text of any script', () => {
     expect(storableText().safeParse('a\u0000b').error?.issues[0]?.message).toBe(NUL_MESSAGE);
-    for (const text of ['', 'Zoë 李雷 محمد', '🏠🏚️👨‍👩‍👧', '\ufffd', '\u202eevil']) expect(storableText().safeParse(text).success).toBe(true);
+    for (const text of ['', 'Zoë 李雷 محمد', '🏠🏚️👨‍👩‍👧', '\ufffd', '\u202eevil'])
+      expect(storableText().safeParse(text).success).toBe(true);
   });
 });
 
 const TOKEN = 'A'.repeat(43);
 const UUID = '00000000-0000-4000-8000-000000000000';
-const lead = { full_name: 'Jane', email: 'jane@example.com', phone: '555', property_types: ['land'], submission_id: UUID, message: 'Hi', website: '', analytics_session_id: 'AbCdEfGhIjKlMnOpQrStUv' };
+const lead = {
+  full_name: 'Jane',
+  email: 'jane@example.com',
+  phone: '555',
+  property_types: ['land'],
+  submission_id: UUID,
+  message: 'Hi',
+  website: '',
+  analytics_session_id: 'AbCdEfGhIjKlMnOpQrStUv',
+};
 
 /** Every request schema, a valid request, and the text fields in it (a path into the request). */
 const REQUESTS: [string, z.ZodType, Record<string, unknown>, (string | number)[][]][] = [
-  ['event', analyticsEventRequestSchema, { session_id: 'AbCdEfGhIjKlMnOpQrStUv', event_type: 'pageview', page_path: '/', referrer: 'r', utm_source: 's', utm_medium: 'm', utm_campaign: 'c' },
-    [['session_id'], ['page_path'], ['referrer'], ['utm_source'], ['utm_medium'], ['utm_campaign']]],
+  [
+    'event',
+    analyticsEventRequestSchema,
+    {
+      session_id: 'AbCdEfGhIjKlMnOpQrStUv',
+      event_type: 'pageview',
+      page_path: '/',
+      referrer: 'r',
+      utm_source: 's',
+      utm_medium: 'm',
+      utm_campaign: 'c',
+    },
+    [['session_id'], ['page_path'], ['referrer'], ['utm_source'], ['utm_medium'], ['utm_campaign']],
+  ],
   ['public lead', publicLeadRequestSchema, lead, [['full_name'], ['email'], ['phone'], ['message'], ['website'], ['analytics_session_id']]],
   ['lead update', updateLeadRequestSchema, { full_name: 'Jane' }, [['full_name']]],
   ['lead list', leadListQuerySchema, { search: 'x' }, [['search']]],
   ['login', loginRequestSchema, { email: 'a@b.co', password: 'long enough' }, [['email'], ['password']]],
-  ['appointment', createAppointmentRequestSchema, { lead_id: UUID, date: '2030-01-02', time: '09:00', type: 'Call', notes: 'n', location: 'l' }, [['lead_id'], ['date'], ['time'], ['notes'], ['location']]],
+  [
+    'appointment',
+    createAppointmentRequestSchema,
+    { lead_id: UUID, date: '2030-01-02', time: '09:00', type: 'Call', notes: 'n', location: 'l' },
+    [['lead_id'], ['date'], ['time'], ['notes'], ['location']],
+  ],
   ['appointment update', updateAppointmentRequestSchema, { notes: 'n' }, [['notes']]],
   ['appointment list', appointmentListQuerySchema, { from: '2030-01-01', to: '2030-01-02' }, [['from'], ['to']]],
-  ['booking settings', bookingSettingsSchema, { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-01-01'] }, [['hours', 0, 'start'], ['hours', 0, 'end'], ['days_off', 0]]],
+  [
+    'booking settings',
+    bookingSettingsSchema,
+    { ...DEFAULT_BOOKING_SETTINGS, days_off: ['2030-01-01'] },
+    [
+      ['hours', 0, 'start'],
+      ['hours', 0, 'end'],
+      ['days_off', 0],
+    ],
+  ],
   ['availability', availabilityQuerySchema, { from: '2030-01-01', to: '2030-01-02' }, [['from'], ['to']]],
-  ['booking', createBookingRequestSchema, { booking_token: TOKEN, start: '2030-01-02T09:00:00Z', type: 'Call' }, [['booking_token'], ['start']]],
+  [
+    'booking',
+    createBookingRequestSchema,
+    { booking_token: TOKEN, start: '2030-01-02T09:00:00Z', type: 'Call' },
+    [['booking_token'], ['start']],
+  ],
   ['booking link', bookingTokenParamSchema, { token: TOKEN }, [['token']]],
 ];
 

@@ -28,14 +28,19 @@ async function signIn(page: Page, password = OWNER.password) {
 }
 
 async function secondBrowser(browser: Browser) {
-  const context = await browser.newContext({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1' });
+  const context = await browser.newContext({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  });
   const page = await context.newPage();
   await signIn(page);
   return { context, page };
 }
 
 for (const width of [1280, 390]) {
-  test(`at ${width} px: one's name (by default the email before the @) and phone are changed on the account page, and the team sees them`, async ({ page }) => {
+  test(`at ${width} px: one's name (by default the email before the @) and phone are changed on the account page, and the team sees them`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     await signIn(page);
     await page.goto(`${server.baseURL}/dashboard/account`);
@@ -68,7 +73,9 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole('dialog', { name: 'Account' })).toContainText(`${chosen}${OWNER.email}`);
     await page.keyboard.press('Escape');
     await page.goto(`${server.baseURL}/dashboard/settings/team`);
-    await expect(page.getByTestId('team-member').filter({ hasText: OWNER.email })).toContainText(`${chosen}You${OWNER.email} · (301) 555-0142`);
+    await expect(page.getByTestId('team-member').filter({ hasText: OWNER.email })).toContainText(
+      `${chosen}You${OWNER.email} · (301) 555-0142`,
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     // Signed out, so the sessions test below counts only its own.
     expect((await page.request.post(`${server.baseURL}/api/auth/logout`, { headers: { origin: server.baseURL } })).status()).toBe(200);
@@ -85,7 +92,10 @@ test('sessions are listed and signed out one by one; a new password signs out ev
   await expect(sessions).toHaveCount(2);
   await expect(sessions.first()).toContainText('This device');
   await expect(sessions.nth(1)).toContainText('Safari on iPhone');
-  await sessions.nth(1).getByRole('button', { name: /^Sign out Safari on iPhone/ }).click();
+  await sessions
+    .nth(1)
+    .getByRole('button', { name: /^Sign out Safari on iPhone/ })
+    .click();
   await expect(sessions).toHaveCount(1);
   await phone.page.reload();
   await expect(phone.page).toHaveURL(/\/login$/);
@@ -113,12 +123,19 @@ test('sessions are listed and signed out one by one; a new password signs out ev
 async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(async () => {
-      const all = (await (await request.get(`${MAIL_SINK}/messages`)).json()) as { envelope: { to: string[] }; subject: string; text: string }[];
-      const mail = all.filter((m) => m.envelope.to.includes(email) && m.subject.startsWith('Choose a new password')).at(-1);
-      link = mail ? /(http:\/\/\S+\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
-      return link;
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const all = (await (await request.get(`${MAIL_SINK}/messages`)).json()) as {
+          envelope: { to: string[] };
+          subject: string;
+          text: string;
+        }[];
+        const mail = all.filter((m) => m.envelope.to.includes(email) && m.subject.startsWith('Choose a new password')).at(-1);
+        link = mail ? /(http:\/\/\S+\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
+        return link;
+      },
+      { timeout: 20_000 },
+    )
     .toBeTruthy();
   return link!;
 }

@@ -38,7 +38,8 @@ async function signOut(page: Page) {
 }
 
 /** Signed in: the dashboard (on the page asked for before signing out); the account button names the owner (by default, the email before the @). */
-const overview = (page: Page) => expect(page.getByRole('button', { name: `Account: signed in as ${OWNER.email.split('@')[0]}` })).toBeVisible();
+const overview = (page: Page) =>
+  expect(page.getByRole('button', { name: `Account: signed in as ${OWNER.email.split('@')[0]}` })).toBeVisible();
 
 /** Sets up two-factor on the account page; the key and the recovery codes. */
 async function setUp(page: Page): Promise<{ secret: string; codes: string[] }> {
@@ -59,7 +60,9 @@ async function setUp(page: Page): Promise<{ secret: string; codes: string[] }> {
   return { secret, codes };
 }
 
-test('set up, then sign in with a code; the same code is refused again; a recovery code works once; a remembered device skips the code', async ({ page }) => {
+test('set up, then sign in with a code; the same code is refused again; a recovery code works once; a remembered device skips the code', async ({
+  page,
+}) => {
   await password(page);
   await overview(page);
   await page.goto(`${server.baseURL}/dashboard/account`);

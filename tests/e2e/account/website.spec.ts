@@ -20,7 +20,13 @@ let server: OwnServer;
 test.beforeAll(async () => {
   // A server of its own to start and migrate: more than the default 30 s on a busy 2-core machine.
   test.setTimeout(90_000);
-  server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, SITE_NAME: 'Harbor Diligence', SITE_EMAIL: 'hello@harbor.test', SITE_PHONE: '(410) 555-0199' });
+  server = await startOwnServer({
+    ADMIN_EMAIL: OWNER.email,
+    ADMIN_PASSWORD: OWNER.password,
+    SITE_NAME: 'Harbor Diligence',
+    SITE_EMAIL: 'hello@harbor.test',
+    SITE_PHONE: '(410) 555-0199',
+  });
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -59,12 +65,17 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
   test.describe(`at ${size.width} px`, () => {
     test.use({ viewport: size, ...(viewport === 'phone' ? { isMobile: true, hasTouch: true } : {}) });
 
-    test('an owner changes every kind of claim, the brand, the contact, the head and the figures; the public pages and the sitemap follow at once', async ({ page }) => {
+    test('an owner changes every kind of claim, the brand, the contact, the head and the figures; the public pages and the sitemap follow at once', async ({
+      page,
+    }) => {
       test.setTimeout(120_000);
       const brand = `Chesapeake Underwriting ${viewport}`;
       await signIn(page);
       await page.goto(`${server.baseURL}/dashboard/settings/website`);
-      await expect(page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Website' })).toHaveAttribute('aria-current', 'page');
+      await expect(page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Website' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
       const preview = page.getByRole('complementary', { name: 'Preview' });
       await fitsTheWidth(page);
       expect(await seriousViolations(page)).toEqual([]);
@@ -78,7 +89,9 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
       await expect(page.getByLabel('Email', { exact: true })).toHaveAccessibleDescription('Invalid email address');
-      await expect(page.getByLabel('Phone', { exact: true })).toHaveAccessibleDescription('Invalid phone number: use 7 to 15 digits, like (301) 555-0100');
+      await expect(page.getByLabel('Phone', { exact: true })).toHaveAccessibleDescription(
+        'Invalid phone number: use 7 to 15 digits, like (301) 555-0100',
+      );
       await expect(page.getByLabel('Headline', { exact: true })).toHaveAccessibleDescription('Headline is required');
       await expect(page.getByLabel('Footer tagline')).toHaveValue('Acquisition diligence for the Mid-Atlantic, in 48 hours.');
       await fitsTheWidth(page);
@@ -130,9 +143,15 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
       await page.goto(`${server.baseURL}/`);
       await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
       await expect(page).toHaveTitle(`${brand} | Mid-Atlantic acquisition diligence`);
-      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', 'Underwriting in 48 hours for investors in six Mid-Atlantic states.');
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+        'content',
+        'Underwriting in 48 hours for investors in six Mid-Atlantic states.',
+      );
       await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `${brand} | Mid-Atlantic acquisition diligence`);
-      await expect(page.locator('meta[property="og:description"]')).toHaveAttribute('content', 'Underwriting in 48 hours for investors in six Mid-Atlantic states.');
+      await expect(page.locator('meta[property="og:description"]')).toHaveAttribute(
+        'content',
+        'Underwriting in 48 hours for investors in six Mid-Atlantic states.',
+      );
       await expect(page.locator('meta[property="og:site_name"]')).toHaveAttribute('content', brand);
       await expect(page.getByRole('banner').getByRole('link', { name: brand })).toBeVisible();
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acquisition diligence for Mid-Atlantic investors');

@@ -79,7 +79,9 @@ test('an owner opts in to the weekly report, clicks Send now and receives last w
   await expect(page.getByRole('status').filter({ hasText: `Weekly report queued to ${OWNER.email}` })).toBeVisible();
 
   const reports = async () =>
-    ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(OWNER.email) && m.subject.startsWith('Weekly report: '));
+    ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter(
+      (m) => m.envelope.to.includes(OWNER.email) && m.subject.startsWith('Weekly report: '),
+    );
   await expect.poll(async () => (await reports()).length, { timeout: 20_000 }).toBe(1);
   const [mail] = await reports();
   expect(mail!.text).toContain(
@@ -94,5 +96,10 @@ test('an owner opts in to the weekly report, clicks Send now and receives last w
   expect(mail!.text).toContain('Top sources by clients\nOffline / entered by staff: 2 clients, $6,250.50 in fees');
   expect(mail!.text).toContain(`${server.baseURL}/dashboard/analytics?period=custom&from=${week.monday}&to=${week.sunday}`);
   // The page lists it as sent.
-  await expect(page.getByRole('listitem').filter({ hasText: /^Weekly report: / }).getByText('Sent', { exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(
+    page
+      .getByRole('listitem')
+      .filter({ hasText: /^Weekly report: / })
+      .getByText('Sent', { exact: true }),
+  ).toBeVisible({ timeout: 10_000 });
 });

@@ -16,19 +16,23 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   const name = `Funnel ${campaign}`;
 
   await signInAsAdmin(page);
-  const funnelNow = async () => ((await (await page.request.get('/api/analytics/report?days=1')).json()) as { funnel: Funnel; to: string });
+  const funnelNow = async () => (await (await page.request.get('/api/analytics/report?days=1')).json()) as { funnel: Funnel; to: string };
   const before = await funnelNow();
 
   await openPage(page, `/?utm_source=e2e&utm_medium=test&utm_campaign=${campaign}`);
   await page.locator('#contact form').scrollIntoViewIfNeeded();
   await fillLeadForm(page, { name, email: `${campaign}@example.com`, phone: '555-0142', propertyType: 'Land' });
   // No wait here: the form itself holds the submission until its token is LEAD_MIN_FILL_SECONDS old.
-  await page.locator('#contact form').getByRole('button', { name: /Submit/ }).click();
+  await page
+    .locator('#contact form')
+    .getByRole('button', { name: /Submit/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Thank you for your interest! We will contact you shortly.' })).toBeVisible();
 
   // Every step grew (other tests may add visitors meanwhile, never remove any).
   const after = (await funnelNow()).funnel;
-  for (const step of ['visitors', 'saw_form', 'started_form', 'sent'] as const) expect(after[step], step).toBeGreaterThan(before.funnel[step]);
+  for (const step of ['visitors', 'saw_form', 'started_form', 'sent'] as const)
+    expect(after[step], step).toBeGreaterThan(before.funnel[step]);
 
   await page.goto('/dashboard/analytics?period=7d&group=utm');
   const row = page.getByTestId('source-row').filter({ has: page.getByRole('link', { name: label, exact: true }) });
@@ -53,7 +57,10 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
     headers: fromTheSite(),
   });
   expect(booked.status(), await booked.text()).toBe(201);
-  const won = await page.request.patch(`/api/leads/${leadId}`, { data: { status: 'Converted', estimated_fee_cents: 420_000 }, headers: fromTheSite() });
+  const won = await page.request.patch(`/api/leads/${leadId}`, {
+    data: { status: 'Converted', estimated_fee_cents: 420_000 },
+    headers: fromTheSite(),
+  });
   expect(won.status(), await won.text()).toBe(200);
 
   await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '1', '100%', '$4,200'], { timeout: 8_000 });
@@ -62,7 +69,11 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   // The funnel's own query refetches beside the table's: wait for it too (a client after a booked call).
   await expect(page.getByTestId('funnel-converted')).not.toHaveText('0');
   // No step is larger than the one before it, whatever other tests added meanwhile.
-  const steps = await Promise.all(['visitors', 'saw_form', 'started_form', 'sent', 'booked', 'converted'].map(async (step) => Number((await page.getByTestId(`funnel-${step}`).textContent())!.replace(/,/g, ''))));
+  const steps = await Promise.all(
+    ['visitors', 'saw_form', 'started_form', 'sent', 'booked', 'converted'].map(async (step) =>
+      Number((await page.getByTestId(`funnel-${step}`).textContent())!.replace(/,/g, '')),
+    ),
+  );
   for (let i = 1; i < steps.length; i++) expect(steps[i], steps.join(' → ')).toBeLessThanOrEqual(steps[i - 1]!);
 
   // The CSV holds the same row.
@@ -77,7 +88,9 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   await page.getByLabel('From', { exact: true }).fill(today);
   await page.getByLabel('To', { exact: true }).fill(today);
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page).toHaveURL((url) => url.searchParams.get('period') === 'custom' && url.searchParams.get('from') === today && url.searchParams.get('to') === today);
+  await expect(page).toHaveURL(
+    (url) => url.searchParams.get('period') === 'custom' && url.searchParams.get('from') === today && url.searchParams.get('to') === today,
+  );
   await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '1', '100%', '$4,200']);
   await page.reload();
   await expect(page.getByLabel('From', { exact: true })).toHaveValue(today);

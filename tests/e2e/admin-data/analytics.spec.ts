@@ -53,7 +53,10 @@ test.describe('analytics dashboard', () => {
     const statuses = await Promise.all(
       Array.from({ length: 40 }, () =>
         page.request
-          .post('/api/public/events', { data: { session_id: sessionId(), event_type: 'pageview', page_path: path }, headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': clientIp } })
+          .post('/api/public/events', {
+            data: { session_id: sessionId(), event_type: 'pageview', page_path: path },
+            headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': clientIp },
+          })
           .then((r) => r.status()),
       ),
     );
@@ -125,12 +128,15 @@ test.describe('analytics dashboard', () => {
   });
 });
 
-test('a lead sent from the landing page keeps its visit\'s source, campaign and landing page', async ({ page }) => {
+test("a lead sent from the landing page keeps its visit's source, campaign and landing page", async ({ page }) => {
   const name = `Attributed ${Date.now()}`;
   await openPage(page, '/?utm_source=e2e&utm_medium=test&utm_campaign=attribution');
   await fillLeadForm(page, { name, email: `attributed.${Date.now()}@example.com`, phone: '555-0142', propertyType: 'Land' });
   // No wait here: the form itself holds the submission until its token is LEAD_MIN_FILL_SECONDS old.
-  await page.locator('#contact form').getByRole('button', { name: /Submit/ }).click();
+  await page
+    .locator('#contact form')
+    .getByRole('button', { name: /Submit/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Thank you for your interest! We will contact you shortly.' })).toBeVisible();
 
   await signInAsAdmin(page);
@@ -154,8 +160,16 @@ test.describe('one period, one count', () => {
   let server: OwnServer;
 
   test.beforeAll(async ({ playwright }) => {
-    server = await startOwnServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, BUSINESS_TIME_ZONE: 'America/Chicago', LEAD_MIN_FILL_SECONDS: '0' });
-    const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { 'user-agent': BROWSER_UA, origin: server.baseURL } });
+    server = await startOwnServer({
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      BUSINESS_TIME_ZONE: 'America/Chicago',
+      LEAD_MIN_FILL_SECONDS: '0',
+    });
+    const api = await playwright.request.newContext({
+      baseURL: server.baseURL,
+      extraHTTPHeaders: { 'user-agent': BROWSER_UA, origin: server.baseURL },
+    });
     const [won, other, third] = [sessionId(), sessionId(), sessionId()];
     const events = [
       ...[won, other, third].map((session_id) => ({ session_id, event_type: 'pageview', page_path: '/' })),
@@ -163,7 +177,12 @@ test.describe('one period, one count', () => {
       { session_id: won, event_type: 'form_start', page_path: '/' },
     ];
     for (const data of events) expect((await api.post('/api/public/events', { data })).status()).toBe(204);
-    const lead = { full_name: 'Won Without Call', email: `won.${Date.now()}@example.com`, phone: '(301) 555-0150', property_types: ['land'] };
+    const lead = {
+      full_name: 'Won Without Call',
+      email: `won.${Date.now()}@example.com`,
+      phone: '(301) 555-0150',
+      property_types: ['land'],
+    };
     expect((await postPublicLead(api, { ...lead, submission_id: crypto.randomUUID(), analytics_session_id: won })).status()).toBe(201);
     expect((await api.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
     const { leads } = (await (await api.get('/api/leads')).json()) as { leads: { id: string }[] };
@@ -188,14 +207,32 @@ test.describe('one period, one count', () => {
         await expect(page.getByTestId('unique-visitors')).toHaveText('3');
         await expect(page.getByTestId('funnel-visitors')).toHaveText('3');
         await expect(page.getByText('1 of 3 visitors sent the form')).toBeVisible();
-        await expect(page.getByTestId('funnel-step').locator('span.font-medium')).toHaveText(['Visitors', 'Saw the form', 'Started the form', 'Sent the form', 'Booked a call', 'Became clients']);
-        for (const [step, n] of [['saw_form', '1'], ['started_form', '1'], ['sent', '1'], ['booked', '0'], ['converted', '0']]) await expect(page.getByTestId(`funnel-${step}`)).toHaveText(n!);
-        await expect(page.getByTestId('funnel-outside')).toHaveText('1 client won without a call this period is not in the funnel. The Sources table counts every client.');
+        await expect(page.getByTestId('funnel-step').locator('span.font-medium')).toHaveText([
+          'Visitors',
+          'Saw the form',
+          'Started the form',
+          'Sent the form',
+          'Booked a call',
+          'Became clients',
+        ]);
+        for (const [step, n] of [
+          ['saw_form', '1'],
+          ['started_form', '1'],
+          ['sent', '1'],
+          ['booked', '0'],
+          ['converted', '0'],
+        ])
+          await expect(page.getByTestId(`funnel-${step}`)).toHaveText(n!);
+        await expect(page.getByTestId('funnel-outside')).toHaveText(
+          '1 client won without a call this period is not in the funnel. The Sources table counts every client.',
+        );
         const row = page.getByTestId('source-row').filter({ has: page.getByRole('link', { name: 'Direct', exact: true }) });
         await expect(row.getByRole('cell').first()).toHaveText('3');
         const note = page.getByRole('region', { name: 'How we count' });
         await expect(note.getByTestId('period-bounds')).toHaveText(
-          period === '7d' ? /^[A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM – now, Central Time$/ : /, \d{1,2}:00\s[AP]M – now, Central Time \(the current hour and the 23 before it\)$/,
+          period === '7d'
+            ? /^[A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM – now, Central Time$/
+            : /, \d{1,2}:00\s[AP]M – now, Central Time \(the current hour and the 23 before it\)$/,
         );
         await expect(note).toContainText('A browser on the site, counted once: in the period of its first recorded page view.');
         await expect(page.getByRole('heading', { name: 'Top Referrers' })).toHaveCount(0);

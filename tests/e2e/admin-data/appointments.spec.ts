@@ -16,7 +16,10 @@ type Lead = { id: string; full_name: string; email: string; phone: string };
 async function createLead(page: Page, label: string): Promise<Lead> {
   const full_name = unique(label);
   const email = `${full_name.replace(/\W+/g, '.').toLowerCase()}@example.com`;
-  const res = await page.request.post('/api/leads', { data: { full_name, email, phone: '(301) 555-0188', property_types: ['land'] }, headers: fromTheSite() });
+  const res = await page.request.post('/api/leads', {
+    data: { full_name, email, phone: '(301) 555-0188', property_types: ['land'] },
+    headers: fromTheSite(),
+  });
   expect(res.status()).toBe(201);
   return (await res.json()) as Lead;
 }
@@ -118,10 +121,15 @@ test.describe('appointments', () => {
     await expect(page.getByRole('columnheader')).toHaveText(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
 
     // "Today" is the business time zone's day, as the server names the zone.
-    const { time_zone } = (await (await page.request.get('/api/appointments?from=2000-01-01&to=2000-01-01')).json()) as { time_zone: string };
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: time_zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    const { time_zone } = (await (await page.request.get('/api/appointments?from=2000-01-01&to=2000-01-01')).json()) as {
+      time_zone: string;
+    };
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: time_zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(),
+    );
     const [year, month] = today.split('-').map(Number) as [number, number];
-    const title = (y: number, m: number) => new Date(Date.UTC(y, m - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const title = (y: number, m: number) =>
+      new Date(Date.UTC(y, m - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
     await expect(page.getByRole('heading', { level: 2, name: title(year, month) })).toBeVisible();
     const current = page.locator('td[aria-current="date"]');
@@ -168,7 +176,9 @@ test.describe('appointments', () => {
     await expect(more).toHaveText('+2 more');
     await more.click();
     const popover = page.getByRole('dialog', { name: 'Appointments on May 12, 2101' });
-    await expect(popover.getByRole('listitem')).toHaveText(['8:15 AM', '9:45 AM', '12:00 PM', '2:30 PM', '4:00 PM'].map((t) => `${t} - ${lead.full_name}`));
+    await expect(popover.getByRole('listitem')).toHaveText(
+      ['8:15 AM', '9:45 AM', '12:00 PM', '2:30 PM', '4:00 PM'].map((t) => `${t} - ${lead.full_name}`),
+    );
     await popover.getByRole('button', { name: `4:00 PM - ${lead.full_name}` }).click();
     const details = page.getByRole('dialog', { name: 'Appointment Details' });
     await expect(details).toContainText('May 12, 2101');
@@ -199,9 +209,13 @@ test.describe('appointments', () => {
     await expect(page.getByRole('button', { name: 'List', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expect(rows).toHaveCount(3);
 
-    await rows.nth(1).getByRole('button', { name: /^View Details/ }).click();
+    await rows
+      .nth(1)
+      .getByRole('button', { name: /^View Details/ })
+      .click();
     const details = page.getByRole('dialog', { name: 'Appointment Details' });
-    for (const text of [first.full_name, first.email, first.phone, 'July 9, 2101', '3:30 PM', 'Zoom', 'Gate code 4321']) await expect(details).toContainText(text);
+    for (const text of [first.full_name, first.email, first.phone, 'July 9, 2101', '3:30 PM', 'Zoom', 'Gate code 4321'])
+      await expect(details).toContainText(text);
     const ics = details.getByRole('link', { name: 'Add to calendar (.ics)' });
     const icsResponse = await page.request.get((await ics.getAttribute('href'))!);
     expect(icsResponse.status()).toBe(200);
@@ -221,7 +235,12 @@ test.describe('appointments', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await signInAsAdmin(page);
     const lead = await createLead(page, 'Delete Lead');
-    await createAppointment(page, { lead_id: lead.id, date: '2101-09-03', time: '11:00', notes: 'A rather long note about the site visit and the survey' });
+    await createAppointment(page, {
+      lead_id: lead.id,
+      date: '2101-09-03',
+      time: '11:00',
+      notes: 'A rather long note about the site visit and the survey',
+    });
     await page.goto('/dashboard/appointments?month=2101-09');
     await page.getByRole('button', { name: 'List', exact: true }).click();
     await expect(page.locator('tbody tr')).toHaveCount(1);
@@ -269,7 +288,9 @@ test.describe('appointments', () => {
     test.describe(`at ${width} px`, () => {
       test.use({ viewport: { width, height: 844 } });
 
-      test('Week and Agenda name every lead in full, open from the keyboard, and keep view and date through reload and back / forward', async ({ page }) => {
+      test('Week and Agenda name every lead in full, open from the keyboard, and keep view and date through reload and back / forward', async ({
+        page,
+      }) => {
         await signInAsAdmin(page);
         const long = await createLead(page, 'Christopher Montgomery-Whitfield');
         const other = await createLead(page, 'Ada Lovelace');
@@ -390,7 +411,8 @@ test.describe('appointments', () => {
           () =>
             new Promise<number>((resolve) => {
               const observer = new MutationObserver(() => {
-                if (![...document.querySelectorAll('[role="status"]')].some((el) => el.textContent?.includes('Appointment cancelled'))) return;
+                if (![...document.querySelectorAll('[role="status"]')].some((el) => el.textContent?.includes('Appointment cancelled')))
+                  return;
                 observer.disconnect();
                 resolve(Date.now());
               });
@@ -464,7 +486,8 @@ test.describe('appointments', () => {
   test('axe finds no serious or critical violations in the Month, Week and Agenda, the list and the open lead picker', async ({ page }) => {
     await signInAsAdmin(page);
     const lead = await createLead(page, 'Axe Lead');
-    for (const time of ['08:00', '09:00', '10:00', '11:00']) await createAppointment(page, { lead_id: lead.id, date: '2101-11-05', time, type: 'Zoom' });
+    for (const time of ['08:00', '09:00', '10:00', '11:00'])
+      await createAppointment(page, { lead_id: lead.id, date: '2101-11-05', time, type: 'Zoom' });
     await page.goto('/dashboard/appointments?month=2101-11');
     await expect(dayCell(page, '2101-11-05').getByRole('button', { name: /^\+1 more/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);

@@ -56,7 +56,9 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await page.getByLabel('CSV file').setInputFiles(file('leads-fixed.csv', csv(tag, false)));
       await expect(page.getByText('leads-fixed.csv: 3 leads.')).toBeVisible();
       await page.getByRole('button', { name: 'Preview' }).click();
-      await expect(page.getByRole('region', { name: /The first 3 rows/ }).getByRole('row', { name: new RegExp(`Bob ${tag}`) })).toContainText('New lead');
+      await expect(
+        page.getByRole('region', { name: /The first 3 rows/ }).getByRole('row', { name: new RegExp(`Bob ${tag}`) }),
+      ).toContainText('New lead');
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       await expect(page.getByText('Imported 3 leads.')).toBeVisible();
       await expect(page).toHaveURL(/\/dashboard\/leads$/);
@@ -64,7 +66,9 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await page.goto(`/dashboard/leads?search=${tag}`);
       for (const person of ['Ada', 'Bob', 'Cy']) await expect(page.getByText(`${person} ${tag}`).first()).toBeVisible();
       const res = await page.request.get(`/api/leads?search=${tag}`);
-      const { leads } = (await res.json()) as { leads: { full_name: string; status: string; message: string | null; estimated_fee_cents: number | null }[] };
+      const { leads } = (await res.json()) as {
+        leads: { full_name: string; status: string; message: string | null; estimated_fee_cents: number | null }[];
+      };
       expect(leads.map((l) => [l.full_name, l.status, l.message, l.estimated_fee_cents]).sort()).toEqual([
         [`Ada ${tag}`, 'Contacted', 'Duplex, needs "quick" look', 120_000],
         [`Bob ${tag}`, 'New', 'Two lines\nof notes', null],

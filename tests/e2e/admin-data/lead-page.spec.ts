@@ -79,7 +79,9 @@ test.describe('the lead page', () => {
     await expect(panel).toBeHidden();
     await expect
       .poll(async () => {
-        const { notifications } = (await (await page.request.get('/api/notifications')).json()) as { notifications: { message: string; read: boolean }[] };
+        const { notifications } = (await (await page.request.get('/api/notifications')).json()) as {
+          notifications: { message: string; read: boolean }[];
+        };
         return notifications.find((n) => n.message.includes(lead.full_name))?.read;
       })
       .toBe(true);
@@ -161,7 +163,9 @@ test.describe('the lead page', () => {
     await note.getByRole('button', { name: 'Save note' }).click();
     await expect(note).toContainText('(edited)');
     await page.reload();
-    await expect(page.getByRole('list', { name: 'Timeline, newest first' }).getByRole('article', { name: `Note by ${E2E_ADMIN.name}` })).toContainText('Called her back.');
+    await expect(
+      page.getByRole('list', { name: 'Timeline, newest first' }).getByRole('article', { name: `Note by ${E2E_ADMIN.name}` }),
+    ).toContainText('Called her back.');
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -176,7 +180,15 @@ test.describe('the lead page', () => {
     await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
 
-    const order = [heading, page.getByRole('group', { name: 'Actions' }), section(page, 'Details'), section(page, 'Customer’s message'), section(page, 'Next step'), section(page, 'Notes'), section(page, 'Timeline')];
+    const order = [
+      heading,
+      page.getByRole('group', { name: 'Actions' }),
+      section(page, 'Details'),
+      section(page, 'Customer’s message'),
+      section(page, 'Next step'),
+      section(page, 'Notes'),
+      section(page, 'Timeline'),
+    ];
     const tops: number[] = [];
     for (const part of order) tops.push((await part.boundingBox())!.y);
     expect(tops).toEqual([...tops].sort((a, b) => a - b));

@@ -34,7 +34,8 @@ async function addLead(page: Page, full_name: string, fields: Record<string, unk
 
 /** Today and yesterday on the business clock (the e2e server's BUSINESS_TIME_ZONE is the default, New York). */
 function businessDays() {
-  const day = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  const day = (at: Date) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
   return { today: day(new Date()), yesterday: day(new Date(Date.now() - 24 * 3600_000)) };
 }
 
@@ -108,7 +109,8 @@ test.describe('Leads Manager list', () => {
   test('selects two rows, changes both statuses at once, and exports just those', async ({ page }) => {
     const tag = uniqueTag();
     await login(page, `/dashboard/leads?search=${tag}&sort=name`);
-    for (const name of ['Ann', 'Ben', 'Cy']) await addLead(page, `${name} ${tag}`, { estimated_fee_cents: 250_000, property_address: `1 ${name} St` });
+    for (const name of ['Ann', 'Ben', 'Cy'])
+      await addLead(page, `${name} ${tag}`, { estimated_fee_cents: 250_000, property_address: `1 ${name} St` });
     await page.reload();
     await expect.poll(() => rowNames(page)).toEqual([`Ann ${tag}`, `Ben ${tag}`, `Cy ${tag}`]);
 
@@ -160,7 +162,10 @@ test.describe('Leads Manager list', () => {
     for (const header of await headers.all()) await expect(header).toBeInViewport();
     const sideways = await page.evaluate(() => {
       const box = document.querySelector('table')!.parentElement!;
-      return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, table: box.scrollWidth - box.clientWidth };
+      return {
+        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        table: box.scrollWidth - box.clientWidth,
+      };
     });
     expect(sideways).toEqual({ page: 0, table: 0 });
 
@@ -194,7 +199,9 @@ test.describe('Leads Manager list', () => {
   });
 
   for (const width of [1280, 390]) {
-    test(`a search typed just before clicking a lead leaves the person on the lead page after the search delay (${width} px)`, async ({ page }) => {
+    test(`a search typed just before clicking a lead leaves the person on the lead page after the search delay (${width} px)`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height: 844 });
       const tag = uniqueTag();
       await login(page, `/dashboard/leads?search=${tag}`);
@@ -231,7 +238,9 @@ test.describe('Leads Manager list', () => {
     });
   }
 
-  test('on a 390 px phone the filters fold behind one Filters button with their count, and the first lead shows without scrolling', async ({ page }) => {
+  test('on a 390 px phone the filters fold behind one Filters button with their count, and the first lead shows without scrolling', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const tag = uniqueTag();
     await login(page, `/dashboard/leads?search=${tag}&status=New`);
@@ -280,7 +289,10 @@ test.describe('Leads Manager list', () => {
     const cards = page.getByRole('list', { name: 'Leads' }).getByRole('listitem');
     await expect(cards).toHaveCount(2);
     const dana = cards.filter({ hasText: 'Dana' });
-    await expect(dana.getByRole('link', { name: `Dana Longname-Worthington ${tag}` })).toHaveAttribute('href', /^\/dashboard\/leads\/[0-9a-f-]{36}$/);
+    await expect(dana.getByRole('link', { name: `Dana Longname-Worthington ${tag}` })).toHaveAttribute(
+      'href',
+      /^\/dashboard\/leads\/[0-9a-f-]{36}$/,
+    );
     await expect(dana.getByText('New', { exact: true })).toBeVisible();
     await expect(dana.getByRole('button', { name: `Edit Dana Longname-Worthington ${tag}` })).toBeVisible();
     await dana.getByRole('checkbox').check();

@@ -88,7 +88,9 @@ test.describe('Leads Manager', () => {
     const lead = await addLead(page, { full_name: `Grace ${tag}`, phone: '555-0001', property_types: ['commercial'] });
     await page.goto(`/dashboard/leads?search=${tag}`);
 
-    await rowOf(page, lead.full_name).getByRole('button', { name: `Edit ${lead.full_name}` }).click();
+    await rowOf(page, lead.full_name)
+      .getByRole('button', { name: `Edit ${lead.full_name}` })
+      .click();
     let dialog = page.getByRole('dialog', { name: 'Edit Lead' });
     await expect(dialog.getByLabel('Full Name')).toHaveValue(lead.full_name);
     await expect(dialog.getByLabel('Property Type')).toHaveValue('commercial');
@@ -99,7 +101,9 @@ test.describe('Leads Manager', () => {
     await expect(dialog).toBeHidden();
     await expect(rowOf(page, lead.full_name)).toContainText('Contacted');
 
-    await rowOf(page, lead.full_name).getByRole('button', { name: `Edit ${lead.full_name}` }).click();
+    await rowOf(page, lead.full_name)
+      .getByRole('button', { name: `Edit ${lead.full_name}` })
+      .click();
     dialog = page.getByRole('dialog', { name: 'Edit Lead' });
     await expect(dialog.getByLabel('Status', { exact: true })).toHaveValue('Contacted');
     await expect(dialog.getByLabel('Contacted')).toHaveValue('yes');
@@ -118,7 +122,13 @@ test.describe('Leads Manager', () => {
     await expect(row).toContainText('555-0002');
 
     const saved = (await (await page.request.get(`/api/leads/${lead.id}`)).json()) as Lead & { status_history: unknown[] };
-    expect(saved).toMatchObject({ full_name: lead.full_name, phone: '555-0002', status: 'Converted', contacted: true, property_types: ['commercial'] });
+    expect(saved).toMatchObject({
+      full_name: lead.full_name,
+      phone: '555-0002',
+      status: 'Converted',
+      contacted: true,
+      property_types: ['commercial'],
+    });
     expect(saved.status_history).toHaveLength(3);
   });
 
@@ -147,7 +157,12 @@ test.describe('Leads Manager', () => {
   test('search and both filters combine, live in the URL and survive a reload', async ({ page }) => {
     const tag = uniqueTag();
     await login(page);
-    const landNew = await addLead(page, { full_name: `Land New ${tag}`, email: `${tag}.one@example.com`, phone: '(240) 555-7301', property_types: ['land'] });
+    const landNew = await addLead(page, {
+      full_name: `Land New ${tag}`,
+      email: `${tag}.one@example.com`,
+      phone: '(240) 555-7301',
+      property_types: ['land'],
+    });
     const landConverted = await addLead(page, { full_name: `Land Won ${tag}`, property_types: ['land'] });
     await page.request.patch(`/api/leads/${landConverted.id}`, { data: { status: 'Converted' }, headers: fromTheSite() });
     await addLead(page, { full_name: `Office New ${tag}`, property_types: ['commercial'] });

@@ -24,7 +24,8 @@ const NOTES = '<script>window.__xss=1</script><a href="javascript:window.__xss=1
 type Lead = { id: string; full_name: string };
 
 /** What a payload would leave in the DOM had it been parsed as HTML. */
-const INJECTED = 'img[src="x"], [onerror], [onload], script:not([src]):not([type="application/json"]), iframe, svg[onload], a[href^="javascript:" i]';
+const INJECTED =
+  'img[src="x"], [onerror], [onload], script:not([src]):not([type="application/json"]), iframe, svg[onload], a[href^="javascript:" i]';
 
 async function watch(page: Page) {
   const dialogs: string[] = [];
@@ -67,7 +68,10 @@ test.describe('stored script payloads', () => {
     expect(created.status()).toBe(201);
     lead = (await created.json()) as Lead;
     expect(lead.full_name).toBe(PAYLOAD.full_name);
-    const scheduled = await page.request.post('/api/appointments', { data: { lead_id: lead.id, date, time: '09:00', type: 'Zoom', notes: NOTES }, headers: fromTheSite() });
+    const scheduled = await page.request.post('/api/appointments', {
+      data: { lead_id: lead.id, date, time: '09:00', type: 'Zoom', notes: NOTES },
+      headers: fromTheSite(),
+    });
     expect(scheduled.status()).toBe(201);
 
     await page.reload();
@@ -125,7 +129,13 @@ test.describe('stored script payloads', () => {
 
     // A new payload lead from the public form arrives live: in the open bell and as a toast.
     const live = `<script>window.__xss=1</script><img src=x onerror=window.__xss=1> Live ${tag}`;
-    const res = await postPublicLead(page.request, { full_name: live, email: `live.${tag}@example.com`, phone: '555-0100', property_types: ['land'], submission_id: randomUUID() });
+    const res = await postPublicLead(page.request, {
+      full_name: live,
+      email: `live.${tag}@example.com`,
+      phone: '555-0100',
+      property_types: ['land'],
+      submission_id: randomUUID(),
+    });
     expect(res.status()).toBe(201);
     const message = `New lead: ${live} (live.${tag}@example.com)`;
     await expect(page.getByRole('status').filter({ hasText: 'New Lead' }).getByText(message)).toBeVisible();
@@ -149,7 +159,11 @@ test('pages carry a strict CSP, nosniff, a referrer policy and no framing, and r
   for (const path of ['/', '/login', '/dashboard']) {
     const response = await page.request.get(path);
     const headers = response.headers();
-    const csp = new Map(headers['content-security-policy']!.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+    const csp = new Map(
+      headers['content-security-policy']!.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k!, v]),
+    );
     expect({ path, scriptSrc: csp.get('script-src') }).toEqual({ path, scriptSrc: ["'self'"] });
     expect({ path, frameAncestors: csp.get('frame-ancestors') }).toEqual({ path, frameAncestors: ["'none'"] });
     expect(headers['content-security-policy']).not.toContain('unsafe-eval');

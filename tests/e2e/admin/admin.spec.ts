@@ -14,7 +14,13 @@ async function login(page: Page, path = '/login') {
 /** A new lead from the form, with an email of its own (a known email joins its lead as an inquiry); returns the email. */
 async function submitLead(page: Page, name: string) {
   const email = `live.${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const res = await postPublicLead(page.request, { full_name: name, email, phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID() });
+  const res = await postPublicLead(page.request, {
+    full_name: name,
+    email,
+    phone: '555-0100',
+    property_types: ['land'],
+    submission_id: crypto.randomUUID(),
+  });
   expect(res.status()).toBe(201);
   return email;
 }
@@ -57,7 +63,11 @@ test.describe('admin sign-in', () => {
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     }
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: /Too many failed sign-ins for this email from your network\. Please try again in \d+ minutes?\./ })).toBeVisible();
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ hasText: /Too many failed sign-ins for this email from your network\. Please try again in \d+ minutes?\./ }),
+    ).toBeVisible();
   });
 
   test('redirects a signed-out visitor from /dashboard to /login, and back after sign-in', async ({ page }) => {
@@ -183,4 +193,3 @@ test.describe('notifications', () => {
     await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(`New lead: ${name} (${email})`)).toBeVisible();
   });
 });
-

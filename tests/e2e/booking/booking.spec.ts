@@ -14,7 +14,9 @@ type Caught = { envelope: { to: string[] }; subject: string; text: string };
 const MAIL_SINK = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
 const tag = () => randomUUID().slice(0, 8);
 const subjectsTo = async (request: APIRequestContext, address: string) =>
-  ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address)).map((m) => m.subject);
+  ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[])
+    .filter((m) => m.envelope.to.includes(address))
+    .map((m) => m.subject);
 const mailsTo = async (request: APIRequestContext, address: string) =>
   ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address));
 
@@ -55,14 +57,21 @@ async function adminWatching(browser: Browser) {
   return admin;
 }
 
-test('a visitor books a time after the form, an admin sees it live, and the visitor moves and cancels it by the private link', async ({ page, browser, request }) => {
+test('a visitor books a time after the form, an admin sees it live, and the visitor moves and cancels it by the private link', async ({
+  page,
+  browser,
+  request,
+}) => {
   const name = `Bea Booker ${tag()}`;
   const email = `booker.${tag()}@example.com`;
   const admin = await adminWatching(browser);
   await sendForm(page, name, email);
   // The picker takes the form's place without moving what is below it.
   await pickTime(page, 2, 'Zoom');
-  const chosen = (await page.getByRole('group', { name: /^Time on / }).getByRole('radio', { checked: true }).getAttribute('value'))!;
+  const chosen = (await page
+    .getByRole('group', { name: /^Time on / })
+    .getByRole('radio', { checked: true })
+    .getAttribute('value'))!;
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
   await expect(page.getByText(/Zoom call on .+ at .+ E[SD]T/)).toBeVisible();
@@ -106,19 +115,27 @@ test('a visitor books a time after the form, an admin sees it live, and the visi
   await admin.close();
 });
 
-test('a stranger who types a known person’s email is greeted and booked as they typed; the person’s own link stays theirs', async ({ page, browser }) => {
+test('a stranger who types a known person’s email is greeted and booked as they typed; the person’s own link stays theirs', async ({
+  page,
+  browser,
+}) => {
   const known = `Kay Known ${tag()}`;
   const stranger = `Sam Stranger ${tag()}`;
   const email = `known.${tag()}@example.com`;
   await sendForm(page, known, email);
   await pickTime(page, 1, 'Phone call');
-  const month = (await page.getByRole('group', { name: /^Time on / }).getByRole('radio', { checked: true }).getAttribute('value'))!.slice(0, 7);
+  const month = (await page
+    .getByRole('group', { name: /^Time on / })
+    .getByRole('radio', { checked: true })
+    .getAttribute('value'))!.slice(0, 7);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
   const own = (await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href'))!;
 
   // Someone else, elsewhere (another address: the per-address form limit is not the subject).
-  const elsewhere = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+  const elsewhere = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+  });
   const other = await elsewhere.newPage();
   await sendForm(other, stranger, email);
   await pickTime(other, 3, 'Zoom');
@@ -172,7 +189,12 @@ test.describe('on a 360 px phone', () => {
     await expect(page.getByRole('button', { name: 'Show more days' })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
-    await expect(page.getByRole('group', { name: /^Time on / }).getByRole('radio').first()).toBeChecked();
+    await expect(
+      page
+        .getByRole('group', { name: /^Time on / })
+        .getByRole('radio')
+        .first(),
+    ).toBeChecked();
     await page.getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -203,7 +225,9 @@ test('the picker asks for open times a month of dates at a time, up to the last 
     const real = (await (await route.fetch()).json()) as { last_date: string; slots: string[] };
     lastDate ||= addDays(from, 100);
     const open = [addDays(from, 3), addDays(from, 17)].filter((d) => d <= lastDate);
-    await route.fulfill({ json: { ...real, last_date: lastDate, slots: open.flatMap((d) => [`${d}T10:00:00-05:00`, `${d}T11:00:00-05:00`]) } });
+    await route.fulfill({
+      json: { ...real, last_date: lastDate, slots: open.flatMap((d) => [`${d}T10:00:00-05:00`, `${d}T11:00:00-05:00`]) },
+    });
   });
   await sendForm(page, `Paula Pager ${tag()}`, `pager.${tag()}@example.com`);
   const days = page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio');
@@ -225,9 +249,15 @@ const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:
 
 /** An instant's clock time in a zone, with the zone's short name: "7:00 AM PST". */
 const clockIn = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso)).replace(/[\u202f\u00a0]/g, ' ');
+  new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
+    .format(new Date(iso))
+    .replace(/[\u202f\u00a0]/g, ' ');
 /** YYYYMMDDTHHMMSSZ, as iCalendar and Google Calendar write UTC. */
-const utcStamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utcStamp = (iso: string) =>
+  new Date(iso)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 for (const [width, height] of [
@@ -237,13 +267,19 @@ for (const [width, height] of [
   test.describe(`a visitor in Los Angeles, at ${width} px`, () => {
     test.use({ viewport: { width, height }, timezoneId: 'America/Los_Angeles' });
 
-    test('reaches Confirm without scrolling, reads the call on their clock with the firm’s beside it, and adds it to a calendar', async ({ page, request }) => {
+    test('reaches Confirm without scrolling, reads the call on their clock with the firm’s beside it, and adds it to a calendar', async ({
+      page,
+      request,
+    }) => {
       const email = `pacific.${tag()}@example.com`;
       await sendForm(page, `Lou Pacific ${tag()}`, email);
       await pickTime(page, 2, 'Phone call');
       // A phone's screen holds the picker's Confirm once a day and a time are picked (it stays at the foot of the screen).
       await expect(page.getByRole('button', { name: 'Confirm' })).toBeInViewport({ ratio: 1 });
-      const chosen = (await page.getByRole('group', { name: /^Time on / }).getByRole('radio', { checked: true }).getAttribute('value'))!;
+      const chosen = (await page
+        .getByRole('group', { name: /^Time on / })
+        .getByRole('radio', { checked: true })
+        .getAttribute('value'))!;
       const both = `${clockIn(chosen, 'America/Los_Angeles')} (${clockIn(chosen, 'America/New_York')})`;
       expect(both).toMatch(/^\d{1,2}:\d{2} [AP]M P[SD]T \(\d{1,2}:\d{2} [AP]M E[SD]T\)$/);
       await page.getByRole('button', { name: 'Confirm' }).click();
@@ -273,7 +309,9 @@ for (const [width, height] of [
 
       // The confirmation email says it the same way.
       await expect
-        .poll(async () => (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your call'))?.text ?? '', { timeout: 20_000 })
+        .poll(async () => (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your call'))?.text ?? '', {
+          timeout: 20_000,
+        })
         .toContain(` at ${both}.`);
 
       // So does the private page, which offers Add to calendar too.
@@ -292,7 +330,14 @@ test.describe('with email off (no SMTP_URL)', () => {
   test.beforeAll(async () => {
     // Its own server, migrated and signed in to: past 30 s on a busy 2-core machine.
     test.setTimeout(90_000);
-    server = await startOwnServer({ SMTP_URL: '', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LEAD_MIN_FILL_SECONDS: '1', BOOKING_RATE_LIMIT: '0', BOOKING_HOLD_ABOVE_PER_HOUR: '0' });
+    server = await startOwnServer({
+      SMTP_URL: '',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LEAD_MIN_FILL_SECONDS: '1',
+      BOOKING_RATE_LIMIT: '0',
+      BOOKING_HOLD_ABOVE_PER_HOUR: '0',
+    });
     const api = await apiRequest.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
     // The ADMIN_EMAIL admin is made just after the database opens.
     await expect.poll(async () => (await api.post('/api/auth/login', { data: ADMIN })).status(), { timeout: 20_000 }).toBe(200);
@@ -307,14 +352,18 @@ test.describe('with email off (no SMTP_URL)', () => {
     [1280, 800],
     [390, 844],
   ] as const) {
-    test(`at ${width} px the visitor is never told of an email, and is offered Add to calendar: booked, moved, cancelled`, async ({ page }) => {
+    test(`at ${width} px the visitor is never told of an email, and is offered Add to calendar: booked, moved, cancelled`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height });
       await sendForm(page, `Nell Nomail ${tag()}`, `nomail.${tag()}@example.com`, server.baseURL);
       await pickTime(page, 1, 'Zoom');
       await page.getByRole('button', { name: 'Confirm' }).click();
       await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
       await expect(page.getByText('We have not emailed you the details, so add the call to your calendar below.')).toBeVisible();
-      await expect(page.getByText(/emailed you the/)).toHaveText('We have not emailed you the details, so add the call to your calendar below.');
+      await expect(page.getByText(/emailed you the/)).toHaveText(
+        'We have not emailed you the details, so add the call to your calendar below.',
+      );
       await expect(page.getByRole('group', { name: 'Add to calendar' }).getByRole('link')).toHaveCount(3);
 
       await openPage(page, `${server.baseURL}${await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href')}`);
@@ -322,13 +371,17 @@ test.describe('with email off (no SMTP_URL)', () => {
       await page.getByRole('button', { name: 'Move my call' }).click();
       await pickTime(page, 4, 'Zoom');
       await page.getByRole('button', { name: 'Confirm' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Your call has been moved.' })).toHaveText('Your call has been moved. Add the new time to your calendar below.');
+      await expect(page.getByRole('status').filter({ hasText: 'Your call has been moved.' })).toHaveText(
+        'Your call has been moved. Add the new time to your calendar below.',
+      );
       // The calendar links follow the new time.
       await expect(page.getByRole('link', { name: /^Google Calendar/ })).not.toHaveAttribute('href', before!);
 
       await page.getByRole('button', { name: 'Cancel my call' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, cancel it' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Your call has been cancelled.' })).toHaveText('Your call has been cancelled.');
+      await expect(page.getByRole('status').filter({ hasText: 'Your call has been cancelled.' })).toHaveText(
+        'Your call has been cancelled.',
+      );
       await expect(page.getByRole('group', { name: 'Add to calendar' })).toHaveCount(0);
     });
   }

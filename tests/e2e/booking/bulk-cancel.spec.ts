@@ -12,7 +12,9 @@ import { expect, fromTheSite, postPublicLead, signInAsAdmin, test } from '../fix
 type Caught = { envelope: { to: string[] }; subject: string };
 const MAIL_SINK = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
 const subjectsTo = async (request: APIRequestContext, address: string) =>
-  ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address)).map((m) => m.subject);
+  ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[])
+    .filter((m) => m.envelope.to.includes(address))
+    .map((m) => m.subject);
 
 // A network of this run's own, so the counts are this spec's.
 const NET = `198.51.${randomInt(256)}`;
@@ -21,8 +23,13 @@ const tag = randomUUID().slice(0, 8);
 const emails = [1, 2, 3].map((n) => `flood.${tag}.${n}@example.com`);
 
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const results = await new AxeBuilder({ page })
+    .include('[role="dialog"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 /** Three visitors of one /24 send the form and book a call each, 12 days ahead. */
@@ -33,11 +40,18 @@ test.beforeAll(async ({ browser }) => {
   const day = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
   for (const [i, email] of emails.entries()) {
     const from = { 'x-forwarded-for': `${NET}.${i + 10}` };
-    const lead = await postPublicLead(page.request, { full_name: `Flood ${tag} ${i + 1}`, email, phone: '555-0100', property_types: ['land'], submission_id: randomUUID() }, from);
+    const lead = await postPublicLead(
+      page.request,
+      { full_name: `Flood ${tag} ${i + 1}`, email, phone: '555-0100', property_types: ['land'], submission_id: randomUUID() },
+      from,
+    );
     expect(lead.status()).toBe(201);
     const { booking_token } = (await lead.json()) as { booking_token: string };
     const { slots } = (await (await page.request.get(`/api/public/availability?from=${day}&to=${day}`)).json()) as { slots: string[] };
-    const booked = await page.request.post('/api/public/bookings', { data: { booking_token, start: slots[i * 2 + 1], type: 'Call' }, headers: from });
+    const booked = await page.request.post('/api/public/bookings', {
+      data: { booking_token, start: slots[i * 2 + 1], type: 'Call' },
+      headers: from,
+    });
     expect(booked.status()).toBe(201);
   }
   await page.close();
@@ -71,7 +85,10 @@ test('at 390 px the dialog fits, offers the time window, previews, is axe clean 
   await expect(page.getByRole('button', { name: 'Cancel website bookings…' })).toBeFocused();
 });
 
-test('at 1280 px staff cancel one network’s bookings: a preview count, no email, the calls gone and the leads marked', async ({ page, request }) => {
+test('at 1280 px staff cancel one network’s bookings: a preview count, no email, the calls gone and the leads marked', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInAsAdmin(page);
   const dialog = await openDialog(page);
@@ -98,14 +115,20 @@ test('at 1280 px staff cancel one network’s bookings: a preview count, no emai
   await expect(dialog).toBeHidden();
 
   // Cancelled: nothing left from that network.
-  const left = await page.request.post('/api/appointments/bulk-cancel', { data: { network: NETWORK, notify: false, dry_run: true }, headers: fromTheSite() });
+  const left = await page.request.post('/api/appointments/bulk-cancel', {
+    data: { network: NETWORK, notify: false, dry_run: true },
+    headers: fromTheSite(),
+  });
   expect(await left.json()).toEqual({ count: 0, dry_run: true, network: NETWORK });
   // The leads are kept and marked, in the list and on their page.
   await page.goto(`/dashboard/leads?search=${encodeURIComponent(`flood.${tag}`)}`);
   const rows = page.getByRole('row', { name: new RegExp(`Flood ${tag}`) });
   await expect(rows).toHaveCount(3);
   for (const row of await rows.all()) await expect(row.getByText('Booking cancelled as suspected abuse')).toBeVisible();
-  await rows.first().getByRole('link', { name: new RegExp(`Flood ${tag}`) }).click();
+  await rows
+    .first()
+    .getByRole('link', { name: new RegExp(`Flood ${tag}`) })
+    .click();
   await expect(page.locator('header').getByText('Booking cancelled as suspected abuse')).toBeVisible();
   const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
   await expect(timeline.getByText(/^Booking cancelled as suspected abuse: Call on /)).toBeVisible();

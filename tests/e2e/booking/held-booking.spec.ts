@@ -42,7 +42,10 @@ async function signInAsOwner(page: Page) {
 test('the owner turns on "Always require email confirmation" in Settings → Booking', async ({ page }) => {
   await signInAsOwner(page);
   // Open every day with no notice, so the visitors below find times whatever the day and hour.
-  const saved = await page.request.put(`${server.baseURL}/api/booking-settings`, { data: OPEN_EVERY_DAY, headers: { origin: server.baseURL } });
+  const saved = await page.request.put(`${server.baseURL}/api/booking-settings`, {
+    data: OPEN_EVERY_DAY,
+    headers: { origin: server.baseURL },
+  });
   expect(saved.status()).toBe(200);
   await page.goto(`${server.baseURL}/dashboard/settings/booking`);
   const confirmSwitch = page.getByRole('switch', { name: 'Always require email confirmation' });
@@ -67,7 +70,11 @@ for (const width of [1280, 390]) {
       await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
       await expect(page.getByRole('heading', { name: 'Pick a time for your free call' })).toBeFocused();
       await page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio').nth(1).check();
-      await page.getByRole('group', { name: /^Time on / }).getByRole('radio').nth(3).check();
+      await page
+        .getByRole('group', { name: /^Time on / })
+        .getByRole('radio')
+        .nth(3)
+        .check();
       await page.getByRole('radio', { name: 'Phone call' }).check();
       await page.getByRole('button', { name: 'Confirm' }).click();
 
@@ -77,7 +84,9 @@ for (const width of [1280, 390]) {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
       // The email: its link, and nothing booked yet (no invitation).
-      await expect.poll(async () => (await mailsTo(request, email)).map((m) => m.subject), { timeout: 20_000 }).toContain('Confirm your call with Keystone Due Diligence');
+      await expect
+        .poll(async () => (await mailsTo(request, email)).map((m) => m.subject), { timeout: 20_000 })
+        .toContain('Confirm your call with Keystone Due Diligence');
       const mail = (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirm your call'))!;
       const link = /Confirm my call: (\S+)/.exec(mail.text)![1]!;
       expect(link).toMatch(new RegExp(`^${server.baseURL}/booking/[A-Za-z0-9_-]{43}/confirm/[A-Za-z0-9_-]{43}$`));
@@ -89,13 +98,17 @@ for (const width of [1280, 390]) {
       await expect(page.getByText(/Confirm your phone call on .+ at .+ E[SD]T\./)).toBeVisible();
       expect((await mailsTo(request, email)).some((m) => m.subject.startsWith('Confirmed:'))).toBe(false);
       await page.getByRole('button', { name: 'Confirm my call' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Your call is booked. We have emailed you the details with a calendar invitation.' })).toBeFocused();
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Your call is booked. We have emailed you the details with a calendar invitation.' }),
+      ).toBeFocused();
       await expect(page.getByText(/Your phone call is on .+ at .+ E[SD]T/)).toBeVisible();
       await expect(page.getByRole('button', { name: 'Move my call' })).toBeVisible();
       // The address bar is back to the private link.
       expect(new URL(page.url()).pathname).toBe(new URL(link).pathname.replace(/\/confirm\/.*$/, ''));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await expect.poll(async () => (await mailsTo(request, email)).some((m) => m.subject.startsWith('Confirmed: your call')), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(async () => (await mailsTo(request, email)).some((m) => m.subject.startsWith('Confirmed: your call')), { timeout: 20_000 })
+        .toBe(true);
     });
   });
 }

@@ -8,7 +8,12 @@ import { E2E_ADMIN, SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, sign
  * the mail sink the suite runs (scripts/mail-sink.ts) shows what arrived. These run against
  * the PGlite server and, in the email-postgres project, the PostgreSQL one.
  */
-type Caught = { envelope: { to: string[] }; subject: string; text: string; attachments: { filename: string; contentType: string; content: string }[] };
+type Caught = {
+  envelope: { to: string[] };
+  subject: string;
+  text: string;
+  attachments: { filename: string; contentType: string; content: string }[];
+};
 
 const MAIL_SINK = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
 const tag = () => randomUUID().slice(0, 8);
@@ -62,11 +67,17 @@ async function scheduleThroughTheForm(page: Page, lead: { full_name: string }, d
   await expect(page.getByRole('status').filter({ hasText: 'Appointment scheduled successfully' })).toBeVisible();
 }
 
-test('scheduling, moving and deleting an appointment sends the lead an invitation, its update and its cancellation', async ({ page, request }) => {
+test('scheduling, moving and deleting an appointment sends the lead an invitation, its update and its cancellation', async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page);
   const full_name = `Ivy Invitee ${tag()}`;
   const email = `invitee.${tag()}@example.com`;
-  const created = await page.request.post('/api/leads', { data: { full_name, email, phone: '(301) 555-0177', property_types: ['commercial'] }, headers: fromTheSite() });
+  const created = await page.request.post('/api/leads', {
+    data: { full_name, email, phone: '(301) 555-0177', property_types: ['commercial'] },
+    headers: fromTheSite(),
+  });
   expect(created.status()).toBe(201);
 
   await scheduleThroughTheForm(page, { full_name }, '2102-04-07', '10:30');
@@ -111,8 +122,15 @@ test('Settings → Email sends a test email and shows it sent; the account menu 
   await page.getByRole('button', { name: 'Send a test email' }).click();
   await expect(page.getByRole('status').filter({ hasText: `Test email queued to ${E2E_ADMIN.email}` })).toBeVisible();
   // The sink also hears the other project's server (same admin address): at least one more.
-  await expect.poll(async () => (await subjectsTo(request, E2E_ADMIN.email)).filter((s) => s === `Test email from ${SITE_NAME}`).length, { timeout: 20_000 }).toBeGreaterThan(before);
-  const row = page.getByRole('listitem').filter({ hasText: `Test email from ${SITE_NAME}` }).first();
+  await expect
+    .poll(async () => (await subjectsTo(request, E2E_ADMIN.email)).filter((s) => s === `Test email from ${SITE_NAME}`).length, {
+      timeout: 20_000,
+    })
+    .toBeGreaterThan(before);
+  const row = page
+    .getByRole('listitem')
+    .filter({ hasText: `Test email from ${SITE_NAME}` })
+    .first();
   await expect(row.getByText('Sent', { exact: true })).toBeVisible({ timeout: 10_000 });
 
   await page.getByRole('button', { name: /^Account: signed in as/ }).click();
@@ -122,6 +140,9 @@ test('Settings → Email sends a test email and shows it sent; the account menu 
   await page.reload();
   await page.getByRole('button', { name: /^Account: signed in as/ }).click();
   await expect(page.getByRole('dialog', { name: 'Account' }).getByRole('checkbox', { name: /appointment changes/ })).toBeChecked();
-  await page.getByRole('dialog', { name: 'Account' }).getByRole('checkbox', { name: /appointment changes/ }).uncheck();
+  await page
+    .getByRole('dialog', { name: 'Account' })
+    .getByRole('checkbox', { name: /appointment changes/ })
+    .uncheck();
   await page.keyboard.press('Escape');
 });

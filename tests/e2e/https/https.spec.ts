@@ -64,10 +64,25 @@ test('the lead form’s rate limit counts each visitor on their own', async () =
     const token = await httpsRequest(caddy, '/api/public/form-token', { localAddress: from });
     const { form_token, min_age_seconds } = JSON.parse(token.body) as { form_token: string; min_age_seconds: number };
     await new Promise((r) => setTimeout(r, min_age_seconds * 1000 + 200)); // a real wait: the token ages on the server's clock
-    const lead = { website: '', form_token, full_name: 'Visitor Five', email: `v.${crypto.randomUUID().slice(0, 8)}@example.com`, phone: '555-0100', property_types: ['land'], submission_id: crypto.randomUUID() };
+    const lead = {
+      website: '',
+      form_token,
+      full_name: 'Visitor Five',
+      email: `v.${crypto.randomUUID().slice(0, 8)}@example.com`,
+      phone: '555-0100',
+      property_types: ['land'],
+      submission_id: crypto.randomUUID(),
+    };
     // Each forged header is a different address: were it believed, no limit would ever be reached.
     const forged = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
-    return (await httpsRequest(caddy, '/api/public/leads', { method: 'POST', localAddress: from, headers: { ...origin, 'x-forwarded-for': forged }, body: JSON.stringify(lead) })).status;
+    return (
+      await httpsRequest(caddy, '/api/public/leads', {
+        method: 'POST',
+        localAddress: from,
+        headers: { ...origin, 'x-forwarded-for': forged },
+        body: JSON.stringify(lead),
+      })
+    ).status;
   };
   // LEAD_RATE_LIMIT is 5 per hour (playwright.config.ts).
   const statuses: number[] = [];

@@ -14,7 +14,9 @@ import { expect, fromTheSite, postPublicLead, signInAsAdmin, test } from '../fix
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("; ")})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')})`);
 }
 
 async function leadsFound(page: Page, email: string): Promise<{ id: string; phone: string; full_name: string }[]> {
@@ -29,11 +31,22 @@ for (const [label, viewport] of [
   test(`a person writes twice, is merged with a hand-typed duplicate, exported and erased (${label})`, async ({ page }) => {
     await page.setViewportSize(viewport);
     const tag = randomUUID().slice(0, 8);
-    const person = { full_name: `Rosa Journey ${tag}`, email: `rosa.${tag}@example.com`, phone: '(410) 555-0101', property_types: ['commercial'] };
+    const person = {
+      full_name: `Rosa Journey ${tag}`,
+      email: `rosa.${tag}@example.com`,
+      phone: '(410) 555-0101',
+      property_types: ['commercial'],
+    };
 
     // Twice through the public form: one lead.
-    expect((await postPublicLead(page.request, { ...person, message: 'First: a warehouse in Dundalk.', submission_id: randomUUID() })).status()).toBe(201);
-    expect((await postPublicLead(page.request, { ...person, message: 'Second: we are under contract now.', submission_id: randomUUID() })).status()).toBe(201);
+    expect(
+      (await postPublicLead(page.request, { ...person, message: 'First: a warehouse in Dundalk.', submission_id: randomUUID() })).status(),
+    ).toBe(201);
+    expect(
+      (
+        await postPublicLead(page.request, { ...person, message: 'Second: we are under contract now.', submission_id: randomUUID() })
+      ).status(),
+    ).toBe(201);
     await signInAsAdmin(page);
     const [lead] = await leadsFound(page, person.email);
     expect(await leadsFound(page, person.email)).toHaveLength(1);
@@ -50,7 +63,13 @@ for (const [label, viewport] of [
 
     // Staff type the same person in by hand, with the phone they gave on the call: a duplicate.
     const typed = await page.request.post('/api/leads', {
-      data: { full_name: person.full_name, email: person.email, phone: '(410) 555-0199', property_types: ['commercial'], message: 'Called in.' },
+      data: {
+        full_name: person.full_name,
+        email: person.email,
+        phone: '(410) 555-0199',
+        property_types: ['commercial'],
+        message: 'Called in.',
+      },
       headers: fromTheSite(),
     });
     expect(typed.status()).toBe(201);
@@ -67,10 +86,13 @@ for (const [label, viewport] of [
     await dialog.getByRole('button', { name: 'Merge', exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Leads merged successfully' })).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect.poll(async () => (await leadsFound(page, person.email)).map((l) => [l.id, l.phone])).toEqual([[lead!.id, '(410) 555-0199']]);
+    await expect
+      .poll(async () => (await leadsFound(page, person.email)).map((l) => [l.id, l.phone]))
+      .toEqual([[lead!.id, '(410) 555-0199']]);
     await expect(page.getByText('(410) 555-0199').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Merge', exact: true })).toHaveCount(0);
-    if (label === 'phone') expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    if (label === 'phone')
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 
     // Export everything: a JSON file of the person, with both forms and the merge.
     const downloading = page.waitForEvent('download');
@@ -119,8 +141,15 @@ test('the open list and lead page follow another admin’s changes within a seco
 
   await page.goto(`/dashboard/leads/${lead.id}`);
   await expect(page.getByLabel('Status')).toHaveValue('New');
-  expect((await otherPage.request.patch(`/api/leads/${lead.id}`, { data: { status: 'Converted' }, headers: fromTheSite() })).status()).toBe(200);
+  expect((await otherPage.request.patch(`/api/leads/${lead.id}`, { data: { status: 'Converted' }, headers: fromTheSite() })).status()).toBe(
+    200,
+  );
   await expect(page.getByLabel('Status')).toHaveValue('Converted', { timeout: 3_000 });
-  await expect(page.getByRole('region', { name: 'Timeline', exact: true }).getByText(/Converted/).first()).toBeVisible({ timeout: 3_000 });
+  await expect(
+    page
+      .getByRole('region', { name: 'Timeline', exact: true })
+      .getByText(/Converted/)
+      .first(),
+  ).toBeVisible({ timeout: 3_000 });
   await other.close();
 });

@@ -26,20 +26,30 @@ async function login(page: Page, path = '/dashboard/leads') {
 }
 
 async function addLead(api: APIRequestContext, fields: Partial<Lead> & { full_name: string; email: string }): Promise<Lead> {
-  const res = await api.post('/api/leads', { data: { phone: '(301) 555-0100', property_types: ['land'], message: '', ...fields }, headers: fromTheSite() });
+  const res = await api.post('/api/leads', {
+    data: { phone: '(301) 555-0100', property_types: ['land'], message: '', ...fields },
+    headers: fromTheSite(),
+  });
   expect(res.status()).toBe(201);
   return (await res.json()) as Lead;
 }
 
 async function schedule(api: APIRequestContext, leadId: string, date: string, time: string): Promise<Appointment> {
-  const res = await api.post('/api/appointments', { data: { lead_id: leadId, date, time, type: 'Call', notes: 'Bring comps', allow_overlap: true }, headers: fromTheSite() });
+  const res = await api.post('/api/appointments', {
+    data: { lead_id: leadId, date, time, type: 'Call', notes: 'Bring comps', allow_overlap: true },
+    headers: fromTheSite(),
+  });
   expect(res.status()).toBe(201);
   return (await res.json()) as Appointment;
 }
 
 async function openDelete(page: Page, tag: string, name: string) {
   await page.getByRole('searchbox', { name: 'Search leads' }).fill(tag);
-  await page.getByRole('table').getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: `Delete ${name}` }).click();
+  await page
+    .getByRole('table')
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('button', { name: `Delete ${name}` })
+    .click();
   return page.getByRole('alertdialog', { name: 'Delete lead' });
 }
 
@@ -65,7 +75,10 @@ test.describe('Personal data requests', () => {
     const choices = dialog.getByRole('group', { name: 'What should happen to them?' });
     await expect(choices.getByRole('radio', { name: 'Keep them (shown as Unknown Lead)' })).toBeChecked();
     await expect(choices.getByRole('radio', { name: 'Delete them' })).not.toBeChecked();
-    const axe = await new AxeBuilder({ page }).include('[role="alertdialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const axe = await new AxeBuilder({ page })
+      .include('[role="alertdialog"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
     // The keyboard moves through the choices.
@@ -100,7 +113,9 @@ test.describe('Personal data requests', () => {
     await login(page);
     const lead = await addLead(page.request, { full_name: `Éva Export ${tag}`, email: `eva.${tag}@example.com` });
     await schedule(page.request, lead.id, daysAhead(13), '14:00');
-    expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'Contacted' }, headers: fromTheSite() })).status()).toBe(200);
+    expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'Contacted' }, headers: fromTheSite() })).status()).toBe(
+      200,
+    );
 
     // As the lead page's link does it: a plain download with the session cookie.
     const [download] = await Promise.all([
@@ -120,7 +135,13 @@ test.describe('Personal data requests', () => {
       emails: { kind: string; to_address: string }[];
       visits: { session_ids: string[]; events: unknown[]; truncated: boolean };
     };
-    expect(data.lead).toMatchObject({ id: lead.id, full_name: lead.full_name, email: lead.email, status: 'Contacted', submission_id: null });
+    expect(data.lead).toMatchObject({
+      id: lead.id,
+      full_name: lead.full_name,
+      email: lead.email,
+      status: 'Contacted',
+      submission_id: null,
+    });
     expect(data.status_history.map((c) => c.to_status)).toEqual(['New', 'Contacted']);
     expect(data.appointments).toEqual([expect.objectContaining({ notes: 'Bring comps', time: '14:00' })]);
     expect(data.emails.every((e) => e.kind === 'appointment' || e.kind === 'new-lead')).toBe(true);
@@ -129,13 +150,22 @@ test.describe('Personal data requests', () => {
 
   test('erase removes the person from the lists and the bell; their appointment stays without them', async ({ page }) => {
     const tag = uniqueTag();
-    const person = { full_name: `Erin Erase ${tag}`, email: `erin.${tag}@example.com`, phone: '(301) 555-0166', property_types: ['land'], message: `Please call me, ${tag}` };
+    const person = {
+      full_name: `Erin Erase ${tag}`,
+      email: `erin.${tag}@example.com`,
+      phone: '(301) 555-0166',
+      property_types: ['land'],
+      message: `Please call me, ${tag}`,
+    };
     const sent = await postPublicLead(page.request, { ...person, submission_id: crypto.randomUUID() });
     expect(sent.status()).toBe(201);
     await login(page);
     const [lead] = ((await (await page.request.get(`/api/leads?search=${tag}`)).json()) as { leads: Lead[] }).leads;
     const appointment = await schedule(page.request, lead!.id, daysAhead(14), '15:00');
-    const bell = async () => ((await (await page.request.get('/api/notifications')).json()) as { notifications: { message: string }[] }).notifications.map((n) => n.message);
+    const bell = async () =>
+      ((await (await page.request.get('/api/notifications')).json()) as { notifications: { message: string }[] }).notifications.map(
+        (n) => n.message,
+      );
     expect(await bell()).toContain(`New lead: ${person.full_name} (${person.email})`);
 
     const res = await page.request.post(`/api/leads/${lead!.id}/erase`, { headers: fromTheSite() });
@@ -143,7 +173,10 @@ test.describe('Personal data requests', () => {
     expect(await res.json()).toMatchObject({ erased: true, appointments_kept: 1 });
 
     expect((await bell()).filter((m) => m.includes(tag))).toEqual([]);
-    expect((await (await page.request.get(`/api/appointments/${appointment.id}`)).json()) as Appointment).toMatchObject({ lead: null, status: 'scheduled' });
+    expect((await (await page.request.get(`/api/appointments/${appointment.id}`)).json()) as Appointment).toMatchObject({
+      lead: null,
+      status: 'scheduled',
+    });
     await page.getByRole('searchbox', { name: 'Search leads' }).fill(tag);
     await expect(page.getByText('No leads found').first()).toBeVisible();
     expect((await page.request.get(`/api/leads/${lead!.id}/export`)).status()).toBe(404);
@@ -159,7 +192,10 @@ test.describe('Personal data requests', () => {
     const duplicates = (await (await page.request.get(`/api/leads/${newer.id}/duplicates`)).json()) as { leads: Lead[] };
     expect(duplicates.leads.map((l) => l.id)).toEqual([older.id]);
 
-    const merged = await page.request.post(`/api/leads/${newer.id}/merge`, { data: { other_id: older.id, keep: { full_name: 'other' } }, headers: fromTheSite() });
+    const merged = await page.request.post(`/api/leads/${newer.id}/merge`, {
+      data: { other_id: older.id, keep: { full_name: 'other' } },
+      headers: fromTheSite(),
+    });
     expect(merged.status()).toBe(200);
     expect(await merged.json()).toMatchObject({ id: newer.id, full_name: `Sam ${tag}`, email });
     expect((await page.request.get(`/api/leads/${older.id}`)).status()).toBe(404);
@@ -170,6 +206,8 @@ test.describe('Personal data requests', () => {
     await expect(page.getByRole('table').getByRole('row', { name: new RegExp(`Sam ${tag}`) })).toHaveCount(1);
     // Different emails are refused.
     const stranger = await addLead(page.request, { full_name: `Stranger ${tag}`, email: `stranger.${tag}@example.com` });
-    expect((await page.request.post(`/api/leads/${newer.id}/merge`, { data: { other_id: stranger.id }, headers: fromTheSite() })).status()).toBe(400);
+    expect(
+      (await page.request.post(`/api/leads/${newer.id}/merge`, { data: { other_id: stranger.id }, headers: fromTheSite() })).status(),
+    ).toBe(400);
   });
 });

@@ -10,7 +10,10 @@ async function recordEvents(page: Page): Promise<Recorded[]> {
   await page.route('**/api/public/events', async (route) => {
     const request = route.request();
     if (request.method() === 'POST') {
-      recorded.push({ body: request.postDataJSON() as AnalyticsEventRequest, contentType: await request.headerValue('content-type') ?? undefined });
+      recorded.push({
+        body: request.postDataJSON() as AnalyticsEventRequest,
+        contentType: (await request.headerValue('content-type')) ?? undefined,
+      });
     }
     await route.fulfill({ status: 204 });
   });

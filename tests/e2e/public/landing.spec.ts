@@ -129,7 +129,14 @@ for (const [path, heading, text] of CONTENT_PAGES) {
 test('the privacy policy says what the form and the analytics collect', async ({ page }) => {
   await openPage(page, '/privacy');
   const main = page.getByRole('main');
-  for (const text of ['your name, email address and phone number', 'the property type', 'IP address', 'user agent', 'referrer', 'no cookies']) {
+  for (const text of [
+    'your name, email address and phone number',
+    'the property type',
+    'IP address',
+    'user agent',
+    'referrer',
+    'no cookies',
+  ]) {
     await expect(main.getByText(text, { exact: false }).first()).toBeVisible();
   }
 });

@@ -42,7 +42,9 @@ for (const [width, height] of [
   [1280, 800],
   [390, 844],
 ] as const) {
-  test(`at ${width} px a valid submission thanks the visitor in a status line above the time picker, covering nothing, and "Skip, call me instead" brings back the empty form`, async ({ page }) => {
+  test(`at ${width} px a valid submission thanks the visitor in a status line above the time picker, covering nothing, and "Skip, call me instead" brings back the empty form`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height });
     await openPage(page, '/');
     await fillLeadForm(page, VALID_LEAD);
@@ -113,10 +115,17 @@ test('a visitor’s submission is stored: the form fetches its token at first fo
   expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
 });
 
-test('a page whose token the server refuses (left open too long) sends again with a fresh token, and the lead is stored', async ({ page, request }) => {
+test('a page whose token the server refuses (left open too long) sends again with a fresh token, and the lead is stored', async ({
+  page,
+  request,
+}) => {
   const email = `refused.${randomUUID().slice(0, 8)}@example.com`;
   // The first token the page gets is not the server's: as if it had expired.
-  await page.route('**/api/public/form-token', (route) => route.fulfill({ json: { form_token: 'A'.repeat(75), min_age_seconds: 1, max_age_seconds: 86_400 } }), { times: 1 });
+  await page.route(
+    '**/api/public/form-token',
+    (route) => route.fulfill({ json: { form_token: 'A'.repeat(75), min_age_seconds: 1, max_age_seconds: 86_400 } }),
+    { times: 1 },
+  );
   await openPage(page, '/');
   await fillLeadForm(page, { ...VALID_LEAD, email });
   const answers: number[] = [];

@@ -1,7 +1,18 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { DASHBOARD_STATES, expect, MOBILE_LEAD_FILTERS, MOBILE_SIDEBAR, PUBLIC_STATES, signIn, test, VIEWPORTS, type PageState, type Showcase } from '../showcase.ts';
+import {
+  DASHBOARD_STATES,
+  expect,
+  MOBILE_LEAD_FILTERS,
+  MOBILE_SIDEBAR,
+  PUBLIC_STATES,
+  signIn,
+  test,
+  VIEWPORTS,
+  type PageState,
+  type Showcase,
+} from '../showcase.ts';
 
 /*
  * A screenshot of every page and open modal, with seeded data, at 1280x800 and 360x740, into
@@ -40,7 +51,12 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
       // About 30 states (the calendar's three views among them): past 120 s on a busy 2-core machine.
       test.setTimeout(180_000);
       await signIn(page, showcase);
-      await capture(page, showcase, viewport, viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_LEAD_FILTERS, MOBILE_SIDEBAR] : DASHBOARD_STATES);
+      await capture(
+        page,
+        showcase,
+        viewport,
+        viewport === 'mobile' ? [...DASHBOARD_STATES, MOBILE_LEAD_FILTERS, MOBILE_SIDEBAR] : DASHBOARD_STATES,
+      );
     });
   });
 }

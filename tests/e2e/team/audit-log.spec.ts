@@ -19,7 +19,9 @@ test('a lead created, edited and deleted is in the audit log with the changed fi
 
   await page.goto(`/dashboard/leads/${id}`);
   await page.getByRole('combobox', { name: 'Status' }).selectOption('Contacted');
-  await expect(page.getByRole('list', { name: 'Timeline, newest first' }).locator('li').first()).toContainText('Status changed from New to Contacted');
+  await expect(page.getByRole('list', { name: 'Timeline, newest first' }).locator('li').first()).toContainText(
+    'Status changed from New to Contacted',
+  );
 
   await page.goto('/dashboard/settings/audit?action=lead_updated');
   await expect(page.getByRole('heading', { level: 2, name: 'Audit log' })).toBeVisible();
@@ -53,16 +55,29 @@ test('a lead created, edited and deleted is in the audit log with the changed fi
 });
 
 for (const width of [1280, 390]) {
-  test(`at ${width} px it reads like English: an import says how many, and an erased person is [erased] in every entry`, async ({ page }) => {
+  test(`at ${width} px it reads like English: an import says how many, and an erased person is [erased] in every entry`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     await signInAsAdmin(page);
     const tag = `${width}-${Date.now()}`;
-    const rows = [1, 2, 3].map((n) => ({ full_name: `Imported ${n} ${tag}`, email: `imported.${n}.${tag}@example.com`, phone: '301 555 0100', property_type: 'Land' }));
-    const imported = await page.request.post('/api/leads/import', { data: { rows, duplicates: 'skip', dry_run: false, file_name: `october-${tag}.csv` }, headers: fromTheSite() });
+    const rows = [1, 2, 3].map((n) => ({
+      full_name: `Imported ${n} ${tag}`,
+      email: `imported.${n}.${tag}@example.com`,
+      phone: '301 555 0100',
+      property_type: 'Land',
+    }));
+    const imported = await page.request.post('/api/leads/import', {
+      data: { rows, duplicates: 'skip', dry_run: false, file_name: `october-${tag}.csv` },
+      headers: fromTheSite(),
+    });
     expect(imported.status()).toBe(200);
 
     const name = `Erased Person ${tag}`;
-    const created = await page.request.post('/api/leads', { data: { full_name: name, email: `erased.${tag}@example.com`, phone: '301 555 0101', property_types: ['land'] }, headers: fromTheSite() });
+    const created = await page.request.post('/api/leads', {
+      data: { full_name: name, email: `erased.${tag}@example.com`, phone: '301 555 0101', property_types: ['land'] },
+      headers: fromTheSite(),
+    });
     const { id } = (await created.json()) as { id: string };
     expect((await page.request.patch(`/api/leads/${id}`, { data: { phone: '301 555 0102' }, headers: fromTheSite() })).status()).toBe(200);
 

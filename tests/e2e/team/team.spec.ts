@@ -7,7 +7,9 @@ import { startOwnServer } from '../own-server.ts';
  * accepted, what staff can and cannot reach, and a deactivation that ends a live session.
  */
 
-test('first run: the log prints a set-up link, and it creates the first owner; a proxy it does not trust is flagged to owners', async ({ page }) => {
+test('first run: the log prints a set-up link, and it creates the first owner; a proxy it does not trust is flagged to owners', async ({
+  page,
+}) => {
   // A server of its own to start and migrate, then a whole first run: more than the default 30 s on a busy 2-core machine.
   test.setTimeout(90_000);
   // TRUST_PROXY off, as a first install behind a proxy would be.
@@ -57,7 +59,10 @@ test('first run: the log prints a set-up link, and it creates the first owner; a
   }
 });
 
-test('an invitation accepted makes a staff member, who cannot reach owner pages (UI and API), and deactivation ends their live session', async ({ page, browser }) => {
+test('an invitation accepted makes a staff member, who cannot reach owner pages (UI and API), and deactivation ends their live session', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(60_000);
   const email = `staff.${Date.now()}@example.com`;
   await signInAsAdmin(page);
@@ -92,7 +97,9 @@ test('an invitation accepted makes a staff member, who cannot reach owner pages 
   for (const path of ['/api/team', '/api/email', '/api/booking-settings']) {
     expect((await staff.request.get(path)).status(), path).toBe(403);
   }
-  expect((await staff.request.post('/api/team/invites', { data: { email: 'x@example.com', role: 'owner' }, headers: fromTheSite() })).status()).toBe(403);
+  expect(
+    (await staff.request.post('/api/team/invites', { data: { email: 'x@example.com', role: 'owner' }, headers: fromTheSite() })).status(),
+  ).toBe(403);
   // Staff can do what the spec gives an admin.
   await staff.goto('/dashboard/leads');
   await expect(staff.getByRole('heading', { level: 1, name: 'Leads', exact: true })).toBeVisible();
@@ -129,7 +136,9 @@ test('an invitation accepted makes a staff member, who cannot reach owner pages 
     ['account_removed', 'Removed an account'],
   ] as const) {
     await page.goto(`/dashboard/settings/audit?action=${action}`);
-    await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(`${E2E_ADMIN.name} · ${label} · ${name} (${email})`);
+    await expect(page.getByTestId('audit-entry').filter({ hasText: email }).first()).toContainText(
+      `${E2E_ADMIN.name} · ${label} · ${name} (${email})`,
+    );
   }
 });
 

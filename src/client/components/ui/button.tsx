@@ -20,7 +20,15 @@ const SIZE: Record<ButtonSize, string> = {
  * The classes of a button, for a link that looks like one (an `<a download>`, a router Link):
  * the admin app's buttons come in these variants and sizes only.
  */
-export function buttonClass({ variant = 'primary', size = 'md', className }: { variant?: ButtonVariant; size?: ButtonSize; className?: string | undefined } = {}) {
+export function buttonClass({
+  variant = 'primary',
+  size = 'md',
+  className,
+}: {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  className?: string | undefined;
+} = {}) {
   return [
     'inline-flex items-center justify-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-60',
     VARIANT[variant],

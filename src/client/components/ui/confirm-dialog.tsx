@@ -18,7 +18,17 @@ type Props = {
 };
 
 /** An accessible confirmation (focus trapped and restored, Escape cancels). */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busy = false, onConfirm, returnFocusRef, children }: Props) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  busy = false,
+  onConfirm,
+  returnFocusRef,
+  children,
+}: Props) {
   // Without a returnFocusRef, focus goes back to whatever opened the dialog (a row's button).
   const returnFocus = useReturnFocus();
   return (
@@ -32,14 +42,13 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
             event.preventDefault();
             returnFocusRef.current.focus();
           }}
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl"
+        >
           <AlertDialog.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialog.Description>
           {children}
           <div className="mt-6 flex justify-end gap-3">
-            <AlertDialog.Cancel className={buttonClass({ variant: 'secondary' })}>
-              Cancel
-            </AlertDialog.Cancel>
+            <AlertDialog.Cancel className={buttonClass({ variant: 'secondary' })}>Cancel</AlertDialog.Cancel>
             <AlertDialog.Action
               disabled={busy}
               onClick={(event) => {

@@ -2,7 +2,8 @@ import * as Popover from '@radix-ui/react-popover';
 import { useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 
 const EDGE_PX = 8;
-const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
 type Props = {
   open: boolean;
@@ -26,7 +27,13 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
   event.preventDefault();
   const at = items.indexOf(document.activeElement as HTMLElement);
   const next =
-    event.key === 'Home' ? 0 : event.key === 'End' ? items.length - 1 : event.key === 'ArrowDown' ? (at + 1) % items.length : (at <= 0 ? items.length : at) - 1;
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? items.length - 1
+        : event.key === 'ArrowDown'
+          ? (at + 1) % items.length
+          : (at <= 0 ? items.length : at) - 1;
   items[next]?.focus();
 }
 

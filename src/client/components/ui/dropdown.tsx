@@ -62,7 +62,16 @@ export function Dropdown({ triggerLabel, triggerTitle, triggerClassName, trigger
       </button>
       {opened ? (
         <Suspense fallback={null}>
-          <DropdownPanel open={open} onOpenChange={setOpen} anchor={button} returnFocus={returnFocus} onLeave={() => setReturnFocus(false)} id={panelId} label={label} className={panelClassName}>
+          <DropdownPanel
+            open={open}
+            onOpenChange={setOpen}
+            anchor={button}
+            returnFocus={returnFocus}
+            onLeave={() => setReturnFocus(false)}
+            id={panelId}
+            label={label}
+            className={panelClassName}
+          >
             {open ? children(close) : null}
           </DropdownPanel>
         </Suspense>

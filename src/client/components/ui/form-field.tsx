@@ -20,7 +20,14 @@ export const fieldControlClass = (error: string | undefined) =>
     error ? 'border-red-500' : 'border-slate-300'
   }`;
 
-type FrameProps = { label: string; controlId: string; errorId: string; error: string | undefined; className: string | undefined; children: ReactNode };
+type FrameProps = {
+  label: string;
+  controlId: string;
+  errorId: string;
+  error: string | undefined;
+  className: string | undefined;
+  children: ReactNode;
+};
 
 export function FieldFrame({ label, controlId, errorId, error, className, children }: FrameProps) {
   return (

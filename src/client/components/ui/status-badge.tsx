@@ -9,7 +9,9 @@ const OTHER = 'bg-red-100 text-red-800';
 /** A lead's status as a coloured pill (the text carries the meaning, not only the colour). */
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${COLORS[status] ?? OTHER}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${COLORS[status] ?? OTHER}`}
+    >
       {status}
     </span>
   );

@@ -77,7 +77,9 @@ describe('Toaster', () => {
     act(() => void vi.advanceTimersByTime(200));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     // The one shown before had its own 8 s meanwhile.
-    expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual(['Late Comer', 'Later Still'].map((n) => `New LeadNew lead: ${n}`));
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual(
+      ['Late Comer', 'Later Still'].map((n) => `New LeadNew lead: ${n}`),
+    );
   });
 
   it('shows the waiting live toasts as soon as the person closes their own', async () => {

@@ -58,7 +58,10 @@ function ToastItem({ toast: t }: { toast: ToastMessage }) {
         isError ? 'border-red-200 text-red-900' : 'border-emerald-200 text-slate-900'
       }`}
     >
-      <Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${isError ? 'text-red-600' : t.kind === 'info' ? 'text-blue-600' : 'text-emerald-600'}`} />
+      <Icon
+        aria-hidden="true"
+        className={`mt-0.5 size-5 shrink-0 ${isError ? 'text-red-600' : t.kind === 'info' ? 'text-blue-600' : 'text-emerald-600'}`}
+      />
       <div className="flex-1 leading-snug">
         {t.title ? <p className="font-semibold">{t.title}</p> : null}
         <p>{t.message}</p>

@@ -14,12 +14,19 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const OLIVE = { id: '11111111-1111-4111-8111-111111111111', email: 'olive@example.com', display_name: 'Olive Owner', phone: null, role: 'owner' as const };
+const OLIVE = {
+  id: '11111111-1111-4111-8111-111111111111',
+  email: 'olive@example.com',
+  display_name: 'Olive Owner',
+  phone: null,
+  role: 'owner' as const,
+};
 
 function serve(profile: (body: unknown) => { status?: number; body: unknown }) {
   return mockApi((call) => {
     if (call.path === '/api/account/sessions') return { body: { sessions: [] } };
-    if (call.path === '/api/account/preferences') return { body: { email_new_leads: true, email_appointments: false, email_weekly_report: false } };
+    if (call.path === '/api/account/preferences')
+      return { body: { email_new_leads: true, email_appointments: false, email_weekly_report: false } };
     if (call.path === '/api/account/two-factor') return { body: { enabled: false, recovery_codes_left: 0, required: false } };
     if (call.method === 'PUT' && call.path === '/api/account/profile') return profile(call.body);
     return undefined;
@@ -51,7 +58,9 @@ describe('AccountPage: name and phone', () => {
     await user.type(phone, ' (301) 555-0142 ');
     await user.click(within(card).getByRole('button', { name: 'Save name and phone' }));
     await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Your name and phone are saved.'));
-    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ display_name: 'Olive Ostrander', phone: '(301) 555-0142' }]);
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+      { display_name: 'Olive Ostrander', phone: '(301) 555-0142' },
+    ]);
 
     await user.clear(phone);
     await user.click(within(card).getByRole('button', { name: 'Save name and phone' }));
@@ -60,10 +69,21 @@ describe('AccountPage: name and phone', () => {
   });
 
   it('puts the server’s field messages under the fields', async () => {
-    serve(() => ({ status: 400, body: { error: { code: 'validation_failed', message: 'Invalid input', fields: { display_name: 'Contains a character that is not allowed' } } } }));
+    serve(() => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'validation_failed',
+          message: 'Invalid input',
+          fields: { display_name: 'Contains a character that is not allowed' },
+        },
+      },
+    }));
     renderWithProviders(<AccountPage />, { url: '/dashboard/account', user: OLIVE });
     const card = screen.getByRole('region', { name: 'Name and phone' });
     await userEvent.setup().click(within(card).getByRole('button', { name: 'Save name and phone' }));
-    await waitFor(() => expect(within(card).getByLabelText('Name')).toHaveAccessibleDescription('Contains a character that is not allowed'));
+    await waitFor(() =>
+      expect(within(card).getByLabelText('Name')).toHaveAccessibleDescription('Contains a character that is not allowed'),
+    );
   });
 });

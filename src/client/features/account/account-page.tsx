@@ -75,7 +75,10 @@ function ProfileForm({ name, phone }: { name: string; phone: string | null }) {
   });
 
   return (
-    <Card title="Name and phone" description="How the team sees you: on the leads you own, your notes, the lead timelines and the audit log.">
+    <Card
+      title="Name and phone"
+      description="How the team sees you: on the leads you own, your notes, the lead timelines and the audit log."
+    >
       <form className="mt-4 grid gap-4 sm:grid-cols-2" onSubmit={(event) => void submit(event)} noValidate>
         <TextField label="Name" autoComplete="name" {...form.field('display_name')} name="display-name" />
         <TextField label="Phone (optional)" type="tel" autoComplete="tel" {...form.field('phone')} />
@@ -123,7 +126,13 @@ function EmailForm() {
     <Card title="Email" description="The address you sign in with and get notifications at.">
       <form className="mt-4 space-y-4" onSubmit={(event) => void submit(event)} noValidate>
         <TextField label="New email" type="email" autoComplete="email" {...form.field('email')} name="new-email" />
-        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('current_password')} name="email-current-password" />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          {...form.field('current_password')}
+          name="email-current-password"
+        />
         <SubmitButton busy={form.submitting} label="Change email" busyLabel="Saving..." />
       </form>
     </Card>
@@ -145,11 +154,26 @@ function PasswordForm() {
   });
 
   return (
-    <Card title="Password" description="Changing it signs you out everywhere else, stops your calendar feed URL, and remembered devices ask for a code again.">
+    <Card
+      title="Password"
+      description="Changing it signs you out everywhere else, stops your calendar feed URL, and remembered devices ask for a code again."
+    >
       <form className="mt-4 space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('current_password')} name="current-password" />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          {...form.field('current_password')}
+          name="current-password"
+        />
         <TextField label="New password" type="password" autoComplete="new-password" {...form.field('password')} name="new-password" />
-        <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field('confirm')} name="confirm-password" />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field('confirm')}
+          name="confirm-password"
+        />
         <SubmitButton busy={form.submitting} label="Change password" busyLabel="Saving..." />
       </form>
     </Card>
@@ -177,22 +201,37 @@ function SessionsList() {
         <>
           <ul className="mt-4 divide-y divide-slate-200 rounded-md border border-slate-200">
             {sessions.data.sessions.map((s) => (
-              <li key={s.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="account-session">
+              <li
+                key={s.id}
+                className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between"
+                data-testid="account-session"
+              >
                 <div className="min-w-0 text-sm">
                   <p className="font-medium text-slate-900">
                     {deviceName(s.user_agent)}
-                    {s.current ? <span className="ml-2 inline-block rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-green-900">This device</span> : null}
+                    {s.current ? (
+                      <span className="ml-2 inline-block rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-green-900">
+                        This device
+                      </span>
+                    ) : null}
                   </p>
                   <p className="text-slate-600">
-                    {s.ip ?? 'Unknown IP'} · last active <RelativeTime iso={s.last_seen_at} /> · signed in <RelativeTime iso={s.created_at} />
+                    {s.ip ?? 'Unknown IP'} · last active <RelativeTime iso={s.last_seen_at} /> · signed in{' '}
+                    <RelativeTime iso={s.created_at} />
                   </p>
                 </div>
                 {s.current ? null : (
                   <Button
                     aria-label={`Sign out ${deviceName(s.user_agent)} (${s.ip ?? 'unknown IP'})`}
                     disabled={endOne.isPending}
-                    onClick={() => endOne.mutate(s.id, { onSuccess: () => toast.success('That session is signed out.'), onError: () => toast.error('Failed to sign out that session') })}
-                    variant="secondary" size="sm"
+                    onClick={() =>
+                      endOne.mutate(s.id, {
+                        onSuccess: () => toast.success('That session is signed out.'),
+                        onError: () => toast.error('Failed to sign out that session'),
+                      })
+                    }
+                    variant="secondary"
+                    size="sm"
                   >
                     Sign out
                   </Button>

@@ -26,10 +26,17 @@ describe('analytics formats', () => {
     const week = { start: '2026-11-01T00:00:00-05:00', end: '2026-11-08T00:00:00-06:00', hours: null, time_zone: 'America/Chicago' };
     // Daylight saving ended on Nov 1: the period still starts at midnight there.
     expect(periodBoundsText(week, now)).toBe('Nov 1, 2026, 12:00 AM – now, Central Time');
-    expect(periodBoundsText({ ...week, start: '2026-10-01T00:00:00-05:00', end: '2026-11-01T00:00:00-05:00' }, now)).toBe('Oct 1, 2026, 12:00 AM – Oct 31, 2026, 11:59 PM, Central Time');
-    expect(periodBoundsText({ start: '2026-11-06T16:00:00-06:00', end: '2026-11-07T16:00:00-06:00', hours: 24, time_zone: 'America/Chicago' }, now)).toBe(
-      'Nov 6, 2026, 4:00 PM – now, Central Time (the current hour and the 23 before it)',
+    expect(periodBoundsText({ ...week, start: '2026-10-01T00:00:00-05:00', end: '2026-11-01T00:00:00-05:00' }, now)).toBe(
+      'Oct 1, 2026, 12:00 AM – Oct 31, 2026, 11:59 PM, Central Time',
     );
-    expect(periodBoundsText({ ...week, start: '2026-11-01T00:00:00+00:00', time_zone: 'UTC' }, now)).toMatch(/^Nov 1, 2026, 12:00 AM – now, (Coordinated Universal Time|UTC)$/);
+    expect(
+      periodBoundsText(
+        { start: '2026-11-06T16:00:00-06:00', end: '2026-11-07T16:00:00-06:00', hours: 24, time_zone: 'America/Chicago' },
+        now,
+      ),
+    ).toBe('Nov 6, 2026, 4:00 PM – now, Central Time (the current hour and the 23 before it)');
+    expect(periodBoundsText({ ...week, start: '2026-11-01T00:00:00+00:00', time_zone: 'UTC' }, now)).toMatch(
+      /^Nov 1, 2026, 12:00 AM – now, (Coordinated Universal Time|UTC)$/,
+    );
   });
 });

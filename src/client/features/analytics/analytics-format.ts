@@ -23,13 +23,26 @@ const zoned = new Map<string, Intl.DateTimeFormat>();
 /** An instant on the business time zone's clock: "Nov 1, 2026, 12:00 AM". */
 export function formatInZone(instant: number, timeZone: string): string {
   let f = zoned.get(timeZone);
-  if (!f) zoned.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })));
+  if (!f)
+    zoned.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      })),
+    );
   return f.format(instant);
 }
 
 /** A time zone as people name it ("Central Time"), or its IANA name when Intl has no such name. */
 export function zoneName(timeZone: string, at: number): string {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
   return name && !/^GMT[+-]/.test(name) ? name : timeZone;
 }
 
@@ -38,7 +51,10 @@ export function zoneName(timeZone: string, at: number): string {
  * Central Time", or its last minute when it is over. `start` and `end` (not included) are ISO
  * 8601 instants; a period of `hours` says so.
  */
-export function periodBoundsText({ start, end, hours, time_zone }: { start: string; end: string; hours: number | null; time_zone: string }, now: number): string {
+export function periodBoundsText(
+  { start, end, hours, time_zone }: { start: string; end: string; hours: number | null; time_zone: string },
+  now: number,
+): string {
   const [from, to] = [Date.parse(start), Date.parse(end)];
   const last = to > now ? 'now' : formatInZone(to - 60_000, time_zone);
   const text = `${formatInZone(from, time_zone)} – ${last}, ${zoneName(time_zone, from)}`;

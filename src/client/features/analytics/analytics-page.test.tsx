@@ -45,7 +45,16 @@ const REPORT: AnalyticsReport = {
   previous_from: '2026-11-12',
   previous_to: '2026-11-18',
   time_zone: 'America/New_York',
-  funnel: { visitors: 400, saw_form: 200, started_form: 50, sent: 20, booked: 10, converted: 4, clients_without_call: 2, clients_without_visit: 1 },
+  funnel: {
+    visitors: 400,
+    saw_form: 200,
+    started_form: 50,
+    sent: 20,
+    booked: 10,
+    converted: 4,
+    clients_without_call: 2,
+    clients_without_visit: 1,
+  },
   days: Array.from({ length: 7 }, (_, i) => ({ day: `2026-11-${19 + i}`, visitors: 50 + i, page_views: 150 + i, leads: i % 2 })),
   totals: { visitors: 371, page_views: 1071, leads: 3 },
   previous_totals: { visitors: 350, page_views: 0, leads: 0 },
@@ -56,20 +65,37 @@ const SOURCES: AnalyticsSources = {
   to: '2026-11-25',
   group: 'referrer',
   rows: [
-    { origin: 'referrer', value: 'google.com', visitors: 300, leads: 10, bookings: 5, converted: 1, conversion_rate: 0.3, fees_cents: 250_000 },
+    {
+      origin: 'referrer',
+      value: 'google.com',
+      visitors: 300,
+      leads: 10,
+      bookings: 5,
+      converted: 1,
+      conversion_rate: 0.3,
+      fees_cents: 250_000,
+    },
     { origin: 'referrer', value: 'Direct', visitors: 100, leads: 8, bookings: 4, converted: 3, conversion_rate: 3, fees_cents: 900_000 },
     { origin: 'offline', value: '', visitors: 0, leads: 2, bookings: 1, converted: 1, conversion_rate: null, fees_cents: 120_050 },
   ],
 };
 
-const NOW = { minutes: 5, visitors: 3, pages: [{ path: '/privacy', visitors: 2 }, { path: '/', visitors: 1 }] };
+const NOW = {
+  minutes: 5,
+  visitors: 3,
+  pages: [
+    { path: '/privacy', visitors: 2 },
+    { path: '/', visitors: 1 },
+  ],
+};
 
 /** Answers the summary with `answer`, and "Now" with NOW. */
 function serve(answer: (period: string) => { status?: number; body: unknown }) {
   return mockApi(({ path }) => {
     if (path === '/api/analytics/now') return { body: NOW };
     if (path.startsWith('/api/analytics/report?')) return { body: REPORT };
-    if (path.startsWith('/api/analytics/sources?')) return { body: { ...SOURCES, group: new URLSearchParams(path.split('?')[1]).get('group') } };
+    if (path.startsWith('/api/analytics/sources?'))
+      return { body: { ...SOURCES, group: new URLSearchParams(path.split('?')[1]).get('group') } };
     const match = /^\/api\/analytics\/summary\?period=(\w+)$/.exec(path);
     return match ? answer(match[1]!) : undefined;
   });
@@ -94,7 +120,9 @@ describe('AnalyticsPage', () => {
   });
 
   it('shows a fall in red with a down arrow, and 100% when the previous period had none', async () => {
-    serve((period) => ({ body: period === '30d' ? summary({ period: '30d', change_percent: -40 }) : summary({ previous_page_views: 0, change_percent: 100 }) }));
+    serve((period) => ({
+      body: period === '30d' ? summary({ period: '30d', change_percent: -40 }) : summary({ previous_page_views: 0, change_percent: 100 }),
+    }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=30d' });
     const fall = await screen.findByTestId('page-views-change');
     expect(fall).toHaveTextContent('-40% vs previous period');
@@ -114,7 +142,10 @@ describe('AnalyticsPage', () => {
     expect(none).toHaveTextContent('— vs previous period');
     expect(none).not.toHaveTextContent('%');
     expect(none).toHaveClass('text-slate-500');
-    expect(none).toHaveAttribute('title', 'Page views in the last 7 days compared with the 7 days before: no page views in either, so no change to show');
+    expect(none).toHaveAttribute(
+      'title',
+      'Page views in the last 7 days compared with the 7 days before: no page views in either, so no change to show',
+    );
   });
 
   it('says how many visitors are on the site now and on which pages, never as a bare number beside a path', async () => {
@@ -122,8 +153,12 @@ describe('AnalyticsPage', () => {
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
     const card = (await screen.findByRole('heading', { level: 2, name: 'Now' })).closest('section')!;
     expect(await within(card).findByTestId('visitors-now')).toHaveTextContent('3');
-    expect(within(card).getByRole('status', { name: '3 visitors now, active in the last 5 minutes' })).toHaveTextContent('3 visitors now (active in the last 5 minutes)');
-    const chips = within(within(card).getByRole('list', { name: 'Pages they are on' })).getAllByTestId('page-now').map((li) => li.textContent);
+    expect(within(card).getByRole('status', { name: '3 visitors now, active in the last 5 minutes' })).toHaveTextContent(
+      '3 visitors now (active in the last 5 minutes)',
+    );
+    const chips = within(within(card).getByRole('list', { name: 'Pages they are on' }))
+      .getAllByTestId('page-now')
+      .map((li) => li.textContent);
     expect(chips).toEqual(['2 visitors on /privacy', '1 visitor on /']);
     // Nothing that reads as a fraction: "/ 1", "3 / 12", "3/12".
     for (const text of [card.textContent!, ...chips]) expect(text).not.toMatch(/\d\s*\/\s*\d|(^|\s)\/\s+\d/);
@@ -141,7 +176,11 @@ describe('AnalyticsPage', () => {
     const { calls } = serve((period) => ({ body: summary({ period: period as AnalyticsSummary['period'] }) }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=24h' });
     const select = screen.getByLabelText('Period');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Last 24 hours', 'Last 7 days', 'Last 14 days', 'Last 30 days', 'Last 90 days', 'Custom range']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Last 24 hours', 'Last 7 days', 'Last 14 days', 'Last 30 days', 'Last 90 days', 'Custom range']);
     expect(select).toHaveValue('24h');
     expect(await screen.findByRole('heading', { name: 'Hourly Activity' })).toBeInTheDocument();
 
@@ -185,7 +224,16 @@ describe('AnalyticsPage', () => {
   });
 
   it('shows the empty state when there are no page views', async () => {
-    serve(() => ({ body: summary({ period: '24h', page_views: 0, unique_visitors: 0, avg_time_seconds: 0, top_pages: [], hourly: hourly.map((h) => ({ ...h, views: 0, time_spent: 0 })) }) }));
+    serve(() => ({
+      body: summary({
+        period: '24h',
+        page_views: 0,
+        unique_visitors: 0,
+        avg_time_seconds: 0,
+        top_pages: [],
+        hourly: hourly.map((h) => ({ ...h, views: 0, time_spent: 0 })),
+      }),
+    }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=24h' });
     expect(await screen.findByText('No page views yet')).toBeInTheDocument();
     expect(screen.getByTestId('avg-time')).toHaveTextContent('0m 00s');
@@ -253,23 +301,34 @@ describe('AnalyticsPage', () => {
       'Became clients440% of the step before',
     ]);
     expect(
-      screen.getByText('Visitors whose first visit was from Nov 19, 2026 to Nov 25, 2026, and what they did since. Each step counts only visitors of the step before.'),
+      screen.getByText(
+        'Visitors whose first visit was from Nov 19, 2026 to Nov 25, 2026, and what they did since. Each step counts only visitors of the step before.',
+      ),
     ).toBeInTheDocument();
     expect(screen.getByTestId('funnel-outside')).toHaveTextContent(
       '2 clients won without a call this period are not in the funnel. 1 client won this period with no recorded visit (typed in, imported or not tracked) is not in the funnel. The Sources table counts every client.',
     );
   });
 
-  it('lists the sources, sorts by any column, opens each row\'s leads, and switches grouping in the URL', async () => {
+  it("lists the sources, sorts by any column, opens each row's leads, and switches grouping in the URL", async () => {
     const { calls } = serve(() => ({ body: summary() }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=30d' });
-    const names = () => within(screen.getByTestId('sources-table')).getAllByRole('rowheader').map((c) => c.textContent);
+    const names = () =>
+      within(screen.getByTestId('sources-table'))
+        .getAllByRole('rowheader')
+        .map((c) => c.textContent);
     await waitFor(() => expect(names()).toEqual(['google.com', 'Direct', 'Offline / entered by staff']));
     expect(calls.map((c) => c.path)).toContain('/api/analytics/sources?period=30d&group=referrer');
     const offline = screen.getAllByTestId('source-row')[2]!;
     expect(offline).toHaveTextContent('Offline / entered by staff0211—$1,200.50');
-    expect(within(offline).getByRole('link')).toHaveAttribute('href', '/dashboard/leads?origin=offline&visit_from=2026-11-19&visit_to=2026-11-25');
-    expect(screen.getByRole('link', { name: 'Direct' })).toHaveAttribute('href', '/dashboard/leads?origin=referrer&visit_from=2026-11-19&visit_to=2026-11-25&origin_value=Direct');
+    expect(within(offline).getByRole('link')).toHaveAttribute(
+      'href',
+      '/dashboard/leads?origin=offline&visit_from=2026-11-19&visit_to=2026-11-25',
+    );
+    expect(screen.getByRole('link', { name: 'Direct' })).toHaveAttribute(
+      'href',
+      '/dashboard/leads?origin=referrer&visit_from=2026-11-19&visit_to=2026-11-25&origin_value=Direct',
+    );
 
     fireEvent.click(screen.getByRole('button', { name: /Fees won/ }));
     expect(names()).toEqual(['Direct', 'google.com', 'Offline / entered by staff']);
@@ -286,7 +345,7 @@ describe('AnalyticsPage', () => {
     expect(within(groupBy).getByRole('button', { name: 'Campaign (UTM)' })).toHaveAttribute('aria-pressed', 'true');
   });
 
-  it('applies a custom range only when valid, with the API\'s messages, and keeps it in the URL', async () => {
+  it("applies a custom range only when valid, with the API's messages, and keeps it in the URL", async () => {
     const { calls } = serve(() => ({ body: summary() }));
     renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
     fireEvent.change(screen.getByLabelText('Period'), { target: { value: 'custom' } });

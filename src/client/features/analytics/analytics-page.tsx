@@ -16,7 +16,11 @@ import { SummaryCards } from './components/summary-cards.tsx';
 import { TopPages } from './components/top-pages.tsx';
 import { DEFAULT_ANALYTICS_PERIOD, useAnalyticsPeriod } from './use-analytics-period.ts';
 
-const unavailable = <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">Analytics are not available right now.</p>;
+const unavailable = (
+  <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">
+    Analytics are not available right now.
+  </p>
+);
 
 /** "from Nov 1, 2026 to Nov 7, 2026", "on Nov 7, 2026", or "in the last 24 hours". */
 const periodText = ({ from, to, hours }: { from: string; to: string; hours: number | null }) =>
@@ -52,7 +56,12 @@ export function AnalyticsPage() {
           </h1>
           {report.data && <p className="text-sm text-slate-600">{periodBoundsText(report.data, report.dataUpdatedAt)}</p>}
         </div>
-        <PeriodPicker key={view.kind === 'custom' ? `${view.from}-${view.to}` : 'preset'} view={view} onPeriod={setPeriod} onCustom={setCustom} />
+        <PeriodPicker
+          key={view.kind === 'custom' ? `${view.from}-${view.to}` : 'preset'}
+          view={view}
+          onPeriod={setPeriod}
+          onCustom={setCustom}
+        />
       </div>
       {preset &&
         (summary.isPending ? (

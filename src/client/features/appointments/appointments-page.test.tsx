@@ -21,14 +21,23 @@ afterEach(() => {
 /** A screen as wide as a phone (below 640 px), or not, as the page's media query sees it. */
 function screenIsPhone(phone: boolean) {
   vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query) => ({ matches: phone && query === PHONE_QUERY, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList,
+    (query) =>
+      ({
+        matches: phone && query === PHONE_QUERY,
+        media: query,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+      }) as unknown as MediaQueryList,
   );
 }
 
 const listBody = (appointments: Appointment[]) => ({ appointments, truncated: false, time_zone: 'America/New_York' });
 const isList = (call: ApiCall) => call.method === 'GET' && call.path.startsWith('/api/appointments?');
 
-function mockAppointments(appointments: Appointment[], rest: (call: ApiCall) => { status?: number; body: unknown } | undefined = () => undefined) {
+function mockAppointments(
+  appointments: Appointment[],
+  rest: (call: ApiCall) => { status?: number; body: unknown } | undefined = () => undefined,
+) {
   return mockApi((call) => (isList(call) ? { body: listBody(appointments) } : rest(call)));
 }
 
@@ -42,13 +51,21 @@ describe('AppointmentsPage', () => {
     // An older link's ?month= still opens that month.
     renderPage('/dashboard/appointments?month=2026-04');
     expect(screen.getByRole('heading', { level: 1, name: 'Appointments' })).toBeInTheDocument();
-    expect(within(screen.getByRole('group', { name: 'View' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Month', 'Week', 'Agenda', 'List']);
+    expect(
+      within(screen.getByRole('group', { name: 'View' }))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Month', 'Week', 'Agenda', 'List']);
     expect(screen.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('heading', { level: 2, name: 'April 2026' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: '1:00 PM - Unknown' })).toBeInTheDocument();
     expect(calls.filter(isList).map((c) => c.path)).toEqual(['/api/appointments?from=2026-03-29&to=2026-05-02']);
     // The colours are explained, in words.
-    expect(within(screen.getByRole('list', { name: 'Legend' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Call', 'Zoom', 'On-site', 'Cancelled']);
+    expect(
+      within(screen.getByRole('list', { name: 'Legend' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Call', 'Zoom', 'On-site', 'Cancelled']);
     expect(screen.getByText('Times are in America/New York time.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Next month' }));
@@ -67,8 +84,19 @@ describe('AppointmentsPage', () => {
     vi.setSystemTime(new Date('2026-11-26T12:00:00Z'));
     screenIsPhone(true);
     const { calls } = mockAppointments([
-      makeAppointment({ date: '2026-11-26', time: '09:00', type: 'Zoom', lead: { full_name: 'Christopher Montgomery-Whitfield', email: 'c@example.com', phone: '1' } }),
-      makeAppointment({ date: '2026-11-28', time: '14:30', duration_minutes: 45, status: 'cancelled', lead: { full_name: 'Ada Lovelace', email: 'a@example.com', phone: '1' } }),
+      makeAppointment({
+        date: '2026-11-26',
+        time: '09:00',
+        type: 'Zoom',
+        lead: { full_name: 'Christopher Montgomery-Whitfield', email: 'c@example.com', phone: '1' },
+      }),
+      makeAppointment({
+        date: '2026-11-28',
+        time: '14:30',
+        duration_minutes: 45,
+        status: 'cancelled',
+        lead: { full_name: 'Ada Lovelace', email: 'a@example.com', phone: '1' },
+      }),
     ]);
     renderPage('/dashboard/appointments');
     expect(screen.getByRole('button', { name: 'Agenda' })).toHaveAttribute('aria-pressed', 'true');
@@ -93,7 +121,12 @@ describe('AppointmentsPage', () => {
 
   it('shows the Week of ?view=week&date=…, opens an appointment from the keyboard, and keeps the day when the view changes', async () => {
     const user = userEvent.setup();
-    const appointment = makeAppointment({ date: '2026-11-24', time: '10:00', type: 'On-site', lead: { full_name: 'Grace Hopper', email: 'grace@example.com', phone: '1' } });
+    const appointment = makeAppointment({
+      date: '2026-11-24',
+      time: '10:00',
+      type: 'On-site',
+      lead: { full_name: 'Grace Hopper', email: 'grace@example.com', phone: '1' },
+    });
     const { calls } = mockAppointments([appointment]);
     renderPage('/dashboard/appointments?view=week&date=2026-11-26');
     expect(screen.getByRole('button', { name: 'Week' })).toHaveAttribute('aria-pressed', 'true');
@@ -131,9 +164,20 @@ describe('AppointmentsPage', () => {
   it('lists the month ascending with lead, type badge and notes, and keeps the list view in the URL', async () => {
     const user = userEvent.setup();
     const { calls } = mockAppointments([
-      makeAppointment({ date: '2026-04-03', time: '08:05', type: 'Zoom', notes: 'Bring the survey', lead: { full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '1' } }),
+      makeAppointment({
+        date: '2026-04-03',
+        time: '08:05',
+        type: 'Zoom',
+        notes: 'Bring the survey',
+        lead: { full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '1' },
+      }),
       makeAppointment({ date: '2026-04-03', time: '15:30', type: 'On-site', lead: null }),
-      makeAppointment({ date: '2026-04-20', time: '10:00', type: 'Call', lead: { full_name: 'Grace Hopper', email: 'grace@example.com', phone: '2' } }),
+      makeAppointment({
+        date: '2026-04-20',
+        time: '10:00',
+        type: 'Call',
+        lead: { full_name: 'Grace Hopper', email: 'grace@example.com', phone: '2' },
+      }),
     ]);
     const first = renderPage();
     await user.click(screen.getByRole('button', { name: 'List' }));
@@ -141,7 +185,11 @@ describe('AppointmentsPage', () => {
     const rows = (await screen.findAllByRole('row')).slice(1);
     expect(calls.filter(isList).at(-1)?.path).toBe('/api/appointments?from=2026-04-01&to=2026-04-30');
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date & Time', 'Lead', 'Type', 'Notes', 'Actions']);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual(['Apr 3, 20268:05 AM', 'Apr 3, 20263:30 PM', 'Apr 20, 202610:00 AM']);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
+      'Apr 3, 20268:05 AM',
+      'Apr 3, 20263:30 PM',
+      'Apr 20, 202610:00 AM',
+    ]);
     expect(rows[0]).toHaveTextContent('Ada Lovelace');
     expect(rows[0]).toHaveTextContent('ada@example.com');
     expect(within(rows[0]!).getByText('Zoom')).toHaveClass('bg-purple-100');
@@ -151,7 +199,9 @@ describe('AppointmentsPage', () => {
     expect(rows[1]).toHaveTextContent('No notes');
     expect(within(rows[2]!).getByText('Call')).toHaveClass('bg-blue-100');
     expect(within(rows[2]!).getByRole('button', { name: /^View Details/ })).toBeInTheDocument();
-    expect(within(rows[2]!).getByRole('button', { name: 'Delete appointment with Grace Hopper on Apr 20, 2026 10:00 AM' })).toBeInTheDocument();
+    expect(
+      within(rows[2]!).getByRole('button', { name: 'Delete appointment with Grace Hopper on Apr 20, 2026 10:00 AM' }),
+    ).toBeInTheDocument();
     // The list has its own badges in words: no legend.
     expect(screen.queryByRole('list', { name: 'Legend' })).not.toBeInTheDocument();
 
@@ -176,14 +226,24 @@ describe('AppointmentsPage', () => {
 
   it('opens the details with lead, date, time, type, notes and the .ics link, and deletes from there', async () => {
     const user = userEvent.setup();
-    const appointment = makeAppointment({ date: '2026-04-15', time: '16:45', type: 'Zoom', notes: 'Gate code 1234', lead: { full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '(301) 555-0142' } });
+    const appointment = makeAppointment({
+      date: '2026-04-15',
+      time: '16:45',
+      type: 'Zoom',
+      notes: 'Gate code 1234',
+      lead: { full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '(301) 555-0142' },
+    });
     const { calls } = mockAppointments([appointment], (call) => (call.method === 'DELETE' ? { body: { id: appointment.id } } : undefined));
     renderPage();
     await user.click(await screen.findByRole('button', { name: '4:45 PM - Ada Lovelace' }));
     const dialog = await screen.findByRole('dialog', { name: 'Appointment Details' });
-    for (const text of ['Ada Lovelace', 'ada@example.com', '(301) 555-0142', 'April 15, 2026', '4:45 PM', 'Gate code 1234']) expect(dialog).toHaveTextContent(text);
+    for (const text of ['Ada Lovelace', 'ada@example.com', '(301) 555-0142', 'April 15, 2026', '4:45 PM', 'Gate code 1234'])
+      expect(dialog).toHaveTextContent(text);
     expect(within(dialog).getByText('Zoom')).toHaveClass('bg-purple-100');
-    expect(within(dialog).getByRole('link', { name: 'Add to calendar (.ics)' })).toHaveAttribute('href', `/api/appointments/${appointment.id}/ics`);
+    expect(within(dialog).getByRole('link', { name: 'Add to calendar (.ics)' })).toHaveAttribute(
+      'href',
+      `/api/appointments/${appointment.id}/ics`,
+    );
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete appointment' }));
     const confirm = await screen.findByRole('alertdialog');
@@ -199,7 +259,9 @@ describe('AppointmentsPage', () => {
     const user = userEvent.setup();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const appointment = makeAppointment({ lead: { full_name: 'Grace Hopper', email: 'g@example.com', phone: '1' } });
-    mockAppointments([appointment], (call) => (call.method === 'DELETE' ? { status: 404, body: { error: { code: 'not_found', message: 'gone', requestId: 'r' } } } : undefined));
+    mockAppointments([appointment], (call) =>
+      call.method === 'DELETE' ? { status: 404, body: { error: { code: 'not_found', message: 'gone', requestId: 'r' } } } : undefined,
+    );
     renderPage('/dashboard/appointments?view=list&date=2026-04-15');
     await user.click(await screen.findByRole('button', { name: /^Delete appointment with Grace Hopper/ }));
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(DELETE_CONFIRMATION);

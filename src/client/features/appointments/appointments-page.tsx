@@ -20,16 +20,29 @@ import { WeekCalendar } from './components/week-calendar.tsx';
 import { useAppointmentsView, useToday } from './use-appointments-view.ts';
 import { Button } from '#client/components/ui/button.tsx';
 
-const ScheduleAppointmentDialog = lazyDialog(() => import('./components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog), (p) => p.open);
-const BulkCancelDialog = lazyDialog(() => import('./components/bulk-cancel-dialog.tsx').then((m) => m.BulkCancelDialog), (p) => p.open);
-const CalendarFeedDialog = lazyDialog(() => import('./components/calendar-feed-dialog.tsx').then((m) => m.CalendarFeedDialog), (p) => p.open);
+const ScheduleAppointmentDialog = lazyDialog(
+  () => import('./components/schedule-appointment-dialog.tsx').then((m) => m.ScheduleAppointmentDialog),
+  (p) => p.open,
+);
+const BulkCancelDialog = lazyDialog(
+  () => import('./components/bulk-cancel-dialog.tsx').then((m) => m.BulkCancelDialog),
+  (p) => p.open,
+);
+const CalendarFeedDialog = lazyDialog(
+  () => import('./components/calendar-feed-dialog.tsx').then((m) => m.CalendarFeedDialog),
+  (p) => p.open,
+);
 const AppointmentDetailsDialog = lazyDialog(
   () => import('./components/appointment-details-dialog.tsx').then((m) => m.AppointmentDetailsDialog),
   (p) => p.appointment !== null,
 );
 
 // docs/product-rules.md, "Confirmations", word for word.
-const STATUS_TOASTS = { cancelled: 'Appointment cancelled', completed: 'Appointment marked as completed', scheduled: 'Appointment scheduled again' } as const;
+const STATUS_TOASTS = {
+  cancelled: 'Appointment cancelled',
+  completed: 'Appointment marked as completed',
+  scheduled: 'Appointment scheduled again',
+} as const;
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
@@ -131,7 +144,14 @@ export function AppointmentsPage() {
           </Button>
         </div>
       </div>
-      <ViewNav title={viewTitle(view, date)} labels={STEP_LABELS[view]} onPrevious={previous} onToday={goToToday} onNext={next} titleId={TITLE_ID} />
+      <ViewNav
+        title={viewTitle(view, date)}
+        labels={STEP_LABELS[view]}
+        onPrevious={previous}
+        onToday={goToToday}
+        onNext={next}
+        titleId={TITLE_ID}
+      />
       {/* What the colours mean, and the clock every time here is on (the business's). */}
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
         {view === 'list' ? null : <CalendarLegend />}
@@ -139,7 +159,8 @@ export function AppointmentsPage() {
       </div>
       {appointments.data?.truncated ? (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Only the first {list.length.toLocaleString('en-US')} appointments of this {view === 'month' || view === 'list' ? 'month' : 'week'} are shown.
+          Only the first {list.length.toLocaleString('en-US')} appointments of this {view === 'month' || view === 'list' ? 'month' : 'week'}{' '}
+          are shown.
         </p>
       ) : null}
       {view === 'list' ? (
@@ -164,7 +185,13 @@ export function AppointmentsPage() {
       <CalendarFeedDialog open={feedOpen} onOpenChange={setFeedOpen} />
       <BulkCancelDialog open={bulkCancelOpen} onOpenChange={setBulkCancelOpen} />
       <ScheduleAppointmentDialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} appointment={editing} />
-      <AppointmentDetailsDialog appointment={details} onClose={() => setDetails(null)} onDelete={startDelete} onEdit={startEdit} onStatus={changeStatus} />
+      <AppointmentDetailsDialog
+        appointment={details}
+        onClose={() => setDetails(null)}
+        onDelete={startDelete}
+        onEdit={startEdit}
+        onStatus={changeStatus}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { calendarLabel, formatAppointmentDate, formatClock, groupByDay, monthRange, parseMonth, todayIn } from './calendar-month.ts';
 
-const appointment = (date: string, time: string) => ({ id: `${date}-${time}`, lead_id: null, date, time, type: 'Call' as const, notes: null, lead: null, duration_minutes: 30, location: null, status: 'scheduled' as const, cancelled_by: null, source: 'staff' as const, booked_as: null });
+const appointment = (date: string, time: string) => ({
+  id: `${date}-${time}`,
+  lead_id: null,
+  date,
+  time,
+  type: 'Call' as const,
+  notes: null,
+  lead: null,
+  duration_minutes: 30,
+  location: null,
+  status: 'scheduled' as const,
+  cancelled_by: null,
+  source: 'staff' as const,
+  booked_as: null,
+});
 
 describe('calendar-month', () => {
   it("takes today in the business time zone, not the viewer's", () => {

@@ -16,7 +16,8 @@ describe('calendar views', () => {
     expect(defaultView(false)).toBe('month');
 
     expect(iso(day('2026-11-26'))).toBe('2026-11-26');
-    for (const bad of ['2026-02-30', '2026-13-01', '26-11-26', 'today', '1899-12-31', '2201-01-01', '']) expect(parseViewDate(bad, null)).toBeUndefined();
+    for (const bad of ['2026-02-30', '2026-13-01', '26-11-26', 'today', '1899-12-31', '2201-01-01', ''])
+      expect(parseViewDate(bad, null)).toBeUndefined();
     // An older link's month opens on its 1st; a valid date wins over it.
     expect(iso(parseViewDate(null, '2026-04')!)).toBe('2026-04-01');
     expect(iso(parseViewDate('nope', '2026-04')!)).toBe('2026-04-01');
@@ -32,7 +33,15 @@ describe('calendar views', () => {
     // A Sunday starts its own week; a week can span two years.
     expect(viewRange('week', day('2026-11-22'))).toEqual({ from: '2026-11-22', to: '2026-11-28' });
     expect(viewRange('week', day('2027-01-01'))).toEqual({ from: '2026-12-27', to: '2027-01-02' });
-    expect(daysOf(viewRange('week', thanksgiving)).map(iso)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28']);
+    expect(daysOf(viewRange('week', thanksgiving)).map(iso)).toEqual([
+      '2026-11-22',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+    ]);
   });
 
   it('steps by a month, a week, or the Agenda’s seven days', () => {

@@ -53,7 +53,8 @@ export function viewRange(view: AppointmentsView, date: Date): { from: string; t
 }
 
 /** Each day of a range, as local dates. */
-export const daysOf = ({ from, to }: { from: string; to: string }): Date[] => eachDayOfInterval({ start: parseDay(from)!, end: parseDay(to)! });
+export const daysOf = ({ from, to }: { from: string; to: string }): Date[] =>
+  eachDayOfInterval({ start: parseDay(from)!, end: parseDay(to)! });
 
 /** The date one step back (-1) or on (+1): a month, a week, or the Agenda's days. */
 export function shiftDate(view: AppointmentsView, date: Date, step: 1 | -1): Date {

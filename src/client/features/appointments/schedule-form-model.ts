@@ -4,9 +4,25 @@ import { ApiError } from '#client/lib/api-client.ts';
 import type { FormCheck, FormErrors } from '#client/lib/use-checked-form.ts';
 
 /** What the Schedule Appointment inputs hold; '' until chosen. */
-export type ScheduleFormValues = { lead_id: string; date: string; time: string; type: string; notes: string; duration_minutes: string; location: string };
+export type ScheduleFormValues = {
+  lead_id: string;
+  date: string;
+  time: string;
+  type: string;
+  notes: string;
+  duration_minutes: string;
+  location: string;
+};
 
-export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = { lead_id: '', date: '', time: '', type: '', notes: '', duration_minutes: '30', location: '' };
+export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = {
+  lead_id: '',
+  date: '',
+  time: '',
+  type: '',
+  notes: '',
+  duration_minutes: '30',
+  location: '',
+};
 
 /** The form prefilled with an appointment, to edit or reschedule it. */
 export const formOf = (a: Appointment): ScheduleFormValues => ({

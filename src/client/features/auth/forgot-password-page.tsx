@@ -47,7 +47,16 @@ export function ForgotPasswordPage() {
         </p>
       ) : (
         <form className="mt-8 space-y-5" onSubmit={(event) => void submit(event)} noValidate>
-          <TextField ref={input} label="Email" name="email" type="email" autoComplete="username" error={error} value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <TextField
+            ref={input}
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            error={error}
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
           <Button type="submit" disabled={busy} size="block">
             {busy ? 'Sending...' : 'Send reset link'}
           </Button>

@@ -8,7 +8,8 @@ import { AuthCard, LinkProblem } from './components/auth-card.tsx';
 import { ChoosePasswordForm } from './components/choose-password-form.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 
-const NOT_VALID = 'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
+const NOT_VALID =
+  'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
 
 /** /invite/:token: an invitation from an owner. Choosing a password creates the account, signed in. */
 export function InvitePage() {
@@ -20,7 +21,10 @@ export function InvitePage() {
 
   if (loading || invite.isPending) return <Spinner className="min-h-screen" label="Checking the invitation..." />;
   if (invite.isError) {
-    const message = invite.error instanceof ApiError && invite.error.status === 404 ? NOT_VALID : 'The invitation could not be checked. Please try again.';
+    const message =
+      invite.error instanceof ApiError && invite.error.status === 404
+        ? NOT_VALID
+        : 'The invitation could not be checked. Please try again.';
     return <LinkProblem title="Join the team" message={message} />;
   }
   const { email, role } = invite.data;
@@ -37,7 +41,10 @@ export function InvitePage() {
     );
   }
   return (
-    <AuthCard title="Join the team" subtitle={`You are invited as ${ROLE_LABEL[role]}. Give your name and choose a password to create your account.`}>
+    <AuthCard
+      title="Join the team"
+      subtitle={`You are invited as ${ROLE_LABEL[role]}. Give your name and choose a password to create your account.`}
+    >
       <ChoosePasswordForm
         askName
         email={{ editable: false, value: email }}

@@ -29,7 +29,10 @@ export function LoginPage() {
 
   if (loading) return <Spinner className="min-h-screen" label="Checking your session..." />;
   if (user) return <Navigate to={destination(location.state)} replace />;
-  if (twoFactor) return <TwoFactorStep onBack={() => setTwoFactor(false)} onDone={() => void navigate(destination(location.state), { replace: true })} />;
+  if (twoFactor)
+    return (
+      <TwoFactorStep onBack={() => setTwoFactor(false)} onDone={() => void navigate(destination(location.state), { replace: true })} />
+    );
 
   const onSubmit = form.handleSubmit(async (credentials) => {
     try {
@@ -54,8 +57,8 @@ export function LoginPage() {
         <p className="mt-2 text-center text-sm text-slate-600">Sign in to access the CRM dashboard</p>
         {setupNeeded ? (
           <p role="status" className="mt-6 rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900">
-            No admin account exists yet. The first admin is created from the one-time set-up link the server printed in its log when it started
-            (see the server&rsquo;s log).
+            No admin account exists yet. The first admin is created from the one-time set-up link the server printed in its log when it
+            started (see the server&rsquo;s log).
           </p>
         ) : null}
         <form className="mt-8 space-y-5" onSubmit={(event) => void onSubmit(event)} noValidate>

@@ -19,7 +19,13 @@ afterEach(() => {
 });
 
 const TOKEN = 'T'.repeat(43);
-const OWNER = { id: '11111111-1111-4111-8111-111111111111', email: 'first@example.com', display_name: 'Fran First', phone: null, role: 'owner' };
+const OWNER = {
+  id: '11111111-1111-4111-8111-111111111111',
+  email: 'first@example.com',
+  display_name: 'Fran First',
+  phone: null,
+  role: 'owner',
+};
 
 function renderAt(url: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -66,7 +72,13 @@ describe('the first-run set-up page', () => {
     await user.type(screen.getByLabelText('Confirm password'), 'first-password');
     await user.click(screen.getByRole('button', { name: 'Create owner account' }));
     expect(await screen.findByText('Dashboard')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: TOKEN, display_name: 'Fran First', email: 'first@example.com', password: 'first-password', confirm: 'first-password' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      token: TOKEN,
+      display_name: 'Fran First',
+      email: 'first@example.com',
+      password: 'first-password',
+      confirm: 'first-password',
+    });
   });
 
   it('says plainly when the link does not work', async () => {
@@ -93,12 +105,16 @@ describe('the invitation page', () => {
   it('shows the email and role, and accepting signs in', async () => {
     const { calls } = mockApi((call) => {
       if (call.path === '/api/auth/session') return { body: { user: null, setup_needed: false } };
-      if (call.path === `/api/auth/invites/${TOKEN}`) return { body: { email: 'sam@example.com', role: 'staff', expires_at: '2099-01-01T00:00:00.000Z' } };
-      if (call.method === 'POST' && call.path === '/api/auth/invites/accept') return { status: 201, body: { user: { ...OWNER, email: 'sam@example.com', role: 'staff' } } };
+      if (call.path === `/api/auth/invites/${TOKEN}`)
+        return { body: { email: 'sam@example.com', role: 'staff', expires_at: '2099-01-01T00:00:00.000Z' } };
+      if (call.method === 'POST' && call.path === '/api/auth/invites/accept')
+        return { status: 201, body: { user: { ...OWNER, email: 'sam@example.com', role: 'staff' } } };
       return undefined;
     });
     renderAt(`/invite/${TOKEN}`);
-    expect(await screen.findByText('You are invited as Staff. Give your name and choose a password to create your account.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You are invited as Staff. Give your name and choose a password to create your account.'),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('sam@example.com');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Your name'), 'Sam Staff');
@@ -106,7 +122,12 @@ describe('the invitation page', () => {
     await user.type(screen.getByLabelText('Confirm password'), 'sam-password');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     await waitFor(() => expect(screen.getByText('Dashboard')).toBeInTheDocument());
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: TOKEN, display_name: 'Sam Staff', password: 'sam-password', confirm: 'sam-password' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      token: TOKEN,
+      display_name: 'Sam Staff',
+      password: 'sam-password',
+      confirm: 'sam-password',
+    });
   });
 
   it('says a used or expired link is not valid', async () => {

@@ -16,7 +16,10 @@ export function ResetPasswordPage() {
 
   if (link.isPending) return <Spinner className="min-h-screen" label="Checking the link..." />;
   if (link.isError) {
-    const message = link.error instanceof ApiError && link.error.status === 404 ? RESET_LINK_NOT_VALID : 'The link could not be checked. Please try again.';
+    const message =
+      link.error instanceof ApiError && link.error.status === 404
+        ? RESET_LINK_NOT_VALID
+        : 'The link could not be checked. Please try again.';
     return <LinkProblem title="Choose a new password" message={message} />;
   }
   return (

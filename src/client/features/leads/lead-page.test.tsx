@@ -21,8 +21,20 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ME = { id: '00000000-0000-4000-8000-00000000aaaa', email: 'me@firm.test', display_name: 'Maya Morgan', phone: null, role: 'staff' as const };
-const OTHER = { id: '00000000-0000-4000-8000-00000000bbbb', email: 'ann@firm.test', display_name: 'Ann Other', phone: null, role: 'owner' as const };
+const ME = {
+  id: '00000000-0000-4000-8000-00000000aaaa',
+  email: 'me@firm.test',
+  display_name: 'Maya Morgan',
+  phone: null,
+  role: 'staff' as const,
+};
+const OTHER = {
+  id: '00000000-0000-4000-8000-00000000bbbb',
+  email: 'ann@firm.test',
+  display_name: 'Ann Other',
+  phone: null,
+  role: 'owner' as const,
+};
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
@@ -53,22 +65,126 @@ const note = (overrides: Partial<Note>): Note => ({
   ...overrides,
 });
 
-const visit = { source: 'google', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'spring', landing_page: '/pricing', pages_viewed: 4 };
+const visit = {
+  source: 'google',
+  utm_source: 'google',
+  utm_medium: 'cpc',
+  utm_campaign: 'spring',
+  landing_page: '/pricing',
+  pages_viewed: 4,
+};
 
 /** One entry of every kind the contract has, newest first. */
 const ENTRIES: TimelineEntry[] = [
-  { id: 'note-1', kind: 'note', at: ago(1 * HOUR), actor: ME.display_name, note: note({ id: '00000000-0000-4000-8000-000000000001', body: 'Mine: line one\nline two https://docs.test/a javascript:alert(1)', created_at: ago(1 * HOUR), updated_at: ago(1 * HOUR) }) },
-  { id: 'note-2', kind: 'note', at: ago(2 * HOUR), actor: OTHER.display_name, note: note({ id: '00000000-0000-4000-8000-000000000002', body: 'Theirs: <img src=x onerror=alert(1)>', author_id: OTHER.id, author_email: OTHER.email, author_name: OTHER.display_name }) },
-  { id: 'email-1', kind: 'email', at: ago(3 * HOUR), actor: null, email_kind: 'lead_ack', subject: 'We received your request', to: 'jane@example.com', status: 'failed' },
-  { id: 'appt-4', kind: 'appointment', at: ago(4 * HOUR), actor: ME.display_name, action: 'completed', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null },
-  { id: 'appt-3', kind: 'appointment', at: ago(5 * HOUR), actor: null, action: 'cancelled', appointment_id: 'a2', type: 'Zoom', date: '2026-11-21', time: '11:00', from_date: null, from_time: null, by: 'lead', booked_as: 'Mallory Stranger' },
-  { id: 'appt-2', kind: 'appointment', at: ago(6 * HOUR), actor: ME.display_name, action: 'moved', appointment_id: 'a1', type: 'Call', date: '2026-11-20', time: '10:00', from_date: '2026-11-19', from_time: '09:30', by: 'staff', booked_as: null },
-  { id: 'appt-1', kind: 'appointment', at: ago(7 * HOUR), actor: ME.display_name, action: 'scheduled', appointment_id: 'a1', type: 'Call', date: '2026-11-19', time: '09:30', from_date: null, from_time: null, by: 'staff', booked_as: null },
+  {
+    id: 'note-1',
+    kind: 'note',
+    at: ago(1 * HOUR),
+    actor: ME.display_name,
+    note: note({
+      id: '00000000-0000-4000-8000-000000000001',
+      body: 'Mine: line one\nline two https://docs.test/a javascript:alert(1)',
+      created_at: ago(1 * HOUR),
+      updated_at: ago(1 * HOUR),
+    }),
+  },
+  {
+    id: 'note-2',
+    kind: 'note',
+    at: ago(2 * HOUR),
+    actor: OTHER.display_name,
+    note: note({
+      id: '00000000-0000-4000-8000-000000000002',
+      body: 'Theirs: <img src=x onerror=alert(1)>',
+      author_id: OTHER.id,
+      author_email: OTHER.email,
+      author_name: OTHER.display_name,
+    }),
+  },
+  {
+    id: 'email-1',
+    kind: 'email',
+    at: ago(3 * HOUR),
+    actor: null,
+    email_kind: 'lead_ack',
+    subject: 'We received your request',
+    to: 'jane@example.com',
+    status: 'failed',
+  },
+  {
+    id: 'appt-4',
+    kind: 'appointment',
+    at: ago(4 * HOUR),
+    actor: ME.display_name,
+    action: 'completed',
+    appointment_id: 'a1',
+    type: 'Call',
+    date: '2026-11-20',
+    time: '10:00',
+    from_date: null,
+    from_time: null,
+    by: 'staff',
+    booked_as: null,
+  },
+  {
+    id: 'appt-3',
+    kind: 'appointment',
+    at: ago(5 * HOUR),
+    actor: null,
+    action: 'cancelled',
+    appointment_id: 'a2',
+    type: 'Zoom',
+    date: '2026-11-21',
+    time: '11:00',
+    from_date: null,
+    from_time: null,
+    by: 'lead',
+    booked_as: 'Mallory Stranger',
+  },
+  {
+    id: 'appt-2',
+    kind: 'appointment',
+    at: ago(6 * HOUR),
+    actor: ME.display_name,
+    action: 'moved',
+    appointment_id: 'a1',
+    type: 'Call',
+    date: '2026-11-20',
+    time: '10:00',
+    from_date: '2026-11-19',
+    from_time: '09:30',
+    by: 'staff',
+    booked_as: null,
+  },
+  {
+    id: 'appt-1',
+    kind: 'appointment',
+    at: ago(7 * HOUR),
+    actor: ME.display_name,
+    action: 'scheduled',
+    appointment_id: 'a1',
+    type: 'Call',
+    date: '2026-11-19',
+    time: '09:30',
+    from_date: null,
+    from_time: null,
+    by: 'staff',
+    booked_as: null,
+  },
   { id: 'fu-2', kind: 'follow_up', at: ago(8 * HOUR), actor: ME.display_name, on: null, note: null },
   { id: 'fu-1', kind: 'follow_up', at: ago(9 * HOUR), actor: ME.display_name, on: '2026-11-25', note: 'send the zoning report' },
   { id: 'owner-1', kind: 'owner', at: ago(10 * HOUR), actor: ME.display_name, from: ME.display_name, to: OTHER.display_name },
   { id: 'status-1', kind: 'status', at: ago(11 * HOUR), actor: ME.display_name, from_status: 'New', to_status: 'Contacted' },
-  { id: 'inq-1', kind: 'inquiry', at: ago(12 * HOUR), actor: null, message: 'Any news? https://example.com/x', full_name: 'Jane D.', phone: '(301) 555-0000', visit },
+  {
+    id: 'inq-1',
+    kind: 'inquiry',
+    at: ago(12 * HOUR),
+    actor: null,
+    message: 'Any news? https://example.com/x',
+    full_name: 'Jane D.',
+    phone: '(301) 555-0000',
+    visit,
+  },
   { id: 'merged-1', kind: 'merged', at: ago(13 * HOUR), actor: ME.display_name, full_name: 'J. Doe', email: 'jd@example.com' },
   { id: 'imported-1', kind: 'imported', at: ago(14 * HOUR), actor: null, file: 'leads-2026.csv' },
   { id: 'created-2', kind: 'created', at: ago(15 * HOUR), actor: ME.display_name, via: 'staff', message: null, visit: null },
@@ -76,7 +192,12 @@ const ENTRIES: TimelineEntry[] = [
   { id: 'created-1', kind: 'created', at: ago(16 * HOUR), actor: null, via: 'form', message: 'Duplex in Frederick.', visit },
 ];
 
-type Options = { detail?: LeadDetail; entries?: TimelineEntry[]; hasMore?: boolean; handle?: (call: ApiCall) => { status?: number; body: unknown } | undefined };
+type Options = {
+  detail?: LeadDetail;
+  entries?: TimelineEntry[];
+  hasMore?: boolean;
+  handle?: (call: ApiCall) => { status?: number; body: unknown } | undefined;
+};
 
 function serve({ detail = lead, entries = ENTRIES, hasMore = false, handle }: Options = {}) {
   let current = detail;
@@ -87,14 +208,20 @@ function serve({ detail = lead, entries = ENTRIES, hasMore = false, handle }: Op
     if (path === '/api/auth/session') return { body: { user: ME } };
     if (path === '/api/admins') return { body: { admins: [ME, OTHER] } };
     if (path.startsWith(`/api/leads/${current.id}/timeline`)) {
-      return path.includes('before=') ? { body: { entries: [{ id: 'old-1', kind: 'imported', at: ago(100 * HOUR), actor: null, file: 'older.csv' }], has_more: false } } : { body: { entries, has_more: hasMore } };
+      return path.includes('before=')
+        ? { body: { entries: [{ id: 'old-1', kind: 'imported', at: ago(100 * HOUR), actor: null, file: 'older.csv' }], has_more: false } }
+        : { body: { entries, has_more: hasMore } };
     }
     if (path === `/api/leads/${current.id}`) {
       if (method === 'GET') return { body: current };
       if (method === 'PATCH') {
         const patch = body as Partial<LeadDetail>;
         const owner = 'owner_id' in patch ? [ME, OTHER].find((a) => a.id === patch.owner_id) : undefined;
-        current = { ...current, ...patch, ...('owner_id' in patch && { owner_email: owner?.email ?? null, owner_name: owner?.display_name ?? null }) };
+        current = {
+          ...current,
+          ...patch,
+          ...('owner_id' in patch && { owner_email: owner?.email ?? null, owner_name: owner?.display_name ?? null }),
+        };
         return { body: current };
       }
     }
@@ -129,7 +256,10 @@ describe('LeadPage', () => {
     expect(within(details).getByText('Single-family')).toBeInTheDocument(); // as the list shows it
     const message = screen.getByRole('region', { name: 'Customer’s message' });
     expect(message.querySelector('blockquote')).toHaveTextContent('Duplex in Frederick.');
-    expect(within(message).getByRole('link', { name: 'https://example.com/listing' })).toHaveAttribute('href', 'https://example.com/listing');
+    expect(within(message).getByRole('link', { name: 'https://example.com/listing' })).toHaveAttribute(
+      'href',
+      'https://example.com/listing',
+    );
     expect(screen.getByRole('link', { name: 'Email' })).toHaveAttribute('href', 'mailto:jane@example.com');
     expect(screen.getByRole('link', { name: 'Call' })).toHaveAttribute('href', 'tel:3015550142');
     expect(screen.getByRole('link', { name: 'Back to Leads' })).toHaveAttribute('href', '/dashboard/leads');
@@ -173,8 +303,20 @@ describe('LeadPage', () => {
 
   it('marks a lead whose website booking staff cancelled as suspected abuse, in the header and on the timeline', async () => {
     const entry: TimelineEntry = {
-      id: 'appt-abuse', kind: 'appointment', at: ago(HOUR), actor: ME.display_name, action: 'cancelled', appointment_id: 'a9',
-      type: 'Call', date: '2026-11-27', time: '10:00', from_date: null, from_time: null, by: 'staff', booked_as: null, reason: 'suspected_abuse',
+      id: 'appt-abuse',
+      kind: 'appointment',
+      at: ago(HOUR),
+      actor: ME.display_name,
+      action: 'cancelled',
+      appointment_id: 'a9',
+      type: 'Call',
+      date: '2026-11-27',
+      time: '10:00',
+      from_date: null,
+      from_time: null,
+      by: 'staff',
+      booked_as: null,
+      reason: 'suspected_abuse',
     };
     serve({ detail: { ...lead, suspected_abuse_at: ago(HOUR) }, entries: [entry] });
     renderPage();
@@ -235,7 +377,13 @@ describe('LeadPage', () => {
     renderPage();
     const owner = await screen.findByRole('combobox', { name: 'Owner' });
     // Owners by name, never by email.
-    await waitFor(() => expect(within(owner).getAllByRole('option').map((o) => o.textContent)).toEqual(['Nobody', `${ME.display_name} (you)`, OTHER.display_name]));
+    await waitFor(() =>
+      expect(
+        within(owner)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Nobody', `${ME.display_name} (you)`, OTHER.display_name]),
+    );
     expect(owner).toHaveValue(OTHER.id);
     await user.click(screen.getByRole('button', { name: 'Assign to me' }));
     expect(await screen.findByText('Lead assigned to you.')).toBeInTheDocument();
@@ -315,7 +463,9 @@ describe('LeadPage', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     serve({
       handle: ({ method }) =>
-        method === 'DELETE' ? { status: 403, body: { error: { code: 'forbidden', message: 'You can only change your own notes.' } } } : undefined,
+        method === 'DELETE'
+          ? { status: 403, body: { error: { code: 'forbidden', message: 'You can only change your own notes.' } } }
+          : undefined,
     });
     const user = userEvent.setup();
     renderPage();
@@ -340,7 +490,9 @@ describe('LeadPage', () => {
     await user.type(within(card).getByLabelText('What to do'), 'send the zoning report');
     await user.click(within(card).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Next step saved.')).toBeInTheDocument();
-    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ follow_up_on: '2020-01-02', follow_up_note: 'send the zoning report' }]);
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { follow_up_on: '2020-01-02', follow_up_note: 'send the zoning report' },
+    ]);
     const shown = await within(card).findByTestId('next-step');
     expect(shown).toHaveTextContent('Overdue: Follow up on Jan 2, 2020: send the zoning report');
     expect(shown).toHaveClass('bg-red-50');
@@ -384,7 +536,16 @@ describe('LeadPage', () => {
     serve({
       handle: ({ method }) =>
         method === 'PATCH'
-          ? { status: 400, body: { error: { code: 'validation_failed', message: 'Invalid input', fields: { estimated_fee_cents: 'Estimated fee must be at most $1,000,000,000' } } } }
+          ? {
+              status: 400,
+              body: {
+                error: {
+                  code: 'validation_failed',
+                  message: 'Invalid input',
+                  fields: { estimated_fee_cents: 'Estimated fee must be at most $1,000,000,000' },
+                },
+              },
+            }
           : undefined,
     });
     const user = userEvent.setup();
@@ -401,7 +562,10 @@ describe('LeadPage', () => {
   it('says "Lead not found." with a way back for an unknown or deleted lead', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const missing = '00000000-0000-4000-8000-00000000dead';
-    serve({ handle: ({ path }) => (path === `/api/leads/${missing}` ? { status: 404, body: { error: { code: 'not_found', message: 'Lead not found.' } } } : undefined) });
+    serve({
+      handle: ({ path }) =>
+        path === `/api/leads/${missing}` ? { status: 404, body: { error: { code: 'not_found', message: 'Lead not found.' } } } : undefined,
+    });
     const user = userEvent.setup();
     renderPage(missing);
     expect(await screen.findByRole('heading', { level: 1, name: 'Lead not found.' })).toBeInTheDocument();
@@ -410,7 +574,9 @@ describe('LeadPage', () => {
   });
 
   it('deletes the lead after the confirmation and goes back to the leads', async () => {
-    const { calls } = serve({ handle: ({ method, path }) => (method === 'DELETE' && path === `/api/leads/${lead.id}` ? { body: { id: lead.id } } : undefined) });
+    const { calls } = serve({
+      handle: ({ method, path }) => (method === 'DELETE' && path === `/api/leads/${lead.id}` ? { body: { id: lead.id } } : undefined),
+    });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -436,11 +602,16 @@ describe('LeadPage', () => {
   it('opens the schedule dialog it is given with this lead', async () => {
     serve();
     const user = userEvent.setup();
-    const Schedule = vi.fn(({ open, lead: chosen }: { open: boolean; lead: { id: string; full_name: string } }) => (open ? <p>Scheduling {chosen.full_name}</p> : null));
+    const Schedule = vi.fn(({ open, lead: chosen }: { open: boolean; lead: { id: string; full_name: string } }) =>
+      open ? <p>Scheduling {chosen.full_name}</p> : null,
+    );
     renderWithProviders(
       <AuthProvider>
         <Routes>
-          <Route path="/dashboard/leads/:id" element={<LeadPage scheduleDialog={Schedule} moreActions={(l) => <button type="button">Merge {l.full_name}</button>} />} />
+          <Route
+            path="/dashboard/leads/:id"
+            element={<LeadPage scheduleDialog={Schedule} moreActions={(l) => <button type="button">Merge {l.full_name}</button>} />}
+          />
         </Routes>
       </AuthProvider>,
       { url: `/dashboard/leads/${lead.id}` },

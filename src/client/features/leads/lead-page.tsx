@@ -20,10 +20,17 @@ import { LeadTimeline } from './components/lead-timeline.tsx';
 import { NextStepCard } from './components/next-step-card.tsx';
 import { NoteComposer } from './components/note-composer.tsx';
 
-const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
+const EditLeadDialog = lazyDialog(
+  () => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog),
+  (p) => p.leadId !== null,
+);
 
 /** The Schedule Appointment dialog, prefilled with this lead (the appointments feature's, handed in by the app's routes). */
-export type ScheduleDialogForLead = ComponentType<{ open: boolean; onOpenChange: (open: boolean) => void; lead: { id: string; full_name: string; email: string } }>;
+export type ScheduleDialogForLead = ComponentType<{
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  lead: { id: string; full_name: string; email: string };
+}>;
 
 type Props = {
   scheduleDialog?: ScheduleDialogForLead;
@@ -59,7 +66,9 @@ export function LeadPage({ scheduleDialog: ScheduleDialog, moreActions }: Props)
       </section>
     );
   }
-  return <LeadWorkspace lead={lead.data} me={user} admins={admins.data?.admins} ScheduleDialog={ScheduleDialog} moreActions={moreActions} />;
+  return (
+    <LeadWorkspace lead={lead.data} me={user} admins={admins.data?.admins} ScheduleDialog={ScheduleDialog} moreActions={moreActions} />
+  );
 }
 
 function BackToLeads() {

@@ -18,7 +18,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ME = { id: '00000000-0000-4000-8000-0000000000aa', email: 'me@example.com', display_name: 'Mel Owens', phone: null, role: 'owner' as const };
+const ME = {
+  id: '00000000-0000-4000-8000-0000000000aa',
+  email: 'me@example.com',
+  display_name: 'Mel Owens',
+  phone: null,
+  role: 'owner' as const,
+};
 const listBody = (leads: Lead[], total = leads.length, page = 1) => ({ leads, total, page, page_size: 20 });
 const currentUrl = () => screen.getByTestId('current-url').textContent ?? '';
 const lastList = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/leads?')).at(-1)?.path;
@@ -27,7 +33,9 @@ const header = (name: string) => screen.getByRole('columnheader', { name: new Re
 describe('Leads Manager: sort', () => {
   it('sorts by a column header (its first click ascending, the next descending), with aria-sort and the URL', async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })], 60) } : undefined));
+    const { calls } = mockApi(({ path }) =>
+      path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })], 60) } : undefined,
+    );
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?page=2' });
     await screen.findByRole('link', { name: 'Ada' });
     expect(header('Date Added')).toHaveAttribute('aria-sort', 'descending');
@@ -58,7 +66,14 @@ describe('Leads Manager: sort', () => {
       path.startsWith('/api/leads?')
         ? {
             body: listBody([
-              makeLead({ full_name: 'Owned', owner_id: ME.id, owner_email: ME.email, owner_name: ME.display_name, follow_up_on: '2026-12-01', follow_up_note: 'Call about the survey' }),
+              makeLead({
+                full_name: 'Owned',
+                owner_id: ME.id,
+                owner_email: ME.email,
+                owner_name: ME.display_name,
+                follow_up_on: '2026-12-01',
+                follow_up_note: 'Call about the survey',
+              }),
               makeLead({ full_name: 'Free' }),
             ]),
           }
@@ -71,7 +86,10 @@ describe('Leads Manager: sort', () => {
     expect(within(owned).queryByText('me@example.com')).toBeNull();
     expect(within(owned).getByText('Dec 1, 2026')).toBeInTheDocument();
     expect(within(owned).getByText('Call about the survey')).toBeInTheDocument();
-    expect(within(owned).getByRole('link', { name: 'Owned' })).toHaveAttribute('href', expect.stringMatching(/^\/dashboard\/leads\/[0-9a-f-]{36}$/));
+    expect(within(owned).getByRole('link', { name: 'Owned' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/dashboard\/leads\/[0-9a-f-]{36}$/),
+    );
     expect(within(screen.getByRole('row', { name: /Free/ })).getAllByText('—')).toHaveLength(2);
   });
 });
@@ -79,7 +97,14 @@ describe('Leads Manager: sort', () => {
 describe('Leads Manager: the suspected-abuse mark', () => {
   it('shows "Booking cancelled as suspected abuse" by the status of a marked lead only', async () => {
     mockApi(({ path }) =>
-      path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Marked', suspected_abuse_at: '2026-11-25T17:00:00.000Z' }), makeLead({ full_name: 'Clean' })]) } : undefined,
+      path.startsWith('/api/leads?')
+        ? {
+            body: listBody([
+              makeLead({ full_name: 'Marked', suspected_abuse_at: '2026-11-25T17:00:00.000Z' }),
+              makeLead({ full_name: 'Clean' }),
+            ]),
+          }
+        : undefined,
     );
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
     const marked = (await screen.findByRole('row', { name: /Marked/ })) as HTMLElement;
@@ -91,9 +116,13 @@ describe('Leads Manager: the suspected-abuse mark', () => {
 describe('Leads Manager: owner and dates in the URL', () => {
   it('reads owner, dates, sort and page from the URL and asks the server for them', async () => {
     const { calls } = mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead()], 41, 2) } : undefined));
-    renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?owner=me&created_from=2026-01-01&created_to=2026-01-31&sort=next_step&dir=desc&page=2' });
+    renderWithProviders(<LeadsPage />, {
+      url: '/dashboard/leads?owner=me&created_from=2026-01-01&created_to=2026-01-31&sort=next_step&dir=desc&page=2',
+    });
     expect(await screen.findByText('Page 2 of 3')).toBeInTheDocument();
-    expect(calls[0]?.path).toBe('/api/leads?owner=me&created_from=2026-01-01&created_to=2026-01-31&sort=next_step&dir=desc&page=2&page_size=20');
+    expect(calls[0]?.path).toBe(
+      '/api/leads?owner=me&created_from=2026-01-01&created_to=2026-01-31&sort=next_step&dir=desc&page=2&page_size=20',
+    );
     expect(screen.getByRole('combobox', { name: 'Filter by owner' })).toHaveValue('me');
     expect(screen.getByLabelText('From')).toHaveValue('2026-01-01');
     expect(screen.getByLabelText('To')).toHaveValue('2026-01-31');
@@ -110,7 +139,11 @@ describe('Leads Manager: owner and dates in the URL', () => {
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?page=2' });
     await screen.findByText('Page 2 of 3');
     const owner = screen.getByRole('combobox', { name: 'Filter by owner' });
-    expect(within(owner).getAllByRole('option').map((o) => o.textContent)).toEqual(['Anyone', 'Mine', 'Unassigned']);
+    expect(
+      within(owner)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Anyone', 'Mine', 'Unassigned']);
     await user.selectOptions(owner, 'Unassigned');
     await waitFor(() => expect(currentUrl()).toBe('/dashboard/leads?owner=none'));
     await user.type(screen.getByLabelText('From'), '2026-03-01');
@@ -144,11 +177,18 @@ describe('Leads Manager: selection and bulk actions', () => {
     const bar = screen.getByRole('region', { name: 'Selected leads' });
     expect(bar).toHaveTextContent('2 leads selected');
     expect(screen.getByRole('checkbox', { name: 'Select all leads on this page' })).toHaveProperty('indeterminate', true);
-    expect(within(bar).getByRole('link', { name: 'Export selected' })).toHaveAttribute('href', `/api/leads/export?ids=${rows[0]!.id},${rows[2]!.id}`);
+    expect(within(bar).getByRole('link', { name: 'Export selected' })).toHaveAttribute(
+      'href',
+      `/api/leads/export?ids=${rows[0]!.id},${rows[2]!.id}`,
+    );
 
     await user.selectOptions(within(bar).getByRole('combobox', { name: 'Change status' }), 'Converted');
     expect(await screen.findByText('2 leads updated.')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ ids: [rows[0]!.id, rows[2]!.id], action: 'status', status: 'Converted' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      ids: [rows[0]!.id, rows[2]!.id],
+      action: 'status',
+      status: 'Converted',
+    });
     expect(screen.queryByRole('region', { name: 'Selected leads' })).not.toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: 'Select Ann' })).not.toBeChecked();
   });
@@ -166,7 +206,11 @@ describe('Leads Manager: selection and bulk actions', () => {
     expect(screen.getByRole('region', { name: 'Selected leads' })).toHaveTextContent('3 leads selected');
     await user.click(screen.getByRole('button', { name: 'Assign to me' }));
     expect(await screen.findByText('3 leads updated.')).toBeInTheDocument();
-    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ ids: rows.map((l) => l.id), action: 'assign', owner_id: ME.id });
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
+      ids: rows.map((l) => l.id),
+      action: 'assign',
+      owner_id: ME.id,
+    });
 
     await user.click(screen.getByRole('checkbox', { name: 'Select all leads on this page' }));
     await user.click(screen.getByRole('button', { name: 'Unassign' }));
@@ -245,7 +289,11 @@ describe('Leads Manager: selection and bulk actions', () => {
 
 describe('Leads Manager on a phone', () => {
   it('shows a card per lead with its link, status, contact, date, actions and checkbox, and a sort select', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(max-width: 639px)', addEventListener: () => {}, removeEventListener: () => {} }));
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 639px)',
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
     const user = userEvent.setup();
     const lead = makeLead({ full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '555-0101', status: 'Converted' });
     mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([lead]) } : undefined));
@@ -269,7 +317,9 @@ describe('Leads Manager filters on a phone', () => {
   it('fold behind one Filters button that says how many are on and opens and closes them', async () => {
     const user = userEvent.setup();
     mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined));
-    renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?status=New&owner=me&created_from=2026-01-01&created_to=2026-01-31&search=ada' });
+    renderWithProviders(<LeadsPage />, {
+      url: '/dashboard/leads?status=New&owner=me&created_from=2026-01-01&created_to=2026-01-31&search=ada',
+    });
     await screen.findByRole('link', { name: 'Ada' });
     // Status, owner and the date added (one filter, both ends): three; the search is not a filter.
     const button = screen.getByRole('button', { name: 'Filters 3 on' });
@@ -305,14 +355,21 @@ describe('Leads Manager filters on a phone', () => {
 describe('Leads Manager: the leads of one Analytics sources row', () => {
   it('asks for exactly that row, says so, exports the same, and shows every lead again on request', async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined));
+    const { calls } = mockApi(({ path }) =>
+      path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined,
+    );
     const utm = encodeURIComponent(JSON.stringify(['google', 'cpc', 'spring']));
-    renderWithProviders(<LeadsPage />, { url: `/dashboard/leads?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07` });
+    renderWithProviders(<LeadsPage />, {
+      url: `/dashboard/leads?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07`,
+    });
     await screen.findByRole('link', { name: 'Ada' });
     expect(lastList(calls)).toBe(`/api/leads?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07&page=1&page_size=20`);
     const note = screen.getAllByRole('status').find((s) => s.textContent?.startsWith('From Analytics'));
     expect(note).toHaveTextContent('From Analytics: google / cpc / spring, visits Nov 1, 2026 – Nov 7, 2026');
-    expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute('href', `/api/leads/export?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07`);
+    expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute(
+      'href',
+      `/api/leads/export?origin=utm&origin_value=${utm}&visit_from=2026-11-01&visit_to=2026-11-07`,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Show all leads' }));
     await waitFor(() => expect(currentUrl()).toBe('/dashboard/leads'));

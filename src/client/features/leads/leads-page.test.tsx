@@ -26,7 +26,13 @@ describe('LeadsPage', () => {
         ? {
             body: listBody(
               [
-                makeLead({ full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '555-0101', property_types: ['single-family'], status: 'Contacted' }),
+                makeLead({
+                  full_name: 'Ada Lovelace',
+                  email: 'ada@example.com',
+                  phone: '555-0101',
+                  property_types: ['single-family'],
+                  status: 'Contacted',
+                }),
                 makeLead({ full_name: 'Bad Date', created_at: 'not a date', status: 'Dropped', property_types: ['land'] }),
               ],
               45,

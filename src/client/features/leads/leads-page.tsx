@@ -20,9 +20,18 @@ import { useLeadListView } from './use-lead-list-view.ts';
 import { useLeadSelection } from './use-lead-selection.ts';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 
-const AddLeadDialog = lazyDialog(() => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog), (p) => p.open);
-const EditLeadDialog = lazyDialog(() => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog), (p) => p.leadId !== null);
-const DeleteLeadDialog = lazyDialog(() => import('./components/delete-lead-dialog.tsx').then((m) => m.DeleteLeadDialog), (p) => p.lead !== null);
+const AddLeadDialog = lazyDialog(
+  () => import('./components/add-lead-dialog.tsx').then((m) => m.AddLeadDialog),
+  (p) => p.open,
+);
+const EditLeadDialog = lazyDialog(
+  () => import('./components/edit-lead-dialog.tsx').then((m) => m.EditLeadDialog),
+  (p) => p.leadId !== null,
+);
+const DeleteLeadDialog = lazyDialog(
+  () => import('./components/delete-lead-dialog.tsx').then((m) => m.DeleteLeadDialog),
+  (p) => p.lead !== null,
+);
 
 /** "Delete 3 leads? This cannot be undone." */
 export const bulkDeleteConfirmation = (count: number) => `Delete ${count === 1 ? '1 lead' : `${count} leads`}? This cannot be undone.`;
@@ -30,7 +39,19 @@ const leadsCount = (count: number) => (count === 1 ? '1 lead' : `${count} leads`
 
 /** /dashboard/leads: search, filter, sort, page through, add, edit, delete and export leads, and act on several at once. */
 export function LeadsPage() {
-  const { view, searchText, setSearchText, setStatus, setPropertyType, setOwner, setCreatedFrom, setCreatedTo, setSort, setPage, clearOrigin } = useLeadListView();
+  const {
+    view,
+    searchText,
+    setSearchText,
+    setStatus,
+    setPropertyType,
+    setOwner,
+    setCreatedFrom,
+    setCreatedTo,
+    setSort,
+    setPage,
+    clearOrigin,
+  } = useLeadListView();
   const leads = useLeads(view);
   const bulk = useBulkLeads();
   const me = useCurrentUser();
@@ -63,7 +84,11 @@ export function LeadsPage() {
       },
       onError: (error) => {
         console.error('The bulk action failed', error);
-        toast.error(request.action === 'delete' ? 'The leads could not be deleted. Please try again.' : 'The leads could not be updated. Please try again.');
+        toast.error(
+          request.action === 'delete'
+            ? 'The leads could not be deleted. Please try again.'
+            : 'The leads could not be updated. Please try again.',
+        );
       },
       onSettled: () => setConfirmingBulkDelete(null),
     });
@@ -91,10 +116,7 @@ export function LeadsPage() {
           <Plus aria-hidden="true" className="size-4" />
           Add Lead
         </Button>
-        <Link
-          to="/dashboard/leads/import"
-          className={buttonClass({ variant: 'secondary' })}
-        >
+        <Link to="/dashboard/leads/import" className={buttonClass({ variant: 'secondary' })}>
           <Upload aria-hidden="true" className="size-4" />
           Import
         </Link>

@@ -34,5 +34,8 @@ export function mergeFieldText(field: MergeField, lead: Lead): string {
 
 /** The fields whose values differ between the two leads (the only ones to choose), with their labels. */
 export function differingFields(self: Lead, other: Lead): { field: MergeField; label: string }[] {
-  return MERGE_FIELDS.filter(([field]) => mergeFieldText(field, self) !== mergeFieldText(field, other)).map(([field, label]) => ({ field, label }));
+  return MERGE_FIELDS.filter(([field]) => mergeFieldText(field, self) !== mergeFieldText(field, other)).map(([field, label]) => ({
+    field,
+    label,
+  }));
 }

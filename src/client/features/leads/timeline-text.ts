@@ -10,7 +10,8 @@ import { SUSPECTED_ABUSE_LABEL } from './components/suspected-abuse-badge.tsx';
 export function entryActor(entry: TimelineEntry): string {
   if (entry.actor) return entry.actor;
   if (entry.kind === 'inquiry' || (entry.kind === 'created' && entry.via === 'form')) return 'the lead';
-  if (entry.kind === 'appointment' && entry.by === 'lead') return entry.booked_as ? `${entry.booked_as}, through a repeat form’s link` : 'the lead';
+  if (entry.kind === 'appointment' && entry.by === 'lead')
+    return entry.booked_as ? `${entry.booked_as}, through a repeat form’s link` : 'the lead';
   return 'System';
 }
 

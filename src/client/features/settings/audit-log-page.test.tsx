@@ -27,7 +27,10 @@ const entry = (id: number, over: Partial<AuditEntryView> = {}): AuditEntryView =
   target_type: 'lead',
   target_id: LEAD,
   target_exists: true,
-  details: { name: 'Jane Doe', changes: { status: { from: 'New', to: 'Contacted' }, property_types: { from: ['land'], to: ['land', 'commercial'] } } },
+  details: {
+    name: 'Jane Doe',
+    changes: { status: { from: 'New', to: 'Contacted' }, property_types: { from: ['land'], to: ['land', 'commercial'] } },
+  },
   ip: '203.0.113.7',
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   ...over,
@@ -36,12 +39,17 @@ const entry = (id: number, over: Partial<AuditEntryView> = {}): AuditEntryView =
 describe('AuditLogPage', () => {
   it('shows who did what with the fields changed, filters in the URL, and loads more', async () => {
     const { calls } = mockApi((call) => {
-      if (call.path === '/api/team') return { body: { members: [{ id: OLIVE, email: 'olive@example.com', display_name: 'Olive Owner' }], invites: [] } };
-      if (call.path.startsWith('/api/audit?') && call.path.includes('cursor=5')) return { body: { entries: [entry(4, { action: 'sign_in', target_type: 'account', details: {} })], next_cursor: null } };
+      if (call.path === '/api/team')
+        return { body: { members: [{ id: OLIVE, email: 'olive@example.com', display_name: 'Olive Owner' }], invites: [] } };
+      if (call.path.startsWith('/api/audit?') && call.path.includes('cursor=5'))
+        return { body: { entries: [entry(4, { action: 'sign_in', target_type: 'account', details: {} })], next_cursor: null } };
       if (call.path.startsWith('/api/audit')) return { body: { entries: [entry(5)], next_cursor: '5' } };
       return undefined;
     });
-    renderWithProviders(<AuditLogPage />, { url: '/dashboard/settings/audit?action=lead_updated', user: { id: OLIVE, email: 'olive@example.com', role: 'owner' } });
+    renderWithProviders(<AuditLogPage />, {
+      url: '/dashboard/settings/audit?action=lead_updated',
+      user: { id: OLIVE, email: 'olive@example.com', role: 'owner' },
+    });
     const first = await screen.findByTestId('audit-entry');
     expect(first).toHaveTextContent('Olive Owner · Updated a lead · Jane Doe');
     expect(first).toHaveTextContent('status: New → Contacted');
@@ -66,7 +74,15 @@ describe('AuditLogPage', () => {
     const GONE = '44444444-4444-4444-8444-444444444444';
     mockApi((call) => {
       if (call.path === '/api/team') {
-        return { body: { members: [{ id: OLIVE, email: 'olive@example.com', display_name: 'Olive Owner' }, { id: SAM, email: 'sam@example.com', display_name: 'Sam Staff' }], invites: [] } };
+        return {
+          body: {
+            members: [
+              { id: OLIVE, email: 'olive@example.com', display_name: 'Olive Owner' },
+              { id: SAM, email: 'sam@example.com', display_name: 'Sam Staff' },
+            ],
+            invites: [],
+          },
+        };
       }
       if (call.path.startsWith('/api/audit')) {
         return {
@@ -74,14 +90,49 @@ describe('AuditLogPage', () => {
             entries: [
               entry(9, { action: 'lead_erased', target_exists: false, details: { erased: true, name: '[erased]', leads_removed: 1 } }),
               // An entry from before the erasure, scrubbed by it.
-              entry(8, { target_exists: false, details: { erased: true, name: '[erased]', changes: { status: { from: '[erased]', to: '[erased]' } } } }),
-              entry(7, { action: 'leads_imported', target_id: null, details: { file: 'october.csv', duplicates: 'update', total: 45, created: 42, updated: 2, skipped: 1 } }),
+              entry(8, {
+                target_exists: false,
+                details: { erased: true, name: '[erased]', changes: { status: { from: '[erased]', to: '[erased]' } } },
+              }),
+              entry(7, {
+                action: 'leads_imported',
+                target_id: null,
+                details: { file: 'october.csv', duplicates: 'update', total: 45, created: 42, updated: 2, skipped: 1 },
+              }),
               entry(6, { action: 'lead_updated', details: { name: 'Jane Doe', changes: { owner_id: { from: SAM, to: OLIVE } } } }),
               entry(5, { action: 'lead_updated', details: { name: 'Jane Doe', changes: { owner_id: { from: GONE, to: null } } } }),
-              entry(4, { action: 'lead_deleted', target_id: null, target_exists: false, details: { bulk: true, count: 3, action: 'delete' } }),
-              entry(3, { action: 'account_deactivated', target_type: 'account', target_id: SAM, details: { email: 'sam@example.com', name: 'Sam Staff' } }),
-              entry(2, { action: 'backup', actor_id: null, actor_email: null, actor_name: null, target_type: 'backup', target_id: null, details: { bytes: 10 }, ip: null, user_agent: 'npm run backup' }),
-              entry(1, { action: 'sign_in_failed', actor_id: null, actor_email: 'someone@example.com', actor_name: null, target_type: 'account', target_id: null, details: {} }),
+              entry(4, {
+                action: 'lead_deleted',
+                target_id: null,
+                target_exists: false,
+                details: { bulk: true, count: 3, action: 'delete' },
+              }),
+              entry(3, {
+                action: 'account_deactivated',
+                target_type: 'account',
+                target_id: SAM,
+                details: { email: 'sam@example.com', name: 'Sam Staff' },
+              }),
+              entry(2, {
+                action: 'backup',
+                actor_id: null,
+                actor_email: null,
+                actor_name: null,
+                target_type: 'backup',
+                target_id: null,
+                details: { bytes: 10 },
+                ip: null,
+                user_agent: 'npm run backup',
+              }),
+              entry(1, {
+                action: 'sign_in_failed',
+                actor_id: null,
+                actor_email: 'someone@example.com',
+                actor_name: null,
+                target_type: 'account',
+                target_id: null,
+                details: {},
+              }),
             ],
             next_cursor: null,
           },
@@ -89,7 +140,10 @@ describe('AuditLogPage', () => {
       }
       return undefined;
     });
-    renderWithProviders(<AuditLogPage />, { url: '/dashboard/settings/audit', user: { id: OLIVE, email: 'olive@example.com', role: 'owner' } });
+    renderWithProviders(<AuditLogPage />, {
+      url: '/dashboard/settings/audit',
+      user: { id: OLIVE, email: 'olive@example.com', role: 'owner' },
+    });
     await waitFor(() => expect(screen.getAllByTestId('audit-entry')).toHaveLength(9));
     const rows = screen.getAllByTestId('audit-entry');
     expect(rows[0]).toHaveTextContent('Olive Owner · Erased a lead · [erased]');
@@ -112,7 +166,10 @@ describe('AuditLogPage', () => {
       if (call.path.startsWith('/api/audit')) return { body: { entries: [], next_cursor: null } };
       return undefined;
     });
-    renderWithProviders(<AuditLogPage />, { url: '/dashboard/settings/audit?from=2020-01-01', user: { id: OLIVE, email: 'olive@example.com', role: 'owner' } });
+    renderWithProviders(<AuditLogPage />, {
+      url: '/dashboard/settings/audit?from=2020-01-01',
+      user: { id: OLIVE, email: 'olive@example.com', role: 'owner' },
+    });
     expect(await screen.findByText('No entries match these filters.')).toBeInTheDocument();
   });
 });

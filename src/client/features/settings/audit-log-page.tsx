@@ -51,13 +51,11 @@ export function AuditLogPage() {
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div>
             <h2 className="text-lg font-semibold text-slate-900">Audit log</h2>
-            <p className="mt-1 text-sm text-slate-600">Who did what, when and from where. Entries cannot be changed or deleted, and are kept for two years.</p>
+            <p className="mt-1 text-sm text-slate-600">
+              Who did what, when and from where. Entries cannot be changed or deleted, and are kept for two years.
+            </p>
           </div>
-          <a
-            href={`/api/audit/export${query ? `?${query}` : ''}`}
-            download
-            className={buttonClass({ variant: 'secondary', size: 'sm' })}
-          >
+          <a href={`/api/audit/export${query ? `?${query}` : ''}`} download className={buttonClass({ variant: 'secondary', size: 'sm' })}>
             <Download className="size-4" aria-hidden="true" /> Export CSV
           </a>
         </div>
@@ -66,7 +64,9 @@ export function AuditLogPage() {
             <option value="">Anyone</option>
             {members.map((m) => (
               <option key={m.id} value={m.id}>
-                {members.some((o) => o.id !== m.id && o.display_name === m.display_name) ? `${m.display_name} (${m.email})` : m.display_name}
+                {members.some((o) => o.id !== m.id && o.display_name === m.display_name)
+                  ? `${m.display_name} (${m.email})`
+                  : m.display_name}
               </option>
             ))}
             <option value="system">The system (command line, jobs)</option>
@@ -87,9 +87,13 @@ export function AuditLogPage() {
       {log.isPending ? (
         <Spinner className="py-16" label="Loading the audit log..." />
       ) : log.isError ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The audit log could not be loaded.</p>
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">
+          The audit log could not be loaded.
+        </p>
       ) : entries.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">No entries match these filters.</p>
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">
+          No entries match these filters.
+        </p>
       ) : (
         <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
           <ul className="divide-y divide-slate-200" aria-label="Audit log entries">

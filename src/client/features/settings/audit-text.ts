@@ -12,7 +12,8 @@ import { deviceName } from '#shared/device-name';
 export const ERASED = '[erased]';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const numberIn = (details: Record<string, unknown>, key: string) => (typeof details[key] === 'number' ? (details[key] as number) : undefined);
+const numberIn = (details: Record<string, unknown>, key: string) =>
+  typeof details[key] === 'number' ? (details[key] as number) : undefined;
 const textIn = (details: Record<string, unknown>, key: string) => (typeof details[key] === 'string' ? (details[key] as string) : undefined);
 
 /** Who did it: their name; the email used when there is no account to name (a failed sign-in, a removed account); else the tool or the system. */
@@ -49,7 +50,8 @@ export function auditTarget(entry: AuditEntryView): string | undefined {
 }
 
 const FIELD_LABEL: Record<string, string> = { owner_id: 'owner', display_name: 'name', property_types: 'property types' };
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '(empty)' : Array.isArray(value) ? value.join(', ') : String(value));
+const show = (value: unknown) =>
+  value === null || value === undefined || value === '' ? '(empty)' : Array.isArray(value) ? value.join(', ') : String(value);
 
 /**
  * "field: old → new", for an entry that records changed fields; an owner by name (`nameOf`

@@ -62,26 +62,45 @@ const CASES: [string, BookingFormValues][] = [
   ['days off', { ...valid(), days_off: ['2026-12-25', '2027-01-01'] }],
   ['an impossible day off', { ...valid(), days_off: ['2026-02-30'] }],
   ['the same day off twice', { ...valid(), days_off: ['2026-12-25', '2026-12-25'] }],
-  ['367 days off', { ...valid(), days_off: Array.from({ length: 367 }, (_, i) => new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 10)) }],
-  ['everything wrong at once', { ...withDay(3, { start: '12:00', end: '11:00' }), slot_minutes: '1', buffer_minutes: '', min_notice_hours: '1.5', horizon_days: '999', types: [] }],
+  [
+    '367 days off',
+    { ...valid(), days_off: Array.from({ length: 367 }, (_, i) => new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 10)) },
+  ],
+  [
+    'everything wrong at once',
+    {
+      ...withDay(3, { start: '12:00', end: '11:00' }),
+      slot_minutes: '1',
+      buffer_minutes: '',
+      min_notice_hours: '1.5',
+      horizon_days: '999',
+      types: [],
+    },
+  ],
 ];
 
 describe('checkBookingForm', () => {
-  it.each(CASES)('gives the server schema\'s messages for %s', (_, values) => {
+  it.each(CASES)("gives the server schema's messages for %s", (_, values) => {
     const checked = checkBookingForm(values);
     expect(checked.errors ? topLevel(checked.errors) : {}).toEqual(serverAnswer(values));
     if (checked.settings) expect(bookingSettingsSchema.parse(checked.settings)).toEqual(checked.settings);
   });
 
-  it('puts a weekday\'s message on the time that is wrong', () => {
-    expect(checkBookingForm(withDay(2, { start: '17:00', end: '09:00' })).errors).toEqual({ 'hours.2.end': 'Closing time must be after opening time' });
+  it("puts a weekday's message on the time that is wrong", () => {
+    expect(checkBookingForm(withDay(2, { start: '17:00', end: '09:00' })).errors).toEqual({
+      'hours.2.end': 'Closing time must be after opening time',
+    });
     expect(checkBookingForm(withDay(4, { start: '' })).errors).toEqual({ 'hours.4.start': 'Invalid time' });
   });
 
   it('sends closed days as null and keeps their times in the form', () => {
     const values = withDay(0, { open: false, start: '08:00', end: '12:00' });
     expect(checkBookingForm(values).settings?.hours[0]).toBeNull();
-    expect(toFormValues({ ...DEFAULT_BOOKING_SETTINGS, hours: [null, null, null, null, null, null, null] }).hours[0]).toEqual({ open: false, start: '09:00', end: '17:00' });
+    expect(toFormValues({ ...DEFAULT_BOOKING_SETTINGS, hours: [null, null, null, null, null, null, null] }).hours[0]).toEqual({
+      open: false,
+      start: '09:00',
+      end: '17:00',
+    });
   });
 });
 
@@ -90,6 +109,11 @@ describe('checkDayOff', () => {
     expect(checkDayOff('2026-12-25', [])).toBeUndefined();
     expect(checkDayOff('2026-12-25', ['2026-12-25'])).toBe('Each day off once');
     expect(checkDayOff('2026-02-30', [])).toBe('Invalid date');
-    expect(checkDayOff('2027-01-01', Array.from({ length: 366 }, (_, i) => `day-${i}`))).toBe('At most 366 days off');
+    expect(
+      checkDayOff(
+        '2027-01-01',
+        Array.from({ length: 366 }, (_, i) => `day-${i}`),
+      ),
+    ).toBe('At most 366 days off');
   });
 });

@@ -82,7 +82,9 @@ export function checkDayOff(date: string, days: readonly string[]): string | und
 }
 
 /** The request to send, or the messages to show (the schema's, word for word). */
-export function checkBookingForm(values: BookingFormValues): { settings: BookingSettings; errors?: undefined } | { settings?: undefined; errors: BookingFormErrors } {
+export function checkBookingForm(
+  values: BookingFormValues,
+): { settings: BookingSettings; errors?: undefined } | { settings?: undefined; errors: BookingFormErrors } {
   const errors: BookingFormErrors = {};
   values.hours.forEach((day, i) => {
     if (!day.open) return;

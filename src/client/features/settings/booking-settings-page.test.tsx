@@ -30,7 +30,10 @@ function serve(settings = stored(), save?: (call: ApiCall) => { status?: number;
   return mockApi((call) => {
     if (call.path !== '/api/booking-settings') return undefined;
     if (call.method === 'GET') return { body: settings };
-    if (call.method === 'PUT') return save ? save(call) : { body: { ...(call.body as BookingSettings), time_zone: settings.time_zone, email_on: settings.email_on } };
+    if (call.method === 'PUT')
+      return save
+        ? save(call)
+        : { body: { ...(call.body as BookingSettings), time_zone: settings.time_zone, email_on: settings.email_on } };
     return undefined;
   });
 }
@@ -44,17 +47,27 @@ async function renderPage() {
 
 describe('BookingSettingsPage', () => {
   it('shows the loaded settings: time zone, switch, the week, the numbers, the types and the days off', async () => {
-    serve(stored({ hours: [{ start: '08:30', end: '16:00' }, null, null, null, null, null, { start: '10:00', end: '12:00' }], types: ['Zoom'], days_off: ['2027-01-01', '2026-12-25'] }));
+    serve(
+      stored({
+        hours: [{ start: '08:30', end: '16:00' }, null, null, null, null, null, { start: '10:00', end: '12:00' }],
+        types: ['Zoom'],
+        days_off: ['2027-01-01', '2026-12-25'],
+      }),
+    );
     renderWithProviders(<BookingSettingsPage />, { url: '/dashboard/settings/booking' });
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Loading booking settings...');
 
     expect(await screen.findByRole('heading', { level: 2, name: 'Booking' })).toBeInTheDocument();
-    expect(screen.getByText(/All times are in the business time zone/)).toHaveTextContent('All times are in the business time zone, America/New_York.');
+    expect(screen.getByText(/All times are in the business time zone/)).toHaveTextContent(
+      'All times are in the business time zone, America/New_York.',
+    );
     expect(screen.getByRole('switch', { name: 'Let visitors book a call' })).toBeChecked();
     expect(screen.getByRole('link', { name: 'Booking' })).toHaveAttribute('aria-current', 'page');
 
-    const rows = within(screen.getByRole('table', { name: 'Opening hours' })).getAllByRole('row').slice(1);
+    const rows = within(screen.getByRole('table', { name: 'Opening hours' }))
+      .getAllByRole('row')
+      .slice(1);
     expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(WEEKDAYS);
     expect(screen.getByRole('checkbox', { name: 'Open on Monday' })).toBeChecked();
     expect(screen.getByLabelText('Monday opening time')).toHaveValue('08:30');
@@ -101,7 +114,9 @@ describe('BookingSettingsPage', () => {
     const confirmSwitch = screen.getByRole('switch', { name: 'Always require email confirmation' });
     expect(confirmSwitch).toBeDisabled();
     expect(confirmSwitch).not.toBeChecked();
-    expect(confirmSwitch).toHaveAccessibleDescription('Email is off on this server, so no confirmation link could be sent. Set up email (SMTP_URL) to turn this on.');
+    expect(confirmSwitch).toHaveAccessibleDescription(
+      'Email is off on this server, so no confirmation link could be sent. Set up email (SMTP_URL) to turn this on.',
+    );
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(puts(calls)).toHaveLength(1));
     expect(puts(calls)[0]!.body).toMatchObject({ require_email_confirmation: false });
@@ -162,7 +177,7 @@ describe('BookingSettingsPage', () => {
     expect(screen.getByRole('button', { name: 'Remove Jul 4, 2026' })).toBeInTheDocument();
   });
 
-  it('checks in the browser with the schema\'s messages, focuses the first, and sends nothing', async () => {
+  it("checks in the browser with the schema's messages, focuses the first, and sends nothing", async () => {
     const user = userEvent.setup();
     const { calls } = serve();
     await renderPage();
@@ -202,12 +217,18 @@ describe('BookingSettingsPage', () => {
     expect(screen.queryByText('Choose at least one appointment type')).not.toBeInTheDocument();
   });
 
-  it('shows the server\'s field messages and an error toast when the save is refused', async () => {
+  it("shows the server's field messages and an error toast when the save is refused", async () => {
     const user = userEvent.setup();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { calls } = serve(undefined, () => ({
       status: 400,
-      body: { error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { hours: 'Give the hours of all seven weekdays', types: 'Choose Call or Zoom' } } },
+      body: {
+        error: {
+          code: 'validation_failed',
+          message: 'Some fields are not valid.',
+          fields: { hours: 'Give the hours of all seven weekdays', types: 'Choose Call or Zoom' },
+        },
+      },
     }));
     await renderPage();
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -216,7 +237,9 @@ describe('BookingSettingsPage', () => {
     expect(screen.getByRole('table', { name: 'Opening hours' })).toHaveAccessibleDescription('Give the hours of all seven weekdays');
     expect(screen.getByRole('checkbox', { name: 'Call' })).toHaveAccessibleDescription('Choose Call or Zoom');
     expect(screen.getByRole('checkbox', { name: 'Call' })).toHaveFocus();
-    await waitFor(() => expect(getToasts()).toEqual([expect.objectContaining({ kind: 'error', message: 'Failed to save booking settings' })]));
+    await waitFor(() =>
+      expect(getToasts()).toEqual([expect.objectContaining({ kind: 'error', message: 'Failed to save booking settings' })]),
+    );
     expect(puts(calls)).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
     expect(logged).toHaveBeenCalledWith('Saving the booking settings failed', expect.any(Error));
@@ -236,7 +259,11 @@ describe('BookingSettingsPage', () => {
     expect(input).not.toHaveAttribute('aria-invalid');
     await user.click(input);
     await user.keyboard('{Enter}');
-    expect(within(screen.getByRole('list', { name: 'Days off' })).getAllByRole('listitem').map((d) => d.firstChild?.textContent)).toEqual(['Nov 26, 2026', 'Dec 25, 2026']);
+    expect(
+      within(screen.getByRole('list', { name: 'Days off' }))
+        .getAllByRole('listitem')
+        .map((d) => d.firstChild?.textContent),
+    ).toEqual(['Nov 26, 2026', 'Dec 25, 2026']);
 
     fireEvent.change(input, { target: { value: '2026-12-25' } });
     await user.click(screen.getByRole('button', { name: 'Add' }));
@@ -251,7 +278,7 @@ describe('BookingSettingsPage', () => {
     expect(input).toHaveFocus();
   });
 
-  it('disables a weekday\'s times when it is closed and brings them back when it opens', async () => {
+  it("disables a weekday's times when it is closed and brings them back when it opens", async () => {
     const user = userEvent.setup();
     serve();
     await renderPage();

@@ -5,7 +5,14 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { SaveButton, SettingsFormPage, useFocusFirstInvalid } from './components/settings-form-parts.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useBookingSettings, useSaveBookingSettings, type BookingSettingsResponse } from './api/booking-settings.ts';
-import { checkBookingForm, NUMBER_FIELDS, serverFieldErrors, toFormValues, type BookingFormErrors, type BookingFormValues } from './booking-settings-form.ts';
+import {
+  checkBookingForm,
+  NUMBER_FIELDS,
+  serverFieldErrors,
+  toFormValues,
+  type BookingFormErrors,
+  type BookingFormValues,
+} from './booking-settings-form.ts';
 import { DaysOff } from './components/days-off.tsx';
 import { WeeklyHours } from './components/weekly-hours.tsx';
 
@@ -42,7 +49,9 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
   /** Changes some values and drops the messages of the fields named in `clear` (a key, or a prefix ending in '.'). */
   const change = (patch: Partial<BookingFormValues>, ...clear: string[]) => {
     setValues((v) => ({ ...v, ...patch }));
-    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([key]) => !clear.some((c) => (c.endsWith('.') ? key.startsWith(c) : key === c)))));
+    setErrors((e) =>
+      Object.fromEntries(Object.entries(e).filter(([key]) => !clear.some((c) => (c.endsWith('.') ? key.startsWith(c) : key === c)))),
+    );
   };
   const toggleType = (type: BookableType, on: boolean) =>
     change({ types: BOOKABLE_TYPES.filter((t) => (t === type ? on : values.types.includes(t))) }, 'types');

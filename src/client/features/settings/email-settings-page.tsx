@@ -29,7 +29,9 @@ export function EmailSettingsPage() {
           <MessageList messages={overview.data.messages} canRetry={overview.data.enabled} />
         </>
       ) : overview.isError ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The email settings could not be loaded.</p>
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">
+          The email settings could not be loaded.
+        </p>
       ) : (
         <Spinner className="py-16" label="Loading email settings..." />
       )}
@@ -64,9 +66,11 @@ function EmailStatus({ overview }: { overview: EmailOverview }) {
             </p>
           )}
           <p className="text-sm text-slate-600">
-            Links in emails point to <code className="rounded bg-slate-100 px-1 break-all">{overview.public_url}</code>
-            {' '}(set <code className="rounded bg-slate-100 px-1 break-all">PUBLIC_URL</code> if staff reach the dashboard at another address).{' '}
-            {overview.lead_reminder_hours > 0 ? `Leads are reminded ${overview.lead_reminder_hours} hours before an appointment.` : 'Leads get no appointment reminder.'}
+            Links in emails point to <code className="rounded bg-slate-100 px-1 break-all">{overview.public_url}</code> (set{' '}
+            <code className="rounded bg-slate-100 px-1 break-all">PUBLIC_URL</code> if staff reach the dashboard at another address).{' '}
+            {overview.lead_reminder_hours > 0
+              ? `Leads are reminded ${overview.lead_reminder_hours} hours before an appointment.`
+              : 'Leads get no appointment reminder.'}
           </p>
           {overview.queued > 0 ? <p className="text-sm text-slate-600">{overview.queued} waiting to be sent.</p> : null}
         </div>
@@ -99,8 +103,9 @@ function WeeklyReport({ enabled }: { enabled: boolean }) {
         <div className="min-w-0 space-y-1">
           <h2 className="text-lg font-semibold text-slate-900">Weekly report</h2>
           <p className="text-sm text-slate-600">
-            Every Monday at 8:00 AM (business time zone), last week&apos;s visitors, leads, calls booked, clients won and fees, with the change from the week
-            before, the top sources and the follow-ups due, go to each admin who turned on <strong className="font-medium">Weekly report</strong> in their{' '}
+            Every Monday at 8:00 AM (business time zone), last week&apos;s visitors, leads, calls booked, clients won and fees, with the
+            change from the week before, the top sources and the follow-ups due, go to each admin who turned on{' '}
+            <strong className="font-medium">Weekly report</strong> in their{' '}
             <Link to="/dashboard/account" className="text-blue-700 underline hover:text-blue-800">
               email preferences
             </Link>
@@ -139,12 +144,16 @@ function MessageList({ messages, canRetry }: { messages: EmailMessage[]; canRetr
                 <p className="text-xs text-slate-500">
                   {formatDate(m.created_at, DATE_TIME_FORMAT)}
                   {m.sent_at ? `, sent ${formatDate(m.sent_at, DATE_TIME_FORMAT)}` : ''}
-                  {m.status === 'queued' && m.attempts > 0 ? `, ${m.attempts} ${m.attempts === 1 ? 'try' : 'tries'} so far, next at ${formatDate(m.next_attempt_at, DATE_TIME_FORMAT)}` : ''}
+                  {m.status === 'queued' && m.attempts > 0
+                    ? `, ${m.attempts} ${m.attempts === 1 ? 'try' : 'tries'} so far, next at ${formatDate(m.next_attempt_at, DATE_TIME_FORMAT)}`
+                    : ''}
                 </p>
                 {m.error ? <p className="mt-1 text-sm break-words text-red-700">{m.error}</p> : null}
               </div>
               <div className="flex shrink-0 items-center gap-2">
-                <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${STATUS[m.status].className}`}>{STATUS[m.status].label}</span>
+                <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${STATUS[m.status].className}`}>
+                  {STATUS[m.status].label}
+                </span>
                 {canRetry && (m.status === 'failed' || m.status === 'not_sent') ? (
                   <button
                     type="button"

@@ -22,7 +22,11 @@ describe('SecuritySettingsPage', () => {
     const { calls } = mockApi((call) => {
       if (call.path !== '/api/settings/security') return undefined;
       if (call.method === 'GET') return { body: { require_two_factor: false } };
-      if (refuse) return { status: 409, body: { error: { code: 'conflict', message: 'Turn on two-factor for your own account first, so you are not locked out.' } } };
+      if (refuse)
+        return {
+          status: 409,
+          body: { error: { code: 'conflict', message: 'Turn on two-factor for your own account first, so you are not locked out.' } },
+        };
       return { body: call.body };
     });
     renderWithProviders(<SecuritySettingsPage />, { url: '/dashboard/settings/security', user: OWNER });
@@ -37,7 +41,9 @@ describe('SecuritySettingsPage', () => {
 
     refuse = true;
     await user.click(toggle);
-    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Turn on two-factor for your own account first, so you are not locked out.'));
+    await waitFor(() =>
+      expect(getToasts().map((t) => t.message)).toContain('Turn on two-factor for your own account first, so you are not locked out.'),
+    );
     expect(toggle).toBeChecked();
   });
 });

@@ -15,7 +15,8 @@ export function SecuritySettingsPage() {
     save.mutate(
       { require_two_factor: required },
       {
-        onSuccess: (saved) => toast.success(saved.require_two_factor ? 'Two-factor is now required for everyone.' : 'Two-factor is no longer required.'),
+        onSuccess: (saved) =>
+          toast.success(saved.require_two_factor ? 'Two-factor is now required for everyone.' : 'Two-factor is no longer required.'),
         onError: (err) => toast.error(err instanceof ApiError ? err.message : 'Failed to save the security settings'),
         onSettled: () => setPending(undefined),
       },
@@ -42,8 +43,8 @@ export function SecuritySettingsPage() {
             <span>
               <span className="block font-medium text-slate-800">Require two-factor authentication for everyone</span>
               <span className="block text-slate-600">
-                People without it are sent to set it up the next time they open the dashboard, and cannot use the rest until they have. Turn it on for your own
-                account first (Your account → Two-factor authentication).
+                People without it are sent to set it up the next time they open the dashboard, and cannot use the rest until they have. Turn
+                it on for your own account first (Your account → Two-factor authentication).
               </span>
             </span>
           </label>

@@ -31,8 +31,28 @@ const member = (over: Partial<TeamMember>): TeamMember => ({
   ...over,
 });
 const TEAM: Team = {
-  members: [member({}), member({ id: SAM, email: 'sam@example.com', display_name: 'Sam Staff', phone: '(301) 555-0142', role: 'staff', owned_leads: 3, two_factor: true })],
-  invites: [{ id: 'abcdef0123456789', email: 'kim@example.com', role: 'staff', created_at: '2026-11-20T10:00:00.000Z', expires_at: '2099-11-23T10:00:00.000Z', invited_by: 'Olive Owner' }],
+  members: [
+    member({}),
+    member({
+      id: SAM,
+      email: 'sam@example.com',
+      display_name: 'Sam Staff',
+      phone: '(301) 555-0142',
+      role: 'staff',
+      owned_leads: 3,
+      two_factor: true,
+    }),
+  ],
+  invites: [
+    {
+      id: 'abcdef0123456789',
+      email: 'kim@example.com',
+      role: 'staff',
+      created_at: '2026-11-20T10:00:00.000Z',
+      expires_at: '2099-11-23T10:00:00.000Z',
+      invited_by: 'Olive Owner',
+    },
+  ],
 };
 
 function serve(team: Team = TEAM) {
@@ -40,19 +60,32 @@ function serve(team: Team = TEAM) {
     if (call.method === 'GET' && call.path === '/api/team') return { body: team };
     if (call.method === 'POST' && call.path === '/api/team/invites') {
       const body = call.body as { email: string; role: 'staff' | 'owner' };
-      if (body.email === 'olive@example.com') return { status: 409, body: { error: { code: 'conflict', message: 'Someone on the team already uses that email.' } } };
-      return { status: 201, body: { invite: { ...TEAM.invites[0]!, email: body.email, role: body.role }, link: 'http://localhost/invite/TOKEN', emailed: false } };
+      if (body.email === 'olive@example.com')
+        return { status: 409, body: { error: { code: 'conflict', message: 'Someone on the team already uses that email.' } } };
+      return {
+        status: 201,
+        body: {
+          invite: { ...TEAM.invites[0]!, email: body.email, role: body.role },
+          link: 'http://localhost/invite/TOKEN',
+          emailed: false,
+        },
+      };
     }
-    if (call.method === 'POST' && call.path === `/api/team/members/${SAM}/deactivate`) return { body: { ...team.members[1]!, deactivated_at: '2026-11-24T10:00:00.000Z' } };
+    if (call.method === 'POST' && call.path === `/api/team/members/${SAM}/deactivate`)
+      return { body: { ...team.members[1]!, deactivated_at: '2026-11-24T10:00:00.000Z' } };
     if (call.method === 'PATCH' && call.path === `/api/team/members/${OLIVE}`) {
-      return { status: 409, body: { error: { code: 'conflict', message: 'The team needs at least one active owner: make someone else an owner first.' } } };
+      return {
+        status: 409,
+        body: { error: { code: 'conflict', message: 'The team needs at least one active owner: make someone else an owner first.' } },
+      };
     }
     if (call.method === 'POST' && call.path === `/api/team/members/${SAM}/reassign`) return { body: { moved: 3 } };
     return undefined;
   });
 }
 
-const render = () => renderWithProviders(<TeamPage />, { url: '/dashboard/settings/team', user: { id: OLIVE, email: 'olive@example.com', role: 'owner' } });
+const render = () =>
+  renderWithProviders(<TeamPage />, { url: '/dashboard/settings/team', user: { id: OLIVE, email: 'olive@example.com', role: 'owner' } });
 
 describe('TeamPage', () => {
   it('lists the people (name, email and phone, role, two-factor, leads, "You") and the pending invitations', async () => {
@@ -118,6 +151,8 @@ describe('TeamPage', () => {
     render();
     await screen.findAllByTestId('team-member');
     await userEvent.setup().selectOptions(screen.getByRole('combobox', { name: 'Role of olive@example.com' }), 'staff');
-    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('The team needs at least one active owner: make someone else an owner first.'));
+    await waitFor(() =>
+      expect(getToasts().map((t) => t.message)).toContain('The team needs at least one active owner: make someone else an owner first.'),
+    );
   });
 });

@@ -87,7 +87,13 @@ function InviteForm() {
           error={error}
           onChange={(e) => setEmail(e.currentTarget.value)}
         />
-        <SelectField label="Role" name="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)} className="sm:w-40">
+        <SelectField
+          label="Role"
+          name="invite-role"
+          value={role}
+          onChange={(e) => setRole(e.currentTarget.value as Role)}
+          className="sm:w-40"
+        >
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {ROLE_LABEL[r]}
@@ -128,7 +134,11 @@ function InviteLink({ created }: { created: InviteCreated }) {
           onFocus={(e) => e.currentTarget.select()}
           className="min-w-0 flex-1 rounded-md border border-blue-200 bg-white px-3 py-2 font-mono text-xs text-slate-800"
         />
-        <button type="button" onClick={() => void copy()} className="inline-flex items-center justify-center gap-2 rounded-md border border-blue-300 bg-white px-3 py-2 font-medium text-blue-800 hover:bg-blue-100">
+        <button
+          type="button"
+          onClick={() => void copy()}
+          className="inline-flex items-center justify-center gap-2 rounded-md border border-blue-300 bg-white px-3 py-2 font-medium text-blue-800 hover:bg-blue-100"
+        >
           <Copy className="h-4 w-4" aria-hidden="true" /> Copy link
         </button>
       </div>
@@ -146,16 +156,26 @@ function PendingInvites({ invites }: { invites: Invite[] }) {
       ) : (
         <ul className="divide-y divide-slate-200">
           {invites.map((invite) => (
-            <li key={invite.id} className="flex flex-col gap-2 px-5 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid="team-invite">
+            <li
+              key={invite.id}
+              className="flex flex-col gap-2 px-5 py-4 sm:flex-row sm:items-center sm:justify-between"
+              data-testid="team-invite"
+            >
               <div className="min-w-0">
                 <p className="font-medium break-all text-slate-900">{invite.email}</p>
                 <p className="mt-1 text-sm text-slate-600">
-                  {ROLE_LABEL[invite.role]} · invited by {invite.invited_by ?? 'a former member'} · expires <RelativeTime iso={invite.expires_at} />
+                  {ROLE_LABEL[invite.role]} · invited by {invite.invited_by ?? 'a former member'} · expires{' '}
+                  <RelativeTime iso={invite.expires_at} />
                 </p>
               </div>
               <RowButton
                 label={`Withdraw the invitation to ${invite.email}`}
-                onClick={() => revoke.mutate(invite.id, { onSuccess: () => toast.success('Invitation withdrawn.'), onError: failed('Failed to withdraw the invitation') })}
+                onClick={() =>
+                  revoke.mutate(invite.id, {
+                    onSuccess: () => toast.success('Invitation withdrawn.'),
+                    onError: failed('Failed to withdraw the invitation'),
+                  })
+                }
               >
                 Withdraw
               </RowButton>

@@ -28,7 +28,10 @@ export function checkWebsiteForm(values: WebsiteContent): { content: WebsiteCont
     headline: check('headline', values.headline, R.headline),
     subheadline: check('subheadline', values.subheadline, R.subheadline),
     highlights: texts('highlights', values.highlights, R.highlight),
-    stats: values.stats.map((s, i) => ({ value: check(`stats.${i}.value`, s.value, R.statValue), label: check(`stats.${i}.label`, s.label, R.statLabel) })),
+    stats: values.stats.map((s, i) => ({
+      value: check(`stats.${i}.value`, s.value, R.statValue),
+      label: check(`stats.${i}.label`, s.label, R.statLabel),
+    })),
     about_intro: check('about_intro', values.about_intro, R.paragraph),
     about_more: check('about_more', values.about_more, R.paragraph),
     about_points: texts('about_points', values.about_points, R.point),

@@ -22,7 +22,8 @@ function serve(save?: (call: ApiCall) => { status?: number; body: unknown }) {
   return mockApi((call) => {
     if (call.path !== '/api/website') return undefined;
     if (call.method === 'GET') return { body: SAVED };
-    if (call.method === 'PUT') return save ? save(call) : { body: { ...(call.body as WebsiteContent), updated_at: new Date().toISOString() } };
+    if (call.method === 'PUT')
+      return save ? save(call) : { body: { ...(call.body as WebsiteContent), updated_at: new Date().toISOString() } };
     return undefined;
   });
 }
@@ -55,9 +56,13 @@ describe('WebsiteSettingsPage', () => {
     expect(screen.getByLabelText('Email')).toHaveValue('hello@harbor.test');
     expect(screen.getByLabelText('Phone')).toHaveValue('(410) 555-0199');
     expect(screen.getByLabelText('Reason 3 title')).toHaveValue('All 50 States');
-    expect(screen.getByLabelText('Step 2: Get your report')).toHaveValue('Within 24 hours you receive a detailed report, reviewed by a local expert.');
+    expect(screen.getByLabelText('Step 2: Get your report')).toHaveValue(
+      'Within 24 hours you receive a detailed report, reviewed by a local expert.',
+    );
     expect(screen.getByLabelText('Footer tagline')).toHaveValue(SAVED.tagline);
-    expect(screen.getByRole('complementary', { name: 'Preview' })).toHaveTextContent('Harbor Diligence | Real Estate Due Diligence & Underwriting');
+    expect(screen.getByRole('complementary', { name: 'Preview' })).toHaveTextContent(
+      'Harbor Diligence | Real Estate Due Diligence & Underwriting',
+    );
   });
 
   it('removes figures down to one and adds them up to four, moving focus to what comes next, and saves what is shown', async () => {
@@ -69,7 +74,11 @@ describe('WebsiteSettingsPage', () => {
 
     await user.click(within(figures).getByRole('button', { name: 'Remove figure 2' }));
     expect(within(figures).getByRole('button', { name: 'Add a figure' })).toHaveFocus();
-    expect(within(figures).getAllByLabelText(/^Figure \d$/).map((f) => (f as HTMLInputElement).value)).toEqual(['24hr', '100+', '5,000+']);
+    expect(
+      within(figures)
+        .getAllByLabelText(/^Figure \d$/)
+        .map((f) => (f as HTMLInputElement).value),
+    ).toEqual(['24hr', '100+', '5,000+']);
     await user.click(within(figures).getByRole('button', { name: 'Remove figure 3' }));
     await user.click(within(figures).getByRole('button', { name: 'Remove figure 2' }));
     expect(within(figures).getByRole('button', { name: 'Remove figure 1' })).toBeDisabled();
@@ -111,13 +120,24 @@ describe('WebsiteSettingsPage', () => {
 
   it('shows the server’s refusal under the field and keeps what was typed', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    serve(() => ({ status: 400, body: { error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { tagline: 'Tagline must be at most 200 characters' } } } }));
+    serve(() => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'validation_failed',
+          message: 'Some fields are not valid.',
+          fields: { tagline: 'Tagline must be at most 200 characters' },
+        },
+      },
+    }));
     await renderPage();
     const user = userEvent.setup();
     await user.clear(screen.getByLabelText('Footer tagline'));
     await user.type(screen.getByLabelText('Footer tagline'), 'Diligence for the Mid-Atlantic');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.getByLabelText('Footer tagline')).toHaveAccessibleDescription('Tagline must be at most 200 characters'));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Footer tagline')).toHaveAccessibleDescription('Tagline must be at most 200 characters'),
+    );
     expect(screen.getByLabelText('Footer tagline')).toHaveValue('Diligence for the Mid-Atlantic');
   });
 });

@@ -20,7 +20,8 @@ export function WebsiteSettingsPage() {
 }
 
 const card = 'rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5';
-const smallButton = 'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60';
+const smallButton =
+  'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60';
 
 type TextKey = { [K in keyof WebsiteContent]: WebsiteContent[K] extends string ? K : never }[keyof WebsiteContent];
 type ListKey = 'highlights' | 'about_points' | 'steps';
@@ -80,26 +81,38 @@ function WebsiteForm({ saved }: { saved: WebsiteContent }) {
     setValues(next);
     setErrors(({ [key]: _, ...rest }) => rest);
   };
-  const text = (key: TextKey) => ({ value: values[key], error: errors[key], onChange: (e: { currentTarget: { value: string } }) => change(key, { ...values, [key]: e.currentTarget.value }) });
+  const text = (key: TextKey) => ({
+    value: values[key],
+    error: errors[key],
+    onChange: (e: { currentTarget: { value: string } }) => change(key, { ...values, [key]: e.currentTarget.value }),
+  });
   const item = (key: ListKey, i: number) => ({
     value: values[key][i] ?? '',
     error: errors[`${key}.${i}`],
-    onChange: (e: { currentTarget: { value: string } }) => change(`${key}.${i}`, { ...values, [key]: values[key].map((v, j) => (j === i ? e.currentTarget.value : v)) }),
+    onChange: (e: { currentTarget: { value: string } }) =>
+      change(`${key}.${i}`, { ...values, [key]: values[key].map((v, j) => (j === i ? e.currentTarget.value : v)) }),
   });
   const cardPart = (key: CardKey, i: number, part: 'title' | 'text') => ({
     value: values[key][i]?.[part] ?? '',
     error: errors[`${key}.${i}.${part}`],
     onChange: (e: { currentTarget: { value: string } }) =>
-      change(`${key}.${i}.${part}`, { ...values, [key]: values[key].map((c, j) => (j === i ? { ...c, [part]: e.currentTarget.value } : c)) }),
+      change(`${key}.${i}.${part}`, {
+        ...values,
+        [key]: values[key].map((c, j) => (j === i ? { ...c, [part]: e.currentTarget.value } : c)),
+      }),
   });
   const stat = (i: number, part: 'value' | 'label') => ({
     value: values.stats[i]?.[part] ?? '',
     error: errors[`stats.${i}.${part}`],
     onChange: (e: { currentTarget: { value: string } }) =>
-      change(`stats.${i}.${part}`, { ...values, stats: values.stats.map((s, j) => (j === i ? { ...s, [part]: e.currentTarget.value } : s)) }),
+      change(`stats.${i}.${part}`, {
+        ...values,
+        stats: values.stats.map((s, j) => (j === i ? { ...s, [part]: e.currentTarget.value } : s)),
+      }),
   });
   // Adding or removing a figure renumbers the ones after it: their messages go, and are given again at the next save.
-  const withoutStatErrors = (all: WebsiteErrors) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== 'stats' && !key.startsWith('stats.')));
+  const withoutStatErrors = (all: WebsiteErrors) =>
+    Object.fromEntries(Object.entries(all).filter(([key]) => key !== 'stats' && !key.startsWith('stats.')));
   const addFigure = () => {
     setValues({ ...values, stats: [...values.stats, { value: '', label: '' }] });
     setErrors(withoutStatErrors);
@@ -137,11 +150,15 @@ function WebsiteForm({ saved }: { saved: WebsiteContent }) {
             Website
           </h2>
           <p className="text-sm text-slate-600">
-            Everything your public website says about your firm: your name, how to reach you, and every claim on the pages. Changes go live as soon as you save.
+            Everything your public website says about your firm: your name, how to reach you, and every claim on the pages. Changes go live
+            as soon as you save.
           </p>
         </div>
 
-        <Section legend="Brand and contact" hint="Shown in the header, the footer, the contact section and the legal pages, and in the emails your clients get.">
+        <Section
+          legend="Brand and contact"
+          hint="Shown in the header, the footer, the contact section and the legal pages, and in the emails your clients get."
+        >
           <TextField label="Brand name" autoComplete="organization" {...text('site_name')} />
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField label="Email" type="email" inputMode="email" autoComplete="email" {...text('email')} />
@@ -163,18 +180,33 @@ function WebsiteForm({ saved }: { saved: WebsiteContent }) {
           ))}
         </Section>
 
-        <Section legend="Figures under the headline" hint={`From ${WEBSITE_STATS_MIN} to ${WEBSITE_STATS}: a figure and what it counts, like "24hr" and "Turnaround".`}>
+        <Section
+          legend="Figures under the headline"
+          hint={`From ${WEBSITE_STATS_MIN} to ${WEBSITE_STATS}: a figure and what it counts, like "24hr" and "Turnaround".`}
+        >
           {values.stats.map((_, i) => (
             <div key={i} className="grid items-start gap-3 sm:grid-cols-[9rem_minmax(0,1fr)_auto]">
               <TextField ref={i === values.stats.length - 1 ? newFigureRef : undefined} label={`Figure ${i + 1}`} {...stat(i, 'value')} />
               <TextField label={`Label ${i + 1}`} {...stat(i, 'label')} />
-              <button type="button" className={`${smallButton} sm:mt-6`} disabled={values.stats.length <= WEBSITE_STATS_MIN} onClick={() => removeFigure(i)} aria-label={`Remove figure ${i + 1}`}>
+              <button
+                type="button"
+                className={`${smallButton} sm:mt-6`}
+                disabled={values.stats.length <= WEBSITE_STATS_MIN}
+                onClick={() => removeFigure(i)}
+                aria-label={`Remove figure ${i + 1}`}
+              >
                 Remove
               </button>
             </div>
           ))}
           {errors.stats ? <p className="text-sm text-red-700">{errors.stats}</p> : null}
-          <button ref={addFigureRef} type="button" className={smallButton} disabled={values.stats.length >= WEBSITE_STATS} onClick={addFigure}>
+          <button
+            ref={addFigureRef}
+            type="button"
+            className={smallButton}
+            disabled={values.stats.length >= WEBSITE_STATS}
+            onClick={addFigure}
+          >
             Add a figure
           </button>
         </Section>

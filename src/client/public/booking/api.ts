@@ -2,17 +2,24 @@ import type { Availability, PendingBooking, PublicBooking } from '#shared/schema
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 /** The visitor's side of booking: open times, and their own booking through its private token. */
-export const getAvailability = (from: string, to: string) => apiRequest<Availability>('GET', `/api/public/availability?from=${from}&to=${to}`);
+export const getAvailability = (from: string, to: string) =>
+  apiRequest<Availability>('GET', `/api/public/availability?from=${from}&to=${to}`);
 
 /** The visitor's own time zone, as the browser names it: the server keeps it, so the mails show their clock. */
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Booked (201), or held until the visitor confirms it from our email (202, `status: 'pending'`). */
 export const bookCall = (token: string, start: string, type: string) =>
-  apiRequest<PublicBooking | PendingBooking>('POST', '/api/public/bookings', { booking_token: token, start, type, time_zone: browserTimeZone() });
+  apiRequest<PublicBooking | PendingBooking>('POST', '/api/public/bookings', {
+    booking_token: token,
+    start,
+    type,
+    time_zone: browserTimeZone(),
+  });
 
 /** Confirms a held booking with the code of the emailed link. */
-export const confirmCall = (token: string, code: string) => apiRequest<PublicBooking>('POST', apiPath`/api/public/bookings/${token}/confirm`, { code });
+export const confirmCall = (token: string, code: string) =>
+  apiRequest<PublicBooking>('POST', apiPath`/api/public/bookings/${token}/confirm`, { code });
 
 export const isPending = (b: PublicBooking | PendingBooking): b is PendingBooking => 'status' in b && b.status === 'pending';
 

@@ -12,7 +12,12 @@ import { bookedNote } from './told.ts';
  */
 export function BookingFlow({ token, onFinished }: { token: string; onFinished: () => void }) {
   const [booked, setBooked] = useState<PublicBooking | PendingBooking | null>(null);
-  if (booked) return isPending(booked) ? <PendingCall booking={booked} onFinished={onFinished} /> : <BookedCall booking={booked} onFinished={onFinished} />;
+  if (booked)
+    return isPending(booked) ? (
+      <PendingCall booking={booked} onFinished={onFinished} />
+    ) : (
+      <BookedCall booking={booked} onFinished={onFinished} />
+    );
   return (
     <SlotPicker
       token={token}
@@ -46,7 +51,11 @@ export function BookedCall({ booking, onFinished }: { booking: PublicBooking; on
         <span className="text-slate-600"> (your private link: keep it to yourself)</span>
       </p>
       {onFinished && (
-        <button type="button" onClick={onFinished} className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+        <button
+          type="button"
+          onClick={onFinished}
+          className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
+        >
           Send another request
         </button>
       )}
@@ -74,9 +83,15 @@ export function PendingCall({ booking, onFinished }: { booking: PendingBooking; 
       <p className="text-lg text-slate-800">
         We have emailed you a link to confirm your {callName(held.type)} on <strong>{whenLabel(held.start, booking.time_zone)}</strong>.
       </p>
-      <p className="text-slate-600">The time is yours once you confirm it: until then others may still book it. The link works for 30 minutes, until {until}.</p>
+      <p className="text-slate-600">
+        The time is yours once you confirm it: until then others may still book it. The link works for 30 minutes, until {until}.
+      </p>
       {onFinished && (
-        <button type="button" onClick={onFinished} className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+        <button
+          type="button"
+          onClick={onFinished}
+          className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
+        >
           Send another request
         </button>
       )}

@@ -39,15 +39,29 @@ export function ManageBooking() {
 
   useEffect(() => {
     getBooking(token).then(setBooking, (e: unknown) =>
-      setError(e instanceof ApiError && e.status < 500 ? 'This booking link is not valid or has expired.' : 'Your booking could not be loaded. Please reload the page.'),
+      setError(
+        e instanceof ApiError && e.status < 500
+          ? 'This booking link is not valid or has expired.'
+          : 'Your booking could not be loaded. Please reload the page.',
+      ),
     );
   }, [token]);
   useEffect(() => {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 
-  if (error) return <p role="alert" className="text-slate-700">{error}</p>;
-  if (!booking) return <p role="status" className="text-slate-600">Loading your booking…</p>;
+  if (error)
+    return (
+      <p role="alert" className="text-slate-700">
+        {error}
+      </p>
+    );
+  if (!booking)
+    return (
+      <p role="status" className="text-slate-600">
+        Loading your booking…
+      </p>
+    );
 
   const call = booking.booking;
   const done = (next: PublicBooking, message: string) => {
@@ -96,7 +110,12 @@ export function ManageBooking() {
     return (
       <div className="grid gap-4">
         {notice && (
-          <p ref={noticeRef} tabIndex={-1} role="alert" className="rounded-md bg-red-50 px-4 py-3 font-medium text-red-800 focus:outline-none">
+          <p
+            ref={noticeRef}
+            tabIndex={-1}
+            role="alert"
+            className="rounded-md bg-red-50 px-4 py-3 font-medium text-red-800 focus:outline-none"
+          >
             {notice}
           </p>
         )}
@@ -138,15 +157,21 @@ export function ManageBooking() {
   return (
     <div className="grid gap-4">
       {notice && (
-        <p ref={noticeRef} tabIndex={-1} role="status" className="rounded-md bg-brand-50 px-4 py-3 font-medium text-navy-900 focus:outline-none">
+        <p
+          ref={noticeRef}
+          tabIndex={-1}
+          role="status"
+          className="rounded-md bg-brand-50 px-4 py-3 font-medium text-navy-900 focus:outline-none"
+        >
           {notice}
         </p>
       )}
       <p className="text-lg text-slate-800">Hello {booking.first_name},</p>
       {booking.pending && call?.status !== 'scheduled' ? (
         <p className="text-slate-700">
-          We have emailed you a link to confirm your {callName(booking.pending.type)} on <strong>{whenLabel(booking.pending.start, booking.time_zone)}</strong>. The
-          time is yours once you confirm it; the link works until {clockLabel(booking.pending.expires_at, booking.time_zone)}.
+          We have emailed you a link to confirm your {callName(booking.pending.type)} on{' '}
+          <strong>{whenLabel(booking.pending.start, booking.time_zone)}</strong>. The time is yours once you confirm it; the link works
+          until {clockLabel(booking.pending.expires_at, booking.time_zone)}.
         </p>
       ) : !call ? (
         <p className="text-slate-700">You have not booked a time yet.</p>
@@ -168,10 +193,20 @@ export function ManageBooking() {
             Cancel your call? This cannot be undone.
           </p>
           <div className="flex flex-wrap gap-3">
-            <button type="button" disabled={busy} onClick={() => void cancel()} className="rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60">
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void cancel()}
+              className="rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
+            >
               {busy ? 'Cancelling…' : 'Yes, cancel it'}
             </button>
-            <button type="button" autoFocus onClick={() => setView('show')} className="rounded-md border border-slate-300 bg-white px-4 py-2 font-semibold text-navy-900">
+            <button
+              type="button"
+              autoFocus
+              onClick={() => setView('show')}
+              className="rounded-md border border-slate-300 bg-white px-4 py-2 font-semibold text-navy-900"
+            >
               Keep it
             </button>
           </div>
@@ -180,16 +215,28 @@ export function ManageBooking() {
         <div className="flex flex-wrap gap-3">
           {booking.can_change && (
             <>
-              <button type="button" onClick={() => setView('move')} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+              <button
+                type="button"
+                onClick={() => setView('move')}
+                className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+              >
                 Move my call
               </button>
-              <button type="button" onClick={() => setView('confirm-cancel')} className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+              <button
+                type="button"
+                onClick={() => setView('confirm-cancel')}
+                className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
+              >
                 Cancel my call
               </button>
             </>
           )}
           {booking.can_book && (
-            <button type="button" onClick={() => setView('book')} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+            <button
+              type="button"
+              onClick={() => setView('book')}
+              className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+            >
               Book a time
             </button>
           )}
@@ -208,4 +255,3 @@ export function ManageBooking() {
     </div>
   );
 }
-

@@ -33,17 +33,22 @@ function format(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
 }
 
 /** "Tue, Nov 24" for a business date. */
-export const dayLabel = (date: string) => format({ timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
+export const dayLabel = (date: string) =>
+  format({ timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
 
 /** "Tuesday, November 24" for a business date. */
-export const longDayLabel = (date: string) => format({ timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
+export const longDayLabel = (date: string) =>
+  format({ timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
 
 /** "10:00 AM" on the business clock. */
-export const businessTime = (iso: string, timeZone: string) => format({ timeZone, hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+export const businessTime = (iso: string, timeZone: string) =>
+  format({ timeZone, hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
 
 /** "EST" / "EDT": the business zone's short name at that moment. */
 export function zoneName(iso: string, timeZone: string): string {
-  const part = format({ timeZone, timeZoneName: 'short', hour: 'numeric' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName');
+  const part = format({ timeZone, timeZoneName: 'short', hour: 'numeric' })
+    .formatToParts(new Date(iso))
+    .find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 
@@ -68,7 +73,8 @@ const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
  * their clock first and the firm's beside it, or "Tuesday, November 24 at 10:00 AM EST" when the
  * two agree (docs/product-rules.md, "Booking").
  */
-export const whenLabel = (iso: string, timeZone: string, visitorZone: string = deviceZone()) => bothClocks(iso, timeZone, visitorZone, { day: LONG_DAY });
+export const whenLabel = (iso: string, timeZone: string, visitorZone: string = deviceZone()) =>
+  bothClocks(iso, timeZone, visitorZone, { day: LONG_DAY });
 
 /** A time alone, the same way: "7:30 AM PST (10:30 AM EST)". */
 export const clockLabel = (iso: string, timeZone: string, visitorZone: string = deviceZone()) => bothClocks(iso, timeZone, visitorZone);
@@ -82,4 +88,5 @@ export function availabilityPage(from: string): { from: string; to: string } {
   return { from, to: addDays(from, AVAILABILITY_MAX_DAYS - 1) };
 }
 
-export const firstAvailabilityPage = (now = new Date()) => availabilityPage(new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10));
+export const firstAvailabilityPage = (now = new Date()) =>
+  availabilityPage(new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10));

@@ -21,7 +21,9 @@ const asked: { from: string; to: string }[] = [];
 let failNext = false;
 
 function answer(from: string, to: string) {
-  const slots = openDays.filter((d) => d >= from && d <= to && d <= lastDate).flatMap((d) => [`${d}T09:00:00-05:00`, `${d}T10:00:00-05:00`]);
+  const slots = openDays
+    .filter((d) => d >= from && d <= to && d <= lastDate)
+    .flatMap((d) => [`${d}T09:00:00-05:00`, `${d}T10:00:00-05:00`]);
   return { enabled: true, time_zone: 'America/New_York', slot_minutes: 60, types: ['Call', 'Zoom'], slots, last_date: lastDate };
 }
 
@@ -50,7 +52,16 @@ const dayRadios = () => within(screen.getByRole('group', { name: 'Day' })).getAl
 const days = (from: string, to: string) => (utcDay(to) - utcDay(from)) / 86_400_000 + 1;
 
 function renderPicker() {
-  render(<SlotPicker token={'t'.repeat(43)} mode="book" heading="Pick a time for your free call" onDone={() => {}} onSkip={() => {}} skipLabel="Skip, call me instead" />);
+  render(
+    <SlotPicker
+      token={'t'.repeat(43)}
+      mode="book"
+      heading="Pick a time for your free call"
+      onDone={() => {}}
+      onSkip={() => {}}
+      skipLabel="Skip, call me instead"
+    />,
+  );
 }
 
 describe('SlotPicker paging', () => {

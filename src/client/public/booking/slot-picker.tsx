@@ -3,7 +3,16 @@ import type { Availability, PendingBooking, PublicBooking } from '#shared/schema
 import { ApiError } from '#client/lib/api-client.ts';
 import { bookCall, getAvailability, moveCall } from './api.ts';
 import { addDays } from '#shared/zoned-time';
-import { availabilityPage, businessTime, dayLabel, firstAvailabilityPage, groupByDay, localTime, longDayLabel, zoneName } from './slot-format.ts';
+import {
+  availabilityPage,
+  businessTime,
+  dayLabel,
+  firstAvailabilityPage,
+  groupByDay,
+  localTime,
+  longDayLabel,
+  zoneName,
+} from './slot-format.ts';
 
 const DAYS_SHOWN = 6;
 const NO_TIMES = 'There are no open times right now. We will call you to agree a time.';
@@ -119,7 +128,11 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
       {loadError && dayKeys.length === 0 ? (
         <div role="alert" className="grid gap-3 text-slate-700">
           <p>{LOAD_FAILED}</p>
-          <button type="button" onClick={retry} className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={retry}
+            className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
+          >
             Try again
           </button>
         </div>
@@ -134,13 +147,17 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
       ) : (
         <form noValidate onSubmit={(e) => void onSubmit(e)} aria-label={heading} className="grid gap-5">
           <p className="text-sm text-slate-600">
-            Times are in {zoneName(availability.slots[0]!, timeZone)} ({timeZone.replace(/_/g, ' ')}), {availability.slot_minutes} minutes each.
+            Times are in {zoneName(availability.slots[0]!, timeZone)} ({timeZone.replace(/_/g, ' ')}), {availability.slot_minutes} minutes
+            each.
           </p>
           <fieldset className="grid gap-2">
             <legend className="mb-2 font-semibold text-navy-900">Day</legend>
             <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
               {dayKeys.slice(0, shown).map((d) => (
-                <label key={d} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                <label
+                  key={d}
+                  className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+                >
                   <input
                     type="radio"
                     name="booking-day"
@@ -161,7 +178,11 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
             </div>
             <div className="flex flex-wrap items-center gap-3 text-sm">
               {(dayKeys.length > shown || nextFrom !== null) && !loadError && (
-                <button type="button" onClick={() => setShown((n) => n + DAYS_SHOWN)} className="font-semibold text-brand-700 hover:underline">
+                <button
+                  type="button"
+                  onClick={() => setShown((n) => n + DAYS_SHOWN)}
+                  className="font-semibold text-brand-700 hover:underline"
+                >
                   Show more days
                 </button>
               )}
@@ -172,7 +193,11 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
             {loadError && (
               <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
                 <span>{MORE_FAILED}</span>
-                <button type="button" onClick={retry} className="rounded-md border border-slate-300 px-3 py-1 font-semibold text-navy-900 hover:bg-slate-50">
+                <button
+                  type="button"
+                  onClick={retry}
+                  className="rounded-md border border-slate-300 px-3 py-1 font-semibold text-navy-900 hover:bg-slate-50"
+                >
                   Try again
                 </button>
               </div>
@@ -184,8 +209,18 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
               {times.map((s) => {
                 const local = localTime(s, timeZone, visitorZone);
                 return (
-                  <label key={s} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
-                    <input type="radio" name="booking-time" value={s} checked={slot === s} onChange={() => setSlot(s)} className="accent-brand-600" />
+                  <label
+                    key={s}
+                    className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+                  >
+                    <input
+                      type="radio"
+                      name="booking-time"
+                      value={s}
+                      checked={slot === s}
+                      onChange={() => setSlot(s)}
+                      className="accent-brand-600"
+                    />
                     <span className="leading-tight">
                       {businessTime(s, timeZone)}
                       {local && <span className="block text-xs text-slate-600">{local}</span>}
@@ -201,7 +236,14 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
               <div className="flex gap-4">
                 {availability.types.map((t) => (
                   <label key={t} className="flex items-center gap-2">
-                    <input type="radio" name="booking-type" value={t} checked={type === t} onChange={() => setType(t)} className="accent-brand-600" />
+                    <input
+                      type="radio"
+                      name="booking-type"
+                      value={t}
+                      checked={type === t}
+                      onChange={() => setType(t)}
+                      className="accent-brand-600"
+                    />
                     {t === 'Call' ? 'Phone call' : 'Zoom'}
                   </label>
                 ))}
@@ -229,7 +271,11 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
         </form>
       )}
       {(!availability || dayKeys.length === 0) && (
-        <button type="button" onClick={onSkip} className="justify-self-start rounded-md px-3 py-2 font-semibold text-brand-700 hover:underline">
+        <button
+          type="button"
+          onClick={onSkip}
+          className="justify-self-start rounded-md px-3 py-2 font-semibold text-brand-700 hover:underline"
+        >
           {skipLabel}
         </button>
       )}

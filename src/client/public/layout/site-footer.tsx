@@ -55,9 +55,7 @@ export function SiteFooter() {
         <FooterLinks heading="Legal" links={LEGAL_LINKS} />
       </div>
       <div className="border-t border-white/10">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-slate-400 sm:px-6">
-          {`© ${year} ${name}. All rights reserved.`}
-        </p>
+        <p className="mx-auto max-w-6xl px-4 py-6 text-slate-400 sm:px-6">{`© ${year} ${name}. All rights reserved.`}</p>
       </div>
     </footer>
   );

@@ -7,8 +7,7 @@ import { BrandMark } from './brand-mark.tsx';
 export const NAV_SCROLL_THRESHOLD_PX = 10;
 
 const linkClass = 'rounded-md px-3 py-2 text-sm font-medium text-slate-100 hover:bg-white/10 hover:text-white';
-const loginClass =
-  'rounded-md border border-white/40 px-4 py-2 text-sm font-semibold text-white hover:border-white hover:bg-white/10';
+const loginClass = 'rounded-md border border-white/40 px-4 py-2 text-sm font-semibold text-white hover:border-white hover:bg-white/10';
 
 /**
  * Top navigation. On the landing page it starts transparent over the dark hero and turns

@@ -23,8 +23,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
   careers: {
     title: 'Careers',
     description: 'Join {site}: U.S.-based real estate analysts and local market experts.',
-    intro:
-      '{site} is a small, U.S.-based team of real estate analysts who help investors decide on deals quickly and with confidence.',
+    intro: '{site} is a small, U.S.-based team of real estate analysts who help investors decide on deals quickly and with confidence.',
     sections: [
       {
         heading: 'Who we look for',
@@ -90,9 +89,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
       },
       {
         heading: 'How we use your information',
-        paragraphs: [
-          'Our staff use your contact details to answer your request and schedule a call. Only signed-in staff can see leads.',
-        ],
+        paragraphs: ['Our staff use your contact details to answer your request and schedule a call. Only signed-in staff can see leads.'],
       },
       {
         heading: 'Contact',

@@ -41,16 +41,24 @@ describe('the backup control socket', () => {
     const socketPath = socketIn('control-serial');
     let running = 0;
     let most = 0;
-    const stop = await serveBackups(socketPath, async () => {
-      most = Math.max(most, ++running);
-      // A real wait: the requests come over a real socket; a backup that takes a while lets them overlap.
-      await new Promise((r) => setTimeout(r, 30));
-      running--;
-      return new Uint8Array([1, 2, 3]);
-    }, logger);
+    const stop = await serveBackups(
+      socketPath,
+      async () => {
+        most = Math.max(most, ++running);
+        // A real wait: the requests come over a real socket; a backup that takes a while lets them overlap.
+        await new Promise((r) => setTimeout(r, 30));
+        running--;
+        return new Uint8Array([1, 2, 3]);
+      },
+      logger,
+    );
     stops.push(stop);
     const results = await Promise.all([1, 2, 3].map(() => requestBackup(socketPath)));
-    expect(results.map((r) => [...r])).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);
+    expect(results.map((r) => [...r])).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
     expect(most).toBe(1);
   });
 
@@ -64,7 +72,10 @@ describe('the backup control socket', () => {
   it('replaces a socket left by a killed server, and refuses a path that is not a socket', async () => {
     const socketPath = socketIn('control-stale');
     // A killed process leaves its socket file behind; nothing answers on it.
-    spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+    spawnSync(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
     expect(statSync(socketPath).isSocket()).toBe(true);
     await expect(requestBackup(socketPath)).rejects.toBeInstanceOf(NoBackupServerError);
     stops.push(await serveBackups(socketPath, async () => new Uint8Array([7]), logger));

@@ -42,7 +42,8 @@ async function unpack(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   } catch {
     throw new InvalidBackupError('the backup is damaged or cut short (its gzip data does not check out)');
   }
-  if (!tarEntryNames(tar).includes('PG_VERSION')) throw new InvalidBackupError('not a backup of an embedded database (no PG_VERSION in the archive)');
+  if (!tarEntryNames(tar).includes('PG_VERSION'))
+    throw new InvalidBackupError('not a backup of an embedded database (no PG_VERSION in the archive)');
   return tar;
 }
 
@@ -57,14 +58,19 @@ export async function openBackup(bytes: Uint8Array, dir: string): Promise<Backup
   try {
     await client.waitReady;
   } catch (err) {
-    throw new InvalidBackupError(`the backup does not open as a database: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new InvalidBackupError(`the backup does not open as a database: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   try {
     const { rows: found } = await client.query<{ migrations: string | null; leads: string | null }>(
       `select to_regclass('drizzle.__drizzle_migrations')::text as migrations, to_regclass('public.leads')::text as leads`,
     );
-    if (!found[0]?.migrations || !found[0].leads) throw new InvalidBackupError("the backup is a database, but not this app's (no leads or migrations tables)");
-    const { rows: latest } = await client.query<{ at: string | null }>('select max(created_at)::text as at from drizzle.__drizzle_migrations');
+    if (!found[0]?.migrations || !found[0].leads)
+      throw new InvalidBackupError("the backup is a database, but not this app's (no leads or migrations tables)");
+    const { rows: latest } = await client.query<{ at: string | null }>(
+      'select max(created_at)::text as at from drizzle.__drizzle_migrations',
+    );
     const known = Math.max(...readMigrationFiles({ migrationsFolder: migrationsFolder() }).map((m) => m.folderMillis));
     if (Number(latest[0]?.at ?? 0) > known) {
       throw new InvalidBackupError('the backup was made by a newer version of this app: update the app first, then restore');
@@ -145,4 +151,8 @@ export const removeQuietly = (target: string) => {
 };
 
 /** UTC time as used in file names: 20261122T231500Z. */
-export const fileTimestamp = (now = new Date()) => now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+export const fileTimestamp = (now = new Date()) =>
+  now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');

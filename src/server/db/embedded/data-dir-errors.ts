@@ -22,7 +22,9 @@ function errnoCode(err: unknown): string | undefined {
 export function dataDirError(dataDir: string, err: unknown): DataDirError | undefined {
   switch (errnoCode(err)) {
     case 'EROFS':
-      return new DataDirError(`DATA_DIR ${dataDir} is read-only: make it writable (or set DATA_DIR to a writable directory) and start again. Nothing was changed.`);
+      return new DataDirError(
+        `DATA_DIR ${dataDir} is read-only: make it writable (or set DATA_DIR to a writable directory) and start again. Nothing was changed.`,
+      );
     case 'EACCES':
     case 'EPERM':
       return new DataDirError(
@@ -30,7 +32,9 @@ export function dataDirError(dataDir: string, err: unknown): DataDirError | unde
       );
     case 'ENOSPC':
     case 'EDQUOT':
-      return new DataDirError(`No space left on DATA_DIR ${dataDir}: free some space on its disk (or set DATA_DIR to a larger one) and start again.`);
+      return new DataDirError(
+        `No space left on DATA_DIR ${dataDir}: free some space on its disk (or set DATA_DIR to a larger one) and start again.`,
+      );
     default:
       return undefined;
   }

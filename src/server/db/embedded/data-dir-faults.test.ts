@@ -116,7 +116,9 @@ describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only
     mounted.push(readOnly);
     mount('-o', 'remount,bind,ro', readOnly);
     const line = await failedStartLine(readOnly);
-    expect(line).toBe(`DATA_DIR ${readOnly} is read-only: make it writable (or set DATA_DIR to a writable directory) and start again. Nothing was changed.`);
+    expect(line).toBe(
+      `DATA_DIR ${readOnly} is read-only: make it writable (or set DATA_DIR to a writable directory) and start again. Nothing was changed.`,
+    );
     expect(digest(dataDir)).toBe(before);
 
     mount('-o', 'remount,bind,rw', readOnly);
@@ -133,7 +135,9 @@ describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only
     const disk = tmpfsDisk('tiny', '8m');
     const dataDir = path.join(disk, 'data');
     const line = await failedStartLine(dataDir);
-    expect(line).toBe(`No space left on DATA_DIR ${dataDir}: free some space on its disk (or set DATA_DIR to a larger one) and start again.`);
+    expect(line).toBe(
+      `No space left on DATA_DIR ${dataDir}: free some space on its disk (or set DATA_DIR to a larger one) and start again.`,
+    );
 
     mount('-o', 'remount,size=256m', disk);
     const server = await startServer({ ...ENV, DATA_DIR: dataDir });
@@ -165,7 +169,10 @@ describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only
     }
     expect(full?.status).toBe(503);
     const error = ((await full!.json()) as { error: { code: string; message: string } }).error;
-    expect(error).toMatchObject({ code: 'service_unavailable', message: 'The server is out of storage space, so nothing was saved. Please try again later.' });
+    expect(error).toMatchObject({
+      code: 'service_unavailable',
+      message: 'The server is out of storage space, so nothing was saved. Please try again later.',
+    });
     expect(server.child.exitCode).toBeNull();
 
     rmSync(filler);
@@ -177,6 +184,8 @@ describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only
 
     const stored = await storedSubmissionIds(dataDir);
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-    console.info(`disk full: ${acknowledged.length} leads acknowledged before and after the disk filled, all stored; writes answered 503 while full`);
+    console.info(
+      `disk full: ${acknowledged.length} leads acknowledged before and after the disk filled, all stored; writes answered 503 while full`,
+    );
   }, 120_000);
 });

@@ -21,7 +21,9 @@ describe('acquireDataDirLock', () => {
 
     const existing = tempDir('existing');
     chmodSync(existing, 0o750);
-    await expect(acquireDataDirLock(existing, 'test')).rejects.toThrow(`DATA_DIR ${existing} can be read by other users (mode 0750): run chmod 700 ${existing} and start again.`);
+    await expect(acquireDataDirLock(existing, 'test')).rejects.toThrow(
+      `DATA_DIR ${existing} can be read by other users (mode 0750): run chmod 700 ${existing} and start again.`,
+    );
     expect(existsSync(lockFilePath(existing))).toBe(false);
     expect(statSync(existing).mode & 0o777).toBe(0o750);
   });
@@ -32,7 +34,9 @@ describe('acquireDataDirLock', () => {
     const dir = tempDir('mutex');
     const release = await acquireDataDirLock(dir, 'first');
     await expect(acquireDataDirLock(dir, 'second')).rejects.toBeInstanceOf(DataDirLockedError);
-    await expect(acquireDataDirLock(dir, 'second')).rejects.toThrow(`DATA_DIR ${dir} is in use by another process (first, pid ${process.pid}`);
+    await expect(acquireDataDirLock(dir, 'second')).rejects.toThrow(
+      `DATA_DIR ${dir} is in use by another process (first, pid ${process.pid}`,
+    );
     release();
     // The kernel mutex (a socket) closes asynchronously: asked again until it is free.
     const again = await vi.waitFor(() => acquireDataDirLock(dir, 'second'), { timeout: 5_000, interval: 10 });

@@ -14,7 +14,9 @@ afterEach(async () => {
 /** Every file and directory under dir (dir included) with its permission bits, e.g. "pg_wal/000…1 0644". */
 function modes(dir: string): string[] {
   const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => path.join(e.parentPath, e.name));
-  return [dir, ...entries].map((file) => `${path.relative(dir, file) || '.'} ${(statSync(file).mode & 0o777).toString(8).padStart(4, '0')}`);
+  return [dir, ...entries].map(
+    (file) => `${path.relative(dir, file) || '.'} ${(statSync(file).mode & 0o777).toString(8).padStart(4, '0')}`,
+  );
 }
 const sharedWithOthers = (dir: string) => modes(dir).filter((line) => (parseInt(line.split(' ').at(-1)!, 8) & 0o077) !== 0);
 
@@ -24,7 +26,14 @@ async function submitLead(url: string) {
   const res = await fetch(`${url}/api/public/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ full_name: 'Private Files', email: 'private@example.com', phone: '555', property_types: ['land'], submission_id: crypto.randomUUID(), fill_ms: 5000 }),
+    body: JSON.stringify({
+      full_name: 'Private Files',
+      email: 'private@example.com',
+      phone: '555',
+      property_types: ['land'],
+      submission_id: crypto.randomUUID(),
+      fill_ms: 5000,
+    }),
   });
   expect(res.status).toBe(201);
 }
@@ -51,7 +60,9 @@ describe('DATA_DIR and backups are private to their owner', () => {
     const proc = runNode('src/server/main.ts', { ...ENV, DATA_DIR: dataDir, PORT: '0' });
     running.push(proc);
     expect(await proc.exited).toBe(1);
-    expect(proc.output().trim()).toBe(`DATA_DIR ${dataDir} can be read by other users (mode 0755): run chmod 700 ${dataDir} and start again. Nothing was changed.`);
+    expect(proc.output().trim()).toBe(
+      `DATA_DIR ${dataDir} can be read by other users (mode 0755): run chmod 700 ${dataDir} and start again. Nothing was changed.`,
+    );
     expect(readdirSync(dataDir)).toEqual([]);
     expect(statSync(dataDir).mode & 0o777).toBe(0o755);
   }, 60_000);

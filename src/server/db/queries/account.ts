@@ -31,9 +31,21 @@ export function listSessions(db: Db, userId: string, currentHash: string | undef
 /** Ends one session of the account; its key (to close its streams), or undefined if it has no such session. */
 export async function endSession(db: Db, userId: string, sessionId: string, actor: AuditActor): Promise<string | undefined> {
   return transaction(db, async (t) => {
-    const [row] = await queryRows(t, sql`delete from sessions where id = ${sessionId} and user_id = ${userId} returning token_hash, ip, user_agent`, z.object({ token_hash: z.string(), ip: z.string().nullable(), user_agent: z.string().nullable() }));
+    const [row] = await queryRows(
+      t,
+      sql`delete from sessions where id = ${sessionId} and user_id = ${userId} returning token_hash, ip, user_agent`,
+      z.object({ token_hash: z.string(), ip: z.string().nullable(), user_agent: z.string().nullable() }),
+    );
     if (!row) return undefined;
-    await execute(t, auditInsert(actor, { action: 'session_ended', targetType: 'account', targetId: userId, details: { ip: row.ip, user_agent: row.user_agent } }));
+    await execute(
+      t,
+      auditInsert(actor, {
+        action: 'session_ended',
+        targetType: 'account',
+        targetId: userId,
+        details: { ip: row.ip, user_agent: row.user_agent },
+      }),
+    );
     return row.token_hash;
   });
 }
@@ -55,7 +67,15 @@ export async function changeEmail(db: Db, userId: string, email: string, actor: 
       z.object({ id: z.uuid() }),
     );
     if (rows.length === 0) return false;
-    await execute(t, auditInsert(actor, { action: 'email_changed', targetType: 'account', targetId: userId, details: { changes: { email: { from: before.email, to: email } } } }));
+    await execute(
+      t,
+      auditInsert(actor, {
+        action: 'email_changed',
+        targetType: 'account',
+        targetId: userId,
+        details: { changes: { email: { from: before.email, to: email } } },
+      }),
+    );
     return true;
   });
 }
@@ -80,7 +100,13 @@ async function endWhatThePasswordOpened(t: Db, userId: string, keepTokenHash?: s
  * Sets a new password from the account page and, in the same transaction, ends what the old one
  * opened (as a reset does), but the session making the change. The ended sessions' keys.
  */
-export async function changePassword(db: Db, userId: string, passwordHash: string, actor: AuditActor, keepTokenHash: string | undefined): Promise<string[]> {
+export async function changePassword(
+  db: Db,
+  userId: string,
+  passwordHash: string,
+  actor: AuditActor,
+  keepTokenHash: string | undefined,
+): Promise<string[]> {
   return transaction(db, async (t) => {
     await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${userId}`);
     const ended = await endWhatThePasswordOpened(t, userId, keepTokenHash);
@@ -106,7 +132,11 @@ export async function requestPasswordReset(
     // The row lock orders requests for one account, so two at once cannot both pass the count.
     // The count is a statement of its own: its snapshot, taken once the lock is held, sees the
     // link the request before committed (a subquery of the locking statement would not).
-    const [user] = await queryRows(t, sql`select id from users where email = ${email} and deactivated_at is null for update`, z.object({ id: z.uuid() }));
+    const [user] = await queryRows(
+      t,
+      sql`select id from users where email = ${email} and deactivated_at is null for update`,
+      z.object({ id: z.uuid() }),
+    );
     if (!user) return 'no_account';
     const [{ recent }] = (await queryRows(
       t,
@@ -117,16 +147,28 @@ export async function requestPasswordReset(
     // The last link sent stays valid: the person can still use it.
     if (recent >= MAX_RESETS_PER_ACCOUNT_PER_HOUR) return 'account_limit';
     // One link at a time: an older one stops working.
-    await execute(t, sql`update account_tokens set revoked_at = now() where kind = 'password_reset' and user_id = ${user.id} and used_at is null and revoked_at is null`);
-    await execute(t, sql`
+    await execute(
+      t,
+      sql`update account_tokens set revoked_at = now() where kind = 'password_reset' and user_id = ${user.id} and used_at is null and revoked_at is null`,
+    );
+    await execute(
+      t,
+      sql`
       insert into account_tokens (token_hash, kind, email, user_id, expires_at)
-      values (${token.hash}, 'password_reset', ${email}, ${user.id}, now() + make_interval(mins => ${RESET_MINUTES}))`);
-    await execute(t, sql`
+      values (${token.hash}, 'password_reset', ${email}, ${user.id}, now() + make_interval(mins => ${RESET_MINUTES}))`,
+    );
+    await execute(
+      t,
+      sql`
       insert into emails (message_id, status, last_error, kind, to_address, data)
       values (${newEmail(mail)}, 'password-reset', ${email},
         jsonb_build_object('expires_minutes', ${RESET_MINUTES}::int)
-          || case when ${mail.sending} then jsonb_build_object('link', ${token.link}::text) else '{}'::jsonb end)`);
-    await execute(t, auditInsert({ ...actor, id: user.id, email }, { action: 'password_reset_requested', targetType: 'account', targetId: user.id }));
+          || case when ${mail.sending} then jsonb_build_object('link', ${token.link}::text) else '{}'::jsonb end)`,
+    );
+    await execute(
+      t,
+      auditInsert({ ...actor, id: user.id, email }, { action: 'password_reset_requested', targetType: 'account', targetId: user.id }),
+    );
     return 'sent';
   });
 }
@@ -147,7 +189,12 @@ export async function findPasswordReset(db: Db, tokenHash: string): Promise<{ em
  * calendar feed, remembered devices). The ended sessions' keys, or undefined for a token that
  * is used, expired or unknown.
  */
-export async function completePasswordReset(db: Db, tokenHash: string, passwordHash: string, actor: Omit<AuditActor, 'id' | 'email'>): Promise<string[] | undefined> {
+export async function completePasswordReset(
+  db: Db,
+  tokenHash: string,
+  passwordHash: string,
+  actor: Omit<AuditActor, 'id' | 'email'>,
+): Promise<string[] | undefined> {
   return transaction(db, async (t) => {
     const [used] = await queryRows(
       t,
@@ -159,7 +206,10 @@ export async function completePasswordReset(db: Db, tokenHash: string, passwordH
     if (!used) return undefined;
     await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${used.id}`);
     const ended = await endWhatThePasswordOpened(t, used.id);
-    await execute(t, auditInsert({ ...actor, id: used.id, email: used.email }, { action: 'password_reset', targetType: 'account', targetId: used.id }));
+    await execute(
+      t,
+      auditInsert({ ...actor, id: used.id, email: used.email }, { action: 'password_reset', targetType: 'account', targetId: used.id }),
+    );
     return ended;
   });
 }

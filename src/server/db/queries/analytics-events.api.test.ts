@@ -10,7 +10,10 @@ import { insertAnalyticsEvents, rebuildAnalyticsRollups, rollupsOf, type NewAnal
 
 const database = useTestDatabase();
 beforeEach(async () => {
-  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
+  await execute(
+    database.db,
+    sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`,
+  );
 });
 
 const random = seededRandom;
@@ -38,9 +41,12 @@ async function rollupTables() {
   return {
     hourly: await rowsOf(database.db, sql`select hour, page_path, views, time_spent from analytics_hourly order by 1, 2`),
     sources: await rowsOf(database.db, sql`select hour, kind, value, views from analytics_hourly_sources order by 1, 2, 3`),
-    sessions: await rowsOf(database.db, sql`
+    sessions: await rowsOf(
+      database.db,
+      sql`
       select session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views, first_hour, form_views, form_starts
-      from analytics_sessions order by 1`),
+      from analytics_sessions order by 1`,
+    ),
     visits: await rowsOf(database.db, sql`select * from analytics_hourly_visits order by 1, 2, 3, 4, 5, 6`),
   };
 }
@@ -63,8 +69,28 @@ describe('analytics rollups written with each batch', () => {
       { kind: 'referrer', value: 'google.com', views: 1 },
     ]);
     expect(r.sessions).toEqual([
-      { session_id: 's0', source: null, utm_source: null, utm_medium: null, utm_campaign: null, landing_page: null, page_views: 0, form_views: 0, form_starts: 0 },
-      { session_id: 's1', source: 'google.com', utm_source: 'ads', utm_medium: null, utm_campaign: null, landing_page: '/a', page_views: 2, form_views: 0, form_starts: 0 },
+      {
+        session_id: 's0',
+        source: null,
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        landing_page: null,
+        page_views: 0,
+        form_views: 0,
+        form_starts: 0,
+      },
+      {
+        session_id: 's1',
+        source: 'google.com',
+        utm_source: 'ads',
+        utm_medium: null,
+        utm_campaign: null,
+        landing_page: '/a',
+        page_views: 2,
+        form_views: 0,
+        form_starts: 0,
+      },
     ]);
   });
 
@@ -72,11 +98,20 @@ describe('analytics rollups written with each batch', () => {
     const ev = (session_id: string, event_type: string): NewAnalyticsEvent => ({ session_id, event_type, page_path: '/' });
     // Started in a later batch than the visit; in the same batch; before the first page view; seen after starting.
     await insertAnalyticsEvents(database.db, [ev('sessionLaterxxxxxxxx', 'pageview'), ev('sessionBeforexxxxxxx', 'form_start')]);
-    await insertAnalyticsEvents(database.db, [ev('sessionLaterxxxxxxxx', 'form_start'), ev('sessionSamexxxxxxxxx', 'pageview'), ev('sessionSamexxxxxxxxx', 'form_start')]);
+    await insertAnalyticsEvents(database.db, [
+      ev('sessionLaterxxxxxxxx', 'form_start'),
+      ev('sessionSamexxxxxxxxx', 'pageview'),
+      ev('sessionSamexxxxxxxxx', 'form_start'),
+    ]);
     await insertAnalyticsEvents(database.db, [ev('sessionBeforexxxxxxx', 'pageview'), ev('sessionLaterxxxxxxxx', 'form_view')]);
     const totals = async () =>
-      (await rowsOf<{ visitors: number; saw_form: number; started_form: number }>(database.db, sql`
-        select sum(visitors)::int as visitors, sum(saw_form)::int as saw_form, sum(started_form)::int as started_form from analytics_hourly_visits`))[0];
+      (
+        await rowsOf<{ visitors: number; saw_form: number; started_form: number }>(
+          database.db,
+          sql`
+        select sum(visitors)::int as visitors, sum(saw_form)::int as saw_form, sum(started_form)::int as started_form from analytics_hourly_visits`,
+        )
+      )[0];
     expect(await totals()).toEqual({ visitors: 3, saw_form: 3, started_form: 3 });
     await rebuildAnalyticsRollups(database.db);
     expect(await totals()).toEqual({ visitors: 3, saw_form: 3, started_form: 3 });
@@ -84,15 +119,24 @@ describe('analytics rollups written with each batch', () => {
 
   it('the migration that made starting the form seeing it gives the rows kept before it their visitors who started unseen', async () => {
     const ev = (session_id: string, event_type: string): NewAnalyticsEvent => ({ session_id, event_type, page_path: '/' });
-    await insertAnalyticsEvents(database.db, [ev('sessionOldAxxxxxxxxx', 'pageview'), ev('sessionOldAxxxxxxxxx', 'form_start'), ev('sessionOldBxxxxxxxxx', 'pageview'),
-      ev('sessionOldBxxxxxxxxx', 'form_view'), ev('sessionOldBxxxxxxxxx', 'form_start'), ev('sessionOldCxxxxxxxxx', 'pageview')]);
-    const saw = async () => (await rowsOf<{ saw: number }>(database.db, sql`select sum(saw_form)::int as saw from analytics_hourly_visits`))[0]!.saw;
+    await insertAnalyticsEvents(database.db, [
+      ev('sessionOldAxxxxxxxxx', 'pageview'),
+      ev('sessionOldAxxxxxxxxx', 'form_start'),
+      ev('sessionOldBxxxxxxxxx', 'pageview'),
+      ev('sessionOldBxxxxxxxxx', 'form_view'),
+      ev('sessionOldBxxxxxxxxx', 'form_start'),
+      ev('sessionOldCxxxxxxxxx', 'pageview'),
+    ]);
+    const saw = async () =>
+      (await rowsOf<{ saw: number }>(database.db, sql`select sum(saw_form)::int as saw from analytics_hourly_visits`))[0]!.saw;
     // As the rollup counted before: only B, who had a form_view.
     await execute(database.db, sql`update analytics_hourly_visits set saw_form = 1`);
     const dir = path.join(appRoot(), 'drizzle');
     const file = readdirSync(dir).find((name) => name.endsWith('_funnel_form_steps.sql'))!;
     // Its data statement (the indexes it makes are in this database already).
-    const [update] = readFileSync(path.join(dir, file), 'utf8').split('--> statement-breakpoint').filter((s) => /UPDATE analytics_hourly_visits/.test(s));
+    const [update] = readFileSync(path.join(dir, file), 'utf8')
+      .split('--> statement-breakpoint')
+      .filter((s) => /UPDATE analytics_hourly_visits/.test(s));
     await execute(database.db, sql.raw(update!));
     expect(await saw()).toBe(2);
     const migrated = await rollupTables();

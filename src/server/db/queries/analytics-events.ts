@@ -120,7 +120,10 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
   const arr = <T>(rows: T[], pick: (row: T) => string | number | null | undefined) => pgArray(rows.map((r) => pick(r) ?? null));
   const e = (pick: (row: NewAnalyticsEvent) => string | number | null | undefined) => arr(events, pick);
   // One text for any batch (the rows travel as array parameters), so it is prepared once.
-  await executePrepared(db, 'insert_analytics_events', sql`
+  await executePrepared(
+    db,
+    'insert_analytics_events',
+    sql`
     with inserted as (
       insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
         referrer_host, device)
@@ -188,7 +191,8 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
     where visitors + saw_form + started_form > 0
     order by 1, 2, 3, 4, 5, 6
     on conflict (hour, source, utm_source, utm_medium, utm_campaign, landing_page) do update set
-      visitors = v.visitors + excluded.visitors, saw_form = v.saw_form + excluded.saw_form, started_form = v.started_form + excluded.started_form`);
+      visitors = v.visitors + excluded.visitors, saw_form = v.saw_form + excluded.saw_form, started_form = v.started_form + excluded.started_form`,
+  );
 }
 
 /** How many raw events one retention statement deletes: a short transaction, a bounded WAL burst. */
@@ -205,9 +209,12 @@ export async function deleteExpiredAnalyticsEvents(db: Db, retentionDays: number
   const cutoff = new Date(Date.now() - retentionDays * 86_400_000).toISOString();
   let total = 0;
   for (;;) {
-    const deleted = await execute(db, sql`
+    const deleted = await execute(
+      db,
+      sql`
       delete from analytics_events where id in (
-        select id from analytics_events where created_at < ${cutoff}::timestamptz limit ${batchSize} for update skip locked)`);
+        select id from analytics_events where created_at < ${cutoff}::timestamptz limit ${batchSize} for update skip locked)`,
+    );
     total += deleted;
     if (deleted < batchSize) return total;
   }
@@ -223,21 +230,33 @@ export async function rebuildAnalyticsRollups(db: Db): Promise<void> {
   await execute(db, sql`delete from analytics_hourly_sources`);
   await execute(db, sql`delete from analytics_hourly_visits`);
   await execute(db, sql`insert into analytics_hourly_sources (hour, kind, value, views) ${SOURCES_SELECT('analytics_events')}`);
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into analytics_hourly (hour, page_path, views, time_spent)
     select ${HOUR}, page_path, count(*) filter (where event_type = 'pageview'), coalesce(sum(time_spent), 0)
-    from analytics_events group by 1, 2`);
-  await execute(db, sql`
+    from analytics_events group by 1, 2`,
+  );
+  await execute(
+    db,
+    sql`
     insert into analytics_sessions (session_id, last_hour, source, utm_source, utm_medium, utm_campaign, landing_page, page_views,
       first_hour, form_views, form_starts)
-    ${SESSIONS_SELECT('analytics_events')}`);
-  await execute(db, sql`
+    ${SESSIONS_SELECT('analytics_events')}`,
+  );
+  await execute(
+    db,
+    sql`
     insert into analytics_hourly_visits (hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors, saw_form, started_form)
     select first_hour, coalesce(source, ''), coalesce(utm_source, ''), coalesce(utm_medium, ''), coalesce(utm_campaign, ''), coalesce(landing_page, ''),
       count(*), count(*) filter (where form_views > 0 or form_starts > 0), count(*) filter (where form_starts > 0)
-    from analytics_sessions where first_hour is not null group by 1, 2, 3, 4, 5, 6`);
+    from analytics_sessions where first_hour is not null group by 1, 2, 3, 4, 5, 6`,
+  );
   // Leads keep the hour of the visit that brought them.
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     update leads l set visit_hour = s.first_hour from analytics_sessions s
-    where s.session_id = l.analytics_session_id and l.visit_hour is distinct from s.first_hour`);
+    where s.session_id = l.analytics_session_id and l.visit_hour is distinct from s.first_hour`,
+  );
 }

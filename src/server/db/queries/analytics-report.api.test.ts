@@ -2,7 +2,13 @@ import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../lib/seeded-random.ts';
 import { addDays, zonedParts } from '#shared/zoned-time';
-import { conversionRate, DIRECT_SOURCE, utmValue, type AnalyticsSourceGroup, type AnalyticsSourceRow } from '#shared/schemas/analytics-report';
+import {
+  conversionRate,
+  DIRECT_SOURCE,
+  utmValue,
+  type AnalyticsSourceGroup,
+  type AnalyticsSourceRow,
+} from '#shared/schemas/analytics-report';
 import { execute, pgArray } from '../sql.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { rebuildAnalyticsRollups } from './analytics-events.ts';
@@ -25,13 +31,25 @@ const DAYS = 40;
 const startMs = Date.parse(`${FIRST_DAY}T04:00:00Z`);
 
 beforeEach(async () => {
-  await execute(database.db, sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`);
+  await execute(
+    database.db,
+    sql`truncate analytics_events, analytics_hourly, analytics_sessions, analytics_hourly_sources, analytics_hourly_visits`,
+  );
   await execute(database.db, sql`truncate leads, appointments cascade`);
 });
 
 const random = seededRandom;
 
-type Event = { session_id: string; event_type: string; page_path: string; referrer_host: string | null; utm_source: string | null; utm_medium: string | null; utm_campaign: string | null; at: number };
+type Event = {
+  session_id: string;
+  event_type: string;
+  page_path: string;
+  referrer_host: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  at: number;
+};
 type Lead = { id: string; session: string | null; submission: boolean; at: number; status: string; fee: number | null; booked: boolean };
 
 function world(seed: number) {
@@ -74,26 +92,38 @@ function world(seed: number) {
 
 async function store({ events, leads }: ReturnType<typeof world>) {
   const col = <T>(rows: T[], pick: (r: T) => string | number | null) => pgArray(rows.map(pick));
-  await execute(database.db, sql`
+  await execute(
+    database.db,
+    sql`
     insert into analytics_events (session_id, event_type, page_path, referrer_host, utm_source, utm_medium, utm_campaign, created_at, time_spent)
     select s, t, p, r, us, um, uc, to_timestamp(a / 1000.0), case when t = 'heartbeat' then 30 end
     from unnest(${col(events, (e) => e.session_id)}::text[], ${col(events, (e) => e.event_type)}::text[], ${col(events, (e) => e.page_path)}::text[],
       ${col(events, (e) => e.referrer_host)}::text[], ${col(events, (e) => e.utm_source)}::text[], ${col(events, (e) => e.utm_medium)}::text[],
-      ${col(events, (e) => e.utm_campaign)}::text[], ${col(events, (e) => e.at)}::float8[]) as x(s, t, p, r, us, um, uc, a)`);
+      ${col(events, (e) => e.utm_campaign)}::text[], ${col(events, (e) => e.at)}::float8[]) as x(s, t, p, r, us, um, uc, a)`,
+  );
   // Leads copy their session's first touch as the public form does.
   await rebuildAnalyticsRollups(database.db);
   for (const l of leads) {
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into leads (id, full_name, email, phone, property_types, created_at, status, estimated_fee_cents, submission_id, analytics_session_id,
         source, utm_source, utm_medium, utm_campaign, landing_page, visit_hour)
       select ${l.id}::uuid, 'Lead', 'lead@example.com', '555', array['land'], to_timestamp(${l.at} / 1000.0), ${l.status}, ${l.fee}::bigint,
         case when ${l.submission} then gen_random_uuid() end, ${l.session}::text,
         s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.first_hour
-      from (select 1) one left join analytics_sessions s on s.session_id = ${l.session}::text`);
+      from (select 1) one left join analytics_sessions s on s.session_id = ${l.session}::text`,
+    );
     if (l.booked)
-      await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-20', '10:00', 'Call', ${Number(l.id.at(-1)) % 2 ? 'scheduled' : 'completed'}, true)`);
+      await execute(
+        database.db,
+        sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-20', '10:00', 'Call', ${Number(l.id.at(-1)) % 2 ? 'scheduled' : 'completed'}, true)`,
+      );
     // A cancelled call is no conversation.
-    await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-21', '10:00', 'Call', 'cancelled', true)`);
+    await execute(
+      database.db,
+      sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-21', '10:00', 'Call', 'cancelled', true)`,
+    );
   }
 }
 
@@ -113,8 +143,14 @@ function expected({ events, leads }: ReturnType<typeof world>, range: DayRange, 
   const visitHour = (e: Event) => Math.floor(e.at / HOUR) * HOUR;
   const visitors = [...sessions.entries()].filter(([, s]) => s.first && inRange(visitHour(s.first)));
   const valueOf = (e: Event) =>
-    group === 'utm' ? utmValue(e.utm_source ?? '', e.utm_medium ?? '', e.utm_campaign ?? '') : group === 'referrer' ? (e.referrer_host ?? DIRECT_SOURCE) : e.page_path;
-  const visitLeads = leads.filter((l) => l.session && sessions.get(l.session)?.first && inRange(visitHour(sessions.get(l.session)!.first!)));
+    group === 'utm'
+      ? utmValue(e.utm_source ?? '', e.utm_medium ?? '', e.utm_campaign ?? '')
+      : group === 'referrer'
+        ? (e.referrer_host ?? DIRECT_SOURCE)
+        : e.page_path;
+  const visitLeads = leads.filter(
+    (l) => l.session && sessions.get(l.session)?.first && inRange(visitHour(sessions.get(l.session)!.first!)),
+  );
   const sessionsOf = (ls: Lead[]) => new Set(ls.map((l) => l.session));
   const sent = sessionsOf(visitLeads);
   const wonAfterCall = sessionsOf(visitLeads.filter((l) => l.status === 'Converted' && l.booked));
@@ -127,12 +163,15 @@ function expected({ events, leads }: ReturnType<typeof world>, range: DayRange, 
     booked: sessionsOf(visitLeads.filter((l) => l.booked)).size,
     converted: wonAfterCall.size,
     clients_without_call: [...sessionsOf(visitLeads.filter((l) => l.status === 'Converted'))].filter((id) => !wonAfterCall.has(id)).length,
-    clients_without_visit: leads.filter((l) => !(l.session && sessions.get(l.session)?.first) && inRange(l.at) && l.status === 'Converted').length,
+    clients_without_visit: leads.filter((l) => !(l.session && sessions.get(l.session)?.first) && inRange(l.at) && l.status === 'Converted')
+      .length,
   };
   const rows = new Map<string, AnalyticsSourceRow>();
   const row = (origin: AnalyticsSourceRow['origin'], value: string) =>
     rows.get(`${origin} ${value}`) ??
-    rows.set(`${origin} ${value}`, { origin, value, visitors: 0, leads: 0, bookings: 0, converted: 0, conversion_rate: null, fees_cents: 0 }).get(`${origin} ${value}`)!;
+    rows
+      .set(`${origin} ${value}`, { origin, value, visitors: 0, leads: 0, bookings: 0, converted: 0, conversion_rate: null, fees_cents: 0 })
+      .get(`${origin} ${value}`)!;
   for (const [, s] of visitors) row(group, valueOf(s.first!)).visitors++;
   const countLead = (r: AnalyticsSourceRow, l: Lead) => {
     r.leads++;
@@ -182,7 +221,8 @@ describe('the funnel, the sources and the daily trend equal a brute-force count 
         }
         const report = await getAnalyticsReport(database.db, range);
         const want = expected(w, range, 'referrer');
-        for (const d of report.days) expect(d, d.day).toEqual({ day: d.day, ...(want.days.get(d.day) ?? { visitors: 0, page_views: 0, leads: 0 }) });
+        for (const d of report.days)
+          expect(d, d.day).toEqual({ day: d.day, ...(want.days.get(d.day) ?? { visitors: 0, page_views: 0, leads: 0 }) });
         expect(report.totals.visitors).toBe(want.funnel.visitors);
       }
     });
@@ -191,6 +231,14 @@ describe('the funnel, the sources and the daily trend equal a brute-force count 
   it('compares with the days just before, of the same length', async () => {
     const report = await getAnalyticsReport(database.db, { from: '2026-11-01', to: '2026-11-07', timeZone: TZ });
     expect(report).toMatchObject({ previous_from: '2026-10-25', previous_to: '2026-10-31' });
-    expect(report.days.map((d) => d.day)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06', '2026-11-07']);
+    expect(report.days.map((d) => d.day)).toEqual([
+      '2026-11-01',
+      '2026-11-02',
+      '2026-11-03',
+      '2026-11-04',
+      '2026-11-05',
+      '2026-11-06',
+      '2026-11-07',
+    ]);
   });
 });

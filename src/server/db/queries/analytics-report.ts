@@ -67,19 +67,31 @@ async function dayCounts(db: Db, window: AnalyticsWindow, previous: AnalyticsWin
   const current = (column: string) => sql`${sql.raw(column)} >= ${start}`;
   const [visits, views, leads] = await Promise.all([
     // Summed by hour first, so the day is worked out once an hour rather than once a row.
-    queryRows(db, sql`
+    queryRows(
+      db,
+      sql`
       select ${current('hour')} as current, ${day('hour')} as day, sum(visitors)::int as visitors, sum(saw_form)::int as saw_form,
              sum(started_form)::int as started_form
       from (select hour, sum(visitors) as visitors, sum(saw_form) as saw_form, sum(started_form) as started_form
             from analytics_hourly_visits where hour >= ${from} and hour < ${end} group by hour) h
-      group by 1, 2`, visitsRow),
-    queryRows(db, sql`
+      group by 1, 2`,
+      visitsRow,
+    ),
+    queryRows(
+      db,
+      sql`
       select ${current('hour')} as current, ${day('hour')} as day, sum(views)::int as page_views, sum(time_spent)::float8 as time_spent
       from (select hour, sum(views) as views, sum(time_spent) as time_spent from analytics_hourly where hour >= ${from} and hour < ${end} group by hour) h
-      group by 1, 2`, viewsRow),
-    queryRows(db, sql`
+      group by 1, 2`,
+      viewsRow,
+    ),
+    queryRows(
+      db,
+      sql`
       select ${current('at')} as current, ${day('at')} as day, count(*)::int as leads
-      from (${leadsOfPeriod(sql`l.id`, from, end)}) x group by 1, 2`, leadsRow),
+      from (${leadsOfPeriod(sql`l.id`, from, end)}) x group by 1, 2`,
+      leadsRow,
+    ),
   ]);
   const days = [new Map<string, Day>(), new Map<string, Day>()];
   const dayOf = (r: { current: boolean; day: string }) => {
@@ -107,7 +119,9 @@ const senders = (start: SQL, end: SQL) =>
  */
 async function cohortCounts(db: Db, window: AnalyticsWindow) {
   const { start, end } = bounds(window);
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     select count(*)::int as sent,
            (count(*) filter (where conversation))::int as booked,
            (count(*) filter (where client_after_conversation))::int as converted,
@@ -121,7 +135,9 @@ async function cohortCounts(db: Db, window: AnalyticsWindow) {
         select l.analytics_session_id as session_id, ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client
         from ${senders(start, end)} offset 0
       ) lead group by session_id
-    ) visitor`, cohortRow);
+    ) visitor`,
+    cohortRow,
+  );
   return row!;
 }
 
@@ -135,10 +151,14 @@ async function cohortCounts(db: Db, window: AnalyticsWindow) {
  */
 async function sendersFormSteps(db: Db, window: AnalyticsWindow) {
   const { start, end } = bounds(window);
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     with v as materialized (select distinct l.analytics_session_id as session_id from ${senders(start, end)})
     select (select count(*)::int from v where not exists (select 1 from analytics_sessions s where s.session_id = v.session_id and s.form_starts > 0)) as sent_unstarted,
-           (select count(*)::int from v where not exists (select 1 from analytics_sessions s where s.session_id = v.session_id and (s.form_starts > 0 or s.form_views > 0))) as sent_unseen`, formStepsRow);
+           (select count(*)::int from v where not exists (select 1 from analytics_sessions s where s.session_id = v.session_id and (s.form_starts > 0 or s.form_views > 0))) as sent_unseen`,
+    formStepsRow,
+  );
   return row!;
 }
 
@@ -155,7 +175,11 @@ export async function readPeriod(db: Db, window: AnalyticsWindow) {
     Array.from({ length: rangeDays(range.from, range.to) }, (_, i) => map.get(addDays(range.from, i)) ?? emptyDay(addDays(range.from, i)));
   const days = daysOf(window, counts.current);
   const sum = (list: Day[], key: keyof Omit<Day, 'day'>) => list.reduce((n, d) => n + d[key], 0);
-  const totalsOf = (list: Day[]): AnalyticsTotals => ({ visitors: sum(list, 'visitors'), page_views: sum(list, 'page_views'), leads: sum(list, 'leads') });
+  const totalsOf = (list: Day[]): AnalyticsTotals => ({
+    visitors: sum(list, 'visitors'),
+    page_views: sum(list, 'page_views'),
+    leads: sum(list, 'leads'),
+  });
   return {
     days: days.map(({ day, visitors, page_views, leads }) => ({ day, visitors, page_views, leads })),
     totals: totalsOf(days),
@@ -235,9 +259,19 @@ const dims = (group: AnalyticsSourceGroup, table: 'v' | 'l'): SQL => {
 };
 
 const visitRow = z.object({ a: z.string(), b: z.string(), c: z.string(), visitors: int });
-const leadRow = z.object({ origin: z.enum(['visit', 'offline', 'unrecorded']), a: z.string(), b: z.string(), c: z.string(), leads: int, bookings: int, converted: int, fees: z.number() });
+const leadRow = z.object({
+  origin: z.enum(['visit', 'offline', 'unrecorded']),
+  a: z.string(),
+  b: z.string(),
+  c: z.string(),
+  leads: int,
+  bookings: int,
+  converted: int,
+  fees: z.number(),
+});
 
-const valueOf = (group: AnalyticsSourceGroup, { a, b, c }: { a: string; b: string; c: string }) => (group === 'utm' ? utmValue(a, b, c) : a);
+const valueOf = (group: AnalyticsSourceGroup, { a, b, c }: { a: string; b: string; c: string }) =>
+  group === 'utm' ? utmValue(a, b, c) : a;
 
 /**
  * One row per referring site, UTM source/medium/campaign or landing page of the visitors who
@@ -250,21 +284,30 @@ const valueOf = (group: AnalyticsSourceGroup, { a, b, c }: { a: string; b: strin
 export async function getAnalyticsSources(db: Db, range: AnalyticsWindow, group: AnalyticsSourceGroup): Promise<AnalyticsSourceRow[]> {
   const { start, end } = bounds(range);
   const [visits, leads] = await Promise.all([
-    queryRows(db, sql`
+    queryRows(
+      db,
+      sql`
       select ${dims(group, 'v')}, sum(visitors)::int as visitors from analytics_hourly_visits v
-      where hour >= ${start} and hour < ${end} group by 1, 2, 3 having sum(visitors) > 0`, visitRow),
-    queryRows(db, sql`
+      where hour >= ${start} and hour < ${end} group by 1, 2, 3 having sum(visitors) > 0`,
+      visitRow,
+    ),
+    queryRows(
+      db,
+      sql`
       select origin, a, b, c, count(*)::int as leads, (count(*) filter (where booked))::int as bookings,
              (count(*) filter (where status = 'Converted'))::int as converted,
              coalesce(sum(estimated_fee_cents) filter (where status = 'Converted'), 0)::float8 as fees
       from (${leadsOfPeriod(sql`${leadOrigin('l')} as origin, ${dims(group, 'l')}, l.status, l.estimated_fee_cents, ${HAD_CONVERSATION} as booked`, start, end)}
-      ) x group by 1, 2, 3, 4`, leadRow),
+      ) x group by 1, 2, 3, 4`,
+      leadRow,
+    ),
   ]);
   const rows = new Map<string, AnalyticsSourceRow>();
   const rowFor = (origin: AnalyticsSourceRow['origin'], value: string) => {
     const key = `${origin}\u0000${value}`;
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { origin, value, visitors: 0, leads: 0, bookings: 0, converted: 0, conversion_rate: null, fees_cents: 0 }));
+    if (!row)
+      rows.set(key, (row = { origin, value, visitors: 0, leads: 0, bookings: 0, converted: 0, conversion_rate: null, fees_cents: 0 }));
     return row;
   };
   for (const v of visits) rowFor(group, valueOf(group, v)).visitors += v.visitors;
@@ -279,4 +322,3 @@ export async function getAnalyticsSources(db: Db, range: AnalyticsWindow, group:
     .map((r) => ({ ...r, conversion_rate: conversionRate(r.converted, r.visitors) }))
     .sort((x, y) => y.visitors - x.visitors || y.leads - x.leads || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
 }
-

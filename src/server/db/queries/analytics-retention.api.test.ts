@@ -21,8 +21,14 @@ beforeEach(async () => {
 
 /** Stores `count` page views of `path` through the normal write (rollups included), then ages their raw rows. */
 async function viewsAged(count: number, path: string, daysAgo: number) {
-  await insertAnalyticsEvents(database.db, Array.from({ length: count }, (_, i) => ({ session_id: `retention${i}xxxxxxxxx`, event_type: 'pageview', page_path: path })));
-  await execute(database.db, sql`update analytics_events set created_at = now() - make_interval(days => ${daysAgo}) where page_path = ${path}`);
+  await insertAnalyticsEvents(
+    database.db,
+    Array.from({ length: count }, (_, i) => ({ session_id: `retention${i}xxxxxxxxx`, event_type: 'pageview', page_path: path })),
+  );
+  await execute(
+    database.db,
+    sql`update analytics_events set created_at = now() - make_interval(days => ${daysAgo}) where page_path = ${path}`,
+  );
   // The rollups are keyed by hour: age them with their events, as if written then.
   await execute(database.db, sql`update analytics_hourly set hour = hour - make_interval(days => ${daysAgo}) where page_path = ${path}`);
 }
@@ -34,7 +40,11 @@ describe('deleteExpiredAnalyticsEvents (ANALYTICS_RETENTION_DAYS)', () => {
     await viewsAged(3, '/young', 1);
     // Batches of 2: four statements for 7 rows, so the loop, not one statement, did the work.
     expect(await deleteExpiredAnalyticsEvents(database.db, 3, 2)).toBe(7);
-    expect(await rowsOf(database.db, sql`select page_path from analytics_events`)).toEqual([{ page_path: '/young' }, { page_path: '/young' }, { page_path: '/young' }]);
+    expect(await rowsOf(database.db, sql`select page_path from analytics_events`)).toEqual([
+      { page_path: '/young' },
+      { page_path: '/young' },
+      { page_path: '/young' },
+    ]);
     expect(await deleteExpiredAnalyticsEvents(database.db, 3, 2)).toBe(0);
     expect(RETENTION_BATCH).toBe(5000);
   });

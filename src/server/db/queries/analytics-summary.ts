@@ -25,18 +25,30 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   const { start, end } = bounds(window);
   const [figures, hourly, topPages, devicesRows] = await Promise.all([
     readPeriod(db, window),
-    queryRows(db, sql`
+    queryRows(
+      db,
+      sql`
       select extract(hour from hour at time zone ${timeZone})::int as hour, sum(views)::int as views, sum(time_spent)::int as time_spent
-      from analytics_hourly where hour >= ${start} and hour < ${end} group by 1`, hourRow),
-    queryRows(db, sql`
+      from analytics_hourly where hour >= ${start} and hour < ${end} group by 1`,
+      hourRow,
+    ),
+    queryRows(
+      db,
+      sql`
       select page_path as path, sum(views)::int as views,
              case when sum(views) > 0 then round(sum(time_spent)::numeric / sum(views), 1)::float8 else 0 end as avg_time_seconds
       from analytics_hourly where hour >= ${start} and hour < ${end}
       group by page_path having sum(views) > 0
-      order by views desc, path limit ${TOP_PAGES}`, analyticsSummarySchema.shape.top_pages.element),
-    queryRows(db, sql`
+      order by views desc, path limit ${TOP_PAGES}`,
+      analyticsSummarySchema.shape.top_pages.element,
+    ),
+    queryRows(
+      db,
+      sql`
       select value, sum(views)::int as views from analytics_hourly_sources
-      where kind = 'device' and hour >= ${start} and hour < ${end} group by 1`, deviceRow),
+      where kind = 'device' and hour >= ${start} and hour < ${end} group by 1`,
+      deviceRow,
+    ),
   ]);
   const devices = { desktop: 0, mobile: 0, tablet: 0 };
   for (const d of devicesRows) if (d.value in devices) devices[d.value as keyof typeof devices] = d.views;
@@ -50,7 +62,11 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
     change_percent: percentChange(totals.page_views, previous.page_views),
     unique_visitors: totals.visitors,
     avg_time_seconds: totals.visitors > 0 ? Math.round(figures.time_spent / totals.visitors) : 0,
-    hourly: Array.from({ length: 24 }, (_, hour) => ({ hour, views: byHour.get(hour)?.views ?? 0, time_spent: byHour.get(hour)?.time_spent ?? 0 })),
+    hourly: Array.from({ length: 24 }, (_, hour) => ({
+      hour,
+      views: byHour.get(hour)?.views ?? 0,
+      time_spent: byHour.get(hour)?.time_spent ?? 0,
+    })),
     top_pages: topPages,
     form_conversions: cohort.sent,
     conversion_rate: totals.visitors > 0 ? Math.round((cohort.sent / totals.visitors) * 1000) / 10 : 0,

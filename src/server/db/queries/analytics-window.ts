@@ -74,7 +74,8 @@ export function bounds(window: AnalyticsWindow): { start: SQL; end: SQL } {
 }
 
 /** A day's first instant (its first minute after a clock change that skips midnight). */
-const dayStart = (day: string, timeZone: string) => zonedInstant(day, 0, timeZone) ?? zonedInstant(day, 60, timeZone) ?? Date.parse(`${day}T00:00:00Z`);
+const dayStart = (day: string, timeZone: string) =>
+  zonedInstant(day, 0, timeZone) ?? zonedInstant(day, 60, timeZone) ?? Date.parse(`${day}T00:00:00Z`);
 
 /** The period's start and end (not included), as ISO 8601 in the business time zone, for the page to say. */
 export function boundsText(window: AnalyticsWindow): { start: string; end: string } {

@@ -30,9 +30,12 @@ export function appSecret(db: Db, name: AppSecretName): Promise<Buffer> {
 }
 
 async function readOrCreate(db: Db, name: AppSecretName): Promise<Buffer> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into app_secrets (name, value) values (${name}, ${newSecretToken()})
-    on conflict (name) do nothing`);
+    on conflict (name) do nothing`,
+  );
   // A statement of its own: it sees the row another process committed while ours waited.
   const rows = await queryRows(db, sql`select value from app_secrets where name = ${name}`, z.object({ value: z.string().min(1) }));
   const row = rows[0];

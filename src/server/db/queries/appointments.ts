@@ -19,8 +19,10 @@ import { newEmail, queueMailOf, visitorBudget, type QueueMail } from './emails.t
  * who typed a known person's email is called what they typed, never the lead's stored name
  * (docs/product-rules.md, "Booking").
  */
-export const bookedName = (a: SQL, l: SQL) => sql`coalesce((select e.data->>'full_name' from lead_events e where e.id = ${a}.inquiry_id), ${l}.full_name)`;
-export const bookedPhone = (a: SQL, l: SQL) => sql`coalesce((select e.data->>'phone' from lead_events e where e.id = ${a}.inquiry_id), ${l}.phone)`;
+export const bookedName = (a: SQL, l: SQL) =>
+  sql`coalesce((select e.data->>'full_name' from lead_events e where e.id = ${a}.inquiry_id), ${l}.full_name)`;
+export const bookedPhone = (a: SQL, l: SQL) =>
+  sql`coalesce((select e.data->>'phone' from lead_events e where e.id = ${a}.inquiry_id), ${l}.phone)`;
 
 /** What every appointment response holds (the shared Appointment schema), with its lead or null. */
 export const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time,
@@ -37,11 +39,15 @@ export async function listAppointments(db: Db, range: AppointmentListQuery): Pro
   const where: SQL[] = [];
   if (range.from) where.push(sql`a.date >= ${range.from}::date`);
   if (range.to) where.push(sql`a.date <= ${range.to}::date`);
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     select ${appointmentColumns} ${fromAppointments}
     ${where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``}
     order by a.date, a.time, a.id
-    limit ${APPOINTMENT_LIST_LIMIT + 1}`, appointmentSchema);
+    limit ${APPOINTMENT_LIST_LIMIT + 1}`,
+    appointmentSchema,
+  );
   return { appointments: rows.slice(0, APPOINTMENT_LIST_LIMIT), truncated: rows.length > APPOINTMENT_LIST_LIMIT };
 }
 
@@ -96,7 +102,9 @@ export const startsAt = (a: SQL, timeZone: string) => sql`((${a}.date + ${a}.tim
  * confirmation, just sent, says it all (lead_reminder_sent_at is set to mark it done).
  */
 export const reminderDone = (a: SQL, mail: AppointmentMail | undefined) =>
-  mail ? sql`case when ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours}) then now() end` : sql`now()`;
+  mail
+    ? sql`case when ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours}) then now() end`
+    : sql`now()`;
 
 export type QueueOptions = {
   /** The change to tell of, or a column of `source` naming it per row (null: nothing to tell). */
@@ -117,7 +125,11 @@ export type QueueOptions = {
  * lead's message was stored with (queued, or not sent: email off, or the visitor mail budget
  * spent), for a statement that must tell the visitor whether they were emailed (`leadEmailed`).
  */
-export function queueAppointmentEmails(source: string, mail: AppointmentMail, { change, sequenceStep = 0, leadExtra, byVisitor = false, staffCopies = true }: QueueOptions): SQL {
+export function queueAppointmentEmails(
+  source: string,
+  mail: AppointmentMail,
+  { change, sequenceStep = 0, leadExtra, byVisitor = false, staffCopies = true }: QueueOptions,
+): SQL {
   const a = sql.raw('a');
   const changeOf = typeof change === 'string' ? sql`${change}::text` : change;
   return sql`, mail_snapshot as (
@@ -160,19 +172,29 @@ export function findOverlaps(
   at: { date: string; time: string; duration_minutes: number; buffer_minutes: number },
   exceptId?: string,
 ): Promise<{ id: string; date: string; time: string; type: string; lead_name: string | null }[]> {
-  return queryRows(db, sql`
+  return queryRows(
+    db,
+    sql`
     select a.id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time, a.type, l.full_name as lead_name
     from appointments a left join leads l on l.id = a.lead_id
     where a.status = 'scheduled' and a.id is distinct from ${exceptId ?? null}::uuid
       and a.blocks && tsrange(${at.date}::date + ${at.time}::time,
                               ${at.date}::date + ${at.time}::time + make_interval(mins => ${at.duration_minutes + at.buffer_minutes}::int))
     order by a.date, a.time
-    limit 20`, z.object({ id: z.uuid(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() }));
+    limit 20`,
+    z.object({ id: z.uuid(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() }),
+  );
 }
 
 /** Undefined when the lead does not exist (the route answers 422). */
-export async function createAppointment(db: Db, input: CreateAppointmentRequest, { changedBy, mail, bufferMinutes = 0 }: AppointmentOptions): Promise<Appointment | undefined> {
-  const [row] = await queryRows(db, sql`
+export async function createAppointment(
+  db: Db,
+  input: CreateAppointmentRequest,
+  { changedBy, mail, bufferMinutes = 0 }: AppointmentOptions,
+): Promise<Appointment | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`
     with created as (
       insert into appointments (lead_id, date, time, type, notes, duration_minutes, location, buffer_minutes, overlap_allowed, lead_reminder_sent_at, changed_by)
       select l.id, i.date, i.time, ${input.type}, ${input.notes ? input.notes : null}, ${input.duration_minutes ?? 30}::int,
@@ -182,7 +204,9 @@ export async function createAppointment(db: Db, input: CreateAppointmentRequest,
       where l.id = ${input.lead_id}
       returning *
     )${mail ? queueAppointmentEmails('created', mail, { change: 'scheduled' }) : sql``}
-    select id from created`, idRow);
+    select id from created`,
+    idRow,
+  );
   return row ? getAppointment(db, row.id) : undefined;
 }
 
@@ -208,7 +232,12 @@ export const shortWhen = (a: string) => sql`to_char(${sql.raw(a)}.date + ${sql.r
  * is told of (SEQUENCE one higher); so are cancelling (status cancelled) and scheduling again.
  * A new date or time also makes both reminders due again. Notes alone change nothing for the lead.
  */
-export async function updateAppointment(db: Db, id: string, patch: UpdateAppointmentRequest, options: UpdateOptions): Promise<Appointment | undefined> {
+export async function updateAppointment(
+  db: Db,
+  id: string,
+  patch: UpdateAppointmentRequest,
+  options: UpdateOptions,
+): Promise<Appointment | undefined> {
   const row = await changeAppointment(db, id, patch, options);
   return row ? getAppointment(db, row.id) : undefined;
 }
@@ -229,7 +258,9 @@ export async function changeAppointment(
   const notes = has('notes') ? sql`${patch.notes ? patch.notes : null}` : sql`p.notes`;
   const location = has('location') ? sql`${patch.location ? patch.location : null}::text` : sql`p.location`;
   const overlap = patch.allow_overlap === true ? sql`true` : sql`p.overlap_allowed`;
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     with p as (select * from appointments where id = ${id} for update),
     n as (
       select p.id, ${value('date', '::date', 'p.date')} as date, ${value('time', '::time', 'p.time')} as time,
@@ -265,17 +296,25 @@ export async function changeAppointment(
       where updated.change is not null)`
         : sql``
     }
-    select id, ${mail ? leadEmailed : sql`false`} as lead_emailed from updated`, z.object({ id: z.uuid(), lead_emailed: z.boolean() }));
+    select id, ${mail ? leadEmailed : sql`false`} as lead_emailed from updated`,
+    z.object({ id: z.uuid(), lead_emailed: z.boolean() }),
+  );
   return row;
 }
 
 /** Deletes it; the lead of one still to come (and not cancelled already) is told it is off. */
 export async function deleteAppointment(db: Db, id: string, mail?: AppointmentMail): Promise<boolean> {
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     with deleted as (delete from appointments where id = ${id} returning *)${
-      mail ? queueAppointmentEmails('deleted', mail, { change: sql`case when a.status = 'scheduled' then 'cancelled' end`, sequenceStep: 1 }) : sql``
+      mail
+        ? queueAppointmentEmails('deleted', mail, { change: sql`case when a.status = 'scheduled' then 'cancelled' end`, sequenceStep: 1 })
+        : sql``
     }
-    select id from deleted`, idRow);
+    select id from deleted`,
+    idRow,
+  );
   return rows.length > 0;
 }
 
@@ -287,7 +326,9 @@ export async function deleteAppointment(db: Db, id: string, mail?: AppointmentMa
 export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise<number> {
   const a = sql.raw('a');
   const today = sql`(now() at time zone ${mail.timeZone})::date`;
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     with due as (
       update appointments a set lead_reminder_sent_at = now()
       where a.lead_reminder_sent_at is null and a.lead_id is not null and a.status = 'scheduled'
@@ -310,7 +351,9 @@ export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise
       on conflict (dedupe_key) where dedupe_key is not null do nothing
       returning id
     )
-    select count(*)::int as n from queued`, z.object({ n: z.number().int() }));
+    select count(*)::int as n from queued`,
+    z.object({ n: z.number().int() }),
+  );
   return row?.n ?? 0;
 }
 
@@ -323,12 +366,16 @@ export type CalendarAppointment = z.infer<typeof calendarAppointmentSchema>;
  */
 export async function listCalendarAppointments(db: Db, timeZone: string, id?: string): Promise<CalendarAppointment[]> {
   const which = id ? sql`a.id = ${id}` : sql`a.date >= (now() at time zone ${timeZone})::date - 90 and a.status <> 'cancelled'`;
-  return queryRows(db, sql`
+  return queryRows(
+    db,
+    sql`
     select ${appointmentColumns},
       to_char(((a.date + a.time) at time zone ${timeZone}) at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"Z"') as starts_utc,
       to_char(a.created_at at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"Z"') as created_utc
     ${fromAppointments}
     where ${which}
     order by a.date, a.time
-    limit 5000`, calendarAppointmentSchema);
+    limit 5000`,
+    calendarAppointmentSchema,
+  );
 }

@@ -1,5 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { auditEntrySchema, type AuditAction, type AuditEntryView, type AuditQuery, type AuditTarget, type FieldChange } from '#shared/schemas/audit';
+import {
+  auditEntrySchema,
+  type AuditAction,
+  type AuditEntryView,
+  type AuditQuery,
+  type AuditTarget,
+  type FieldChange,
+} from '#shared/schemas/audit';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 
@@ -41,7 +48,11 @@ export async function recordAudit(db: Db, actor: AuditActor, entry: AuditEntry):
  * The fields whose values differ between `before` and `after`, as { field: { from, to } },
  * over `fields` (the ones a person can change). Values compare as JSON (arrays, dates as strings).
  */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>, fields: readonly (keyof T & string)[]): Record<string, FieldChange> {
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+  fields: readonly (keyof T & string)[],
+): Record<string, FieldChange> {
   const changes: Record<string, FieldChange> = {};
   for (const field of fields) {
     if (!(field in after)) continue;
@@ -79,7 +90,11 @@ const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.a
   a.details, a.ip, a.user_agent`;
 
 /** One page of entries, newest first, after `cursor` (keyset: the id, which grows with time). */
-export async function listAuditEntries(db: Db, query: AuditQuery, timeZone: string): Promise<{ entries: AuditEntryView[]; next_cursor: string | null }> {
+export async function listAuditEntries(
+  db: Db,
+  query: AuditQuery,
+  timeZone: string,
+): Promise<{ entries: AuditEntryView[]; next_cursor: string | null }> {
   const rows = await queryRows(
     db,
     sql`select ${entryColumns} from audit_log a
@@ -93,7 +108,11 @@ export async function listAuditEntries(db: Db, query: AuditQuery, timeZone: stri
 }
 
 /** Every entry the filters match, newest first, in batches (the CSV export). */
-export async function* iterateAuditEntries(db: Db, filter: Omit<AuditQuery, 'limit' | 'cursor'>, timeZone: string): AsyncGenerator<AuditEntryView[]> {
+export async function* iterateAuditEntries(
+  db: Db,
+  filter: Omit<AuditQuery, 'limit' | 'cursor'>,
+  timeZone: string,
+): AsyncGenerator<AuditEntryView[]> {
   let cursor: string | undefined;
   for (;;) {
     const page = await listAuditEntries(db, { ...filter, limit: 200, ...(cursor ? { cursor } : {}) }, timeZone);
@@ -116,7 +135,10 @@ export const ERASED = '[erased]';
 export async function redactLeadsInAudit(t: Db, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await execute(t, sql`select set_config('crm.audit_maintenance', 'on', true)`);
-  const list = sql`array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::text[]`;
+  const list = sql`array[${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
   const changed = await execute(
     t,
     sql`with recursive person(id) as (

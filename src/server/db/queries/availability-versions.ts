@@ -14,11 +14,20 @@ const versionSum = sql`(select coalesce(sum(version), 0)::float8 from availabili
 
 /** The current availability version: one index-free read of at most 16 tiny rows. */
 export async function readAvailabilityVersion(db: Db): Promise<number> {
-  const [row] = await queryRowsPrepared(db, 'availability_version', sql`select ${versionSum} as version`, z.object({ version: z.number() }));
+  const [row] = await queryRowsPrepared(
+    db,
+    'availability_version',
+    sql`select ${versionSum} as version`,
+    z.object({ version: z.number() }),
+  );
   return row?.version ?? 0;
 }
 
-const inputsRow = z.object({ version: z.number(), settings: z.unknown(), busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })) });
+const inputsRow = z.object({
+  version: z.number(),
+  settings: z.unknown(),
+  busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })),
+});
 
 /**
  * Everything the open times of business dates `from` to `to` are computed from, and the
@@ -32,11 +41,16 @@ export async function readAvailabilityInputs(
   from: string,
   to: string,
 ): Promise<{ version: number; settings: BookingSettings; busy: { start: number; end: number }[] }> {
-  const [row] = await queryRowsPrepared(db, 'availability_inputs', sql`
+  const [row] = await queryRowsPrepared(
+    db,
+    'availability_inputs',
+    sql`
     select ${versionSum} as version,
       (select settings from booking_settings where id = 1) as settings,
       coalesce((select json_agg(json_build_object('start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes))
-       from appointments a where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1), '[]'::json) as busy`, inputsRow);
+       from appointments a where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1), '[]'::json) as busy`,
+    inputsRow,
+  );
   return {
     version: row?.version ?? 0,
     settings: parseSettings(row?.settings),

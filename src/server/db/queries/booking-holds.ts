@@ -177,7 +177,9 @@ export async function deleteOldBookingHolds(db: Db): Promise<number> {
  * on conflict do nothing); only that call inserts the notifications. Returns how many it sent.
  */
 export async function notifyBookingSpike(db: Db, message: string): Promise<number> {
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     with claimed as (
       insert into rate_limits (key, window_start, count, expires_at)
       select 'booking-spike-notified', w.start, 1, w.start + interval '1 hour' from (select ${windowStart(3600)} as start) w
@@ -186,5 +188,6 @@ export async function notifyBookingSpike(db: Db, message: string): Promise<numbe
     )
     insert into notifications (user_id, type, message)
     select u.id, 'booking', ${message} from users u
-    where exists (select 1 from claimed) and u.role = 'owner' and u.deactivated_at is null`);
+    where exists (select 1 from claimed) and u.role = 'owner' and u.deactivated_at is null`,
+  );
 }

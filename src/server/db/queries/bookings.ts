@@ -3,7 +3,15 @@ import * as z from 'zod';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
-import { bookedName, leadEmailed, queueAppointmentEmails, reminderDone, shortWhen, startsAt, type AppointmentMail } from './appointments.ts';
+import {
+  bookedName,
+  leadEmailed,
+  queueAppointmentEmails,
+  reminderDone,
+  shortWhen,
+  startsAt,
+  type AppointmentMail,
+} from './appointments.ts';
 
 /** The start of appointment `a` as epoch milliseconds (what the slot arithmetic works in). */
 export const startMs = (timeZone: string) => sql`(extract(epoch from ${startsAt(sql.raw('a'), timeZone)}) * 1000)::float8`;
@@ -25,9 +33,12 @@ export function parseSettings(stored: unknown): BookingSettings {
 
 export async function saveBookingSettings(db: Db, settings: BookingSettings): Promise<void> {
   const days_off = [...settings.days_off].sort();
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into booking_settings (id, settings, updated_at) values (1, ${JSON.stringify({ ...settings, days_off })}::jsonb, now())
-    on conflict (id) do update set settings = excluded.settings, updated_at = now()`);
+    on conflict (id) do update set settings = excluded.settings, updated_at = now()`,
+  );
 }
 
 /**
@@ -35,10 +46,15 @@ export async function saveBookingSettings(db: Db, settings: BookingSettings): Pr
  * time zones and buffers), as instants: what the slots must keep clear of.
  */
 export async function busyTimes(db: Db, timeZone: string, from: string, to: string): Promise<{ start: number; end: number }[]> {
-  const rows = await queryRowsPrepared(db, 'busy_times', sql`
+  const rows = await queryRowsPrepared(
+    db,
+    'busy_times',
+    sql`
     select ${startMs(timeZone)} as start, a.duration_minutes
     from appointments a
-    where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`, z.object({ start: z.number(), duration_minutes: z.number().int() }));
+    where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`,
+    z.object({ start: z.number(), duration_minutes: z.number().int() }),
+  );
   return rows.map((r) => ({ start: r.start, end: r.start + r.duration_minutes * 60_000 }));
 }
 
@@ -48,11 +64,14 @@ export async function busyTimes(db: Db, timeZone: string, from: string, to: stri
  * form sent.
  */
 export async function issueBookingToken(db: Db, submissionId: string, hash: string): Promise<boolean> {
-  const n = await execute(db, sql`
+  const n = await execute(
+    db,
+    sql`
     insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
     select ${hash}, lead_id, inquiry_id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS})
     from (select id as lead_id, null::uuid as inquiry_id from leads where submission_id = ${submissionId}::uuid
-          union all select lead_id, id from lead_events where submission_id = ${submissionId}::uuid limit 1) submitted`);
+          union all select lead_id, id from lead_events where submission_id = ${submissionId}::uuid limit 1) submitted`,
+  );
   return n > 0;
 }
 
@@ -79,7 +98,11 @@ const bookingRow = z.object({
 });
 export type BookingRow = z.infer<typeof bookingRow>;
 
-const contextRow = z.object({ settings: z.unknown(), booking: bookingRow.nullable(), busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })) });
+const contextRow = z.object({
+  settings: z.unknown(),
+  booking: bookingRow.nullable(),
+  busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })),
+});
 
 /**
  * Everything a booking request needs, in one round trip: the settings, the link's lead and
@@ -93,7 +116,10 @@ export async function readBookingContext(
   date?: string,
 ): Promise<{ settings: BookingSettings; booking: BookingRow | undefined; busy: { start: number; end: number }[] }> {
   // Prepared: the hot read of every booking request (its text never changes, only parameters).
-  const [row] = await queryRowsPrepared(db, 'booking_context', sql`
+  const [row] = await queryRowsPrepared(
+    db,
+    'booking_context',
+    sql`
     select (select settings from booking_settings where id = 1) as settings,
       (select json_build_object('lead_id', t.lead_id, 'full_name', coalesce(e.data->>'full_name', l.full_name), 'expired', t.expires_at <= now(),
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
@@ -103,7 +129,9 @@ export async function readBookingContext(
        where t.token_hash = ${hash}) as booking,
       coalesce((select json_agg(json_build_object('start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes))
        from appointments a where ${date ?? null}::date is not null and a.status = 'scheduled'
-         and a.date between ${date ?? null}::date - 1 and ${date ?? null}::date + 1), '[]'::json) as busy`, contextRow);
+         and a.date between ${date ?? null}::date - 1 and ${date ?? null}::date + 1), '[]'::json) as busy`,
+    contextRow,
+  );
   return {
     settings: parseSettings(row?.settings),
     booking: row?.booking ?? undefined,
@@ -152,7 +180,10 @@ const BOOKING_LOCK_SPACE = 4_201_311;
  */
 export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Promise<Booked | 'taken' | undefined> {
   // Prepared: planning this many CTEs costs more than running them (its text is fixed per process).
-  const [row] = await queryRowsPrepared(db, 'book_slot', sql`
+  const [row] = await queryRowsPrepared(
+    db,
+    'book_slot',
+    sql`
     with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.date} ${b.time}`}::text)) as got),
     t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and (select got from slot_lock) for update),
     usable as (
@@ -190,8 +221,10 @@ export const bookingNotice = (change: 'moved' | 'cancelled') => (cte: string) =>
 
 /** Links good for nothing any more: a day past their end, and holding no call still to come. */
 export async function deleteExpiredBookingTokens(db: Db): Promise<number> {
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     delete from booking_tokens t where t.expires_at < now() - interval '1 day'
-      and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= current_date - 1)`);
+      and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= current_date - 1)`,
+  );
 }
-

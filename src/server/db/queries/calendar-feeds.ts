@@ -10,17 +10,25 @@ const createdRow = z.object({ created_at: z.string() });
 /** A new feed token for the admin (replacing any earlier one, which stops working). */
 export async function createCalendarFeed(db: Db, userId: string): Promise<{ token: string; created_at: string }> {
   const token = newSecretToken();
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     insert into calendar_feeds (user_id, token_hash) values (${userId}, ${hashToken(token)})
     on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = now()
-    returning ${isoTimestamp(sql`created_at`)} as created_at`, createdRow);
+    returning ${isoTimestamp(sql`created_at`)} as created_at`,
+    createdRow,
+  );
   return { token, created_at: row!.created_at };
 }
 
 export async function getCalendarFeed(db: Db, userId: string): Promise<{ created_at: string } | undefined> {
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     select ${isoTimestamp(sql`created_at`)} as created_at
-    from calendar_feeds where user_id = ${userId}`, createdRow);
+    from calendar_feeds where user_id = ${userId}`,
+    createdRow,
+  );
   return row;
 }
 

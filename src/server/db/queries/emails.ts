@@ -11,7 +11,17 @@ import { execute, isoTimestamp, queryRows } from '../sql.ts';
  * (src/server/mail/outbox.ts).
  */
 
-export const EMAIL_KINDS = ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation'] as const;
+export const EMAIL_KINDS = [
+  'new-lead',
+  'lead-acknowledgement',
+  'appointment',
+  'appointment-reminder',
+  'test',
+  'invite',
+  'password-reset',
+  'weekly-report',
+  'booking-confirmation',
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
 
@@ -28,7 +38,11 @@ export type QueueMail = {
   publicPerDay?: number;
 };
 
-export const queueMailOf = (mail: Config['mail']): QueueMail => ({ domain: mail.domain, sending: mail.smtp !== undefined, publicPerDay: mail.publicPerAddressPerDay });
+export const queueMailOf = (mail: Config['mail']): QueueMail => ({
+  domain: mail.domain,
+  sending: mail.smtp !== undefined,
+  publicPerDay: mail.publicPerAddressPerDay,
+});
 
 /** PUBLIC_MAIL_PER_ADDRESS_PER_DAY's default. */
 export const PUBLIC_MAIL_PER_DAY_DEFAULT = 5;
@@ -133,30 +147,45 @@ export function claimDueEmails(db: Db, limit: number, leaseSeconds: number): Pro
 // the updates below need not.
 
 export async function markEmailSent(db: Db, id: string): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null
-    where id = ${id}`);
+    where id = ${id}`,
+  );
 }
 
 /** A send that failed for good (the server refused the message, or it was retried for a day). */
 export async function markEmailFailed(db: Db, id: string, reason: string, attempted: boolean): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     update emails set status = 'failed', attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)}
-    where id = ${id}`);
+    where id = ${id}`,
+  );
 }
 
 /** Due again after `delaySeconds`; `attempted` counts a refused try (not a server that could not be reached). */
 export async function retryEmailLater(db: Db, id: string, delaySeconds: number, reason: string, attempted: boolean): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     update emails set attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)},
       next_attempt_at = now() + make_interval(secs => ${delaySeconds})
-    where id = ${id}`);
+    where id = ${id}`,
+  );
 }
 
 /** Gives back claimed messages unsent (the worker stopped early). */
 export async function releaseEmails(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await execute(db, sql`update emails set locked_until = null where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  await execute(
+    db,
+    sql`update emails set locked_until = null where id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
 }
 
 /** With the embedded database one process serves: any lease left is a dead process's. */
@@ -166,9 +195,12 @@ export async function releaseAllEmailClaims(db: Db): Promise<number> {
 
 /** Email is off: due messages are recorded as not sent, with why. */
 export async function markDueEmailsNotSent(db: Db, reason: string): Promise<number> {
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     update emails set status = 'not_sent', last_error = ${reason}
-    where status = 'queued' and next_attempt_at <= now()`);
+    where status = 'queued' and next_attempt_at <= now()`,
+  );
 }
 
 /** Queues the test email to an admin; its id. */

@@ -35,9 +35,12 @@ const api = async <T>(method: string, path: string, body?: unknown) => {
   return (await res.json()) as T;
 };
 const addLead = (full_name: string, fields: Record<string, unknown> = {}) =>
-  api<Lead>('POST', '/api/leads', { full_name, email: `${full_name.split(' ')[0]!.toLowerCase()}@example.com`, phone: '555', property_types: ['land'] }).then((lead) =>
-    Object.keys(fields).length > 0 ? api<Lead>('PATCH', `/api/leads/${lead.id}`, fields) : lead,
-  );
+  api<Lead>('POST', '/api/leads', {
+    full_name,
+    email: `${full_name.split(' ')[0]!.toLowerCase()}@example.com`,
+    phone: '555',
+    property_types: ['land'],
+  }).then((lead) => (Object.keys(fields).length > 0 ? api<Lead>('PATCH', `/api/leads/${lead.id}`, fields) : lead));
 const followUps = () =>
   rowsOf<{ email: string; message: string; lead_id: string }>(
     database.db,
@@ -53,16 +56,23 @@ describe('follow-up notifications', () => {
 
     const counts = await Promise.all(Array.from({ length: 5 }, run));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await followUps()).toEqual([{ email: 'owner@example.com', message: 'Follow up with Jane Doe: send the zoning report', lead_id: jane.id }]);
+    expect(await followUps()).toEqual([
+      { email: 'owner@example.com', message: 'Follow up with Jane Doe: send the zoning report', lead_id: jane.id },
+    ]);
     expect(await run()).toBe(0);
-    const [marked] = await rowsOf<{ notified: string }>(database.db, sql`select to_char(follow_up_notified_on, 'YYYY-MM-DD') as notified from leads where id = ${jane.id}`);
+    const [marked] = await rowsOf<{ notified: string }>(
+      database.db,
+      sql`select to_char(follow_up_notified_on, 'YYYY-MM-DD') as notified from leads where id = ${jane.id}`,
+    );
     expect(marked!.notified).toBe(today());
   });
 
   it('tells every admin when nobody owns the lead, without a note when there is none', async () => {
     const lead = await addLead('Sam Roe', { follow_up_on: addDays(today(), -3) });
     expect(await run()).toBe(3);
-    expect(await followUps()).toEqual(['owner', 'second', 'third'].map((who) => ({ email: `${who}@example.com`, message: 'Follow up with Sam Roe', lead_id: lead.id })));
+    expect(await followUps()).toEqual(
+      ['owner', 'second', 'third'].map((who) => ({ email: `${who}@example.com`, message: 'Follow up with Sam Roe', lead_id: lead.id })),
+    );
   });
 
   it('tells again when the date changes, not when only the text does', async () => {
@@ -77,10 +87,14 @@ describe('follow-up notifications', () => {
     expect(await run()).toBe(0);
     await api('PATCH', `/api/leads/${lead.id}`, { follow_up_on: today(), follow_up_note: 'last try' });
     expect(await run()).toBe(1);
-    expect((await followUps()).map((n) => n.message)).toEqual(['Follow up with Jane Doe: call', 'Follow up with Jane Doe: call again', 'Follow up with Jane Doe: last try']);
+    expect((await followUps()).map((n) => n.message)).toEqual([
+      'Follow up with Jane Doe: call',
+      'Follow up with Jane Doe: call again',
+      'Follow up with Jane Doe: last try',
+    ]);
   });
 
-  it('shows in the owner\'s notifications', async () => {
+  it("shows in the owner's notifications", async () => {
     await addLead('Jane Doe', { owner_id: ownerId, follow_up_on: today() });
     await run();
     const list = await api<{ notifications: { type: string; message: string }[] }>('GET', '/api/notifications');
@@ -88,24 +102,47 @@ describe('follow-up notifications', () => {
   });
 });
 
-describe('the Overview\'s next steps', () => {
+describe("the Overview's next steps", () => {
   it('lists leads whose date has come, oldest first, overdue ones marked, 20 at most', async () => {
-    const overdue = await addLead('Olga Old', { owner_id: ownerId, follow_up_on: addDays(today(), -2), follow_up_note: 'send the zoning report' });
+    const overdue = await addLead('Olga Old', {
+      owner_id: ownerId,
+      follow_up_on: addDays(today(), -2),
+      follow_up_note: 'send the zoning report',
+    });
     const due = await addLead('Tom Today', { follow_up_on: today() });
     await addLead('Fred Future', { follow_up_on: addDays(today(), 1) });
     await addLead('Nina None');
     const overview = overviewSchema.parse(await api('GET', '/api/overview'));
     expect(overview.follow_ups).toEqual([
-      { lead_id: overdue.id, full_name: 'Olga Old', follow_up_on: addDays(today(), -2), follow_up_note: 'send the zoning report', owner_email: 'owner@example.com', owner_name: 'Olive Owner', overdue: true },
-      { lead_id: due.id, full_name: 'Tom Today', follow_up_on: today(), follow_up_note: null, owner_email: null, owner_name: null, overdue: false },
+      {
+        lead_id: overdue.id,
+        full_name: 'Olga Old',
+        follow_up_on: addDays(today(), -2),
+        follow_up_note: 'send the zoning report',
+        owner_email: 'owner@example.com',
+        owner_name: 'Olive Owner',
+        overdue: true,
+      },
+      {
+        lead_id: due.id,
+        full_name: 'Tom Today',
+        follow_up_on: today(),
+        follow_up_note: null,
+        owner_email: null,
+        owner_name: null,
+        overdue: false,
+      },
     ]);
     // Notified or not, a step stays listed until it is done (cleared or moved).
     await run();
     expect(overviewSchema.parse(await api('GET', '/api/overview')).follow_ups).toHaveLength(2);
 
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       insert into leads (full_name, email, phone, property_types, follow_up_on)
-      select 'Bulk ' || i, 'bulk' || i || '@example.com', '5', array['land'], ${today()}::date - 10 - i from generate_series(1, 25) i`);
+      select 'Bulk ' || i, 'bulk' || i || '@example.com', '5', array['land'], ${today()}::date - 10 - i from generate_series(1, 25) i`,
+    );
     const many = overviewSchema.parse(await api('GET', '/api/overview')).follow_ups;
     expect(many).toHaveLength(20);
     expect(many[0]!.full_name).toBe('Bulk 25');

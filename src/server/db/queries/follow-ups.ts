@@ -24,9 +24,15 @@ const due = (timeZone: string) => sql`l.follow_up_on <= (now() at time zone ${ti
  * refetch every minute.
  */
 export async function notifyDueFollowUps(db: Db, timeZone: string): Promise<number> {
-  const [any] = await queryRows(db, sql`select exists (select 1 from leads l where ${due(timeZone)}) as due`, z.object({ due: z.boolean() }));
+  const [any] = await queryRows(
+    db,
+    sql`select exists (select 1 from leads l where ${due(timeZone)}) as due`,
+    z.object({ due: z.boolean() }),
+  );
   if (!any?.due) return 0;
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     with notified as (
       update leads l set follow_up_notified_on = l.follow_up_on
       where ${due(timeZone)}
@@ -34,5 +40,6 @@ export async function notifyDueFollowUps(db: Db, timeZone: string): Promise<numb
     )
     insert into notifications (user_id, type, message, lead_id)
     select u.id, 'follow_up', 'Follow up with ' || n.full_name || coalesce(': ' || n.follow_up_note, ''), n.id
-    from notified n join users u on n.owner_id is null or u.id = n.owner_id`);
+    from notified n join users u on n.owner_id is null or u.id = n.owner_id`,
+  );
 }

@@ -11,11 +11,15 @@ import { execute, queryRows } from '../sql.ts';
  * that won; `do nothing` would return nothing).
  */
 export async function claimFormToken(db: Db, tokenHash: string, submissionId: string, expiresAtMs: number): Promise<boolean> {
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     insert into form_token_uses (token_hash, submission_id, expires_at)
     values (${tokenHash}, ${submissionId}::uuid, to_timestamp(${expiresAtMs / 1000}::float8))
     on conflict (token_hash) do update set submission_id = form_token_uses.submission_id
-    returning submission_id = ${submissionId}::uuid as same`, z.object({ same: z.boolean() }));
+    returning submission_id = ${submissionId}::uuid as same`,
+    z.object({ same: z.boolean() }),
+  );
   return row?.same === true;
 }
 

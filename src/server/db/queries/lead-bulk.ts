@@ -35,7 +35,11 @@ export async function bulkUpdateLeads(db: Db, request: BulkLeadRequest, adminId:
     case 'assign': {
       const owner = request.owner_id;
       if (owner) {
-        const [admin] = await queryRows(db, sql`select count(*)::int as updated from users where id = ${owner}::uuid and deactivated_at is null`, countRow);
+        const [admin] = await queryRows(
+          db,
+          sql`select count(*)::int as updated from users where id = ${owner}::uuid and deactivated_at is null`,
+          countRow,
+        );
         if (!admin?.updated) throw new LeadUpdateRefused('owner_id', NO_SUCH_OWNER);
       }
       // Only leads whose owner changes are written (and get an event); all found are counted.

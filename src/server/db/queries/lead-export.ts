@@ -44,39 +44,63 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
     if (!row) return undefined;
     const sessionIds = await leadSessionIds(t, id);
     const [statusHistory, events, notes, appointments, emails, visitEvents] = [
-      await queryRows(t, sql`
+      await queryRows(
+        t,
+        sql`
         select c.from_status, c.to_status, ${isoTimestamp(sql`c.changed_at`)} as changed_at, u.email as changed_by
         from lead_status_changes c left join users u on u.id = c.changed_by
-        where c.lead_id = ${id} order by c.changed_at, c.id`, shape.status_history.element),
-      await queryRows(t, sql`
+        where c.lead_id = ${id} order by c.changed_at, c.id`,
+        shape.status_history.element,
+      ),
+      await queryRows(
+        t,
+        sql`
         select e.id, e.kind, e.data, u.email as actor, ${isoTimestamp(sql`e.created_at`)} as created_at
         from lead_events e left join users u on u.id = e.actor_id
-        where e.lead_id = ${id} order by e.created_at, e.id`, shape.events.element),
-      await queryRows(t, sql`
+        where e.lead_id = ${id} order by e.created_at, e.id`,
+        shape.events.element,
+      ),
+      await queryRows(
+        t,
+        sql`
         select n.id, n.body, u.email as author, ${isoTimestamp(sql`n.created_at`)} as created_at, ${isoTimestamp(sql`n.updated_at`)} as updated_at
         from lead_notes n left join users u on u.id = n.author_id
-        where n.lead_id = ${id} order by n.created_at, n.id`, shape.notes.element),
+        where n.lead_id = ${id} order by n.created_at, n.id`,
+        shape.notes.element,
+      ),
       (
-        await queryRows(t, sql`
+        await queryRows(
+          t,
+          sql`
           select to_jsonb(a) || jsonb_build_object('created_at', ${isoTimestamp(sql`a.created_at`)},
             'reminder_sent_at', ${isoTimestamp(sql`a.reminder_sent_at`)}, 'lead_reminder_sent_at', ${isoTimestamp(sql`a.lead_reminder_sent_at`)},
             'time', to_char(a.time, 'HH24:MI'), 'blocks', a.blocks::text) as appointment
-          from appointments a where a.lead_id = ${id} order by a.date, a.time, a.id`, z.object({ appointment: shape.appointments.element }))
+          from appointments a where a.lead_id = ${id} order by a.date, a.time, a.id`,
+          z.object({ appointment: shape.appointments.element }),
+        )
       ).map((r) => r.appointment),
       // Without the one-time links a message still waiting holds (its booking's private link):
       // the export is a copy that leaves the firm, and such a link moves or cancels the call.
-      await queryRows(t, sql`
+      await queryRows(
+        t,
+        sql`
         select e.id, e.kind, e.to_address, e.to_name, e.status, e.attempts, e.last_error,
           ${isoTimestamp(sql`e.created_at`)} as created_at, ${isoTimestamp(sql`e.sent_at`)} as sent_at, e.data - 'link' - 'manage_path' as data
-        from emails e where e.lead_id = ${id} order by e.created_at, e.id`, shape.emails.element),
+        from emails e where e.lead_id = ${id} order by e.created_at, e.id`,
+        shape.emails.element,
+      ),
       // No index leads here by session: a scan of the raw events, bounded by their retention.
       sessionIds.length === 0
         ? []
-        : await queryRows(t, sql`
+        : await queryRows(
+            t,
+            sql`
           select session_id, event_type, page_path, time_spent, referrer, referrer_host, utm_source, utm_medium, utm_campaign,
             device, user_agent, ${isoTimestamp(sql`created_at`)} as created_at
           from analytics_events where session_id = any(${pgArray(sessionIds)}::text[])
-          order by created_at desc, id desc limit ${EXPORT_VISIT_EVENTS_LIMIT + 1}`, shape.visits.shape.events.element),
+          order by created_at desc, id desc limit ${EXPORT_VISIT_EVENTS_LIMIT + 1}`,
+            shape.visits.shape.events.element,
+          ),
     ];
     return {
       exported_at: new Date().toISOString(),

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { LEAD_IMPORT_MAX_ERRORS, type LeadImportDuplicates, type LeadImportResult, type LeadImportRowError } from '#shared/schemas/lead-import';
+import {
+  LEAD_IMPORT_MAX_ERRORS,
+  type LeadImportDuplicates,
+  type LeadImportResult,
+  type LeadImportRowError,
+} from '#shared/schemas/lead-import';
 import { IMPORT_MESSAGES, type CheckedRow, type ImportedLead } from '../../lib/lead-import-rows.ts';
 import type { Db } from '../client.ts';
 import { pgArray, queryRows, transaction } from '../sql.ts';
@@ -28,7 +33,14 @@ async function existingLeads(db: Db, emails: string[]): Promise<Map<string, Exis
   return new Map(rows.map((r) => [r.email, r]));
 }
 
-type Plan = { create: ImportedLead[]; update: (ImportedLead & { id: string })[]; skipped: number; errors: LeadImportRowError[]; errorRows: number; duplicateRows: number[] };
+type Plan = {
+  create: ImportedLead[];
+  update: (ImportedLead & { id: string })[];
+  skipped: number;
+  errors: LeadImportRowError[];
+  errorRows: number;
+  duplicateRows: number[];
+};
 
 /** What each row will do, and the errors that need the database or the other rows: an email twice in the file, a form lead's message. */
 function planImport(rows: CheckedRow[], existing: Map<string, Existing>, duplicates: LeadImportDuplicates): Plan {
@@ -57,7 +69,8 @@ function planImport(rows: CheckedRow[], existing: Map<string, Existing>, duplica
 }
 
 const countRow = z.object({ n: z.number().int() });
-const column = <K extends keyof ImportedLead>(leads: ImportedLead[], key: K) => pgArray(leads.map((l) => (l[key] as string | number | undefined) ?? null));
+const column = <K extends keyof ImportedLead>(leads: ImportedLead[], key: K) =>
+  pgArray(leads.map((l) => (l[key] as string | number | undefined) ?? null));
 
 async function insertLeads(db: Db, leads: ImportedLead[], adminId: string, file: string | null): Promise<number> {
   if (leads.length === 0) return 0;

@@ -39,7 +39,11 @@ export async function submitPublicLead(
       idRow,
     );
     if (seen) return { id: seen.id, created: false, repeated: false };
-    const [known] = await queryRows(t, sql`select id from leads where email = ${lead.email} order by created_at, id limit 1 for update`, idRow);
+    const [known] = await queryRows(
+      t,
+      sql`select id from leads where email = ${lead.email} order by created_at, id limit 1 for update`,
+      idRow,
+    );
     // Not stored, not seen, no lead of this email: cannot happen under the lock, but say so plainly.
     if (!known) throw new Error('a public submission was neither stored nor recognised');
     await addInquiry(t, known.id, lead, mail, bookingTokenHash);

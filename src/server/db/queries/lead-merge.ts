@@ -16,7 +16,11 @@ import { getLead, leadColumns, updateLead } from './leads.ts';
 export async function listDuplicates(db: Db, id: string): Promise<Lead[] | undefined> {
   const [self] = await queryRows(db, sql`select email from leads where id = ${id}`, z.object({ email: z.string() }));
   if (!self) return undefined;
-  return queryRows(db, sql`select ${leadColumns} from leads l where l.email = ${self.email} and l.id <> ${id} order by l.created_at, l.id`, leadSchema);
+  return queryRows(
+    db,
+    sql`select ${leadColumns} from leads l where l.email = ${self.email} and l.id <> ${id} order by l.created_at, l.id`,
+    leadSchema,
+  );
 }
 
 /** Why a merge was refused: the leads are not one person's. */
@@ -39,7 +43,15 @@ const mergedRow = z.object({
 type MergedRow = z.infer<typeof mergedRow>;
 
 /** Everything that belongs to a lead by its lead_id, moved to the lead kept. */
-const OWNED_TABLES = ['lead_events', 'lead_notes', 'lead_status_changes', 'appointments', 'emails', 'booking_tokens', 'notifications'] as const;
+const OWNED_TABLES = [
+  'lead_events',
+  'lead_notes',
+  'lead_status_changes',
+  'appointments',
+  'emails',
+  'booking_tokens',
+  'notifications',
+] as const;
 
 /** The update that gives this lead the other's value of each field chosen (only those that differ). */
 function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep']): UpdateLeadRequest {
@@ -65,7 +77,12 @@ function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep'
  * edit is); then it is deleted. Refused (MergeRefused) unless both have the same email;
  * undefined when either does not exist.
  */
-export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }: MergeRequest, adminId: string): Promise<LeadDetail | undefined> {
+export async function mergeLeads(
+  db: Db,
+  id: string,
+  { other_id: otherId, keep }: MergeRequest,
+  adminId: string,
+): Promise<LeadDetail | undefined> {
   if (id === otherId) throw new MergeRefused('A lead cannot be merged with itself.');
   return transaction(db, async (t) => {
     const [first] = await queryRows(t, sql`select email from leads where id = ${id}`, z.object({ email: z.string() }));
@@ -88,7 +105,9 @@ export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }
     // The other's own submission becomes an inquiry here; its booking links and the calls booked
     // through them become that inquiry's, so they keep showing (and naming) what its form sent,
     // never the kept lead's details. Then everything it owns moves.
-    await execute(t, sql`
+    await execute(
+      t,
+      sql`
       with inquiry as (
         insert into lead_events (lead_id, kind, submission_id, created_at, data)
         select ${id}, 'inquiry', o.submission_id, o.created_at, jsonb_strip_nulls(jsonb_build_object(
@@ -101,13 +120,17 @@ export async function mergeLeads(db: Db, id: string, { other_id: otherId, keep }
       ), links as (
         update booking_tokens set inquiry_id = inquiry.id from inquiry where lead_id = ${otherId} and inquiry_id is null
       )
-      update appointments set inquiry_id = inquiry.id from inquiry where lead_id = ${otherId} and source = 'booking' and inquiry_id is null`);
+      update appointments set inquiry_id = inquiry.id from inquiry where lead_id = ${otherId} and source = 'booking' and inquiry_id is null`,
+    );
     for (const table of OWNED_TABLES) {
       await execute(t, sql`update ${sql.identifier(table)} set lead_id = ${id} where lead_id = ${otherId}`);
     }
-    await execute(t, sql`
+    await execute(
+      t,
+      sql`
       insert into lead_events (lead_id, kind, actor_id, data)
-      values (${id}, 'merged', ${adminId}, jsonb_build_object('full_name', ${other.full_name}::text, 'email', ${other.email}::text))`);
+      values (${id}, 'merged', ${adminId}, jsonb_build_object('full_name', ${other.full_name}::text, 'email', ${other.email}::text))`,
+    );
     await execute(t, sql`delete from leads where id = ${otherId}`);
 
     const patch = keptFields(self, other, keep);

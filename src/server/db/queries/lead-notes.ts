@@ -12,12 +12,16 @@ const noteColumns = sql`n.id, n.lead_id, n.body, n.author_id, (select u.email fr
 
 /** Undefined when the lead does not exist. */
 export async function createNote(db: Db, leadId: string, authorId: string, body: string): Promise<Note | undefined> {
-  const [note] = await queryRows(db, sql`
+  const [note] = await queryRows(
+    db,
+    sql`
     with n as (
       insert into lead_notes (lead_id, author_id, body) select id, ${authorId}::uuid, ${body} from leads where id = ${leadId}
       returning *
     )
-    select ${noteColumns} from n`, noteSchema);
+    select ${noteColumns} from n`,
+    noteSchema,
+  );
   return note;
 }
 
@@ -26,19 +30,27 @@ export type NoteRefusal = 'not_found' | 'not_author';
 
 /** What stops `authorId` changing the note: it is not on that lead (or gone), or another admin wrote it. */
 async function refusal(db: Db, leadId: string, noteId: string): Promise<NoteRefusal> {
-  const rows = await queryRows(db, sql`select 1 as found from lead_notes where id = ${noteId} and lead_id = ${leadId}`, z.object({ found: z.number() }));
+  const rows = await queryRows(
+    db,
+    sql`select 1 as found from lead_notes where id = ${noteId} and lead_id = ${leadId}`,
+    z.object({ found: z.number() }),
+  );
   return rows.length > 0 ? 'not_author' : 'not_found';
 }
 
 /** A new body (updated_at moves), if `authorId` wrote it. */
 export async function updateNote(db: Db, leadId: string, noteId: string, authorId: string, body: string): Promise<Note | NoteRefusal> {
-  const [note] = await queryRows(db, sql`
+  const [note] = await queryRows(
+    db,
+    sql`
     with n as (
       update lead_notes set body = ${body}, updated_at = now()
       where id = ${noteId} and lead_id = ${leadId} and author_id = ${authorId}::uuid
       returning *
     )
-    select ${noteColumns} from n`, noteSchema);
+    select ${noteColumns} from n`,
+    noteSchema,
+  );
   return note ?? refusal(db, leadId, noteId);
 }
 

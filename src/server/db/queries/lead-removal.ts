@@ -59,7 +59,8 @@ export async function deleteLeadWithAppointments(
         idRow,
       );
       for (const { id: appointmentId } of upcoming) {
-        if (await updateAppointment(t, appointmentId, { status: 'cancelled' }, { mail, cancelledBy: 'staff', changedBy: adminId })) cancelled += 1;
+        if (await updateAppointment(t, appointmentId, { status: 'cancelled' }, { mail, cancelledBy: 'staff', changedBy: adminId }))
+          cancelled += 1;
       }
     } else if (appointments === 'delete') {
       const all = await queryRows(t, sql`select id from appointments where lead_id = ${id} order by date, time, id`, idRow);
@@ -79,11 +80,14 @@ export async function deleteLeadWithAppointments(
  * count of follow-ups due stays as it was).
  */
 async function forgetInWeeklyReports(t: Db, ids: string[]): Promise<void> {
-  await execute(t, sql`
+  await execute(
+    t,
+    sql`
     update emails set data = jsonb_set(data, '{follow_ups,leads}', coalesce(
       (select jsonb_agg(x) from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' <> all(${pgArray(ids)}::text[])), '[]'::jsonb))
     where kind = 'weekly-report' and jsonb_typeof(data->'follow_ups'->'leads') = 'array'
-      and exists (select 1 from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' = any(${pgArray(ids)}::text[]))`);
+      and exists (select 1 from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' = any(${pgArray(ids)}::text[]))`,
+  );
 }
 
 /**
@@ -111,7 +115,11 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
   return transaction(db, async (t) => {
     const person = await lockLead(t, id);
     if (!person) return undefined;
-    const leads = await queryRows(t, sql`select id, full_name, email from leads where email = ${person.email} order by id for update`, personRow);
+    const leads = await queryRows(
+      t,
+      sql`select id, full_name, email from leads where email = ${person.email} order by id for update`,
+      personRow,
+    );
     const ids = leads.map((l) => l.id);
     const sessionIds = new Set<string>();
     for (const leadId of ids) for (const sessionId of await leadSessionIds(t, leadId)) sessionIds.add(sessionId);
@@ -128,7 +136,9 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
       sql`update appointments set lead_id = null, notes = null, location = null, booked_network = null, visitor_time_zone = null where lead_id = any(${pgArray(ids)}::uuid[])`,
     );
     const eventsRemoved =
-      sessionIds.size === 0 ? 0 : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
+      sessionIds.size === 0
+        ? 0
+        : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
     await forgetInWeeklyReports(t, ids);
     await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
     await redactLeadsInAudit(t, ids);

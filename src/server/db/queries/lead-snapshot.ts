@@ -6,7 +6,19 @@ import { sql, type SQL } from 'drizzle-orm';
  * the lead changes. Its keys are what mail/templates/lead.ts reads; both the first form
  * (createLead) and a repeat form (lead-inquiries.ts) build it here.
  */
-const KEYS = ['lead_id', 'full_name', 'email', 'phone', 'property_types', 'message', 'source', 'utm_source', 'utm_medium', 'utm_campaign', 'landing_page'] as const;
+const KEYS = [
+  'lead_id',
+  'full_name',
+  'email',
+  'phone',
+  'property_types',
+  'message',
+  'source',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'landing_page',
+] as const;
 
 /** Each key's SQL value; `property_types` is a text[] (stored as a JSON array). */
 export type LeadSnapshotValues = Record<(typeof KEYS)[number], SQL>;

@@ -25,7 +25,18 @@ const EMAILS_TO_LEAD: EmailKind[] = ['lead-acknowledgement', 'appointment', 'app
  * Within one instant (one transaction writes a lead, its history and its mail at the same
  * now()), the order the entries happened in: the lead first, then what it caused.
  */
-const RANK = { created: 0, imported: 1, merged: 2, inquiry: 3, status: 4, owner: 5, follow_up: 6, appointment: 7, note: 8, email: 9 } as const;
+const RANK = {
+  created: 0,
+  imported: 1,
+  merged: 2,
+  inquiry: 3,
+  status: 4,
+  owner: 5,
+  follow_up: 6,
+  appointment: 7,
+  note: 8,
+  email: 9,
+} as const;
 
 const rowSchema = z.object({
   id: z.string(),
@@ -75,12 +86,17 @@ type Window = { before?: string; from?: string; limit: number };
  * kind costs no more than a page of it.
  */
 function selectEntries(db: Db, leadId: string, { before, from, limit }: Window): Promise<Row[]> {
-  const window = (at: SQL) => sql`${before ? sql`and ${at} < ${before}::timestamptz` : sql``} ${from ? sql`and ${at} >= ${from}::timestamptz` : sql``}`;
+  const window = (at: SQL) =>
+    sql`${before ? sql`and ${at} < ${before}::timestamptz` : sql``} ${from ? sql`and ${at} >= ${from}::timestamptz` : sql``}`;
   // Ties: the same millisecond (what `at` shows and `before` compares), the same instant, the order of RANK, then the id.
-  const order = (at: SQL, rank: SQL, id: SQL) => sql`order by date_trunc('milliseconds', ${at}) desc, ${at} desc, ${rank} desc, ${id} desc limit ${limit}`;
+  const order = (at: SQL, rank: SQL, id: SQL) =>
+    sql`order by date_trunc('milliseconds', ${at}) desc, ${at} desc, ${rank} desc, ${id} desc limit ${limit}`;
   const branch = (select: SQL, at: SQL, rank: SQL, id: SQL) => sql`(${select} ${window(at)} ${order(at, rank, id)})`;
   // Prepared (one text per combination of bounds): planning five branches costs about as much as running them.
-  return queryRowsPrepared(db, `lead_timeline_${before ? 'b' : ''}${from ? 'f' : ''}`, sql`
+  return queryRowsPrepared(
+    db,
+    `lead_timeline_${before ? 'b' : ''}${from ? 'f' : ''}`,
+    sql`
     with first_change as (
       select id, from_status, changed_by from lead_status_changes where lead_id = ${leadId} order by changed_at, id limit 1
     ), entries as (
@@ -131,7 +147,10 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
         sql`select 'email:' || m.id::text, 'email', m.created_at, ${RANK.email}::int, null::uuid,
             jsonb_build_object('email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'email_data', m.data)
           from emails m join leads l on l.id = m.lead_id
-          where m.lead_id = ${leadId} and m.to_address = l.email and m.kind in (${sql.join(EMAILS_TO_LEAD.map((k) => sql`${k}`), sql`, `)})`,
+          where m.lead_id = ${leadId} and m.to_address = l.email and m.kind in (${sql.join(
+            EMAILS_TO_LEAD.map((k) => sql`${k}`),
+            sql`, `,
+          )})`,
         sql`m.created_at`,
         sql`${RANK.email}::int`,
         sql`m.id::text`,
@@ -140,7 +159,9 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
     select x.id, x.kind, ${isoTimestamp(sql`x.at`)} as at, u.display_name as actor, u.email as actor_email, x.data
     from entries x left join users u on u.id = x.actor_id
     order by date_trunc('milliseconds', x.at) desc, x.at desc, x.rank desc, x.id desc
-    limit ${limit}`, rowSchema);
+    limit ${limit}`,
+    rowSchema,
+  );
 }
 
 /** How the caller names an email's subject (mail/messages.ts, as the outbox composes it). */
@@ -151,7 +172,12 @@ function toEntry(row: Row, subjectOf: SubjectOf): TimelineEntry {
   if (row.kind === 'email') {
     const { email_data: data, ...email } = row.data;
     const kind = email.email_kind as EmailKind;
-    return { ...base, kind: 'email', ...email, subject: EMAIL_KINDS.includes(kind) ? subjectOf(kind, data) : `(${String(kind)})` } as TimelineEntry;
+    return {
+      ...base,
+      kind: 'email',
+      ...email,
+      subject: EMAIL_KINDS.includes(kind) ? subjectOf(kind, data) : `(${String(kind)})`,
+    } as TimelineEntry;
   }
   if (row.kind === 'note') {
     const note = row.data.note as Record<string, unknown>;
@@ -191,7 +217,11 @@ export async function getLeadTimeline(
     if (rows[limit]!.at === last) {
       page = page.filter((r) => r.at !== last);
       if (page.length === 0) {
-        page = await selectEntries(db, leadId, { before: new Date(Date.parse(last) + 1).toISOString(), from: last, limit: MAX_SAME_INSTANT });
+        page = await selectEntries(db, leadId, {
+          before: new Date(Date.parse(last) + 1).toISOString(),
+          from: last,
+          limit: MAX_SAME_INSTANT,
+        });
         hasMore = (await selectEntries(db, leadId, { before: last, limit: 1 })).length > 0;
       }
     }

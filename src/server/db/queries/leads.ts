@@ -30,8 +30,7 @@ export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as creat
 
 const idRow = z.object({ id: z.uuid() });
 
-export type NewLead = LeadFields &
-  LeadDealFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
+export type NewLead = LeadFields & LeadDealFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
 
 /**
  * The emails a new lead causes: a "new lead" message to every admin who wants them (but the
@@ -65,7 +64,9 @@ export async function createLead(
 ): Promise<{ id: string | null; created: boolean }> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     with inserted as (
       -- Attribution comes from the visitor's analytics session, if the form sent one we know.
       insert into leads (full_name, email, phone, property_types, message, submission_id,
@@ -97,7 +98,9 @@ export async function createLead(
       select ${bookingTokenHash}, id, now() + interval '24 hours' from inserted)`
         : sql``
     }
-    select id from inserted`, idRow);
+    select id from inserted`,
+    idRow,
+  );
   const id = rows[0]?.id ?? null;
   return { id, created: id !== null };
 }
@@ -125,10 +128,14 @@ function queueLeadEmails(mail: LeadMail, createdBy: string | null): SQL {
 export async function getLead(db: Db, id: string): Promise<LeadDetail | undefined> {
   const [lead] = await queryRows(db, sql`select ${leadColumns} from leads l where l.id = ${id}`, leadSchema);
   if (!lead) return undefined;
-  const history = await queryRows(db, sql`
+  const history = await queryRows(
+    db,
+    sql`
     select c.from_status, c.to_status, ${isoTimestamp(sql`c.changed_at`)} as changed_at, u.display_name as changed_by
     from lead_status_changes c left join users u on u.id = c.changed_by
-    where c.lead_id = ${id} order by c.changed_at, c.id`, leadStatusChangeSchema);
+    where c.lead_id = ${id} order by c.changed_at, c.id`,
+    leadStatusChangeSchema,
+  );
   return { ...lead, status_history: history };
 }
 
@@ -211,7 +218,9 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
   if (check.message_locked) throw new LeadUpdateRefused('message', MESSAGE_LOCKED);
   if (check.owner_missing) throw new LeadUpdateRefused('owner_id', NO_SUCH_OWNER);
 
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     with prev as (select id, status, owner_id, follow_up_on, follow_up_note, submission_id from leads where id = ${id} for update),
     updated as (
       update leads l set ${sql.join(sets, sql`, `)}
@@ -226,6 +235,8 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
       select u.id, 'follow_up', ${adminId}, jsonb_build_object('on', to_char(u.follow_up_on, 'YYYY-MM-DD'), 'note', u.follow_up_note)
       from updated u where u.follow_up_on is distinct from u.old_follow_up_on or u.follow_up_note is distinct from u.old_follow_up_note
     )
-    select ${leadColumns} from updated l`, leadSchema);
+    select ${leadColumns} from updated l`,
+    leadSchema,
+  );
   return rows[0];
 }

@@ -7,11 +7,15 @@ import { execute, isoTimestamp, queryRows } from '../sql.ts';
 const LIST_LIMIT = 100;
 
 export async function listNotifications(db: Db, userId: string): Promise<Notification[]> {
-  return queryRows(db, sql`
+  return queryRows(
+    db,
+    sql`
     select id, type, message, read, lead_id, ${isoTimestamp(sql`created_at`)} as created_at
     from notifications where user_id = ${userId}
     order by created_at desc, id desc
-    limit ${LIST_LIMIT}`, notificationSchema);
+    limit ${LIST_LIMIT}`,
+    notificationSchema,
+  );
 }
 
 /** False when the notification does not exist or belongs to someone else. */

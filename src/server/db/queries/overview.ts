@@ -14,7 +14,9 @@ const FOLLOW_UPS = 20;
 
 /** Leads whose follow-up date is today or past in the business time zone, oldest first (leads_follow_up_on_idx). */
 function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
-  return queryRows(db, sql`
+  return queryRows(
+    db,
+    sql`
     with today as (select (now() at time zone ${timeZone})::date as d)
     select l.id as lead_id, l.full_name, to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note,
       (select u.email from users u where u.id = l.owner_id) as owner_email,
@@ -22,7 +24,9 @@ function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
     from leads l, today
     where l.follow_up_on <= today.d
     order by l.follow_up_on, l.id
-    limit ${FOLLOW_UPS}`, dueFollowUpSchema);
+    limit ${FOLLOW_UPS}`,
+    dueFollowUpSchema,
+  );
 }
 
 const countsSchema = z.object({
@@ -36,7 +40,9 @@ const countsSchema = z.object({
 /** The Overview: counts, the newest leads, the next appointments, speed to lead and the next steps due. */
 export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
   const [counts, recent, upcoming, followUps] = await Promise.all([
-    queryRows(db, sql`
+    queryRows(
+      db,
+      sql`
       select
         (select count(*)::int from leads) as total_leads,
         (select count(*)::int from appointments) as total_appointments,
@@ -49,7 +55,9 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
                  where to_status = 'Contacted' and changed_at >= now() - interval '30 days'
                  group by lead_id) c
            join leads l on l.id = c.lead_id
-           where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted`, countsSchema),
+           where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted`,
+      countsSchema,
+    ),
     listNewestLeads(db, LIST_SIZE),
     listUpcomingAppointments(db, timeZone, UPCOMING_DAYS, LIST_SIZE),
     listDueFollowUps(db, timeZone),

@@ -17,9 +17,12 @@ describe('deleteExpiredRateLimits', () => {
     await hitRateLimit(database.db, 'login:ip:live', 20, 15 * 60);
     await hitRateLimit(database.db, 'lead:live', 10, 3600);
     // Two windows that started 16 minutes ago: the 15-minute one has ended, the hour has not.
-    await execute(database.db, sql`
+    await execute(
+      database.db,
+      sql`
       update rate_limits set window_start = now() - interval '16 minutes', expires_at = now() - interval '16 minutes' + (expires_at - window_start)
-      where key in ('login:ip:ended', 'lead:live')`);
+      where key in ('login:ip:ended', 'lead:live')`,
+    );
     expect(await deleteExpiredRateLimits(database.db)).toBe(1);
     expect(await keys()).toEqual(['lead:live', 'login:ip:live']);
   });

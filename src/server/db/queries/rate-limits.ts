@@ -6,24 +6,24 @@ import { execute, pgArray, queryRows } from '../sql.ts';
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
 /** The start of the current fixed window of `windowSeconds`, aligned to the epoch. */
-export const windowStart = (windowSeconds: number) => sql`to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`;
+export const windowStart = (windowSeconds: number) =>
+  sql`to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`;
 
 /**
  * Counts one hit against `key` in a fixed window and says whether it is within `limit`.
  * Counters live in Postgres so every app process shares them.
  */
-export async function hitRateLimit(
-  db: Db,
-  key: string,
-  limit: number,
-  windowSeconds: number,
-): Promise<RateLimitResult> {
-  const rows = await queryRows(db, sql`
+export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+  const rows = await queryRows(
+    db,
+    sql`
     insert into rate_limits as r (key, window_start, count, expires_at)
     select ${key}, w.start, 1, w.start + make_interval(secs => ${windowSeconds}) from (select ${windowStart(windowSeconds)} as start) w
     on conflict (key, window_start) do update set count = r.count + 1
     returning r.count,
-      ceil(extract(epoch from r.expires_at) - extract(epoch from now()))::int as retry_after`, z.object({ count: z.number().int(), retry_after: z.number().int() }));
+      ceil(extract(epoch from r.expires_at) - extract(epoch from now()))::int as retry_after`,
+    z.object({ count: z.number().int(), retry_after: z.number().int() }),
+  );
   const row = rows[0]!;
   return { allowed: row.count <= limit, count: row.count, retryAfterSeconds: Math.max(1, row.retry_after) };
 }
@@ -53,7 +53,9 @@ export async function hitRateLimitsUnlessOver(db: Db, keys: RateLimitKey[], wind
     sql`, `,
   );
   // Rows are written in key order, so two sign-ins sharing keys never deadlock.
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     with w as (select ${windowStart(windowSeconds)} as start),
     wanted (key, lim) as (values ${wanted}),
     current_counts as (
@@ -73,11 +75,16 @@ export async function hitRateLimitsUnlessOver(db: Db, keys: RateLimitKey[], wind
       (select start from w)::text as window_start,
       ceil(extract(epoch from (select start from w)) + ${windowSeconds} - extract(epoch from now()))::int as retry_after
     from current_counts c left join hit on hit.key = c.key`,
-    z.object({ key: z.string(), lim: z.number().int().nullable(), count: z.number().int(), counted: z.boolean(), window_start: z.string(), retry_after: z.number().int() }),
+    z.object({
+      key: z.string(),
+      lim: z.number().int().nullable(),
+      count: z.number().int(),
+      counted: z.boolean(),
+      window_start: z.string(),
+      retry_after: z.number().int(),
+    }),
   );
-  const over = rows
-    .filter((r) => r.lim !== null && (r.counted ? r.count > r.lim : r.count >= r.lim))
-    .map((r) => r.key);
+  const over = rows.filter((r) => r.lim !== null && (r.counted ? r.count > r.lim : r.count >= r.lim)).map((r) => r.key);
   return {
     over,
     counts: new Map(rows.map((r) => [r.key, r.count])),
@@ -91,10 +98,19 @@ export async function hitRateLimitsUnlessOver(db: Db, keys: RateLimitKey[], wind
  * turned out to be allowed); the keys in `reset` start again from zero.
  */
 export async function undoRateLimitHits(db: Db, keys: string[], reset: string[], windowStart: string): Promise<void> {
-  const list = (values: string[]) => (values.length > 0 ? sql.join(values.map((v) => sql`${v}`), sql`, `) : sql`null`);
-  await execute(db, sql`
+  const list = (values: string[]) =>
+    values.length > 0
+      ? sql.join(
+          values.map((v) => sql`${v}`),
+          sql`, `,
+        )
+      : sql`null`;
+  await execute(
+    db,
+    sql`
     update rate_limits set count = case when key in (${list(reset)}) then 0 else greatest(count - 1, 0) end
-    where key in (${list([...keys, ...reset])}) and window_start = ${windowStart}::timestamptz`);
+    where key in (${list([...keys, ...reset])}) and window_start = ${windowStart}::timestamptz`,
+  );
 }
 
 /** Drops every counter whose window has ended (the maintenance job, every 10 minutes). */
@@ -111,13 +127,17 @@ export async function addRateLimitHits(db: Db, hits: Map<string, number>, window
   if (hits.size === 0) return new Map();
   // Sorted, so two processes' batches lock shared keys in the same order and never deadlock.
   const keys = [...hits.keys()].sort();
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     insert into rate_limits as r (key, window_start, count, expires_at)
     select t.key, w.start, t.n, w.start + make_interval(secs => ${windowSeconds})
     from unnest(${pgArray(keys)}::text[], ${pgArray(keys.map((k) => hits.get(k)!))}::int[]) with ordinality as t(key, n, i),
       (select ${windowStart(windowSeconds)} as start) w
     order by t.i
     on conflict (key, window_start) do update set count = r.count + excluded.count
-    returning r.key, r.count`, z.object({ key: z.string(), count: z.number().int() }));
+    returning r.key, r.count`,
+    z.object({ key: z.string(), count: z.number().int() }),
+  );
   return new Map(rows.map((r) => [r.key, r.count]));
 }

@@ -11,7 +11,9 @@ import { bookedName } from './appointments.ts';
  * Returns how many notifications were created.
  */
 export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: number): Promise<number> {
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     with due as (
       update appointments a set reminder_sent_at = now()
       where a.reminder_sent_at is null and a.status = 'scheduled'
@@ -25,5 +27,6 @@ export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: 
     select u.id, 'appointment',
            'Upcoming ' || due.type || ' with ' || coalesce(${bookedName(sql.raw('due'), sql.raw('l'))}, 'Unknown Lead') || ' at ' || to_char(due.time, 'FMHH12:MI AM'),
            l.id
-    from due left join leads l on l.id = due.lead_id cross join users u`);
+    from due left join leads l on l.id = due.lead_id cross join users u`,
+  );
 }

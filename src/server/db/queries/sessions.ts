@@ -15,10 +15,13 @@ export type SessionOrigin = { ip?: string | null; userAgent?: string | null };
 /** Starts a session and returns its token (256 random bits) for the cookie. */
 export async function createSession(db: Db, userId: string, origin: SessionOrigin = {}): Promise<string> {
   const token = newSecretToken();
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into sessions (token_hash, user_id, expires_at, ip, user_agent)
     values (${hashToken(token)}, ${userId}, now() + make_interval(days => ${SESSION_ABSOLUTE_DAYS}),
-      ${origin.ip ?? null}, ${origin.userAgent?.slice(0, 512) ?? null})`);
+      ${origin.ip ?? null}, ${origin.userAgent?.slice(0, 512) ?? null})`,
+  );
   return token;
 }
 
@@ -27,18 +30,29 @@ export async function createSession(db: Db, userId: string, origin: SessionOrigi
  * expiry. Refreshes last_seen_at at most once a minute to keep reads cheap.
  */
 export async function findSessionUser(db: Db, token: string): Promise<CurrentUser | undefined> {
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     select u.id, u.email, u.display_name, u.phone, u.role, s.last_seen_at < now() - interval '1 minute' as stale,
       ${lacksRequiredTwoFactor(sql`u`)} as must_set_up_two_factor
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
       and u.deactivated_at is null
       and s.expires_at > now()
-      and s.last_seen_at > now() - make_interval(days => ${SESSION_IDLE_DAYS})`, currentUserSchema.extend({ stale: z.boolean() }));
+      and s.last_seen_at > now() - make_interval(days => ${SESSION_IDLE_DAYS})`,
+    currentUserSchema.extend({ stale: z.boolean() }),
+  );
   const row = rows[0];
   if (!row) return undefined;
   if (row.stale) await execute(db, sql`update sessions set last_seen_at = now() where token_hash = ${hashToken(token)}`);
-  return { id: row.id, email: row.email, display_name: row.display_name, phone: row.phone, role: row.role, ...(row.must_set_up_two_factor ? { must_set_up_two_factor: true } : {}) };
+  return {
+    id: row.id,
+    email: row.email,
+    display_name: row.display_name,
+    phone: row.phone,
+    role: row.role,
+    ...(row.must_set_up_two_factor ? { must_set_up_two_factor: true } : {}),
+  };
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
@@ -46,9 +60,12 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<number> {
-  return execute(db, sql`
+  return execute(
+    db,
+    sql`
     delete from sessions
-    where expires_at <= now() or last_seen_at <= now() - make_interval(days => ${SESSION_IDLE_DAYS})`);
+    where expires_at <= now() or last_seen_at <= now() - make_interval(days => ${SESSION_IDLE_DAYS})`,
+  );
 }
 
 /**

@@ -8,16 +8,23 @@ export const USUAL_IP_DAYS = 30;
 
 /** Remembers that `userId` signed in successfully from `ip` just now. */
 export async function rememberSignInIp(db: Db, userId: string, ip: string): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into sign_in_ips (user_id, ip) values (${userId}, ${ip})
-    on conflict (user_id, ip) do update set last_success_at = now()`);
+    on conflict (user_id, ip) do update set last_success_at = now()`,
+  );
 }
 
 /** Whether `userId` signed in successfully from `ip` within the last USUAL_IP_DAYS days. */
 export async function isUsualSignInIp(db: Db, userId: string, ip: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     select 1 as usual from sign_in_ips
-    where user_id = ${userId} and ip = ${ip} and last_success_at > now() - make_interval(days => ${USUAL_IP_DAYS})`, z.object({ usual: z.number() }));
+    where user_id = ${userId} and ip = ${ip} and last_success_at > now() - make_interval(days => ${USUAL_IP_DAYS})`,
+    z.object({ usual: z.number() }),
+  );
   return rows.length > 0;
 }
 

@@ -41,8 +41,16 @@ const inviteColumns = sql`left(t.token_hash, 16) as id, t.email, t.role, ${isoTi
   ${isoTimestamp(sql`t.expires_at`)} as expires_at, (select display_name from users where id = t.created_by) as invited_by`;
 
 export async function getTeam(db: Db): Promise<Team> {
-  const members = await queryRows(db, sql`select ${memberColumns} from users u order by u.deactivated_at is not null, lower(u.display_name), u.email`, teamMemberSchema);
-  const invites = await queryRows(db, sql`select ${inviteColumns} from account_tokens t where ${pendingInvite} order by t.created_at desc`, inviteSchema);
+  const members = await queryRows(
+    db,
+    sql`select ${memberColumns} from users u order by u.deactivated_at is not null, lower(u.display_name), u.email`,
+    teamMemberSchema,
+  );
+  const invites = await queryRows(
+    db,
+    sql`select ${inviteColumns} from account_tokens t where ${pendingInvite} order by t.created_at desc`,
+    inviteSchema,
+  );
   return { members, invites };
 }
 
@@ -89,10 +97,15 @@ export async function createInvite(
     const [taken] = await queryRows(t, sql`select count(*)::int as n from users where email = ${input.email}`, z.object({ n: z.number() }));
     if (taken!.n > 0) throw new TeamChangeRefused('conflict', ALREADY_ON_TEAM);
     await execute(t, sql`update account_tokens t set revoked_at = now() where t.email = ${input.email} and ${pendingInvite}`);
-    await execute(t, sql`
+    await execute(
+      t,
+      sql`
       insert into account_tokens (token_hash, kind, email, role, created_by, expires_at)
-      values (${input.tokenHash}, 'invite', ${input.email}, ${input.role}, ${actor.id}, now() + make_interval(hours => ${INVITE_HOURS}))`);
-    await execute(t, sql`
+      values (${input.tokenHash}, 'invite', ${input.email}, ${input.role}, ${actor.id}, now() + make_interval(hours => ${INVITE_HOURS}))`,
+    );
+    await execute(
+      t,
+      sql`
       insert into emails (message_id, status, last_error, kind, to_address, data)
       values (${newEmail(mail)}, 'invite', ${input.email},
         jsonb_build_object('role', ${input.role}::text, 'expires_hours', ${INVITE_HOURS}::int,
@@ -100,9 +113,17 @@ export async function createInvite(
           'invited_by', coalesce((select display_name || ' (' || email || ')' from users where id = ${actor.id}::uuid), ${actor.email}::text))
           -- The link stays only while the message waits to be sent (the outbox removes it after):
           -- with email off it is never stored, and the owner copies it from the page.
-          || case when ${mail.sending} then jsonb_build_object('link', ${input.link}::text) else '{}'::jsonb end)`);
-    await execute(t, auditInsert(actor, { action: 'invite_sent', targetType: 'invite', targetId: input.email, details: { role: input.role } }));
-    const [invite] = await queryRows(t, sql`select ${inviteColumns} from account_tokens t where t.token_hash = ${input.tokenHash}`, inviteSchema);
+          || case when ${mail.sending} then jsonb_build_object('link', ${input.link}::text) else '{}'::jsonb end)`,
+    );
+    await execute(
+      t,
+      auditInsert(actor, { action: 'invite_sent', targetType: 'invite', targetId: input.email, details: { role: input.role } }),
+    );
+    const [invite] = await queryRows(
+      t,
+      sql`select ${inviteColumns} from account_tokens t where t.token_hash = ${input.tokenHash}`,
+      inviteSchema,
+    );
     return invite!;
   });
 }
@@ -131,7 +152,8 @@ export async function findInvite(db: Db, tokenHash: string): Promise<z.infer<typ
   return row;
 }
 
-export const INVITE_NOT_VALID = 'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
+export const INVITE_NOT_VALID =
+  'This invitation link is not valid any more: it was used, withdrawn or is older than 72 hours. Ask an owner of your team for a new one.';
 
 /**
  * Accepts an invitation: creates the account, with the name its person chose and the invited
@@ -161,14 +183,22 @@ export async function acceptInvite(
     if (!user) throw new TeamChangeRefused('conflict', ALREADY_ON_TEAM);
     await execute(
       t,
-      auditInsert({ ...actor, id: user.id, email: invite.email }, { action: 'invite_accepted', targetType: 'account', targetId: user.id, details: { role: invite.role } }),
+      auditInsert(
+        { ...actor, id: user.id, email: invite.email },
+        { action: 'invite_accepted', targetType: 'account', targetId: user.id, details: { role: invite.role } },
+      ),
     );
     return { id: user.id, email: invite.email, display_name: account.displayName, phone: null, role: invite.role };
   });
 }
 
 /** One change to a person's account, recorded; the member after it, or a refusal. */
-async function changeMember(db: Db, id: string, actor: AuditActor, change: (t: Db, before: TeamMember) => Promise<Parameters<typeof auditInsert>[1] | undefined>): Promise<TeamMember> {
+async function changeMember(
+  db: Db,
+  id: string,
+  actor: AuditActor,
+  change: (t: Db, before: TeamMember) => Promise<Parameters<typeof auditInsert>[1] | undefined>,
+): Promise<TeamMember> {
   return keepingAnOwner(() =>
     transaction(db, async (t) => {
       await lockTeamOwners(t);
@@ -185,7 +215,12 @@ export function changeRole(db: Db, id: string, role: Role, actor: AuditActor): P
   return changeMember(db, id, actor, async (t, before) => {
     if (before.role === role) return undefined;
     await execute(t, sql`update users set role = ${role} where id = ${id}`);
-    return { action: 'role_changed', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name, changes: { role: { from: before.role, to: role } } } };
+    return {
+      action: 'role_changed',
+      targetType: 'account',
+      targetId: id,
+      details: { email: before.email, name: before.display_name, changes: { role: { from: before.role, to: role } } },
+    };
   });
 }
 
@@ -195,7 +230,12 @@ export function deactivateMember(db: Db, id: string, actor: AuditActor): Promise
   return changeMember(db, id, actor, async (t, before) => {
     if (before.deactivated_at) return undefined;
     await execute(t, sql`update users set deactivated_at = now() where id = ${id}`);
-    return { action: 'account_deactivated', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name } };
+    return {
+      action: 'account_deactivated',
+      targetType: 'account',
+      targetId: id,
+      details: { email: before.email, name: before.display_name },
+    };
   });
 }
 
@@ -203,7 +243,12 @@ export function reactivateMember(db: Db, id: string, actor: AuditActor): Promise
   return changeMember(db, id, actor, async (t, before) => {
     if (!before.deactivated_at) return undefined;
     await execute(t, sql`update users set deactivated_at = null where id = ${id}`);
-    return { action: 'account_reactivated', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name } };
+    return {
+      action: 'account_reactivated',
+      targetType: 'account',
+      targetId: id,
+      details: { email: before.email, name: before.display_name },
+    };
   });
 }
 
@@ -221,7 +266,15 @@ export async function removeMember(db: Db, id: string, actor: AuditActor): Promi
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
       const sessions = await queryRows(t, sql`select token_hash from sessions where user_id = ${id}`, z.object({ token_hash: z.string() }));
       await execute(t, sql`delete from users where id = ${id}`);
-      await execute(t, auditInsert(actor, { action: 'account_removed', targetType: 'account', targetId: id, details: { email: before.email, name: before.display_name, role: before.role } }));
+      await execute(
+        t,
+        auditInsert(actor, {
+          action: 'account_removed',
+          targetType: 'account',
+          targetId: id,
+          details: { email: before.email, name: before.display_name, role: before.role },
+        }),
+      );
       return sessions.map((s) => s.token_hash);
     }),
   );
@@ -254,7 +307,15 @@ export async function reassignLeads(db: Db, fromId: string, toId: string | null,
     );
     const moved = row?.moved ?? 0;
     if (moved > 0) {
-      await execute(t, auditInsert(actor, { action: 'lead_updated', targetType: 'account', targetId: fromId, details: { reassigned: moved, changes: { owner_id: { from: fromId, to: toId } } } }));
+      await execute(
+        t,
+        auditInsert(actor, {
+          action: 'lead_updated',
+          targetType: 'account',
+          targetId: fromId,
+          details: { reassigned: moved, changes: { owner_id: { from: fromId, to: toId } } },
+        }),
+      );
     }
     return moved;
   });
@@ -284,7 +345,10 @@ export async function createFirstOwner(
       sql`insert into users (email, display_name, password_hash, role, password_changed_at) values (${email}, ${displayName}, ${account.passwordHash}, 'owner', now()) returning id`,
       z.object({ id: z.uuid() }),
     );
-    await execute(t, auditInsert({ ...actor, id: user!.id, email }, { action: 'first_owner_created', targetType: 'account', targetId: user!.id }));
+    await execute(
+      t,
+      auditInsert({ ...actor, id: user!.id, email }, { action: 'first_owner_created', targetType: 'account', targetId: user!.id }),
+    );
     return { id: user!.id, email, display_name: displayName, phone: null, role: 'owner' };
   });
 }

@@ -42,7 +42,14 @@ async function replaceRecoveryCodes(t: Db, userId: string, hashes: string[]): Pr
 }
 
 /** Turns two-factor on with the pending secret (the code's step is the last used); false if the pending secret changed meanwhile. */
-export async function enableTwoFactor(db: Db, userId: string, secret: string, step: number, codeHashes: string[], actor: AuditActor): Promise<boolean> {
+export async function enableTwoFactor(
+  db: Db,
+  userId: string,
+  secret: string,
+  step: number,
+  codeHashes: string[],
+  actor: AuditActor,
+): Promise<boolean> {
   return transaction(db, async (t) => {
     const rows = await queryRows(
       t,
@@ -59,7 +66,10 @@ export async function enableTwoFactor(db: Db, userId: string, secret: string, st
 
 export async function disableTwoFactor(db: Db, userId: string, actor: AuditActor): Promise<void> {
   await transaction(db, async (t) => {
-    await execute(t, sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null where id = ${userId}`);
+    await execute(
+      t,
+      sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null where id = ${userId}`,
+    );
     await execute(t, sql`delete from recovery_codes where user_id = ${userId}`);
     await execute(t, sql`delete from trusted_devices where user_id = ${userId}`);
     await execute(t, auditInsert(actor, { action: 'two_factor_disabled', targetType: 'account', targetId: userId }));
@@ -103,9 +113,12 @@ export async function useRecoveryCode(db: Db, userId: string, codeHash: string):
 export async function createChallenge(db: Db, userId: string, source: string): Promise<string> {
   const token = newSecretToken();
   await execute(db, sql`delete from sign_in_challenges where (user_id = ${userId} and source = ${source}) or expires_at <= now()`);
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into sign_in_challenges (token_hash, user_id, source, expires_at)
-    values (${hashToken(token)}, ${userId}, ${source}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`);
+    values (${hashToken(token)}, ${userId}, ${source}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`,
+  );
   return token;
 }
 
@@ -115,7 +128,9 @@ const challengeRow = z.object({
   display_name: z.string(),
   phone: z.string().nullable(),
   role: z.enum(['owner', 'staff']),
-  secret: z.string().nullable(), last_step: z.number().nullable() });
+  secret: z.string().nullable(),
+  last_step: z.number().nullable(),
+});
 
 export async function findChallenge(db: Db, token: string): Promise<z.infer<typeof challengeRow> | undefined> {
   const [row] = await queryRows(
@@ -134,14 +149,21 @@ export async function deleteChallenge(db: Db, token: string): Promise<void> {
 
 export async function rememberDevice(db: Db, userId: string, userAgent: string | undefined): Promise<string> {
   const token = newSecretToken();
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into trusted_devices (token_hash, user_id, user_agent, expires_at)
-    values (${hashToken(token)}, ${userId}, ${userAgent?.slice(0, 512) ?? null}, now() + make_interval(days => ${TRUSTED_DEVICE_DAYS}))`);
+    values (${hashToken(token)}, ${userId}, ${userAgent?.slice(0, 512) ?? null}, now() + make_interval(days => ${TRUSTED_DEVICE_DAYS}))`,
+  );
   return token;
 }
 
 export async function isTrustedDevice(db: Db, userId: string, token: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`select 1 as ok from trusted_devices where token_hash = ${hashToken(token)} and user_id = ${userId} and expires_at > now()`, z.object({ ok: z.number() }));
+  const rows = await queryRows(
+    db,
+    sql`select 1 as ok from trusted_devices where token_hash = ${hashToken(token)} and user_id = ${userId} and expires_at > now()`,
+    z.object({ ok: z.number() }),
+  );
   return rows.length > 0;
 }
 
@@ -154,18 +176,37 @@ export const lacksRequiredTwoFactor = (u: SQL) =>
   sql`(${u}.totp_enabled_at is null and coalesce((select t.require_two_factor from team_settings t where t.id = 1), false))`;
 
 export async function requiresTwoFactor(db: Db): Promise<boolean> {
-  const [row] = await queryRows(db, sql`select coalesce((select require_two_factor from team_settings where id = 1), false) as required`, z.object({ required: z.boolean() }));
+  const [row] = await queryRows(
+    db,
+    sql`select coalesce((select require_two_factor from team_settings where id = 1), false) as required`,
+    z.object({ required: z.boolean() }),
+  );
   return row!.required;
 }
 
 export async function setRequireTwoFactor(db: Db, required: boolean, actor: AuditActor): Promise<void> {
   await transaction(db, async (t) => {
-    const [before] = await queryRows(t, sql`select require_two_factor from team_settings where id = 1`, z.object({ require_two_factor: z.boolean() }));
-    await execute(t, sql`
+    const [before] = await queryRows(
+      t,
+      sql`select require_two_factor from team_settings where id = 1`,
+      z.object({ require_two_factor: z.boolean() }),
+    );
+    await execute(
+      t,
+      sql`
       insert into team_settings (id, require_two_factor, updated_at, updated_by) values (1, ${required}, now(), ${actor.id})
-      on conflict (id) do update set require_two_factor = excluded.require_two_factor, updated_at = now(), updated_by = excluded.updated_by`);
+      on conflict (id) do update set require_two_factor = excluded.require_two_factor, updated_at = now(), updated_by = excluded.updated_by`,
+    );
     if ((before?.require_two_factor ?? false) !== required) {
-      await execute(t, auditInsert(actor, { action: 'settings_changed', targetType: 'settings', targetId: 'security', details: { changes: { require_two_factor: { from: before?.require_two_factor ?? false, to: required } } } }));
+      await execute(
+        t,
+        auditInsert(actor, {
+          action: 'settings_changed',
+          targetType: 'settings',
+          targetId: 'security',
+          details: { changes: { require_two_factor: { from: before?.require_two_factor ?? false, to: required } } },
+        }),
+      );
     }
   });
 }

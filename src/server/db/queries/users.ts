@@ -10,7 +10,11 @@ const userRow = z.object({ id: z.uuid(), email: z.string(), display_name: z.stri
 export type User = z.infer<typeof userRow>;
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
-  const rows = await queryRows(db, sql`select id, email, display_name, created_at::text from users where email = ${email.toLowerCase()}`, userRow);
+  const rows = await queryRows(
+    db,
+    sql`select id, email, display_name, created_at::text from users where email = ${email.toLowerCase()}`,
+    userRow,
+  );
   return rows[0];
 }
 
@@ -83,7 +87,11 @@ const profileRow = z.object({ display_name: z.string(), phone: z.string().nullab
  * Sets one's name and phone (a blank or absent phone: none), returning them before and after,
  * in one statement on the locked row; undefined for an unknown admin.
  */
-export async function setProfile(db: Db, userId: string, profile: ProfileRequest): Promise<{ before: Profile; after: Profile } | undefined> {
+export async function setProfile(
+  db: Db,
+  userId: string,
+  profile: ProfileRequest,
+): Promise<{ before: Profile; after: Profile } | undefined> {
   const [row] = await queryRows(
     db,
     sql`with before as (select id, display_name, phone from users where id = ${userId} for update)
@@ -93,7 +101,10 @@ export async function setProfile(db: Db, userId: string, profile: ProfileRequest
     profileRow.extend({ before_name: z.string(), before_phone: z.string().nullable() }),
   );
   if (!row) return undefined;
-  return { before: { display_name: row.before_name, phone: row.before_phone }, after: { display_name: row.display_name, phone: row.phone } };
+  return {
+    before: { display_name: row.before_name, phone: row.before_phone },
+    after: { display_name: row.display_name, phone: row.phone },
+  };
 }
 
 /**
@@ -102,11 +113,15 @@ export async function setProfile(db: Db, userId: string, profile: ProfileRequest
  * is one). False if no such user.
  */
 export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<boolean> {
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     with updated as (update users set password_hash = ${passwordHash} where email = ${email.toLowerCase()} returning id),
          ended as (delete from sessions where user_id in (select id from updated)),
          revoked as (delete from calendar_feeds where user_id in (select id from updated))
-    select id from updated`, z.object({ id: z.uuid() }));
+    select id from updated`,
+    z.object({ id: z.uuid() }),
+  );
   return rows.length > 0;
 }
 
@@ -119,7 +134,11 @@ const preferencesRow = z.object({ email_new_leads: z.boolean(), email_appointmen
 
 /** An admin's email preferences; undefined for an unknown admin. */
 export async function getEmailPreferences(db: Db, userId: string): Promise<z.infer<typeof preferencesRow> | undefined> {
-  const [row] = await queryRows(db, sql`select email_new_leads, email_appointments, email_weekly_report from users where id = ${userId}`, preferencesRow);
+  const [row] = await queryRows(
+    db,
+    sql`select email_new_leads, email_appointments, email_weekly_report from users where id = ${userId}`,
+    preferencesRow,
+  );
   return row;
 }
 

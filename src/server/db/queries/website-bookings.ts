@@ -29,7 +29,11 @@ function upcomingBookings(c: BookingCriteria, timeZone: string): SQL {
 
 /** How many calls a bulk cancel with these criteria would cancel now. */
 export async function countWebsiteBookings(db: Db, c: BookingCriteria, timeZone: string): Promise<number> {
-  const [row] = await queryRows(db, sql`select count(*)::int as n from appointments a where ${upcomingBookings(c, timeZone)}`, z.object({ n: z.number().int() }));
+  const [row] = await queryRows(
+    db,
+    sql`select count(*)::int as n from appointments a where ${upcomingBookings(c, timeZone)}`,
+    z.object({ n: z.number().int() }),
+  );
   return row?.n ?? 0;
 }
 
@@ -50,7 +54,9 @@ export type BulkCancel = {
  */
 export async function cancelWebsiteBookings(db: Db, c: BookingCriteria, { actor, mail, timeZone, criteria }: BulkCancel): Promise<number> {
   return transaction(db, async (t) => {
-    const rows = await queryRows(t, sql`
+    const rows = await queryRows(
+      t,
+      sql`
       with target as (select a.id from appointments a where ${upcomingBookings(c, timeZone)} for update),
       cancelled as (
         update appointments a set status = 'cancelled', cancelled_by = 'staff', changed_by = ${actor.id}::uuid, sequence = a.sequence + 1
@@ -62,17 +68,25 @@ export async function cancelWebsiteBookings(db: Db, c: BookingCriteria, { actor,
       ), marked as (
         update leads l set suspected_abuse_at = now() where l.id in (select lead_id from cancelled)
       )${mail ? queueAppointmentEmails('cancelled', mail, { change: 'cancelled', staffCopies: false }) : sql``}
-      select id from cancelled`, z.object({ id: z.uuid() }));
+      select id from cancelled`,
+      z.object({ id: z.uuid() }),
+    );
     const ids = rows.map((r) => r.id);
     if (ids.length > 0) {
       // The appointments trigger wrote each lead's "cancelled" entry at the end of the statement
       // above (same transaction, same now()): they say why.
-      await execute(t, sql`
+      await execute(
+        t,
+        sql`
         update lead_events set data = data || ${JSON.stringify({ reason: SUSPECTED_ABUSE })}::jsonb
         where kind = 'appointment' and created_at = now() and data->>'action' = 'cancelled'
-          and data->>'appointment_id' = any(${pgArray(ids)}::text[])`);
+          and data->>'appointment_id' = any(${pgArray(ids)}::text[])`,
+      );
     }
-    await execute(t, auditInsert(actor, { action: 'appointments_bulk_cancelled', targetType: 'appointment', details: { count: ids.length, ...criteria } }));
+    await execute(
+      t,
+      auditInsert(actor, { action: 'appointments_bulk_cancelled', targetType: 'appointment', details: { count: ids.length, ...criteria } }),
+    );
     return ids.length;
   });
 }
@@ -81,13 +95,17 @@ const networkRow = z.object({ network: z.string(), upcoming: z.number().int(), l
 
 /** The networks with the most upcoming website bookings (at most `limit`). */
 export function listBookingNetworks(db: Db, timeZone: string, limit = 10): Promise<z.infer<typeof networkRow>[]> {
-  return queryRows(db, sql`
+  return queryRows(
+    db,
+    sql`
     select a.booked_network as network, count(*)::int as upcoming, ${isoTimestamp(sql`max(a.created_at)`)} as last_booked_at
     from appointments a
     where a.booked_network is not null and ${upcomingBookings({}, timeZone)}
     group by a.booked_network
     order by count(*) desc, max(a.created_at) desc, a.booked_network
-    limit ${limit}`, networkRow);
+    limit ${limit}`,
+    networkRow,
+  );
 }
 
 /** Days after its date that a call keeps the network it was booked from. */

@@ -14,7 +14,11 @@ export type StoredWebsite = { content: WebsiteContent; updatedAt: string | null 
  * new part takes its default (the About point naming the city names the saved city).
  */
 export async function getWebsiteContent(db: Db, site: SiteDefaults): Promise<StoredWebsite> {
-  const [row] = await queryRows(db, sql`select content, updated_at::text as updated_at from website_settings where id = 1`, z.object({ content: z.unknown(), updated_at: z.string() }));
+  const [row] = await queryRows(
+    db,
+    sql`select content, updated_at::text as updated_at from website_settings where id = 1`,
+    z.object({ content: z.unknown(), updated_at: z.string() }),
+  );
   // Parsed part by part: a part saved before it was editable is absent, and takes its default
   // (the defaults from the environment are shown as they are, never checked here).
   const parsed = websiteContentSchema.partial().safeParse(row?.content);
@@ -25,12 +29,19 @@ export async function getWebsiteContent(db: Db, site: SiteDefaults): Promise<Sto
 
 /** When the words were last saved (null: never): cheap, for the other processes to notice a save. */
 export async function websiteUpdatedAt(db: Db): Promise<string | null> {
-  const [row] = await queryRows(db, sql`select updated_at::text as updated_at from website_settings where id = 1`, z.object({ updated_at: z.string() }));
+  const [row] = await queryRows(
+    db,
+    sql`select updated_at::text as updated_at from website_settings where id = 1`,
+    z.object({ updated_at: z.string() }),
+  );
   return row?.updated_at ?? null;
 }
 
 export async function saveWebsiteContent(db: Db, content: WebsiteContent): Promise<void> {
-  await execute(db, sql`
+  await execute(
+    db,
+    sql`
     insert into website_settings (id, content, updated_at) values (1, ${JSON.stringify(content)}::jsonb, clock_timestamp())
-    on conflict (id) do update set content = excluded.content, updated_at = excluded.updated_at`);
+    on conflict (id) do update set content = excluded.content, updated_at = excluded.updated_at`,
+  );
 }

@@ -61,29 +61,55 @@ beforeEach(async () => {
   await ensureAdmin(database.db, 'bob@keystone.test', 'bob-password', 'staff');
   await ensureAdmin(database.db, 'carl@keystone.test', 'carl-password');
   await ensureAdmin(database.db, 'dora@keystone.test', 'dora-password');
-  await execute(database.db, sql`update users set email_weekly_report = true where email in ('ann@keystone.test', 'bob@keystone.test', 'dora@keystone.test')`);
+  await execute(
+    database.db,
+    sql`update users set email_weekly_report = true where email in ('ann@keystone.test', 'bob@keystone.test', 'dora@keystone.test')`,
+  );
   await execute(database.db, sql`update users set deactivated_at = now() where email = 'dora@keystone.test'`);
   await seedTwoWeeks();
 });
 
 /** Visitors by the hour of their first visit and referring site ('' = direct). */
 const visits = (rows: [string, string, number][]) =>
-  execute(database.db, sql`insert into analytics_hourly_visits (hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors)
-    values ${sql.join(rows.map(([hour, source, n]) => sql`(${hour}::timestamptz, ${source}, '', '', '', '/', ${n})`), sql`, `)}`);
+  execute(
+    database.db,
+    sql`insert into analytics_hourly_visits (hour, source, utm_source, utm_medium, utm_campaign, landing_page, visitors)
+    values ${sql.join(
+      rows.map(([hour, source, n]) => sql`(${hour}::timestamptz, ${source}, '', '', '', '/', ${n})`),
+      sql`, `,
+    )}`,
+  );
 
-type SeedLead = { name: string; created: string; visit?: { hour: string; source: string }; status?: string; fee?: number; followUp?: string; call?: 'scheduled' | 'cancelled' };
+type SeedLead = {
+  name: string;
+  created: string;
+  visit?: { hour: string; source: string };
+  status?: string;
+  fee?: number;
+  followUp?: string;
+  call?: 'scheduled' | 'cancelled';
+};
 let callHour = 9;
 async function lead(l: SeedLead): Promise<void> {
-  const [row] = await rowsOf<{ id: string }>(database.db, sql`
+  const [row] = await rowsOf<{ id: string }>(
+    database.db,
+    sql`
     insert into leads (full_name, email, phone, property_types, created_at, status, estimated_fee_cents, follow_up_on,
       submission_id, analytics_session_id, source, visit_hour)
-    values (${l.name}, ${`${l.name.toLowerCase().replace(/\W+/g, '.').replace(/^\.|\.$/g, '')}@example.com`}, '(301) 555-0100', array['land'], ${l.created}::timestamptz,
+    values (${l.name}, ${`${l.name
+      .toLowerCase()
+      .replace(/\W+/g, '.')
+      .replace(/^\.|\.$/g, '')}@example.com`}, '(301) 555-0100', array['land'], ${l.created}::timestamptz,
       ${l.status ?? 'New'}, ${l.fee ?? null}, ${l.followUp ?? null}::date,
       ${l.visit ? sql`gen_random_uuid()` : sql`null`}, ${l.visit ? crypto.randomUUID() : null}, ${l.visit?.source ?? null}, ${l.visit?.hour ?? null}::timestamptz)
-    returning id`);
+    returning id`,
+  );
   if (l.call) {
-    await execute(database.db, sql`insert into appointments (lead_id, date, time, type, status)
-      values (${row!.id}, '2030-12-10', ${`${String(callHour++).padStart(2, '0')}:00`}, 'Call', ${l.call})`);
+    await execute(
+      database.db,
+      sql`insert into appointments (lead_id, date, time, type, status)
+      values (${row!.id}, '2030-12-10', ${`${String(callHour++).padStart(2, '0')}:00`}, 'Call', ${l.call})`,
+    );
   }
 }
 
@@ -106,14 +132,43 @@ async function seedTwoWeeks() {
   ]);
   const google = { hour: '2030-11-20T15:00:00Z', source: 'google.com' };
   const hostile = { hour: '2030-11-21T15:00:00Z', source: HOSTILE };
-  await lead({ name: 'Gina Google', created: '2030-11-20T16:00:00Z', visit: google, status: 'Converted', fee: 500_000, call: 'scheduled', followUp: '2030-11-26' });
+  await lead({
+    name: 'Gina Google',
+    created: '2030-11-20T16:00:00Z',
+    visit: google,
+    status: 'Converted',
+    fee: 500_000,
+    call: 'scheduled',
+    followUp: '2030-11-26',
+  });
   await lead({ name: 'Glen Google', created: '2030-11-20T17:00:00Z', visit: google, status: 'Converted', fee: 250_050, call: 'scheduled' });
-  await lead({ name: 'Dan Direct', created: '2030-11-19T16:00:00Z', visit: { hour: '2030-11-19T15:00:00Z', source: '' }, status: 'Contacted', call: 'cancelled', followUp: '2030-11-20' });
-  await lead({ name: 'Hal <b>Hostile</b>', created: '2030-11-21T16:00:00Z', visit: hostile, status: 'Converted', fee: 1000, call: 'scheduled' });
+  await lead({
+    name: 'Dan Direct',
+    created: '2030-11-19T16:00:00Z',
+    visit: { hour: '2030-11-19T15:00:00Z', source: '' },
+    status: 'Contacted',
+    call: 'cancelled',
+    followUp: '2030-11-20',
+  });
+  await lead({
+    name: 'Hal <b>Hostile</b>',
+    created: '2030-11-21T16:00:00Z',
+    visit: hostile,
+    status: 'Converted',
+    fee: 1000,
+    call: 'scheduled',
+  });
   await lead({ name: 'Hana Hostile', created: '2030-11-21T17:00:00Z', visit: hostile, status: 'Converted', fee: 1000 });
   await lead({ name: 'Sam Staff', created: '2030-11-22T16:00:00Z', status: 'Converted', fee: 300_000, followUp: '2030-11-25' });
   await lead({ name: 'Tess Thisweek', created: '2030-11-25T06:00:00Z', status: 'Converted', fee: 999_900 }); // Monday 01:00: this week
-  await lead({ name: 'Pia Previous', created: '2030-11-12T16:00:00Z', visit: { hour: '2030-11-12T15:00:00Z', source: 'google.com' }, status: 'Converted', fee: 200_000, call: 'scheduled' });
+  await lead({
+    name: 'Pia Previous',
+    created: '2030-11-12T16:00:00Z',
+    visit: { hour: '2030-11-12T15:00:00Z', source: 'google.com' },
+    status: 'Converted',
+    fee: 200_000,
+    call: 'scheduled',
+  });
   await lead({ name: 'Otto Offline', created: '2030-11-14T16:00:00Z', followUp: '2030-11-24' });
 }
 
@@ -147,7 +202,11 @@ describe('the weekly report job', () => {
     expect(await run(MONDAY_0800)).toBe(2);
     expect(await queued()).toEqual([
       { to_address: 'ann@keystone.test', dedupe_key: `weekly-report:2030-11-18:${ann}`, from: '2030-11-18' },
-      { to_address: 'bob@keystone.test', dedupe_key: expect.stringMatching(/^weekly-report:2030-11-18:[0-9a-f-]{36}$/), from: '2030-11-18' },
+      {
+        to_address: 'bob@keystone.test',
+        dedupe_key: expect.stringMatching(/^weekly-report:2030-11-18:[0-9a-f-]{36}$/),
+        from: '2030-11-18',
+      },
     ]);
   });
 
@@ -166,7 +225,9 @@ describe('the weekly report job', () => {
         'Fees: $10,520.50 (up $8,520.50 from $2,000)',
       ].join('\n'),
     );
-    expect(text).toContain(`Top sources by clients\n${['google.com: 2 clients, $7,500.50 in fees', `${HOSTILE}: 2 clients, $20 in fees`, 'Offline / entered by staff: 1 client, $3,000 in fees'].join('\n')}\n`);
+    expect(text).toContain(
+      `Top sources by clients\n${['google.com: 2 clients, $7,500.50 in fees', `${HOSTILE}: 2 clients, $20 in fees`, 'Offline / entered by staff: 1 client, $3,000 in fees'].join('\n')}\n`,
+    );
     expect(text).not.toMatch(/^Direct:/m); // no client came direct
     expect(text).toContain('3 leads have follow-ups due on or before Monday, November 25, 2030:');
     expect(text).toContain('Dan Direct: Wed, Nov 20, 2030\nOtto Offline: Sun, Nov 24, 2030\nSam Staff: Mon, Nov 25, 2030\n');
@@ -226,7 +287,10 @@ describe('POST /api/email/weekly-report (Send now)', () => {
     const res = await t.json('POST', '/api/email/weekly-report', undefined, { cookie });
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as { id: string };
-    const rows = await rowsOf<{ id: string; to_address: string; dedupe_key: string | null }>(database.db, sql`select id, to_address, dedupe_key from emails where kind = 'weekly-report'`);
+    const rows = await rowsOf<{ id: string; to_address: string; dedupe_key: string | null }>(
+      database.db,
+      sql`select id, to_address, dedupe_key from emails where kind = 'weekly-report'`,
+    );
     expect(rows).toEqual([{ id, to_address: 'carl@keystone.test', dedupe_key: null }]);
     await t.outbox.flush();
     expect(sink.messages.map((m) => m.envelope.to)).toEqual([['carl@keystone.test']]);

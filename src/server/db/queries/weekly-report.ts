@@ -65,11 +65,15 @@ const followUpRow = z.object({ lead_id: z.uuid(), full_name: z.string(), follow_
 
 /** Leads whose follow-up date is `today` or earlier: how many, and the oldest few (leads_follow_up_on_idx). */
 async function dueFollowUps(db: Db, today: string): Promise<WeeklyReportData['follow_ups']> {
-  const rows = await queryRows(db, sql`
+  const rows = await queryRows(
+    db,
+    sql`
     select l.id as lead_id, l.full_name, to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on,
       (select count(*)::int from leads where follow_up_on <= ${today}::date) as due
     from leads l where l.follow_up_on <= ${today}::date
-    order by l.follow_up_on, l.id limit ${FOLLOW_UPS_LISTED}`, followUpRow);
+    order by l.follow_up_on, l.id limit ${FOLLOW_UPS_LISTED}`,
+    followUpRow,
+  );
   return { as_of: today, due: rows[0]?.due ?? 0, leads: rows.map(({ due: _due, ...lead }) => lead) };
 }
 
@@ -109,26 +113,42 @@ const dedupeKey = (from: string) => sql`'weekly-report:' || ${from}::text || ':'
 export async function queueWeeklyReports(db: Db, options: { now: Date; timeZone: string; mail: QueueMail }): Promise<number> {
   const week = weekDueAt(options.now, options.timeZone);
   if (!week) return 0;
-  const [pending] = await queryRows(db, sql`
+  const [pending] = await queryRows(
+    db,
+    sql`
     select exists (select 1 from users u where ${RECIPIENTS}
-      and not exists (select 1 from emails e where e.dedupe_key = ${dedupeKey(week.from)})) as due`, z.object({ due: z.boolean() }));
+      and not exists (select 1 from emails e where e.dedupe_key = ${dedupeKey(week.from)})) as due`,
+    z.object({ due: z.boolean() }),
+  );
   if (!pending?.due) return 0;
   const data = await buildWeeklyReport(db, week, options.now);
-  const queued = await queryRows(db, sql`
+  const queued = await queryRows(
+    db,
+    sql`
     insert into emails (message_id, status, last_error, kind, to_address, data, dedupe_key)
     select ${newEmail(options.mail)}, 'weekly-report', u.email, ${JSON.stringify(data)}::jsonb, ${dedupeKey(week.from)}
     from users u where ${RECIPIENTS}
     on conflict (dedupe_key) where dedupe_key is not null do nothing
-    returning id`, z.object({ id: z.uuid() }));
+    returning id`,
+    z.object({ id: z.uuid() }),
+  );
   return queued.length;
 }
 
 /** Queues the last complete week's report to one admin at once ("Send now"), whatever their preference; its id. */
-export async function queueWeeklyReportTo(db: Db, user: { email: string }, options: { now: Date; timeZone: string; mail: QueueMail }): Promise<string> {
+export async function queueWeeklyReportTo(
+  db: Db,
+  user: { email: string },
+  options: { now: Date; timeZone: string; mail: QueueMail },
+): Promise<string> {
   const data = await buildWeeklyReport(db, lastCompleteWeek(options.now, options.timeZone), options.now);
-  const [row] = await queryRows(db, sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     insert into emails (message_id, status, last_error, kind, to_address, data)
     values (${newEmail(options.mail)}, 'weekly-report', ${user.email}, ${JSON.stringify(data)}::jsonb)
-    returning id`, z.object({ id: z.uuid() }));
+    returning id`,
+    z.object({ id: z.uuid() }),
+  );
   return row!.id;
 }

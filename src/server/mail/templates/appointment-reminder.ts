@@ -21,9 +21,17 @@ function appointmentReminder(data: unknown, ctx: MailContext): ComposedEmail {
   return {
     subject: reminderSubject(a, ctx),
     ...render(ctx, `Hello ${first},`, [
-      { lines: [`A reminder of your ${meeting(a.type)} with ${ctx.site.name} on ${when}.`, `To change it, call ${ctx.site.phone} or reply to this email.`] },
+      {
+        lines: [
+          `A reminder of your ${meeting(a.type)} with ${ctx.site.name} on ${when}.`,
+          `To change it, call ${ctx.site.phone} or reply to this email.`,
+        ],
+      },
     ]),
   };
 }
 
-export const appointmentReminderTemplate: Template = { compose: appointmentReminder, subject: (data, ctx) => reminderSubject(parse(reminderData, data), ctx) };
+export const appointmentReminderTemplate: Template = {
+  compose: appointmentReminder,
+  subject: (data, ctx) => reminderSubject(parse(reminderData, data), ctx),
+};

@@ -1,7 +1,18 @@
 import * as z from 'zod';
 import { leadEventDetails, leadEventTitle, meetingName as meeting } from '../../lib/booked-call-calendar.ts';
 import { APPOINTMENT_MINUTES, appointmentUid, icsUtc, toInvitation } from '../../lib/icalendar.ts';
-import { formatShort, formatWhen, oneLine, parse, render, visitorShort, visitorWhen, type ComposedEmail, type MailContext, type Template } from './render.ts';
+import {
+  formatShort,
+  formatWhen,
+  oneLine,
+  parse,
+  render,
+  visitorShort,
+  visitorWhen,
+  type ComposedEmail,
+  type MailContext,
+  type Template,
+} from './render.ts';
 
 const appointmentData = z.object({
   appointment_id: z.string(),
@@ -28,10 +39,14 @@ const appointmentData = z.object({
 
 function appointmentSubject(a: z.infer<typeof appointmentData>, ctx: MailContext): string {
   if (a.audience === 'staff') {
-    return oneLine(`${{ scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change]}: ${a.type} with ${a.lead_name}, ${formatShort(a.starts_at, a.time_zone)}`);
+    return oneLine(
+      `${{ scheduled: 'Scheduled', updated: 'Moved', cancelled: 'Cancelled' }[a.change]}: ${a.type} with ${a.lead_name}, ${formatShort(a.starts_at, a.time_zone)}`,
+    );
   }
   const short = visitorShort(a.starts_at, a.time_zone, a.visitor_time_zone);
-  return oneLine(`${{ scheduled: 'Confirmed', updated: 'Updated', cancelled: 'Cancelled' }[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`);
+  return oneLine(
+    `${{ scheduled: 'Confirmed', updated: 'Updated', cancelled: 'Cancelled' }[a.change]}: your ${meeting(a.type)} with ${ctx.site.name}, ${short}`,
+  );
 }
 
 function appointment(data: unknown, ctx: MailContext): ComposedEmail {
@@ -62,7 +77,17 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
       subject: appointmentSubject(a, ctx),
       icalEvent,
       ...render(ctx, `${verb}: ${a.type} with ${a.lead_name}, ${when}.`, [
-        { rows: [['Lead', a.lead_name], ['Email', a.lead_email], ['Phone', a.lead_phone], ['When', when], ['Type', a.type], ['Location', a.location ?? null], ['Notes', a.notes]] },
+        {
+          rows: [
+            ['Lead', a.lead_name],
+            ['Email', a.lead_email],
+            ['Phone', a.lead_phone],
+            ['When', when],
+            ['Type', a.type],
+            ['Location', a.location ?? null],
+            ['Notes', a.notes],
+          ],
+        },
         { link: { label: 'Open the lead in the dashboard', href: `${ctx.publicUrl}/dashboard/leads/${encodeURIComponent(a.lead_id)}` } },
       ]),
     };
@@ -70,9 +95,18 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
   const first = a.lead_name.split(/\s+/)[0] ?? a.lead_name;
   const theirs = visitorWhen(a.starts_at, a.time_zone, a.visitor_time_zone);
   const lines = {
-    scheduled: [`Your ${meeting(a.type)} with ${ctx.site.name} is booked for ${theirs}.`, 'The attached invitation adds it to your calendar.'],
-    updated: [`Your ${meeting(a.type)} with ${ctx.site.name} has changed: it is now on ${theirs}.`, 'The attached invitation updates it in your calendar.'],
-    cancelled: [`Your ${meeting(a.type)} with ${ctx.site.name} on ${theirs} is cancelled.`, 'The attached notice removes it from your calendar.'],
+    scheduled: [
+      `Your ${meeting(a.type)} with ${ctx.site.name} is booked for ${theirs}.`,
+      'The attached invitation adds it to your calendar.',
+    ],
+    updated: [
+      `Your ${meeting(a.type)} with ${ctx.site.name} has changed: it is now on ${theirs}.`,
+      'The attached invitation updates it in your calendar.',
+    ],
+    cancelled: [
+      `Your ${meeting(a.type)} with ${ctx.site.name} on ${theirs} is cancelled.`,
+      'The attached notice removes it from your calendar.',
+    ],
   }[a.change];
   return {
     subject: appointmentSubject(a, ctx),
@@ -86,4 +120,7 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
   };
 }
 
-export const appointmentTemplate: Template = { compose: appointment, subject: (data, ctx) => appointmentSubject(parse(appointmentData, data), ctx) };
+export const appointmentTemplate: Template = {
+  compose: appointment,
+  subject: (data, ctx) => appointmentSubject(parse(appointmentData, data), ctx),
+};

@@ -18,7 +18,6 @@ const bookingConfirmationData = z.object({
 });
 const bookingConfirmationSubject = (ctx: MailContext) => oneLine(`Confirm your call with ${ctx.site.name}`);
 
-
 function bookingConfirmation(data: unknown, ctx: MailContext): ComposedEmail {
   const b = parse(bookingConfirmationData, data);
   const until = bothClocks(b.expires_at, b.time_zone, knownZone(b.visitor_time_zone));
@@ -37,4 +36,7 @@ function bookingConfirmation(data: unknown, ctx: MailContext): ComposedEmail {
   };
 }
 
-export const bookingConfirmationTemplate: Template = { compose: bookingConfirmation, subject: (_data, ctx) => bookingConfirmationSubject(ctx) };
+export const bookingConfirmationTemplate: Template = {
+  compose: bookingConfirmation,
+  subject: (_data, ctx) => bookingConfirmationSubject(ctx),
+};

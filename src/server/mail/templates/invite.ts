@@ -2,10 +2,14 @@ import * as z from 'zod';
 import { oneLine, parse, render, type ComposedEmail, type MailContext, type Template } from './render.ts';
 
 /** An invitation: its link lives in the message's data only until the message is sent. */
-const inviteData = z.object({ link: z.string(), role: z.enum(['owner', 'staff']), invited_by: z.string().nullable(), expires_hours: z.number().int() });
+const inviteData = z.object({
+  link: z.string(),
+  role: z.enum(['owner', 'staff']),
+  invited_by: z.string().nullable(),
+  expires_hours: z.number().int(),
+});
 
 const inviteSubject = (ctx: MailContext) => oneLine(`You are invited to ${ctx.site.name}'s CRM`);
-
 
 function invite(data: unknown, ctx: MailContext): ComposedEmail {
   const i = parse(inviteData, data);

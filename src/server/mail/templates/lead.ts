@@ -21,7 +21,9 @@ const acknowledgementSubject = (ctx: MailContext) => oneLine(`We received your r
 
 function newLead(data: unknown, ctx: MailContext): ComposedEmail {
   const lead = parse(leadData, data);
-  const campaign = [lead.utm_campaign, lead.utm_source && `source ${lead.utm_source}`, lead.utm_medium && `medium ${lead.utm_medium}`].filter(Boolean).join(', ');
+  const campaign = [lead.utm_campaign, lead.utm_source && `source ${lead.utm_source}`, lead.utm_medium && `medium ${lead.utm_medium}`]
+    .filter(Boolean)
+    .join(', ');
   return {
     subject: newLeadSubject(lead),
     ...render(ctx, `${lead.full_name} asked for a call.`, [

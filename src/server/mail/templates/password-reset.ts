@@ -12,7 +12,11 @@ function passwordReset(data: unknown, ctx: MailContext): ComposedEmail {
     ...render(ctx, 'Hello,', [
       { lines: [`Someone (we hope you) asked to choose a new password for this email's account at ${ctx.site.name}'s CRM.`] },
       { link: { label: 'Choose a new password', href: r.link } },
-      { lines: [`The link works once, for ${r.expires_minutes} minutes, and signs you out everywhere. If you did not ask, ignore this email: your password stays as it is.`] },
+      {
+        lines: [
+          `The link works once, for ${r.expires_minutes} minutes, and signs you out everywhere. If you did not ask, ignore this email: your password stays as it is.`,
+        ],
+      },
     ]),
   };
 }

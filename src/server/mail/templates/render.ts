@@ -22,7 +22,6 @@ export type MailContext = {
 
 export type ComposedEmail = { subject: string; text: string; html: string; icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string } };
 
-
 /** One kind of email: its whole message, and its subject alone (the Email settings page and a lead's timeline show subjects without composing). */
 export type Template = {
   compose: (data: unknown, ctx: MailContext) => ComposedEmail;
@@ -50,15 +49,21 @@ export const visitorWhen = (iso: string, timeZone: string, visitorZone: string |
 
 /** "Tue, Nov 24, 10:00 AM" for the lead's subjects, "Tue, Nov 24, 7:00 AM PST (10:00 AM EST)" when their clock reads otherwise. */
 export const visitorShort = (iso: string, timeZone: string, visitorZone: string | null | undefined) =>
-  bothClocks(iso, timeZone, knownZone(visitorZone), { day: { weekday: 'short', month: 'short', day: 'numeric' }, joiner: ', ', zoneWhenAlone: false });
+  bothClocks(iso, timeZone, knownZone(visitorZone), {
+    day: { weekday: 'short', month: 'short', day: 'numeric' },
+    joiner: ', ',
+    zoneWhenAlone: false,
+  });
 
 /** A message's snapshot no longer matches what its template reads (a bug, or a row edited by hand). */
 export class EmailDataError extends Error {}
 
 // eslint-disable-next-line no-control-regex -- a header holds no control character
-export const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
+export const oneLine = (s: string) => s.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
 
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** "Tuesday, November 24, 2026 at 10:00 AM EST", in the business time zone. */
 export function formatWhen(iso: string, timeZone: string): string {
@@ -75,7 +80,14 @@ const shortFormats = new Map<string, Intl.DateTimeFormat>();
 export function formatShort(iso: string, timeZone: string): string {
   let format = shortFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
     shortFormats.set(timeZone, format);
   }
   return format.format(new Date(iso)).replace(/\u202f/g, ' ');
@@ -104,12 +116,17 @@ export function render(ctx: MailContext, greeting: string, blocks: Block[]): { t
       text.push('');
       html.push(
         `<table style="border-collapse:collapse;margin:0 0 16px">${rows
-          .map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
+          .map(
+            ([label, value]) =>
+              `<tr><th style="text-align:left;padding:4px 12px 4px 0;vertical-align:top;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value)}</td></tr>`,
+          )
           .join('')}</table>`,
       );
     } else {
       text.push(`${block.link.label}: ${block.link.href}`, '');
-      html.push(`<p style="margin:0 0 16px"><a href="${escapeHtml(block.link.href)}" style="color:#1d4ed8">${escapeHtml(block.link.label)}</a></p>`);
+      html.push(
+        `<p style="margin:0 0 16px"><a href="${escapeHtml(block.link.href)}" style="color:#1d4ed8">${escapeHtml(block.link.label)}</a></p>`,
+      );
     }
   }
   const contact = [ctx.site.name, ctx.site.address, `${ctx.site.phone} · ${ctx.site.email}`];

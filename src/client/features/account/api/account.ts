@@ -3,7 +3,11 @@ import type { AccountSession, ChangeEmail, ChangePassword, Profile, ProfileReque
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const useSessions = () => useQuery({ queryKey: queryKeys.account.sessions, queryFn: () => apiRequest<{ sessions: AccountSession[] }>('GET', '/api/account/sessions') });
+export const useSessions = () =>
+  useQuery({
+    queryKey: queryKeys.account.sessions,
+    queryFn: () => apiRequest<{ sessions: AccountSession[] }>('GET', '/api/account/sessions'),
+  });
 
 type Changed = { email: string; other_sessions_ended: number };
 
@@ -12,8 +16,10 @@ function useAccountChange<V, R>(change: (variables: V) => Promise<R>) {
   return useMutation({ mutationFn: change, onSettled: () => client.invalidateQueries({ queryKey: queryKeys.account.sessions }) });
 }
 
-export const useChangeProfile = () => useMutation({ mutationFn: (body: ProfileRequest) => apiRequest<Profile>('PUT', '/api/account/profile', body) });
+export const useChangeProfile = () =>
+  useMutation({ mutationFn: (body: ProfileRequest) => apiRequest<Profile>('PUT', '/api/account/profile', body) });
 export const useChangeEmail = () => useAccountChange((body: ChangeEmail) => apiRequest<Changed>('POST', '/api/account/email', body));
-export const useChangePassword = () => useAccountChange((body: ChangePassword) => apiRequest<Changed>('POST', '/api/account/password', body));
+export const useChangePassword = () =>
+  useAccountChange((body: ChangePassword) => apiRequest<Changed>('POST', '/api/account/password', body));
 export const useEndSession = () => useAccountChange((id: string) => apiRequest('DELETE', apiPath`/api/account/sessions/${id}`));
 export const useEndOtherSessions = () => useAccountChange(() => apiRequest<{ ended: number }>('POST', '/api/account/sessions/end-others'));

@@ -3,7 +3,8 @@ import type { TwoFactorSetup, TwoFactorStatus } from '#shared/schemas/two-factor
 import { apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const useTwoFactorStatus = () => useQuery({ queryKey: queryKeys.account.twoFactor, queryFn: () => apiRequest<TwoFactorStatus>('GET', '/api/account/two-factor') });
+export const useTwoFactorStatus = () =>
+  useQuery({ queryKey: queryKeys.account.twoFactor, queryFn: () => apiRequest<TwoFactorStatus>('GET', '/api/account/two-factor') });
 
 function useTwoFactorChange<V, R>(change: (variables: V) => Promise<R>) {
   const client = useQueryClient();
@@ -11,7 +12,13 @@ function useTwoFactorChange<V, R>(change: (variables: V) => Promise<R>) {
 }
 
 export const useStartTwoFactor = () => useTwoFactorChange(() => apiRequest<TwoFactorSetup>('POST', '/api/account/two-factor/setup'));
-export const useConfirmTwoFactor = () => useTwoFactorChange((code: string) => apiRequest<{ recovery_codes: string[] }>('POST', '/api/account/two-factor/confirm', { code }));
-export const useDisableTwoFactor = () => useTwoFactorChange((current_password: string) => apiRequest<TwoFactorStatus>('POST', '/api/account/two-factor/disable', { current_password }));
+export const useConfirmTwoFactor = () =>
+  useTwoFactorChange((code: string) => apiRequest<{ recovery_codes: string[] }>('POST', '/api/account/two-factor/confirm', { code }));
+export const useDisableTwoFactor = () =>
+  useTwoFactorChange((current_password: string) =>
+    apiRequest<TwoFactorStatus>('POST', '/api/account/two-factor/disable', { current_password }),
+  );
 export const useNewRecoveryCodes = () =>
-  useTwoFactorChange((current_password: string) => apiRequest<{ recovery_codes: string[] }>('POST', '/api/account/two-factor/recovery-codes', { current_password }));
+  useTwoFactorChange((current_password: string) =>
+    apiRequest<{ recovery_codes: string[] }>('POST', '/api/account/two-factor/recovery-codes', { current_password }),
+  );

@@ -5,8 +5,16 @@ import { useEmailPreferences, useUpdateEmailPreferences } from '../api/email-pre
 
 const CHOICES: { key: keyof EmailPreferences; label: string; hint: string }[] = [
   { key: 'email_new_leads', label: 'Email me about new leads', hint: 'Every lead, as it arrives' },
-  { key: 'email_appointments', label: 'Email me appointment changes', hint: 'A calendar invitation whenever one is scheduled, moved or cancelled' },
-  { key: 'email_weekly_report', label: 'Weekly report', hint: "Last week's visitors, leads, bookings, clients and fees, every Monday at 8:00 AM" },
+  {
+    key: 'email_appointments',
+    label: 'Email me appointment changes',
+    hint: 'A calendar invitation whenever one is scheduled, moved or cancelled',
+  },
+  {
+    key: 'email_weekly_report',
+    label: 'Weekly report',
+    hint: "Last week's visitors, leads, bookings, clients and fees, every Monday at 8:00 AM",
+  },
 ];
 
 /** The signed-in admin's email preferences, saved as each box is ticked (the account menu and the account page). */

@@ -10,7 +10,8 @@ import { useConfirmTwoFactor, useDisableTwoFactor, useNewRecoveryCodes, useStart
 import { Card } from './card.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 
-const messageOf = (err: unknown, fallback: string) => (err instanceof ApiError ? (err.fields ? Object.values(err.fields)[0] : undefined) ?? err.message : fallback);
+const messageOf = (err: unknown, fallback: string) =>
+  err instanceof ApiError ? ((err.fields ? Object.values(err.fields)[0] : undefined) ?? err.message) : fallback;
 
 /** The account page's two-factor section: status, set-up with a QR code, recovery codes (shown once), turn off. */
 export function TwoFactorSection() {
@@ -23,7 +24,11 @@ export function TwoFactorSection() {
   if (!status.data) {
     return (
       <Card title="Two-factor authentication" description={description}>
-        {status.isError ? <p className="mt-4 text-sm text-slate-600">Two-factor could not be loaded.</p> : <Spinner className="py-8" label="Loading two-factor..." />}
+        {status.isError ? (
+          <p className="mt-4 text-sm text-slate-600">Two-factor could not be loaded.</p>
+        ) : (
+          <Spinner className="py-8" label="Loading two-factor..." />
+        )}
       </Card>
     );
   }
@@ -66,8 +71,9 @@ function StartSetup({ onStarted }: { onStarted: (setup: TwoFactorSetup) => void 
       </p>
       <Button
         disabled={start.isPending}
-        onClick={() => start.mutate(undefined, { onSuccess: onStarted, onError: (err) => toast.error(messageOf(err, 'Failed to start the set-up')) })}
-       
+        onClick={() =>
+          start.mutate(undefined, { onSuccess: onStarted, onError: (err) => toast.error(messageOf(err, 'Failed to start the set-up')) })
+        }
       >
         {start.isPending ? 'Starting...' : 'Set up two-factor'}
       </Button>
@@ -75,7 +81,15 @@ function StartSetup({ onStarted }: { onStarted: (setup: TwoFactorSetup) => void 
   );
 }
 
-function ConfirmSetup({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
+function ConfirmSetup({
+  setup,
+  onCancel,
+  onEnabled,
+}: {
+  setup: TwoFactorSetup;
+  onCancel: () => void;
+  onEnabled: (codes: string[]) => void;
+}) {
   const confirm = useConfirmTwoFactor();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
@@ -84,11 +98,20 @@ function ConfirmSetup({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; o
     const typed = code.replace(/\s/g, '');
     if (!/^\d{6}$/.test(typed)) return setError('Enter the 6-digit code from your app');
     setError(undefined);
-    confirm.mutate(typed, { onSuccess: (r) => onEnabled(r.recovery_codes), onError: (err) => setError(messageOf(err, 'Failed to turn on two-factor')) });
+    confirm.mutate(typed, {
+      onSuccess: (r) => onEnabled(r.recovery_codes),
+      onError: (err) => setError(messageOf(err, 'Failed to turn on two-factor')),
+    });
   };
   return (
     <div className="mt-4 grid gap-6 md:grid-cols-[auto_1fr]">
-      <img src={setup.qr_code} alt="QR code to scan with your authenticator app" width={192} height={192} className="size-48 rounded border border-slate-200" />
+      <img
+        src={setup.qr_code}
+        alt="QR code to scan with your authenticator app"
+        width={192}
+        height={192}
+        className="size-48 rounded border border-slate-200"
+      />
       <div className="min-w-0 space-y-3 text-sm text-slate-700">
         <p>1. Scan the QR code with your authenticator app, or type this key into it:</p>
         <p>
@@ -98,7 +121,15 @@ function ConfirmSetup({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; o
         </p>
         <p>2. Enter the 6-digit code the app shows.</p>
         <form className="flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={submit} noValidate>
-          <TextField label="Code from the app" name="two-factor-code" autoComplete="one-time-code" inputMode="numeric" value={code} error={error} onChange={(e) => setCode(e.currentTarget.value)} />
+          <TextField
+            label="Code from the app"
+            name="two-factor-code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            value={code}
+            error={error}
+            onChange={(e) => setCode(e.currentTarget.value)}
+          />
           <Button type="submit" disabled={confirm.isPending} className="sm:mt-6">
             {confirm.isPending ? 'Checking...' : 'Turn on'}
           </Button>
@@ -131,9 +162,14 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   };
   return (
     <div className="mt-4 space-y-3" role="region" aria-label="Your recovery codes">
-      <p className="text-sm font-medium text-slate-900">Two-factor is on. Save these recovery codes somewhere safe: they are shown only this once.</p>
+      <p className="text-sm font-medium text-slate-900">
+        Two-factor is on. Save these recovery codes somewhere safe: they are shown only this once.
+      </p>
       <p className="text-sm text-slate-600">Each code signs you in once if you lose your phone.</p>
-      <ul className="grid grid-cols-2 gap-2 rounded-md border border-slate-200 bg-slate-50 p-4 font-mono text-sm sm:grid-cols-5" data-testid="recovery-codes">
+      <ul
+        className="grid grid-cols-2 gap-2 rounded-md border border-slate-200 bg-slate-50 p-4 font-mono text-sm sm:grid-cols-5"
+        data-testid="recovery-codes"
+      >
         {codes.map((c) => (
           <li key={c}>{c}</li>
         ))}
@@ -167,8 +203,16 @@ function Enabled({ left, required, onCodes }: { left: number; required: boolean;
       setAction(undefined);
       setPassword('');
     };
-    if (action === 'codes') regenerate.mutate(password, { onSuccess: (r) => (done(), onCodes(r.recovery_codes)), onError: (err) => setError(messageOf(err, 'Failed to make new codes')) });
-    else disable.mutate(password, { onSuccess: () => (done(), toast.success('Two-factor is off.')), onError: (err) => setError(messageOf(err, 'Failed to turn off two-factor')) });
+    if (action === 'codes')
+      regenerate.mutate(password, {
+        onSuccess: (r) => (done(), onCodes(r.recovery_codes)),
+        onError: (err) => setError(messageOf(err, 'Failed to make new codes')),
+      });
+    else
+      disable.mutate(password, {
+        onSuccess: () => (done(), toast.success('Two-factor is off.')),
+        onError: (err) => setError(messageOf(err, 'Failed to turn off two-factor')),
+      });
   };
   return (
     <div className="mt-4 space-y-3 text-sm text-slate-700">
@@ -177,7 +221,15 @@ function Enabled({ left, required, onCodes }: { left: number; required: boolean;
       </p>
       {action ? (
         <form className="flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={submit} noValidate>
-          <TextField label="Current password" name="two-factor-password" type="password" autoComplete="current-password" value={password} error={error} onChange={(e) => setPassword(e.currentTarget.value)} />
+          <TextField
+            label="Current password"
+            name="two-factor-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            error={error}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
           <Button type="submit" className="sm:mt-6">
             {action === 'codes' ? 'Make new codes' : 'Turn off'}
           </Button>
@@ -193,7 +245,11 @@ function Enabled({ left, required, onCodes }: { left: number; required: boolean;
           {required ? (
             <span className="self-center text-slate-500">Your team requires two-factor, so it stays on.</span>
           ) : (
-            <button type="button" onClick={() => setAction('off')} className="rounded-md border border-red-300 px-3 py-2 font-medium text-red-700 hover:bg-red-50">
+            <button
+              type="button"
+              onClick={() => setAction('off')}
+              className="rounded-md border border-red-300 px-3 py-2 font-medium text-red-700 hover:bg-red-50"
+            >
               Turn off two-factor
             </button>
           )}

@@ -2,7 +2,17 @@ import { useState } from 'react';
 import type { AnalyticsPeriod } from '#shared/constants';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { formatHour, formatMinutesSeconds } from '../analytics-format.ts';
-import { CategoryAxis, CHART_HEIGHT, ChartTooltip, indexAt, labelStep, MARGIN, plotFor, useElementWidth, ValueAxis } from './chart-frame.tsx';
+import {
+  CategoryAxis,
+  CHART_HEIGHT,
+  ChartTooltip,
+  indexAt,
+  labelStep,
+  MARGIN,
+  plotFor,
+  useElementWidth,
+  ValueAxis,
+} from './chart-frame.tsx';
 
 export type ActivityBar = { hour: number; label: string; views: number; time_spent: number };
 

@@ -85,7 +85,13 @@ export function ValueAxis({ plot }: { plot: Plot }) {
 export function CategoryAxis({ plot, labels, x, step }: { plot: Plot; labels: string[]; x: (index: number) => number; step: number }) {
   return (
     <g aria-hidden="true">
-      <line x1={MARGIN.left} x2={MARGIN.left + plot.width} y1={CHART_HEIGHT - MARGIN.bottom} y2={CHART_HEIGHT - MARGIN.bottom} stroke="#cbd5e1" />
+      <line
+        x1={MARGIN.left}
+        x2={MARGIN.left + plot.width}
+        y1={CHART_HEIGHT - MARGIN.bottom}
+        y2={CHART_HEIGHT - MARGIN.bottom}
+        stroke="#cbd5e1"
+      />
       {labels.map((label, i) =>
         i % step === 0 ? (
           <text key={i} x={x(i)} y={CHART_HEIGHT - MARGIN.bottom + 16} textAnchor="middle" {...TICK_TEXT}>

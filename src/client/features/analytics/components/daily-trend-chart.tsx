@@ -3,7 +3,17 @@ import { percentChange } from '#shared/schemas/analytics';
 import type { AnalyticsReport, AnalyticsTotals } from '#shared/schemas/analytics-report';
 import { formatDate } from '#client/lib/format.ts';
 import { formatChange } from '../analytics-format.ts';
-import { CategoryAxis, CHART_HEIGHT, ChartTooltip, indexAt, labelStep, MARGIN, plotFor, useElementWidth, ValueAxis } from './chart-frame.tsx';
+import {
+  CategoryAxis,
+  CHART_HEIGHT,
+  ChartTooltip,
+  indexAt,
+  labelStep,
+  MARGIN,
+  plotFor,
+  useElementWidth,
+  ValueAxis,
+} from './chart-frame.tsx';
 
 const SERIES = [
   { key: 'visitors', name: 'Visitors', color: '#7c3aed' },
@@ -59,7 +69,11 @@ export function DailyTrendChart({ report }: { report: AnalyticsReport }) {
       <div
         ref={frame}
         role="img"
-        aria-label={empty ? 'Line chart by day: nothing recorded in this period.' : `Line chart of visitors, page views and leads per day, ${data.length} days.`}
+        aria-label={
+          empty
+            ? 'Line chart by day: nothing recorded in this period.'
+            : `Line chart of visitors, page views and leads per day, ${data.length} days.`
+        }
         data-testid="trend-chart"
         className="relative mt-4 h-72 w-full"
       >
@@ -74,7 +88,13 @@ export function DailyTrendChart({ report }: { report: AnalyticsReport }) {
           {active !== undefined && <line x1={x(active)} x2={x(active)} y1={MARGIN.top} y2={MARGIN.top + plot.height} stroke="#94a3b8" />}
           {SERIES.map((s) => (
             <g key={s.key} data-testid="trend-line" fill={s.color}>
-              <path d={data.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${plot.y(d[s.key]).toFixed(1)}`).join('')} fill="none" stroke={s.color} strokeWidth={2} strokeLinejoin="round" />
+              <path
+                d={data.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${plot.y(d[s.key]).toFixed(1)}`).join('')}
+                fill="none"
+                stroke={s.color}
+                strokeWidth={2}
+                strokeLinejoin="round"
+              />
               {data.length <= 31 && data.map((d, i) => <circle key={i} cx={x(i)} cy={plot.y(d[s.key])} r={3} />)}
             </g>
           ))}

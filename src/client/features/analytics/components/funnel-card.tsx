@@ -17,7 +17,8 @@ const are = (n: number) => (n === 1 ? 'is' : 'are');
 export function outsideFunnelText({ clients_without_call: call, clients_without_visit: visit }: AnalyticsFunnel): string | undefined {
   const parts = [
     call > 0 && `${clients(call)} won ${FUNNEL_CONVERSATION.without} this period ${are(call)} not in the funnel.`,
-    visit > 0 && `${clients(visit)} won this period with no recorded visit (typed in, imported or not tracked) ${are(visit)} not in the funnel.`,
+    visit > 0 &&
+      `${clients(visit)} won this period with no recorded visit (typed in, imported or not tracked) ${are(visit)} not in the funnel.`,
   ].filter((p): p is string => typeof p === 'string');
   return parts.length > 0 ? `${parts.join(' ')} The Sources table counts every client.` : undefined;
 }
@@ -35,7 +36,9 @@ export function FunnelCard({ funnel, period }: { funnel: AnalyticsFunnel; period
       <h2 id="funnel-heading" className="text-lg font-semibold text-slate-900">
         Funnel
       </h2>
-      <p className="text-xs text-slate-500">Visitors whose first visit was {period}, and what they did since. Each step counts only visitors of the step before.</p>
+      <p className="text-xs text-slate-500">
+        Visitors whose first visit was {period}, and what they did since. Each step counts only visitors of the step before.
+      </p>
       {funnel.visitors === 0 ? (
         <p className="py-6 text-center text-sm text-slate-500">No visitors in this period</p>
       ) : (
@@ -55,7 +58,10 @@ export function FunnelCard({ funnel, period }: { funnel: AnalyticsFunnel; period
                   </span>
                 </div>
                 <div className="mt-1 h-2.5 rounded-full bg-slate-100" aria-hidden="true">
-                  <div className="h-2.5 rounded-full bg-blue-600" style={{ width: `${funnel.visitors > 0 ? Math.max(0.5, (value / funnel.visitors) * 100) : 0}%` }} />
+                  <div
+                    className="h-2.5 rounded-full bg-blue-600"
+                    style={{ width: `${funnel.visitors > 0 ? Math.max(0.5, (value / funnel.visitors) * 100) : 0}%` }}
+                  />
                 </div>
               </li>
             );

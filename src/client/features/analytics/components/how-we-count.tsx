@@ -22,7 +22,11 @@ export function HowWeCount({ report, asOf }: { report: AnalyticsReport; asOf: nu
     { term: 'Avg. time on site', text: "The time spent on the site in the period, divided by the period's visitors." },
   ];
   return (
-    <section aria-labelledby="how-we-count-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-testid="how-we-count">
+    <section
+      aria-labelledby="how-we-count-heading"
+      className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+      data-testid="how-we-count"
+    >
       <h2 id="how-we-count-heading" className="text-lg font-semibold text-slate-900">
         How we count
       </h2>

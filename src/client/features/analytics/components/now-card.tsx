@@ -23,7 +23,12 @@ export function NowCard() {
         <h2 id="now-heading" className="text-lg font-semibold text-slate-900">
           Now
         </h2>
-        <p role="status" aria-label={`${headline}, active in the last ${minutes} minutes`} className="text-sm text-slate-600" data-testid="now-summary">
+        <p
+          role="status"
+          aria-label={`${headline}, active in the last ${minutes} minutes`}
+          className="text-sm text-slate-600"
+          data-testid="now-summary"
+        >
           <span className="text-2xl font-bold text-slate-900 tabular-nums" data-testid="visitors-now">
             {visitors.toLocaleString('en-US')}
           </span>{' '}
@@ -35,7 +40,8 @@ export function NowCard() {
         <ul aria-label="Pages they are on" className="mt-3 flex flex-wrap gap-2 text-sm">
           {pages.map((p) => (
             <li key={p.path} className="rounded-full bg-slate-100 px-3 py-1 text-slate-700" data-testid="page-now">
-              <span className="font-semibold text-slate-900 tabular-nums">{visitorsText(p.visitors)}</span> on <span className="break-all">{p.path}</span>
+              <span className="font-semibold text-slate-900 tabular-nums">{visitorsText(p.visitors)}</span> on{' '}
+              <span className="break-all">{p.path}</span>
             </li>
           ))}
         </ul>

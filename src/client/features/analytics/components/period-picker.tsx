@@ -25,7 +25,15 @@ function rangeErrors(from: string, to: string): Errors {
  * The period: a preset, or "Custom range" with a start and an end day (up to 2 years), applied
  * with a button so a half-typed date never loads a report.
  */
-export function PeriodPicker({ view, onPeriod, onCustom }: { view: AnalyticsView; onPeriod: (p: AnalyticsPeriod) => void; onCustom: (from: string, to: string) => void }) {
+export function PeriodPicker({
+  view,
+  onPeriod,
+  onCustom,
+}: {
+  view: AnalyticsView;
+  onPeriod: (p: AnalyticsPeriod) => void;
+  onCustom: (from: string, to: string) => void;
+}) {
   const [choosing, setChoosing] = useState(false);
   const [from, setFrom] = useState(view.kind === 'custom' ? view.from : '');
   const [to, setTo] = useState(view.kind === 'custom' ? view.to : '');
@@ -69,8 +77,26 @@ export function PeriodPicker({ view, onPeriod, onCustom }: { view: AnalyticsView
       </SelectField>
       {custom && (
         <form noValidate onSubmit={apply} aria-label="Custom range" className="grid w-full grid-cols-2 items-start gap-3 sm:flex sm:w-auto">
-          <TextField id="analytics-from" label="From" type="date" value={from} max={to || undefined} error={errors.from} onChange={(e) => setFrom(e.target.value)} className="min-w-0 sm:w-44" />
-          <TextField id="analytics-to" label="To" type="date" value={to} min={from || undefined} error={errors.to} onChange={(e) => setTo(e.target.value)} className="min-w-0 sm:w-44" />
+          <TextField
+            id="analytics-from"
+            label="From"
+            type="date"
+            value={from}
+            max={to || undefined}
+            error={errors.from}
+            onChange={(e) => setFrom(e.target.value)}
+            className="min-w-0 sm:w-44"
+          />
+          <TextField
+            id="analytics-to"
+            label="To"
+            type="date"
+            value={to}
+            min={from || undefined}
+            error={errors.to}
+            onChange={(e) => setTo(e.target.value)}
+            className="min-w-0 sm:w-44"
+          />
           <Button type="submit" className="col-span-2 sm:mt-6">
             Apply
           </Button>

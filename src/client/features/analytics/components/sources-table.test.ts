@@ -23,7 +23,16 @@ describe('sourcesCsv', () => {
       to: '2026-11-07',
       group: 'utm',
       rows: [
-        { origin: 'utm', value: utmValue('=HYPERLINK("x")', 'email', 'spring, "big"'), visitors: 10, leads: 2, bookings: 1, converted: 1, conversion_rate: 10, fees_cents: 123_456 },
+        {
+          origin: 'utm',
+          value: utmValue('=HYPERLINK("x")', 'email', 'spring, "big"'),
+          visitors: 10,
+          leads: 2,
+          bookings: 1,
+          converted: 1,
+          conversion_rate: 10,
+          fees_cents: 123_456,
+        },
         { origin: 'offline', value: '', visitors: 0, leads: 1, bookings: 0, converted: 0, conversion_rate: null, fees_cents: 0 },
       ],
     });

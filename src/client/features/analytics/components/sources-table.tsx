@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { csvRow } from '#shared/csv-write';
-import { ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup, type AnalyticsSourceRow, type AnalyticsSources } from '#shared/schemas/analytics-report';
+import {
+  ANALYTICS_SOURCE_GROUPS,
+  type AnalyticsSourceGroup,
+  type AnalyticsSourceRow,
+  type AnalyticsSources,
+} from '#shared/schemas/analytics-report';
 import { Download } from '#client/components/icons.tsx';
 import { formatCents } from '#client/lib/money.ts';
 import { sourceLabel } from '#shared/source-label';
@@ -33,11 +38,33 @@ function sorted(rows: AnalyticsSourceRow[], key: SortKey, dir: 'asc' | 'desc') {
 
 /** The rows as a spreadsheet: what the table shows, fees in dollars, the period in the file. */
 export function sourcesCsv(data: AnalyticsSources): string {
-  const header = csvRow([GROUP_LABELS[data.group], 'Visitors', 'Leads', 'Bookings', 'Clients', 'Visitor to client (%)', 'Fees won (USD)', 'From', 'To']);
+  const header = csvRow([
+    GROUP_LABELS[data.group],
+    'Visitors',
+    'Leads',
+    'Bookings',
+    'Clients',
+    'Visitor to client (%)',
+    'Fees won (USD)',
+    'From',
+    'To',
+  ]);
   return (
     header +
     data.rows
-      .map((r) => csvRow([sourceLabel(r.origin, r.value), r.visitors, r.leads, r.bookings, r.converted, r.conversion_rate ?? '', (r.fees_cents / 100).toFixed(2), data.from, data.to]))
+      .map((r) =>
+        csvRow([
+          sourceLabel(r.origin, r.value),
+          r.visitors,
+          r.leads,
+          r.bookings,
+          r.converted,
+          r.conversion_rate ?? '',
+          (r.fees_cents / 100).toFixed(2),
+          data.from,
+          data.to,
+        ]),
+      )
       .join('')
   );
 }
@@ -65,12 +92,28 @@ const leadsHref = (r: AnalyticsSourceRow, data: AnalyticsSources) => {
  * campaign (UTM) or by landing page, with the leads entered by staff on a row of their own.
  * Sortable by any column; each row opens its leads; exportable as CSV.
  */
-export function SourcesTable({ data, group, onGroup, loading }: { data: AnalyticsSources | undefined; group: AnalyticsSourceGroup; onGroup: (g: AnalyticsSourceGroup) => void; loading: boolean }) {
+export function SourcesTable({
+  data,
+  group,
+  onGroup,
+  loading,
+}: {
+  data: AnalyticsSources | undefined;
+  group: AnalyticsSourceGroup;
+  onGroup: (g: AnalyticsSourceGroup) => void;
+  loading: boolean;
+}) {
   const [sort, setSort] = useState<{ key: SortKey; dir: 'asc' | 'desc' }>({ key: 'visitors', dir: 'desc' });
   const rows = data ? sorted(data.rows, sort.key, sort.dir) : [];
-  const sortBy = (key: SortKey) => setSort((s) => ({ key, dir: s.key === key ? (s.dir === 'asc' ? 'desc' : 'asc') : key === 'label' ? 'asc' : 'desc' }));
+  const sortBy = (key: SortKey) =>
+    setSort((s) => ({ key, dir: s.key === key ? (s.dir === 'asc' ? 'desc' : 'asc') : key === 'label' ? 'asc' : 'desc' }));
   const header = (key: SortKey, label: string, className: string) => (
-    <th key={key} scope="col" aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={className}>
+    <th
+      key={key}
+      scope="col"
+      aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+      className={className}
+    >
       <button type="button" onClick={() => sortBy(key)} className="font-medium uppercase hover:text-slate-900">
         {label}
         <span aria-hidden="true">{sort.key === key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
@@ -105,8 +148,8 @@ export function SourcesTable({ data, group, onGroup, loading }: { data: Analytic
         </div>
       </div>
       <p className="mt-1 text-xs text-slate-500">
-        First-touch attribution: a visitor, and every lead they send, counts for the site, campaign and page of their first visit. Offline leads count on the day they
-        were added.
+        First-touch attribution: a visitor, and every lead they send, counts for the site, campaign and page of their first visit. Offline
+        leads count on the day they were added.
       </p>
       {!data ? (
         <p className="py-6 text-center text-sm text-slate-500">{loading ? 'Loading sources...' : 'Sources are not available right now.'}</p>
@@ -126,7 +169,11 @@ export function SourcesTable({ data, group, onGroup, loading }: { data: Analytic
               {rows.map((r) => (
                 <tr key={`${r.origin} ${r.value}`} data-testid="source-row">
                   <th scope="row" className="max-w-[16rem] py-2 pr-2 font-medium break-all text-slate-900">
-                    <Link to={leadsHref(r, data)} className="text-blue-700 underline-offset-2 hover:underline" title={`Open the leads of ${sourceLabel(r.origin, r.value)}`}>
+                    <Link
+                      to={leadsHref(r, data)}
+                      className="text-blue-700 underline-offset-2 hover:underline"
+                      title={`Open the leads of ${sourceLabel(r.origin, r.value)}`}
+                    >
                       {sourceLabel(r.origin, r.value)}
                     </Link>
                   </th>

@@ -32,7 +32,11 @@ function Change({ percent, period }: { percent: number | null; period: Analytics
   const compared = comparedText(period);
   if (percent === null) {
     return (
-      <p data-testid="page-views-change" title={`${compared}: no page views in either, so no change to show`} className="mt-1 text-sm text-slate-500">
+      <p
+        data-testid="page-views-change"
+        title={`${compared}: no page views in either, so no change to show`}
+        className="mt-1 text-sm text-slate-500"
+      >
         <span aria-hidden="true">— vs previous period</span>
         <span className="sr-only">{`No change to show: no page views in the last ${ANALYTICS_PERIOD_LABELS[period].replace(/^Last /, '')} or the period before`}</span>
       </p>
@@ -41,7 +45,11 @@ function Change({ percent, period }: { percent: number | null; period: Analytics
   const up = percent > 0;
   const Arrow = up ? ArrowUpRight : percent < 0 ? ArrowDownRight : ArrowRight;
   return (
-    <p data-testid="page-views-change" title={compared} className={`mt-1 flex items-center gap-1 text-sm ${up ? 'text-green-700' : 'text-red-700'}`}>
+    <p
+      data-testid="page-views-change"
+      title={compared}
+      className={`mt-1 flex items-center gap-1 text-sm ${up ? 'text-green-700' : 'text-red-700'}`}
+    >
       <Arrow aria-hidden="true" className="size-4 shrink-0" data-direction={up ? 'up' : percent < 0 ? 'down' : 'flat'} />
       <span>{formatChange(percent)} vs previous period</span>
     </p>

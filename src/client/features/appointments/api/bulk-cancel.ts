@@ -27,7 +27,11 @@ export function useBulkCancel() {
   return useMutation({
     mutationFn: (body: BulkCancelRequest) => bulkCancel({ ...body, dry_run: false }),
     onSuccess: async () => {
-      await Promise.all([client.invalidateQueries({ queryKey: queryKeys.appointments.all }), client.invalidateQueries({ queryKey: queryKeys.leads.all }), client.invalidateQueries({ queryKey: queryKeys.overview })]);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.appointments.all }),
+        client.invalidateQueries({ queryKey: queryKeys.leads.all }),
+        client.invalidateQueries({ queryKey: queryKeys.overview }),
+      ]);
     },
   });
 }

@@ -3,7 +3,8 @@ import type { Appointment, CreateAppointmentRequest, UpdateAppointmentRequest } 
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const createAppointment = (appointment: CreateAppointmentRequest) => apiRequest<Appointment>('POST', '/api/appointments', appointment);
+export const createAppointment = (appointment: CreateAppointmentRequest) =>
+  apiRequest<Appointment>('POST', '/api/appointments', appointment);
 
 /** Schedule Appointment; every visible range refreshes. */
 export function useCreateAppointment() {
@@ -14,7 +15,8 @@ export function useCreateAppointment() {
   });
 }
 
-export const updateAppointment = ({ id, ...patch }: UpdateAppointmentRequest & { id: string }) => apiRequest<Appointment>('PATCH', apiPath`/api/appointments/${id}`, patch);
+export const updateAppointment = ({ id, ...patch }: UpdateAppointmentRequest & { id: string }) =>
+  apiRequest<Appointment>('PATCH', apiPath`/api/appointments/${id}`, patch);
 
 /** Edit, reschedule, cancel or complete; every visible range refreshes. */
 export function useUpdateAppointment() {

@@ -64,10 +64,12 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
           <>
             <dt className="font-medium text-slate-500">Booked as</dt>
             <dd className="text-slate-900">
-              {appointment.booked_as.phone ? `${appointment.booked_as.full_name}, ${appointment.booked_as.phone}` : appointment.booked_as.full_name}
+              {appointment.booked_as.phone
+                ? `${appointment.booked_as.full_name}, ${appointment.booked_as.phone}`
+                : appointment.booked_as.full_name}
               <span className="block text-slate-500">
-                From a repeat form with this lead’s email ({formatDate(appointment.booked_as.at, 'MMM d, yyyy h:mm a')}). The lead’s details were
-                not changed.
+                From a repeat form with this lead’s email ({formatDate(appointment.booked_as.at, 'MMM d, yyyy h:mm a')}). The lead’s details
+                were not changed.
               </span>
             </dd>
           </>
@@ -91,7 +93,9 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
         <dt className="font-medium text-slate-500">Status</dt>
         <dd className="text-slate-900">
           {STATUS_LABEL[appointment.status]}
-          {appointment.status === 'cancelled' && appointment.cancelled_by ? ` by ${appointment.cancelled_by === 'lead' ? 'the lead' : 'staff'}` : ''}
+          {appointment.status === 'cancelled' && appointment.cancelled_by
+            ? ` by ${appointment.cancelled_by === 'lead' ? 'the lead' : 'staff'}`
+            : ''}
           {appointment.source === 'booking' ? ' · booked online by the lead' : ''}
         </dd>
         {appointment.notes ? (
@@ -122,11 +126,7 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
         <div className="flex items-center gap-2">
-          <a
-            href={appointmentIcsUrl(appointment.id)}
-            download
-            className={buttonClass({ variant: 'secondary', size: 'sm' })}
-          >
+          <a href={appointmentIcsUrl(appointment.id)} download className={buttonClass({ variant: 'secondary', size: 'sm' })}>
             <CalendarPlus aria-hidden="true" className="size-4" />
             Add to calendar (.ics)
           </a>
@@ -139,7 +139,11 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
             <Trash2 aria-hidden="true" className="size-4" />
           </button>
         </div>
-        <button type="button" onClick={onClose} className="rounded-md bg-slate-800 px-4 py-2 text-sm font-medium text-white hover:bg-slate-900">
+        <button
+          type="button"
+          onClick={onClose}
+          className="rounded-md bg-slate-800 px-4 py-2 text-sm font-medium text-white hover:bg-slate-900"
+        >
           Close
         </button>
       </div>

@@ -10,7 +10,9 @@ export const TYPE_COLORS: Record<AppointmentType, string> = {
 /** An appointment's type as a coloured pill (the text carries the meaning, not only the colour). */
 export function AppointmentTypeBadge({ type }: { type: AppointmentType }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${TYPE_COLORS[type] ?? 'bg-slate-100 text-slate-800'}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${TYPE_COLORS[type] ?? 'bg-slate-100 text-slate-800'}`}
+    >
       {type}
     </span>
   );

@@ -53,7 +53,9 @@ export function AppointmentsList({ appointments, onView, onDelete }: Props) {
                 <td className="min-w-40 px-4 py-3">
                   <div className={`font-medium text-slate-900 ${cancelledClass(appointment)}`}>{name}</div>
                   {appointment.status !== 'scheduled' ? (
-                    <div className="text-xs font-semibold text-slate-600 uppercase">{appointment.status === 'cancelled' ? 'Cancelled' : 'Completed'}</div>
+                    <div className="text-xs font-semibold text-slate-600 uppercase">
+                      {appointment.status === 'cancelled' ? 'Cancelled' : 'Completed'}
+                    </div>
                   ) : null}
                   {appointment.lead ? <div className="break-all text-slate-500">{appointment.lead.email}</div> : null}
                 </td>
@@ -70,7 +72,11 @@ export function AppointmentsList({ appointments, onView, onDelete }: Props) {
                       onClick={() => onView(appointment)}
                       className="rounded-md px-2 py-1 text-sm font-medium whitespace-nowrap text-blue-700 hover:bg-blue-50"
                     >
-                      View Details<span className="sr-only"> for {name}, {when}</span>
+                      View Details
+                      <span className="sr-only">
+                        {' '}
+                        for {name}, {when}
+                      </span>
                     </button>
                     <button
                       type="button"

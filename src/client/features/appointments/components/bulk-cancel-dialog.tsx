@@ -80,7 +80,8 @@ function BulkCancelForm({ onDone }: { onDone: () => void }) {
   // Counted once typing pauses, not at every keystroke.
   const settled = useSettled(criteria);
   const preview = useBulkCancelPreview(settled);
-  const previewError = preview.error instanceof ApiError && JSON.stringify(criteria) === JSON.stringify(settled) ? preview.error : undefined;
+  const previewError =
+    preview.error instanceof ApiError && JSON.stringify(criteria) === JSON.stringify(settled) ? preview.error : undefined;
   const current = JSON.stringify(criteria) === JSON.stringify(settled) && !preview.isPlaceholderData;
   const count = criteria && current && !preview.isError ? preview.data?.count : undefined;
 
@@ -99,7 +100,11 @@ function BulkCancelForm({ onDone }: { onDone: () => void }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!criteria) {
-      setErrors(by === 'network' ? { network: 'Enter an IP address or a network like 203.0.113.0/24' } : { booked_to: 'The window must end after it starts' });
+      setErrors(
+        by === 'network'
+          ? { network: 'Enter an IP address or a network like 203.0.113.0/24' }
+          : { booked_to: 'The window must end after it starts' },
+      );
       return;
     }
     if (!count) return;
@@ -156,16 +161,42 @@ function BulkCancelForm({ onDone }: { onDone: () => void }) {
         </div>
       ) : (
         <div className="grid gap-3 sm:grid-cols-2">
-          <TextField label="Booked from" name="booked_from" type="datetime-local" value={from} error={errors.booked_from} onChange={(event) => setFrom(event.target.value)} />
-          <TextField label="Booked until" name="booked_to" type="datetime-local" value={to} error={errors.booked_to} onChange={(event) => setTo(event.target.value)} />
+          <TextField
+            label="Booked from"
+            name="booked_from"
+            type="datetime-local"
+            value={from}
+            error={errors.booked_from}
+            onChange={(event) => setFrom(event.target.value)}
+          />
+          <TextField
+            label="Booked until"
+            name="booked_to"
+            type="datetime-local"
+            value={to}
+            error={errors.booked_to}
+            onChange={(event) => setTo(event.target.value)}
+          />
           <p className="text-xs text-slate-500 sm:col-span-2">When the visitors booked, in your computer’s time; both ends included.</p>
         </div>
       )}
-      <p id={previewId} role="status" aria-live="polite" className={`rounded-md px-3 py-2 font-medium ${count ? 'bg-amber-50 text-amber-900' : 'bg-slate-50 text-slate-700'}`}>
+      <p
+        id={previewId}
+        role="status"
+        aria-live="polite"
+        className={`rounded-md px-3 py-2 font-medium ${count ? 'bg-amber-50 text-amber-900' : 'bg-slate-50 text-slate-700'}`}
+      >
         {previewText}
       </p>
       <div className="flex items-start gap-3">
-        <input id={`${emailHintId}-box`} type="checkbox" checked={notify} onChange={(event) => setNotify(event.target.checked)} aria-describedby={emailHintId} className="mt-0.5 size-4 shrink-0 accent-blue-700" />
+        <input
+          id={`${emailHintId}-box`}
+          type="checkbox"
+          checked={notify}
+          onChange={(event) => setNotify(event.target.checked)}
+          aria-describedby={emailHintId}
+          className="mt-0.5 size-4 shrink-0 accent-blue-700"
+        />
         <div>
           <label htmlFor={`${emailHintId}-box`} className="font-medium text-slate-900">
             Email them

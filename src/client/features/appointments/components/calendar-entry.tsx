@@ -35,7 +35,19 @@ export function CalendarEntry({ appointment, onOpen, layout }: Props) {
 }
 
 /** One day's appointments as a list of entries, or what to say when it has none (the Week and Agenda views). */
-export function DayAppointments({ list, layout, onOpen, emptyClassName, listClassName }: { list: readonly Appointment[]; layout: Props['layout']; onOpen: Props['onOpen']; emptyClassName: string; listClassName: string }) {
+export function DayAppointments({
+  list,
+  layout,
+  onOpen,
+  emptyClassName,
+  listClassName,
+}: {
+  list: readonly Appointment[];
+  layout: Props['layout'];
+  onOpen: Props['onOpen'];
+  emptyClassName: string;
+  listClassName: string;
+}) {
   if (list.length === 0) return <p className={emptyClassName}>No appointments</p>;
   return (
     <ul className={listClassName}>

@@ -14,7 +14,12 @@ const button = 'rounded-md px-4 py-2 text-sm font-medium disabled:opacity-60';
 /** The private subscription URL for Google Calendar, Outlook and others: create, copy once, revoke. */
 export function CalendarFeedDialog({ open, onOpenChange }: Props) {
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title="Calendar feed" description="Subscribe to the appointments from Google Calendar, Outlook or Apple Calendar.">
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Calendar feed"
+      description="Subscribe to the appointments from Google Calendar, Outlook or Apple Calendar."
+    >
       <CalendarFeedPanel />
     </Modal>
   );
@@ -73,8 +78,8 @@ function CalendarFeedPanel() {
         {feed.isError
           ? 'Could not check the calendar feed. Creating a new URL still works.'
           : active
-          ? `A feed URL is active (created ${formatDate(feed.data?.created_at)}). Anyone with the URL can read the appointments.`
-          : 'No feed URL is active.'}
+            ? `A feed URL is active (created ${formatDate(feed.data?.created_at)}). Anyone with the URL can read the appointments.`
+            : 'No feed URL is active.'}
       </p>
       {url ? (
         <div className="space-y-2">
@@ -89,7 +94,11 @@ function CalendarFeedPanel() {
               onFocus={(event) => event.target.select()}
               className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs"
             />
-            <button type="button" onClick={() => void copy()} className={`${button} inline-flex items-center gap-1 border border-slate-300 hover:bg-slate-50`}>
+            <button
+              type="button"
+              onClick={() => void copy()}
+              className={`${button} inline-flex items-center gap-1 border border-slate-300 hover:bg-slate-50`}
+            >
               {copied ? <Check aria-hidden="true" className="size-4" /> : <Copy aria-hidden="true" className="size-4" />}
               {copied ? 'Copied' : 'Copy'}
             </button>
@@ -101,11 +110,20 @@ function CalendarFeedPanel() {
       ) : null}
       <div className="flex flex-wrap justify-end gap-3 pt-2">
         {active ? (
-          <button type="button" onClick={() => setConfirmRevoke(true)} className={`${button} border border-red-200 text-red-700 hover:bg-red-50`}>
+          <button
+            type="button"
+            onClick={() => setConfirmRevoke(true)}
+            className={`${button} border border-red-200 text-red-700 hover:bg-red-50`}
+          >
             Revoke
           </button>
         ) : null}
-        <button type="button" onClick={createFeed} disabled={create.isPending} className={`${button} bg-blue-700 font-semibold text-white hover:bg-blue-800`}>
+        <button
+          type="button"
+          onClick={createFeed}
+          disabled={create.isPending}
+          className={`${button} bg-blue-700 font-semibold text-white hover:bg-blue-800`}
+        >
           {create.isPending ? 'Creating...' : active ? 'Create new URL' : 'Create feed URL'}
         </button>
       </div>

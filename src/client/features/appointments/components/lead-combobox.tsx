@@ -90,7 +90,13 @@ export function LeadCombobox({ label, value, initial = null, onChange, onBlur, e
     }
   };
 
-  const message = !open ? null : search.isPending || (search.isFetching && options.length === 0) ? 'Searching...' : options.length === 0 ? 'No matching leads' : null;
+  const message = !open
+    ? null
+    : search.isPending || (search.isFetching && options.length === 0)
+      ? 'Searching...'
+      : options.length === 0
+        ? 'No matching leads'
+        : null;
   const describedBy = [chosen ? `${id}-chosen` : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
 
   return (

@@ -15,7 +15,15 @@ function renderMonth(month: Date, appointments: Appointment[] = [], today = '202
   render(
     <>
       <h2 id="title">Month</h2>
-      <MonthCalendar month={month} weeks={grid.weeks} appointments={appointments} today={today} titleId="title" busy={false} onOpen={onOpen} />
+      <MonthCalendar
+        month={month}
+        weeks={grid.weeks}
+        appointments={appointments}
+        today={today}
+        titleId="title"
+        busy={false}
+        onOpen={onOpen}
+      />
     </>,
   );
   return { grid, onOpen };
@@ -57,7 +65,9 @@ describe('MonthCalendar', () => {
   it('shows three appointments then "+2 more" with five on a day, and the popover lists all five', async () => {
     const user = userEvent.setup();
     const times = ['08:00', '09:30', '11:00', '13:15', '16:45'];
-    const day = times.map((time, i) => makeAppointment({ time, lead: i === 1 ? null : { full_name: `Client ${i}`, email: 'c@example.com', phone: '1' } }));
+    const day = times.map((time, i) =>
+      makeAppointment({ time, lead: i === 1 ? null : { full_name: `Client ${i}`, email: 'c@example.com', phone: '1' } }),
+    );
     const { onOpen } = renderMonth(new Date(2026, 3, 1), day);
     const cell = cells().find((c) => c.getAttribute('data-date') === '2026-04-15')!;
     const buttons = within(cell).getAllByRole('button');
@@ -75,8 +85,16 @@ describe('MonthCalendar', () => {
 
     await user.click(within(cell).getByRole('button', { name: /\+2 more/ }));
     const popover = await screen.findByRole('dialog', { name: 'Appointments on April 15, 2026' });
-    const all = within(popover).getAllByRole('button').filter((b) => b.textContent !== '');
-    expect(all.map((b) => b.textContent)).toEqual(['8:00 AM - Client 0', '9:30 AM - Unknown', '11:00 AM - Client 2', '1:15 PM - Client 3', '4:45 PM - Client 4']);
+    const all = within(popover)
+      .getAllByRole('button')
+      .filter((b) => b.textContent !== '');
+    expect(all.map((b) => b.textContent)).toEqual([
+      '8:00 AM - Client 0',
+      '9:30 AM - Unknown',
+      '11:00 AM - Client 2',
+      '1:15 PM - Client 3',
+      '4:45 PM - Client 4',
+    ]);
     await user.click(within(popover).getByRole('button', { name: '4:45 PM - Client 4' }));
     expect(onOpen).toHaveBeenCalledWith(day[4]);
   });
@@ -91,8 +109,17 @@ describe('MonthCalendar', () => {
 
   it('opens the details from the keyboard, each appointment a control in reading order', async () => {
     const user = userEvent.setup();
-    const early = makeAppointment({ date: '2026-04-02', time: '08:00', lead: { full_name: 'Early Client', email: 'e@example.com', phone: '1' } });
-    const late = makeAppointment({ date: '2026-04-02', time: '17:30', status: 'cancelled', lead: { full_name: 'Late Client', email: 'l@example.com', phone: '1' } });
+    const early = makeAppointment({
+      date: '2026-04-02',
+      time: '08:00',
+      lead: { full_name: 'Early Client', email: 'e@example.com', phone: '1' },
+    });
+    const late = makeAppointment({
+      date: '2026-04-02',
+      time: '17:30',
+      status: 'cancelled',
+      lead: { full_name: 'Late Client', email: 'l@example.com', phone: '1' },
+    });
     const { onOpen } = renderMonth(new Date(2026, 3, 1), [early, late]);
     await user.tab();
     expect(screen.getByRole('button', { name: '8:00 AM - Early Client' })).toHaveFocus();

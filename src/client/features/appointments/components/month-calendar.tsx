@@ -120,7 +120,15 @@ function DayCell({ day, inMonth, isToday, tipAtEnd, appointments, onOpen }: Cell
  * Doe" on one line wider), never the name cut to nothing. The full "h:mm a - Lead Name" is its accessible name and shows
  * under it on hover and keyboard focus (Escape hides it: WCAG 1.4.13).
  */
-function MonthEntry({ appointment, tipAtEnd, onOpen }: { appointment: Appointment; tipAtEnd: boolean; onOpen: (appointment: Appointment) => void }) {
+function MonthEntry({
+  appointment,
+  tipAtEnd,
+  onOpen,
+}: {
+  appointment: Appointment;
+  tipAtEnd: boolean;
+  onOpen: (appointment: Appointment) => void;
+}) {
   const [tipHidden, setTipHidden] = useState(false);
   const label = calendarLabel(appointment);
   return (

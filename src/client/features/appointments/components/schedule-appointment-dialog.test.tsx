@@ -103,7 +103,9 @@ describe('ScheduleAppointmentDialog', () => {
 
   it('starts with the lead it is given chosen (the lead page), and sends that lead', async () => {
     const user = userEvent.setup();
-    const { calls } = mockLeadsApi((call) => (call.method === 'POST' && call.path === '/api/appointments' ? { status: 201, body: { id: 'x' } } : undefined));
+    const { calls } = mockLeadsApi((call) =>
+      call.method === 'POST' && call.path === '/api/appointments' ? { status: 201, body: { id: 'x' } } : undefined,
+    );
     renderWithProviders(<ScheduleAppointmentDialog open onOpenChange={vi.fn()} lead={alan} />);
     const dialog = screen.getByRole('dialog', { name: 'Schedule Appointment' });
     expect(within(dialog).getByRole('combobox', { name: 'Lead' })).toHaveValue('Alan Turing');
@@ -113,7 +115,12 @@ describe('ScheduleAppointmentDialog', () => {
     await user.selectOptions(within(dialog).getByLabelText('Type'), 'Call');
     await user.click(within(dialog).getByRole('button', { name: 'Schedule Appointment' }));
     expect(await screen.findByText('Appointment scheduled successfully')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ lead_id: alan.id, date: '2026-04-15', time: '14:30', type: 'Call' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      lead_id: alan.id,
+      date: '2026-04-15',
+      time: '14:30',
+      type: 'Call',
+    });
   });
 
   it('closes the list on Escape and keeps the dialog open', async () => {
@@ -132,7 +139,9 @@ describe('ScheduleAppointmentDialog', () => {
   it('schedules the appointment, toasts success and closes', async () => {
     const user = userEvent.setup();
     let release: () => void = () => {};
-    const { calls } = mockLeadsApi((call) => (call.method === 'POST' && call.path === '/api/appointments' ? { status: 201, body: { id: 'x' } } : undefined));
+    const { calls } = mockLeadsApi((call) =>
+      call.method === 'POST' && call.path === '/api/appointments' ? { status: 201, body: { id: 'x' } } : undefined,
+    );
     const { onOpenChange, dialog } = renderDialog();
     await pickLead(user, 'Grace', 1);
     fireEvent.change(within(dialog).getByLabelText('Date'), { target: { value: '2026-04-15' } });
@@ -151,7 +160,15 @@ describe('ScheduleAppointmentDialog', () => {
     release();
     expect(await screen.findByText('Appointment scheduled successfully')).toBeInTheDocument();
     expect(onOpenChange).toHaveBeenCalledWith(false);
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ lead_id: grace.id, date: '2026-04-15', time: '14:30', type: 'Zoom', notes: 'Walk-through', duration_minutes: 30, location: '' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      lead_id: grace.id,
+      date: '2026-04-15',
+      time: '14:30',
+      type: 'Zoom',
+      notes: 'Walk-through',
+      duration_minutes: 30,
+      location: '',
+    });
   });
 
   it('lists the appointments a time overlaps and schedules anyway when asked', async () => {
@@ -161,7 +178,12 @@ describe('ScheduleAppointmentDialog', () => {
       if (call.method !== 'POST' || call.path !== '/api/appointments') return undefined;
       return (call.body as { allow_overlap?: boolean }).allow_overlap
         ? { status: 201, body: { id: 'x' } }
-        : { status: 409, body: { error: { code: 'conflict', message: 'This time overlaps another appointment.', requestId: 'r', conflicts: [conflict] } } };
+        : {
+            status: 409,
+            body: {
+              error: { code: 'conflict', message: 'This time overlaps another appointment.', requestId: 'r', conflicts: [conflict] },
+            },
+          };
     });
     const { onOpenChange, dialog } = renderDialog();
     await pickLead(user, 'Grace', 1);
@@ -175,7 +197,10 @@ describe('ScheduleAppointmentDialog', () => {
     expect(onOpenChange).not.toHaveBeenCalled();
     await user.click(within(warning).getByRole('button', { name: 'Schedule anyway' }));
     expect(await screen.findByText('Appointment scheduled successfully')).toBeInTheDocument();
-    expect(calls.filter((c) => c.method === 'POST').map((c) => (c.body as { allow_overlap?: boolean }).allow_overlap)).toEqual([undefined, true]);
+    expect(calls.filter((c) => c.method === 'POST').map((c) => (c.body as { allow_overlap?: boolean }).allow_overlap)).toEqual([
+      undefined,
+      true,
+    ]);
   });
 
   it('shows the server field error under Lead when the lead no longer exists (422)', async () => {
@@ -183,7 +208,17 @@ describe('ScheduleAppointmentDialog', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     mockLeadsApi((call) =>
       call.method === 'POST'
-        ? { status: 422, body: { error: { code: 'unprocessable', message: 'That lead does not exist.', requestId: 'r', fields: { lead_id: 'Please select a lead' } } } }
+        ? {
+            status: 422,
+            body: {
+              error: {
+                code: 'unprocessable',
+                message: 'That lead does not exist.',
+                requestId: 'r',
+                fields: { lead_id: 'Please select a lead' },
+              },
+            },
+          }
         : undefined,
     );
     const { onOpenChange, dialog } = renderDialog();

@@ -74,7 +74,12 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
   const anyway = form.handleSubmit((values) => save(values, true));
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label={editing ? 'Edit Appointment' : 'Schedule Appointment'}>
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      className="space-y-4"
+      aria-label={editing ? 'Edit Appointment' : 'Schedule Appointment'}
+    >
       {appointment ? (
         <p className="text-sm text-slate-700">
           <span className="font-medium text-slate-500">Lead: </span>

@@ -10,7 +10,8 @@ type Props = {
   titleId: string;
 };
 
-const navButton = 'inline-flex items-center justify-center rounded-md border border-slate-300 bg-white text-sm font-medium text-slate-700 hover:bg-slate-50';
+const navButton =
+  'inline-flex items-center justify-center rounded-md border border-slate-300 bg-white text-sm font-medium text-slate-700 hover:bg-slate-50';
 
 /** The view's title (a month, or a span of days) and Previous / Today / Next. */
 export function ViewNav({ title, labels, onPrevious, onToday, onNext, titleId }: Props) {

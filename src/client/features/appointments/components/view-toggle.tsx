@@ -5,7 +5,11 @@ const LABELS: Record<AppointmentsView, string> = { month: 'Month', week: 'Week',
 /** Month / Week / Agenda / List, as toggle buttons (the pressed one is the view shown). */
 export function ViewToggle({ view, onChange }: { view: AppointmentsView; onChange: (view: AppointmentsView) => void }) {
   return (
-    <div role="group" aria-label="View" className="inline-flex divide-x divide-slate-300 overflow-hidden rounded-md border border-slate-300">
+    <div
+      role="group"
+      aria-label="View"
+      className="inline-flex divide-x divide-slate-300 overflow-hidden rounded-md border border-slate-300"
+    >
       {APPOINTMENT_VIEWS.map((value) => (
         <button
           key={value}

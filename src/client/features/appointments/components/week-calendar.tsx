@@ -37,7 +37,9 @@ export function WeekCalendar({ days, appointments, today, titleId, busy, onOpen 
             className={`min-w-0 p-2 sm:min-h-64 sm:p-1.5 ${isToday ? 'bg-blue-50' : ''}`}
           >
             <h3 className="mb-1.5 flex items-center gap-1.5 text-sm font-semibold text-slate-700">
-              <span className={`inline-flex h-6 min-w-6 items-center justify-center rounded-full px-1 ${isToday ? 'bg-blue-700 text-white' : ''}`}>
+              <span
+                className={`inline-flex h-6 min-w-6 items-center justify-center rounded-full px-1 ${isToday ? 'bg-blue-700 text-white' : ''}`}
+              >
                 <span className="sm:hidden">{format(day, 'EEEE, MMMM d')}</span>
                 <span aria-hidden="true" className="hidden sm:inline">
                   {format(day, 'EEE d')}
@@ -46,7 +48,13 @@ export function WeekCalendar({ days, appointments, today, titleId, busy, onOpen 
               </span>
               {isToday ? <span className="text-xs font-medium text-blue-800">Today</span> : null}
             </h3>
-            <DayAppointments list={list} layout="column" onOpen={onOpen} emptyClassName="text-xs text-slate-600 sm:sr-only" listClassName="space-y-1" />
+            <DayAppointments
+              list={list}
+              layout="column"
+              onOpen={onOpen}
+              emptyClassName="text-xs text-slate-600 sm:sr-only"
+              listClassName="space-y-1"
+            />
           </li>
         );
       })}

@@ -20,7 +20,11 @@ export const useSetUp = () =>
 
 /** The invitation behind a link: its email and role. */
 export const useInviteLookup = (token: string) =>
-  useQuery({ queryKey: queryKeys.links.invite(token), queryFn: () => apiRequest<InviteLookup>('GET', apiPath`/api/auth/invites/${token}`), retry: false });
+  useQuery({
+    queryKey: queryKeys.links.invite(token),
+    queryFn: () => apiRequest<InviteLookup>('GET', apiPath`/api/auth/invites/${token}`),
+    retry: false,
+  });
 
 /** Accepts an invitation: the account is created, signed in. */
 export const useAcceptInvite = () =>
@@ -43,4 +47,7 @@ export const usePasswordResetLink = (token: string) =>
 
 /** Sets the new password (which signs the account out everywhere). */
 export const useConfirmPasswordReset = () =>
-  useMutation({ mutationFn: (body: { token: string; password: string; confirm: string }) => apiRequest('POST', '/api/auth/password-reset/confirm', body) });
+  useMutation({
+    mutationFn: (body: { token: string; password: string; confirm: string }) =>
+      apiRequest('POST', '/api/auth/password-reset/confirm', body),
+  });

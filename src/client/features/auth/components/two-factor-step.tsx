@@ -37,7 +37,9 @@ export function TwoFactorStep({ onBack, onDone }: { onBack: () => void; onDone: 
     setError(undefined);
     setBusy(true);
     try {
-      await completeTwoFactor(recovery ? { recovery_code: typed, remember_device: remember } : { code: typed.replace(/\s/g, ''), remember_device: remember });
+      await completeTwoFactor(
+        recovery ? { recovery_code: typed, remember_device: remember } : { code: typed.replace(/\s/g, ''), remember_device: remember },
+      );
       onDone();
     } catch (err) {
       if (err instanceof ApiError && err.message === SIGN_IN_EXPIRED) {
@@ -58,7 +60,9 @@ export function TwoFactorStep({ onBack, onDone }: { onBack: () => void; onDone: 
   return (
     <AuthCard
       title="Two-factor authentication"
-      subtitle={recovery ? 'Enter one of the recovery codes you saved. Each works once.' : 'Enter the 6-digit code from your authenticator app.'}
+      subtitle={
+        recovery ? 'Enter one of the recovery codes you saved. Each works once.' : 'Enter the 6-digit code from your authenticator app.'
+      }
     >
       <form className="mt-8 space-y-5" onSubmit={(event) => void submit(event)} noValidate>
         <TextField
@@ -74,7 +78,12 @@ export function TwoFactorStep({ onBack, onDone }: { onBack: () => void; onDone: 
           onChange={(e) => setValue(e.currentTarget.value)}
         />
         <label className="flex items-center gap-3 text-sm text-slate-700">
-          <input type="checkbox" className="size-4 rounded border-slate-300" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            className="size-4 rounded border-slate-300"
+            checked={remember}
+            onChange={(e) => setRemember(e.currentTarget.checked)}
+          />
           Remember this device for 30 days
         </label>
         <Button type="submit" disabled={busy} size="block">

@@ -17,7 +17,10 @@ export function FollowUpsDue({ followUps }: { followUps: DueFollowUp[] }) {
           {followUps.map((f) => (
             <li key={f.lead_id} className="flex items-start justify-between gap-3 py-3">
               <div className="min-w-0">
-                <Link to={`/dashboard/leads/${encodeURIComponent(f.lead_id)}`} className="block truncate font-medium text-blue-800 hover:underline">
+                <Link
+                  to={`/dashboard/leads/${encodeURIComponent(f.lead_id)}`}
+                  className="block truncate font-medium text-blue-800 hover:underline"
+                >
                   {f.full_name}
                 </Link>
                 <p className="text-sm break-words text-slate-700">{followUpText(f.follow_up_on, f.follow_up_note)}</p>

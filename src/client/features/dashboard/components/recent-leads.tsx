@@ -15,7 +15,10 @@ export function RecentLeads({ leads }: { leads: Lead[] }) {
           {leads.map((lead) => (
             <li key={lead.id} className="flex items-start justify-between gap-3 py-3">
               <div className="min-w-0">
-                <Link to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="block truncate font-medium text-blue-800 hover:underline">
+                <Link
+                  to={`/dashboard/leads/${encodeURIComponent(lead.id)}`}
+                  className="block truncate font-medium text-blue-800 hover:underline"
+                >
                   {lead.full_name}
                 </Link>
                 <p className="truncate text-sm text-slate-600">{lead.email}</p>

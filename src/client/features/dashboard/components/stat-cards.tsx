@@ -8,9 +8,21 @@ type Card = { label: string; value: number | undefined; icon: Icon; to?: string;
 function cardsOf(overview: Overview | undefined): Card[] {
   return [
     { label: 'Total Leads', value: overview?.total_leads, icon: Users, to: '/dashboard/leads', tint: 'bg-blue-100 text-blue-700' },
-    { label: 'Total Appointments', value: overview?.total_appointments, icon: CalendarDays, to: '/dashboard/appointments', tint: 'bg-purple-100 text-purple-700' },
+    {
+      label: 'Total Appointments',
+      value: overview?.total_appointments,
+      icon: CalendarDays,
+      to: '/dashboard/appointments',
+      tint: 'bg-purple-100 text-purple-700',
+    },
     { label: 'New Leads', value: overview?.new_leads, icon: Sparkles, tint: 'bg-green-100 text-green-700' },
-    { label: 'Upcoming Appointments', value: overview?.upcoming_appointments, icon: CalendarClock, to: '/dashboard/appointments', tint: 'bg-amber-100 text-amber-700' },
+    {
+      label: 'Upcoming Appointments',
+      value: overview?.upcoming_appointments,
+      icon: CalendarClock,
+      to: '/dashboard/appointments',
+      tint: 'bg-amber-100 text-amber-700',
+    },
   ];
 }
 

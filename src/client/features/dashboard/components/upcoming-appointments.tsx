@@ -15,13 +15,18 @@ export function UpcomingAppointments({ appointments }: { appointments: Appointme
             <li key={appointment.id} className="py-3">
               <div className="flex items-start justify-between gap-3">
                 {appointment.lead && appointment.lead_id ? (
-                  <Link to={`/dashboard/leads/${encodeURIComponent(appointment.lead_id)}`} className="min-w-0 truncate font-medium text-blue-800 hover:underline">
+                  <Link
+                    to={`/dashboard/leads/${encodeURIComponent(appointment.lead_id)}`}
+                    className="min-w-0 truncate font-medium text-blue-800 hover:underline"
+                  >
                     {appointment.lead.full_name}
                   </Link>
                 ) : (
                   <p className="min-w-0 truncate font-medium text-slate-900">Unknown Lead</p>
                 )}
-                <span className="shrink-0 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">{appointment.type}</span>
+                <span className="shrink-0 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
+                  {appointment.type}
+                </span>
               </div>
               <p className="text-sm text-slate-600">{formatAppointmentTime(appointment.date, appointment.time)}</p>
               {appointment.notes ? <p className="mt-1 text-sm break-words text-slate-500">{appointment.notes}</p> : null}

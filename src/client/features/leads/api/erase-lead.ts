@@ -15,7 +15,8 @@ export function useEraseLead() {
   return useMutation({
     mutationFn: eraseLead,
     onSuccess: () => {
-      for (const queryKey of [queryKeys.leads.all, queryKeys.appointments.all, queryKeys.overview, queryKeys.notifications]) void client.invalidateQueries({ queryKey });
+      for (const queryKey of [queryKeys.leads.all, queryKeys.appointments.all, queryKeys.overview, queryKeys.notifications])
+        void client.invalidateQueries({ queryKey });
     },
   });
 }

@@ -5,7 +5,8 @@ import { queryKeys } from '#client/lib/query-keys.ts';
 
 export const getDuplicates = (id: string) => apiRequest<DuplicatesResponse>('GET', apiPath`/api/leads/${id}/duplicates`);
 
-export const duplicatesQueryOptions = (id: string) => queryOptions({ queryKey: queryKeys.leads.duplicates(id), queryFn: () => getDuplicates(id) });
+export const duplicatesQueryOptions = (id: string) =>
+  queryOptions({ queryKey: queryKeys.leads.duplicates(id), queryFn: () => getDuplicates(id) });
 
 /** The other leads with this lead's email (legacy duplicates, to merge). */
 export const useDuplicates = (id: string) => useQuery(duplicatesQueryOptions(id));

@@ -4,7 +4,8 @@ import type { MergeRequest } from '#shared/schemas/lead-privacy';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const mergeLeads = ({ id, ...body }: MergeRequest & { id: string }) => apiRequest<LeadDetail>('POST', apiPath`/api/leads/${id}/merge`, body);
+export const mergeLeads = ({ id, ...body }: MergeRequest & { id: string }) =>
+  apiRequest<LeadDetail>('POST', apiPath`/api/leads/${id}/merge`, body);
 
 /** Merges a duplicate into this lead (which is kept); every lead list and the calendar refresh. */
 export function useMergeLeads() {

@@ -3,7 +3,8 @@ import type { Note } from '#shared/schemas/lead-workspace';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const addNote = ({ leadId, body }: { leadId: string; body: string }) => apiRequest<Note>('POST', apiPath`/api/leads/${leadId}/notes`, { body });
+export const addNote = ({ leadId, body }: { leadId: string; body: string }) =>
+  apiRequest<Note>('POST', apiPath`/api/leads/${leadId}/notes`, { body });
 
 export const updateNote = ({ leadId, noteId, body }: { leadId: string; noteId: string; body: string }) =>
   apiRequest<Note>('PATCH', apiPath`/api/leads/${leadId}/notes/${noteId}`, { body });

@@ -79,7 +79,13 @@ describe('AddLeadDialog', () => {
       {
         method: 'POST',
         path: '/api/leads',
-        body: { full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '(301) 555-0101', property_types: ['land'], message: 'Two acres' },
+        body: {
+          full_name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          phone: '(301) 555-0101',
+          property_types: ['land'],
+          message: 'Two acres',
+        },
       },
     ]);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -113,7 +119,13 @@ describe('AddLeadDialog', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     mockApi(() => ({
       status: 400,
-      body: { error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { email: 'Invalid email address', property_types: 'Property type is required' } } },
+      body: {
+        error: {
+          code: 'validation_failed',
+          message: 'Some fields are not valid.',
+          fields: { email: 'Invalid email address', property_types: 'Property type is required' },
+        },
+      },
     }));
     const { user, dialog } = await openForm();
     await fillValid(user, dialog);

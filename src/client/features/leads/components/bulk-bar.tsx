@@ -23,7 +23,11 @@ const selectClass = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 tex
 export function BulkBar({ count, busy, admins, exportHref, onStatus, onAssign, onDelete, onClear }: Props) {
   const id = useId();
   return (
-    <div role="region" aria-label="Selected leads" className="flex flex-wrap items-center gap-2 rounded-lg border border-blue-200 bg-blue-50 px-3 py-2">
+    <div
+      role="region"
+      aria-label="Selected leads"
+      className="flex flex-wrap items-center gap-2 rounded-lg border border-blue-200 bg-blue-50 px-3 py-2"
+    >
       <p className="mr-2 text-sm font-semibold text-slate-900" aria-live="polite">
         {count === 1 ? '1 lead selected' : `${count} leads selected`}
       </p>

@@ -32,7 +32,8 @@ export function buildDealPatch(initial: Values, values: Values): { patch: Update
   const errors: Errors = {};
   const address = values.property_address.trim();
   if (address !== initial.property_address) patch.property_address = address === '' ? null : address;
-  if (values.target_closing_date !== initial.target_closing_date) patch.target_closing_date = values.target_closing_date === '' ? null : values.target_closing_date;
+  if (values.target_closing_date !== initial.target_closing_date)
+    patch.target_closing_date = values.target_closing_date === '' ? null : values.target_closing_date;
   const fee = parseDollars(values.estimated_fee);
   if (fee === undefined) errors.estimated_fee = 'Estimated fee must be an amount in dollars';
   else if (fee !== parseDollars(initial.estimated_fee)) patch.estimated_fee_cents = fee;
@@ -88,7 +89,13 @@ function DealForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
         error={errors.property_address}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Target closing date" type="date" value={values.target_closing_date} onChange={set('target_closing_date')} error={errors.target_closing_date} />
+        <TextField
+          label="Target closing date"
+          type="date"
+          value={values.target_closing_date}
+          onChange={set('target_closing_date')}
+          error={errors.target_closing_date}
+        />
         <TextField
           label="Estimated fee (USD)"
           inputMode="decimal"

@@ -22,7 +22,9 @@ const CONFIRMATION = 'Are you sure you want to delete this lead? This action can
 function serve(counts: { total: number; upcoming: number } | 'fails', deleteStatus = 200) {
   return mockApi(({ method, path }) => {
     if (method === 'GET' && path === `/api/leads/${lead.id}/appointment-counts`)
-      return counts === 'fails' ? { status: 500, body: { error: { code: 'internal_error', message: 'Internal error' } } } : { body: counts };
+      return counts === 'fails'
+        ? { status: 500, body: { error: { code: 'internal_error', message: 'Internal error' } } }
+        : { body: counts };
     if (method === 'DELETE' && path.startsWith(`/api/leads/${lead.id}`))
       return deleteStatus === 200
         ? { body: { id: lead.id, appointments_cancelled: 0, appointments_deleted: 0 } }

@@ -36,7 +36,9 @@ function serve(patchStatus = 200) {
     if (path !== `/api/leads/${lead.id}`) return undefined;
     if (method === 'GET') return { body: lead };
     if (method === 'PATCH')
-      return patchStatus === 200 ? { body: { ...lead, ...(body as object) } } : { status: patchStatus, body: { error: { code: 'internal_error', message: 'Internal error' } } };
+      return patchStatus === 200
+        ? { body: { ...lead, ...(body as object) } }
+        : { status: patchStatus, body: { error: { code: 'internal_error', message: 'Internal error' } } };
     return undefined;
   });
 }

@@ -7,7 +7,10 @@ import { formatDate } from '#client/lib/format.ts';
 import { formatCents } from '#client/lib/money.ts';
 import { LeadSourceDetails } from './lead-source.tsx';
 
-const DealFieldsDialog = lazyDialog(() => import('./deal-fields-dialog.tsx').then((m) => m.DealFieldsDialog), (p) => p.open);
+const DealFieldsDialog = lazyDialog(
+  () => import('./deal-fields-dialog.tsx').then((m) => m.DealFieldsDialog),
+  (p) => p.open,
+);
 
 const NOT_SET = <span className="text-slate-500">Not set</span>;
 

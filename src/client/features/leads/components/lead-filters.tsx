@@ -61,7 +61,9 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
           aria-expanded={unfolded}
           aria-controls={`${id}-filters`}
           onClick={() => setOpen((was) => !was)}
-          variant="secondary" size="sm" className="shrink-0 sm:hidden"
+          variant="secondary"
+          size="sm"
+          className="shrink-0 sm:hidden"
         >
           <SlidersHorizontal aria-hidden="true" className="size-4" />
           Filters
@@ -92,7 +94,12 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
           <label htmlFor={`${id}-type`} className="sr-only">
             Filter by property type
           </label>
-          <select id={`${id}-type`} value={view.property_type} onChange={(event) => onPropertyType(event.currentTarget.value)} className={selectClass}>
+          <select
+            id={`${id}-type`}
+            value={view.property_type}
+            onChange={(event) => onPropertyType(event.currentTarget.value)}
+            className={selectClass}
+          >
             <option value="">All Property Types</option>
             {PROPERTY_TYPE_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>
@@ -148,11 +155,7 @@ export function LeadFilters({ view, searchText, onSearchText, onStatus, onProper
             </p>
           )}
         </fieldset>
-        <a
-          href={`/api/leads/export${exportQuery ? `?${exportQuery}` : ''}`}
-          download
-          className={buttonClass({ variant: 'secondary' })}
-        >
+        <a href={`/api/leads/export${exportQuery ? `?${exportQuery}` : ''}`} download className={buttonClass({ variant: 'secondary' })}>
           <Download aria-hidden="true" className="size-4" />
           Export CSV
         </a>

@@ -36,7 +36,15 @@ export function LeadFormFields({ field, messageReadOnly = false }: Props) {
       </SelectField>
       {messageReadOnly ? (
         <div>
-          <TextareaField label="Additional Information" rows={4} readOnly aria-describedby="lead-message-read-only" className="[&_textarea]:bg-slate-50" {...field('message')} error={undefined} />
+          <TextareaField
+            label="Additional Information"
+            rows={4}
+            readOnly
+            aria-describedby="lead-message-read-only"
+            className="[&_textarea]:bg-slate-50"
+            {...field('message')}
+            error={undefined}
+          />
           <p id="lead-message-read-only" className="mt-1 text-xs text-slate-500">
             The customer’s own words from the website form cannot be changed. Add a note on the lead’s page instead.
           </p>

@@ -25,7 +25,8 @@ type Props = {
 
 const action =
   'inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600';
-const control = 'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600 disabled:opacity-60';
+const control =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600 disabled:opacity-60';
 
 /** A tel: link's number: digits and a leading plus only. */
 const telOf = (phone: string) => phone.replace(/[^\d+]/g, '');
@@ -90,7 +91,13 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, mor
             <label htmlFor="lead-status" className="mb-1 block text-sm font-medium text-slate-700">
               Status
             </label>
-            <select id="lead-status" value={status} disabled={patch.isPending} onChange={(e) => changeStatus(e.target.value as LeadStatus)} className={control}>
+            <select
+              id="lead-status"
+              value={status}
+              disabled={patch.isPending}
+              onChange={(e) => changeStatus(e.target.value as LeadStatus)}
+              className={control}
+            >
               {LEAD_STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -122,7 +129,12 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, mor
       </div>
       <div className="flex flex-wrap gap-2" role="group" aria-label="Actions">
         {me && ownerId !== me.id ? (
-          <button type="button" onClick={() => changeOwner(me.id)} disabled={patch.isPending} className={`${action} border-blue-300 text-blue-800 disabled:opacity-60`}>
+          <button
+            type="button"
+            onClick={() => changeOwner(me.id)}
+            disabled={patch.isPending}
+            className={`${action} border-blue-300 text-blue-800 disabled:opacity-60`}
+          >
             Assign to me
           </button>
         ) : null}

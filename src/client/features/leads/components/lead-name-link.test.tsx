@@ -11,7 +11,18 @@ import { LeadsTable } from './leads-table.tsx';
 
 function Table({ leads, onEdit, onDelete }: { leads: Lead[]; onEdit: (lead: Lead) => void; onDelete: (lead: Lead) => void }) {
   const selection = useLeadSelection('view');
-  return <LeadsTable leads={leads} busy={false} selection={selection} onEdit={onEdit} onDelete={onDelete} sort="created" dir="desc" onSort={() => {}} />;
+  return (
+    <LeadsTable
+      leads={leads}
+      busy={false}
+      selection={selection}
+      onEdit={onEdit}
+      onDelete={onDelete}
+      sort="created"
+      dir="desc"
+      onSort={() => {}}
+    />
+  );
 }
 
 afterEach(cleanup);

@@ -35,7 +35,9 @@ describe('LeadPrivacyActions', () => {
 
   it('erases only after the confirmation that says what goes and what stays, then opens the Leads Manager', async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi(({ method, path }) => (method === 'POST' && path === `/api/leads/${lead.id}/erase` ? { body: ERASED } : undefined));
+    const { calls } = mockApi(({ method, path }) =>
+      method === 'POST' && path === `/api/leads/${lead.id}/erase` ? { body: ERASED } : undefined,
+    );
     renderWithProviders(<LeadPrivacyActions lead={lead} />, { url: `/dashboard/leads/${lead.id}` });
 
     await user.click(screen.getByRole('button', { name: 'Erase' }));
@@ -59,7 +61,11 @@ describe('LeadPrivacyActions', () => {
     const user = userEvent.setup();
     let fail = true;
     mockApi(({ method }) =>
-      method === 'POST' ? (fail ? { status: 404, body: { error: { code: 'not_found', message: 'Lead not found.' } } } : { body: ERASED }) : undefined,
+      method === 'POST'
+        ? fail
+          ? { status: 404, body: { error: { code: 'not_found', message: 'Lead not found.' } } }
+          : { body: ERASED }
+        : undefined,
     );
     const onErased = vi.fn();
     renderWithProviders(<LeadPrivacyActions lead={lead} onErased={onErased} />, { url: '/somewhere' });

@@ -50,7 +50,11 @@ export function LeadPrivacyActions({ lead, onErased }: Props) {
         <Download aria-hidden="true" className="size-4" />
         Export everything
       </a>
-      <button type="button" onClick={() => setConfirming(true)} className={`${buttonClass} border-red-200 bg-white text-red-700 hover:bg-red-50`}>
+      <button
+        type="button"
+        onClick={() => setConfirming(true)}
+        className={`${buttonClass} border-red-200 bg-white text-red-700 hover:bg-red-50`}
+      >
         <Eraser aria-hidden="true" className="size-4" />
         Erase
       </button>

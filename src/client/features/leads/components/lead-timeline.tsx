@@ -33,14 +33,27 @@ export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | 
         <ol className="mt-3 space-y-4 border-l-2 border-slate-200 pl-4" aria-label="Timeline, newest first">
           {entries.map((entry) => (
             <li key={entry.id} className="relative" data-kind={entry.kind}>
-              <span aria-hidden="true" className="absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full border-2 border-white bg-slate-400" />
-              {entry.kind === 'note' ? <NoteEntry note={entry.note} mine={myId !== undefined && entry.note.author_id === myId} /> : <Entry entry={entry} />}
+              <span
+                aria-hidden="true"
+                className="absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full border-2 border-white bg-slate-400"
+              />
+              {entry.kind === 'note' ? (
+                <NoteEntry note={entry.note} mine={myId !== undefined && entry.note.author_id === myId} />
+              ) : (
+                <Entry entry={entry} />
+              )}
             </li>
           ))}
         </ol>
       )}
       {timeline.hasNextPage ? (
-        <Button onClick={() => void timeline.fetchNextPage()} disabled={timeline.isFetchingNextPage} variant="secondary" size="sm" className="mt-4">
+        <Button
+          onClick={() => void timeline.fetchNextPage()}
+          disabled={timeline.isFetchingNextPage}
+          variant="secondary"
+          size="sm"
+          className="mt-4"
+        >
           {timeline.isFetchingNextPage ? 'Loading...' : 'Show older'}
         </Button>
       ) : null}
@@ -54,7 +67,9 @@ function Entry({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
       <p className="font-medium break-words text-slate-900">
         {entryTitle(entry)}
         {entry.kind === 'email' ? (
-          <span className={`ml-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${EMAIL_STATUS_CLASS[entry.status]}`}>{EMAIL_STATUS_LABEL[entry.status]}</span>
+          <span className={`ml-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${EMAIL_STATUS_CLASS[entry.status]}`}>
+            {EMAIL_STATUS_LABEL[entry.status]}
+          </span>
         ) : null}
       </p>
       <EntryMeta who={entryActor(entry)} at={entry.at} />

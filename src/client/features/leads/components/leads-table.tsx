@@ -65,7 +65,12 @@ export function SelectAllBox({ leads, selection }: Pick<LeadRowProps, 'leads' | 
       ref={(box) => {
         if (box) box.indeterminate = chosen > 0 && chosen < leads.length;
       }}
-      onChange={(event) => selection.setMany(leads.map((lead) => lead.id), event.currentTarget.checked)}
+      onChange={(event) =>
+        selection.setMany(
+          leads.map((lead) => lead.id),
+          event.currentTarget.checked,
+        )
+      }
     />
   );
 }
@@ -74,7 +79,11 @@ function SortHeader({ column, sort, dir, onSort }: { column: Column & { sort: Le
   const active = column.sort === sort;
   const Arrow = !active ? ChevronsUpDown : dir === 'asc' ? ChevronUp : ChevronDown;
   return (
-    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined} className={`px-2.5 py-2 font-semibold text-slate-700 ${column.className}`}>
+    <th
+      scope="col"
+      aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined}
+      className={`px-2.5 py-2 font-semibold text-slate-700 ${column.className}`}
+    >
       <button
         type="button"
         onClick={() => onSort(column.sort)}
@@ -137,7 +146,11 @@ function LeadRow({ lead, selection, onEdit, onDelete }: { lead: Lead } & Pick<Le
         />
       </td>
       <th scope="row" className={`${cell} font-medium text-slate-900`}>
-        <TruncatedLink text={lead.full_name} to={`/dashboard/leads/${encodeURIComponent(lead.id)}`} className="text-blue-800 hover:underline" />
+        <TruncatedLink
+          text={lead.full_name}
+          to={`/dashboard/leads/${encodeURIComponent(lead.id)}`}
+          className="text-blue-800 hover:underline"
+        />
         {lead.source && <TruncatedText text={`Source: ${lead.source}`} className="text-xs font-normal text-slate-600" />}
       </th>
       <td className={cell}>

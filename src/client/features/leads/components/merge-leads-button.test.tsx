@@ -22,7 +22,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const lead = makeLead({ full_name: 'Samuel Same', email: 'sam@example.com', phone: '555-0002', status: 'Contacted', property_types: ['commercial'] });
+const lead = makeLead({
+  full_name: 'Samuel Same',
+  email: 'sam@example.com',
+  phone: '555-0002',
+  status: 'Contacted',
+  property_types: ['commercial'],
+});
 const older = makeLead({
   full_name: 'Sam Same',
   email: 'sam@example.com',
@@ -35,7 +41,13 @@ const older = makeLead({
   estimated_fee_cents: 125_000,
   created_at: '2024-11-03T10:00:00.000Z',
 });
-const third = makeLead({ full_name: 'S. Same', email: 'sam@example.com', phone: '555-0009', status: 'Dropped', property_types: ['commercial'] });
+const third = makeLead({
+  full_name: 'S. Same',
+  email: 'sam@example.com',
+  phone: '555-0009',
+  status: 'Dropped',
+  property_types: ['commercial'],
+});
 
 function serve(duplicates: Lead[], mergeStatus = 200) {
   // As the server does: once merged, the duplicate is gone (the refetch after the merge finds none).
@@ -44,7 +56,9 @@ function serve(duplicates: Lead[], mergeStatus = 200) {
     if (method === 'GET' && path === `/api/leads/${lead.id}/duplicates`) return { body: { leads: remaining } };
     if (method === 'POST' && path === `/api/leads/${lead.id}/merge` && mergeStatus === 200) remaining = [];
     if (method === 'POST' && path === `/api/leads/${lead.id}/merge`)
-      return mergeStatus === 200 ? { body: makeLeadDetail({ ...lead, full_name: 'Sam Same' }) } : { status: mergeStatus, body: { error: { code: 'bad_request', message: 'Only leads with the same email can be merged.' } } };
+      return mergeStatus === 200
+        ? { body: makeLeadDetail({ ...lead, full_name: 'Sam Same' }) }
+        : { status: mergeStatus, body: { error: { code: 'bad_request', message: 'Only leads with the same email can be merged.' } } };
     return undefined;
   });
 }

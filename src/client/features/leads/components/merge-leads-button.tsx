@@ -5,7 +5,10 @@ import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { useDuplicates } from '../api/get-duplicates.ts';
 import { Button } from '#client/components/ui/button.tsx';
 
-const MergeLeadsDialog = lazyDialog(() => import('./merge-leads-dialog.tsx').then((m) => m.MergeLeadsDialog), (p) => p.open);
+const MergeLeadsDialog = lazyDialog(
+  () => import('./merge-leads-dialog.tsx').then((m) => m.MergeLeadsDialog),
+  (p) => p.open,
+);
 
 /**
  * "Merge", for the lead page's header: shown only when other leads have this lead's email
@@ -17,7 +20,9 @@ export function MergeLeadsButton({ lead }: { lead: Lead }) {
   // lands before the merge's own callbacks), and the dialog must stay to finish its work.
   const [openWith, setOpenWith] = useState<typeof others | null>(null);
   const others = duplicates.data?.leads ?? [];
-  const dialog = openWith ? <MergeLeadsDialog lead={lead} duplicates={openWith} open onOpenChange={(open) => !open && setOpenWith(null)} /> : null;
+  const dialog = openWith ? (
+    <MergeLeadsDialog lead={lead} duplicates={openWith} open onOpenChange={(open) => !open && setOpenWith(null)} />
+  ) : null;
   // One shape whether or not the button shows, so the open dialog is never remounted.
   return (
     <>

@@ -73,7 +73,14 @@ export function MergeLeadsDialog({ lead, duplicates, open, onOpenChange }: Props
           </p>
           <div className="flex justify-end gap-3">
             {/* Focus lands on the way back, with the question read out: the irreversible step is one more press. */}
-            <button type="button" autoFocus aria-describedby="merge-confirmation" onClick={() => setConfirming(false)} disabled={merge.isPending} className={secondary}>
+            <button
+              type="button"
+              autoFocus
+              aria-describedby="merge-confirmation"
+              onClick={() => setConfirming(false)}
+              disabled={merge.isPending}
+              className={secondary}
+            >
               Back
             </button>
             <button type="button" onClick={submit} disabled={merge.isPending} className={primary}>
@@ -91,7 +98,11 @@ export function MergeLeadsDialog({ lead, duplicates, open, onOpenChange }: Props
                 setOtherId(id);
                 setKeep({});
               }}
-              options={duplicates.map((d) => ({ value: d.id, label: `${d.full_name} (${d.status})`, hint: `Added ${formatDate(d.created_at)}` }))}
+              options={duplicates.map((d) => ({
+                value: d.id,
+                label: `${d.full_name} (${d.status})`,
+                hint: `Added ${formatDate(d.created_at)}`,
+              }))}
             />
           ) : (
             <p className="text-sm text-slate-700">

@@ -9,7 +9,8 @@ import { Button } from '#client/components/ui/button.tsx';
 
 type Errors = { follow_up_on?: string; follow_up_note?: string };
 
-const button = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60';
+const button =
+  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60';
 
 /** The next step: a date (its owner is notified that day) and a short text; set, changed or cleared here. */
 export function NextStepCard({ lead }: { lead: LeadDetail }) {
@@ -36,7 +37,8 @@ export function NextStepCard({ lead }: { lead: LeadDetail }) {
         },
         onError: (error) => {
           console.error('Saving the next step failed', error);
-          if (error instanceof ApiError && error.fields) setErrors({ follow_up_on: error.fields.follow_up_on, follow_up_note: error.fields.follow_up_note });
+          if (error instanceof ApiError && error.fields)
+            setErrors({ follow_up_on: error.fields.follow_up_on, follow_up_note: error.fields.follow_up_note });
           toast.error('Failed to update lead');
         },
       },
@@ -80,7 +82,10 @@ export function NextStepCard({ lead }: { lead: LeadDetail }) {
       ) : (
         <>
           {due ? (
-            <p className={`mt-2 rounded-md px-3 py-2 text-sm break-words ${overdue ? 'border border-red-200 bg-red-50 text-red-900' : 'bg-slate-50 text-slate-800'}`} data-testid="next-step">
+            <p
+              className={`mt-2 rounded-md px-3 py-2 text-sm break-words ${overdue ? 'border border-red-200 bg-red-50 text-red-900' : 'bg-slate-50 text-slate-800'}`}
+              data-testid="next-step"
+            >
               {overdue ? <span className="font-semibold">Overdue: </span> : today ? <span className="font-semibold">Today: </span> : null}
               {followUpText(due, lead.follow_up_note)}
             </p>

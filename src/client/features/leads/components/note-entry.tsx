@@ -14,7 +14,8 @@ export const DELETE_NOTE_CONFIRMATION = 'Are you sure you want to delete this no
 const small = 'rounded px-2 py-1 text-xs font-medium hover:bg-slate-100 disabled:opacity-60';
 
 /** The server's reason when it is one a person can act on (a 403 or 400), else the generic text. */
-const failure = (error: unknown, fallback: string) => (error instanceof ApiError && (error.status === 403 || error.status === 400) ? error.message : fallback);
+const failure = (error: unknown, fallback: string) =>
+  error instanceof ApiError && (error.status === 403 || error.status === 400) ? error.message : fallback;
 
 /** A note in the timeline: its text (line breaks and links kept), author and time; its author may edit or delete it. */
 export function NoteEntry({ note, mine }: { note: Note; mine: boolean }) {
@@ -63,7 +64,14 @@ export function NoteEntry({ note, mine }: { note: Note; mine: boolean }) {
       <EntryMeta who={note.author_name ?? 'A removed account'} at={note.created_at} />
       {draft !== null ? (
         <div className="space-y-2">
-          <TextareaField label="Edit note" rows={4} maxLength={NOTE_MAX_LENGTH} value={draft} onChange={(e) => setDraft(e.target.value)} error={error} />
+          <TextareaField
+            label="Edit note"
+            rows={4}
+            maxLength={NOTE_MAX_LENGTH}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            error={error}
+          />
           <div className="flex gap-2">
             <Button onClick={save} disabled={update.isPending} size="sm">
               {update.isPending ? 'Saving...' : 'Save note'}

@@ -1,5 +1,12 @@
 import { CsvError, guessDelimiter, parseCsv } from '#shared/csv';
-import { LEAD_IMPORT_FIELDS, LEAD_IMPORT_FIELD_LABELS, LEAD_IMPORT_MAX_ROWS, LEAD_IMPORT_REQUIRED, type LeadImportField, type LeadImportRow } from '#shared/schemas/lead-import';
+import {
+  LEAD_IMPORT_FIELDS,
+  LEAD_IMPORT_FIELD_LABELS,
+  LEAD_IMPORT_MAX_ROWS,
+  LEAD_IMPORT_REQUIRED,
+  type LeadImportField,
+  type LeadImportRow,
+} from '#shared/schemas/lead-import';
 
 /**
  * The browser's half of the lead import (docs/product-rules.md, "Importing leads"): read the
@@ -29,7 +36,9 @@ export function readImportFile(name: string, text: string): { file: ImportFile }
   const [header, ...rows] = records;
   if (!header || rows.length === 0) return { error: 'The file has no leads: it needs a header row and at least one row under it.' };
   if (rows.length > LEAD_IMPORT_MAX_ROWS) {
-    return { error: `The file has ${plural(rows.length, 'lead', 'leads')}. At most ${LEAD_IMPORT_MAX_ROWS.toLocaleString('en-US')} can be imported at once: split it into parts.` };
+    return {
+      error: `The file has ${plural(rows.length, 'lead', 'leads')}. At most ${LEAD_IMPORT_MAX_ROWS.toLocaleString('en-US')} can be imported at once: split it into parts.`,
+    };
   }
   return { file: { name, header: header.map((h) => h.trim()), rows } };
 }
@@ -47,7 +56,11 @@ const HEADER_NAMES: Record<LeadImportField, string[]> = {
   estimated_fee: ['estimated fee', 'fee', 'est fee', 'estimated fee usd', 'fee usd', 'amount'],
   created_at: ['created date', 'created', 'created at', 'date added', 'date created', 'added', 'submitted', 'date submitted', 'date'],
 };
-const headerKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const headerKey = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 /** Each field gets the first column whose header is one of its names; a column serves one field. */
 export function guessMapping(header: string[]): ColumnMapping {
@@ -69,7 +82,8 @@ export function guessMapping(header: string[]): ColumnMapping {
 /** A required field without a column: its message, under its select. */
 export function mappingErrors(mapping: ColumnMapping): Partial<Record<LeadImportField, string>> {
   const errors: Partial<Record<LeadImportField, string>> = {};
-  for (const field of LEAD_IMPORT_REQUIRED) if (mapping[field] === undefined) errors[field] = `Choose the column that holds ${LEAD_IMPORT_FIELD_LABELS[field]}.`;
+  for (const field of LEAD_IMPORT_REQUIRED)
+    if (mapping[field] === undefined) errors[field] = `Choose the column that holds ${LEAD_IMPORT_FIELD_LABELS[field]}.`;
   return errors;
 }
 

@@ -1,4 +1,9 @@
-import { LEAD_IMPORT_FIELD_LABELS, type LeadImportDuplicates, type LeadImportResult, type LeadImportRowError } from '#shared/schemas/lead-import';
+import {
+  LEAD_IMPORT_FIELD_LABELS,
+  type LeadImportDuplicates,
+  type LeadImportResult,
+  type LeadImportRowError,
+} from '#shared/schemas/lead-import';
 import { FIRST_DATA_ROW, type ColumnMapping, type ImportFile } from './import-file.ts';
 
 /** Rows shown from the top of the file; every row with an error is shown too. */
@@ -13,7 +18,9 @@ export function ImportPreview({ file, mapping, duplicates, report }: Props) {
   const errorsByRow = new Map<number, LeadImportRowError[]>();
   for (const e of report.errors) errorsByRow.set(e.row, [...(errorsByRow.get(e.row) ?? []), e]);
   const duplicateRows = new Set(report.duplicate_rows);
-  const shown = [...new Set([...file.rows.slice(0, PREVIEW_ROWS).map((_, i) => i + FIRST_DATA_ROW), ...errorsByRow.keys()])].sort((a, b) => a - b);
+  const shown = [...new Set([...file.rows.slice(0, PREVIEW_ROWS).map((_, i) => i + FIRST_DATA_ROW), ...errorsByRow.keys()])].sort(
+    (a, b) => a - b,
+  );
   const cell = (row: number, field: keyof ColumnMapping) => {
     const index = mapping[field];
     return index === undefined ? '' : (file.rows[row - FIRST_DATA_ROW]?.[index] ?? '');
@@ -31,7 +38,8 @@ export function ImportPreview({ file, mapping, duplicates, report }: Props) {
         </ul>
       );
     }
-    if (duplicateRows.has(row)) return <span className="text-slate-700">{duplicates === 'update' ? 'Update the existing lead' : 'Skip: the email exists'}</span>;
+    if (duplicateRows.has(row))
+      return <span className="text-slate-700">{duplicates === 'update' ? 'Update the existing lead' : 'Skip: the email exists'}</span>;
     return <span className="text-green-800">New lead</span>;
   };
 
@@ -42,13 +50,21 @@ export function ImportPreview({ file, mapping, duplicates, report }: Props) {
       </h2>
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <Count label="New leads" value={n(report.created)} />
-        <Count label={duplicates === 'update' ? 'Existing leads to update' : 'Existing leads to skip'} value={n(duplicates === 'update' ? report.updated : report.skipped)} />
+        <Count
+          label={duplicates === 'update' ? 'Existing leads to update' : 'Existing leads to skip'}
+          value={n(duplicates === 'update' ? report.updated : report.skipped)}
+        />
         <Count label="Rows with errors" value={n(report.error_rows)} alert={report.error_rows > 0} />
       </dl>
       {report.error_rows > report.errors.length ? (
         <p className="text-sm text-slate-700">The first {n(report.errors.length)} errors are listed.</p>
       ) : null}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-labelledby="import-preview-caption">
+      <div
+        className="overflow-x-auto rounded-lg border border-slate-200 bg-white"
+        tabIndex={0}
+        role="region"
+        aria-labelledby="import-preview-caption"
+      >
         <table className="min-w-full text-left text-sm">
           <caption id="import-preview-caption" className="px-3 py-2 text-left text-sm text-slate-700">
             The first {Math.min(PREVIEW_ROWS, file.rows.length)} rows and every row with an error.

@@ -87,7 +87,9 @@ describe('LeadImportPage', () => {
     expect(row('Bob Broken')).toHaveTextContent('Property type: Unknown property type');
     expect(within(row('Bob Broken')).getByRole('rowheader')).toHaveTextContent('3');
     expect(row('Cy Known')).toHaveTextContent('Skip: the email exists');
-    expect(screen.getByRole('alert')).toHaveTextContent('Fix the rows with errors in the file, then choose it again. Nothing is imported while a row has an error.');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Fix the rows with errors in the file, then choose it again. Nothing is imported while a row has an error.',
+    );
     expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
 
     // The fixed file: previewed clean, then imported.
@@ -123,7 +125,15 @@ describe('LeadImportPage', () => {
         ? { body: report({ error_rows: 0, errors: [], created: 3, skipped: 0, duplicate_rows: [] }) }
         : {
             status: 400,
-            body: { error: { code: 'validation_failed', message: '1 row has errors. Nothing was imported.', import_report: report({ errors: [{ row: 2, field: 'message', message: 'The customer’s message cannot be changed: add a note instead.' }] }) } },
+            body: {
+              error: {
+                code: 'validation_failed',
+                message: '1 row has errors. Nothing was imported.',
+                import_report: report({
+                  errors: [{ row: 2, field: 'message', message: 'The customer’s message cannot be changed: add a note instead.' }],
+                }),
+              },
+            },
           },
     );
     renderWithProviders(<LeadImportPage />, { url: '/dashboard/leads/import' });

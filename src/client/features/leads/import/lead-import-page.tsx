@@ -1,23 +1,45 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LEAD_IMPORT_FIELDS, LEAD_IMPORT_FIELD_LABELS, LEAD_IMPORT_MAX_ROWS, LEAD_IMPORT_REQUIRED, type LeadImportDuplicates, type LeadImportResult } from '#shared/schemas/lead-import';
+import {
+  LEAD_IMPORT_FIELDS,
+  LEAD_IMPORT_FIELD_LABELS,
+  LEAD_IMPORT_MAX_ROWS,
+  LEAD_IMPORT_REQUIRED,
+  type LeadImportDuplicates,
+  type LeadImportResult,
+} from '#shared/schemas/lead-import';
 import { ArrowLeft } from '#client/components/icons.tsx';
 import { FieldError } from '#client/components/ui/form-field.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useImportLeads } from '../api/import-leads.ts';
-import { FIRST_DATA_ROW, guessMapping, importRows, mappingErrors, readImportFile, type ColumnMapping, type ImportFile } from './import-file.ts';
+import {
+  FIRST_DATA_ROW,
+  guessMapping,
+  importRows,
+  mappingErrors,
+  readImportFile,
+  type ColumnMapping,
+  type ImportFile,
+} from './import-file.ts';
 import { ImportPreview } from './import-preview.tsx';
 
 const card = 'rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5';
-const primary = 'inline-flex items-center justify-center rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60';
+const primary =
+  'inline-flex items-center justify-center rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-60';
 const n = (value: number) => value.toLocaleString('en-US');
 const leads = (count: number) => `${n(count)} ${count === 1 ? 'lead' : 'leads'}`;
 
 /** docs/product-rules.md, "Importing leads": the toast after an import. */
 export function importedMessage({ created, updated, skipped }: Pick<LeadImportResult, 'created' | 'updated' | 'skipped'>): string {
-  return [`Imported ${leads(created)}.`, updated ? `Updated ${leads(updated)}.` : '', skipped ? `Skipped ${leads(skipped)} already there.` : ''].filter(Boolean).join(' ');
+  return [
+    `Imported ${leads(created)}.`,
+    updated ? `Updated ${leads(updated)}.` : '',
+    skipped ? `Skipped ${leads(skipped)} already there.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** /dashboard/leads/import: choose a CSV file, match its columns, preview, then import every row or none. */
@@ -80,7 +102,13 @@ export function LeadImportPage() {
           return;
         }
         console.error('Importing leads failed', error);
-        toast.error(error instanceof ApiError && error.status === 413 ? error.message : dryRun ? 'Failed to check the file' : 'Failed to import leads');
+        toast.error(
+          error instanceof ApiError && error.status === 413
+            ? error.message
+            : dryRun
+              ? 'Failed to check the file'
+              : 'Failed to import leads',
+        );
       },
     });
   };
@@ -161,7 +189,14 @@ export function LeadImportPage() {
                 ] as const
               ).map(([value, label]) => (
                 <label key={value} className="flex items-center gap-2 text-sm text-slate-800">
-                  <input type="radio" name={`${id}-duplicates`} value={value} checked={duplicates === value} onChange={() => changeDuplicates(value)} className="size-4" />
+                  <input
+                    type="radio"
+                    name={`${id}-duplicates`}
+                    value={value}
+                    checked={duplicates === value}
+                    onChange={() => changeDuplicates(value)}
+                    className="size-4"
+                  />
                   {label}
                 </label>
               ))}

@@ -17,7 +17,10 @@ export const useNotifications = () => useQuery(notificationsQueryOptions());
 // Before the list has loaded a live notification makes a list of its own (no zone yet: its
 // time is shown in the viewer's zone, named); the fetch under way replaces it.
 const setList = (client: QueryClient, update: (list: Notification[]) => Notification[]) =>
-  client.setQueryData<NotificationsData>(queryKeys.notifications, (data) => ({ ...data, notifications: update(data?.notifications ?? []) }));
+  client.setQueryData<NotificationsData>(queryKeys.notifications, (data) => ({
+    ...data,
+    notifications: update(data?.notifications ?? []),
+  }));
 
 /** Adds a notification that arrived live, unless the list already has it. */
 export function addLiveNotification(client: QueryClient, notification: Notification) {

@@ -14,8 +14,22 @@ afterEach(() => {
 
 const LEAD_ID = '00000000-0000-4000-8000-0000000000c1';
 const notifications: Notification[] = [
-  { id: '10000000-0000-4000-8000-000000000001', type: 'lead', message: 'New lead: Jane Doe (jane@example.com)', read: false, lead_id: LEAD_ID, created_at: '2026-11-23T15:05:00.000Z' },
-  { id: '10000000-0000-4000-8000-000000000002', type: 'appointment', message: 'Reminder: Call at 3:00 PM', read: false, lead_id: null, created_at: '2026-11-23T14:00:00.000Z' },
+  {
+    id: '10000000-0000-4000-8000-000000000001',
+    type: 'lead',
+    message: 'New lead: Jane Doe (jane@example.com)',
+    read: false,
+    lead_id: LEAD_ID,
+    created_at: '2026-11-23T15:05:00.000Z',
+  },
+  {
+    id: '10000000-0000-4000-8000-000000000002',
+    type: 'appointment',
+    message: 'Reminder: Call at 3:00 PM',
+    read: false,
+    lead_id: null,
+    created_at: '2026-11-23T14:00:00.000Z',
+  },
 ];
 
 describe('NotificationBell', () => {
@@ -35,7 +49,9 @@ describe('NotificationBell', () => {
 
     await user.click(link);
     expect(screen.getByTestId('current-url')).toHaveTextContent(`/dashboard/leads/${LEAD_ID}`);
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === `/api/notifications/${notifications[0]!.id}/read`)).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.path === `/api/notifications/${notifications[0]!.id}/read`)).toBe(true),
+    );
     expect(screen.queryByRole('dialog', { name: 'Notifications' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Notifications, 1 unread' })).toBeInTheDocument();
   });

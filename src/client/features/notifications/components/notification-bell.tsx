@@ -5,12 +5,7 @@ import { Dropdown } from '#client/components/ui/dropdown.tsx';
 import { ConfirmDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { formatZonedDateTime } from '#client/lib/format.ts';
-import {
-  useClearNotifications,
-  useMarkAllNotificationsRead,
-  useMarkNotificationRead,
-  useNotifications,
-} from '../api/notifications.ts';
+import { useClearNotifications, useMarkAllNotificationsRead, useMarkNotificationRead, useNotifications } from '../api/notifications.ts';
 
 const CLEAR_CONFIRMATION = 'Are you sure you want to clear all notifications? This action cannot be undone.';
 

@@ -6,7 +6,8 @@ import { queryKeys } from '#client/lib/query-keys.ts';
 export const getEmailOverview = () => apiRequest<EmailOverview>('GET', '/api/email');
 
 /** Whether email is on and the newest messages; refreshed every few seconds while shown, so a queued message is seen leaving. */
-export const emailQueryOptions = () => queryOptions({ queryKey: queryKeys.settings.email, queryFn: getEmailOverview, refetchInterval: 5000 });
+export const emailQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.settings.email, queryFn: getEmailOverview, refetchInterval: 5000 });
 
 export const useEmailOverview = () => useQuery(emailQueryOptions());
 

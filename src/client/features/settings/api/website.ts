@@ -3,7 +3,8 @@ import type { WebsiteContent, WebsiteResponse } from '#shared/schemas/website';
 import { apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-export const websiteQueryOptions = () => queryOptions({ queryKey: queryKeys.settings.website, queryFn: () => apiRequest<WebsiteResponse>('GET', '/api/website') });
+export const websiteQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.settings.website, queryFn: () => apiRequest<WebsiteResponse>('GET', '/api/website') });
 
 export const useWebsite = () => useQuery(websiteQueryOptions());
 

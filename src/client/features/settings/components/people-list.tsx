@@ -41,13 +41,22 @@ export function PeopleList({ members }: { members: TeamMember[] }) {
     if (!pending) return;
     const { kind, member } = pending;
     if (kind === 'deactivate') {
-      setActive.mutate({ id: member.id, active: false }, { onSuccess: () => (toast.success(`${member.display_name} is deactivated.`), close()), onError: failed('Failed to deactivate') });
+      setActive.mutate(
+        { id: member.id, active: false },
+        { onSuccess: () => (toast.success(`${member.display_name} is deactivated.`), close()), onError: failed('Failed to deactivate') },
+      );
     } else if (kind === 'remove') {
-      remove.mutate(member.id, { onSuccess: () => (toast.success(`${member.display_name} is removed.`), close()), onError: failed('Failed to remove') });
+      remove.mutate(member.id, {
+        onSuccess: () => (toast.success(`${member.display_name} is removed.`), close()),
+        onError: failed('Failed to remove'),
+      });
     } else {
       reassign.mutate(
         { id: member.id, to: reassignTo || null },
-        { onSuccess: ({ moved }) => (toast.success(`${moved} ${moved === 1 ? 'lead' : 'leads'} reassigned.`), close()), onError: failed('Failed to reassign the leads') },
+        {
+          onSuccess: ({ moved }) => (toast.success(`${moved} ${moved === 1 ? 'lead' : 'leads'} reassigned.`), close()),
+          onError: failed('Failed to reassign the leads'),
+        },
       );
     }
   };
@@ -59,13 +68,23 @@ export function PeopleList({ members }: { members: TeamMember[] }) {
         {members.map((member) => {
           const isMe = member.id === me?.id;
           return (
-            <li key={member.id} className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center lg:justify-between" data-testid="team-member">
+            <li
+              key={member.id}
+              className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center lg:justify-between"
+              data-testid="team-member"
+            >
               <div className="min-w-0">
                 <p className="font-medium text-slate-900">
                   <span className="break-words">{member.display_name}</span>
-                  {isMe ? <span className="ml-2 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">You</span> : null}
+                  {isMe ? (
+                    <span className="ml-2 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700">
+                      You
+                    </span>
+                  ) : null}
                   {member.deactivated_at ? (
-                    <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-900">Deactivated</span>
+                    <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-900">
+                      Deactivated
+                    </span>
                   ) : null}
                 </p>
                 <p className="text-sm break-all text-slate-700">
@@ -73,8 +92,8 @@ export function PeopleList({ members }: { members: TeamMember[] }) {
                   {member.phone ? <span className="break-normal"> · {member.phone}</span> : null}
                 </p>
                 <p className="mt-1 text-sm text-slate-600">
-                  Last sign-in: {member.last_sign_in_at ? <RelativeTime iso={member.last_sign_in_at} /> : 'never'} · Two-factor: {member.two_factor ? 'on' : 'off'} ·{' '}
-                  {member.owned_leads} {member.owned_leads === 1 ? 'lead' : 'leads'}
+                  Last sign-in: {member.last_sign_in_at ? <RelativeTime iso={member.last_sign_in_at} /> : 'never'} · Two-factor:{' '}
+                  {member.two_factor ? 'on' : 'off'} · {member.owned_leads} {member.owned_leads === 1 ? 'lead' : 'leads'}
                 </p>
               </div>
               <div className="flex flex-wrap items-center gap-2">
@@ -95,14 +114,25 @@ export function PeopleList({ members }: { members: TeamMember[] }) {
                   ))}
                 </select>
                 {member.owned_leads > 0 ? (
-                  <RowButton label={`Reassign leads of ${member.email}`} onClick={() => (setReassignTo(''), setPending({ kind: 'reassign', member }))}>
+                  <RowButton
+                    label={`Reassign leads of ${member.email}`}
+                    onClick={() => (setReassignTo(''), setPending({ kind: 'reassign', member }))}
+                  >
                     Reassign leads
                   </RowButton>
                 ) : null}
                 {isMe ? null : member.deactivated_at ? (
                   <RowButton
                     label={`Reactivate ${member.email}`}
-                    onClick={() => setActive.mutate({ id: member.id, active: true }, { onSuccess: () => toast.success(`${member.display_name} can sign in again.`), onError: failed('Failed to reactivate') })}
+                    onClick={() =>
+                      setActive.mutate(
+                        { id: member.id, active: true },
+                        {
+                          onSuccess: () => toast.success(`${member.display_name} can sign in again.`),
+                          onError: failed('Failed to reactivate'),
+                        },
+                      )
+                    }
                   >
                     Reactivate
                   </RowButton>

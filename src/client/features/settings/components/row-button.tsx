@@ -1,5 +1,15 @@
 /** A small action on a team row (a person, an invitation), named for the row it acts on. */
-export function RowButton({ label, danger = false, onClick, children }: { label: string; danger?: boolean; onClick: () => void; children: string }) {
+export function RowButton({
+  label,
+  danger = false,
+  onClick,
+  children,
+}: {
+  label: string;
+  danger?: boolean;
+  onClick: () => void;
+  children: string;
+}) {
   return (
     <button
       type="button"

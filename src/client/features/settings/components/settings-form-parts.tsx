@@ -8,14 +8,24 @@ import { Button } from '#client/components/ui/button.tsx';
  * A Settings page that edits one saved thing: the Settings navigation, then a spinner while it
  * loads, a plain message if it cannot, and the form once it has.
  */
-export function SettingsFormPage<T>({ query, what, children }: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }) {
+export function SettingsFormPage<T>({
+  query,
+  what,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
   return (
     <section className="space-y-6">
       <SettingsNav />
       {query.data ? (
         children(query.data)
       ) : query.isError ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">The {what} could not be loaded.</p>
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-sm text-slate-600">
+          The {what} could not be loaded.
+        </p>
       ) : (
         <Spinner className="py-16" label={`Loading ${what}...`} />
       )}

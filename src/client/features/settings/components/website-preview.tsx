@@ -16,7 +16,9 @@ export function WebsitePreview({ content }: { content: WebsiteContent }) {
       <div className="overflow-hidden rounded-lg border border-slate-200 shadow-sm">
         <div className="bg-slate-900 p-5 text-white">
           <p className="font-semibold break-words">{content.site_name}</p>
-          <p className="mt-4 inline-block rounded-full border border-white/20 px-2 py-0.5 text-xs break-words text-slate-200">{content.hero_badge}</p>
+          <p className="mt-4 inline-block rounded-full border border-white/20 px-2 py-0.5 text-xs break-words text-slate-200">
+            {content.hero_badge}
+          </p>
           <p className="mt-3 text-2xl font-bold tracking-tight break-words">{content.headline}</p>
           <p className="mt-3 text-sm leading-relaxed break-words text-slate-200">{content.subheadline}</p>
           <ul className="mt-5 grid grid-cols-2 gap-2">

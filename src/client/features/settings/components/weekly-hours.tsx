@@ -18,7 +18,11 @@ export function WeeklyHours({ hours, errors, onChange }: Props) {
   const tableErrorId = `${id}-error`;
   return (
     <div>
-      <table aria-labelledby={`${id}-caption`} aria-describedby={errors.hours ? tableErrorId : undefined} className="w-full text-left text-sm">
+      <table
+        aria-labelledby={`${id}-caption`}
+        aria-describedby={errors.hours ? tableErrorId : undefined}
+        className="w-full text-left text-sm"
+      >
         <caption id={`${id}-caption`} className="mb-2 text-left text-base font-semibold text-slate-900">
           Opening hours
         </caption>
@@ -41,7 +45,10 @@ export function WeeklyHours({ hours, errors, onChange }: Props) {
             const startError = errors[`hours.${i}.start`];
             const endError = errors[`hours.${i}.end`];
             const errorId = `${id}-${i}-error`;
-            const aria = (error: string | undefined) => ({ 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined });
+            const aria = (error: string | undefined) => ({
+              'aria-invalid': error ? true : undefined,
+              'aria-describedby': error ? errorId : undefined,
+            });
             return (
               <tr key={weekday} className="align-top">
                 <th scope="row" className="py-3 pr-3 font-medium text-slate-900">

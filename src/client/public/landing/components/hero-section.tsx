@@ -19,9 +19,7 @@ export function HeroSection() {
         <h1 id="hero-heading" className="mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
           {website.headline}
         </h1>
-        <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-200">
-          {website.subheadline}
-        </p>
+        <p className="mt-6 max-w-2xl text-lg leading-relaxed text-slate-200">{website.subheadline}</p>
         <ul className="mt-6 space-y-2 text-slate-100">
           {website.highlights.map((item, i) => (
             <li key={i} className="flex items-start gap-2">

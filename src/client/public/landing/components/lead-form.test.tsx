@@ -48,8 +48,12 @@ beforeEach(() => {
   fetchMock.mockReset();
   tokenMock.mockReset();
   tokensIssued = 0;
-  tokenMock.mockImplementation(async () => json(200, { form_token: `token-${++tokensIssued}`, min_age_seconds: 0, max_age_seconds: 86_400 }));
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => (String(input) === TOKEN_PATH ? tokenMock(input, init) : fetchMock(input, init)));
+  tokenMock.mockImplementation(async () =>
+    json(200, { form_token: `token-${++tokensIssued}`, min_age_seconds: 0, max_age_seconds: 86_400 }),
+  );
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === TOKEN_PATH ? tokenMock(input, init) : fetchMock(input, init),
+  );
 });
 
 afterEach(() => {
@@ -281,7 +285,9 @@ describe('LeadForm', () => {
 
   it('says so, keeping the values, when a fresh token is refused too', async () => {
     const refused = 'This form has expired. Please reload the page and send it again.';
-    fetchMock.mockImplementation(async () => json(400, { error: { code: 'validation_failed', message: refused, fields: { form_token: refused } } }));
+    fetchMock.mockImplementation(async () =>
+      json(400, { error: { code: 'validation_failed', message: refused, fields: { form_token: refused } } }),
+    );
     const { submit, fillValid } = setup();
     await fillValid();
     await submit();

@@ -6,9 +6,7 @@ import { LEAD_SUCCESS_MESSAGE, useLeadForm } from '../use-lead-form.ts';
 
 const controlClass = (invalid: boolean) =>
   `block w-full rounded-md border bg-white px-3 py-2.5 text-base text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-1 ${
-    invalid
-      ? 'border-red-600 focus-visible:ring-red-600'
-      : 'border-slate-300 focus-visible:border-brand-600 focus-visible:ring-brand-600'
+    invalid ? 'border-red-600 focus-visible:ring-red-600' : 'border-slate-300 focus-visible:border-brand-600 focus-visible:ring-brand-600'
   }`;
 
 const focusField = (field: LeadFormField) => document.getElementById(`lead-${field}`)?.focus();
@@ -42,7 +40,11 @@ export function LeadForm() {
 
   // One live region for both states, present before it speaks, so screen readers announce the thanks.
   const thanks = (
-    <p ref={thanksRef} role="status" className={thanked ? 'mb-5 scroll-mt-20 rounded-md bg-brand-50 px-4 py-3 font-medium text-navy-900' : 'sr-only'}>
+    <p
+      ref={thanksRef}
+      role="status"
+      className={thanked ? 'mb-5 scroll-mt-20 rounded-md bg-brand-50 px-4 py-3 font-medium text-navy-900' : 'sr-only'}
+    >
       {thanked ? LEAD_SUCCESS_MESSAGE : ''}
     </p>
   );
@@ -77,7 +79,15 @@ export function LeadForm() {
   return (
     <div>
       {thanks}
-      <form ref={formRef} data-lead-form noValidate onSubmit={onSubmit} onFocusCapture={prepare} aria-label="Request a free deal analysis" className="grid gap-5 sm:grid-cols-2">
+      <form
+        ref={formRef}
+        data-lead-form
+        noValidate
+        onSubmit={onSubmit}
+        onFocusCapture={prepare}
+        aria-label="Request a free deal analysis"
+        className="grid gap-5 sm:grid-cols-2"
+      >
         <Field name="full_name" label="Full name" error={errors.full_name}>
           <input {...field('full_name')} type="text" autoComplete="name" aria-required="true" />
         </Field>
@@ -100,7 +110,7 @@ export function LeadForm() {
         <Field name="message" label="Additional information" hint="Optional" error={errors.message} wide>
           <textarea {...field('message')} rows={4} placeholder="Tell us about the property or the deal" />
         </Field>
-  
+
         {/* Honeypot: people never see or reach it; bots that fill every input do. */}
         <div className="honeypot" aria-hidden="true">
           <label htmlFor="lead-website">Leave this field empty</label>
@@ -114,7 +124,7 @@ export function LeadForm() {
             onChange={(e) => setField('website', e.currentTarget.value)}
           />
         </div>
-  
+
         <div className="sm:col-span-2">
           <button
             type="submit"

@@ -20,13 +20,13 @@ export function ServicesSection() {
           {website.services.map(({ title, text }, i) => {
             const Icon = ICONS[i % ICONS.length]!;
             return (
-            <li key={i} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-              <span className="inline-flex size-11 items-center justify-center rounded-lg bg-brand-600 text-white">
-                <Icon aria-hidden="true" className="size-5" />
-              </span>
-              <h3 className="mt-4 text-lg font-semibold text-navy-900">{title}</h3>
-              <p className="mt-2 leading-relaxed text-slate-600">{text}</p>
-            </li>
+              <li key={i} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+                <span className="inline-flex size-11 items-center justify-center rounded-lg bg-brand-600 text-white">
+                  <Icon aria-hidden="true" className="size-5" />
+                </span>
+                <h3 className="mt-4 text-lg font-semibold text-navy-900">{title}</h3>
+                <p className="mt-2 leading-relaxed text-slate-600">{text}</p>
+              </li>
             );
           })}
         </ul>
