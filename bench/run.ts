@@ -50,7 +50,8 @@
  * settings on PGlite: the answer's size, computed afresh and cached p50/p95 (target p95 < 50 ms
  * afresh), and /api/health while 10 and 40 availability requests/s arrive (target p99 < 50 ms).
  *
- * `import` (bench/lead-import.ts): 10,000 leads through POST /api/leads/import on PGlite and
+ * `import` (bench/lead-import.ts): 10,000 leads through POST /api/leads/import
+import on PGlite and
  * PostgreSQL: preview, import (target < 10 s on PostgreSQL), the same rows updated, and 10,000
  * with one bad row at the end (400, nothing stored).
  *
@@ -71,6 +72,7 @@
  * Exits 1 if a target is missed.
  */
 import { randomBytes } from 'node:crypto';
+import { envInt } from './lib/env.ts';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -101,14 +103,6 @@ import { openPglite, openPostgres, type Database } from '../src/server/db/client
 const POSTGRES_TARGET_RPS = 1_000;
 const FANOUT_TARGET_CLIENTS = 1_000;
 const FANOUT_TARGET_MS = 1_000;
-
-function envInt(name: string, fallback: number, min: number, max: number): number {
-  const v = process.env[name];
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
 
 // Ctrl-C stops the load first, then the cleanups run, so no server or cluster outlives the bench.
 const interrupted = new AbortController();

@@ -10,6 +10,7 @@
  * (comma-separated: PGlite,PostgreSQL and events,leads); BENCH_SERVER_NODE_ARGS adds node
  * options to each server (a profiler, or the test's deliberate slowdown).
  */
+import { envInt } from '../bench/lib/env.ts';
 import { existsSync } from 'node:fs';
 import { startSmtpSink } from '../bench/email.ts';
 import { acquirePostgres, type PostgresServer } from '../bench/lib/postgres.ts';
@@ -24,14 +25,6 @@ import {
   type WritePath,
 } from '../bench/write-paths.ts';
 import { BUILT_SERVER, startServer } from '../src/server/test/process.ts';
-
-function envInt(name: string, fallback: number, min: number, max: number): number {
-  const v = process.env[name];
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
 
 function listOf<T extends string>(name: string, all: readonly T[]): T[] {
   const v = process.env[name];

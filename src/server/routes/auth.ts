@@ -25,6 +25,7 @@ import {
   useRecoveryCode,
 } from '../db/queries/two-factor.ts';
 import type { AppEnv } from '../http/context.ts';
+import type { Db } from '../db/client.ts';
 import { requestScheme } from '../http/public-origin.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clearSessionCookie, readSessionToken } from '../auth/session-cookie.ts';
@@ -141,6 +142,25 @@ async function slowStrangers(c: Context<AppEnv>, userId: string | undefined, acc
   await sleep(delayMs);
 }
 
+/**
+ * Counts an attempt against its three keys (this account from this address, this address, this
+ * account), before the secret is looked at; past the address's or the pair's limit it is refused
+ * with 429 and that limit's message. The account's own count only slows attempts (no lockout).
+ */
+async function countFailure(db: Db, keys: { pair: string; ip: string; account: string }, refused: { ip: string; pair: string }) {
+  const hit = await hitRateLimitsUnlessOver(
+    db,
+    [
+      { key: keys.pair, limit: MAX_FAILURES_PER_ACCOUNT_AND_IP },
+      { key: keys.ip, limit: MAX_FAILURES_PER_IP },
+      { key: keys.account, limit: null },
+    ],
+    SIGN_IN_WINDOW_SECONDS,
+  );
+  if (hit.over.length > 0) throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(keys.ip) ? refused.ip : refused.pair);
+  return hit;
+}
+
 export const authRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
     const { db } = c.var;
@@ -152,18 +172,7 @@ export const authRoutes = createRouter()
     // Count the attempt before checking the password, so parallel guesses cannot all slip in
     // under a limit; a sign-in that succeeds takes its count back. A blocked attempt writes
     // nothing, and is blocked before the password is looked at, right or wrong.
-    const hit = await hitRateLimitsUnlessOver(
-      db,
-      [
-        { key: keys.pair, limit: MAX_FAILURES_PER_ACCOUNT_AND_IP },
-        { key: keys.ip, limit: MAX_FAILURES_PER_IP },
-        { key: keys.account, limit: null },
-      ],
-      SIGN_IN_WINDOW_SECONDS,
-    );
-    if (hit.over.length > 0) {
-      throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(keys.ip) ? TOO_MANY_FOR_IP : TOO_MANY_FOR_PAIR);
-    }
+    const hit = await countFailure(db, keys, { ip: TOO_MANY_FOR_IP, pair: TOO_MANY_FOR_PAIR });
 
     const account = await findPasswordHash(db, email);
     // Strangers failing against this account from many IPs slow everyone but its owner.
@@ -217,18 +226,7 @@ export const authRoutes = createRouter()
     // codes are limited per (account, IP) and per IP, never per account, so a stranger who
     // knows the password cannot lock its owner out; past the account's bound they are slowed.
     const keys = twoFactorKeys(challenge.user_id, rateLimitKey(c.var.clientIp));
-    const hit = await hitRateLimitsUnlessOver(
-      db,
-      [
-        { key: keys.pair, limit: MAX_FAILURES_PER_ACCOUNT_AND_IP },
-        { key: keys.ip, limit: MAX_FAILURES_PER_IP },
-        { key: keys.account, limit: null },
-      ],
-      SIGN_IN_WINDOW_SECONDS,
-    );
-    if (hit.over.length > 0) {
-      throw tooManyRequests(hit.retryAfterSeconds, hit.over.includes(keys.ip) ? TOO_MANY_CODES_FOR_IP : TOO_MANY_CODES_FOR_PAIR);
-    }
+    const hit = await countFailure(db, keys, { ip: TOO_MANY_CODES_FOR_IP, pair: TOO_MANY_CODES_FOR_PAIR });
     await slowStrangers(c, challenge.user_id, hit.counts.get(keys.account) ?? 0, 'two_factor_slowed');
 
     const actor = actorOf(c, { id: challenge.user_id, email: challenge.email });

@@ -9,6 +9,7 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { useCheckedForm } from '#client/lib/use-checked-form.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { TwoFactorStep } from './components/two-factor-step.tsx';
+import { HomeLink } from './components/auth-card.tsx';
 
 /** Where to go after sign-in: the dashboard page first asked for, or the dashboard. */
 function destination(state: unknown): string {
@@ -73,11 +74,7 @@ export function LoginPage() {
             Forgot your password?
           </Link>
         </p>
-        <p className="mt-4 text-center text-sm">
-          <Link to="/" reloadDocument className="text-blue-700 underline-offset-2 hover:underline">
-            Return to homepage
-          </Link>
-        </p>
+        <HomeLink className="mt-4" />
       </div>
     </main>
   );

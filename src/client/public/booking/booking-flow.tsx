@@ -50,15 +50,7 @@ export function BookedCall({ booking, onFinished }: { booking: PublicBooking; on
         </a>
         <span className="text-slate-600"> (your private link: keep it to yourself)</span>
       </p>
-      {onFinished && (
-        <button
-          type="button"
-          onClick={onFinished}
-          className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
-        >
-          Send another request
-        </button>
-      )}
+      <SendAnother onFinished={onFinished} />
     </div>
   );
 }
@@ -86,15 +78,21 @@ export function PendingCall({ booking, onFinished }: { booking: PendingBooking; 
       <p className="text-slate-600">
         The time is yours once you confirm it: until then others may still book it. The link works for 30 minutes, until {until}.
       </p>
-      {onFinished && (
-        <button
-          type="button"
-          onClick={onFinished}
-          className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
-        >
-          Send another request
-        </button>
-      )}
+      <SendAnother onFinished={onFinished} />
     </div>
+  );
+}
+
+/** Back to an empty form, when the page that shows the flow offers one. */
+function SendAnother({ onFinished }: { onFinished: (() => void) | undefined }) {
+  if (!onFinished) return null;
+  return (
+    <button
+      type="button"
+      onClick={onFinished}
+      className="justify-self-start rounded-md border border-slate-300 px-4 py-2 font-semibold text-navy-900 hover:bg-slate-50"
+    >
+      Send another request
+    </button>
   );
 }

@@ -9,11 +9,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
         <h1 className="text-center text-2xl font-bold text-slate-900">{title}</h1>
         {subtitle ? <p className="mt-2 text-center text-sm text-slate-600">{subtitle}</p> : null}
         {children}
-        <p className="mt-6 text-center text-sm">
-          <Link to="/" reloadDocument className="text-blue-700 underline-offset-2 hover:underline">
-            Return to homepage
-          </Link>
-        </p>
+        <HomeLink className="mt-6" />
       </div>
     </main>
   );
@@ -32,5 +28,16 @@ export function LinkProblem({ title, message }: { title: string; message: string
         </Link>
       </p>
     </AuthCard>
+  );
+}
+
+/** "Return to homepage": the public site is another document, so the link loads it. */
+export function HomeLink({ className }: { className: string }) {
+  return (
+    <p className={`${className} text-center text-sm`}>
+      <Link to="/" reloadDocument className="text-blue-700 underline-offset-2 hover:underline">
+        Return to homepage
+      </Link>
+    </p>
   );
 }
