@@ -1,3 +1,4 @@
+import { Waiters } from './waiters.ts';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -36,7 +37,7 @@ export type MailSink = {
 
 export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
   const messages: ReceivedMail[] = [];
-  const waiters = new Set<() => void>();
+  const waiters = new Waiters();
   const server = new SMTPServer({
     // Any credentials are accepted, over plain text on loopback (no certificate to offer, so no STARTTLS).
     authOptional: true,
@@ -70,7 +71,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
                 raw,
                 receivedAt: new Date(),
               });
-              waiters.forEach((w) => w());
+              waiters.notify();
               callback();
             },
             (err: unknown) => callback(err as Error),
@@ -87,27 +88,12 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
   const port = (server.server.address() as AddressInfo).port;
 
   const waitFor = (done: (m: ReceivedMail[]) => boolean, timeoutMs = 15_000) =>
-    new Promise<ReceivedMail[]>((resolve, reject) => {
-      const check = () => {
-        if (!done(messages)) return;
-        cleanup();
-        resolve(messages);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(
-          new Error(
-            `the mail sink did not get what was expected within ${timeoutMs} ms (${messages.length} messages: ${messages.map((m) => m.parsed.subject).join('; ')})`,
-          ),
-        );
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
+    waiters.until(
+      () => (done(messages) ? messages : undefined),
+      timeoutMs,
+      () =>
+        `the mail sink did not get what was expected within ${timeoutMs} ms (${messages.length} messages: ${messages.map((m) => m.parsed.subject).join('; ')})`,
+    );
 
   return {
     port,

@@ -1,3 +1,5 @@
+import { Waiters } from './waiters.ts';
+
 /** Reads Server-Sent Events from a fetch Response, for tests. */
 export type SseEvent = { event: string; data: string; id?: string };
 
@@ -62,10 +64,10 @@ export function sseReader(res: Response, { ignore = ['change'] }: { ignore?: str
  */
 export function reconnectingSse(url: string, headers: Record<string, string>, retryMs = 200) {
   const events: (SseEvent & { connection: number })[] = [];
-  const waiters = new Set<() => void>();
+  const waiters = new Waiters();
   const controller = new AbortController();
   let connections = 0;
-  const notify = () => waiters.forEach((w) => w());
+  const notify = () => waiters.notify();
 
   const readOnce = async () => {
     const res = await fetch(url, { headers, signal: controller.signal });
@@ -101,24 +103,11 @@ export function reconnectingSse(url: string, headers: Record<string, string>, re
 
   /** Resolves with the first event from index `from` on that matches, or rejects after `timeoutMs`. */
   function waitFor(match: (e: SseEvent & { connection: number }) => boolean, from = 0, timeoutMs = 10_000) {
-    return new Promise<SseEvent & { connection: number }>((resolve, reject) => {
-      const check = () => {
-        const found = events.slice(from).find(match);
-        if (!found) return;
-        cleanup();
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`no matching SSE event within ${timeoutMs} ms (${connections} connections, ${events.length} events)`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
+    return waiters.until(
+      () => events.slice(from).find(match),
+      timeoutMs,
+      () => `no matching SSE event within ${timeoutMs} ms (${connections} connections, ${events.length} events)`,
+    );
   }
 
   return {
