@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { fromBuild, measurePageWeight } from './page-weight.ts';
+import { dynamicImports, fromBuild, measureChunkWeights, measurePageWeight } from './page-weight.ts';
 
 /** A build of three modules: the page's entry imports a shared chunk statically and a page lazily. */
 function fakeBuild(): string {
@@ -14,7 +14,8 @@ function fakeBuild(): string {
     'app.html': '<!doctype html><script type="module" src="/assets/admin.js"></script>',
     'assets/entry.js': `import{a}from"./shared.js";const later=()=>import("./lazy.js");console.log(a,later,"${'e'.repeat(300)}");`,
     'assets/shared.js': `export const a="${'s'.repeat(500)}";`,
-    'assets/lazy.js': `export const b="${'l'.repeat(5000)}";`,
+    'assets/lazy.js': `import{a}from"./shared.js";import{c}from"./lazy-only.js";export const b=a+c+"${'l'.repeat(5000)}";`,
+    'assets/lazy-only.js': `export const c="${'o'.repeat(700)}";`,
     'assets/admin.js': 'console.log("admin")',
     'assets/site.css': 'body{color:red}',
   };
@@ -41,5 +42,25 @@ describe('measurePageWeight from a build', () => {
   it('reads the admin app shell for /login, as the server answers it', async () => {
     const weight = await measurePageWeight('http://build/login', fromBuild(fakeBuild()));
     expect(weight.assets.map((a) => a.url)).toEqual(['http://build/login', 'http://build/assets/admin.js']);
+  });
+});
+
+describe('measureChunkWeights', () => {
+  it('finds dynamic imports in any quotes, not computed ones', () => {
+    expect(
+      dynamicImports('a=()=>import("./a.js");b=()=>import(\'./b.js\');c=()=>import(`./c.js`);d=import(`./${x}.js`);e=import(m)'),
+    ).toEqual(['./a.js', './b.js', './c.js']);
+  });
+
+  it('weighs each on-demand chunk with what it imports that the first load did not download', async () => {
+    const dir = fakeBuild();
+    const read = fromBuild(dir);
+    const first = await measurePageWeight('http://build/', read);
+    const [chunk] = await measureChunkWeights(first, read);
+    expect(chunk!.url).toBe('http://build/assets/lazy.js');
+    // shared.js came with the first load: only the chunk and its own import count.
+    expect(chunk!.files).toEqual(['http://build/assets/lazy.js', 'http://build/assets/lazy-only.js']);
+    const [lazy, only] = ['assets/lazy.js', 'assets/lazy-only.js'].map((f) => gz(readFileSync(path.join(dir, f), 'utf8')));
+    expect(chunk!.gzip).toBe(lazy! + only!);
   });
 });

@@ -64,6 +64,16 @@ export function staticImports(code: string): string[] {
   return [...found].filter((s) => s.startsWith('./') || s.startsWith('../') || s.startsWith('/'));
 }
 
+/**
+ * Specifiers of dynamic imports with a literal path in (minified) ES module code — `import("./x.js")`,
+ * or with backticks as Rolldown writes them — the chunks a page loads on demand.
+ */
+export function dynamicImports(code: string): string[] {
+  const found = new Set<string>();
+  for (const m of code.matchAll(/\bimport\(\s*(["'`])([^"'`\n$]+)\1\s*\)/g)) found.add(m[2] ?? '');
+  return [...found].filter((s) => s.startsWith('./') || s.startsWith('../') || s.startsWith('/'));
+}
+
 const gzipSize = (buf: Buffer) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;
 
 /** Over HTTP, from a running server. */
@@ -143,4 +153,44 @@ export function describePageWeight(w: PageWeight): string[] {
   }
   for (const s of w.skipped) lines.push(`  skipped: ${s}`);
   return lines;
+}
+
+/** Each route's own JavaScript (gzipped) may be at most this: what opening a page adds to the first load. */
+export const ROUTE_CHUNK_BUDGET_BYTES = 40 * 1024;
+
+export type ChunkWeight = { url: string; gzip: number; files: string[] };
+
+/**
+ * What each on-demand chunk of a page adds when it is first opened: the chunk and every module
+ * it imports statically that the first load did not already download, gzipped. The chunks are
+ * the dynamic imports found in the first load's scripts (the admin app's lazy routes and dialogs).
+ */
+export async function measureChunkWeights(first: PageWeight, read: Fetcher): Promise<ChunkWeight[]> {
+  const loaded = new Set(first.assets.map((a) => a.url));
+  const entries = new Set<string>();
+  for (const a of first.assets) {
+    if (a.kind !== 'js') continue;
+    for (const spec of dynamicImports((await read(a.url)).toString('utf8'))) entries.add(new URL(spec, a.url).toString());
+  }
+  const out: ChunkWeight[] = [];
+  for (const entry of entries) {
+    if (loaded.has(entry)) continue;
+    const seen = new Set<string>([entry]);
+    const queue = [entry];
+    let gzip = 0;
+    while (queue.length > 0 && seen.size < MAX_ASSETS) {
+      const url = queue.shift()!;
+      const body = await read(url);
+      gzip += gzipSize(body);
+      for (const spec of staticImports(body.toString('utf8'))) {
+        const next = new URL(spec, url).toString();
+        if (!seen.has(next) && !loaded.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    out.push({ url: entry, gzip, files: [...seen] });
+  }
+  return out.sort((a, b) => b.gzip - a.gzip);
 }

@@ -6,7 +6,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describePageWeight, fromBuild, measurePageWeight, WEIGHT_BUDGETS } from '../bench/page-weight.ts';
+import {
+  describePageWeight,
+  fromBuild,
+  measureChunkWeights,
+  measurePageWeight,
+  ROUTE_CHUNK_BUDGET_BYTES,
+  WEIGHT_BUDGETS,
+} from '../bench/page-weight.ts';
 
 const clientDir = path.resolve(import.meta.dirname, '../dist/client');
 if (!existsSync(path.join(clientDir, 'index.html'))) {
@@ -24,5 +31,18 @@ for (const { name, path: pagePath, budgetBytes } of WEIGHT_BUDGETS) {
     `${pass ? 'PASS' : 'FAIL'}  ${name}: ${js.toLocaleString('en-US')} bytes gzipped (budget ${budgetBytes.toLocaleString('en-US')})`,
   );
   if (!pass) for (const line of describePageWeight(weight)) console.log(line);
+  if (pagePath !== '/login') continue;
+  // Each lazy page or dialog of the admin app: what opening it adds to the first load.
+  const chunks = await measureChunkWeights(weight, fromBuild(clientDir));
+  const over = chunks.filter((c) => c.gzip > ROUTE_CHUNK_BUDGET_BYTES);
+  // Reported, not yet enforced: four pages are over today (the zod and dialog chunks they share count
+  // for each). Once they are under, this line fails the check like the two above.
+  console.log(
+    `${over.length === 0 ? 'PASS' : 'OVER (not enforced yet)'}  each of the admin app's ${chunks.length} on-demand chunks adds at most ${ROUTE_CHUNK_BUDGET_BYTES.toLocaleString('en-US')} bytes gzipped to the first load`,
+  );
+  for (const c of chunks.slice(0, 8))
+    console.log(
+      `  ${c.gzip > ROUTE_CHUNK_BUDGET_BYTES ? 'over' : 'ok  '} ${path.basename(c.url)}: ${c.gzip.toLocaleString('en-US')} bytes (${c.files.length} files)`,
+    );
 }
 process.exitCode = failed ? 1 : 0;
