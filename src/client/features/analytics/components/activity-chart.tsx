@@ -2,17 +2,7 @@ import { useState } from 'react';
 import type { AnalyticsPeriod } from '#shared/constants';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { formatHour, formatMinutesSeconds } from '../analytics-format.ts';
-import {
-  CategoryAxis,
-  CHART_HEIGHT,
-  ChartTooltip,
-  indexAt,
-  labelStep,
-  MARGIN,
-  plotFor,
-  useElementWidth,
-  ValueAxis,
-} from './chart-frame.tsx';
+import { CategoryAxis, ChartSvg, ChartTooltip, labelStep, MARGIN, plotFor, useElementWidth, ValueAxis } from './chart-frame.tsx';
 
 export type ActivityBar = { hour: number; label: string; views: number; time_spent: number };
 
@@ -58,13 +48,7 @@ export function ActivityChart({ period, hourly }: { period: AnalyticsPeriod; hou
         {title}
       </h2>
       <div ref={frame} role="img" aria-label={describeActivity(bars)} data-testid="activity-chart" className="relative mt-4 h-72 w-full">
-        <svg
-          width={width}
-          height={CHART_HEIGHT}
-          className="block"
-          onPointerMove={(e) => setActive(indexAt(e.clientX, e.currentTarget, bars.length, x))}
-          onPointerLeave={() => setActive(undefined)}
-        >
+        <ChartSvg width={width} count={bars.length} x={x} onActive={setActive}>
           <ValueAxis plot={plot} />
           {active !== undefined && <rect x={x(active) - band / 2} y={MARGIN.top} width={band} height={plot.height} fill="#f1f5f9" />}
           {bars.map((bar, i) => (
@@ -74,7 +58,7 @@ export function ActivityChart({ period, hourly }: { period: AnalyticsPeriod; hou
             </g>
           ))}
           <CategoryAxis plot={plot} labels={bars.map((b) => b.label)} x={x} step={labelStep(bars.length, plot.width, 36)} />
-        </svg>
+        </ChartSvg>
         {hovered && active !== undefined && (
           <ChartTooltip x={x(active)} chartWidth={width} testId="activity-tooltip">
             <p className="font-semibold text-slate-900">{hovered.label}</p>

@@ -128,3 +128,30 @@ export function ChartTooltip({ x, chartWidth, testId, children }: { x: number; c
     </div>
   );
 }
+
+/** The chart's drawing surface: `count` categories at `x`; tells `onActive` which one the pointer is over (undefined on leaving). */
+export function ChartSvg({
+  width,
+  count,
+  x,
+  onActive,
+  children,
+}: {
+  width: number;
+  count: number;
+  x: (index: number) => number;
+  onActive: (index: number | undefined) => void;
+  children: ReactNode;
+}) {
+  return (
+    <svg
+      width={width}
+      height={CHART_HEIGHT}
+      className="block"
+      onPointerMove={(e) => onActive(indexAt(e.clientX, e.currentTarget, count, x))}
+      onPointerLeave={() => onActive(undefined)}
+    >
+      {children}
+    </svg>
+  );
+}

@@ -3,17 +3,7 @@ import { percentChange } from '#shared/schemas/analytics';
 import type { AnalyticsReport, AnalyticsTotals } from '#shared/schemas/analytics-report';
 import { formatDate } from '#client/lib/format.ts';
 import { formatChange } from '../analytics-format.ts';
-import {
-  CategoryAxis,
-  CHART_HEIGHT,
-  ChartTooltip,
-  indexAt,
-  labelStep,
-  MARGIN,
-  plotFor,
-  useElementWidth,
-  ValueAxis,
-} from './chart-frame.tsx';
+import { CategoryAxis, ChartSvg, ChartTooltip, labelStep, MARGIN, plotFor, useElementWidth, ValueAxis } from './chart-frame.tsx';
 
 const SERIES = [
   { key: 'visitors', name: 'Visitors', color: '#7c3aed' },
@@ -77,13 +67,7 @@ export function DailyTrendChart({ report }: { report: AnalyticsReport }) {
         data-testid="trend-chart"
         className="relative mt-4 h-72 w-full"
       >
-        <svg
-          width={width}
-          height={CHART_HEIGHT}
-          className="block"
-          onPointerMove={(e) => setActive(indexAt(e.clientX, e.currentTarget, data.length, x))}
-          onPointerLeave={() => setActive(undefined)}
-        >
+        <ChartSvg width={width} count={data.length} x={x} onActive={setActive}>
           <ValueAxis plot={plot} />
           {active !== undefined && <line x1={x(active)} x2={x(active)} y1={MARGIN.top} y2={MARGIN.top + plot.height} stroke="#94a3b8" />}
           {SERIES.map((s) => (
@@ -99,7 +83,7 @@ export function DailyTrendChart({ report }: { report: AnalyticsReport }) {
             </g>
           ))}
           <CategoryAxis plot={plot} labels={data.map((d) => d.label)} x={x} step={labelStep(data.length, plot.width, 56)} />
-        </svg>
+        </ChartSvg>
         {hovered && active !== undefined && (
           <ChartTooltip x={x(active)} chartWidth={width}>
             <p className="font-semibold text-slate-900">{formatDate(hovered.day)}</p>
