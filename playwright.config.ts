@@ -66,7 +66,11 @@ export default defineConfig({
   //   lead-privacy/    deletes, erases and merges leads (and their notifications and appointments).
   //   team/            invites, deactivates and removes accounts (a new admin gets the
   //                    notifications of later leads): after the others.
-  //   account/         specs on a server of their own (tests/e2e/own-server.ts); only the mail sink is shared.
+  //   account/         specs on a server of their own each (tests/e2e/own-server.ts): a first run, an
+  //                    admin's password and two-factor, the website editor, the weekly report. They
+  //                    share only the mail sink (each reads its own addresses), so they run from the
+  //                    start, beside public/ and https/, where a chained project's last file would
+  //                    otherwise leave a worker idle.
   //   https/           what only HTTPS shows, through Caddy; the https project also runs the
   //                    landing, lead-form and sign-in specs that way (listed below).
   // Helpers (fixtures.ts, own-server.ts, showcase.ts) stay in tests/e2e/ itself.
@@ -79,7 +83,7 @@ export default defineConfig({
     folder('booking', ['admin-security']),
     folder('lead-privacy', ['admin-security']),
     folder('team', ['lead-privacy']),
-    folder('account', ['lead-privacy']),
+    folder('account'),
     // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
     // Caddy keeps the browser's X-Forwarded-For (it comes from this machine), so each test is still a visitor of its own.
     {

@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFilePath } from './db/embedded/data-dir-lock.ts';
-import { runNode, signInOverHttp, startServer, stopServer, tempDir, type NodeProcess } from './test/process.ts';
+import { runNode, migratedDataDir, signInOverHttp, startServer, stopServer, tempDir, type NodeProcess } from './test/process.ts';
 
-// Process-level behaviour of `node dist/server/main.js` (run here from source).
+// Process-level behaviour of `node dist/server/main.js` (run here from the current source), on
+// migrated data directories: a first start on a new one is data-dir-modes' and npm start's subject.
 const running: NodeProcess[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => stopServer(p, 'SIGKILL')));
@@ -19,7 +20,7 @@ describe('server start-up and shutdown', () => {
   });
 
   it('refuses a second server on the same DATA_DIR with one line saying what to do', async () => {
-    const dataDir = tempDir('lock');
+    const dataDir = migratedDataDir('lock');
     const first = await startServer({ DATA_DIR: dataDir });
     running.push(first);
     const second = runNode('src/server/main.ts', { DATA_DIR: dataDir, PORT: '0' });
@@ -33,7 +34,7 @@ describe('server start-up and shutdown', () => {
   });
 
   it('stops `npm run seed:demo` with one line while the server holds DATA_DIR', async () => {
-    const dataDir = tempDir('seedlock');
+    const dataDir = migratedDataDir('seedlock');
     const server = await startServer({ DATA_DIR: dataDir });
     running.push(server);
     const seed = runNode('src/server/cli/seed-demo.ts', { DATA_DIR: dataDir });
@@ -47,7 +48,7 @@ describe('server start-up and shutdown', () => {
     const proc = runNode('src/server/main.ts', {
       HOST: '127.0.0.1',
       PORT: '0',
-      DATA_DIR: tempDir('port0'),
+      DATA_DIR: migratedDataDir('port0'),
       DATABASE_URL: '',
       LOG_FORMAT: 'json',
     });
@@ -72,7 +73,7 @@ describe('server start-up and shutdown', () => {
 
   it('logs a calendar feed request without the feed’s token', async () => {
     const server = await startServer({
-      DATA_DIR: tempDir('feedlog'),
+      DATA_DIR: migratedDataDir('feedlog'),
       DATABASE_URL: '',
       LOG_LEVEL: 'info',
       ADMIN_EMAIL: 'feedlog@example.com',
@@ -103,7 +104,7 @@ describe('server start-up and shutdown', () => {
   const lockHolder = (dataDir: string) => (JSON.parse(readFileSync(lockFilePath(dataDir), 'utf8')) as { pid: number }).pid;
 
   it('takes over a lock left by a killed process: the new server holds it and the data is intact', async () => {
-    const dataDir = tempDir('stale');
+    const dataDir = migratedDataDir('stale');
     const first = await startServer({
       DATA_DIR: dataDir,
       LEAD_MIN_FILL_SECONDS: '0',
@@ -123,7 +124,7 @@ describe('server start-up and shutdown', () => {
   });
 
   it('takes over a lock file whose pid is not running, and writes its own pid in it', async () => {
-    const dataDir = tempDir('deadpid');
+    const dataDir = migratedDataDir('deadpid');
     const first = await startServer({ DATA_DIR: dataDir });
     await stopServer(first);
     const deadPid = 2 ** 22 + 12345;
@@ -135,7 +136,7 @@ describe('server start-up and shutdown', () => {
   });
 
   it('finishes in-flight requests on SIGTERM, closes the database and releases the lock', async () => {
-    const dataDir = tempDir('term');
+    const dataDir = migratedDataDir('term');
     const server = await startServer({ DATA_DIR: dataDir, LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' });
     const submissions = Array.from({ length: 20 }, () => submitLead(server.url, 'In Flight').then((r) => r.status));
     await new Promise((r) => setTimeout(r, 5)); // a real wait: some requests reach the server process before the signal

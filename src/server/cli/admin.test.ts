@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signInOverHttp, startServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { migratedDataDir, signInOverHttp, sourceArgs, startServer, type ServerProcess } from '../test/process.ts';
 
 // The admin CLI as an operator runs it: password on stdin, never on the command line.
 const run = (dataDir: string, args: string[], input = '') => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/admin.ts', ...args], {
+  const r = spawnSync(process.execPath, [...sourceArgs('src/server/cli/admin.ts'), ...args], {
     input,
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
@@ -15,7 +15,7 @@ const run = (dataDir: string, args: string[], input = '') => {
 /** The same, without blocking this process (the server under test answers meanwhile). */
 const runAsync = (dataDir: string, args: string[], input = '') =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/admin.ts', ...args], {
+    const child = spawn(process.execPath, [...sourceArgs('src/server/cli/admin.ts'), ...args], {
       env: { ...process.env, DATA_DIR: dataDir },
     });
     let out = '';
@@ -28,7 +28,7 @@ const runAsync = (dataDir: string, args: string[], input = '') =>
 
 describe('npm run admin', () => {
   it('creates, lists, resets and deletes accounts, with clear errors', () => {
-    const dataDir = tempDir('admin-cli');
+    const dataDir = migratedDataDir('admin-cli');
     const admin = (args: string[], input = '') => run(dataDir, args, input);
     // Without --name, the part of the email before the @.
     expect(admin(['create', 'Owner@Example.com'], 'first-password\n')).toMatchObject({
@@ -56,7 +56,7 @@ describe('npm run admin', () => {
   }, 120_000);
 
   describe('while the server runs on the embedded database', () => {
-    const dataDir = tempDir('admin-cli-live');
+    const dataDir = migratedDataDir('admin-cli-live');
     let server: ServerProcess;
     afterAll(async () => {
       await server?.stop();

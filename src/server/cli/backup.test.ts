@@ -5,11 +5,11 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupSocketPath } from '../db/embedded/backup-control.ts';
 import { createPglite } from '../db/client.ts';
-import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { migratedDataDir, runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { allTableRows } from '../test/table-rows.ts';
 import { withPgliteDir } from '../test/database.ts';
 import { seededDataDir } from '../test/seeded-data-dir.ts';
-import { TEMPLATE_FILE } from '../test/global-setup.ts';
+import { TEMPLATE_FILE } from '../test/run-files.ts';
 
 // `npm run backup` / `npm run restore` as the operator runs them, against real data directories.
 const NO_POSTGRES = { DATABASE_URL: '' };
@@ -194,7 +194,7 @@ describe('npm run backup and npm run restore', () => {
   }, 240_000);
 
   it('restore refuses while a server runs on DATA_DIR, and changes nothing', async () => {
-    const dataDir = tempDir('backup-busy');
+    const dataDir = migratedDataDir('backup-busy');
     const server = await startServer({ ...NO_POSTGRES, DATA_DIR: dataDir });
     running.push(server);
     const backupFile = path.join(tempDir('backup-out'), 'template.tar.gz');

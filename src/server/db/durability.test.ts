@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl } from '../test/database.ts';
-import { signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { migratedDataDir, signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { reconnectingSse } from '../test/sse.ts';
 import { createPglite } from './client.ts';
 
@@ -95,7 +95,7 @@ describe.each(engines)('durability under kill -9 (%s)', (engine) => {
         }
       };
     } else {
-      const dataDir = tempDir('durability');
+      const dataDir = migratedDataDir('durability');
       env = { DATA_DIR: dataDir };
       readBack = async () => {
         const client = createPglite({ dataDir });

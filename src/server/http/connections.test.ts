@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validLead } from '../test/app.ts';
-import { signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { migratedDataDir, signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { sseReader } from '../test/sse.ts';
 import { CONNECTION_TIMEOUTS, MAX_CONNECTIONS_PER_CLIENT } from './connection-limits.ts';
 
@@ -18,7 +18,7 @@ const OTHER = '127.0.0.3';
 let server: ServerProcess;
 beforeAll(async () => {
   server = await startServer({
-    DATA_DIR: tempDir('connections'),
+    DATA_DIR: migratedDataDir('connections'),
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     TRUST_PROXY: `${PROXY},10.0.0.0/8`,

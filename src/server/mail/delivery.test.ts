@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmailOverview } from '#shared/schemas/email';
 import { createPostgresDatabaseUrl } from '../test/database.ts';
 import { mailTo, startMailSink, type MailSink, type ReceivedMail } from '../test/mail-sink.ts';
-import { freePort, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
+import { migratedDataDir, freePort, signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 
 /**
  * The outbox as a real server runs it, against a real SMTP server: a server killed with
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** The database a test's servers share: a DATA_DIR, or a fresh PostgreSQL database. */
 async function databaseEnv(engine: Engine): Promise<Record<string, string>> {
-  if (engine === 'pglite') return { DATA_DIR: tempDir('mail') };
+  if (engine === 'pglite') return { DATA_DIR: migratedDataDir('mail') };
   const db = await createPostgresDatabaseUrl();
   cleanups.push(db.drop);
   return { DATABASE_URL: db.url };
@@ -130,25 +130,33 @@ describe.each(engines)('email delivery (%s)', (engine) => {
       `kill -9 while sending (${engine}): ${beforeRestart} of 20 sent before the kill, all 20 after the restart, ${copies} sent twice (same Message-ID)`,
     );
   }, 180_000);
+});
 
-  it('delivers the whole queue once the mail server is back after a minute away', async () => {
-    const smtpPort = await freePort(); // nobody listens there yet: the port goes into SMTP_URL before the mail server starts
-    const env = { ...(await databaseEnv(engine)), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SITE_NAME: 'Keystone Due Diligence' };
-    const server = await serve(env);
-    const leads = await submitLeads(server.url, 5, `outage-${engine}`);
-    // A real wait: the subject is a minute of the server's own clock, in another process, retrying the mail server.
-    await new Promise((r) => setTimeout(r, 60_000));
-    expect(await outboxStatuses(server.url)).toEqual({ queued: 10 });
+/** Five leads queued while nobody listens on the mail server's port, then a mail server comes and gets them all once. */
+async function outage(engine: Engine) {
+  const smtpPort = await freePort(); // nobody listens there yet: the port goes into SMTP_URL before the mail server starts
+  const env = { ...(await databaseEnv(engine)), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SITE_NAME: 'Keystone Due Diligence' };
+  const server = await serve(env);
+  const leads = await submitLeads(server.url, 5, `outage-${engine}`);
+  // A real wait: the subject is a minute of the server's own clock, in another process, retrying the mail server.
+  await new Promise((r) => setTimeout(r, 60_000));
+  expect(await outboxStatuses(server.url)).toEqual({ queued: 10 });
 
-    const sink = await startMailSink({ port: smtpPort });
-    cleanups.push(sink.close);
-    const back = Date.now();
-    await sink.waitFor((m) => uniqueIds(m) === 10, 30_000);
-    expectEveryLeadsMail(sink, leads);
-    expect(duplicatesOf(sink.messages)).toBe(0);
-    console.log(
-      `mail server away for 60 s (${engine}): all 10 queued messages delivered ${((Date.now() - back) / 1000).toFixed(1)} s after it came back`,
-    );
+  const sink = await startMailSink({ port: smtpPort });
+  cleanups.push(sink.close);
+  const back = Date.now();
+  await sink.waitFor((m) => uniqueIds(m) === 10, 30_000);
+  expectEveryLeadsMail(sink, leads);
+  expect(duplicatesOf(sink.messages)).toBe(0);
+  console.log(
+    `mail server away for 60 s (${engine}): all 10 queued messages delivered ${((Date.now() - back) / 1000).toFixed(1)} s after it came back`,
+  );
+}
+
+describe('a mail server away for a minute', () => {
+  // Each engine's server waits out its own minute at the same time: the minute is spent once.
+  it('delivers the whole queue once it is back, on each database', async () => {
+    await Promise.all(engines.map(outage));
   }, 150_000);
 });
 

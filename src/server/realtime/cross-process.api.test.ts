@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl, testEngine } from '../test/database.ts';
-import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
+import { signInOverHttp, sourceArgs, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { sseReader } from '../test/sse.ts';
 
 // Two app processes on one PostgreSQL: a lead submitted through A reaches a browser
@@ -94,7 +94,7 @@ describe.runIf(testEngine === 'postgres')('realtime across processes', () => {
     const cookie = await signInOverHttp(b.url, { email: 'fanout@example.com', password: 'fanout-password' });
     const stream = await openStream(b.url, cookie);
     // As an operator runs it: the password on stdin.
-    const reset = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/admin.ts', 'reset-password', 'fanout@example.com'], {
+    const reset = spawn(process.execPath, [...sourceArgs('src/server/cli/admin.ts'), 'reset-password', 'fanout@example.com'], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ['pipe', 'ignore', 'inherit'],
     });

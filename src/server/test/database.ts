@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { SQL } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { createPglite, fromPglite, openPostgres, type Database, type Db } from '../db/client.ts';
-import { PG_TEMPLATE_DB, TEMPLATE_FILE } from './global-setup.ts';
+import { PG_TEMPLATE_DB, TEMPLATE_FILE } from './run-files.ts';
 
 /** Which engine this test run uses: the postgres project sets TEST_DB=postgres. */
 export const testEngine = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';

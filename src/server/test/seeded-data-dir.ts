@@ -16,14 +16,14 @@ import { sendDueReminders } from '../db/queries/reminders.ts';
 import { createSession } from '../db/queries/sessions.ts';
 import { rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { execute } from '../db/sql.ts';
-import { tempDir } from './process.ts';
+import { migratedDataDir } from './process.ts';
 
 /** The second admin every seeded data directory has (a password sign-in works with it). */
 export const SEEDED_ADMIN = { email: 'second-admin@example.com', password: 'second-password' };
 
 /** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token and a visitor mail spent. */
 export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<string> {
-  const dataDir = tempDir('seeded-data');
+  const dataDir = migratedDataDir('seeded-data');
   const config = parseConfig({ DATA_DIR: dataDir });
   const database = await openConfiguredDatabase(config, 'test seed');
   try {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runNode, startServer, stopServer, tempDir, type NodeProcess } from '../../test/process.ts';
+import { migratedDataDir, runNode, startServer, stopServer, tempDir, type NodeProcess } from '../../test/process.ts';
 import { createPglite } from '../client.ts';
 
 /**
@@ -99,7 +99,7 @@ async function failedStartLine(dataDir: string): Promise<string> {
 
 describe.skipIf(!canMount && process.env.CI !== 'true')('DATA_DIR on a read-only or full file system', () => {
   it('refuses a read-only DATA_DIR with one line and changes nothing; once writable, starts with the data intact', async () => {
-    const dataDir = tempDir('ro-source');
+    const dataDir = migratedDataDir('ro-source');
     const server = await startServer({ ...ENV, DATA_DIR: dataDir });
     servers.push(server);
     const acknowledged: string[] = [];
