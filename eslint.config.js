@@ -142,6 +142,52 @@ const publicPages = {
 };
 
 /**
+ * Nor does the admin app load zod (26 KB gzipped, more than half a page's budget in
+ * `npm run check:weight`): its forms use the checkers of src/shared/rules, which a property test
+ * holds to the server's schemas; the schemas give it their types.
+ */
+const adminWithoutZod = {
+  files: ['src/client/{app,components,features,lib}/**/*.{ts,tsx}'],
+  ignores: ['src/client/**/*.test.{ts,tsx}'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['zod', 'zod/*'], message: 'The admin app does not load zod: check forms with #shared/rules.' },
+          {
+            group: ['\\#shared/schemas/*'],
+            allowTypeImports: true,
+            message: 'The shared schemas are zod: import their types only; values come from #shared/constants, checks from #shared/rules.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/** What the browser imports from src/shared outside schemas/ stays free of zod (see above). */
+const sharedWithoutZod = {
+  files: ['src/shared/**/*.ts'],
+  ignores: ['src/shared/schemas/**', 'src/shared/**/*.test.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['zod', 'zod/*'], message: 'Only src/shared/schemas/ uses zod: the browser imports the rest.' },
+          {
+            group: ['**/schemas/*'],
+            allowTypeImports: true,
+            message: 'Only types from the schemas here: the browser imports this module, and the schemas are zod.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/**
  * The admin app fetches one way (docs/conventions.md, "Client features"): each operation is a
  * hook in its feature's `api/` folder, and every query key comes from `lib/query-keys.ts`, so
  * one feature refreshes another's cache by name. Pages and components call those hooks.
@@ -233,6 +279,8 @@ export default tseslint.config(
   { files: ['src/server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: zodImports }] } },
   serverLayers,
   publicPages,
+  adminWithoutZod,
+  sharedWithoutZod,
   ...adminFetching,
   ...featureIsolation,
 );

@@ -39,11 +39,6 @@ export default defineConfig({
     assetsDir: 'assets',
     rolldownOptions: {
       input: { app: fileURLToPath(new URL('./src/client/app.html', import.meta.url)) },
-      output: {
-        // zod and its configuration in one chunk, so jitless is set before any chunk creates a
-        // schema (see src/client/lib/zod-jitless.ts).
-        codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|zod-jitless\.ts$/ }] },
-      },
       onwarn(warning, warn) {
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return; // "use client" in libraries
         warn(warning);

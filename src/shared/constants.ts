@@ -96,3 +96,127 @@ export const ANALYTICS_MAX_RANGE_DAYS = 731;
 /** The analytics session id kept in browser storage (docs/product-rules.md, "Analytics"). */
 export const ANALYTICS_SESSION_KEY = 'analytics_session_id';
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+// Values the browser needs without zod (a schema module re-exports the ones it is about).
+
+/** A person's role on the team, and how the product names it. */
+export const ROLES = ['owner', 'staff'] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', staff: 'Staff' };
+
+/** What a password reset link that was used, or is too old, says. */
+export const RESET_LINK_NOT_VALID = 'This reset link is not valid any more: it was used, or is older than 30 minutes. Ask for a new one.';
+
+/** Longest note: a call's minutes pasted whole fit. */
+export const NOTE_MAX_LENGTH = 20_000;
+
+/** The longest property address and follow-up note a lead's deal fields take. */
+export const LEAD_DEAL_LIMITS = { propertyAddress: 500, followUpNote: 200 } as const;
+
+/** How the Leads Manager sorts. */
+export const LEAD_SORTS = ['name', 'status', 'created', 'next_step'] as const;
+export type LeadSort = (typeof LEAD_SORTS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+
+/** The 400's message when `created_from` is after `created_to`. */
+export const DATE_RANGE_MESSAGE = 'The start date must be on or before the end date.';
+
+/** What a by-source row groups by: the referring site, the UTM source/medium/campaign, or the landing page. */
+export const ANALYTICS_SOURCE_GROUPS = ['referrer', 'utm', 'landing'] as const;
+export type AnalyticsSourceGroup = (typeof ANALYTICS_SOURCE_GROUPS)[number];
+
+/**
+ * Where a lead came from, as the leads list filters it: a group of visits (with its value), a
+ * lead entered by staff or imported (`offline`), or a lead from the website form whose visit
+ * was not recorded (`unrecorded`: the visitor asked not to be tracked, or blocked the tracker).
+ */
+export const LEAD_ORIGINS = [...ANALYTICS_SOURCE_GROUPS, 'offline', 'unrecorded'] as const;
+export type LeadOrigin = (typeof LEAD_ORIGINS)[number];
+
+/**
+ * The longest value a sources row can carry: a UTM row's three values at their longest, each
+ * character escaped as JSON at its widest (\uXXXX), with the brackets, quotes and commas.
+ */
+export const ORIGIN_VALUE_MAX = 3 * 6 * ANALYTICS_TEXT_LIMITS.utm + 16;
+
+/**
+ * The funnel's step between sending the form and becoming a client: the one every client the
+ * funnel counts passed through. What counts is one rule in the server (HAD_CONVERSATION in
+ * db/queries/analytics-report.ts: today a call booked and not cancelled); it and these words
+ * change together when more kinds of conversation count.
+ */
+export const FUNNEL_CONVERSATION = {
+  /** The step's name on the funnel. */
+  label: 'Booked a call',
+  /** What a client outside the funnel lacked: "2 clients won without a call…". */
+  without: 'without a call',
+} as const;
+
+/** The fields a merge chooses between, in the chooser's order, with their labels. */
+export const MERGE_FIELDS = [
+  ['full_name', 'Name'],
+  ['phone', 'Phone'],
+  ['property_types', 'Property type'],
+  ['status', 'Status'],
+  ['owner_id', 'Owner'],
+  ['property_address', 'Property address'],
+  ['target_closing_date', 'Target closing date'],
+  ['estimated_fee_cents', 'Estimated fee'],
+  ['follow_up', 'Next step'],
+] as const;
+export type MergeField = (typeof MERGE_FIELDS)[number][0];
+
+/**
+ * What the audit log records. One name per kind of act; the Audit log page filters by them
+ * and shows each with its label.
+ */
+export const AUDIT_ACTIONS = {
+  sign_in: 'Signed in',
+  sign_in_failed: 'Failed sign-in',
+  two_factor_failed: 'Wrong two-factor code',
+  sign_out: 'Signed out',
+  session_ended: 'Ended a session',
+  first_owner_created: 'Created the first owner',
+  account_created: 'Created an account',
+  password_changed: 'Changed password',
+  password_reset_requested: 'Asked for a password reset',
+  password_reset: 'Reset password',
+  email_changed: 'Changed email',
+  profile_changed: 'Changed name or phone',
+  two_factor_enabled: 'Turned on two-factor',
+  two_factor_disabled: 'Turned off two-factor',
+  recovery_codes_regenerated: 'New recovery codes',
+  recovery_code_used: 'Used a recovery code',
+  invite_sent: 'Invited',
+  invite_revoked: 'Withdrew an invitation',
+  invite_accepted: 'Accepted an invitation',
+  role_changed: 'Changed a role',
+  account_deactivated: 'Deactivated an account',
+  account_reactivated: 'Reactivated an account',
+  account_removed: 'Removed an account',
+  lead_created: 'Created a lead',
+  lead_updated: 'Updated a lead',
+  lead_deleted: 'Deleted a lead',
+  leads_merged: 'Merged leads',
+  lead_exported: 'Exported a lead’s data',
+  lead_erased: 'Erased a lead',
+  leads_exported: 'Exported leads (CSV)',
+  leads_imported: 'Imported leads',
+  appointment_created: 'Scheduled an appointment',
+  appointment_updated: 'Updated an appointment',
+  appointment_deleted: 'Deleted an appointment',
+  appointments_bulk_cancelled: 'Cancelled website bookings in bulk',
+  settings_changed: 'Changed settings',
+  backup: 'Made a backup',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/**
+ * Percent change, one decimal; 100% when the previous count is zero and this one is not, and
+ * null when both are zero: nothing happened, so there is no change to show (docs/product-rules.md, "Analytics").
+ */
+export function percentChange(current: number, previous: number): number | null {
+  if (previous === 0) return current === 0 ? null : 100;
+  return Math.round(((current - previous) / previous) * 1000) / 10;
+}

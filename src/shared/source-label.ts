@@ -1,4 +1,24 @@
-import { DIRECT_SOURCE, parseUtmValue, type LeadOrigin } from './schemas/analytics-report.ts';
+import type { LeadOrigin } from './constants.ts';
+
+/**
+ * The referring-site value of visits without a referrer (typed, bookmarked, or hidden by the
+ * browser): what the tracker's ingestion stores for them, and the row that also takes the few
+ * visits whose first recorded page had no source at all.
+ */
+export const DIRECT_SOURCE = 'Direct';
+
+/** A UTM row's value: its source, medium and campaign ('' for none), as one JSON text. */
+export const utmValue = (source: string, medium: string, campaign: string) => JSON.stringify([source, medium, campaign]);
+export function parseUtmValue(value: string): [string, string, string] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) && parsed.length === 3 && parsed.every((v) => typeof v === 'string')
+      ? (parsed as [string, string, string])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export const OFFLINE_LABEL = 'Offline / entered by staff';
 export const UNRECORDED_LABEL = 'Website, visit not recorded';

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PROPERTY_TYPES } from '../constants.ts';
+import { ANALYTICS_MAX_RANGE_DAYS, APPOINTMENT_TYPES, PROPERTY_TYPES } from '../constants.ts';
+import { checkAppointmentForm } from './appointment.ts';
+import { checkDateRange } from './calendar.ts';
 import { profileRequestSchema } from '../schemas/account.ts';
+import { analyticsRangeQuerySchema } from '../schemas/analytics-report.ts';
+import { createAppointmentRequestSchema } from '../schemas/appointment.ts';
 import { loginRequestSchema } from '../schemas/auth.ts';
 import { fieldErrors } from '../schemas/error.ts';
 import { leadFieldsSchema } from '../schemas/lead.ts';
@@ -69,7 +73,10 @@ const leadInput = fc.record(
   { requiredKeys: [] },
 );
 
-const serverVerdict = (schema: typeof leadFieldsSchema | typeof loginRequestSchema | typeof profileRequestSchema, input: unknown) => {
+type Schema = {
+  safeParse: (input: unknown) => { success: true; data: unknown } | { success: false; error: Parameters<typeof fieldErrors>[0] };
+};
+const serverVerdict = (schema: Schema, input: unknown) => {
   const parsed = schema.safeParse(input);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrors(parsed.error) };
 };
@@ -102,6 +109,76 @@ describe('the browser checkers and the server schemas', () => {
           expect(checkProfile(input)).toEqual(serverVerdict(profileRequestSchema, input));
         },
       ),
+      { numRuns: 3000 },
+    );
+  });
+
+  // Days and times as a date input, a URL or a person types them: real, impossible, half-typed, padded.
+  const dayText = fc.oneof(
+    fc.constantFrom(
+      '2026-03-08',
+      '2026-02-30',
+      '2024-02-29',
+      '1899-12-31',
+      '2200-12-31',
+      ' 2026-11-01 ',
+      '2026-1-5',
+      '',
+      ' ',
+      '2026-11-01\u0000',
+    ),
+    fc.date({ min: new Date('1890-01-01'), max: new Date('2210-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    formText,
+  );
+  const timeText = fc.oneof(fc.constantFrom('09:30', '23:59', '24:00', '9:30', ' 10:00 ', '', '12:60'), formText);
+  const uuidText = fc.oneof(
+    fc.uuid({ version: [1, 4, 7] }),
+    fc.constantFrom('', ' ', '00000000-0000-0000-0000-000000000000', 'not-a-lead'),
+    formText,
+  );
+  const minutes = fc.oneof(
+    fc.integer({ min: -10, max: 600 }),
+    fc.constantFrom(0, 4, 5, 480, 481, 30.5, Number.NaN, Number.POSITIVE_INFINITY, -0, 1e20, Number.MAX_SAFE_INTEGER + 2),
+    fc.double(),
+  );
+
+  it('agree on every Schedule Appointment form input', () => {
+    const input = fc.record(
+      {
+        lead_id: maybe(uuidText),
+        date: maybe(dayText),
+        time: maybe(timeText),
+        type: maybe(fc.oneof(fc.constantFrom(...APPOINTMENT_TYPES, '', 'call', 'Coffee'), formText)),
+        notes: fc.oneof(maybe(formText), fc.constant(null), around(5000)),
+        duration_minutes: maybe(minutes),
+        location: fc.oneof(maybe(formText), fc.constant(null), around(200)),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(input, (values) => {
+        expect(checkAppointmentForm(values)).toEqual(serverVerdict(createAppointmentRequestSchema, values));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agree on every custom range of days (the Analytics period picker and its URL)', () => {
+    const edge = fc.date({ min: new Date('2020-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).chain((start) =>
+      fc.integer({ min: -3, max: ANALYTICS_MAX_RANGE_DAYS + 2 }).map((days) => ({
+        from: start.toISOString().slice(0, 10),
+        to: new Date(start.getTime() + (days - 1) * 86_400_000).toISOString().slice(0, 10),
+      })),
+    );
+    const input = fc.oneof(fc.record({ from: maybe(dayText), to: maybe(dayText) }, { requiredKeys: [] }), edge);
+    fc.assert(
+      fc.property(input, (range) => {
+        const server = serverVerdict(analyticsRangeQuerySchema, range);
+        const browser = checkDateRange(range, ANALYTICS_MAX_RANGE_DAYS);
+        // The schema keeps every key it knows (days and period, absent here); the checker only the two days.
+        expect(browser).toEqual(server.ok ? { ok: true, value: { from: range.from?.trim(), to: range.to?.trim() } } : server);
+        if (server.ok) expect(server.value).toMatchObject(browser.ok ? browser.value : {});
+      }),
       { numRuns: 3000 },
     );
   });

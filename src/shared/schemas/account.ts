@@ -3,6 +3,9 @@ import { LOGIN_RULES } from '../rules/login.ts';
 import { CONFIRM_REQUIRED, PASSWORDS_DIFFER } from '../rules/new-password.ts';
 import { PROFILE_RULES } from '../rules/profile.ts';
 import { zodText } from './text.ts';
+import { RESET_LINK_NOT_VALID } from '../constants.ts';
+
+export { RESET_LINK_NOT_VALID };
 
 /** The account page's and the password reset's contract. */
 
@@ -64,4 +67,3 @@ export const passwordResetConfirmSchema = z
   })
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER })
   .meta({ id: 'PasswordResetConfirm' });
-export const RESET_LINK_NOT_VALID = 'This reset link is not valid any more: it was used, or is older than 30 minutes. Ask for a new one.';

@@ -1,7 +1,20 @@
 import * as z from 'zod';
-import { ANALYTICS_MAX_RANGE_DAYS, ANALYTICS_PERIODS, ANALYTICS_TEXT_LIMITS } from '../constants.ts';
-import { utcDay } from '../zoned-time.ts';
+import { DATE_RANGE_MESSAGES, daysInRange } from '../rules/calendar.ts';
+import { DIRECT_SOURCE, parseUtmValue, utmValue } from '../source-label.ts';
 import { dateSchema } from './appointment.ts';
+import {
+  ANALYTICS_MAX_RANGE_DAYS,
+  ANALYTICS_PERIODS,
+  ANALYTICS_SOURCE_GROUPS,
+  FUNNEL_CONVERSATION,
+  LEAD_ORIGINS,
+  ORIGIN_VALUE_MAX,
+  type AnalyticsSourceGroup,
+  type LeadOrigin,
+} from '../constants.ts';
+
+export { ANALYTICS_SOURCE_GROUPS, LEAD_ORIGINS, ORIGIN_VALUE_MAX, FUNNEL_CONVERSATION };
+export type { AnalyticsSourceGroup, LeadOrigin };
 
 /**
  * The Analytics report: the funnel, the sources table and the daily trend of a range of
@@ -10,46 +23,10 @@ import { dateSchema } from './appointment.ts';
  * (referring site, UTM, landing page) to every lead they send: first-touch attribution.
  */
 
-/** What a by-source row groups by: the referring site, the UTM source/medium/campaign, or the landing page. */
-export const ANALYTICS_SOURCE_GROUPS = ['referrer', 'utm', 'landing'] as const;
-export type AnalyticsSourceGroup = (typeof ANALYTICS_SOURCE_GROUPS)[number];
-
-/**
- * Where a lead came from, as the leads list filters it: a group of visits (with its value), a
- * lead entered by staff or imported (`offline`), or a lead from the website form whose visit
- * was not recorded (`unrecorded`: the visitor asked not to be tracked, or blocked the tracker).
- */
-export const LEAD_ORIGINS = [...ANALYTICS_SOURCE_GROUPS, 'offline', 'unrecorded'] as const;
-export type LeadOrigin = (typeof LEAD_ORIGINS)[number];
-
-/**
- * The referring-site value of visits without a referrer (typed, bookmarked, or hidden by the
- * browser): what the tracker's ingestion stores for them, and the row that also takes the few
- * visits whose first recorded page had no source at all.
- */
-export const DIRECT_SOURCE = 'Direct';
-
-/**
- * The longest value a sources row can carry: a UTM row's three values at their longest, each
- * character escaped as JSON at its widest (\uXXXX), with the brackets, quotes and commas.
- */
-export const ORIGIN_VALUE_MAX = 3 * 6 * ANALYTICS_TEXT_LIMITS.utm + 16;
-
-/** A UTM row's value: its source, medium and campaign ('' for none), as one JSON text. */
-export const utmValue = (source: string, medium: string, campaign: string) => JSON.stringify([source, medium, campaign]);
-export function parseUtmValue(value: string): [string, string, string] | undefined {
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) && parsed.length === 3 && parsed.every((v) => typeof v === 'string')
-      ? (parsed as [string, string, string])
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { DIRECT_SOURCE, parseUtmValue, utmValue };
 
 /** Days from `from` to `to`, both included. */
-export const rangeDays = (from: string, to: string) => (utcDay(to) - utcDay(from)) / 86_400_000 + 1;
+export const rangeDays = daysInRange;
 
 /**
  * A range: `from` and `to` (YYYY-MM-DD, both included), a preset `period` (as the summary
@@ -71,15 +48,15 @@ type RangeInput = { from?: string | undefined; to?: string | undefined; days?: n
 function withRangeChecks<T extends z.ZodObject<typeof rangeShape>>(schema: T) {
   return schema
     .refine((r: RangeInput) => r.days !== undefined || r.period !== undefined || (r.from !== undefined && r.to !== undefined), {
-      message: 'Choose the days: from and to, a period or a number of days',
+      message: DATE_RANGE_MESSAGES.missing,
       path: ['from'],
     })
     .refine((r: RangeInput) => !r.from || !r.to || r.from <= r.to, {
-      message: 'The start date must be on or before the end date',
+      message: DATE_RANGE_MESSAGES.order,
       path: ['to'],
     })
     .refine((r: RangeInput) => !r.from || !r.to || r.from > r.to || rangeDays(r.from, r.to) <= ANALYTICS_MAX_RANGE_DAYS, {
-      message: 'Choose a range of at most 2 years',
+      message: DATE_RANGE_MESSAGES.tooLong,
       path: ['from'],
     });
 }
@@ -93,19 +70,6 @@ export const analyticsSourcesQuerySchema = withRangeChecks(
     group: z.enum(ANALYTICS_SOURCE_GROUPS, { error: 'Group must be referrer, utm or landing' }).default('referrer'),
   }),
 );
-
-/**
- * The funnel's step between sending the form and becoming a client: the one every client the
- * funnel counts passed through. What counts is one rule in the server (HAD_CONVERSATION in
- * db/queries/analytics-report.ts: today a call booked and not cancelled); it and these words
- * change together when more kinds of conversation count.
- */
-export const FUNNEL_CONVERSATION = {
-  /** The step's name on the funnel. */
-  label: 'Booked a call',
-  /** What a client outside the funnel lacked: "2 clients won without a call…". */
-  without: 'without a call',
-} as const;
 
 const count = z.number().int();
 

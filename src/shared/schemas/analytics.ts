@@ -1,5 +1,14 @@
 import * as z from 'zod';
-import { ANALYTICS_EVENT_TYPES, ANALYTICS_TEXT_LIMITS, ANALYTICS_PERIODS, MAX_EVENT_SECONDS, SESSION_ID_PATTERN } from '../constants.ts';
+import {
+  ANALYTICS_EVENT_TYPES,
+  ANALYTICS_PERIODS,
+  ANALYTICS_TEXT_LIMITS,
+  MAX_EVENT_SECONDS,
+  percentChange,
+  SESSION_ID_PATTERN,
+} from '../constants.ts';
+
+export { percentChange };
 import { storableText } from './text.ts';
 
 const optionalText = (max: number) => storableText().max(max).optional();
@@ -73,12 +82,3 @@ export const analyticsNowSchema = z
   })
   .meta({ id: 'AnalyticsNow' });
 export type AnalyticsNow = z.infer<typeof analyticsNowSchema>;
-
-/**
- * Percent change, one decimal; 100% when the previous count is zero and this one is not, and
- * null when both are zero: nothing happened, so there is no change to show (docs/product-rules.md, "Analytics").
- */
-export function percentChange(current: number, previous: number): number | null {
-  if (previous === 0) return current === 0 ? null : 100;
-  return Math.round(((current - previous) / previous) * 1000) / 10;
-}

@@ -1,45 +1,40 @@
 import * as z from 'zod';
 import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from '../constants.ts';
+import { APPOINTMENT_MESSAGES as M } from '../rules/appointment.ts';
 import { isCalendarDate, isClockTime } from '../rules/calendar.ts';
 import { storableText } from './text.ts';
 
-export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: 'Appointment type is required' }).meta({ id: 'AppointmentType' });
+export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: M.type }).meta({ id: 'AppointmentType' });
 
 export { isCalendarDate, isClockTime };
 
-export const dateSchema = storableText({ error: 'Date is required' })
+export const dateSchema = storableText({ error: M.date.required })
   .trim()
-  .min(1, { message: 'Date is required', abort: true })
-  .refine(isCalendarDate, 'Invalid date');
+  .min(1, { message: M.date.required, abort: true })
+  .refine(isCalendarDate, M.date.invalid);
 
-export const timeSchema = storableText({ error: 'Time is required' })
+export const timeSchema = storableText({ error: M.time.required })
   .trim()
-  .min(1, { message: 'Time is required', abort: true })
-  .refine(isClockTime, 'Invalid time');
+  .min(1, { message: M.time.required, abort: true })
+  .refine(isClockTime, M.time.invalid);
 
-const notesSchema = storableText().trim().max(LIMITS.message, `Notes must be at most ${LIMITS.message} characters`).optional().nullable();
+const notesSchema = storableText().trim().max(LIMITS.message, M.notes).optional().nullable();
 
 /** How long it lasts: the end is after the start. */
 export const durationSchema = z
-  .number({ error: 'Duration is required' })
-  .int('Duration must be a whole number of minutes')
-  .min(BOOKING_LIMITS.duration.min, `Duration must be at least ${BOOKING_LIMITS.duration.min} minutes`)
-  .max(BOOKING_LIMITS.duration.max, `Duration must be at most ${BOOKING_LIMITS.duration.max} minutes`);
+  .number({ error: M.duration.required })
+  .int(M.duration.whole)
+  .min(BOOKING_LIMITS.duration.min, M.duration.min)
+  .max(BOOKING_LIMITS.duration.max, M.duration.max);
 
-const locationSchema = storableText()
-  .trim()
-  .max(BOOKING_LIMITS.location, `Location must be at most ${BOOKING_LIMITS.location} characters`)
-  .optional()
-  .nullable();
+const locationSchema = storableText().trim().max(BOOKING_LIMITS.location, M.location).optional().nullable();
 
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' }).meta({ id: 'AppointmentStatus' });
 
-/** The Schedule Appointment form and request; its messages are in docs/product-rules.md, "Validation". */
+/** The Schedule Appointment form and request: the rules of rules/appointment.ts (its messages: docs/product-rules.md, "Validation"). */
 export const createAppointmentRequestSchema = z
   .object({
-    lead_id: storableText({ error: 'Please select a lead' })
-      .min(1, { message: 'Please select a lead', abort: true })
-      .pipe(z.uuid('Please select a lead')),
+    lead_id: storableText({ error: M.lead }).min(1, { message: M.lead, abort: true }).pipe(z.uuid(M.lead)),
     date: dateSchema,
     time: timeSchema,
     type: appointmentTypeSchema,

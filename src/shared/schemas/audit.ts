@@ -1,50 +1,9 @@
 import * as z from 'zod';
+import { AUDIT_ACTIONS, type AuditAction } from '../constants.ts';
 
-/**
- * What the audit log records. One name per kind of act; the Audit log page filters by them
- * and shows each with its label.
- */
-export const AUDIT_ACTIONS = {
-  sign_in: 'Signed in',
-  sign_in_failed: 'Failed sign-in',
-  two_factor_failed: 'Wrong two-factor code',
-  sign_out: 'Signed out',
-  session_ended: 'Ended a session',
-  first_owner_created: 'Created the first owner',
-  account_created: 'Created an account',
-  password_changed: 'Changed password',
-  password_reset_requested: 'Asked for a password reset',
-  password_reset: 'Reset password',
-  email_changed: 'Changed email',
-  profile_changed: 'Changed name or phone',
-  two_factor_enabled: 'Turned on two-factor',
-  two_factor_disabled: 'Turned off two-factor',
-  recovery_codes_regenerated: 'New recovery codes',
-  recovery_code_used: 'Used a recovery code',
-  invite_sent: 'Invited',
-  invite_revoked: 'Withdrew an invitation',
-  invite_accepted: 'Accepted an invitation',
-  role_changed: 'Changed a role',
-  account_deactivated: 'Deactivated an account',
-  account_reactivated: 'Reactivated an account',
-  account_removed: 'Removed an account',
-  lead_created: 'Created a lead',
-  lead_updated: 'Updated a lead',
-  lead_deleted: 'Deleted a lead',
-  leads_merged: 'Merged leads',
-  lead_exported: 'Exported a lead’s data',
-  lead_erased: 'Erased a lead',
-  leads_exported: 'Exported leads (CSV)',
-  leads_imported: 'Imported leads',
-  appointment_created: 'Scheduled an appointment',
-  appointment_updated: 'Updated an appointment',
-  appointment_deleted: 'Deleted an appointment',
-  appointments_bulk_cancelled: 'Cancelled website bookings in bulk',
-  settings_changed: 'Changed settings',
-  backup: 'Made a backup',
-} as const;
+export { AUDIT_ACTIONS };
+export type { AuditAction };
 
-export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const auditActionSchema = z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]).meta({ id: 'AuditAction' });
 
 /** What an entry is about. */

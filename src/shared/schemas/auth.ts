@@ -1,6 +1,10 @@
 import * as z from 'zod';
 import { LOGIN_RULES } from '../rules/login.ts';
 import { zodText } from './text.ts';
+import { ROLES, ROLE_LABEL, type Role } from '../constants.ts';
+
+export { ROLES, ROLE_LABEL };
+export type { Role };
 
 /** The sign-in request: the rules of the sign-in form (rules/login.ts). */
 export const loginRequestSchema = z
@@ -9,10 +13,7 @@ export const loginRequestSchema = z
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** Owners manage the team and the settings; staff do everything else an admin does. */
-export const ROLES = ['owner', 'staff'] as const;
 export const roleSchema = z.enum(ROLES).meta({ id: 'Role' });
-export type Role = z.infer<typeof roleSchema>;
-export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', staff: 'Staff' };
 
 export const currentUserSchema = z
   .object({

@@ -1,5 +1,9 @@
 import * as z from 'zod';
 import { leadSchema } from './lead.ts';
+import { MERGE_FIELDS, type MergeField } from '../constants.ts';
+
+export { MERGE_FIELDS };
+export type { MergeField };
 
 /**
  * A person's data requests and their duplicates: "Export everything", "Erase", deleting a lead
@@ -180,20 +184,6 @@ export type AppointmentCounts = z.infer<typeof appointmentCountsSchema>;
 
 export const duplicatesResponseSchema = z.object({ leads: z.array(leadSchema) }).meta({ id: 'DuplicatesResponse' });
 export type DuplicatesResponse = z.infer<typeof duplicatesResponseSchema>;
-
-/** The fields a merge chooses between, in the chooser's order, with their labels. */
-export const MERGE_FIELDS = [
-  ['full_name', 'Name'],
-  ['phone', 'Phone'],
-  ['property_types', 'Property type'],
-  ['status', 'Status'],
-  ['owner_id', 'Owner'],
-  ['property_address', 'Property address'],
-  ['target_closing_date', 'Target closing date'],
-  ['estimated_fee_cents', 'Estimated fee'],
-  ['follow_up', 'Next step'],
-] as const;
-export type MergeField = (typeof MERGE_FIELDS)[number][0];
 
 const side = z.enum(['this', 'other'], { error: 'Choose this or other' });
 

@@ -1,14 +1,14 @@
 import * as z from 'zod';
 import { storableText } from './text.ts';
 import { leadStatusSchema } from './lead.ts';
+import { NOTE_MAX_LENGTH } from '../constants.ts';
+
+export { NOTE_MAX_LENGTH };
 
 /**
  * The lead page's contract beyond the lead itself: its timeline, its notes, and the admins
  * a lead can be given to.
  */
-
-/** Longest note: a call's minutes pasted whole fit. */
-export const NOTE_MAX_LENGTH = 20_000;
 
 export const noteBodySchema = storableText({ error: 'Note is required' })
   .trim()

@@ -1,9 +1,21 @@
 import * as z from 'zod';
-import { LEAD_STATUSES, PROPERTY_TYPES, SESSION_ID_PATTERN } from '../constants.ts';
+import {
+  DATE_RANGE_MESSAGE,
+  LEAD_DEAL_LIMITS,
+  LEAD_SORTS,
+  LEAD_STATUSES,
+  PROPERTY_TYPES,
+  SESSION_ID_PATTERN,
+  SORT_DIRECTIONS,
+  type LeadSort,
+} from '../constants.ts';
 import { LEAD_FIELD_RULES, PROPERTY_TYPE_MESSAGES } from '../rules/lead-fields.ts';
 import { LEAD_ORIGINS, ORIGIN_VALUE_MAX } from './analytics-report.ts';
 import { dateSchema } from './appointment.ts';
 import { storableText, zodText } from './text.ts';
+
+export { LEAD_DEAL_LIMITS, LEAD_SORTS, SORT_DIRECTIONS, DATE_RANGE_MESSAGE };
+export type { LeadSort };
 
 /**
  * The lead contract. The fields a person types follow the rules in rules/lead-fields.ts,
@@ -81,7 +93,6 @@ const blankIsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
 
 /** The largest estimated fee, in cents ($1,000,000,000). */
 export const MAX_FEE_CENTS = 100_000_000_000;
-export const LEAD_DEAL_LIMITS = { propertyAddress: 500, followUpNote: 200 } as const;
 
 /** What staff add about the deal (never on the public form); all optional, null clears. */
 export const leadDealFieldsSchema = z
@@ -194,10 +205,6 @@ export const leadIdParamSchema = z.object({ id: z.uuid('Invalid lead id') });
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(values).optional());
 
-export const LEAD_SORTS = ['name', 'status', 'created', 'next_step'] as const;
-export type LeadSort = (typeof LEAD_SORTS)[number];
-export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
-
 /** Most leads one bulk action takes. */
 export const MAX_SELECTED_LEADS = 500;
 /**
@@ -205,9 +212,6 @@ export const MAX_SELECTED_LEADS = 500;
  * well inside a server's request-line limit (Node's is 16 KB). A page holds at most 100.
  */
 export const MAX_EXPORT_IDS = 200;
-
-/** The 400's message when `created_from` is after `created_to`. */
-export const DATE_RANGE_MESSAGE = 'The start date must be on or before the end date.';
 
 /** An optional date filter: '' is no filter. */
 const optionalDate = z.preprocess((v) => (v === '' ? undefined : v), dateSchema.optional());

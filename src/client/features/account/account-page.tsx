@@ -1,10 +1,10 @@
+import { ROLE_LABEL } from '#shared/constants';
 import { useState } from 'react';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
 import { checkProfile } from '#shared/rules/profile';
 import { checkText } from '#shared/rules/text';
 import type { ChangeEmail, ChangePassword } from '#shared/schemas/account';
-import { ROLE_LABEL } from '#shared/schemas/auth';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';

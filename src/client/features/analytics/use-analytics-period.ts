@@ -1,6 +1,12 @@
 import { useSearchParams } from 'react-router';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
-import { analyticsRangeQuerySchema, ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup } from '#shared/schemas/analytics-report';
+import {
+  ANALYTICS_MAX_RANGE_DAYS,
+  ANALYTICS_PERIODS,
+  ANALYTICS_SOURCE_GROUPS,
+  type AnalyticsPeriod,
+  type AnalyticsSourceGroup,
+} from '#shared/constants';
+import { checkDateRange } from '#shared/rules/calendar';
 import type { ReportRange } from './api/get-analytics-report.ts';
 
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriod = '7d';
@@ -16,9 +22,9 @@ export type AnalyticsView =
 function readView(params: URLSearchParams): AnalyticsView {
   const value = params.get('period');
   if (value === CUSTOM_PERIOD) {
-    const custom = analyticsRangeQuerySchema.safeParse({ from: params.get('from') ?? undefined, to: params.get('to') ?? undefined });
-    if (custom.success && custom.data.from && custom.data.to) {
-      const { from, to } = custom.data;
+    const custom = checkDateRange({ from: params.get('from') ?? undefined, to: params.get('to') ?? undefined }, ANALYTICS_MAX_RANGE_DAYS);
+    if (custom.ok) {
+      const { from, to } = custom.value;
       return { kind: 'custom', from, to, range: { from, to } };
     }
   }

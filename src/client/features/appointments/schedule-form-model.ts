@@ -1,5 +1,5 @@
-import '#client/lib/zod-jitless.ts';
-import { createAppointmentRequestSchema, type Appointment, type CreateAppointmentRequest } from '#shared/schemas/appointment';
+import { checkAppointmentForm } from '#shared/rules/appointment';
+import type { Appointment, CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { ApiError } from '#client/lib/api-client.ts';
 import type { FormCheck, FormErrors } from '#client/lib/use-checked-form.ts';
 
@@ -39,17 +39,11 @@ export const formOf = (a: Appointment): ScheduleFormValues => ({
 const FIELDS = Object.keys(EMPTY_SCHEDULE_FORM) as (keyof ScheduleFormValues)[];
 const isFormField = (key: string): key is keyof ScheduleFormValues => (FIELDS as string[]).includes(key);
 
-/** Validates with the shared contract, so the messages are the server's (docs/product-rules.md, "Validation"). */
+/** Checks with the shared rules, so the messages are the server's (docs/product-rules.md, "Validation"). */
 export const checkScheduleForm = (values: ScheduleFormValues): FormCheck<ScheduleFormValues, CreateAppointmentRequest> => {
   const duration = values.duration_minutes.trim();
-  const parsed = createAppointmentRequestSchema.safeParse({ ...values, duration_minutes: duration === '' ? undefined : Number(duration) });
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const errors: FormErrors<ScheduleFormValues> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? '');
-    if (isFormField(field) && !errors[field]) errors[field] = issue.message;
-  }
-  return { ok: false, errors };
+  const checked = checkAppointmentForm({ ...values, duration_minutes: duration === '' ? undefined : Number(duration) });
+  return checked.ok ? { ok: true, value: checked.value } : { ok: false, errors: checked.errors as FormErrors<ScheduleFormValues> };
 };
 
 /** A 400's or 422's field messages, keyed by the form's fields (others are dropped). */

@@ -1,5 +1,5 @@
+import { ROLE_LABEL } from '#shared/constants';
 import { useNavigate, useParams } from 'react-router';
-import { ROLE_LABEL } from '#shared/schemas/auth';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';

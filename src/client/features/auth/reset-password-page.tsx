@@ -1,5 +1,5 @@
+import { RESET_LINK_NOT_VALID } from '#shared/constants';
 import { useNavigate, useParams } from 'react-router';
-import { RESET_LINK_NOT_VALID } from '#shared/schemas/account';
 import { ApiError } from '#client/lib/api-client.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';

@@ -1,6 +1,6 @@
+import { MERGE_FIELDS, type MergeField } from '#shared/constants';
 import { propertyTypesLabel } from '#shared/property-type-label';
 import type { Lead } from '#shared/schemas/lead';
-import { MERGE_FIELDS, type MergeField } from '#shared/schemas/lead-privacy';
 import { formatDate } from '#client/lib/format.ts';
 
 /** The merge chooser's fields: each one's label, and how a lead's value of it reads. */

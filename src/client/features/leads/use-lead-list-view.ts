@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { useRouterLocationNow } from '#client/lib/use-router-location-now.ts';
-import { LEAD_STATUSES, PROPERTY_TYPES } from '#shared/constants';
-import { LEAD_ORIGINS, ORIGIN_VALUE_MAX } from '#shared/schemas/analytics-report';
-import { LEAD_SORTS, type LeadSort } from '#shared/schemas/lead';
+import { LEAD_ORIGINS, LEAD_SORTS, LEAD_STATUSES, type LeadSort, ORIGIN_VALUE_MAX, PROPERTY_TYPES } from '#shared/constants';
 import { defaultDirection, type LeadListView, type SortDirection } from './api/get-leads.ts';
 
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -1,5 +1,6 @@
+import { AUDIT_ACTIONS, type AuditAction } from '#shared/constants';
 import { Link, useSearchParams } from 'react-router';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntryView } from '#shared/schemas/audit';
+import type { AuditEntryView } from '#shared/schemas/audit';
 import { Download } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';

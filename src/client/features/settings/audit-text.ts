@@ -1,5 +1,6 @@
+import { AUDIT_ACTIONS } from '#shared/constants';
 import { propertyTypesLabel } from '#shared/property-type-label';
-import { AUDIT_ACTIONS, type AuditEntryView } from '#shared/schemas/audit';
+import type { AuditEntryView } from '#shared/schemas/audit';
 import { deviceName } from '#shared/device-name';
 
 /**

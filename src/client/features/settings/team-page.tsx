@@ -1,7 +1,7 @@
+import { ROLES, ROLE_LABEL, type Role } from '#shared/constants';
 import { useRef, useState, type FormEvent } from 'react';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkText } from '#shared/rules/text';
-import { ROLE_LABEL, ROLES, type Role } from '#shared/schemas/auth';
 import type { Invite, InviteCreated } from '#shared/schemas/team';
 import { Copy } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';

@@ -1,5 +1,5 @@
+import { percentChange } from '#shared/constants';
 import { useState } from 'react';
-import { percentChange } from '#shared/schemas/analytics';
 import type { AnalyticsReport, AnalyticsTotals } from '#shared/schemas/analytics-report';
 import { formatDate } from '#client/lib/format.ts';
 import { formatChange } from '../analytics-format.ts';

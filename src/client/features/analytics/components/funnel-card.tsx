@@ -1,4 +1,5 @@
-import { FUNNEL_CONVERSATION, type AnalyticsFunnel } from '#shared/schemas/analytics-report';
+import { FUNNEL_CONVERSATION } from '#shared/constants';
+import type { AnalyticsFunnel } from '#shared/schemas/analytics-report';
 
 const STEPS = [
   { key: 'visitors', label: 'Visitors' },

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
-import { analyticsRangeQuerySchema } from '#shared/schemas/analytics-report';
+import { ANALYTICS_MAX_RANGE_DAYS, ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '#shared/constants';
+import { checkDateRange } from '#shared/rules/calendar';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { CUSTOM_PERIOD, type AnalyticsView } from '../use-analytics-period.ts';
@@ -10,15 +10,9 @@ type Errors = { from?: string; to?: string };
 
 /** The messages of the API's own range rules, shown under the field they concern. */
 function rangeErrors(from: string, to: string): Errors {
-  const result = analyticsRangeQuerySchema.safeParse({ from: from || undefined, to: to || undefined });
   if (!from || !to) return { ...(!from && { from: 'Date is required' }), ...(!to && { to: 'Date is required' }) };
-  if (result.success) return {};
-  const errors: Errors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] === 'to' ? 'to' : 'from';
-    errors[field] ??= issue.message;
-  }
-  return errors;
+  const checked = checkDateRange({ from, to }, ANALYTICS_MAX_RANGE_DAYS);
+  return checked.ok ? {} : checked.errors;
 }
 
 /**

@@ -1,12 +1,8 @@
+import { ANALYTICS_SOURCE_GROUPS, type AnalyticsSourceGroup } from '#shared/constants';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { csvRow } from '#shared/csv-write';
-import {
-  ANALYTICS_SOURCE_GROUPS,
-  type AnalyticsSourceGroup,
-  type AnalyticsSourceRow,
-  type AnalyticsSources,
-} from '#shared/schemas/analytics-report';
+import type { AnalyticsSourceRow, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { Download } from '#client/components/icons.tsx';
 import { formatCents } from '#client/lib/money.ts';
 import { sourceLabel } from '#shared/source-label';

@@ -1,10 +1,11 @@
+import { LEAD_DEAL_LIMITS } from '#shared/constants';
 import { useState, type FormEvent } from 'react';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { LEAD_DEAL_LIMITS, type LeadDetail, type UpdateLeadRequest } from '#shared/schemas/lead';
+import type { LeadDetail, UpdateLeadRequest } from '#shared/schemas/lead';
 import { ApiError } from '#client/lib/api-client.ts';
 import { centsToInput, parseDollars } from '#client/lib/money.ts';
 import { usePatchLead } from '../api/patch-lead.ts';

@@ -1,7 +1,6 @@
 import { Download, Search, SlidersHorizontal } from '#client/components/icons.tsx';
 import { useId, useState } from 'react';
-import { LEAD_STATUSES } from '#shared/constants';
-import { DATE_RANGE_MESSAGE } from '#shared/schemas/lead';
+import { DATE_RANGE_MESSAGE, LEAD_STATUSES } from '#shared/constants';
 import { leadFilterParams, validRange, type LeadListView } from '../api/get-leads.ts';
 import { PROPERTY_TYPE_OPTIONS } from '#client/lib/lead-form.ts';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';

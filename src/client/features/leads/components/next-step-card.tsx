@@ -1,7 +1,8 @@
+import { LEAD_DEAL_LIMITS } from '#shared/constants';
 import { useState, type FormEvent } from 'react';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { LEAD_DEAL_LIMITS, type LeadDetail } from '#shared/schemas/lead';
+import type { LeadDetail } from '#shared/schemas/lead';
 import { ApiError } from '#client/lib/api-client.ts';
 import { followUpText, isOverdue, localDate } from '#client/lib/follow-up.ts';
 import { usePatchLead } from '../api/patch-lead.ts';

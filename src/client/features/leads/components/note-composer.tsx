@@ -1,7 +1,7 @@
+import { NOTE_MAX_LENGTH } from '#shared/constants';
 import { useState, type FormEvent } from 'react';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { NOTE_MAX_LENGTH } from '#shared/schemas/lead-workspace';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAddNote } from '../api/notes.ts';
 import { Button } from '#client/components/ui/button.tsx';

@@ -1,8 +1,9 @@
+import { NOTE_MAX_LENGTH } from '#shared/constants';
 import { useState } from 'react';
 import { ConfirmDialog } from '#client/components/ui/lazy-dialog.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { NOTE_MAX_LENGTH, type Note } from '#shared/schemas/lead-workspace';
+import type { Note } from '#shared/schemas/lead-workspace';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useDeleteNote, useUpdateNote } from '../api/notes.ts';
 import { EntryMeta } from './entry-meta.tsx';

@@ -5,8 +5,8 @@ import {
   LEAD_IMPORT_MAX_ROWS,
   LEAD_IMPORT_REQUIRED,
   type LeadImportField,
-  type LeadImportRow,
-} from '#shared/schemas/lead-import';
+} from '#shared/lead-import-fields';
+import type { LeadImportRow } from '#shared/schemas/lead-import';
 
 /**
  * The browser's half of the lead import (docs/product-rules.md, "Importing leads"): read the

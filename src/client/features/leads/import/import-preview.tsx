@@ -1,9 +1,5 @@
-import {
-  LEAD_IMPORT_FIELD_LABELS,
-  type LeadImportDuplicates,
-  type LeadImportResult,
-  type LeadImportRowError,
-} from '#shared/schemas/lead-import';
+import { LEAD_IMPORT_FIELD_LABELS } from '#shared/lead-import-fields';
+import type { LeadImportDuplicates, LeadImportResult, LeadImportRowError } from '#shared/schemas/lead-import';
 import { FIRST_DATA_ROW, type ColumnMapping, type ImportFile } from './import-file.ts';
 
 /** Rows shown from the top of the file; every row with an error is shown too. */

@@ -1,13 +1,7 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  LEAD_IMPORT_FIELDS,
-  LEAD_IMPORT_FIELD_LABELS,
-  LEAD_IMPORT_MAX_ROWS,
-  LEAD_IMPORT_REQUIRED,
-  type LeadImportDuplicates,
-  type LeadImportResult,
-} from '#shared/schemas/lead-import';
+import { LEAD_IMPORT_FIELDS, LEAD_IMPORT_FIELD_LABELS, LEAD_IMPORT_MAX_ROWS, LEAD_IMPORT_REQUIRED } from '#shared/lead-import-fields';
+import type { LeadImportDuplicates, LeadImportResult } from '#shared/schemas/lead-import';
 import { ArrowLeft } from '#client/components/icons.tsx';
 import { FieldError } from '#client/components/ui/form-field.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';

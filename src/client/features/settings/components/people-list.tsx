@@ -1,5 +1,5 @@
+import { ROLES, ROLE_LABEL, type Role } from '#shared/constants';
 import { useState } from 'react';
-import { ROLE_LABEL, ROLES, type Role } from '#shared/schemas/auth';
 import type { TeamMember } from '#shared/schemas/team';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
