@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
-import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { publicAliases } from './vite.public.config.ts';
 
 /** In dev, page requests for the admin app's paths get its shell (the server does this in production). */
 function adminDevShell(): Plugin {
@@ -22,13 +22,16 @@ function adminDevShell(): Plugin {
 }
 
 /**
- * The admin app (/login, /dashboard/*): React 19, a single-page app served as app.html.
- * Built after the public pages into the same dist/client (so emptyOutDir is off).
+ * The admin app (/login, /dashboard/*): React components built with Preact (`preact/compat`,
+ * the public pages' aliases; docs/decisions/010-preact-for-the-admin-app.md), a single-page
+ * app served as app.html. Built after the public pages into the same dist/client (so
+ * emptyOutDir is off).
  */
 export default defineConfig({
   root: fileURLToPath(new URL('./src/client', import.meta.url)),
   publicDir: false,
-  plugins: [react(), tailwindcss(), adminDevShell()],
+  resolve: { alias: publicAliases },
+  plugins: [tailwindcss(), adminDevShell()],
   server: {
     port: 5174,
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_APP_CSP } from './http/client-pages.ts';
+import { ADMIN_APP_CSP, SECURITY_HEADERS } from './http/security-headers.ts';
 import { createTestApp } from './test/app.ts';
 import { useTestDatabase } from './test/database.ts';
 
@@ -45,16 +45,23 @@ describe('errors and headers', () => {
     expect(res.status).toBe(403);
   });
 
-  it('sends the security headers', async () => {
-    const { app } = createTestApp(database);
-    const res = await app.request('/api/health');
-    const csp = res.headers.get('content-security-policy') ?? '';
+  it('sends the security headers on every kind of answer, and lets a page replace its policy', async () => {
+    const { app, json } = createTestApp(database);
+    const answers = {
+      health: await app.request('/api/health'),
+      'unknown API path (404)': await app.request('/api/no-such-thing'),
+      'invalid body (400)': await json('POST', '/api/public/events', { event_type: 'nope' }),
+      'signed out (401)': await app.request('/api/leads'),
+    };
+    for (const [what, res] of Object.entries(answers))
+      for (const [name, value] of SECURITY_HEADERS) expect(res.headers.get(name), `${what}: ${name}`).toBe(value);
+    const csp = answers.health.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(answers.health.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answers.health.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   });
 
   it('keeps the admin app shell’s policy strict for scripts (only its styles may be inline)', () => {

@@ -1,10 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { except } from 'hono/combine';
-import { secureHeaders } from 'hono/secure-headers';
 import { bodyLimit } from './http/body-limit.ts';
-import { CSP, mountClient } from './http/client-pages.ts';
+import { mountClient } from './http/client-pages.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { DeploymentWarnings } from './http/deployment-warnings.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -13,6 +11,7 @@ import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { isMisdirected, requestTarget } from './http/public-origin.ts';
 import { checkRequestSource } from './http/request-source.ts';
 import { withDatabase } from './http/router.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -73,6 +72,8 @@ export function createApp(deps: AppDeps) {
     }
     await next();
     metrics?.observe(c.req.method, c.req.routePath, c.res.status, (performance.now() - started) / 1000);
+    // The request log's line, built only when it is written (LOG_LEVEL info or lower).
+    if (!deps.logger.isLevelEnabled('info')) return;
     deps.logger.info(
       {
         requestId: c.get('requestId'),
@@ -86,17 +87,8 @@ export function createApp(deps: AppDeps) {
     );
   });
 
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: CSP,
-      // A handler may set a stricter or page-specific policy (the admin app shell does).
-      overwrite: false,
-      referrerPolicy: 'strict-origin-when-cross-origin',
-      xFrameOptions: 'DENY',
-      strictTransportSecurity: false, // only meaningful behind https; set by the proxy there
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  // A handler may set a stricter or page-specific policy (the admin app shell does).
+  app.use(securityHeaders);
 
   app.use(async (c, next) => {
     // The health check answers on any Host, so a load balancer or a container's probe may
@@ -140,7 +132,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // Every API request but the health check needs the database: 503 while it is still opening.
-  app.use('/api/*', except('/api/health', withDatabase));
+  app.use('/api/*', (c, next) => (c.req.path === '/api/health' ? next() : withDatabase(c, next)));
 
   app.route('/', healthRoutes);
   app.route('/', publicLeadRoutes);

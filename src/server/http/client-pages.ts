@@ -5,31 +5,10 @@ import { defaultWebsiteContent } from '#shared/website-content';
 import { preferredEncoding, type Compressed } from './content-encoding.ts';
 import type { AppDeps, AppEnv } from './context.ts';
 import { publicOrigin } from './public-origin.ts';
+import { ADMIN_APP_CSP } from './security-headers.ts';
 import { laterOf, robotsTxt, sitemapXml } from './sitemap.ts';
 import { isAppPath, loadStaticSite, readBuiltFile } from './static-site.ts';
 import { WebsitePages } from './website-pages.ts';
-
-/** Only our own scripts, styles, images and API; nobody may frame us. */
-export const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:'],
-  fontSrc: ["'self'"],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-};
-
-/**
- * The admin app's dialogs lock page scroll with an injected <style> element (Radix via
- * react-remove-scroll), so its shell also allows inline styles. Scripts stay 'self' only.
- */
-export const ADMIN_APP_CSP = Object.entries({ ...CSP, styleSrc: ["'self'", "'unsafe-inline'"] })
-  .map(([k, v]) => `${k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)} ${v.join(' ')}`)
-  .join('; ');
 
 /**
  * Serves the built client after the API: the assets (precompressed, immutable), the sitemap

@@ -33,9 +33,18 @@ export function LeadForm() {
   };
   const { values, errors, submitting, thanked, setField, submit, prepare } = useLeadForm(focusField, openPicker);
   const thanksRef = useRef<HTMLParagraphElement>(null);
-  // The picker focuses its heading; the thanks above it comes into view too, below the fixed navigation.
+  const pickerRef = useRef<HTMLDivElement>(null);
+  // The picker focuses its heading, which scrolls it into view (centred, in Chromium): the thanks
+  // above it comes into view too, below the fixed navigation. The picker may focus it only once
+  // its times have loaded, after this effect, so each focus moving into it brings the thanks back.
   useEffect(() => {
-    if (booking) thanksRef.current?.scrollIntoView({ block: 'nearest' });
+    if (!booking) return;
+    const showThanks = () => thanksRef.current?.scrollIntoView({ block: 'nearest' });
+    showThanks();
+    const picker = pickerRef.current;
+    const onFocusIn = () => requestAnimationFrame(showThanks);
+    picker?.addEventListener('focusin', onFocusIn);
+    return () => picker?.removeEventListener('focusin', onFocusIn);
   }, [booking]);
 
   // One live region for both states, present before it speaks, so screen readers announce the thanks.
@@ -54,7 +63,7 @@ export function LeadForm() {
     return (
       <div>
         {thanks}
-        <div style={{ minHeight: height }}>
+        <div ref={pickerRef} style={{ minHeight: height }}>
           <Flow token={token} onFinished={() => setBooking(null)} />
         </div>
       </div>
