@@ -276,7 +276,17 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: zodImports }] } },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: zodImports }],
+      // Hono's `c.var` copies every request variable into a new object on each read.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='c'][property.name='var']", message: "Read a request variable with c.get('name'), not c.var." },
+      ],
+    },
+  },
   serverLayers,
   publicPages,
   adminWithoutZod,

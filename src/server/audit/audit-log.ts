@@ -6,11 +6,11 @@ import type { AppEnv } from '../http/context.ts';
 export { auditInsert, changedFields, recordAudit, type AuditActor, type AuditEntry } from '../db/queries/audit-log.ts';
 
 /** The request's actor: its signed-in admin, if any, its client IP and user agent. */
-export function actorOf(c: Context<AppEnv>, user: { id: string; email: string } | undefined = c.var.user): AuditActor {
+export function actorOf(c: Context<AppEnv>, user: { id: string; email: string } | undefined = c.get('user')): AuditActor {
   return {
     id: user?.id ?? null,
     email: user?.email ?? null,
-    ip: c.var.clientIp ?? null,
+    ip: c.get('clientIp') ?? null,
     userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null,
   };
 }

@@ -17,14 +17,14 @@ export const OWNERS_ONLY = 'Only an owner of the team can do this.';
  * only its own account operations (where it sets it up) answer; everything else is 403.
  */
 export const requireTwoFactorIfAsked = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.user.must_set_up_two_factor && !c.req.path.startsWith('/api/account/'))
+  if (c.get('user').must_set_up_two_factor && !c.req.path.startsWith('/api/account/'))
     throw new AppError('forbidden', TWO_FACTOR_SETUP_REQUIRED);
   await next();
 });
 
 /** After requireUser: staff are answered 403 before anything is read or changed. */
 export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.user.role !== 'owner') throw new AppError('forbidden', OWNERS_ONLY);
+  if (c.get('user').role !== 'owner') throw new AppError('forbidden', OWNERS_ONLY);
   await next();
 });
 

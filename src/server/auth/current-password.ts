@@ -20,7 +20,8 @@ export const currentPasswordKey = (userId: string) => `account:password:${userId
 
 /** Throws the field error when `password` is not the session admin's, and 429 past the limit. */
 export async function checkCurrentPassword(c: Context<AppEnv>, password: string): Promise<void> {
-  const { db, user } = c.var;
+  const db = c.get('db');
+  const user = c.get('user');
   const key = currentPasswordKey(user.id);
   // Counted before the check, so parallel guesses cannot slip past the limit.
   const hit = await hitRateLimitsUnlessOver(db, [{ key, limit: MAX_WRONG_CURRENT_PASSWORDS }], SIGN_IN_WINDOW_SECONDS);

@@ -26,6 +26,6 @@ export async function endAccountAccess(
     await execute(db, sql`delete from calendar_feeds where user_id = ${userId}`);
     await execute(db, sql`delete from trusted_devices where user_id = ${userId}`);
   }
-  for (const key of ended) c.var.deps.hub.endSession(key);
+  for (const key of ended) c.get('deps').hub.endSession(key);
   return ended.length;
 }

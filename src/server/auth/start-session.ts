@@ -14,8 +14,8 @@ export async function startSession(c: Context<AppEnv>, db: Db, userId: string): 
   const previous = readSessionToken(c);
   if (previous) {
     await deleteSession(db, previous);
-    c.var.deps.hub.endSession(hashToken(previous));
+    c.get('deps').hub.endSession(hashToken(previous));
   }
   await touchLastSignIn(db, userId);
-  writeSessionCookie(c, await createSession(db, userId, { ip: c.var.clientIp, userAgent: c.req.header('user-agent') }));
+  writeSessionCookie(c, await createSession(db, userId, { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') }));
 }

@@ -16,11 +16,11 @@ export function createRouter() {
 }
 
 /**
- * Puts the open database on the context as `c.var.db` for every API request after it, or
+ * Puts the open database on the context as `c.get('db')` for every API request after it, or
  * answers 503 while the database is still opening (the server listens before it has opened).
  */
 export const withDatabase = createMiddleware<AppEnv>(async (c, next) => {
-  const database = c.var.deps.database();
+  const database = c.get('deps').database();
   if (!database) throw new AppError('service_unavailable', 'The service is starting. Please try again shortly.');
   c.set('db', database.db);
   await next();

@@ -109,24 +109,24 @@ const gone = () => new AppError('unauthorized', 'Please sign in.');
 
 export const accountRoutes = createRouter()
   .openapi(getRoute, async (c) => {
-    const preferences = await getEmailPreferences(c.var.db, c.var.user.id);
+    const preferences = await getEmailPreferences(c.get('db'), c.get('user').id);
     if (!preferences) throw gone();
     return c.json(preferences, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const preferences = await setEmailPreferences(c.var.db, c.var.user.id, c.req.valid('json'));
+    const preferences = await setEmailPreferences(c.get('db'), c.get('user').id, c.req.valid('json'));
     if (!preferences) throw gone();
     return c.json(preferences, 200);
   })
   .openapi(profileRoute, async (c) => {
-    const changed = await setProfile(c.var.db, c.var.user.id, c.req.valid('json'));
+    const changed = await setProfile(c.get('db'), c.get('user').id, c.req.valid('json'));
     if (!changed) throw gone();
     const changes = changedFields(changed.before, changed.after, ['display_name', 'phone']);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), {
+      await recordAudit(c.get('db'), actorOf(c), {
         action: 'profile_changed',
         targetType: 'account',
-        targetId: c.var.user.id,
+        targetId: c.get('user').id,
         details: { changes },
       });
     }
@@ -135,9 +135,9 @@ export const accountRoutes = createRouter()
   .openapi(emailRoute, async (c) => {
     const { email, current_password } = c.req.valid('json');
     await checkCurrentPassword(c, current_password);
-    if (!(await changeEmail(c.var.db, c.var.user.id, email, actorOf(c))))
+    if (!(await changeEmail(c.get('db'), c.get('user').id, email, actorOf(c))))
       throw new AppError('conflict', 'Another account uses that email.');
-    const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
+    const ended = await endAccountAccess(c, c.get('db'), c.get('user').id, { keepCurrent: true });
     return c.json({ email, other_sessions_ended: ended }, 200);
   })
   .openapi(passwordRoute, async (c) => {
@@ -146,32 +146,32 @@ export const accountRoutes = createRouter()
     // Like a reset by email: the other sessions, the calendar feed URL and the remembered devices end with the old password.
     const current = readSessionToken(c);
     const ended = await changePassword(
-      c.var.db,
-      c.var.user.id,
+      c.get('db'),
+      c.get('user').id,
       await hashPassword(password),
       actorOf(c),
       current ? hashToken(current) : undefined,
     );
-    for (const key of ended) c.var.deps.hub.endSession(key);
-    return c.json({ email: c.var.user.email, other_sessions_ended: ended.length }, 200);
+    for (const key of ended) c.get('deps').hub.endSession(key);
+    return c.json({ email: c.get('user').email, other_sessions_ended: ended.length }, 200);
   })
   .openapi(sessionsRoute, async (c) => {
     const token = readSessionToken(c);
-    return c.json({ sessions: await listSessions(c.var.db, c.var.user.id, token ? hashToken(token) : undefined) }, 200);
+    return c.json({ sessions: await listSessions(c.get('db'), c.get('user').id, token ? hashToken(token) : undefined) }, 200);
   })
   .openapi(endSessionRoute, async (c) => {
-    const key = await endSession(c.var.db, c.var.user.id, c.req.valid('param').id, actorOf(c));
+    const key = await endSession(c.get('db'), c.get('user').id, c.req.valid('param').id, actorOf(c));
     if (!key) throw new AppError('not_found', 'No such session.');
-    c.var.deps.hub.endSession(key);
+    c.get('deps').hub.endSession(key);
     return c.json({ ok: true as const }, 200);
   })
   .openapi(endOthersRoute, async (c) => {
-    const ended = await endAccountAccess(c, c.var.db, c.var.user.id, { keepCurrent: true });
+    const ended = await endAccountAccess(c, c.get('db'), c.get('user').id, { keepCurrent: true });
     if (ended > 0)
-      await recordAudit(c.var.db, actorOf(c), {
+      await recordAudit(c.get('db'), actorOf(c), {
         action: 'session_ended',
         targetType: 'account',
-        targetId: c.var.user.id,
+        targetId: c.get('user').id,
         details: { others: ended },
       });
     return c.json({ ended }, 200);

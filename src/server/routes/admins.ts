@@ -12,4 +12,4 @@ const listRoute = createAdminRoute({
   responses: { 200: jsonContent(adminListSchema, 'The admins') },
 });
 
-export const adminRoutes = createRouter().openapi(listRoute, async (c) => c.json({ admins: await listAdmins(c.var.db) }, 200));
+export const adminRoutes = createRouter().openapi(listRoute, async (c) => c.json({ admins: await listAdmins(c.get('db')) }, 200));

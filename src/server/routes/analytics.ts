@@ -56,17 +56,17 @@ const sourcesRoute = createAdminRoute({
 
 export const analyticsRoutes = createRouter()
   .openapi(summaryRoute, async (c) =>
-    c.json(await getAnalyticsSummary(c.var.db, c.req.valid('query').period, c.var.deps.config.businessTimeZone), 200),
+    c.json(await getAnalyticsSummary(c.get('db'), c.req.valid('query').period, c.get('deps').config.businessTimeZone), 200),
   )
-  .openapi(nowRoute, async (c) => c.json(await getAnalyticsNow(c.var.db), 200))
+  .openapi(nowRoute, async (c) => c.json(await getAnalyticsNow(c.get('db')), 200))
   .openapi(reportRoute, async (c) => {
-    const window = resolveWindow(c.req.valid('query'), Date.now(), c.var.deps.config.businessTimeZone);
-    return c.json(await getAnalyticsReport(c.var.db, window), 200);
+    const window = resolveWindow(c.req.valid('query'), Date.now(), c.get('deps').config.businessTimeZone);
+    return c.json(await getAnalyticsReport(c.get('db'), window), 200);
   })
   .openapi(sourcesRoute, async (c) => {
     const query = c.req.valid('query');
-    const window = resolveWindow(query, Date.now(), c.var.deps.config.businessTimeZone);
+    const window = resolveWindow(query, Date.now(), c.get('deps').config.businessTimeZone);
     const { group } = query;
-    const rows = await getAnalyticsSources(c.var.db, window, group);
+    const rows = await getAnalyticsSources(c.get('db'), window, group);
     return c.json({ from: window.from, to: window.to, group, rows }, 200);
   });

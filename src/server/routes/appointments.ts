@@ -114,14 +114,14 @@ const deleteRoute = createAdminRoute({
   },
 });
 
-const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
+const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.get('deps').config);
 
 const IN_THE_PAST = 'Appointment must be in the future';
 const OVERLAP = 'This time overlaps another appointment.';
 
 /** A new or moved appointment starts after now, on the business clock. */
 function requireFuture(c: Context<AppEnv>, date: string, time: string) {
-  const at = zonedInstant(date, clockMinutes(time), c.var.deps.config.businessTimeZone);
+  const at = zonedInstant(date, clockMinutes(time), c.get('deps').config.businessTimeZone);
   if (at === undefined)
     throw new AppError('validation_failed', 'That time does not exist on that day (the clocks change).', { time: 'Invalid time' });
   if (at <= Date.now()) throw new AppError('validation_failed', IN_THE_PAST, { time: IN_THE_PAST });
@@ -151,43 +151,43 @@ async function overlapRace<T>(
 
 export const appointmentRoutes = createRouter()
   .openapi(listRoute, async (c) => {
-    const result = await listAppointments(c.var.db, c.req.valid('query'));
-    return c.json({ ...result, time_zone: c.var.deps.config.businessTimeZone }, 200);
+    const result = await listAppointments(c.get('db'), c.req.valid('query'));
+    return c.json({ ...result, time_zone: c.get('deps').config.businessTimeZone }, 200);
   })
   .openapi(createRoute, async (c) => {
     const input = c.req.valid('json');
     requireFuture(c, input.date, input.time);
-    const { buffer_minutes } = await getBookingSettings(c.var.db);
+    const { buffer_minutes } = await getBookingSettings(c.get('db'));
     const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes };
-    if (!input.allow_overlap) await requireNoOverlap(c.var.db, at);
-    const appointment = await overlapRace(c.var.db, at, undefined, () =>
-      createAppointment(c.var.db, input, { changedBy: c.var.user.id, mail: mailOf(c), bufferMinutes: buffer_minutes }),
+    if (!input.allow_overlap) await requireNoOverlap(c.get('db'), at);
+    const appointment = await overlapRace(c.get('db'), at, undefined, () =>
+      createAppointment(c.get('db'), input, { changedBy: c.get('user').id, mail: mailOf(c), bufferMinutes: buffer_minutes }),
     );
     if (!appointment)
       throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'appointment_created',
       targetType: 'appointment',
       targetId: appointment.id,
       details: { lead_id: appointment.lead_id, date: appointment.date, time: appointment.time, type: appointment.type },
     });
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     return c.json(appointment, 201);
   })
   .openapi(icsRoute, async (c) => {
-    const [appointment] = await listCalendarAppointments(c.var.db, c.var.deps.config.businessTimeZone, c.req.valid('param').id);
+    const [appointment] = await listCalendarAppointments(c.get('db'), c.get('deps').config.businessTimeZone, c.req.valid('param').id);
     if (!appointment) throw appointmentNotFound();
     return icalendarResponse(c, [appointment], { 'Content-Disposition': `attachment; filename="appointment-${appointment.date}.ics"` });
   })
   .openapi(getRoute, async (c) => {
-    const appointment = await getAppointment(c.var.db, c.req.valid('param').id);
+    const appointment = await getAppointment(c.get('db'), c.req.valid('param').id);
     if (!appointment) throw appointmentNotFound();
     return c.json(appointment, 200);
   })
   .openapi(updateRoute, async (c) => {
     const { id } = c.req.valid('param');
     const patch = c.req.valid('json');
-    const current = await getAppointment(c.var.db, id);
+    const current = await getAppointment(c.get('db'), id);
     if (!current) throw appointmentNotFound();
     const next = {
       date: patch.date ?? current.date,
@@ -197,37 +197,37 @@ export const appointmentRoutes = createRouter()
     const moved = next.date !== current.date || next.time !== current.time;
     if (moved || (patch.status === 'scheduled' && current.status !== 'scheduled')) requireFuture(c, next.date, next.time);
     const status = patch.status ?? current.status;
-    const { buffer_minutes } = await getBookingSettings(c.var.db);
+    const { buffer_minutes } = await getBookingSettings(c.get('db'));
     const at = { ...next, buffer_minutes };
     const blocksMore =
       moved || next.duration_minutes > current.duration_minutes || (patch.status === 'scheduled' && current.status !== 'scheduled');
-    if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.var.db, at, id);
-    const appointment = await overlapRace(c.var.db, at, id, () =>
-      updateAppointment(c.var.db, id, patch, { changedBy: c.var.user.id, mail: mailOf(c) }),
+    if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.get('db'), at, id);
+    const appointment = await overlapRace(c.get('db'), at, id, () =>
+      updateAppointment(c.get('db'), id, patch, { changedBy: c.get('user').id, mail: mailOf(c) }),
     );
     if (!appointment) throw appointmentNotFound();
     const changes = appointmentChanges(current, appointment);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), {
+      await recordAudit(c.get('db'), actorOf(c), {
         action: 'appointment_updated',
         targetType: 'appointment',
         targetId: id,
         details: { lead_id: appointment.lead_id, changes },
       });
     }
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     return c.json(appointment, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const current = await getAppointment(c.var.db, id);
-    if (!(await deleteAppointment(c.var.db, id, mailOf(c)))) throw appointmentNotFound();
-    await recordAudit(c.var.db, actorOf(c), {
+    const current = await getAppointment(c.get('db'), id);
+    if (!(await deleteAppointment(c.get('db'), id, mailOf(c)))) throw appointmentNotFound();
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'appointment_deleted',
       targetType: 'appointment',
       targetId: id,
       details: current ? { lead_id: current.lead_id, date: current.date, time: current.time, type: current.type } : {},
     });
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     return c.json({ id }, 200);
   });

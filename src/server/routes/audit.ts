@@ -37,11 +37,13 @@ const who = (e: { actor_id: string | null; actor_name: string | null; actor_emai
   e.actor_name ?? e.actor_email ?? (e.actor_id ? 'a removed account' : 'system');
 
 export const auditRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listAuditEntries(c.var.db, c.req.valid('query'), c.var.deps.config.businessTimeZone), 200))
+  .openapi(listRoute, async (c) =>
+    c.json(await listAuditEntries(c.get('db'), c.req.valid('query'), c.get('deps').config.businessTimeZone), 200),
+  )
   .openapi(exportRoute, (c) => {
-    const { db } = c.var;
+    const db = c.get('db');
     const filter = c.req.valid('query');
-    const timeZone = c.var.deps.config.businessTimeZone;
+    const timeZone = c.get('deps').config.businessTimeZone;
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="audit-log-${new Date().toISOString().slice(0, 10)}.csv"`);
     return stream(c, async (out) => {

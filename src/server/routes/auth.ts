@@ -114,7 +114,7 @@ const TRUSTED_DEVICE_COOKIE = 'trusted_device';
 export const SIGN_IN_EXPIRED = 'Your sign-in expired. Enter your email and password again.';
 
 function cookieOptions(c: Context<AppEnv>, maxAgeSeconds: number) {
-  const secure = c.var.deps.config.fixedOrigin?.startsWith('https:') === true || requestScheme(c) === 'https';
+  const secure = c.get('deps').config.fixedOrigin?.startsWith('https:') === true || requestScheme(c) === 'https';
   return { httpOnly: true, sameSite: 'Lax' as const, secure, path: '/api/auth', maxAge: maxAgeSeconds };
 }
 
@@ -123,8 +123,8 @@ function cookieOptions(c: Context<AppEnv>, maxAgeSeconds: number) {
  * has two-factor), a live session of the same account, or a device remembered for it.
  */
 async function isOwnersSource(c: Context<AppEnv>, userId: string): Promise<boolean> {
-  const { db } = c.var;
-  if (await isUsualSignInIp(db, userId, c.var.clientIp)) return true;
+  const db = c.get('db');
+  if (await isUsualSignInIp(db, userId, c.get('clientIp'))) return true;
   const sessionToken = readSessionToken(c);
   if (sessionToken !== undefined && (await findSessionUser(db, sessionToken))?.id === userId) return true;
   const device = getCookie(c, TRUSTED_DEVICE_COOKIE);
@@ -138,7 +138,7 @@ async function isOwnersSource(c: Context<AppEnv>, userId: string): Promise<boole
 async function slowStrangers(c: Context<AppEnv>, userId: string | undefined, accountFailures: number, event: string): Promise<void> {
   const delayMs = signInDelayMs(accountFailures);
   if (delayMs === 0 || (userId !== undefined && (await isOwnersSource(c, userId)))) return;
-  c.var.deps.logger.info({ event, delayMs, requestId: c.var.requestId }, 'attempt slowed');
+  c.get('deps').logger.info({ event, delayMs, requestId: c.get('requestId') }, 'attempt slowed');
   await sleep(delayMs);
 }
 
@@ -163,9 +163,9 @@ async function countFailure(db: Db, keys: { pair: string; ip: string; account: s
 
 export const authRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
-    const { db } = c.var;
+    const db = c.get('db');
     const { email, password } = c.req.valid('json');
-    const ip = c.var.clientIp;
+    const ip = c.get('clientIp');
     // IPv6 clients count by their /64 (lib/client-address.ts); the usual-IP check keeps the address.
     const keys = signInKeys(email, rateLimitKey(ip));
 
@@ -179,7 +179,7 @@ export const authRoutes = createRouter()
     await slowStrangers(c, account?.id, hit.counts.get(keys.account) ?? 0, 'login_slowed');
     const valid = await verifyPassword(account?.password_hash ?? (await getDummyHash()), password);
     if (!account || !valid) {
-      c.var.deps.logger.info({ event: 'login_failed', requestId: c.var.requestId }, 'failed sign-in');
+      c.get('deps').logger.info({ event: 'login_failed', requestId: c.get('requestId') }, 'failed sign-in');
       await recordAudit(
         db,
         { ...actorOf(c, undefined), email },
@@ -214,7 +214,7 @@ export const authRoutes = createRouter()
     );
   })
   .openapi(twoFactorRoute, async (c) => {
-    const { db } = c.var;
+    const db = c.get('db');
     const token = getCookie(c, CHALLENGE_COOKIE);
     const challenge = token ? await findChallenge(db, token) : undefined;
     if (!token || !challenge?.secret) throw new AppError('unauthorized', SIGN_IN_EXPIRED);
@@ -225,7 +225,7 @@ export const authRoutes = createRouter()
     // The password's rule (docs/security.md, "Two-factor and current-password limits"): wrong
     // codes are limited per (account, IP) and per IP, never per account, so a stranger who
     // knows the password cannot lock its owner out; past the account's bound they are slowed.
-    const keys = twoFactorKeys(challenge.user_id, rateLimitKey(c.var.clientIp));
+    const keys = twoFactorKeys(challenge.user_id, rateLimitKey(c.get('clientIp')));
     const hit = await countFailure(db, keys, { ip: TOO_MANY_CODES_FOR_IP, pair: TOO_MANY_CODES_FOR_PAIR });
     await slowStrangers(c, challenge.user_id, hit.counts.get(keys.account) ?? 0, 'two_factor_slowed');
 
@@ -250,7 +250,7 @@ export const authRoutes = createRouter()
     }
     // A right code takes its count back: only failures count towards the limits.
     await undoRateLimitHits(db, [keys.ip, keys.account], [keys.pair], hit.windowStart);
-    await rememberSignInIp(db, challenge.user_id, c.var.clientIp);
+    await rememberSignInIp(db, challenge.user_id, c.get('clientIp'));
     await deleteChallenge(db, token);
     deleteCookie(c, CHALLENGE_COOKIE, { path: '/api/auth' });
     if (remember_device)
@@ -273,19 +273,19 @@ export const authRoutes = createRouter()
   .openapi(logoutRoute, async (c) => {
     const token = readSessionToken(c);
     if (token) {
-      const user = await findSessionUser(c.var.db, token);
-      if (user) await recordAudit(c.var.db, actorOf(c, user), { action: 'sign_out', targetType: 'account', targetId: user.id });
-      await deleteSession(c.var.db, token);
+      const user = await findSessionUser(c.get('db'), token);
+      if (user) await recordAudit(c.get('db'), actorOf(c, user), { action: 'sign_out', targetType: 'account', targetId: user.id });
+      await deleteSession(c.get('db'), token);
       // This process's streams of that session end now; other processes' within their session check.
-      c.var.deps.hub.endSession(hashToken(token));
+      c.get('deps').hub.endSession(hashToken(token));
     }
     clearSessionCookie(c);
     return c.json({ ok: true as const }, 200);
   })
   .openapi(sessionRoute, async (c) => {
     const token = readSessionToken(c);
-    const user = token ? await findSessionUser(c.var.db, token) : undefined;
+    const user = token ? await findSessionUser(c.get('db'), token) : undefined;
     if (token && !user) clearSessionCookie(c);
     if (user) return c.json({ user }, 200);
-    return c.json({ user: null, setup_needed: !(await hasAnyUser(c.var.db)) }, 200);
+    return c.json({ user: null, setup_needed: !(await hasAnyUser(c.get('db'))) }, 200);
   });

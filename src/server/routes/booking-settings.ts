@@ -28,10 +28,10 @@ const saveSettingsRoute = createOwnerRoute({
   },
 });
 
-const emailOn = (c: Context<AppEnv>) => c.var.deps.config.mail.smtp !== undefined;
+const emailOn = (c: Context<AppEnv>) => c.get('deps').config.mail.smtp !== undefined;
 const settingsResponse = (c: Context<AppEnv>, settings: BookingSettings) => ({
   ...settings,
-  time_zone: c.var.deps.config.businessTimeZone,
+  time_zone: c.get('deps').config.businessTimeZone,
   email_on: emailOn(c),
 });
 
@@ -40,22 +40,22 @@ const EMAIL_OFF_SWITCH = 'Email is off on this server (no SMTP_URL), so no confi
 /** The owners' booking settings (Settings → Booking): when visitors may book, and how. */
 export const bookingSettingsRoutes = createRouter()
   .openapi(settingsRoute, async (c) => {
-    const settings = await getBookingSettings(c.var.db);
+    const settings = await getBookingSettings(c.get('db'));
     return c.json(settingsResponse(c, settings), 200);
   })
   .openapi(saveSettingsRoute, async (c) => {
-    const before = await getBookingSettings(c.var.db);
+    const before = await getBookingSettings(c.get('db'));
     const body = c.req.valid('json');
     const require_email_confirmation = body.require_email_confirmation ?? before.require_email_confirmation;
     // Turning it on (or saving it on) with email off would hold every booking with no link to click.
     if (require_email_confirmation && !emailOn(c) && body.require_email_confirmation !== undefined) {
       throw new AppError('validation_failed', EMAIL_OFF_SWITCH, { require_email_confirmation: EMAIL_OFF_SWITCH });
     }
-    await saveBookingSettings(c.var.db, { ...body, require_email_confirmation });
-    const settings = await getBookingSettings(c.var.db);
+    await saveBookingSettings(c.get('db'), { ...body, require_email_confirmation });
+    const settings = await getBookingSettings(c.get('db'));
     const changes = changedFields(before, settings, Object.keys(settings) as (keyof typeof settings & string)[]);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), {
+      await recordAudit(c.get('db'), actorOf(c), {
         action: 'settings_changed',
         targetType: 'settings',
         targetId: 'booking',

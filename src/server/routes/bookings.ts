@@ -159,13 +159,14 @@ const cancelRoute = createPublicRoute({
   },
 });
 
-const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.var.deps.config);
+const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.get('deps').config);
 /** Who is booking, for the website's booking limits. */
-const requester = (c: Context<AppEnv>) => ({ db: c.var.db, config: c.var.deps.config, clientIp: c.var.clientIp });
+const requester = (c: Context<AppEnv>) => ({ db: c.get('db'), config: c.get('deps').config, clientIp: c.get('clientIp') });
 /** What the link's holder sees, with the site's words read from the database when a call shows. */
 const viewOf = (c: Context<AppEnv>, row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow) =>
-  publicView(row, token, settings, timeZone, { hold, site: () => mailSite(c.var.db, c.var.deps.config) });
-const load = (c: Context<AppEnv>, token: string, start?: string) => loadBooking(c.var.db, c.var.deps.config.businessTimeZone, token, start);
+  publicView(row, token, settings, timeZone, { hold, site: () => mailSite(c.get('db'), c.get('deps').config) });
+const load = (c: Context<AppEnv>, token: string, start?: string) =>
+  loadBooking(c.get('db'), c.get('deps').config.businessTimeZone, token, start);
 
 const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minutes. Please pick a time again.';
 const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
@@ -176,33 +177,33 @@ async function holdForConfirmation(
   b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null },
 ) {
   const { token: code, hash: confirmHash } = mintToken();
-  const config = c.var.deps.config;
+  const config = c.get('deps').config;
   const held = await holdBooking(
-    c.var.db,
+    c.get('db'),
     {
       hash: b.hash,
       confirmHash,
       date: b.date,
       time: b.time,
       type: b.type,
-      network: networkKey(c.var.clientIp),
+      network: networkKey(c.get('clientIp')),
       link: `/booking/${b.token}/confirm/${code}`,
       visitorTimeZone: b.visitorTimeZone,
     },
     { ...queueMailOf(config.mail), timeZone: config.businessTimeZone },
   );
   if (held === 'refused') return undefined;
-  c.var.deps.outbox.nudge();
+  c.get('deps').outbox.nudge();
   return held;
 }
 
 export const bookingRoutes = createRouter()
   .openapi(availabilityRoute, async (c) => {
     const { from, to } = c.req.valid('query');
-    const { availability, config } = c.var.deps;
+    const { availability, config } = c.get('deps');
     // Counted per minute (AVAILABILITY_RATE_LIMIT), so a minute is always long enough to wait.
-    if (!(await availability.allow(rateLimitKey(c.var.clientIp)))) throw tooManyRequests(60, 'requests for open times');
-    const { settings, slots, lastDate } = await availability.openTimes(c.var.db, from, to, Date.now());
+    if (!(await availability.allow(rateLimitKey(c.get('clientIp'))))) throw tooManyRequests(60, 'requests for open times');
+    const { settings, slots, lastDate } = await availability.openTimes(c.get('db'), from, to, Date.now());
     c.header('Cache-Control', 'no-store');
     return c.json(
       {
@@ -234,7 +235,7 @@ export const bookingRoutes = createRouter()
         await admission.undo();
         throw new AppError(
           'rate_limited',
-          `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c.var.db, c.var.deps.config))}`,
+          `We cannot email you a confirmation link right now. ${callUs(await sitePhone(c.get('db'), c.get('deps').config))}`,
         );
       }
       const start = Date.parse(body.start);
@@ -249,7 +250,7 @@ export const bookingRoutes = createRouter()
       return c.json({ ...view, status: 'pending' as const, expires_at: held.expiresAt, pending, emailed: true }, 202);
     }
     const made = await bookOrUndo(
-      c.var.db,
+      c.get('db'),
       mailOf(c),
       {
         hash,
@@ -260,12 +261,12 @@ export const bookingRoutes = createRouter()
         timeZone,
         busy,
         start: body.start,
-        network: networkKey(c.var.clientIp),
+        network: networkKey(c.get('clientIp')),
         visitorTimeZone,
       },
       admission.undo,
     );
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     const booked: BookingRow = {
       ...row,
       expired: false,
@@ -283,9 +284,9 @@ export const bookingRoutes = createRouter()
   .openapi(confirmRoute, async (c) => {
     const { token } = c.req.valid('param');
     const { code } = c.req.valid('json');
-    const timeZone = c.var.deps.config.businessTimeZone;
+    const timeZone = c.get('deps').config.businessTimeZone;
     const hash = hashToken(token);
-    const hold = await readHold(c.var.db, hash, hashToken(code), timeZone);
+    const hold = await readHold(c.get('db'), hash, hashToken(code), timeZone);
     if (!hold) throw new AppError('not_found', HOLD_UNKNOWN);
     const { row, settings, busy } = await load(c, token, isoInZone(hold.start, timeZone));
     // Clicked twice: the second answers what the first did.
@@ -298,7 +299,7 @@ export const bookingRoutes = createRouter()
     const start = isoInZone(hold.start, timeZone);
     const at = requireOpenSlot(settings, timeZone, start, busy);
     const made = await bookOrUndo(
-      c.var.db,
+      c.get('db'),
       mailOf(c),
       {
         hash,
@@ -314,8 +315,8 @@ export const bookingRoutes = createRouter()
       },
       async () => {},
     );
-    await markHoldConfirmed(c.var.db, hash, made.id);
-    c.var.deps.outbox.nudge();
+    await markHoldConfirmed(c.get('db'), hash, made.id);
+    c.get('deps').outbox.nudge();
     const booked: BookingRow = {
       ...row,
       expired: false,
@@ -333,7 +334,7 @@ export const bookingRoutes = createRouter()
   .openapi(readRoute, async (c) => {
     const { token } = c.req.valid('param');
     const { row, settings, hash, timeZone } = await load(c, token);
-    const hold = await readPendingHold(c.var.db, hash, timeZone);
+    const hold = await readPendingHold(c.get('db'), hash, timeZone);
     c.header('Cache-Control', 'no-store');
     return c.json(await viewOf(c, row, token, settings, timeZone, hold), 200);
   })
@@ -342,8 +343,8 @@ export const bookingRoutes = createRouter()
     const { row, timeZone } = await load(c, token);
     const a = row.appointment;
     if (!a) throw new AppError('not_found', 'There is no call booked through this link.');
-    const { config } = c.var.deps;
-    const site = await mailSite(c.var.db, config);
+    const { config } = c.get('deps');
+    const site = await mailSite(c.get('db'), config);
     const ics = bookedCallIcs({
       uid: appointmentUid(a.id, config.mail.domain),
       sequence: a.sequence,
@@ -365,12 +366,12 @@ export const bookingRoutes = createRouter()
     const { row, settings, hash, timeZone, busy } = await load(c, token, body.start);
     const current = requireChangeable(row, settings);
     requireBookableType(settings, body.type);
-    await limitChanges(c.var.db, hash);
+    await limitChanges(c.get('db'), hash);
     const at = requireOpenSlot(settings, timeZone, body.start, busy, current);
     let changed;
     try {
       changed = await changeAppointment(
-        c.var.db,
+        c.get('db'),
         current.id,
         { date: at.date, time: at.time, type: body.type },
         {
@@ -384,24 +385,24 @@ export const bookingRoutes = createRouter()
       );
     } catch (error) {
       if (!isOverlapViolation(error)) throw error;
-      throw slotTaken(await openSlotsOn(c.var.db, settings, timeZone, at.date, current), timeZone);
+      throw slotTaken(await openSlotsOn(c.get('db'), settings, timeZone, at.date, current), timeZone);
     }
-    c.var.deps.outbox.nudge();
-    const moved = await readBooking(c.var.db, hash, timeZone);
+    c.get('deps').outbox.nudge();
+    const moved = await readBooking(c.get('db'), hash, timeZone);
     return c.json({ ...(await viewOf(c, moved!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
   })
   .openapi(cancelRoute, async (c) => {
     const { token } = c.req.valid('param');
     const { row, settings, hash, timeZone } = await load(c, token);
     const current = requireChangeable(row, settings);
-    await limitChanges(c.var.db, hash);
+    await limitChanges(c.get('db'), hash);
     const changed = await changeAppointment(
-      c.var.db,
+      c.get('db'),
       current.id,
       { status: 'cancelled' },
       { changedBy: null, mail: mailOf(c), cancelledBy: 'lead', notice: bookingNotice('cancelled'), byVisitor: true },
     );
-    c.var.deps.outbox.nudge();
-    const cancelled = await readBooking(c.var.db, hash, timeZone);
+    c.get('deps').outbox.nudge();
+    const cancelled = await readBooking(c.get('db'), hash, timeZone);
     return c.json({ ...(await viewOf(c, cancelled!, token, settings, timeZone)), emailed: changed?.lead_emailed ?? false }, 200);
   });

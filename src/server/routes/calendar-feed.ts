@@ -51,21 +51,21 @@ const feedIcsRoute = createPublicRoute({
 
 export const calendarFeedRoutes = createRouter()
   .openapi(getFeedRoute, async (c) => {
-    const feed = await getCalendarFeed(c.var.db, c.var.user.id);
+    const feed = await getCalendarFeed(c.get('db'), c.get('user').id);
     return c.json({ active: Boolean(feed), created_at: feed?.created_at ?? null }, 200);
   })
   .openapi(createFeedRoute, async (c) => {
-    const { token, created_at } = await createCalendarFeed(c.var.db, c.var.user.id);
+    const { token, created_at } = await createCalendarFeed(c.get('db'), c.get('user').id);
     return c.json({ active: true, created_at, url: `${publicOrigin(c).origin}/api/calendar/${token}/appointments.ics` }, 201);
   })
   .openapi(revokeFeedRoute, async (c) => {
-    await revokeCalendarFeed(c.var.db, c.var.user.id);
+    await revokeCalendarFeed(c.get('db'), c.get('user').id);
     return c.json({ active: false, created_at: null }, 200);
   })
   .openapi(feedIcsRoute, async (c) => {
-    const access = await calendarFeedAccess(c.var.db, c.req.valid('param').token);
+    const access = await calendarFeedAccess(c.get('db'), c.req.valid('param').token);
     if (!access) throw new AppError('not_found', 'No such calendar feed.');
     if (access === 'paused') throw new AppError('forbidden', CALENDAR_FEED_PAUSED);
-    const appointments = await listCalendarAppointments(c.var.db, c.var.deps.config.businessTimeZone);
+    const appointments = await listCalendarAppointments(c.get('db'), c.get('deps').config.businessTimeZone);
     return icalendarResponse(c, appointments, { 'Cache-Control': 'private, max-age=300' });
   });

@@ -17,5 +17,5 @@ const warningsRoute = createOwnerRoute({
 });
 
 export const deploymentRoutes = createRouter().openapi(warningsRoute, (c) =>
-  c.json({ warnings: c.var.deps.deploymentWarnings?.list() ?? [] }, 200),
+  c.json({ warnings: c.get('deps').deploymentWarnings?.list() ?? [] }, 200),
 );

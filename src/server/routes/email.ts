@@ -53,9 +53,9 @@ const retryRoute = createOwnerRoute({
 
 export const emailRoutes = createRouter()
   .openapi(overviewRoute, async (c) => {
-    const { config } = c.var.deps;
-    const context = await currentMailContext(c.var.db, config);
-    const [rows, queued] = await Promise.all([listRecentEmails(c.var.db, RECENT), countQueuedEmails(c.var.db)]);
+    const { config } = c.get('deps');
+    const context = await currentMailContext(c.get('db'), config);
+    const [rows, queued] = await Promise.all([listRecentEmails(c.get('db'), RECENT), countQueuedEmails(c.get('db'))]);
     const messages: EmailMessage[] = rows.map((m) => ({
       id: m.id,
       kind: m.kind,
@@ -83,28 +83,28 @@ export const emailRoutes = createRouter()
     );
   })
   .openapi(testRoute, async (c) => {
-    if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
-    const id = await queueTestEmail(c.var.db, c.var.user, queueMailOf(c.var.deps.config.mail));
-    c.var.deps.outbox.nudge();
+    if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    const id = await queueTestEmail(c.get('db'), c.get('user'), queueMailOf(c.get('deps').config.mail));
+    c.get('deps').outbox.nudge();
     return c.json({ id }, 202);
   })
   .openapi(weeklyReportRoute, async (c) => {
-    if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
-    const { config } = c.var.deps;
-    const id = await queueWeeklyReportTo(c.var.db, c.var.user, {
+    if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    const { config } = c.get('deps');
+    const id = await queueWeeklyReportTo(c.get('db'), c.get('user'), {
       now: new Date(),
       timeZone: config.businessTimeZone,
       mail: queueMailOf(config.mail),
     });
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     return c.json({ id }, 202);
   })
   .openapi(retryRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!c.var.deps.outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
-    const result = await retryEmail(c.var.db, id);
+    if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    const result = await retryEmail(c.get('db'), id);
     if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
     if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     return c.json({ id }, 200);
   });

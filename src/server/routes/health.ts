@@ -39,7 +39,7 @@ function databaseAnswers(database: Database): Promise<boolean> {
 }
 
 export const healthRoutes = createRouter().openapi(healthRoute, async (c) => {
-  const database = c.var.deps.database();
+  const database = c.get('deps').database();
   if (!database) {
     return c.json(errorBody(c, 'service_unavailable', 'The database is not ready yet.'), 503);
   }

@@ -42,12 +42,12 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 export const leadImportRoutes = createRouter().openapi(importRoute, async (c) => {
   const body = c.req.valid('json');
   const now = Date.now();
-  const timeZone = c.var.deps.config.businessTimeZone;
+  const timeZone = c.get('deps').config.businessTimeZone;
   const rows = body.rows.map((row, i) => checkImportRow(row, body.first_row + i, { timeZone, now }));
-  const { stored, result } = await importLeads(c.var.db, rows, {
+  const { stored, result } = await importLeads(c.get('db'), rows, {
     duplicates: body.duplicates,
     dryRun: body.dry_run,
-    adminId: c.var.user.id,
+    adminId: c.get('user').id,
     file: body.file_name || null,
   });
   if (!stored && !body.dry_run) {
@@ -57,7 +57,7 @@ export const leadImportRoutes = createRouter().openapi(importRoute, async (c) =>
   }
   if (stored) {
     const { total, created, updated, skipped } = result;
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'leads_imported',
       targetType: 'lead',
       details: { file: body.file_name || null, duplicates: body.duplicates, total, created, updated, skipped },

@@ -46,19 +46,19 @@ const refused = (why: NoteRefusal) =>
 
 export const leadNoteRoutes = createRouter()
   .openapi(createRoute, async (c) => {
-    const note = await createNote(c.var.db, c.req.valid('param').id, c.var.user.id, c.req.valid('json').body);
+    const note = await createNote(c.get('db'), c.req.valid('param').id, c.get('user').id, c.req.valid('json').body);
     if (!note) throw new AppError('not_found', 'Lead not found.');
     return c.json(note, 201);
   })
   .openapi(updateRoute, async (c) => {
     const { id, noteId } = c.req.valid('param');
-    const note = await updateNote(c.var.db, id, noteId, c.var.user.id, c.req.valid('json').body);
+    const note = await updateNote(c.get('db'), id, noteId, c.get('user').id, c.req.valid('json').body);
     if (typeof note === 'string') throw refused(note);
     return c.json(note, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id, noteId } = c.req.valid('param');
-    const deleted = await deleteNote(c.var.db, id, noteId, c.var.user.id);
+    const deleted = await deleteNote(c.get('db'), id, noteId, c.get('user').id);
     if (deleted !== true) throw refused(deleted);
     return c.json({ id: noteId }, 200);
   });

@@ -93,10 +93,10 @@ export function nameSlug(name: string): string {
 
 export const leadPrivacyRoutes = createRouter()
   .openapi(exportRoute, async (c) => {
-    const data = await exportLead(c.var.db, c.req.valid('param').id);
+    const data = await exportLead(c.get('db'), c.req.valid('param').id);
     if (!data) throw leadNotFound();
     const file = `lead-${nameSlug(data.lead.full_name)}-${data.exported_at.slice(0, 10)}.json`;
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'lead_exported',
       targetType: 'lead',
       targetId: data.lead.id,
@@ -107,39 +107,39 @@ export const leadPrivacyRoutes = createRouter()
   })
   .openapi(eraseRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const result = await eraseLead(c.var.db, id);
+    const result = await eraseLead(c.get('db'), id);
     if (!result) throw leadNotFound();
     // The log keeps that someone was erased, by whom and when; their name and values went with
     // the erasure (the earlier entries about them now read "[erased]" too).
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'lead_erased',
       targetType: 'lead',
       targetId: id,
       details: { erased: true, name: ERASED, leads_removed: result.leads_removed },
     });
     // Who erased someone, and when, stays on record; whom does not.
-    c.var.deps.logger.info({ event: 'lead_erased', by: c.var.user.id, requestId: c.var.requestId }, 'a person was erased');
+    c.get('deps').logger.info({ event: 'lead_erased', by: c.get('user').id, requestId: c.get('requestId') }, 'a person was erased');
     return c.json(result, 200);
   })
   .openapi(appointmentCountsRoute, async (c) => {
-    const counts = await countLeadAppointments(c.var.db, c.req.valid('param').id, c.var.deps.config.businessTimeZone);
+    const counts = await countLeadAppointments(c.get('db'), c.req.valid('param').id, c.get('deps').config.businessTimeZone);
     if (!counts) throw leadNotFound();
     return c.json(counts, 200);
   })
   .openapi(duplicatesRoute, async (c) => {
-    const leads = await listDuplicates(c.var.db, c.req.valid('param').id);
+    const leads = await listDuplicates(c.get('db'), c.req.valid('param').id);
     if (!leads) throw leadNotFound();
     return c.json({ leads }, 200);
   })
   .openapi(mergeRoute, async (c) => {
     const { other_id, keep } = c.req.valid('json');
-    const merged = await getLead(c.var.db, other_id);
-    const lead = await mergeLeads(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+    const merged = await getLead(c.get('db'), other_id);
+    const lead = await mergeLeads(c.get('db'), c.req.valid('param').id, c.req.valid('json'), c.get('user').id).catch((err: unknown) => {
       if (err instanceof MergeRefused) throw new AppError('bad_request', err.message, { other_id: err.message });
       throw err;
     });
     if (!lead) throw leadNotFound();
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'leads_merged',
       targetType: 'lead',
       targetId: lead.id,

@@ -22,9 +22,9 @@ const timelineRoute = createAdminRoute({
 });
 
 export const leadTimelineRoutes = createRouter().openapi(timelineRoute, async (c) => {
-  const context = await currentMailContext(c.var.db, c.var.deps.config);
+  const context = await currentMailContext(c.get('db'), c.get('deps').config);
   // An email's subject as the outbox writes it, from the message's snapshot.
-  const timeline = await getLeadTimeline(c.var.db, c.req.valid('param').id, c.req.valid('query'), (kind, data) =>
+  const timeline = await getLeadTimeline(c.get('db'), c.req.valid('param').id, c.req.valid('query'), (kind, data) =>
     emailSubject(kind, data, context),
   );
   if (!timeline) throw new AppError('not_found', 'Lead not found.');

@@ -152,7 +152,7 @@ function filtersOf(
   if (query.origin === 'utm' && !parseUtmValue(query.origin_value ?? '')) {
     throw new AppError('validation_failed', 'Invalid campaign', { origin_value: 'Invalid campaign' });
   }
-  const owner = query.owner === 'me' ? c.var.user.id : query.owner === 'none' ? null : query.owner;
+  const owner = query.owner === 'me' ? c.get('user').id : query.owner === 'none' ? null : query.owner;
   const filters: LeadFilters = {
     search: query.search,
     status: query.status,
@@ -163,7 +163,7 @@ function filtersOf(
     origin_value: query.origin_value,
     visit_from: query.visit_from,
     visit_to: query.visit_to,
-    timeZone: c.var.deps.config.businessTimeZone,
+    timeZone: c.get('deps').config.businessTimeZone,
     ...(owner !== undefined && { owner }),
     ...(query.ids && { ids: query.ids }),
   };
@@ -176,11 +176,11 @@ export const leadRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const query = c.req.valid('query');
     const { filters, order } = filtersOf(c, query);
-    const { leads, total } = await listLeads(c.var.db, filters, { order, page: query.page, page_size: query.page_size });
+    const { leads, total } = await listLeads(c.get('db'), filters, { order, page: query.page, page_size: query.page_size });
     return c.json({ leads, total, page: query.page, page_size: query.page_size }, 200);
   })
   .openapi(exportRoute, (c) => {
-    const { db } = c.var;
+    const db = c.get('db');
     const { filters, order } = filtersOf(c, c.req.valid('query'));
     const day = new Date().toISOString().slice(0, 10);
     c.header('Content-Type', 'text/csv; charset=utf-8');
@@ -197,13 +197,13 @@ export const leadRoutes = createRouter()
     });
   })
   .openapi(bulkRoute, async (c) => {
-    const updated = await bulkUpdateLeads(c.var.db, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+    const updated = await bulkUpdateLeads(c.get('db'), c.req.valid('json'), c.get('user').id).catch((err: unknown) => {
       if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
       throw err;
     });
     const request = c.req.valid('json');
     const { ids, ...change } = request;
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: request.action === 'delete' ? 'lead_deleted' : 'lead_updated',
       targetType: 'lead',
       details: { bulk: true, ids, count: updated, ...change },
@@ -211,15 +211,15 @@ export const leadRoutes = createRouter()
     return c.json({ updated }, 200);
   })
   .openapi(createRoute, async (c) => {
-    const { id } = await createLead(c.var.db, c.req.valid('json'), {
-      createdBy: c.var.user.id,
-      mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: false },
+    const { id } = await createLead(c.get('db'), c.req.valid('json'), {
+      createdBy: c.get('user').id,
+      mail: { ...queueMailOf(c.get('deps').config.mail), acknowledge: false },
     });
-    c.var.deps.outbox.nudge();
-    const lead = id ? await getLead(c.var.db, id) : undefined;
+    c.get('deps').outbox.nudge();
+    const lead = id ? await getLead(c.get('db'), id) : undefined;
     if (!lead) throw new AppError('internal_error', 'The lead could not be read back.');
     const { status_history: _history, ...created } = lead;
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'lead_created',
       targetType: 'lead',
       targetId: lead.id,
@@ -228,21 +228,21 @@ export const leadRoutes = createRouter()
     return c.json(created, 201);
   })
   .openapi(getRoute, async (c) => {
-    const lead = await getLead(c.var.db, c.req.valid('param').id);
+    const lead = await getLead(c.get('db'), c.req.valid('param').id);
     if (!lead) throw leadNotFound();
     return c.json(lead, 200);
   })
   .openapi(updateRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const before = await getLead(c.var.db, id);
-    const lead = await updateLead(c.var.db, id, c.req.valid('json'), c.var.user.id).catch((err: unknown) => {
+    const before = await getLead(c.get('db'), id);
+    const lead = await updateLead(c.get('db'), id, c.req.valid('json'), c.get('user').id).catch((err: unknown) => {
       if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
       throw err;
     });
     if (!lead) throw leadNotFound();
     const changes = before ? leadChanges(before, lead) : {};
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), {
+      await recordAudit(c.get('db'), actorOf(c), {
         action: 'lead_updated',
         targetType: 'lead',
         targetId: id,
@@ -254,19 +254,19 @@ export const leadRoutes = createRouter()
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { appointments } = c.req.valid('query');
-    const deleted = await deleteLeadWithAppointments(c.var.db, id, {
+    const deleted = await deleteLeadWithAppointments(c.get('db'), id, {
       appointments,
-      adminId: c.var.user.id,
-      mail: appointmentMailOf(c.var.deps.config),
+      adminId: c.get('user').id,
+      mail: appointmentMailOf(c.get('deps').config),
     });
     if (!deleted) throw leadNotFound();
     const { full_name: name, ...done } = deleted;
-    await recordAudit(c.var.db, actorOf(c), {
+    await recordAudit(c.get('db'), actorOf(c), {
       action: 'lead_deleted',
       targetType: 'lead',
       targetId: id,
       details: { name, appointments, ...done },
     });
-    c.var.deps.outbox.nudge();
+    c.get('deps').outbox.nudge();
     return c.json({ id, ...done }, 200);
   });

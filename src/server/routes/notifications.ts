@@ -63,17 +63,21 @@ const streamRoute = createAdminRoute({
 
 export const notificationRoutes = createRouter()
   .openapi(listRoute, async (c) =>
-    c.json({ notifications: await listNotifications(c.var.db, c.var.user.id), time_zone: c.var.deps.config.businessTimeZone }, 200),
+    c.json(
+      { notifications: await listNotifications(c.get('db'), c.get('user').id), time_zone: c.get('deps').config.businessTimeZone },
+      200,
+    ),
   )
-  .openapi(markAllRoute, async (c) => c.json({ count: await markAllNotificationsRead(c.var.db, c.var.user.id) }, 200))
+  .openapi(markAllRoute, async (c) => c.json({ count: await markAllNotificationsRead(c.get('db'), c.get('user').id) }, 200))
   .openapi(markReadRoute, async (c) => {
-    const found = await markNotificationRead(c.var.db, c.var.user.id, c.req.valid('param').id);
+    const found = await markNotificationRead(c.get('db'), c.get('user').id, c.req.valid('param').id);
     if (!found) throw new AppError('not_found', 'Notification not found.');
     return c.json({ count: 1 }, 200);
   })
-  .openapi(clearRoute, async (c) => c.json({ count: await clearNotifications(c.var.db, c.var.user.id) }, 200))
+  .openapi(clearRoute, async (c) => c.json({ count: await clearNotifications(c.get('db'), c.get('user').id) }, 200))
   .openapi(streamRoute, (c) => {
-    const { deps, user } = c.var;
+    const deps = c.get('deps');
+    const user = c.get('user');
     const token = readSessionToken(c)!; // requireUser found its session
     const key = hashToken(token);
     // Each tab holds a stream; past the caps a stuck client or a script opening streams in a loop is refused.

@@ -13,5 +13,5 @@ const overviewRoute = createAdminRoute({
 });
 
 export const overviewRoutes = createRouter().openapi(overviewRoute, async (c) =>
-  c.json(await getOverview(c.var.db, c.var.deps.config.businessTimeZone), 200),
+  c.json(await getOverview(c.get('db'), c.get('deps').config.businessTimeZone), 200),
 );

@@ -63,10 +63,10 @@ const confirmRoute = createPublicRoute({
 
 export const passwordResetRoutes = createRouter()
   .openapi(requestRoute, async (c) => {
-    const { db } = c.var;
-    const { config, outbox } = c.var.deps;
+    const db = c.get('db');
+    const { config, outbox } = c.get('deps');
     const { email } = c.req.valid('json');
-    const ip = rateLimitKey(c.var.clientIp);
+    const ip = rateLimitKey(c.get('clientIp'));
     const pair = `reset:pair:${ip} ${email}`;
     const hit = await hitRateLimitsUnlessOver(
       db,
@@ -91,24 +91,24 @@ export const passwordResetRoutes = createRouter()
     );
     if (outcome === 'sent') outbox.nudge();
     // The answer is the same whatever happened; only the log tells an account at its hourly limit.
-    c.var.deps.logger.info(
-      { event: 'password_reset_requested', requestId: c.var.requestId, ...(outcome === 'account_limit' ? { limited: 'account' } : {}) },
+    c.get('deps').logger.info(
+      { event: 'password_reset_requested', requestId: c.get('requestId'), ...(outcome === 'account_limit' ? { limited: 'account' } : {}) },
       'password reset asked for',
     );
     return c.json({ message: PASSWORD_RESET_SENT }, 200);
   })
   .openapi(lookupRoute, async (c) => {
-    const found = await findPasswordReset(c.var.db, hashToken(c.req.valid('param').token));
+    const found = await findPasswordReset(c.get('db'), hashToken(c.req.valid('param').token));
     if (!found) throw new AppError('not_found', RESET_LINK_NOT_VALID);
     return c.json(found, 200);
   })
   .openapi(confirmRoute, async (c) => {
     const { token, password } = c.req.valid('json');
     const tokenHash = hashToken(token);
-    const found = await findPasswordReset(c.var.db, tokenHash);
+    const found = await findPasswordReset(c.get('db'), tokenHash);
     if (!found) throw new AppError('not_found', RESET_LINK_NOT_VALID);
-    const ended = await completePasswordReset(c.var.db, tokenHash, await hashPassword(password), actorOf(c, undefined));
+    const ended = await completePasswordReset(c.get('db'), tokenHash, await hashPassword(password), actorOf(c, undefined));
     if (!ended) throw new AppError('not_found', RESET_LINK_NOT_VALID);
-    for (const key of ended) c.var.deps.hub.endSession(key);
+    for (const key of ended) c.get('deps').hub.endSession(key);
     return c.json({ email: found.email }, 200);
   });

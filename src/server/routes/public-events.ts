@@ -26,11 +26,11 @@ const recordEventRoute = createPublicRoute({
 });
 
 export const publicEventRoutes = createRouter().openapi(recordEventRoute, async (c) => {
-  const { events } = c.var.deps;
+  const { events } = c.get('deps');
   const event = c.req.valid('json');
   const userAgent = c.req.valid('header')['user-agent'];
   // The limit counts per minute (ANALYTICS_RATE_LIMIT), so a minute is always long enough to wait.
-  if (!(await events.allow(rateLimitKey(c.var.clientIp)))) throw tooManyRequests(60, 'events');
+  if (!(await events.allow(rateLimitKey(c.get('clientIp'))))) throw tooManyRequests(60, 'events');
   if (!isBot(userAgent)) await events.record(event, userAgent, publicOrigin(c).host);
   return c.body(null, 204);
 });

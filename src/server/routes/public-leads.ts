@@ -54,25 +54,25 @@ const submitLeadRoute = createPublicRoute({
 
 export const publicLeadRoutes = createRouter()
   .openapi(formTokenRoute, async (c) => {
-    const secret = await appSecret(c.var.db, 'lead_form_token');
+    const secret = await appSecret(c.get('db'), 'lead_form_token');
     return c.json(
       {
         form_token: signFormToken(secret, Date.now()),
-        min_age_seconds: c.var.deps.config.leadMinFillSeconds,
+        min_age_seconds: c.get('deps').config.leadMinFillSeconds,
         max_age_seconds: FORM_TOKEN_MAX_AGE_SECONDS,
       },
       200,
     );
   })
   .openapi(submitLeadRoute, async (c) => {
-    const { config, logger } = c.var.deps;
+    const { config, logger } = c.get('deps');
     const body = c.req.valid('json');
     const link = mintToken();
     // Spam gets a token too (it books nothing): bots learn nothing from the answer.
     const received = c.json({ status: 'received' as const, booking_token: link.token }, 201);
 
     if (config.leadRateLimit > 0) {
-      const limit = await hitRateLimit(c.var.db, `lead:${rateLimitKey(c.var.clientIp)}`, config.leadRateLimit, HOUR);
+      const limit = await hitRateLimit(c.get('db'), `lead:${rateLimitKey(c.get('clientIp'))}`, config.leadRateLimit, HOUR);
       if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
     }
 
@@ -85,14 +85,14 @@ export const publicLeadRoutes = createRouter()
       // Said plainly, not swallowed: a person whose page outlived its token must not lose the
       // message; the form fetches a fresh token and sends again.
       logger.info(
-        { event: 'lead_form_token_refused', reason, requestId: c.var.requestId },
+        { event: 'lead_form_token_refused', reason, requestId: c.get('requestId') },
         'refused a public lead submission without a valid form token',
       );
       return new AppError('validation_failed', FORM_TOKEN_REFUSED_MESSAGE, { form_token: FORM_TOKEN_REFUSED_MESSAGE });
     };
     if (config.leadMinFillSeconds > 0) {
       const now = Date.now();
-      const token = checkFormToken(await appSecret(c.var.db, 'lead_form_token'), body.form_token, now);
+      const token = checkFormToken(await appSecret(c.get('db'), 'lead_form_token'), body.form_token, now);
       if (!token.ok) throw refuseToken(token.reason);
       // Its use is kept an hour past its life, so a process whose clock is behind still knows it.
       tokenExpiresAt = now - token.ageMs + (FORM_TOKEN_MAX_AGE_SECONDS + HOUR) * 1000;
@@ -104,7 +104,7 @@ export const publicLeadRoutes = createRouter()
     // Bots: answered as success so they learn nothing, never stored, counted in the logs.
     if (honeypot || tooFast) {
       logger.info(
-        { event: 'lead_spam_dropped', reason: honeypot ? 'honeypot' : 'too_fast', requestId: c.var.requestId },
+        { event: 'lead_spam_dropped', reason: honeypot ? 'honeypot' : 'too_fast', requestId: c.get('requestId') },
         'dropped a public lead submission as spam',
       );
       return received;
@@ -114,25 +114,25 @@ export const publicLeadRoutes = createRouter()
     // submission_id is refused like an expired one, so a bot cannot reuse one wait for many leads.
     if (
       tokenExpiresAt !== undefined &&
-      !(await claimFormToken(c.var.db, hashToken(body.form_token ?? ''), body.submission_id, tokenExpiresAt))
+      !(await claimFormToken(c.get('db'), hashToken(body.form_token ?? ''), body.submission_id, tokenExpiresAt))
     ) {
       throw refuseToken('reused');
     }
 
     const { website: _website, form_token: _formToken, ...lead } = body;
-    const result = await submitPublicLead(c.var.db, lead, {
-      mail: { ...queueMailOf(c.var.deps.config.mail), acknowledge: true },
+    const result = await submitPublicLead(c.get('db'), lead, {
+      mail: { ...queueMailOf(c.get('deps').config.mail), acknowledge: true },
       bookingTokenHash: link.hash,
     });
     // A retried form stored nothing: its answer still gets a link to the lead it stored before.
-    if (!result.created) await issueBookingToken(c.var.db, lead.submission_id, link.hash);
+    if (!result.created) await issueBookingToken(c.get('db'), lead.submission_id, link.hash);
     // Sent after the answer, never inside it: the visitor does not wait for the mail server.
-    if (result.created) c.var.deps.outbox.nudge();
+    if (result.created) c.get('deps').outbox.nudge();
     logger.info(
       {
         event: result.repeated ? 'lead_inquiry' : result.created ? 'lead_created' : 'lead_duplicate',
         leadId: result.id,
-        requestId: c.var.requestId,
+        requestId: c.get('requestId'),
       },
       result.repeated ? 'added an inquiry to a known lead' : result.created ? 'stored a public lead' : 'ignored a repeated lead submission',
     );

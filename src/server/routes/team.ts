@@ -194,51 +194,53 @@ function refusal(err: unknown): never {
 }
 
 export const teamRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await getTeam(c.var.db), 200))
+  .openapi(listRoute, async (c) => c.json(await getTeam(c.get('db')), 200))
   .openapi(inviteRoute, async (c) => {
-    const { config, outbox } = c.var.deps;
+    const { config, outbox } = c.get('deps');
     const { email, role } = c.req.valid('json');
     const token = newSecretToken();
     const link = `${config.publicUrl}/invite/${token}`;
     const mail = queueMailOf(config.mail);
-    const invite = await createInvite(c.var.db, { email, role, tokenHash: hashToken(token), link }, actorOf(c), mail).catch(refusal);
+    const invite = await createInvite(c.get('db'), { email, role, tokenHash: hashToken(token), link }, actorOf(c), mail).catch(refusal);
     outbox.nudge();
     return c.json({ invite, link, emailed: mail.sending }, 201);
   })
   .openapi(revokeRoute, async (c) => {
-    if (!(await revokeInvite(c.var.db, c.req.valid('param').id, actorOf(c))))
+    if (!(await revokeInvite(c.get('db'), c.req.valid('param').id, actorOf(c))))
       throw new AppError('not_found', 'No pending invitation has that id.');
     return c.json({ ok: true as const }, 200);
   })
   .openapi(roleRoute, async (c) =>
-    c.json(await changeRole(c.var.db, c.req.valid('param').id, c.req.valid('json').role, actorOf(c)).catch(refusal), 200),
+    c.json(await changeRole(c.get('db'), c.req.valid('param').id, c.req.valid('json').role, actorOf(c)).catch(refusal), 200),
   )
   .openapi(deactivateRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const member = await deactivateMember(c.var.db, id, actorOf(c)).catch(refusal);
+    const member = await deactivateMember(c.get('db'), id, actorOf(c)).catch(refusal);
     // Sign-in and every session check refuse a deactivated account already; this ends what is open.
-    await endAccountAccess(c, c.var.db, id, { feeds: true });
+    await endAccountAccess(c, c.get('db'), id, { feeds: true });
     return c.json(member, 200);
   })
-  .openapi(reactivateRoute, async (c) => c.json(await reactivateMember(c.var.db, c.req.valid('param').id, actorOf(c)).catch(refusal), 200))
+  .openapi(reactivateRoute, async (c) =>
+    c.json(await reactivateMember(c.get('db'), c.req.valid('param').id, actorOf(c)).catch(refusal), 200),
+  )
   .openapi(removeRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const ended = await removeMember(c.var.db, id, actorOf(c)).catch(refusal);
-    for (const key of ended) c.var.deps.hub.endSession(key);
+    const ended = await removeMember(c.get('db'), id, actorOf(c)).catch(refusal);
+    for (const key of ended) c.get('deps').hub.endSession(key);
     return c.json({ ok: true as const }, 200);
   })
   .openapi(reassignRoute, async (c) => {
-    const moved = await reassignLeads(c.var.db, c.req.valid('param').id, c.req.valid('json').to, actorOf(c)).catch(refusal);
+    const moved = await reassignLeads(c.get('db'), c.req.valid('param').id, c.req.valid('json').to, actorOf(c)).catch(refusal);
     return c.json({ moved }, 200);
   })
   .openapi(inviteLookupRoute, async (c) => {
-    const invite = await findInvite(c.var.db, hashToken(c.req.valid('param').token));
+    const invite = await findInvite(c.get('db'), hashToken(c.req.valid('param').token));
     if (!invite) throw new AppError('not_found', INVITE_NOT_VALID);
     return c.json(invite, 200);
   })
   .openapi(acceptRoute, async (c) => {
     const { token, display_name, password } = c.req.valid('json');
-    const { db } = c.var;
+    const db = c.get('db');
     // The token is checked before the password is hashed (argon2id, the costly part), so a
     // made-up token is answered without it. The accept checks the token again, in the
     // short transaction that uses it up (two tabs at once make one account).
@@ -254,21 +256,21 @@ export const teamRoutes = createRouter()
     return c.json({ user }, 201);
   })
   .openapi(setupCheckRoute, async (c) => {
-    if (!c.var.deps.firstRun?.accepts(c.req.valid('param').token)) throw new AppError('not_found', SETUP_NOT_VALID);
+    if (!c.get('deps').firstRun?.accepts(c.req.valid('param').token)) throw new AppError('not_found', SETUP_NOT_VALID);
     return c.json({ ok: true as const }, 200);
   })
   .openapi(setupRoute, async (c) => {
     const { token, display_name, email, password } = c.req.valid('json');
-    const firstRun = c.var.deps.firstRun;
+    const firstRun = c.get('deps').firstRun;
     if (!firstRun?.accepts(token)) throw new AppError('not_found', SETUP_NOT_VALID);
     const user = await createFirstOwner(
-      c.var.db,
+      c.get('db'),
       { email, displayName: display_name, passwordHash: await hashPassword(password) },
       actorOf(c, undefined),
     );
     firstRun.consume();
     if (!user) throw new AppError('not_found', SETUP_NOT_VALID);
-    c.var.deps.logger.info({ event: 'first_owner_created', email }, 'created the first owner from the set-up link');
-    await startSession(c, c.var.db, user.id);
+    c.get('deps').logger.info({ event: 'first_owner_created', email }, 'created the first owner from the set-up link');
+    await startSession(c, c.get('db'), user.id);
     return c.json({ user }, 201);
   });

@@ -107,25 +107,26 @@ const gone = () => new AppError('unauthorized', 'Please sign in.');
 
 export const twoFactorRoutes = createRouter()
   .openapi(statusRoute, async (c) => {
-    const state = await twoFactorState(c.var.db, c.var.user.id);
+    const state = await twoFactorState(c.get('db'), c.get('user').id);
     if (!state) throw gone();
-    const required = await requiresTwoFactor(c.var.db);
+    const required = await requiresTwoFactor(c.get('db'));
     const calendar_feed_paused = required && !state.enabled && state.has_calendar_feed;
     return c.json({ enabled: state.enabled, recovery_codes_left: state.recovery_codes_left, required, calendar_feed_paused }, 200);
   })
   .openapi(startRoute, async (c) => {
-    const state = await twoFactorState(c.var.db, c.var.user.id);
+    const state = await twoFactorState(c.get('db'), c.get('user').id);
     if (!state) throw gone();
     if (state.enabled) throw new AppError('conflict', 'Two-factor is on already. Turn it off first to use another app.');
     const secret = newTotpSecret();
-    await setPendingSecret(c.var.db, c.var.user.id, secret);
+    await setPendingSecret(c.get('db'), c.get('user').id, secret);
     // The authenticator app lists the account under the brand the website shows now.
-    const issuer = (await getWebsiteContent(c.var.db, c.var.deps.config.site)).content.site_name;
-    const uri = otpauthUri(issuer, c.var.user.email, secret);
+    const issuer = (await getWebsiteContent(c.get('db'), c.get('deps').config.site)).content.site_name;
+    const uri = otpauthUri(issuer, c.get('user').email, secret);
     return c.json({ otpauth_uri: uri, secret, qr_code: await qrCodeDataUrl(uri) }, 200);
   })
   .openapi(confirmRoute, async (c) => {
-    const { db, user } = c.var;
+    const db = c.get('db');
+    const user = c.get('user');
     const state = await twoFactorState(db, user.id);
     if (!state) throw gone();
     if (state.enabled) throw new AppError('conflict', 'Two-factor is on already.');
@@ -139,14 +140,16 @@ export const twoFactorRoutes = createRouter()
     return c.json({ recovery_codes: codes }, 200);
   })
   .openapi(disableRoute, async (c) => {
-    const { db, user } = c.var;
+    const db = c.get('db');
+    const user = c.get('user');
     await checkCurrentPassword(c, c.req.valid('json').current_password);
     if (await requiresTwoFactor(db)) throw new AppError('conflict', 'Your team requires two-factor: it cannot be turned off.');
     await disableTwoFactor(db, user.id, actorOf(c));
     return c.json({ enabled: false, recovery_codes_left: 0, required: false }, 200);
   })
   .openapi(regenerateRoute, async (c) => {
-    const { db, user } = c.var;
+    const db = c.get('db');
+    const user = c.get('user');
     await checkCurrentPassword(c, c.req.valid('json').current_password);
     const state = await twoFactorState(db, user.id);
     if (!state?.enabled) throw new AppError('validation_failed', 'Two-factor is off: there are no recovery codes to replace.');
@@ -154,12 +157,12 @@ export const twoFactorRoutes = createRouter()
     await regenerateRecoveryCodes(db, user.id, codes.map(hashRecoveryCode), actorOf(c));
     return c.json({ recovery_codes: codes }, 200);
   })
-  .openapi(getSecurityRoute, async (c) => c.json({ require_two_factor: await requiresTwoFactor(c.var.db) }, 200))
+  .openapi(getSecurityRoute, async (c) => c.json({ require_two_factor: await requiresTwoFactor(c.get('db')) }, 200))
   .openapi(putSecurityRoute, async (c) => {
     const { require_two_factor } = c.req.valid('json');
-    if (require_two_factor && !(await twoFactorState(c.var.db, c.var.user.id))?.enabled) {
+    if (require_two_factor && !(await twoFactorState(c.get('db'), c.get('user').id))?.enabled) {
       throw new AppError('conflict', 'Turn on two-factor for your own account first, so you are not locked out.');
     }
-    await setRequireTwoFactor(c.var.db, require_two_factor, actorOf(c));
+    await setRequireTwoFactor(c.get('db'), require_two_factor, actorOf(c));
     return c.json({ require_two_factor }, 200);
   });

@@ -52,7 +52,7 @@ const networksRoute = createAdminRoute({
 export const websiteBookingRoutes = createRouter()
   .openapi(bulkCancelRoute, async (c) => {
     const body = c.req.valid('json');
-    const timeZone = c.var.deps.config.businessTimeZone;
+    const timeZone = c.get('deps').config.businessTimeZone;
     let network: string | undefined;
     if (body.network !== undefined && body.network !== '') {
       network = parseNetwork(body.network);
@@ -60,21 +60,21 @@ export const websiteBookingRoutes = createRouter()
     }
     const criteria: BookingCriteria = { network, bookedFrom: body.booked_from, bookedTo: body.booked_to };
     if (body.dry_run === true) {
-      return c.json({ count: await countWebsiteBookings(c.var.db, criteria, timeZone), dry_run: true, network: network ?? null }, 200);
+      return c.json({ count: await countWebsiteBookings(c.get('db'), criteria, timeZone), dry_run: true, network: network ?? null }, 200);
     }
-    const count = await cancelWebsiteBookings(c.var.db, criteria, {
+    const count = await cancelWebsiteBookings(c.get('db'), criteria, {
       actor: actorOf(c),
-      mail: body.notify ? appointmentMailOf(c.var.deps.config) : undefined,
+      mail: body.notify ? appointmentMailOf(c.get('deps').config) : undefined,
       timeZone,
       criteria: { network: network ?? null, booked_from: body.booked_from ?? null, booked_to: body.booked_to ?? null, notify: body.notify },
     });
-    c.var.deps.logger.info(
-      { event: 'website_bookings_cancelled', count, notify: body.notify, requestId: c.var.requestId },
+    c.get('deps').logger.info(
+      { event: 'website_bookings_cancelled', count, notify: body.notify, requestId: c.get('requestId') },
       'cancelled website bookings in bulk',
     );
-    if (body.notify && count > 0) c.var.deps.outbox.nudge();
+    if (body.notify && count > 0) c.get('deps').outbox.nudge();
     return c.json({ count, dry_run: false, network: network ?? null }, 200);
   })
   .openapi(networksRoute, async (c) => {
-    return c.json({ networks: await listBookingNetworks(c.var.db, c.var.deps.config.businessTimeZone) }, 200);
+    return c.json({ networks: await listBookingNetworks(c.get('db'), c.get('deps').config.businessTimeZone) }, 200);
   });

@@ -30,18 +30,18 @@ const answer = (content: WebsiteContent, updatedAt: string | null) => ({
 
 export const websiteRoutes = createRouter()
   .openapi(websiteRoute, async (c) => {
-    const { content, updatedAt } = await getWebsiteContent(c.var.db, c.var.deps.config.site);
+    const { content, updatedAt } = await getWebsiteContent(c.get('db'), c.get('deps').config.site);
     return c.json(answer(content, updatedAt), 200);
   })
   .openapi(saveWebsiteRoute, async (c) => {
-    const site = c.var.deps.config.site;
-    const before = await getWebsiteContent(c.var.db, site);
-    await saveWebsiteContent(c.var.db, c.req.valid('json'));
-    const saved = await getWebsiteContent(c.var.db, site);
-    c.var.deps.websitePages?.apply(saved.content, saved.updatedAt);
+    const site = c.get('deps').config.site;
+    const before = await getWebsiteContent(c.get('db'), site);
+    await saveWebsiteContent(c.get('db'), c.req.valid('json'));
+    const saved = await getWebsiteContent(c.get('db'), site);
+    c.get('deps').websitePages?.apply(saved.content, saved.updatedAt);
     const changes = changedFields(before.content, saved.content, Object.keys(saved.content) as (keyof WebsiteContent & string)[]);
     if (Object.keys(changes).length > 0) {
-      await recordAudit(c.var.db, actorOf(c), {
+      await recordAudit(c.get('db'), actorOf(c), {
         action: 'settings_changed',
         targetType: 'settings',
         targetId: 'website',
