@@ -11,7 +11,7 @@ import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { isMisdirected, requestTarget } from './http/public-origin.ts';
 import { checkRequestSource } from './http/request-source.ts';
 import { withDatabase } from './http/router.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { defaultHeader, securityHeaders } from './http/security-headers.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps) {
   // The lead import sets its own, larger limit once the session is checked (routes/lead-import.ts).
   app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === LEAD_IMPORT_PATH ? next() : apiBodyLimit(c, next)));
   app.use('/api/*', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
+    defaultHeader(c, 'Cache-Control', 'no-store');
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
       checkRequestSource(c);
