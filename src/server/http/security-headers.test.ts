@@ -27,7 +27,9 @@ function testApp() {
 
 const own = { 'content-security-policy': ADMIN_APP_CSP, 'referrer-policy': 'no-referrer' };
 const expected = (path: string) =>
-  Object.fromEntries(SECURITY_HEADERS.map(([n, v]) => [n.toLowerCase(), path === '/shell' ? ((own as Record<string, string>)[n.toLowerCase()] ?? v) : v]));
+  Object.fromEntries(
+    SECURITY_HEADERS.map(([n, v]) => [n.toLowerCase(), path === '/shell' ? ((own as Record<string, string>)[n.toLowerCase()] ?? v) : v]),
+  );
 const picked = (res: Response) => Object.fromEntries(SECURITY_HEADERS.map(([n]) => [n.toLowerCase(), res.headers.get(n)]));
 
 let server: ServerType;

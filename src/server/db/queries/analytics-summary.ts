@@ -4,7 +4,7 @@ import type { AnalyticsPeriod } from '#shared/constants';
 import { analyticsSummarySchema, percentChange, type AnalyticsSummary } from '#shared/schemas/analytics';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
-import { readPeriod } from './analytics-report.ts';
+import { readCardFigures } from './analytics-report.ts';
 import { bounds, presetWindow } from './analytics-window.ts';
 
 const TOP_PAGES = 5;
@@ -16,7 +16,7 @@ const deviceRow = z.object({ value: z.string(), views: int });
 /**
  * The summary cards of a preset period, from the hourly rollups (never the raw events), so it
  * stays fast at millions of events. Visitors, page views and the form's conversions are the
- * trend's and the funnel's own (readPeriod over the same window, which the report reads too),
+ * trend's and the funnel's own (readCardFigures: the report's day counts over the same window),
  * so the cards cannot disagree with them; the time spent, the 24 hours of the day (business time zone), the top
  * pages and the devices are cut by the same bounds.
  */
@@ -24,7 +24,7 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   const window = presetWindow(period, now, timeZone);
   const { start, end } = bounds(window);
   const [figures, hourly, topPages, devicesRows] = await Promise.all([
-    readPeriod(db, window),
+    readCardFigures(db, window),
     queryRows(
       db,
       sql`
@@ -52,7 +52,7 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
   ]);
   const devices = { desktop: 0, mobile: 0, tablet: 0 };
   for (const d of devicesRows) if (d.value in devices) devices[d.value as keyof typeof devices] = d.views;
-  const { totals, previous_totals: previous, cohort } = figures;
+  const { totals, previous_totals: previous, sent } = figures;
   const byHour = new Map(hourly.map((h) => [h.hour, h]));
   return {
     period,
@@ -68,8 +68,8 @@ export async function getAnalyticsSummary(db: Db, period: AnalyticsPeriod, timeZ
       time_spent: byHour.get(hour)?.time_spent ?? 0,
     })),
     top_pages: topPages,
-    form_conversions: cohort.sent,
-    conversion_rate: totals.visitors > 0 ? Math.round((cohort.sent / totals.visitors) * 1000) / 10 : 0,
+    form_conversions: sent,
+    conversion_rate: totals.visitors > 0 ? Math.round((sent / totals.visitors) * 1000) / 10 : 0,
     devices,
   };
 }
