@@ -4,12 +4,15 @@ import { fieldErrors } from '#shared/schemas/error';
 import { AppError } from './errors.ts';
 import type { AppEnv } from './context.ts';
 
+/** The 400 of a request whose fields are not valid: one message per field, as the forms show them. */
+export const invalidFields = (fields: Record<string, string>) => new AppError('validation_failed', 'Some fields are not valid.', fields);
+
 /** A sub-app whose request validation failures use our one error shape. */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        throw new AppError('validation_failed', 'Some fields are not valid.', fieldErrors(result.error));
+        throw invalidFields(fieldErrors(result.error));
       }
     },
   });

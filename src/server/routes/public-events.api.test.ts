@@ -79,6 +79,14 @@ describe('POST /api/public/events', () => {
     expect(await rows()).toEqual([]);
   });
 
+  it('documents the User-Agent it reads, and stores one with any byte a header can carry', async () => {
+    const { app, json } = createTestApp(database);
+    const doc = (await (await app.request('/api/openapi.json')).json()) as { paths: Record<string, { post: { parameters?: unknown[] } }> };
+    expect(doc.paths['/api/public/events']!.post.parameters).toContainEqual(expect.objectContaining({ name: 'user-agent', in: 'header' }));
+    expect((await json('POST', '/api/public/events', event(), { 'user-agent': 'Mozilla/5.0 (Caf\u00e9 \u00ff)' })).status).toBe(204);
+    expect((await rows()).map((r) => (r as { user_agent?: string }).user_agent)).toContain('Mozilla/5.0 (Caf\u00e9 \u00ff)');
+  });
+
   it.each(['Googlebot/2.1 (+http://www.google.com/bot.html)', 'curl/8.5.0', 'Mozilla/5.0 HeadlessChrome/126.0', ''])(
     'drops bot %j with 204',
     async (ua) => {
