@@ -141,51 +141,44 @@ const publicPages = {
   },
 };
 
+/** Keeps zod out of `files`: no zod itself, and only types from the schema modules (`schemas`). */
+const withoutZod = ({ files, ignores, schemas, zodMessage, schemasMessage }) => ({
+  files,
+  ignores,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['zod', 'zod/*'], message: zodMessage },
+          { group: [schemas], allowTypeImports: true, message: schemasMessage },
+        ],
+      },
+    ],
+  },
+});
+
 /**
  * Nor does the admin app load zod (26 KB gzipped, more than half a page's budget in
  * `npm run check:weight`): its forms use the checkers of src/shared/rules, which a property test
  * holds to the server's schemas; the schemas give it their types.
  */
-const adminWithoutZod = {
+const adminWithoutZod = withoutZod({
   files: ['src/client/{app,components,features,lib}/**/*.{ts,tsx}'],
   ignores: ['src/client/**/*.test.{ts,tsx}'],
-  rules: {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          { group: ['zod', 'zod/*'], message: 'The admin app does not load zod: check forms with #shared/rules.' },
-          {
-            group: ['\\#shared/schemas/*'],
-            allowTypeImports: true,
-            message: 'The shared schemas are zod: import their types only; values come from #shared/constants, checks from #shared/rules.',
-          },
-        ],
-      },
-    ],
-  },
-};
+  schemas: '\\#shared/schemas/*',
+  zodMessage: 'The admin app does not load zod: check forms with #shared/rules.',
+  schemasMessage: 'The shared schemas are zod: import their types only; values come from #shared/constants, checks from #shared/rules.',
+});
 
-/** What the browser imports from src/shared outside schemas/ stays free of zod (see above). */
-const sharedWithoutZod = {
+/** What the browser imports from src/shared outside schemas/ stays free of zod too. */
+const sharedWithoutZod = withoutZod({
   files: ['src/shared/**/*.ts'],
   ignores: ['src/shared/schemas/**', 'src/shared/**/*.test.ts'],
-  rules: {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          { group: ['zod', 'zod/*'], message: 'Only src/shared/schemas/ uses zod: the browser imports the rest.' },
-          {
-            group: ['**/schemas/*'],
-            allowTypeImports: true,
-            message: 'Only types from the schemas here: the browser imports this module, and the schemas are zod.',
-          },
-        ],
-      },
-    ],
-  },
-};
+  schemas: '**/schemas/*',
+  zodMessage: 'Only src/shared/schemas/ uses zod: the browser imports the rest.',
+  schemasMessage: 'Only types from the schemas here: the browser imports this module, and the schemas are zod.',
+});
 
 /**
  * The admin app fetches one way (docs/conventions.md, "Client features"): each operation is a
@@ -283,7 +276,10 @@ export default tseslint.config(
       // Hono's `c.var` copies every request variable into a new object on each read.
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='c'][property.name='var']", message: "Read a request variable with c.get('name'), not c.var." },
+        {
+          selector: "MemberExpression[object.name='c'][property.name='var']",
+          message: "Read a request variable with c.get('name'), not c.var.",
+        },
       ],
     },
   },

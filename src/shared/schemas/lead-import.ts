@@ -1,24 +1,8 @@
 import * as z from 'zod';
-import {
-  LEAD_IMPORT_MAX_ROWS,
-  LEAD_IMPORT_MAX_BYTES,
-  LEAD_IMPORT_MAX_ERRORS,
-  LEAD_IMPORT_FIELDS,
-  LEAD_IMPORT_FIELD_LABELS,
-  LEAD_IMPORT_REQUIRED,
-  type LeadImportField,
-} from '../lead-import-fields.ts';
+import { LEAD_IMPORT_FIELDS, LEAD_IMPORT_MAX_ROWS } from '../lead-import-fields.ts';
 import { storableText } from './text.ts';
 
-export {
-  LEAD_IMPORT_MAX_ROWS,
-  LEAD_IMPORT_MAX_BYTES,
-  LEAD_IMPORT_MAX_ERRORS,
-  LEAD_IMPORT_FIELDS,
-  LEAD_IMPORT_FIELD_LABELS,
-  LEAD_IMPORT_REQUIRED,
-};
-export type { LeadImportField };
+export * from '../lead-import-fields.ts';
 
 /**
  * Importing leads from a CSV file (docs/product-rules.md, "Importing leads"). The browser reads
