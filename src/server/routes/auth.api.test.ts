@@ -7,18 +7,22 @@ import { deleteUser } from '../db/queries/users.ts';
 import {
   MAX_FAILURES_PER_ACCOUNT_AND_IP,
   MAX_FAILURES_PER_IP,
+  SIGN_IN_WINDOW_SECONDS,
   SLOW_DOWN_AFTER_ACCOUNT_FAILURES,
   SLOW_DOWN_MAX_MS,
   SLOW_DOWN_STEP_MS,
 } from '../auth/sign-in-limits.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
 import { createTestApp, signIn } from '../test/app.ts';
+import { awaitRoomInWindow } from '../test/rate-limit-window.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 
 const database = useTestDatabase();
 beforeEach(async () => {
   await database.db.execute(sql`truncate users, sessions, rate_limits, sign_in_ips cascade`);
   await ensureAdmin(database.db, 'admin@example.com', 'correct-password');
+  // The limits' counts must fall in one 15-minute window.
+  await awaitRoomInWindow(database.db, SIGN_IN_WINDOW_SECONDS);
 });
 
 const session = async (app: ReturnType<typeof createTestApp>['app'], cookie?: string) =>

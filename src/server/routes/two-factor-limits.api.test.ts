@@ -8,12 +8,14 @@ import { MAX_WRONG_CURRENT_PASSWORDS } from '../auth/current-password.ts';
 import {
   MAX_FAILURES_PER_ACCOUNT_AND_IP,
   MAX_FAILURES_PER_IP,
+  SIGN_IN_WINDOW_SECONDS,
   SLOW_DOWN_AFTER_ACCOUNT_FAILURES,
   SLOW_DOWN_STEP_MS,
 } from '../auth/sign-in-limits.ts';
 import { hashRecoveryCode, newTotpSecret, totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
 import { cookieOf, createTestApp } from '../test/app.ts';
+import { awaitRoomInWindow } from '../test/rate-limit-window.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**
@@ -43,6 +45,8 @@ beforeEach(async () => {
   const { user } = await ensureAdmin(database.db, 'ann@example.com', 'ann-password');
   await turnOnTwoFactor(user.id, secret);
   await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, ${hashRecoveryCode(RECOVERY_CODE)})`);
+  // The limits' counts must fall in one 15-minute window.
+  await awaitRoomInWindow(database.db, SIGN_IN_WINDOW_SECONDS);
 });
 
 /** Two-factor on, as the set-up leaves it (no step used yet). */
