@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,7 +65,36 @@ export type StartOptions = {
   timeoutMs?: number;
 };
 
-export const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
+const madeDirs: string[] = [];
+
+/**
+ * A new directory under the system's temporary directory, removed after the test file (Vitest's
+ * setup file, remove-temp-dirs.ts) or when a script exits: a data directory of the db-move test
+ * alone is about 600 MB, and left behind, a day of test runs filled tens of gigabytes. Whatever
+ * the test started in it is stopped by then.
+ */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
+  if (madeDirs.push(dir) === 1) process.once('exit', removeTempDirs);
+  return dir;
+}
+
+/**
+ * Removes every directory tempDir made in this process so far, and what the server leaves
+ * beside a DATA_DIR there (`<dir>.backup.sock`, `<dir>.before-restore-…`).
+ */
+export function removeTempDirs() {
+  for (const dir of madeDirs.splice(0)) {
+    const beside = readdirSync(path.dirname(dir)).filter((name) => name.startsWith(`${path.basename(dir)}.`));
+    for (const target of [dir, ...beside.map((name) => path.join(path.dirname(dir), name))]) {
+      try {
+        rmSync(target, { recursive: true, force: true });
+      } catch {
+        // A file still held open by a dying child: the system's temporary directory keeps it.
+      }
+    }
+  }
+}
 
 /**
  * A DATA_DIR holding an already migrated database (the run's template, unpacked), for a test
