@@ -25,9 +25,6 @@ export type { AnalyticsSourceGroup, LeadOrigin };
 
 export { DIRECT_SOURCE, parseUtmValue, utmValue };
 
-/** Days from `from` to `to`, both included. */
-export const rangeDays = daysInRange;
-
 /**
  * A range: `from` and `to` (YYYY-MM-DD, both included), a preset `period` (as the summary
  * cards', so the page counts one period one way), or `days` (the last that many days, today
@@ -55,7 +52,7 @@ function withRangeChecks<T extends z.ZodObject<typeof rangeShape>>(schema: T) {
       message: DATE_RANGE_MESSAGES.order,
       path: ['to'],
     })
-    .refine((r: RangeInput) => !r.from || !r.to || r.from > r.to || rangeDays(r.from, r.to) <= ANALYTICS_MAX_RANGE_DAYS, {
+    .refine((r: RangeInput) => !r.from || !r.to || r.from > r.to || daysInRange(r.from, r.to) <= ANALYTICS_MAX_RANGE_DAYS, {
       message: DATE_RANGE_MESSAGES.tooLong,
       path: ['from'],
     });

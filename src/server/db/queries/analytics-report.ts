@@ -4,7 +4,6 @@ import { addDays } from '#shared/zoned-time';
 import {
   conversionRate,
   DIRECT_SOURCE,
-  rangeDays,
   utmValue,
   type AnalyticsFunnel,
   type AnalyticsReport,
@@ -12,6 +11,7 @@ import {
   type AnalyticsSourceRow,
   type AnalyticsTotals,
 } from '#shared/schemas/analytics-report';
+import { daysInRange } from '#shared/rules/calendar';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
 import { bounds, boundsText, previousRange, type AnalyticsWindow } from './analytics-window.ts';
@@ -201,7 +201,10 @@ export async function readCardFigures(db: Db, window: AnalyticsWindow) {
 
 function periodTotals(window: AnalyticsWindow, previous: AnalyticsWindow, counts: Awaited<ReturnType<typeof dayCounts>>) {
   const daysOf = (range: AnalyticsWindow, map: Map<string, Day>) =>
-    Array.from({ length: rangeDays(range.from, range.to) }, (_, i) => map.get(addDays(range.from, i)) ?? emptyDay(addDays(range.from, i)));
+    Array.from(
+      { length: daysInRange(range.from, range.to) },
+      (_, i) => map.get(addDays(range.from, i)) ?? emptyDay(addDays(range.from, i)),
+    );
   const days = daysOf(window, counts.current);
   const sum = (list: Day[], key: keyof Omit<Day, 'day'>) => list.reduce((n, d) => n + d[key], 0);
   const totalsOf = (list: Day[]): AnalyticsTotals => ({

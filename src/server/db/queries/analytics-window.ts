@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PERIOD_HOURS, type AnalyticsPeriod } from '#shared/constants';
-import { rangeDays } from '#shared/schemas/analytics-report';
+import { daysInRange } from '#shared/rules/calendar';
 import { addDays, isoInZone, zonedInstant, zonedParts } from '#shared/zoned-time';
 
 /**
@@ -56,7 +56,7 @@ export function resolveWindow(
 /** The period of the same length that ends where `window` starts. */
 export function previousRange(window: AnalyticsWindow): AnalyticsWindow {
   if (window.hours) return hoursWindow(window.hours.start - window.hours.count * HOUR_MS, window.hours.count, window.timeZone);
-  const days = rangeDays(window.from, window.to);
+  const days = daysInRange(window.from, window.to);
   return { from: addDays(window.from, -days), to: addDays(window.from, -1), timeZone: window.timeZone };
 }
 
