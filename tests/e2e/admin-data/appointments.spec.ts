@@ -448,8 +448,21 @@ test.describe('appointments', () => {
             return panel.getByText(`New lead: ${newcomer.full_name}`).count();
           })
           .toBe(1);
+        // The panel takes focus (and starts listening for Escape) in an effect, which runs on an
+        // animation frame: on this paused clock, only once the test moves it.
+        await expect
+          .poll(async () => {
+            await tick();
+            return panel.evaluate((el) => el.contains(document.activeElement));
+          })
+          .toBe(true);
         await page.keyboard.press('Escape');
-        await expect(panel).toBeHidden();
+        await expect
+          .poll(async () => {
+            await tick();
+            return panel.count();
+          })
+          .toBe(0);
         const live = page.getByRole('status').filter({ hasText: `New lead: ${newcomer.full_name}` });
         const ranSoFar = (await page.evaluate(() => Date.now())) - shownAt;
         expect(ranSoFar).toBeLessThan(4_000);
