@@ -57,7 +57,8 @@ const serverLayers = {
           {
             target: [`${S}/config.ts`, `${S}/logger.ts`, `${S}/app-root.ts`],
             from: S,
-            except: ['./lib', './config.ts', './logger.ts', './app-root.ts'],
+            // The allow list of outbound hosts is parsed where the fetcher that obeys it lives.
+            except: ['./lib', './config.ts', './logger.ts', './app-root.ts', './outbound/address-policy.ts'],
             message: 'Configuration and logging sit under everything else.',
           },
           {
@@ -67,13 +68,13 @@ const serverLayers = {
             message: 'db/ may use lib/, config and the logger only: it knows nothing of HTTP, auth or features.',
           },
           {
-            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`],
+            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`, `${S}/outbound`, `${S}/calendars`],
             from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
           },
           {
             // A domain rule may refuse with the API's error vocabulary (AppError), nothing else of http/.
-            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`],
+            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`, `${S}/outbound`, `${S}/calendars`],
             from: `${S}/http`,
             except: ['./errors.ts'],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError).',

@@ -78,6 +78,15 @@ describe('parseConfig', () => {
     for (const off of ['', 'off', '0', 'no']) expect(parseConfig({ TRUST_PROXY: off }).trustProxy.entries).toBe('none');
   });
 
+  it('reads OUTBOUND_ALLOW_HOSTS as hosts with optional ports, none by default', () => {
+    expect(parseConfig({}).outboundAllowHosts).toEqual([]);
+    expect(parseConfig({ OUTBOUND_ALLOW_HOSTS: ' CalDAV.Internal, 10.0.0.5:8443,[fd00::5]:443 ' }).outboundAllowHosts).toEqual([
+      { host: 'caldav.internal', port: undefined },
+      { host: '10.0.0.5', port: 8443 },
+      { host: '[fd00::5]', port: 443 },
+    ]);
+  });
+
   it.each([
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be a whole number from 0 to 65535, got "70000"'],
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be a whole number from 0 to 65535, got "abc"'],
@@ -129,6 +138,14 @@ describe('parseConfig', () => {
       'Invalid configuration: ADMIN_NAME Name must be at most 80 characters',
     ],
     [{ ADMIN_NAME: 'Bea Boss' }, 'Invalid configuration: ADMIN_NAME names the ADMIN_EMAIL account: set ADMIN_EMAIL too'],
+    [
+      { OUTBOUND_ALLOW_HOSTS: 'caldav.internal,fd00::5:8443' },
+      'Invalid configuration: OUTBOUND_ALLOW_HOSTS must be a list of host names or IP addresses, each with an optional port, such as calendar.internal,10.0.0.5:8443,[fd00::5] (not "fd00::5:8443")',
+    ],
+    [
+      { OUTBOUND_ALLOW_HOSTS: '10.0.0.0/8' },
+      'Invalid configuration: OUTBOUND_ALLOW_HOSTS must be a list of host names or IP addresses, each with an optional port, such as calendar.internal,10.0.0.5:8443,[fd00::5] (not "10.0.0.0/8")',
+    ],
   ])('stops on %o with one clear line', (env, message) => {
     expect(() => parseConfig(env)).toThrowError(new ConfigError(message));
   });

@@ -6,6 +6,7 @@ import { emailSchema } from '#shared/schemas/lead';
 import { zodText } from '#shared/schemas/text';
 import { TrustedProxies } from './lib/client-address.ts';
 import { parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
+import { parseAllowHosts, type AllowedHost } from './outbound/address-policy.ts';
 
 /**
  * The whole environment, parsed once at start-up: nothing else reads process.env.
@@ -136,6 +137,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy,
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   PUBLIC_URL: parsedWith(parsePublicUrl),
+  OUTBOUND_ALLOW_HOSTS: parsedWith(parseAllowHosts),
   SMTP_URL: parsedWith(parseSmtpUrl),
   MAIL_FROM: parsedWith(parseMailbox),
   MAIL_REPLY_TO: parsedWith(parseMailbox),
@@ -190,6 +192,11 @@ export type Config = {
    * answered (others get 421), and the base of every link. Undefined: the request's own origin.
    */
   fixedOrigin: string | undefined;
+  /**
+   * Hosts that requests for URLs people typed (calendar links, CalDAV servers) may reach even
+   * on a private or local address (OUTBOUND_ALLOW_HOSTS; see outbound/guarded-fetch.ts).
+   */
+  outboundAllowHosts: readonly AllowedHost[];
   mail: {
     /** Undefined: email is off, and messages are recorded but not sent. */
     smtp: SmtpSettings | undefined;
@@ -251,6 +258,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     reminderMinutesBefore: e.REMINDER_MINUTES_BEFORE,
     publicUrl: e.PUBLIC_URL?.origin ?? ownOrigin(e.HOST, e.PORT),
     fixedOrigin: e.PUBLIC_URL?.origin,
+    outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS ?? [],
     mail: {
       smtp: e.SMTP_URL,
       from: e.MAIL_FROM ?? { name: e.SITE_NAME, address: e.SITE_EMAIL },
