@@ -16,6 +16,7 @@ import { clientAddress } from './lib/client-address.ts';
 import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
+import { availabilityRoutes } from './routes/availability.ts';
 import { websiteBookingRoutes } from './routes/website-bookings.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bookingRoutes } from './routes/bookings.ts';
@@ -147,6 +148,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadTimelineRoutes);
   app.route('/', leadNoteRoutes);
   app.route('/', adminRoutes);
+  app.route('/', availabilityRoutes);
   app.route('/', overviewRoutes);
   // Before appointmentRoutes: /api/appointments/website-networks is not an appointment's id.
   app.route('/', websiteBookingRoutes);

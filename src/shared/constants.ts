@@ -183,6 +183,7 @@ export const AUDIT_ACTIONS = {
   password_reset: 'Reset password',
   email_changed: 'Changed email',
   profile_changed: 'Changed name or phone',
+  working_hours_changed: 'Changed working hours',
   two_factor_enabled: 'Turned on two-factor',
   two_factor_disabled: 'Turned off two-factor',
   recovery_codes_regenerated: 'New recovery codes',

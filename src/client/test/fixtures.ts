@@ -53,6 +53,8 @@ export function makeAppointment(overrides: Partial<Appointment> = {}): Appointme
     cancelled_by: null,
     source: 'staff',
     booked_as: null,
+    host_id: null,
+    host_name: null,
     lead: { full_name: `Lead ${appointments}`, email: `lead${appointments}@example.com`, phone: '(301) 555-0100' },
     ...overrides,
   };

@@ -1,4 +1,4 @@
-import type { BookingSettings } from '#shared/schemas/booking';
+import type { BookingSettings, OpenHours } from '#shared/schemas/booking';
 import { addDays, clockMinutes, clockText, isoInZone, isoWeekday, utcDay, zonedInstant, zonedParts } from '#shared/zoned-time';
 
 /** Time already taken: an appointment from `start` to `end` (instants, ms). */
@@ -68,15 +68,37 @@ function firstEndingAfter(blocked: Busy[], instant: number): number {
 }
 
 /**
- * The open start times of one business date, soonest first, whatever the time now: inside the
- * weekday's open hours (start and end, read on the business clock, so a slot never crosses a
- * daylight-saving change out of hours), unless it is a day off, and clear of `blocked`
- * (blockedRanges of the busy times around that date). The window and the minimum notice,
- * which move with the clock, are the caller's to apply.
+ * The open start times of one business date, soonest first, whatever the time now, on the
+ * firm's booking hours: openTimesInStretches of that weekday's hours, unless it is a firm day off.
  */
 export function openTimesOfDay(settings: BookingSettings, timeZone: string, date: string, blocked: Busy[]): DayTimes {
   const hours = settings.hours[isoWeekday(date) - 1];
   if (!hours || settings.days_off.includes(date)) return NO_TIMES;
+  return openTimesInStretches(settings, timeZone, date, [hours], blocked);
+}
+
+/**
+ * The open start times of one business date inside `stretches` (that day's working time, in
+ * order, not overlapping), soonest first: in each stretch a slot starts at its start and every
+ * `slot_minutes` after, ending by its end (read on the business clock, so a slot never crosses
+ * a daylight-saving change out of hours), clear of `blocked` (blockedRanges of the busy times
+ * around that date). The window and the minimum notice, which move with the clock, are the
+ * caller's to apply.
+ */
+export function openTimesInStretches(
+  settings: BookingSettings,
+  timeZone: string,
+  date: string,
+  stretches: readonly OpenHours[],
+  blocked: Busy[],
+): DayTimes {
+  if (stretches.length === 0) return NO_TIMES;
+  const times: DayTimes = { starts: [], iso: [] };
+  for (const stretch of stretches) addStretch(times, settings, timeZone, date, stretch, blocked);
+  return times;
+}
+
+function addStretch(times: DayTimes, settings: BookingSettings, timeZone: string, date: string, hours: OpenHours, blocked: Busy[]) {
   const open = clockMinutes(hours.start);
   const close = clockMinutes(hours.end);
   const length = settings.slot_minutes * MINUTE;
@@ -88,7 +110,6 @@ export function openTimesOfDay(settings: BookingSettings, timeZone: string, date
   const closing = zonedInstant(date, close, timeZone);
   const steady = opening !== undefined && closing !== undefined && closing - opening === (close - open) * MINUTE;
   const offset = steady ? offsetText(Math.round((utcDay(date) + open * MINUTE - opening) / MINUTE)) : '';
-  const times: DayTimes = { starts: [], iso: [] };
   let b = -1;
   for (let m = open; m + settings.slot_minutes <= close; m += settings.slot_minutes) {
     const start = steady ? opening + (m - open) * MINUTE : zonedInstant(date, m, timeZone);
@@ -107,7 +128,17 @@ export function openTimesOfDay(settings: BookingSettings, timeZone: string, date
     times.starts.push(start);
     times.iso.push(steady ? `${date}T${CLOCK[m]}:00${offset}` : isoInZone(start, timeZone));
   }
-  return times;
+}
+
+/** The times open to anyone among `days` (each sorted): sorted, each start once. */
+export function unionOfTimes(days: readonly DayTimes[]): DayTimes {
+  const nonEmpty = days.filter((d) => d.starts.length > 0);
+  if (nonEmpty.length === 0) return NO_TIMES;
+  if (nonEmpty.length === 1) return nonEmpty[0]!;
+  const byStart = new Map<number, string>();
+  for (const d of nonEmpty) for (let i = 0; i < d.starts.length; i++) byStart.set(d.starts[i]!, d.iso[i]!);
+  const starts = [...byStart.keys()].sort((a, b) => a - b);
+  return { starts, iso: starts.map((s) => byStart.get(s)!) };
 }
 
 /**

@@ -19,10 +19,11 @@ const rowWith = (appointment: BookingRow['appointment']): BookingRow => ({
   lead_id: 'lead-1',
   full_name: 'Jane Doe',
   expired: false,
+  owner_id: null,
   appointment,
 });
 const scheduledIn = (hours: number, status: 'scheduled' | 'cancelled' = 'scheduled') =>
-  rowWith({ id: 'appt-7', start: now + hours * HOUR, duration_minutes: 30, type: 'Call', status, sequence: 0 });
+  rowWith({ id: 'appt-7', start: now + hours * HOUR, duration_minutes: 30, type: 'Call', status, sequence: 0, host_id: null });
 
 function refusal(f: () => unknown): { status: number; message: string } {
   try {

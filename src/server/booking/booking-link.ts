@@ -20,13 +20,16 @@ export const TOO_LATE = (hours: number) =>
 /** Changes through one link per hour: each tells every admin, so a link cannot flood them. */
 export const CHANGES_PER_LINK_PER_HOUR = 10;
 
-/** The link, the settings and (given a start) the busy times of that business date, in one read; 404 for a link we never made. */
+/**
+ * The link, the settings and (given a start) the people who take calls with their calls of
+ * that business date, in one read; 404 for a link we never made.
+ */
 export async function loadBooking(db: Db, timeZone: string, token: string, start?: string) {
   const hash = hashToken(token);
   const date = start === undefined ? undefined : zonedParts(Date.parse(start), timeZone).date;
-  const { booking: row, settings, busy } = await readBookingContext(db, hash, timeZone, date);
+  const { booking: row, settings, hosts } = await readBookingContext(db, hash, timeZone, date);
   if (!row) throw new AppError('not_found', LINK_INVALID);
-  return { row, settings, hash, timeZone, busy };
+  return { row, settings, hash, timeZone, hosts };
 }
 
 /** Online booking is on (409 with no times to offer when the owners closed it). */

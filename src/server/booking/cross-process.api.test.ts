@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { createPostgresDatabaseUrl, testEngine } from '../test/database.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 
 // Two app processes on one PostgreSQL: 20 people confirm the same time, half through each
@@ -40,6 +40,7 @@ describe.runIf(testEngine === 'postgres')('booking across processes', () => {
     servers.push(a!, b!);
     const cookie = await signInOverHttp(a!.url, { email: 'race@example.com', password: 'race-password' });
     const saved = await post(`${a!.url}/api/booking-settings`, OPEN_EVERY_DAY, cookie, 'PUT');
+    expect((await post(`${a!.url}/api/account/availability`, WORKS_EVERY_DAY, cookie, 'PUT')).status).toBe(200);
     expect(saved.status).toBe(200);
 
     const tokens = await Promise.all(

@@ -7,7 +7,7 @@ import { addDays, zonedInstant, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*
@@ -52,6 +52,7 @@ async function saveSettings(app: App, settings: BookingSettings) {
   cookie ??= await signIn(app.json, 'desk@example.com', 'desk-password');
   const res = await app.json('PUT', '/api/booking-settings', settings, { cookie });
   expect(res.status).toBe(200);
+  expect((await app.json('PUT', '/api/account/availability', WORKS_EVERY_DAY, { cookie })).status).toBe(200);
 }
 
 describe('cached open times across processes', () => {

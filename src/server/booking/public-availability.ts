@@ -3,7 +3,8 @@ import { addDays } from '#shared/zoned-time';
 import { SharedRateLimit } from '../analytics/shared-rate-limit.ts';
 import type { Database, Db } from '../db/client.ts';
 import { readAvailabilityInputs, readAvailabilityVersion } from '../db/queries/availability-versions.ts';
-import { blockedRanges, bookableDates, openTimesOfDay, type DayTimes } from './availability.ts';
+import { bookableDates, type DayTimes } from './availability.ts';
+import { teamTimesOfDay, toHost } from './hosts.ts';
 
 /** The open times of one availability version: its settings and each business date computed so far. */
 type Computed = { version: number; settings: BookingSettings | undefined; days: Map<string, DayTimes> };
@@ -24,7 +25,8 @@ const DAYS_PER_TURN = 7;
  * one tiny query: a booking, a staff change or a settings save committed by any process has
  * raised it by then, and the cache starts over. So a time booked anywhere is never offered
  * after its booking committed. Dates not computed yet are computed from one read of the
- * settings and busy times (one statement, so they are of the version read with them).
+ * settings and the bookable people with their calls (one statement, so they are of the version
+ * read with them); a date's times are those when anyone of them is free.
  *
  * A day's times are kept whatever the time now; the window (today to `horizon_days`) and the
  * minimum notice are applied to every answer, so times drop out as the clock moves.
@@ -64,7 +66,7 @@ export class PublicAvailability {
     const { settings } = computed;
     const { first, last } = this.range(settings, from, to, now);
     if (settings.enabled && first <= last) {
-      const blocked = blockedRanges(inputs.busy, settings.buffer_minutes);
+      const hosts = inputs.hosts.map((h) => toHost(h, settings));
       let sinceYield = 0;
       for (let date = first; date <= last; date = addDays(date, 1)) {
         if (computed.days.has(date)) continue;
@@ -74,7 +76,7 @@ export class PublicAvailability {
           sinceYield = 1;
           await new Promise((resolve) => setImmediate(resolve));
         }
-        computed.days.set(date, openTimesOfDay(settings, this.timeZone, date, blocked));
+        computed.days.set(date, teamTimesOfDay(settings, this.timeZone, date, hosts));
         this.stats.computedDays++;
       }
       if (computed.days.size > MAX_DAYS_KEPT) {

@@ -12,6 +12,7 @@ const row = (appointment: BookingRow['appointment'], expired = false): BookingRo
   lead_id: 'lead-1',
   full_name: 'Jane  Q Doe',
   expired,
+  owner_id: null,
   appointment,
 });
 
@@ -33,7 +34,15 @@ describe('publicView', () => {
   });
 
   it('shows a scheduled call with its calendar links, changeable until the notice', async () => {
-    const call = { id: 'appt-3', start: at10, duration_minutes: 30, type: 'Call', status: 'scheduled' as const, sequence: 0 };
+    const call = {
+      id: 'appt-3',
+      start: at10,
+      duration_minutes: 30,
+      type: 'Call',
+      status: 'scheduled' as const,
+      sequence: 0,
+      host_id: null,
+    };
     const view = await publicView(row(call), 'tok', DEFAULT_BOOKING_SETTINGS, NY, { now, site: async () => site });
     expect(view.booking).toEqual({
       start: '2026-11-24T10:00:00-05:00',

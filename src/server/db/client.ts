@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -62,11 +63,12 @@ export function fromPool(pool: pg.Pool): Database {
 }
 
 /**
- * A PGlite with the extensions our migrations use (pg_trgm, for substring search).
+ * A PGlite with the extensions our migrations use (pg_trgm, for substring search; btree_gist,
+ * for one host's calls never overlapping).
  * Every PGlite in the project is made here, so none lacks them.
  */
 export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): PGlite {
-  return new PGlite({ ...options, extensions: { pg_trgm } });
+  return new PGlite({ ...options, extensions: { btree_gist, pg_trgm } });
 }
 
 export async function openPglite(dataDir: string | undefined): Promise<Database> {

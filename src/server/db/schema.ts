@@ -399,9 +399,13 @@ export const appointments = pgTable(
     // the mails about it show their own clock beside the firm's; a move from their page updates it.
     // Null for staff's appointments and for visitors whose browser did not say.
     visitor_time_zone: text('visitor_time_zone'),
-    // Not declared here (drizzle-kit has no exclusion constraints), made by migration 0011:
+    // The team member who takes the call: one person's calls never overlap (below). Null once
+    // that account is deleted (the call then blocks nobody's time).
+    host_id: uuid('host_id').references(() => users.id, { onDelete: 'set null' }),
+    // Not declared here (drizzle-kit has no exclusion constraints), made by migrations 0011 and 0030:
     //   blocks tsrange GENERATED ALWAYS AS (wall-clock start to end + buffer) STORED, and
-    //   appointments_no_overlap EXCLUDE USING gist (blocks WITH &&) WHERE scheduled and not overlap_allowed.
+    //   appointments_no_overlap EXCLUDE USING gist (host_id WITH =, blocks WITH &&)
+    //     WHERE scheduled and not overlap_allowed (btree_gist gives uuid its = in a gist index).
   },
   (t) => [
     check('appointments_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
@@ -418,8 +422,26 @@ export const appointments = pgTable(
     index('appointments_reminder_due_idx').on(t.date, t.time).where(sql`${t.reminder_sent_at} is null`),
     index('appointments_lead_reminder_due_idx').on(t.date, t.time).where(sql`${t.lead_reminder_sent_at} is null`),
     index('appointments_booked_network_idx').on(t.booked_network, t.date).where(sql`${t.booked_network} is not null`),
+    index('appointments_host_date_idx').on(t.host_id, t.date),
   ],
 );
+
+/**
+ * When a team member takes calls (the account page's Working hours). No row: not bookable, the
+ * firm's booking hours, federal holidays off. `hours` null follows the firm's booking hours;
+ * else seven lists (Monday first) of wall-clock stretches in the business time zone
+ * (src/shared/schemas/availability.ts).
+ */
+export const userAvailability = pgTable('user_availability', {
+  user_id: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  bookable: boolean('bookable').notNull().default(false),
+  hours: jsonb('hours'),
+  days_off: jsonb('days_off').notNull().default(sql`'[]'::jsonb`),
+  holidays_off: boolean('holidays_off').notNull().default(true),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** The one row of the website's words (the shared WebsiteContent, as JSON); absent = the defaults. */
 export const websiteSettings = pgTable(

@@ -55,6 +55,7 @@ beforeEach(async () => {
   await execute(database.db, sql`update users set email_new_leads = false, email_appointments = false`);
   cookie = await signIn(t.json, 'ann@keystone.test', 'ann-password');
   await saveBookingSettings(database.db, OPEN_EVERY_DAY);
+  await execute(database.db, sql`update user_availability set holidays_off = false`);
 });
 
 const day = (n: number) => addDays(zonedParts(Date.now(), TZ).date, n);

@@ -23,6 +23,7 @@ import {
   type AppointmentMail,
 } from '../db/queries/appointments.ts';
 import { getBookingSettings } from '../db/queries/bookings.ts';
+import { isActiveMember } from '../db/queries/availability.ts';
 import type { Db } from '../db/client.ts';
 import { clockMinutes, zonedInstant } from '#shared/zoned-time';
 import type { AppEnv } from '../http/context.ts';
@@ -87,7 +88,7 @@ const updateRoute = createAdminRoute({
   method: 'patch',
   path: '/api/appointments/{id}',
   tags: ['appointments'],
-  summary: 'Change the date, time, type, length, place, notes or status (only the fields sent)',
+  summary: 'Change the date, time, type, length, place, notes, host or status (only the fields sent)',
   request: {
     params: appointmentIdParamSchema,
     body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') },
@@ -127,7 +128,15 @@ function requireFuture(c: Context<AppEnv>, date: string, time: string) {
   if (at <= Date.now()) throw new AppError('validation_failed', IN_THE_PAST, { time: IN_THE_PAST });
 }
 
-/** Unless staff chose to, a scheduled appointment may not overlap another: 409 listing those in the way. */
+const NO_SUCH_HOST = 'Choose who takes the call';
+
+/** The host chosen is a team member who can sign in (400 otherwise). */
+async function requireActiveHost(db: Db, hostId: string) {
+  if (!(await isActiveMember(db, hostId)))
+    throw new AppError('validation_failed', 'That person is not an active team member.', { host_id: NO_SUCH_HOST });
+}
+
+/** Unless staff chose to, a scheduled appointment may not overlap another of its host's: 409 listing those in the way. */
 async function requireNoOverlap(db: Db, at: Parameters<typeof findOverlaps>[1], exceptId?: string) {
   const conflicts = await findOverlaps(db, at, exceptId);
   if (conflicts.length > 0) throw new AppError('conflict', OVERLAP, undefined, undefined, { conflicts });
@@ -157,11 +166,17 @@ export const appointmentRoutes = createRouter()
   .openapi(createRoute, async (c) => {
     const input = c.req.valid('json');
     requireFuture(c, input.date, input.time);
+    const host_id = input.host_id ?? c.get('user').id;
+    if (input.host_id) await requireActiveHost(c.get('db'), input.host_id);
     const { buffer_minutes } = await getBookingSettings(c.get('db'));
-    const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes };
+    const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes, host_id };
     if (!input.allow_overlap) await requireNoOverlap(c.get('db'), at);
     const appointment = await overlapRace(c.get('db'), at, undefined, () =>
-      createAppointment(c.get('db'), input, { changedBy: c.get('user').id, mail: mailOf(c), bufferMinutes: buffer_minutes }),
+      createAppointment(
+        c.get('db'),
+        { ...input, host_id },
+        { changedBy: c.get('user').id, mail: mailOf(c), bufferMinutes: buffer_minutes },
+      ),
     );
     if (!appointment)
       throw new AppError('unprocessable', 'That lead does not exist (it may have been deleted).', { lead_id: 'Please select a lead' });
@@ -197,10 +212,16 @@ export const appointmentRoutes = createRouter()
     const moved = next.date !== current.date || next.time !== current.time;
     if (moved || (patch.status === 'scheduled' && current.status !== 'scheduled')) requireFuture(c, next.date, next.time);
     const status = patch.status ?? current.status;
+    const host_id = patch.host_id ?? current.host_id;
+    const newHost = host_id !== current.host_id;
+    if (patch.host_id && newHost) await requireActiveHost(c.get('db'), patch.host_id);
     const { buffer_minutes } = await getBookingSettings(c.get('db'));
-    const at = { ...next, buffer_minutes };
+    const at = { ...next, buffer_minutes, host_id };
     const blocksMore =
-      moved || next.duration_minutes > current.duration_minutes || (patch.status === 'scheduled' && current.status !== 'scheduled');
+      moved ||
+      newHost ||
+      next.duration_minutes > current.duration_minutes ||
+      (patch.status === 'scheduled' && current.status !== 'scheduled');
     if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.get('db'), at, id);
     const appointment = await overlapRace(c.get('db'), at, id, () =>
       updateAppointment(c.get('db'), id, patch, { changedBy: c.get('user').id, mail: mailOf(c) }),

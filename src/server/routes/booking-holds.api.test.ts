@@ -10,7 +10,7 @@ import { saveWebsiteContent } from '../db/queries/website.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*
@@ -52,6 +52,7 @@ beforeEach(async () => {
   const t = appWith({});
   ownerCookie = await signIn(t.json, 'owner@example.com', 'owner-password');
   await saveSettings(t, OPEN_EVERY_DAY);
+  await call(t, 'PUT', '/api/account/availability', WORKS_EVERY_DAY, { cookie: ownerCookie });
 });
 
 const saveSettings = (t: App, settings: Partial<BookingSettings>) =>

@@ -11,7 +11,7 @@ import { mintToken } from '../lib/secret-token.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**
@@ -43,6 +43,7 @@ beforeEach(async () => {
   await execute(database.db, sql`update users set email_appointments = true`);
   cookie = await signIn(t.json, 'desk@example.com', 'desk-password');
   await admin('PUT', '/api/booking-settings', OPEN_EVERY_DAY);
+  await admin('PUT', '/api/account/availability', WORKS_EVERY_DAY);
 });
 
 async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

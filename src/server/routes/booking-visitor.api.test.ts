@@ -9,7 +9,7 @@ import { execute } from '../db/sql.ts';
 import { mailContext } from '../mail/context.ts';
 import { composeEmail } from '../mail/messages.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*
@@ -72,6 +72,7 @@ beforeEach(async () => {
   const t = appWith(MAIL_ON);
   ownerCookie = await signIn(t.json, 'owner@example.com', 'owner-password');
   expect((await call(t, 'PUT', '/api/booking-settings', OPEN_EVERY_DAY, { cookie: ownerCookie })).status).toBe(200);
+  expect((await call(t, 'PUT', '/api/account/availability', WORKS_EVERY_DAY, { cookie: ownerCookie })).status).toBe(200);
 });
 
 describe('whether the visitor was emailed', () => {

@@ -8,7 +8,7 @@ import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const TZ = 'America/New_York';
@@ -32,6 +32,7 @@ beforeEach(async () => {
   await ensureAdmin(database.db, 'desk@example.com', 'desk-password');
   cookie = await signIn(t.json, 'desk@example.com', 'desk-password');
   await admin('PUT', '/api/booking-settings', OPEN_ALL_WEEK);
+  await admin('PUT', '/api/account/availability', WORKS_EVERY_DAY);
 });
 
 async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

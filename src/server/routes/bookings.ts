@@ -25,7 +25,7 @@ import {
   requireNoCallBooked,
   visitorZoneOf,
 } from '../booking/booking-link.ts';
-import { openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
+import { assignmentOrder, hostsOf, openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
 import { publicView } from '../booking/public-view.ts';
 import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
 import { bookingNotice, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
@@ -219,14 +219,14 @@ export const bookingRoutes = createRouter()
   })
   .openapi(bookRoute, async (c) => {
     const body = c.req.valid('json');
-    const { row, settings, hash, timeZone, busy } = await load(c, body.booking_token, body.start);
+    const { row, settings, hash, timeZone, hosts: stored } = await load(c, body.booking_token, body.start);
     requireBookingOpen(settings);
     if (row.expired) throw new AppError('not_found', LINK_INVALID);
     requireNoCallBooked(row);
     requireBookableType(settings, body.type);
     // No change limit here: a link books one call; moving and cancelling it are limited. The
     // website's booking limits count what an address, a network and the whole site book.
-    const at = requireOpenSlot(settings, timeZone, body.start, busy);
+    const { free, ...at } = requireOpenSlot(settings, timeZone, body.start, hostsOf(settings, stored));
     const visitorTimeZone = visitorZoneOf(body.time_zone);
     const admission = await admitWebsiteBooking(requester(c), settings);
     if (admission.confirm) {
@@ -259,7 +259,7 @@ export const bookingRoutes = createRouter()
         token: body.booking_token,
         settings,
         timeZone,
-        busy,
+        hosts: assignmentOrder(free, stored, row.owner_id),
         start: body.start,
         network: networkKey(c.get('clientIp')),
         visitorTimeZone,
@@ -277,6 +277,7 @@ export const bookingRoutes = createRouter()
         type: body.type,
         status: 'scheduled',
         sequence: 0,
+        host_id: made.host_id,
       },
     };
     return c.json({ ...(await viewOf(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
@@ -288,7 +289,7 @@ export const bookingRoutes = createRouter()
     const hash = hashToken(token);
     const hold = await readHold(c.get('db'), hash, hashToken(code), timeZone);
     if (!hold) throw new AppError('not_found', HOLD_UNKNOWN);
-    const { row, settings, busy } = await load(c, token, isoInZone(hold.start, timeZone));
+    const { row, settings, hosts: stored } = await load(c, token, isoInZone(hold.start, timeZone));
     // Clicked twice: the second answers what the first did.
     if (hold.confirmed && row.appointment && row.appointment.id === hold.appointment_id)
       return c.json(await viewOf(c, row, token, settings, timeZone), 200);
@@ -297,7 +298,7 @@ export const bookingRoutes = createRouter()
     requireNoCallBooked(row);
     requireBookableType(settings, hold.type);
     const start = isoInZone(hold.start, timeZone);
-    const at = requireOpenSlot(settings, timeZone, start, busy);
+    const { free, ...at } = requireOpenSlot(settings, timeZone, start, hostsOf(settings, stored));
     const made = await bookOrUndo(
       c.get('db'),
       mailOf(c),
@@ -308,7 +309,7 @@ export const bookingRoutes = createRouter()
         token,
         settings,
         timeZone,
-        busy,
+        hosts: assignmentOrder(free, stored, row.owner_id),
         start,
         network: hold.client_network,
         visitorTimeZone: hold.visitor_time_zone,
@@ -327,6 +328,7 @@ export const bookingRoutes = createRouter()
         type: hold.type,
         status: 'scheduled',
         sequence: 0,
+        host_id: made.host_id,
       },
     };
     return c.json({ ...(await viewOf(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
@@ -363,17 +365,19 @@ export const bookingRoutes = createRouter()
   .openapi(rescheduleRoute, async (c) => {
     const { token } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { row, settings, hash, timeZone, busy } = await load(c, token, body.start);
+    const { row, settings, hash, timeZone, hosts: stored } = await load(c, token, body.start);
     const current = requireChangeable(row, settings);
     requireBookableType(settings, body.type);
     await limitChanges(c.get('db'), hash);
-    const at = requireOpenSlot(settings, timeZone, body.start, busy, current);
+    const { free, ...at } = requireOpenSlot(settings, timeZone, body.start, hostsOf(settings, stored, current));
+    // Its host keeps it when free then; otherwise whoever a new booking would get.
+    const [host] = assignmentOrder(free, stored, row.owner_id, current.host_id);
     let changed;
     try {
       changed = await changeAppointment(
         c.get('db'),
         current.id,
-        { date: at.date, time: at.time, type: body.type },
+        { date: at.date, time: at.time, type: body.type, host_id: host },
         {
           changedBy: null,
           mail: mailOf(c),

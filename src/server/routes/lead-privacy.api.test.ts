@@ -7,7 +7,7 @@ import type { Overview } from '#shared/schemas/overview';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { makePerson, type Person, type PersonRecord } from '../test/person.ts';
 
@@ -34,6 +34,7 @@ beforeEach(async () => {
   adminId = (await ensureAdmin(database.db, 'privacy@example.com', 'privacy-password')).user.id;
   cookie = await signIn(t.json, 'privacy@example.com', 'privacy-password');
   await api('PUT', '/api/booking-settings', OPEN_EVERY_DAY);
+  await api('PUT', '/api/account/availability', WORKS_EVERY_DAY);
 });
 
 async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = { cookie }) {

@@ -9,7 +9,7 @@ import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const TZ = 'America/New_York';
@@ -210,6 +210,7 @@ describe('GET /api/leads/{id}/timeline', () => {
 
   it('shows a call booked, moved and cancelled through the private link as by the lead, with no admin', async () => {
     expect((await api('PUT', '/api/booking-settings', OPEN_EVERY_DAY)).status).toBe(200);
+    expect((await api('PUT', '/api/account/availability', WORKS_EVERY_DAY)).status).toBe(200);
     const token = await submit({ email: 'booker@example.com' });
     const id = await leadByEmail('booker@example.com');
     const day = addDays(zonedParts(Date.now(), TZ).date, 2);

@@ -11,7 +11,7 @@ import { ensureAdmin } from '../auth/accounts.ts';
 import { forgetOldBookingNetworks } from '../db/queries/website-bookings.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 // Staff's bulk cancel of website bookings (docs/security.md, "Website bookings: where they came
@@ -37,6 +37,7 @@ beforeEach(async () => {
   await execute(database.db, sql`update users set email_appointments = true`);
   cookie = await signIn(t.json, 'desk@example.com', 'desk-password');
   expect((await admin('PUT', '/api/booking-settings', OPEN_EVERY_DAY)).status).toBe(200);
+  expect((await admin('PUT', '/api/account/availability', WORKS_EVERY_DAY)).status).toBe(200);
 });
 
 async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

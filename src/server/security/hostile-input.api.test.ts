@@ -13,7 +13,7 @@ import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 import {
   applyMutation,
@@ -55,6 +55,7 @@ beforeAll(async () => {
   feedToken = new URL(feed.url).pathname.split('/')[3]!;
   // Open every day, no notice: hostile bookings reach the database's own checks.
   await t.json('PUT', '/api/booking-settings', OPEN_EVERY_DAY, { cookie });
+  await t.json('PUT', '/api/account/availability', WORKS_EVERY_DAY, { cookie });
   bookingToken = ((await (await t.json('POST', '/api/public/leads', validLead())).json()) as { booking_token: string }).booking_token;
   const doc = (await (await t.app.request('/api/openapi.json')).json()) as Doc;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -194,6 +195,25 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { display_name: 'Fuzz Admin', phone: '(301) 555-0100' };
     case 'PATCH /api/account/preferences':
       return { email_new_leads: false, email_appointments: true, email_weekly_report: true };
+    case 'PUT /api/account/availability':
+    case 'PUT /api/team/members/{id}/availability':
+      return {
+        bookable: true,
+        hours: [
+          [
+            { start: '09:00', end: '12:00' },
+            { start: '13:00', end: '17:00' },
+          ],
+          [],
+          [],
+          [],
+          [],
+          [],
+          [],
+        ],
+        days_off: ['2030-01-02'],
+        holidays_off: false,
+      };
     case 'POST /api/leads/{id}/merge': {
       // A duplicate of the newest lead (same email), if there is one: the merge goes through.
       const [other] = await rowsOf<{ id: string }>(

@@ -10,3 +10,10 @@ export const OPEN_EVERY_DAY: BookingSettings = {
   hours: Array.from({ length: 7 }, () => ({ start: '09:00', end: '17:00' })),
   min_notice_hours: 0,
 };
+
+/**
+ * Working hours for the account that takes website calls in tests: the firm's hours, federal
+ * holidays worked too, so that tests booking "the day after tomorrow" pass on any date
+ * (PUT /api/account/availability with the account's cookie).
+ */
+export const WORKS_EVERY_DAY = { bookable: true, hours: null, days_off: [], holidays_off: false };

@@ -29,6 +29,9 @@ export const durationSchema = z
 
 const locationSchema = storableText().trim().max(BOOKING_LIMITS.location, M.location).optional().nullable();
 
+/** A team member's account id (the appointment's host). */
+const hostIdSchema = storableText({ error: 'Choose who takes the call' }).pipe(z.uuid('Choose who takes the call'));
+
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' }).meta({ id: 'AppointmentStatus' });
 
 /** The Schedule Appointment form and request: the rules of rules/appointment.ts (its messages: docs/product-rules.md, "Validation"). */
@@ -41,6 +44,8 @@ export const createAppointmentRequestSchema = z
     notes: notesSchema,
     duration_minutes: durationSchema.optional(),
     location: locationSchema,
+    /** The team member who takes it; the person scheduling it when not sent. */
+    host_id: hostIdSchema.optional(),
     /** Schedule it even over other appointments (after the warning listed them). */
     allow_overlap: z.boolean().optional(),
   })
@@ -57,6 +62,7 @@ export const updateAppointmentRequestSchema = z
     duration_minutes: durationSchema,
     location: locationSchema,
     status: appointmentStatusSchema,
+    host_id: hostIdSchema,
     allow_overlap: z.boolean(),
   })
   .partial()
@@ -68,7 +74,12 @@ export const appointmentIdParamSchema = z.object({ id: z.uuid('Invalid appointme
 
 /** A date range, both ends included; the calendar asks for its visible grid. */
 export const appointmentListQuerySchema = z
-  .object({ from: dateSchema.optional(), to: dateSchema.optional() })
+  .object({
+    from: dateSchema.optional(),
+    to: dateSchema.optional(),
+    /** Only this team member's appointments (the calendar's Person filter). */
+    host_id: z.uuid('Invalid person').optional(),
+  })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['to'] });
 export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
 
@@ -95,6 +106,9 @@ export const appointmentSchema = z
      * not changed by it. Null otherwise.
      */
     booked_as: z.object({ full_name: z.string(), phone: z.string().nullable(), at: z.string() }).nullable(),
+    /** The team member who takes it, and their name; null once their account is deleted. */
+    host_id: z.uuid().nullable(),
+    host_name: z.string().nullable(),
   })
   .meta({ id: 'Appointment' });
 export type Appointment = z.infer<typeof appointmentSchema>;

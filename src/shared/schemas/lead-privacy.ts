@@ -76,6 +76,8 @@ export const exportedAppointmentSchema = z
     booked_network: z.string().nullable(),
     /** The time zone of the visitor who booked it online, as their browser named it. */
     visitor_time_zone: z.string().nullable(),
+    /** The team member who takes the call (an account id). */
+    host_id: z.string().nullable(),
   })
   .meta({ id: 'ExportedAppointment' });
 

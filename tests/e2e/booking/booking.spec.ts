@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as apiRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { OPEN_EVERY_DAY } from '../../../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/booking.ts';
 import { SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
 
@@ -26,6 +26,7 @@ test.beforeAll(async ({ browser }) => {
   await signInAsAdmin(page);
   const res = await page.request.put('/api/booking-settings', { data: OPEN_EVERY_DAY, headers: fromTheSite() });
   expect(res.status()).toBe(200);
+  expect((await page.request.put('/api/account/availability', { data: WORKS_EVERY_DAY, headers: fromTheSite() })).status()).toBe(200);
   await page.close();
 });
 
@@ -342,6 +343,7 @@ test.describe('with email off (no SMTP_URL)', () => {
     // The ADMIN_EMAIL admin is made just after the database opens.
     await expect.poll(async () => (await api.post('/api/auth/login', { data: ADMIN })).status(), { timeout: 20_000 }).toBe(200);
     expect((await api.put('/api/booking-settings', { data: OPEN_EVERY_DAY })).status()).toBe(200);
+    expect((await api.put('/api/account/availability', { data: WORKS_EVERY_DAY })).status()).toBe(200);
     await api.dispose();
   });
   test.afterAll(async () => {

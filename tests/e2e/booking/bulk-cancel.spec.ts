@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { OPEN_EVERY_DAY } from '../../../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/booking.ts';
 import { expect, fromTheSite, postPublicLead, signInAsAdmin, test } from '../fixtures.ts';
 
 /*
@@ -37,6 +37,7 @@ test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
   await signInAsAdmin(page);
   expect((await page.request.put('/api/booking-settings', { data: OPEN_EVERY_DAY, headers: fromTheSite() })).status()).toBe(200);
+  expect((await page.request.put('/api/account/availability', { data: WORKS_EVERY_DAY, headers: fromTheSite() })).status()).toBe(200);
   const day = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
   for (const [i, email] of emails.entries()) {
     const from = { 'x-forwarded-for': `${NET}.${i + 10}` };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { OPEN_EVERY_DAY } from '../../../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/booking.ts';
 import { expect, fillLeadForm, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
 
@@ -47,6 +47,11 @@ test('the owner turns on "Always require email confirmation" in Settings → Boo
     headers: { origin: server.baseURL },
   });
   expect(saved.status()).toBe(200);
+  const works = await page.request.put(`${server.baseURL}/api/account/availability`, {
+    data: WORKS_EVERY_DAY,
+    headers: { origin: server.baseURL },
+  });
+  expect(works.status()).toBe(200);
   await page.goto(`${server.baseURL}/dashboard/settings/booking`);
   const confirmSwitch = page.getByRole('switch', { name: 'Always require email confirmation' });
   await expect(confirmSwitch).not.toBeChecked();

@@ -15,6 +15,8 @@ const appointment = (date: string, time: string) => ({
   cancelled_by: null,
   source: 'staff' as const,
   booked_as: null,
+  host_id: null,
+  host_name: null,
 });
 
 describe('calendar-month', () => {

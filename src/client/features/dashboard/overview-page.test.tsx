@@ -41,6 +41,8 @@ const overview: Overview = {
       cancelled_by: null,
       source: 'staff' as const,
       booked_as: null,
+      host_id: null,
+      host_name: null,
     },
     {
       id: '10000000-0000-4000-8000-000000000003',
@@ -56,6 +58,8 @@ const overview: Overview = {
       cancelled_by: null,
       source: 'staff' as const,
       booked_as: null,
+      host_id: null,
+      host_name: null,
     },
   ],
 };

@@ -29,7 +29,8 @@ export const appointmentColumns = sql`a.id, a.lead_id, to_char(a.date, 'YYYY-MM-
   a.type, a.notes, a.duration_minutes, a.location, a.status, a.cancelled_by, a.source,
   case when l.id is null then null else json_build_object('full_name', l.full_name, 'email', l.email, 'phone', l.phone) end as lead,
   (select json_build_object('full_name', e.data->>'full_name', 'phone', e.data->>'phone', 'at', e.created_at)
-   from lead_events e where e.id = a.inquiry_id) as booked_as`;
+   from lead_events e where e.id = a.inquiry_id) as booked_as,
+  a.host_id, (select h.display_name from users h where h.id = a.host_id) as host_name`;
 
 export const fromAppointments = sql`from appointments a left join leads l on l.id = a.lead_id`;
 
@@ -39,6 +40,7 @@ export async function listAppointments(db: Db, range: AppointmentListQuery): Pro
   const where: SQL[] = [];
   if (range.from) where.push(sql`a.date >= ${range.from}::date`);
   if (range.to) where.push(sql`a.date <= ${range.to}::date`);
+  if (range.host_id) where.push(sql`a.host_id = ${range.host_id}::uuid`);
   const rows = await queryRows(
     db,
     sql`
@@ -164,12 +166,12 @@ export const leadEmailed = sql`coalesce((select bool_or(status = 'queued') from 
 export type AppointmentOptions = { changedBy: string | null; mail?: AppointmentMail; bufferMinutes?: number };
 
 /**
- * The scheduled appointments a time would overlap, buffers included (the new one's and
- * theirs), but `exceptId`: what the warning lists before staff schedule over them.
+ * The scheduled appointments of host `at.host_id` a time would overlap, buffers included (the
+ * new one's and theirs), but `exceptId`: what the warning lists before staff schedule over them.
  */
 export function findOverlaps(
   db: Db,
-  at: { date: string; time: string; duration_minutes: number; buffer_minutes: number },
+  at: { date: string; time: string; duration_minutes: number; buffer_minutes: number; host_id: string | null },
   exceptId?: string,
 ): Promise<{ id: string; date: string; time: string; type: string; lead_name: string | null }[]> {
   return queryRows(
@@ -177,7 +179,7 @@ export function findOverlaps(
     sql`
     select a.id, to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.time, 'HH24:MI') as time, a.type, l.full_name as lead_name
     from appointments a left join leads l on l.id = a.lead_id
-    where a.status = 'scheduled' and a.id is distinct from ${exceptId ?? null}::uuid
+    where a.status = 'scheduled' and a.id is distinct from ${exceptId ?? null}::uuid and a.host_id = ${at.host_id}::uuid
       and a.blocks && tsrange(${at.date}::date + ${at.time}::time,
                               ${at.date}::date + ${at.time}::time + make_interval(mins => ${at.duration_minutes + at.buffer_minutes}::int))
     order by a.date, a.time
@@ -192,14 +194,15 @@ export async function createAppointment(
   input: CreateAppointmentRequest,
   { changedBy, mail, bufferMinutes = 0 }: AppointmentOptions,
 ): Promise<Appointment | undefined> {
+  const hostId = input.host_id ?? changedBy;
   const [row] = await queryRows(
     db,
     sql`
     with created as (
-      insert into appointments (lead_id, date, time, type, notes, duration_minutes, location, buffer_minutes, overlap_allowed, lead_reminder_sent_at, changed_by)
+      insert into appointments (lead_id, date, time, type, notes, duration_minutes, location, buffer_minutes, overlap_allowed, lead_reminder_sent_at, changed_by, host_id)
       select l.id, i.date, i.time, ${input.type}, ${input.notes ? input.notes : null}, ${input.duration_minutes ?? 30}::int,
         ${input.location ? input.location : null}, ${bufferMinutes}::int, ${input.allow_overlap === true}, ${reminderDone(sql.raw('i'), mail)},
-        ${changedBy}::uuid
+        ${changedBy}::uuid, ${hostId}::uuid
       from leads l, (select ${input.date}::date as date, ${input.time}::time as time) i
       where l.id = ${input.lead_id}
       returning *
@@ -266,6 +269,7 @@ export async function changeAppointment(
       select p.id, ${value('date', '::date', 'p.date')} as date, ${value('time', '::time', 'p.time')} as time,
         ${value('type', '::text', 'p.type')} as type, ${notes} as notes, ${value('duration_minutes', '::int', 'p.duration_minutes')} as duration_minutes,
         ${location} as location, ${value('status', '::text', 'p.status')} as status, ${overlap} as overlap_allowed,
+        ${value('host_id', '::uuid', 'p.host_id')} as host_id,
         (${value('date', '::date', 'p.date')}, ${value('time', '::time', 'p.time')}) is distinct from (p.date, p.time) as moved,
         (${value('date', '::date', 'p.date')}, ${value('time', '::time', 'p.time')}, ${value('type', '::text', 'p.type')},
          ${value('duration_minutes', '::int', 'p.duration_minutes')}, ${location}) is distinct from (p.date, p.time, p.type, p.duration_minutes, p.location) as edited,
@@ -280,7 +284,7 @@ export async function changeAppointment(
       from n
     ), updated as (
       update appointments a set date = c.date, time = c.time, type = c.type, notes = c.notes, duration_minutes = c.duration_minutes,
-        location = c.location, status = c.status, overlap_allowed = c.overlap_allowed, changed_by = ${changedBy}::uuid,
+        location = c.location, status = c.status, overlap_allowed = c.overlap_allowed, host_id = c.host_id, changed_by = ${changedBy}::uuid,
         cancelled_by = case when c.status = 'cancelled' then coalesce(case when c.old_status = 'cancelled' then a.cancelled_by end, ${cancelledBy}) end,
         sequence = a.sequence + case when c.change is not null then 1 else 0 end,
         reminder_sent_at = case when c.moved then null else a.reminder_sent_at end,

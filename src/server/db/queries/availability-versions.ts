@@ -3,7 +3,8 @@ import * as z from 'zod';
 import type { BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { queryRowsPrepared } from '../sql.ts';
-import { parseSettings, startMs } from './bookings.ts';
+import { parseSettings } from './bookings.ts';
+import { hostsJson, storedHostSchema, toStoredHosts, type StoredHostRow } from './hosts.ts';
 
 /**
  * The sum of availability_versions: it grows with every committed change to what the open
@@ -26,34 +27,29 @@ export async function readAvailabilityVersion(db: Db): Promise<number> {
 const inputsRow = z.object({
   version: z.number(),
   settings: z.unknown(),
-  busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })),
+  hosts: z.array(storedHostSchema),
 });
 
 /**
  * Everything the open times of business dates `from` to `to` are computed from, and the
  * version they belong to, read by one statement (one snapshot, so the version is exactly that
- * of the settings and busy times read with it): the settings, and the scheduled appointments
- * touching those dates (a day either side, for time zones and buffers) as instants.
+ * of what is read with it): the settings, and the people who take website calls with their
+ * hours and their scheduled calls touching those dates (hostsJson).
  */
 export async function readAvailabilityInputs(
   db: Db,
   timeZone: string,
   from: string,
   to: string,
-): Promise<{ version: number; settings: BookingSettings; busy: { start: number; end: number }[] }> {
+): Promise<{ version: number; settings: BookingSettings; hosts: StoredHostRow[] }> {
   const [row] = await queryRowsPrepared(
     db,
     'availability_inputs',
     sql`
     select ${versionSum} as version,
       (select settings from booking_settings where id = 1) as settings,
-      coalesce((select json_agg(json_build_object('start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes))
-       from appointments a where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1), '[]'::json) as busy`,
+      ${hostsJson(timeZone, sql`${from}::date`, sql`${to}::date`, false)} as hosts`,
     inputsRow,
   );
-  return {
-    version: row?.version ?? 0,
-    settings: parseSettings(row?.settings),
-    busy: (row?.busy ?? []).map((b) => ({ start: b.start, end: b.start + b.duration_minutes * 60_000 })),
-  };
+  return { version: row?.version ?? 0, settings: parseSettings(row?.settings), hosts: toStoredHosts(row?.hosts ?? []) };
 }

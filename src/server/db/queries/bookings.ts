@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
+import { hostsJson, storedHostSchema, toStoredHosts, type StoredHostRow } from './hosts.ts';
 import {
   bookedName,
   leadEmailed,
@@ -42,23 +43,6 @@ export async function saveBookingSettings(db: Db, settings: BookingSettings): Pr
 }
 
 /**
- * Scheduled appointments touching the business dates `from` to `to` (a day either side, for
- * time zones and buffers), as instants: what the slots must keep clear of.
- */
-export async function busyTimes(db: Db, timeZone: string, from: string, to: string): Promise<{ start: number; end: number }[]> {
-  const rows = await queryRowsPrepared(
-    db,
-    'busy_times',
-    sql`
-    select ${startMs(timeZone)} as start, a.duration_minutes
-    from appointments a
-    where a.status = 'scheduled' and a.date between ${from}::date - 1 and ${to}::date + 1`,
-    z.object({ start: z.number(), duration_minutes: z.number().int() }),
-  );
-  return rows.map((r) => ({ start: r.start, end: r.start + r.duration_minutes * 60_000 }));
-}
-
-/**
  * A booking link for an earlier submission (a retried form): the new answer holds a new link,
  * of that same form (the lead it made, or the repeat form's inquiry), so it shows what that
  * form sent.
@@ -84,6 +68,8 @@ const bookingRow = z.object({
    */
   full_name: z.string(),
   expired: z.boolean(),
+  /** The lead's owner (an account id), who takes the call when free. */
+  owner_id: z.uuid().nullable(),
   appointment: z
     .object({
       id: z.uuid(),
@@ -93,6 +79,8 @@ const bookingRow = z.object({
       status: z.enum(['scheduled', 'cancelled', 'completed']),
       /** The SEQUENCE of the invitation the lead holds (the .ics download carries it too). */
       sequence: z.number().int(),
+      /** Who takes it (null once their account is gone). */
+      host_id: z.uuid().nullable(),
     })
     .nullable(),
 });
@@ -101,20 +89,20 @@ export type BookingRow = z.infer<typeof bookingRow>;
 const contextRow = z.object({
   settings: z.unknown(),
   booking: bookingRow.nullable(),
-  busy: z.array(z.object({ start: z.number(), duration_minutes: z.number().int() })),
+  hosts: z.array(storedHostSchema),
 });
 
 /**
  * Everything a booking request needs, in one round trip: the settings, the link's lead and
- * call (undefined for a link we never made), and the busy times around `date` (a business
- * date; none without it).
+ * call (undefined for a link we never made), and the people who take website calls with their
+ * calls around `date` (a business date; none without it).
  */
 export async function readBookingContext(
   db: Db,
   hash: string,
   timeZone: string,
   date?: string,
-): Promise<{ settings: BookingSettings; booking: BookingRow | undefined; busy: { start: number; end: number }[] }> {
+): Promise<{ settings: BookingSettings; booking: BookingRow | undefined; hosts: StoredHostRow[] }> {
   // Prepared: the hot read of every booking request (its text never changes, only parameters).
   const [row] = await queryRowsPrepared(
     db,
@@ -122,20 +110,21 @@ export async function readBookingContext(
     sql`
     select (select settings from booking_settings where id = 1) as settings,
       (select json_build_object('lead_id', t.lead_id, 'full_name', coalesce(e.data->>'full_name', l.full_name), 'expired', t.expires_at <= now(),
+         'owner_id', l.owner_id,
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
-           'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status, 'sequence', a.sequence) end)
+           'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status, 'sequence', a.sequence,
+           'host_id', a.host_id) end)
        from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
          left join lead_events e on e.id = t.inquiry_id
        where t.token_hash = ${hash}) as booking,
-      coalesce((select json_agg(json_build_object('start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes))
-       from appointments a where ${date ?? null}::date is not null and a.status = 'scheduled'
-         and a.date between ${date ?? null}::date - 1 and ${date ?? null}::date + 1), '[]'::json) as busy`,
+      case when ${date ?? null}::date is null then '[]'::json
+        else ${hostsJson(timeZone, sql`${date ?? null}::date`, sql`${date ?? null}::date`, true)} end as hosts`,
     contextRow,
   );
   return {
     settings: parseSettings(row?.settings),
     booking: row?.booking ?? undefined,
-    busy: (row?.busy ?? []).map((b) => ({ start: b.start, end: b.start + b.duration_minutes * 60_000 })),
+    hosts: toStoredHosts(row?.hosts ?? []),
   };
 }
 
@@ -152,6 +141,8 @@ export type NewBooking = {
   type: string;
   durationMinutes: number;
   bufferMinutes: number;
+  /** The team member who takes it (free at that time when chosen). */
+  hostId: string;
   /** The client's network (networkKey), kept on the appointment for staff's bulk cancel. */
   network?: string | null;
   /** The visitor's IANA time zone (checked), kept for the mails about the call. */
@@ -159,7 +150,7 @@ export type NewBooking = {
 };
 
 /** A booking made: the appointment, and whether the visitor's invitation email was queued (not with email off or their mail budget spent). */
-export type Booked = { id: string; emailed: boolean };
+export type Booked = { id: string; emailed: boolean; host_id: string };
 
 /** The private link's path, for the lead's copy of an appointment email. */
 export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
@@ -168,9 +159,9 @@ export const managePathExtra = (token: string) => sql`jsonb_build_object('manage
 const BOOKING_LOCK_SPACE = 4_201_311;
 
 /**
- * Books the call for the link's lead, in one statement. Someone else booking the same start at
- * this moment holds its advisory lock: then this one does nothing and reports `taken` at
- * once, rather than wait for the other's commit (and, on PostgreSQL, risk the two inserts
+ * Books the call for the link's lead with `hostId`, in one statement. Someone else booking the
+ * same person at the same start at this moment holds its advisory lock: then this one does
+ * nothing and reports `taken` at once (the caller tries the next free person), rather than wait for the other's commit (and, on PostgreSQL, risk the two inserts
  * waiting on each other's constraint check, a deadlock). Otherwise the link is locked (two
  * clicks book once), must be unexpired and hold no scheduled call; the appointment goes in
  * with the buffer, and the no-overlap constraint refuses it (23P01) if an overlapping time was
@@ -184,7 +175,7 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     db,
     'book_slot',
     sql`
-    with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.date} ${b.time}`}::text)) as got),
+    with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.hostId} ${b.date} ${b.time}`}::text)) as got),
     t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and (select got from slot_lock) for update),
     usable as (
       select t.* from t
@@ -192,11 +183,20 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     ), created as (
       -- changed_by null: the lead booked it (the timeline says so).
       -- inquiry_id: a repeat form's link books for that inquiry (its typed name), not as the lead.
-      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network, visitor_time_zone)
+      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network, visitor_time_zone, host_id)
       select usable.lead_id, usable.inquiry_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null,
-        ${b.network || null}::text, ${b.visitorTimeZone ?? null}::text
+        ${b.network || null}::text, ${b.visitorTimeZone ?? null}::text, ${b.hostId}::uuid
       from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
       returning *
+    ), owned as (
+      -- A lead with no owner gets the person who takes its call (the timeline says so).
+      update leads l set owner_id = created.host_id, updated_at = now()
+      from created where l.id = created.lead_id and l.owner_id is null
+      returning l.id, created.host_id
+    ), owner_event as (
+      insert into lead_events (lead_id, kind, actor_id, data)
+      select o.id, 'owner', null, jsonb_build_object('from', null, 'to', (select display_name from users where id = o.host_id))
+      from owned o
     ), linked as (
       update booking_tokens k set appointment_id = created.id,
         expires_at = greatest(k.expires_at, ${startsAt(sql.raw('created'), mail.timeZone)} + make_interval(mins => created.duration_minutes))
@@ -210,7 +210,7 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     z.object({ got: z.boolean(), id: z.uuid().nullable(), emailed: z.boolean() }),
   );
   if (!row?.got) return 'taken';
-  return row.id ? { id: row.id, emailed: row.emailed } : undefined;
+  return row.id ? { id: row.id, emailed: row.emailed, host_id: b.hostId } : undefined;
 }
 
 /** The notification of a change the lead made through the link. */

@@ -1,0 +1,102 @@
+import { firmStretches, memberAvailabilitySchema } from '#shared/schemas/availability';
+import type { BookingSettings, OpenHours } from '#shared/schemas/booking';
+import { addDays, isoWeekday, zonedParts } from '#shared/zoned-time';
+import { blockedRanges, openTimesInStretches, unionOfTimes, type Busy, type DayTimes } from './availability.ts';
+import { federalHolidays } from './holidays.ts';
+
+/** A bookable team member as the database keeps them (db/queries/availability-versions.ts reads them). */
+export type StoredHost = {
+  id: string;
+  hours: unknown;
+  days_off: unknown;
+  holidays_off: boolean;
+  /** Their scheduled calls around the dates asked for. */
+  busy: Busy[];
+};
+
+/** A bookable team member, ready for the slot arithmetic. */
+export type Host = {
+  id: string;
+  /** Seven lists of stretches, Monday first. */
+  week: readonly (readonly OpenHours[])[];
+  daysOff: ReadonlySet<string>;
+  holidaysOff: boolean;
+  /** Their busy times widened by the buffer, merged, sorted (blockedRanges). */
+  blocked: Busy[];
+};
+
+const holidayDates = new Map<number, Set<string>>();
+function isFederalHoliday(date: string): boolean {
+  const year = Number(date.slice(0, 4));
+  let dates = holidayDates.get(year);
+  if (!dates) {
+    dates = new Set(federalHolidays(year).map((h) => h.date));
+    // A holiday of next year observed on Dec 31 (New Year's Day on a Saturday).
+    for (const h of federalHolidays(year + 1)) if (h.date.startsWith(`${year}-`)) dates.add(h.date);
+    holidayDates.set(year, dates);
+  }
+  return dates.has(date);
+}
+
+/**
+ * A stored host with what the database holds checked again (it was checked when saved; a row
+ * written by hand or an older version falls back to the firm's hours and no days off).
+ */
+export function toHost(stored: StoredHost, settings: BookingSettings): Host {
+  const parsed = memberAvailabilitySchema.shape.hours.safeParse(stored.hours);
+  const daysOff = memberAvailabilitySchema.shape.days_off.safeParse(stored.days_off);
+  return {
+    id: stored.id,
+    week: parsed.success && parsed.data ? parsed.data : firmStretches(settings),
+    daysOff: new Set(daysOff.success ? daysOff.data : []),
+    holidaysOff: stored.holidays_off,
+    blocked: blockedRanges(stored.busy, settings.buffer_minutes),
+  };
+}
+
+/** Whether `host` works on business date `date` at all (the firm's days off are everyone's). */
+function works(settings: BookingSettings, host: Host, date: string): boolean {
+  return !settings.days_off.includes(date) && !host.daysOff.has(date) && !(host.holidaysOff && isFederalHoliday(date));
+}
+
+/** One person's open start times on `date`, before the window and the minimum notice. */
+export function hostTimesOfDay(settings: BookingSettings, timeZone: string, date: string, host: Host): DayTimes {
+  if (!works(settings, host, date)) return { starts: [], iso: [] };
+  return openTimesInStretches(settings, timeZone, date, host.week[isoWeekday(date) - 1] ?? [], host.blocked);
+}
+
+/** The times anyone of `hosts` is free on `date`: what the website offers. */
+export function teamTimesOfDay(settings: BookingSettings, timeZone: string, date: string, hosts: readonly Host[]): DayTimes {
+  return unionOfTimes(hosts.map((h) => hostTimesOfDay(settings, timeZone, date, h)));
+}
+
+/**
+ * The open start times between `from` and `to` (business dates) of anyone in `hosts`, as
+ * instants, soonest first: at least `min_notice_hours` from now, within `horizon_days`.
+ */
+export function teamOpenSlots(
+  settings: BookingSettings,
+  timeZone: string,
+  hosts: readonly Host[],
+  from: string,
+  to: string,
+  now: number,
+): number[] {
+  if (!settings.enabled) return [];
+  const today = zonedParts(now, timeZone).date;
+  const first = from > today ? from : today;
+  const lastDate = addDays(today, settings.horizon_days);
+  const last = to < lastDate ? to : lastDate;
+  const earliest = now + settings.min_notice_hours * 3_600_000;
+  const slots: number[] = [];
+  for (let date = first; date <= last; date = addDays(date, 1)) {
+    for (const start of teamTimesOfDay(settings, timeZone, date, hosts).starts) if (start >= earliest) slots.push(start);
+  }
+  return slots;
+}
+
+/** The people of `hosts` for whom `start` is an open time (their hours, days off, calls, the notice and window). */
+export function hostsFreeAt(settings: BookingSettings, timeZone: string, hosts: readonly Host[], start: number, now: number): Host[] {
+  const { date } = zonedParts(start, timeZone);
+  return hosts.filter((h) => teamOpenSlots(settings, timeZone, [h], date, date, now).includes(start));
+}
