@@ -13,6 +13,8 @@ const OWNER = { email: `owner.${Date.now()}@own.test`, password: 'owner-password
 test.describe.configure({ mode: 'serial' });
 let server: OwnServer;
 test.beforeAll(async () => {
+  // A server of its own, migrated: past 30 s on a busy 2-core machine.
+  test.setTimeout(90_000);
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password });
 });
 test.afterAll(async () => {

@@ -14,6 +14,8 @@ const TZ = 'America/New_York';
 let server: OwnServer;
 
 test.beforeAll(async () => {
+  // A server of its own, migrated: past 30 s on a busy 2-core machine.
+  test.setTimeout(90_000);
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, BUSINESS_TIME_ZONE: TZ });
 });
 test.afterAll(async () => {

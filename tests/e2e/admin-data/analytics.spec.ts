@@ -160,6 +160,8 @@ test.describe('one period, one count', () => {
   let server: OwnServer;
 
   test.beforeAll(async ({ playwright }) => {
+    // A server of its own, migrated: past 30 s on a busy 2-core machine.
+    test.setTimeout(90_000);
     server = await startOwnServer({
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
