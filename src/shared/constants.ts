@@ -25,6 +25,9 @@ export const APPOINTMENT_STATUSES = ['scheduled', 'cancelled', 'completed'] as c
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 
 /** Bounds of the booking settings and of an appointment's length, in minutes unless named. */
+/** At most this many stretches of working time in a person's day (a lunch break makes two). */
+export const STRETCHES_PER_DAY = 4;
+
 export const BOOKING_LIMITS = {
   slot: { min: 10, max: 240 },
   buffer: { max: 240 },

@@ -561,6 +561,18 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // Your own hours, being edited: a second stretch on Monday (a lunch break).
+    name: 'account-working-hours',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/account`);
+      const hours = page.getByRole('form', { name: 'Working hours' });
+      await hours.getByRole('radio', { name: 'My own hours' }).check();
+      await hours.getByRole('button', { name: 'Add hours on Monday' }).click();
+      await expect(hours.getByRole('textbox', { name: 'Monday from' }).or(hours.getByLabel('Monday from'))).toHaveCount(2);
+      await hours.scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: 'account-two-factor-setup',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/account`);

@@ -22,7 +22,7 @@ export const queryKeys = {
   admins: ['admins'],
   appointments: {
     all: ['appointments'],
-    list: (from: string, to: string) => ['appointments', 'list', from, to],
+    list: (from: string, to: string, hostId = '') => ['appointments', 'list', from, to, hostId],
     // Under the appointments family: a booking or a change anywhere refreshes them, like the calendar.
     websiteNetworks: ['appointments', 'website-networks'],
     bulkCancelPreview: (criteria: object | undefined) => ['appointments', 'bulk-cancel-preview', criteria],
@@ -40,6 +40,7 @@ export const queryKeys = {
     sessions: ['account', 'sessions'],
     preferences: ['account', 'preferences'],
     twoFactor: ['account', 'two-factor'],
+    availability: ['account', 'availability'],
   },
   team: ['team'],
   audit: (filters: string) => ['audit', filters],

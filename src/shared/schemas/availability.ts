@@ -1,12 +1,9 @@
 import * as z from 'zod';
-import { BOOKING_LIMITS } from '../constants.ts';
+import { BOOKING_LIMITS, STRETCHES_PER_DAY } from '../constants.ts';
 import { clockMinutes } from '../zoned-time.ts';
 import { isCalendarDate } from '../rules/calendar.ts';
 import { openHoursSchema, type BookingSettings, type OpenHours } from './booking.ts';
 import { storableText } from './text.ts';
-
-/** At most this many stretches of working time in a day (a lunch break makes two). */
-export const STRETCHES_PER_DAY = 4;
 
 /** One weekday's working time: stretches in order, none overlapping the next. */
 const daySchema = z

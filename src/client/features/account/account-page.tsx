@@ -17,6 +17,7 @@ import { useChangeEmail, useChangePassword, useChangeProfile, useEndOtherSession
 import { Card } from './components/card.tsx';
 import { EmailPreferenceFields } from './components/email-preference-fields.tsx';
 import { TwoFactorSection } from './components/two-factor-section.tsx';
+import { WorkingHoursSection } from './components/working-hours-section.tsx';
 import { deviceName } from '#shared/device-name';
 import { Button } from '#client/components/ui/button.tsx';
 
@@ -50,6 +51,7 @@ export function AccountPage() {
       <div id="two-factor">
         <TwoFactorSection />
       </div>
+      <WorkingHoursSection />
       <SessionsList />
       <Card title="Email notifications" description="What we email you about. Everything also shows in the bell.">
         <EmailPreferenceFields className="mt-4" />

@@ -8,6 +8,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useUpdateAppointment } from './api/create-appointment.ts';
 import { useDeleteAppointment } from './api/delete-appointment.ts';
 import { useAppointments } from './api/get-appointments.ts';
+import { useAdmins } from '#client/lib/admins.ts';
 import { monthGrid } from './calendar-month.ts';
 import { STEP_LABELS, daysOf, viewRange, viewTitle } from './calendar-views.ts';
 import { AgendaList } from './components/agenda-list.tsx';
@@ -53,10 +54,11 @@ export function AppointmentsPage() {
   // The business time zone, as the server names it; "today" is that zone's day.
   const [timeZone, setTimeZone] = useState<string | undefined>(undefined);
   const today = useToday(timeZone);
-  const { view, date, setView, previous, next, today: goToToday } = useAppointmentsView(today);
+  const { view, date, person, setPerson, setView, previous, next, today: goToToday } = useAppointmentsView(today);
   // Each view fetches the days it shows (the month grid's spill-over days included); the list, the month.
   const range = viewRange(view, date);
-  const appointments = useAppointments(range);
+  const appointments = useAppointments({ ...range, host_id: person || undefined });
+  const people = useAdmins();
   if (appointments.data && appointments.data.time_zone !== timeZone) setTimeZone(appointments.data.time_zone);
 
   const deleteAppointment = useDeleteAppointment();
@@ -129,6 +131,22 @@ export function AppointmentsPage() {
           Appointments
         </h1>
         <div className="flex flex-wrap items-center gap-2">
+          <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
+            Person
+            <select
+              value={person}
+              onChange={(e) => setPerson(e.currentTarget.value)}
+              className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-blue-600"
+            >
+              <option value="">Everyone</option>
+              {person && !people.data?.admins.some((a) => a.id === person) ? <option value={person}>Someone else</option> : null}
+              {(people.data?.admins ?? []).map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.display_name}
+                </option>
+              ))}
+            </select>
+          </label>
           <ViewToggle view={view} onChange={setView} />
           <Button onClick={() => setBulkCancelOpen(true)} variant="secondary" size="sm">
             <ShieldCheck aria-hidden="true" className="size-4" />

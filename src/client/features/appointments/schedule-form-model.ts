@@ -12,6 +12,8 @@ export type ScheduleFormValues = {
   notes: string;
   duration_minutes: string;
   location: string;
+  /** Who takes it: a team member's id ('' = the person scheduling it). */
+  host_id: string;
 };
 
 export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = {
@@ -22,6 +24,7 @@ export const EMPTY_SCHEDULE_FORM: ScheduleFormValues = {
   notes: '',
   duration_minutes: '30',
   location: '',
+  host_id: '',
 };
 
 /** The form prefilled with an appointment, to edit or reschedule it. */
@@ -34,6 +37,7 @@ export const formOf = (a: Appointment): ScheduleFormValues => ({
   notes: a.notes ?? '',
   duration_minutes: String(a.duration_minutes),
   location: a.location ?? '',
+  host_id: a.host_id ?? '',
 });
 
 const FIELDS = Object.keys(EMPTY_SCHEDULE_FORM) as (keyof ScheduleFormValues)[];
@@ -43,7 +47,8 @@ const isFormField = (key: string): key is keyof ScheduleFormValues => (FIELDS as
 export const checkScheduleForm = (values: ScheduleFormValues): FormCheck<ScheduleFormValues, CreateAppointmentRequest> => {
   const duration = values.duration_minutes.trim();
   const checked = checkAppointmentForm({ ...values, duration_minutes: duration === '' ? undefined : Number(duration) });
-  return checked.ok ? { ok: true, value: checked.value } : { ok: false, errors: checked.errors as FormErrors<ScheduleFormValues> };
+  if (!checked.ok) return { ok: false, errors: checked.errors as FormErrors<ScheduleFormValues> };
+  return { ok: true, value: values.host_id ? { ...checked.value, host_id: values.host_id } : checked.value };
 };
 
 /** A 400's or 422's field messages, keyed by the form's fields (others are dropped). */

@@ -44,9 +44,21 @@ export function useAppointmentsView(today: string) {
       return updated;
     });
 
+  // The Person filter: one team member's appointments (their account id), or everyone's.
+  const person = params.get('person') ?? '';
+  const setPerson = (id: string) =>
+    void setParams((previous) => {
+      const updated = new URLSearchParams(previous);
+      if (id) updated.set('person', id);
+      else updated.delete('person');
+      return updated;
+    });
+
   return {
     view,
     date,
+    person,
+    setPerson,
     setView: (next: AppointmentsView) => write({ view: next }),
     previous: () => write({ date: shiftDate(view, date, -1) }),
     next: () => write({ date: shiftDate(view, date, 1) }),

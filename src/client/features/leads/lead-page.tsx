@@ -8,7 +8,7 @@ import type { LeadDetail } from '#shared/schemas/lead';
 import type { AdminSummary } from '#shared/schemas/lead-workspace';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
-import { useAdmins } from './api/get-admins.ts';
+import { useAdmins } from '#client/lib/admins.ts';
 import { leadQueryOptions, useLead } from './api/get-lead.ts';
 import { CustomerMessage } from './components/customer-message.tsx';
 import { DeleteLeadDialog } from './components/delete-lead-dialog.tsx';

@@ -80,6 +80,8 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
         <dd className="text-slate-900">{formatClock(appointment.time)}</dd>
         <dt className="font-medium text-slate-500">Duration</dt>
         <dd className="text-slate-900">{appointment.duration_minutes} minutes</dd>
+        <dt className="font-medium text-slate-500">Host</dt>
+        <dd className="text-slate-900">{appointment.host_name ?? 'Nobody (their account is gone)'}</dd>
         <dt className="font-medium text-slate-500">Type</dt>
         <dd>
           <AppointmentTypeBadge type={appointment.type} />

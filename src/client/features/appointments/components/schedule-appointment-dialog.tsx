@@ -14,6 +14,8 @@ import { formatClock } from '../calendar-month.ts';
 import { EMPTY_SCHEDULE_FORM, checkScheduleForm, formOf, serverFieldErrors } from '../schedule-form-model.ts';
 import type { LeadOption } from '../api/search-leads.ts';
 import { LeadCombobox } from './lead-combobox.tsx';
+import { useAdmins } from '#client/lib/admins.ts';
+import { useCurrentUser } from '#client/lib/auth.tsx';
 
 type Props = {
   open: boolean;
@@ -45,7 +47,10 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
   const updateAppointment = useUpdateAppointment();
   const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
   const editing = appointment !== null;
-  const form = useCheckedForm(appointment ? formOf(appointment) : { ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' }, checkScheduleForm);
+  const user = useCurrentUser();
+  const people = useAdmins();
+  const blank = { ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '', host_id: user?.id ?? '' };
+  const form = useCheckedForm(appointment ? formOf(appointment) : blank, checkScheduleForm);
   const { field, errors } = form;
 
   const save = async (values: CreateAppointmentRequest, allowOverlap: boolean) => {
@@ -67,7 +72,7 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
     }
     toast.success(editing ? 'Appointment updated successfully' : 'Appointment scheduled successfully');
     setConflicts(null);
-    form.reset({ ...EMPTY_SCHEDULE_FORM, lead_id: lead?.id ?? '' });
+    form.reset(blank);
     onDone();
   };
   const onSubmit = form.handleSubmit((values) => save(values, false));
@@ -100,6 +105,19 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
         <TextField label="Time" type="time" {...field('time')} />
         <TextField label="Duration (minutes)" type="number" inputMode="numeric" min={5} max={720} step={5} {...field('duration_minutes')} />
       </div>
+      <SelectField label="Host" {...field('host_id')}>
+        {form.values.host_id === '' ? <option value="">Nobody (their account is gone)</option> : null}
+        {form.values.host_id && !people.data?.admins.some((a) => a.id === form.values.host_id) ? (
+          <option value={form.values.host_id}>
+            {appointment?.host_name ?? (form.values.host_id === user?.id ? 'You' : 'Someone else')}
+          </option>
+        ) : null}
+        {(people.data?.admins ?? []).map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.id === user?.id ? `${a.display_name} (you)` : a.display_name}
+          </option>
+        ))}
+      </SelectField>
       <SelectField label="Type" {...field('type')}>
         <option value="">Select appointment type</option>
         {APPOINTMENT_TYPES.map((type) => (

@@ -3,7 +3,7 @@ import type { AdminSummary } from '#shared/schemas/lead-workspace';
 import { apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
-/** The admins a lead can be given to (GET /api/admins). */
+/** The active team members (GET /api/admins): whom a lead can be given to, who can take a call. */
 export const getAdmins = () => apiRequest<{ admins: AdminSummary[] }>('GET', '/api/admins');
 
 export const adminsQueryOptions = () =>
