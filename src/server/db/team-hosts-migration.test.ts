@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPglite, migrationsFolder } from './client.ts';
+
+/**
+ * The migration that gave appointments a host, on a database as it was just before it: each
+ * call goes to its lead's owner when that account is active, else to the first owner; the
+ * first owner alone takes website calls (as the one calendar did); two overlapping calls of
+ * different people are allowed from then on, of one person still refused.
+ */
+const journal = JSON.parse(readFileSync(path.join(migrationsFolder(), 'meta/_journal.json'), 'utf8')) as {
+  entries: { idx: number; tag: string }[];
+};
+const index = journal.entries.findIndex((e) => e.tag.endsWith('_team_hosts'));
+const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
+
+const client = createPglite();
+const query = async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows;
+const apply = (migration: (typeof migrations)[number]) =>
+  client.transaction(async (tx) => {
+    for (const statement of migration.sql) if (statement.trim()) await tx.exec(statement);
+  });
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  expect(index).toBeGreaterThan(0);
+  for (const migration of migrations.slice(0, index)) await apply(migration);
+  for (const [name, role, gone] of [
+    ['first', 'owner', false],
+    ['second', 'owner', false],
+    ['sam', 'staff', false],
+    ['left', 'staff', true],
+  ] as const) {
+    const [row] = await query<{ id: string }>(
+      `insert into users (email, password_hash, role, display_name, deactivated_at) values ($1, 'x', $2, $3, $4) returning id`,
+      [`${name}@firm.com`, role, name, gone ? new Date() : null],
+    );
+    ids[name] = row!.id;
+    // Created in order, a second apart: "first" is the oldest.
+    await query(`update users set created_at = now() + make_interval(secs => $2) where id = $1`, [row!.id, Object.keys(ids).length]);
+  }
+  for (const [lead, owner] of [
+    ['samslead', 'sam'],
+    ['leftslead', 'left'],
+    ['nobodys', null],
+  ] as const) {
+    const [row] = await query<{ id: string }>(
+      `insert into leads (full_name, email, phone, property_types, owner_id) values ($1, $2, '555', '{land}', $3) returning id`,
+      [lead, `${lead}@example.com`, owner ? ids[owner] : null],
+    );
+    ids[lead] = row!.id;
+    await query(`insert into appointments (lead_id, date, time, type) values ($1, ('2030-01-0' || $2)::date, '10:00', 'Call')`, [
+      row!.id,
+      String(Object.keys(ids).length % 9 || 1),
+    ]);
+  }
+  await apply(migrations[index]!);
+}, 120_000);
+afterAll(async () => {
+  await client.close();
+});
+
+describe('the team-hosts migration', () => {
+  it('gives each call its lead’s active owner, else the first owner', async () => {
+    const rows = await query<{ full_name: string; host: string }>(
+      `select l.full_name, u.email as host from appointments a join leads l on l.id = a.lead_id join users u on u.id = a.host_id order by l.full_name`,
+    );
+    expect(rows).toEqual([
+      { full_name: 'leftslead', host: 'first@firm.com' },
+      { full_name: 'nobodys', host: 'first@firm.com' },
+      { full_name: 'samslead', host: 'sam@firm.com' },
+    ]);
+  });
+
+  it('lets the first owner alone take website calls, on the firm’s hours', async () => {
+    expect(await query(`select u.email, a.bookable, a.hours, a.holidays_off from user_availability a join users u on u.id = a.user_id`)).toEqual([
+      { email: 'first@firm.com', bookable: true, hours: null, holidays_off: true },
+    ]);
+  });
+
+  it('refuses one person two overlapping calls, and allows two people one time each', async () => {
+    const at = `'2031-01-06', '10:00', 'Call'`;
+    await query(`insert into appointments (date, time, type, host_id) values (${at}, $1)`, [ids.sam]);
+    await expect(query(`insert into appointments (date, time, type, host_id) values (${at}, $1)`, [ids.sam])).rejects.toThrow(
+      /appointments_no_overlap/,
+    );
+    await query(`insert into appointments (date, time, type, host_id) values (${at}, $1)`, [ids.second]);
+  });
+});
