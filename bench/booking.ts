@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import type { BookingSettings } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { openPglite, openPostgres, type Database, type Db } from '../src/server/db/client.ts';
+import { ensureAdmin } from '../src/server/auth/accounts.ts';
 import { execute } from '../src/server/db/sql.ts';
 import { OPEN_EVERY_DAY } from '../src/server/test/booking.ts';
 import { signInOverHttp, type ServerProcess } from '../src/server/test/process.ts';
@@ -46,6 +47,9 @@ export type BookingBench = {
 export const BOOKING_TIME_ZONE = 'America/New_York';
 // The website's booking limits off (BOOKING_RATE_LIMIT, BOOKING_HOLD_ABOVE_PER_HOUR): the bench
 // measures how fast bookings are taken, from one load generator, far above any real hour's.
+/** The seeded calls' host: the ADMIN_EMAIL admin, the first account, who takes website calls. */
+const HOST = sql`(select id from users order by created_at, id limit 1)`;
+
 const ENV = {
   BUSINESS_TIME_ZONE: BOOKING_TIME_ZONE,
   LEAD_MIN_FILL_SECONDS: '0',
@@ -82,10 +86,10 @@ export async function seedAppointments(
   await execute(
     db,
     sql`
-    insert into appointments (date, time, type, duration_minutes, status, source, created_at)
+    insert into appointments (date, time, type, duration_minutes, status, source, created_at, host_id)
     select ${today} + p / 16, make_time(9 + (p % 16) / 2, (p % 2) * 30, 0),
            (array['Call','Zoom','On-site'])[1 + k % 3], 30, 'scheduled',
-           case when k % 4 = 0 then 'booking' else 'staff' end, now() - make_interval(days => 1 + k % 20)
+           case when k % 4 = 0 then 'booking' else 'staff' end, now() - make_interval(days => 1 + k % 20), ${HOST}
     from (select k, (k * ${windowSlots}::int / ${inWindow}::int) as p from generate_series(0, ${inWindow - 1}::int) as k) s`,
   );
   // Outside it: 700 days (365 before today, then day 31 to 365 after), 16 positions each.
@@ -95,14 +99,14 @@ export async function seedAppointments(
   await execute(
     db,
     sql`
-    insert into appointments (date, time, type, duration_minutes, status, cancelled_by, source, reminder_sent_at, lead_reminder_sent_at, created_at)
+    insert into appointments (date, time, type, duration_minutes, status, cancelled_by, source, reminder_sent_at, lead_reminder_sent_at, created_at, host_id)
     select d.date, make_time(9 + (p % 16) / 2, (p % 2) * 30, 0), (array['Call','Zoom','On-site'])[1 + k % 3], 30,
            case when k % 10 = 0 then 'cancelled' when d.date < ${today} then 'completed' else 'scheduled' end,
            case when k % 10 = 0 then 'staff' end,
            case when k % 4 = 0 then 'booking' else 'staff' end,
            case when d.date < ${today} then d.date + time '08:00' end,
            case when d.date < ${today} then d.date - 1 + time '09:00' end,
-           least(now(), d.date - make_interval(days => 3 + k % 20))
+           least(now(), d.date - make_interval(days => 3 + k % 20)), ${HOST}
     from (select k, (k::bigint * ${outsideSlots}::int / ${outside}::int)::int as p from generate_series(0, ${outside - 1}::int) as k) s,
          lateral (select ${today} + case when p / 16 < 365 then p / 16 - 365 else p / 16 - 365 + 31 end as date) d`,
   );
@@ -243,6 +247,8 @@ async function benchAvailability(b: BookingBench, engine: Engine, open: () => Pr
   const database = await open();
   try {
     await database.migrate();
+    // The admin first: the seeded calls are theirs (the first account takes website calls).
+    await ensureAdmin(database.db, b.admin.email, b.admin.password);
     await seedAppointments(database.db);
   } finally {
     await database.close();
