@@ -75,9 +75,9 @@ describe('the team-hosts migration', () => {
   });
 
   it('lets the first owner alone take website calls, on the firm’s hours', async () => {
-    expect(await query(`select u.email, a.bookable, a.hours, a.holidays_off from user_availability a join users u on u.id = a.user_id`)).toEqual([
-      { email: 'first@firm.com', bookable: true, hours: null, holidays_off: true },
-    ]);
+    expect(
+      await query(`select u.email, a.bookable, a.hours, a.holidays_off from user_availability a join users u on u.id = a.user_id`),
+    ).toEqual([{ email: 'first@firm.com', bookable: true, hours: null, holidays_off: true }]);
   });
 
   it('refuses one person two overlapping calls, and allows two people one time each', async () => {
