@@ -109,7 +109,8 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
           as t(lead_id, body, at)`,
       );
 
-      // Calls: past ones completed, the rest coming. Demo leads are not people, so no email
+      // Calls: past ones completed, the rest coming, each with its lead's owner (else the demo
+      // admin) as host. Demo leads are not people, so no email
       // reminder (lead_reminder_sent_at set); over a real booking at the same time they still
       // go in (overlap allowed), like staff choosing to.
       const a = story.appointments.filter((r) => inserted.has(r.lead_id));
@@ -117,9 +118,10 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         db,
         sql`
         insert into appointments (id, lead_id, date, time, type, notes, status, source, location, created_at, changed_by,
-          lead_reminder_sent_at, reminder_sent_at, overlap_allowed)
+          lead_reminder_sent_at, reminder_sent_at, overlap_allowed, host_id)
         select id, lead_id, date, time, type, notes, status, source, location, created_at, case when by_staff then ${adminId}::uuid end,
-          now(), case when status = 'completed' then (date + time) at time zone ${config.businessTimeZone} end, true
+          now(), case when status = 'completed' then (date + time) at time zone ${config.businessTimeZone} end, true,
+          coalesce((select l.owner_id from leads l where l.id = t.lead_id), ${adminId}::uuid)
         from unnest(${arr(a, (r) => r.id)}::uuid[], ${arr(a, (r) => r.lead_id)}::uuid[], ${arr(a, (r) => r.date)}::date[], ${arr(a, (r) => r.time)}::time[],
           ${arr(a, (r) => r.type)}::text[], ${arr(a, (r) => r.notes)}::text[], ${arr(a, (r) => r.status)}::text[], ${arr(a, (r) => r.source)}::text[],
           ${arr(a, (r) => r.location)}::text[], ${arr(a, (r) => iso(r.created_at))}::timestamptz[], ${arr(a, (r) => r.byStaff)}::boolean[])
