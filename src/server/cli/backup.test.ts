@@ -160,7 +160,7 @@ describe('npm run backup and npm run restore', () => {
     const backupFile = path.join(tempDir('backup-out'), 'nested', 'offline.tar.gz');
     const backup = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
     expect(backup.output).toMatch(
-      /^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, 32 tables, \d+ rows \(leads \d+, /,
+      /^Backup written: .*offline\.tar\.gz \([\d.]+ MB; no server was running\)\.\nChecked: it opens, \d+ tables, \d+ rows \(leads \d+, /,
     );
     expect(backup.code).toBe(0);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
