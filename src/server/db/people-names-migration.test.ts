@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPglite, migrationsFolder } from './client.ts';
+import { migrationBefore } from '../test/migration-before.ts';
 
 /**
  * The migration that gave people names, on a database as it was just before it: the accounts
@@ -10,23 +7,9 @@ import { createPglite, migrationsFolder } from './client.ts';
  * keep it, and the owner changes on lead timelines, which named owners by email, name them by
  * name.
  */
-const journal = JSON.parse(readFileSync(path.join(migrationsFolder(), 'meta/_journal.json'), 'utf8')) as {
-  entries: { idx: number; tag: string }[];
-};
-const index = journal.entries.findIndex((e) => e.tag.endsWith('_people_names'));
-const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
-
-const client = createPglite();
-const query = async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows;
-// In one transaction, as the app's migrator runs them (a migration may turn a setting on for its transaction only).
-const apply = (migration: (typeof migrations)[number]) =>
-  client.transaction(async (tx) => {
-    for (const statement of migration.sql) if (statement.trim()) await tx.exec(statement);
-  });
-
+const { client, query, before, migrate } = migrationBefore('_people_names');
 beforeAll(async () => {
-  expect(index).toBeGreaterThan(0);
-  for (const migration of migrations.slice(0, index)) await apply(migration);
+  await before();
   const [ann] = await query<{ id: string }>(
     `insert into users (email, password_hash, role) values ('ann.archer@firm.com', 'x', 'owner'), ('bo@firm.com', 'x', 'staff') returning id`,
   );
@@ -45,7 +28,7 @@ beforeAll(async () => {
     `insert into audit_log (actor_id, actor_email, action) values ($1, 'ann.archer@firm.com', 'sign_in'), (null, 'gone@firm.com', 'sign_in')`,
     [ann!.id],
   );
-  await apply(migrations[index]!);
+  await migrate();
 }, 120_000);
 afterAll(async () => {
   await client.close();

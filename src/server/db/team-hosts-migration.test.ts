@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPglite, migrationsFolder } from './client.ts';
+import { migrationBefore } from '../test/migration-before.ts';
 
 /**
  * The migration that gave appointments a host, on a database as it was just before it: each
@@ -10,23 +7,11 @@ import { createPglite, migrationsFolder } from './client.ts';
  * first owner alone takes website calls (as the one calendar did); two overlapping calls of
  * different people are allowed from then on, of one person still refused.
  */
-const journal = JSON.parse(readFileSync(path.join(migrationsFolder(), 'meta/_journal.json'), 'utf8')) as {
-  entries: { idx: number; tag: string }[];
-};
-const index = journal.entries.findIndex((e) => e.tag.endsWith('_team_hosts'));
-const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
-
-const client = createPglite();
-const query = async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows;
-const apply = (migration: (typeof migrations)[number]) =>
-  client.transaction(async (tx) => {
-    for (const statement of migration.sql) if (statement.trim()) await tx.exec(statement);
-  });
+const { client, query, before, migrate } = migrationBefore('_team_hosts');
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  expect(index).toBeGreaterThan(0);
-  for (const migration of migrations.slice(0, index)) await apply(migration);
+  await before();
   for (const [name, role, gone] of [
     ['first', 'owner', false],
     ['second', 'owner', false],
@@ -56,7 +41,7 @@ beforeAll(async () => {
       String(Object.keys(ids).length % 9 || 1),
     ]);
   }
-  await apply(migrations[index]!);
+  await migrate();
 }, 120_000);
 afterAll(async () => {
   await client.close();
