@@ -4,7 +4,8 @@ import type { AppointmentMail } from '../db/queries/appointments.ts';
 import { bookSlot, type Booked } from '../db/queries/bookings.ts';
 import { AppError } from '../http/errors.ts';
 import { ALREADY_BOOKED } from './booking-link.ts';
-import { openSlotsOn, slotTaken } from './open-slot.ts';
+import { teamOpenSlots, type Host } from './hosts.ts';
+import { openSlotsOn, slotTaken, withCall } from './open-slot.ts';
 import { isOverlapViolation } from '../db/database-faults.ts';
 
 /**
@@ -21,6 +22,8 @@ export type Booking = {
   start: string;
   settings: BookingSettings;
   timeZone: string;
+  /** Everyone who takes calls, as read with the request (for the 409's open times). */
+  team: readonly Host[];
   hosts: readonly string[];
   network: string | null;
   visitorTimeZone: string | null;
@@ -34,6 +37,7 @@ export type Booking = {
  */
 export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo: () => Promise<void>): Promise<Booked> {
   const { settings, timeZone } = b;
+  let overlapped = false;
   for (const hostId of b.hosts) {
     let made: Booked | 'taken' | undefined;
     try {
@@ -55,6 +59,7 @@ export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo
       );
     } catch (error) {
       if (!isOverlapViolation(error)) throw error;
+      overlapped = true;
       continue; // booked meanwhile, in some process: the next person
     }
     if (made === 'taken') continue; // being booked right now by someone else: the next person
@@ -65,10 +70,14 @@ export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo
     return made;
   }
   await undo();
-  // Read afresh, less this time (a booking of it may not have committed yet).
   const start = Date.parse(b.start);
-  throw slotTaken(
-    (await openSlotsOn(db, settings, timeZone, b.date)).filter((s) => s !== start),
-    timeZone,
-  );
+  // Someone booked one of them meanwhile: that day's times read afresh. Otherwise each was
+  // being booked at this very moment: the times already read, with this one taken for them.
+  if (overlapped)
+    throw slotTaken(
+      (await openSlotsOn(db, settings, timeZone, b.date)).filter((s) => s !== start),
+      timeZone,
+    );
+  const taken = withCall(b.team, b.hosts, start, settings);
+  throw slotTaken(teamOpenSlots(settings, timeZone, taken, b.date, b.date, Date.now()), timeZone);
 }

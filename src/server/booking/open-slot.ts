@@ -3,6 +3,7 @@ import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
 import type { Db } from '../db/client.ts';
 import { readHosts, type StoredHostRow } from '../db/queries/hosts.ts';
 import { AppError } from '../http/errors.ts';
+import { blockedRanges } from './availability.ts';
 import { hostsFreeAt, teamOpenSlots, toHost, type Host } from './hosts.ts';
 
 export const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';
@@ -18,6 +19,13 @@ export function hostsOf(settings: BookingSettings, stored: readonly StoredHostRo
     const i = h.busy.findIndex((b) => b.start === ignore.start && b.end === end);
     return toHost(i < 0 ? h : { ...h, busy: h.busy.filter((_, j) => j !== i) }, settings);
   });
+}
+
+/** `team` with a call from `start` (one slot, with the buffer) on each of `hostIds`' calendars. */
+export function withCall(team: readonly Host[], hostIds: readonly string[], start: number, settings: BookingSettings): Host[] {
+  const pad = settings.buffer_minutes * 60_000;
+  const call = { start: start - pad, end: start + settings.slot_minutes * 60_000 + pad };
+  return team.map((h) => (hostIds.includes(h.id) ? { ...h, blocked: blockedRanges([...h.blocked, call], 0) } : h));
 }
 
 /** The 409 for a time someone else has: it carries that day's open times, so the picker can offer them at once. */

@@ -226,7 +226,8 @@ export const bookingRoutes = createRouter()
     requireBookableType(settings, body.type);
     // No change limit here: a link books one call; moving and cancelling it are limited. The
     // website's booking limits count what an address, a network and the whole site book.
-    const { free, ...at } = requireOpenSlot(settings, timeZone, body.start, hostsOf(settings, stored));
+    const team = hostsOf(settings, stored);
+    const { free, ...at } = requireOpenSlot(settings, timeZone, body.start, team);
     const visitorTimeZone = visitorZoneOf(body.time_zone);
     const admission = await admitWebsiteBooking(requester(c), settings);
     if (admission.confirm) {
@@ -259,6 +260,7 @@ export const bookingRoutes = createRouter()
         token: body.booking_token,
         settings,
         timeZone,
+        team,
         hosts: assignmentOrder(free, stored, row.owner_id),
         start: body.start,
         network: networkKey(c.get('clientIp')),
@@ -298,7 +300,8 @@ export const bookingRoutes = createRouter()
     requireNoCallBooked(row);
     requireBookableType(settings, hold.type);
     const start = isoInZone(hold.start, timeZone);
-    const { free, ...at } = requireOpenSlot(settings, timeZone, start, hostsOf(settings, stored));
+    const team = hostsOf(settings, stored);
+    const { free, ...at } = requireOpenSlot(settings, timeZone, start, team);
     const made = await bookOrUndo(
       c.get('db'),
       mailOf(c),
@@ -309,6 +312,7 @@ export const bookingRoutes = createRouter()
         token,
         settings,
         timeZone,
+        team,
         hosts: assignmentOrder(free, stored, row.owner_id),
         start,
         network: hold.client_network,
