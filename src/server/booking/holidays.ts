@@ -26,3 +26,16 @@ export function federalHolidaysBetween(from: string, to: string): Holiday[] {
   }
   return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
+
+const datesByYear = new Map<number, Set<string>>();
+
+/** Whether business date `date` is an observed federal holiday (federalHolidaysBetween of that one day, cached per year). */
+export function isFederalHoliday(date: string): boolean {
+  const year = Number(date.slice(0, 4));
+  let dates = datesByYear.get(year);
+  if (!dates) {
+    dates = new Set(federalHolidaysBetween(`${year}-01-01`, `${year}-12-31`).map((h) => h.date));
+    datesByYear.set(year, dates);
+  }
+  return dates.has(date);
+}

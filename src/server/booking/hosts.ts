@@ -2,7 +2,7 @@ import { firmStretches, memberAvailabilitySchema } from '#shared/schemas/availab
 import type { BookingSettings, OpenHours } from '#shared/schemas/booking';
 import { addDays, isoWeekday, zonedParts } from '#shared/zoned-time';
 import { blockedRanges, openTimesInStretches, unionOfTimes, type Busy, type DayTimes } from './availability.ts';
-import { federalHolidays } from './holidays.ts';
+import { isFederalHoliday } from './holidays.ts';
 
 /** A bookable team member as the database keeps them (db/queries/availability-versions.ts reads them). */
 export type StoredHost = {
@@ -24,19 +24,6 @@ export type Host = {
   /** Their busy times widened by the buffer, merged, sorted (blockedRanges). */
   blocked: Busy[];
 };
-
-const holidayDates = new Map<number, Set<string>>();
-function isFederalHoliday(date: string): boolean {
-  const year = Number(date.slice(0, 4));
-  let dates = holidayDates.get(year);
-  if (!dates) {
-    dates = new Set(federalHolidays(year).map((h) => h.date));
-    // A holiday of next year observed on Dec 31 (New Year's Day on a Saturday).
-    for (const h of federalHolidays(year + 1)) if (h.date.startsWith(`${year}-`)) dates.add(h.date);
-    holidayDates.set(year, dates);
-  }
-  return dates.has(date);
-}
 
 /**
  * A stored host with what the database holds checked again (it was checked when saved; a row
