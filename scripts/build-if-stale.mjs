@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI_NAMES } from './build-server.mjs';
+import { CLI_NAMES, WORKER_ENTRIES } from './build-server.mjs';
 
 export const STAMP = 'dist/.build-stamp';
 const INPUT_DIRS = ['src', 'scripts'];
@@ -18,6 +18,7 @@ const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'vite
 const OUTPUTS = [
   'dist/server/main.js',
   ...CLI_NAMES.map((name) => `dist/server/cli/${name}.js`),
+  ...Object.keys(WORKER_ENTRIES).map((name) => `dist/server/${name}.js`),
   'dist/client/app.html',
   'dist/client/index.html',
 ];
