@@ -17,6 +17,7 @@ import { accountRoutes } from './routes/account.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { appointmentRoutes } from './routes/appointments.ts';
 import { availabilityRoutes } from './routes/availability.ts';
+import { calendarRoutes } from './routes/calendars.ts';
 import { websiteBookingRoutes } from './routes/website-bookings.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bookingRoutes } from './routes/bookings.ts';
@@ -149,6 +150,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadNoteRoutes);
   app.route('/', adminRoutes);
   app.route('/', availabilityRoutes);
+  app.route('/', calendarRoutes);
   app.route('/', overviewRoutes);
   // Before appointmentRoutes: /api/appointments/website-networks is not an appointment's id.
   app.route('/', websiteBookingRoutes);

@@ -87,6 +87,25 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('reads CREDENTIALS_KEY and CREDENTIALS_KEY_PREVIOUS as 32-byte keys (base64, base64url or hex), unset by default', () => {
+    expect(parseConfig({})).toMatchObject({ credentialsKey: undefined, credentialsKeyPrevious: undefined });
+    const bytes = Buffer.alloc(32, 7);
+    const config = parseConfig({ CREDENTIALS_KEY: ` ${bytes.toString('base64')} `, CREDENTIALS_KEY_PREVIOUS: bytes.toString('hex') });
+    expect(config.credentialsKey?.bytes()).toEqual(bytes);
+    expect(config.credentialsKeyPrevious?.id).toBe(config.credentialsKey?.id);
+    expect(parseConfig({ CREDENTIALS_KEY: bytes.toString('base64url') }).credentialsKey?.bytes()).toEqual(bytes);
+    expect(parseConfig({ CREDENTIALS_KEY: '  ' }).credentialsKey).toBeUndefined();
+  });
+
+  it.each([
+    ['CREDENTIALS_KEY', 'my-calendar-password'],
+    ['CREDENTIALS_KEY', Buffer.alloc(16, 1).toString('base64')],
+    ['CREDENTIALS_KEY_PREVIOUS', 'ab'.repeat(31)],
+  ])('stops on a %s that is not a 32-byte key, saying how to make one and not repeating it', (name, value) => {
+    const expected = `Invalid configuration: ${name} must be 32 random bytes written as base64 (44 characters) or hex (64 characters); make one with: openssl rand -base64 32`;
+    expect(() => parseConfig({ [name]: value })).toThrowError(new ConfigError(expected));
+  });
+
   it.each([
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be a whole number from 0 to 65535, got "70000"'],
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be a whole number from 0 to 65535, got "abc"'],

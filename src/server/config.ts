@@ -5,6 +5,7 @@ import { defaultDisplayName, PROFILE_RULES } from '#shared/rules/profile';
 import { emailSchema } from '#shared/schemas/lead';
 import { zodText } from '#shared/schemas/text';
 import { TrustedProxies } from './lib/client-address.ts';
+import { parseCredentialsKey, type CredentialsKey } from './lib/credentials-key.ts';
 import { parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
 import { parseAllowHosts, type AllowedHost } from './outbound/address-policy.ts';
 
@@ -138,6 +139,8 @@ const envSchema = z.object({
   REMINDER_MINUTES_BEFORE: intInRange(1, 7 * 24 * 60, 60),
   PUBLIC_URL: parsedWith(parsePublicUrl),
   OUTBOUND_ALLOW_HOSTS: parsedWith(parseAllowHosts),
+  CREDENTIALS_KEY: parsedWith(parseCredentialsKey),
+  CREDENTIALS_KEY_PREVIOUS: parsedWith(parseCredentialsKey),
   SMTP_URL: parsedWith(parseSmtpUrl),
   MAIL_FROM: parsedWith(parseMailbox),
   MAIL_REPLY_TO: parsedWith(parseMailbox),
@@ -197,6 +200,13 @@ export type Config = {
    * on a private or local address (OUTBOUND_ALLOW_HOSTS; see outbound/guarded-fetch.ts).
    */
   outboundAllowHosts: readonly AllowedHost[];
+  /**
+   * The key that seals the passwords of connected calendars (CREDENTIALS_KEY); unset: with the
+   * embedded database, DATA_DIR/credentials.key (lib/credentials.ts). Printed, it shows only its id.
+   */
+  credentialsKey: CredentialsKey | undefined;
+  /** A key that still opens what it sealed, while rotate-credentials-key moves everything to the new one (CREDENTIALS_KEY_PREVIOUS). */
+  credentialsKeyPrevious: CredentialsKey | undefined;
   mail: {
     /** Undefined: email is off, and messages are recorded but not sent. */
     smtp: SmtpSettings | undefined;
@@ -259,6 +269,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL?.origin ?? ownOrigin(e.HOST, e.PORT),
     fixedOrigin: e.PUBLIC_URL?.origin,
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS ?? [],
+    credentialsKey: e.CREDENTIALS_KEY,
+    credentialsKeyPrevious: e.CREDENTIALS_KEY_PREVIOUS,
     mail: {
       smtp: e.SMTP_URL,
       from: e.MAIL_FROM ?? { name: e.SITE_NAME, address: e.SITE_EMAIL },

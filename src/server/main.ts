@@ -11,6 +11,8 @@ import { privateUmask } from './db/embedded/data-dir-modes.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { setRowChecks } from './db/sql.ts';
 import { releaseAllEmailClaims } from './db/queries/emails.ts';
+import { sealedSecretsProblem } from './db/sealed-secrets.ts';
+import { loadCredentialsVault } from './lib/credentials.ts';
 import { describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
@@ -95,6 +97,10 @@ async function main() {
     const reason = err instanceof Error ? err.message : String(err);
     fail(`Could not open the database (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${reason}`);
   }
+  // Connected calendars whose passwords this process cannot open (a move to PostgreSQL without
+  // CREDENTIALS_KEY, a key file left behind): said now, rather than as every sync failing.
+  const credentialsProblem = await sealedSecretsProblem(opened.db, loadCredentialsVault(config), config);
+  if (credentialsProblem) fail(credentialsProblem);
   await bound; // the links below carry the port
   if (config.admin) {
     const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password, 'owner', config.admin.name);

@@ -34,6 +34,7 @@ export const BOOKING_LIMITS = {
   noticeHours: { max: 720 },
   horizonDays: { max: 365 },
   daysOff: 366,
+  websiteHosts: 100,
   duration: { min: 5, max: 720 },
   location: 500,
 } as const;
@@ -45,7 +46,7 @@ export const BOOKING_LIMITS = {
  */
 export const AVAILABILITY_MAX_DAYS = 31;
 
-export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up'] as const;
+export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up', 'calendar'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 const NOTIFICATION_TITLES: Record<NotificationType, string> = {
@@ -53,6 +54,7 @@ const NOTIFICATION_TITLES: Record<NotificationType, string> = {
   appointment: 'Appointment Reminder',
   booking: 'Booking',
   follow_up: 'Follow-up',
+  calendar: 'Calendar',
 };
 /** The title of a live notification's toast. */
 export const notificationTitle = (type: NotificationType) => NOTIFICATION_TITLES[type];
@@ -187,6 +189,8 @@ export const AUDIT_ACTIONS = {
   email_changed: 'Changed email',
   profile_changed: 'Changed name or phone',
   working_hours_changed: 'Changed working hours',
+  calendar_connected: 'Connected a calendar',
+  calendar_disconnected: 'Removed a calendar',
   two_factor_enabled: 'Turned on two-factor',
   two_factor_disabled: 'Turned off two-factor',
   recovery_codes_regenerated: 'New recovery codes',

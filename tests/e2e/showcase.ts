@@ -573,6 +573,17 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // Calendars: connecting one by its iCal link (the dialog; nothing is fetched until Connect).
+    name: 'account-connect-calendar-modal',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/account`);
+      const calendars = page.getByRole('region', { name: 'Calendars' });
+      await expect(calendars).toContainText('No calendars connected.');
+      await calendars.getByRole('button', { name: 'Connect a calendar' }).click();
+      await expect(page.getByRole('dialog', { name: 'Connect a calendar' }).getByLabel('iCal link')).toBeVisible();
+    },
+  },
+  {
     name: 'account-two-factor-setup',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/account`);

@@ -13,6 +13,8 @@ export class ApiError extends Error {
   readonly slots: string[] | undefined;
   /** With a 409 for an appointment over others: the ones it overlaps. */
   readonly conflicts: ErrorResponse['error']['conflicts'];
+  /** With a 409 for an appointment: its time is busy in the host's outside calendar. */
+  readonly busyOutside: boolean;
   /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
   readonly importReport: ErrorResponse['error']['import_report'];
 
@@ -21,7 +23,7 @@ export class ApiError extends Error {
     message: string,
     code?: ErrorCode,
     fields?: Record<string, string>,
-    extra: Pick<ErrorResponse['error'], 'slots' | 'conflicts' | 'import_report'> = {},
+    extra: Pick<ErrorResponse['error'], 'slots' | 'conflicts' | 'import_report' | 'busy_outside'> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -31,6 +33,7 @@ export class ApiError extends Error {
     this.slots = extra.slots;
     this.conflicts = extra.conflicts;
     this.importReport = extra.import_report;
+    this.busyOutside = extra.busy_outside === true;
   }
 }
 
@@ -42,8 +45,9 @@ async function toApiError(response: Response): Promise<ApiError> {
     body = undefined;
   }
   if (!isErrorResponse(body)) return new ApiError(response.status, `HTTP ${response.status}`);
-  const { code, message, fields, slots, conflicts, import_report } = body.error;
+  const { code, message, fields, slots, conflicts, import_report, busy_outside } = body.error;
   return new ApiError(response.status, message, code, fields, {
+    busy_outside: busy_outside === true,
     slots: Array.isArray(slots) && slots.every((s) => typeof s === 'string') ? slots : undefined,
     conflicts: Array.isArray(conflicts) ? conflicts : undefined,
     import_report: import_report && Array.isArray(import_report.errors) ? import_report : undefined,

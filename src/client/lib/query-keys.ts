@@ -25,6 +25,7 @@ export const queryKeys = {
     list: (from: string, to: string, hostId = '') => ['appointments', 'list', from, to, hostId],
     // Under the appointments family: a booking or a change anywhere refreshes them, like the calendar.
     websiteNetworks: ['appointments', 'website-networks'],
+    outsideBusy: (person: string, from: string, to: string) => ['appointments', 'outside-busy', person, from, to],
     bulkCancelPreview: (criteria: object | undefined) => ['appointments', 'bulk-cancel-preview', criteria],
   },
   calendarFeed: ['calendar-feed'],
@@ -41,6 +42,7 @@ export const queryKeys = {
     preferences: ['account', 'preferences'],
     twoFactor: ['account', 'two-factor'],
     availability: ['account', 'availability'],
+    calendars: ['account', 'calendars'],
   },
   team: ['team'],
   audit: (filters: string) => ['audit', filters],

@@ -89,7 +89,12 @@ describe('openSlots', () => {
         (timeZone, day, s, minuteOfDay, appointments) => {
           const start = zonedInstant(day, 0, timeZone)!;
           const now = start + minuteOfDay * MINUTE;
-          const cfg: BookingSettings = { ...s, require_email_confirmation: false, days_off: s.days_off.map((n) => addDays(day, n)) };
+          const cfg: BookingSettings = {
+            ...DEFAULT_BOOKING_SETTINGS,
+            ...s,
+            require_email_confirmation: false,
+            days_off: s.days_off.map((n) => addDays(day, n)),
+          };
           const busy: Busy[] = appointments.map(([at, length]) => ({ start: start + at * MINUTE, end: start + (at + length) * MINUTE }));
           const slots = openSlots({ settings: cfg, timeZone, from: day, to: addDays(day, 25), now, busy });
           const today = zonedParts(now, timeZone).date;

@@ -12,6 +12,8 @@ export type StoredHost = {
   holidays_off: boolean;
   /** Their scheduled calls around the dates asked for. */
   busy: Busy[];
+  /** Busy times from their outside calendars around those dates (blocking as calls do, buffer included). */
+  outside?: Busy[];
 };
 
 /** A bookable team member, ready for the slot arithmetic. */
@@ -37,7 +39,7 @@ export function toHost(stored: StoredHost, settings: BookingSettings): Host {
     week: parsed.success && parsed.data ? parsed.data : firmStretches(settings),
     daysOff: new Set(daysOff.success ? daysOff.data : []),
     holidaysOff: stored.holidays_off,
-    blocked: blockedRanges(stored.busy, settings.buffer_minutes),
+    blocked: blockedRanges(stored.outside?.length ? [...stored.busy, ...stored.outside] : stored.busy, settings.buffer_minutes),
   };
 }
 

@@ -17,6 +17,7 @@ const host = (id: string, busy = [] as { start: number; end: number }[], extra: 
   days_off: [],
   holidays_off: true,
   busy,
+  outside: [],
   ...extra,
 });
 const hosts = (...stored: StoredHostRow[]) => hostsOf(DEFAULT_BOOKING_SETTINGS, stored);

@@ -14,6 +14,10 @@ export type OpenTimes = { settings: BookingSettings; slots: string[]; lastDate: 
 
 /** Dates kept per version before the ones already past are dropped (a year's window and some). */
 const MAX_DAYS_KEPT = 400;
+/** The cache's key for everyone's times (a person's are under their id). */
+const ANYONE = '*';
+/** A date's times in the cache: whose, and the date (its last 10 characters). */
+const dayKey = (who: string, date: string) => `${who}|${date}`;
 /** Dates computed in one turn of the event loop. */
 const DAYS_PER_TURN = 7;
 
@@ -51,13 +55,17 @@ export class PublicAvailability {
     return this.limiter ? this.limiter.hit(`availability:${address}`) : true;
   }
 
-  /** The open times between business dates `from` and `to` (both included) at `now`. */
-  async openTimes(db: Db, from: string, to: string, now: number): Promise<OpenTimes> {
+  /**
+   * The open times between business dates `from` and `to` (both included) at `now`: anyone's
+   * who takes website calls, or `hostId`'s alone (none when they do not take them).
+   */
+  async openTimes(db: Db, from: string, to: string, now: number, hostId?: string): Promise<OpenTimes> {
+    const who = hostId ?? ANYONE;
     const version = await readAvailabilityVersion(db);
     const cached = this.computedFor(version);
-    if (cached.settings && this.missing(cached, cached.settings, from, to, now) === 0) {
+    if (cached.settings && this.missing(cached, cached.settings, who, from, to, now) === 0) {
       this.stats.cachedAnswers++;
-      return this.answer(cached, cached.settings, from, to, now);
+      return this.answer(cached, cached.settings, who, from, to, now);
     }
     const inputs = await readAvailabilityInputs(db, this.timeZone, from, to);
     // Usually the version just read; newer if something changed in between (then that).
@@ -66,25 +74,25 @@ export class PublicAvailability {
     const { settings } = computed;
     const { first, last } = this.range(settings, from, to, now);
     if (settings.enabled && first <= last) {
-      const hosts = inputs.hosts.map((h) => toHost(h, settings));
+      const hosts = inputs.hosts.filter((h) => who === ANYONE || h.id === who).map((h) => toHost(h, settings));
       let sinceYield = 0;
       for (let date = first; date <= last; date = addDays(date, 1)) {
-        if (computed.days.has(date)) continue;
+        if (computed.days.has(dayKey(who, date))) continue;
         // A week at a time, letting other requests in between: a month of the widest
         // settings (~4,500 times) is a few milliseconds of work, in one piece ~3 times that.
         if (++sinceYield > DAYS_PER_TURN) {
           sinceYield = 1;
           await new Promise((resolve) => setImmediate(resolve));
         }
-        computed.days.set(date, teamTimesOfDay(settings, this.timeZone, date, hosts));
+        computed.days.set(dayKey(who, date), teamTimesOfDay(settings, this.timeZone, date, hosts));
         this.stats.computedDays++;
       }
       if (computed.days.size > MAX_DAYS_KEPT) {
         const today = bookableDates(settings, this.timeZone, now).first;
-        for (const date of computed.days.keys()) if (date < today) computed.days.delete(date);
+        for (const key of computed.days.keys()) if (key.slice(-10) < today) computed.days.delete(key);
       }
     }
-    return this.answer(computed, settings, from, to, now);
+    return this.answer(computed, settings, who, from, to, now);
   }
 
   /**
@@ -105,21 +113,21 @@ export class PublicAvailability {
     return { first: from > window.first ? from : window.first, last: to < window.last ? to : window.last, lastDate: window.last };
   }
 
-  private missing(computed: Computed, settings: BookingSettings, from: string, to: string, now: number): number {
+  private missing(computed: Computed, settings: BookingSettings, who: string, from: string, to: string, now: number): number {
     if (!settings.enabled) return 0;
     const { first, last } = this.range(settings, from, to, now);
     let n = 0;
-    for (let date = first; date <= last; date = addDays(date, 1)) if (!computed.days.has(date)) n++;
+    for (let date = first; date <= last; date = addDays(date, 1)) if (!computed.days.has(dayKey(who, date))) n++;
     return n;
   }
 
-  private answer(computed: Computed, settings: BookingSettings, from: string, to: string, now: number): OpenTimes {
+  private answer(computed: Computed, settings: BookingSettings, who: string, from: string, to: string, now: number): OpenTimes {
     const { first, last, lastDate } = this.range(settings, from, to, now);
     const slots: string[] = [];
     if (!settings.enabled) return { settings, slots, lastDate };
     const earliest = now + settings.min_notice_hours * 3_600_000;
     for (let date = first; date <= last; date = addDays(date, 1)) {
-      const day = computed.days.get(date)!;
+      const day = computed.days.get(dayKey(who, date))!;
       // Starts are sorted: skip those within the notice, take the rest of the day as it is.
       let i = 0;
       while (i < day.starts.length && day.starts[i]! < earliest) i++;

@@ -202,3 +202,91 @@ describe('hosts', () => {
     expect(await slotsOf(day(6))).not.toContain(slot);
   });
 });
+
+describe('who takes website calls', () => {
+  const settings = (extra: object) => owner('PUT', '/api/booking-settings', { ...OPEN_EVERY_DAY, ...extra });
+
+  it('only the people chosen take website calls; choosing nobody or a stranger is refused', async () => {
+    for (const p of people) await takesCalls(p.cookie);
+    const [olive, sam] = people as [(typeof people)[0], (typeof people)[0]];
+    const none = await settings({ website_hosts: 'chosen', website_host_ids: [] });
+    expect(none.status).toBe(400);
+    expect((none.body as ErrorResponse).error.fields).toEqual({ website_host_ids: 'Choose at least one person' });
+    const stranger = await settings({ website_hosts: 'chosen', website_host_ids: ['00000000-0000-4000-8000-000000000001'] });
+    expect(stranger.status).toBe(400);
+    expect((stranger.body as ErrorResponse).error.fields).toEqual({ website_host_ids: 'Choose people on the team' });
+    expect((await settings({ website_hosts: 'chosen', website_host_ids: [sam.id] })).status).toBe(200);
+    // A client that does not know the choice leaves it as it is.
+    const { website_hosts: _a, website_host_ids: _b, visitors_choose_host: _c, ...older } = { ...OPEN_EVERY_DAY };
+    expect((await owner('PUT', '/api/booking-settings', older)).status).toBe(200);
+
+    const slot = (await slotsOf(day(3)))[2]!;
+    const first = await book(await newToken('first@example.com'), slot);
+    const second = await book(await newToken('second@example.com'), slot);
+    expect([first.status, second.status]).toEqual([201, 409]);
+    const rows = await rowsOf<{ host_id: string }>(database.db, sql`select host_id from appointments`);
+    expect(rows).toEqual([{ host_id: sam.id }]);
+    expect(await slotsOf(day(3))).not.toContain(slot);
+    // Everyone again: Olive and Tess are free at that time.
+    expect((await settings({ website_hosts: 'everyone' })).status).toBe(200);
+    expect(await slotsOf(day(3))).toContain(slot);
+    expect(olive.id).not.toBe(sam.id);
+  });
+
+  it('visitors choose the person only when the owners let them: names and initials only, that person’s times and call', async () => {
+    for (const p of people) await takesCalls(p.cookie);
+    const sam = people[1]!;
+    await execute(database.db, sql`update users set display_name = 'Sam Staff' where id = ${sam.id}`);
+    const closed = await call<{ choose: boolean; hosts: unknown[] }>('GET', '/api/public/hosts');
+    expect(closed.body).toEqual({ choose: false, hosts: [] });
+    const refused = await call<ErrorResponse>('GET', `/api/public/availability?from=${day(2)}&to=${day(2)}&host_id=${sam.id}`);
+    expect(refused.status).toBe(400);
+    const token = await newToken('chooser@example.com');
+    const slots = await slotsOf(day(2));
+    expect(
+      (await call<ErrorResponse>('POST', '/api/public/bookings', { booking_token: token, start: slots[0], type: 'Call', host_id: sam.id }))
+        .status,
+    ).toBe(400);
+
+    expect((await settings({ visitors_choose_host: true })).status).toBe(200);
+    const open = await call<{ choose: boolean; hosts: { id: string; name: string; initials: string }[] }>('GET', '/api/public/hosts');
+    expect(open.body.choose).toBe(true);
+    expect(open.body.hosts).toContainEqual({ id: sam.id, name: 'Sam Staff', initials: 'SS' });
+    expect(open.body.hosts).toHaveLength(3);
+    expect(JSON.stringify(open.body)).not.toContain('@example.com');
+
+    // Sam has a call at the day's first time: the others are free then, Sam is not.
+    expect(
+      (
+        await call('POST', '/api/public/bookings', {
+          booking_token: await newToken('a@example.com'),
+          start: slots[0],
+          type: 'Call',
+          host_id: sam.id,
+        })
+      ).status,
+    ).toBe(201);
+    const samsTimes = (await call<Availability>('GET', `/api/public/availability?from=${day(2)}&to=${day(2)}&host_id=${sam.id}`)).body
+      .slots;
+    expect(samsTimes).not.toContain(slots[0]);
+    expect(samsTimes).toContain(slots[1]);
+    expect(await slotsOf(day(2))).toContain(slots[0]);
+    const taken = await call<ErrorResponse>('POST', '/api/public/bookings', {
+      booking_token: token,
+      start: slots[0],
+      type: 'Call',
+      host_id: sam.id,
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.slots).not.toContain(slots[0]);
+    const withSam = await call<{ appointment: unknown }>('POST', '/api/public/bookings', {
+      booking_token: token,
+      start: slots[1],
+      type: 'Call',
+      host_id: sam.id,
+    });
+    expect(withSam.status).toBe(201);
+    const hosts = await rowsOf<{ host_id: string }>(database.db, sql`select host_id from appointments`);
+    expect(hosts).toEqual([{ host_id: sam.id }, { host_id: sam.id }]);
+  });
+});

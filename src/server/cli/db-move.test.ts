@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { seedEvents } from '../../../bench/analytics.ts';
 import { seedLeadsAtScale } from '../../../bench/leads-at-scale.ts';
 import { pgClientConn, pgliteConn, userRelations, type Conn } from '../db/move.ts';
+import { calendarSecretContext } from '../db/sealed-secrets.ts';
+import { loadCredentialsVault } from '../lib/credentials.ts';
 import { runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { createPostgresDatabaseUrl, withPgClient, withPgliteDir } from '../test/database.ts';
 import { SEEDED_ADMIN, seededDataDir } from '../test/seeded-data-dir.ts';
@@ -41,6 +43,20 @@ async function move(env: Record<string, string>, args: string[]) {
 
 const withPglite = <T>(dataDir: string, use: (conn: Conn) => Promise<T>) => withPgliteDir(dataDir, (client) => use(pgliteConn(client)));
 
+/** A connected calendar in `dataDir`, its password sealed with DATA_DIR's key file (which stays behind in a move). */
+async function connectCalendar(dataDir: string): Promise<void> {
+  const vault = loadCredentialsVault({ credentialsKey: undefined, credentialsKeyPrevious: undefined, dataDir, databaseUrl: undefined });
+  if (!vault.available) throw new Error(vault.reason);
+  const id = crypto.randomUUID();
+  const secret = vault.seal('https://calendar.example.com/private-abc/basic.ics', calendarSecretContext(id));
+  await withPgliteDir(dataDir, (client) =>
+    client.query(
+      `insert into calendar_connections (id, user_id, kind, label, secret) select $1, id, 'ics', 'calendar.example.com', $2 from users order by email limit 1`,
+      [id, secret],
+    ),
+  );
+}
+
 /**
  * Every table (the app's and the migrations'), each with its row count and a digest of all its
  * rows' full text, sorted: equal digests mean the same rows, whatever order they are stored in.
@@ -70,6 +86,7 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
       await seedLeadsAtScale(db, 10_000);
       await seedEvents(db, 100_000);
     });
+    await connectCalendar(dataDir);
     const original = await withPglite(dataDir, everyRow);
     for (const [table, summary] of Object.entries(original)) expect(summary, `${table} has rows`).not.toMatch(/^0 rows/);
     expect(original['public.analytics_events']).toMatch(/^1\d{5} rows/);
@@ -80,6 +97,11 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     expect(there.output).toMatch(/every table's row count and checksum match the source/);
     expect(there.output).toMatch(/public\.analytics_events\s+1\d{5}\s+[0-9a-f]{16}/);
     expect(there.code).toBe(0);
+    // The calendars' key stays in DATA_DIR: the move says how to hand it to the servers.
+    const keyFile = path.join(dataDir, 'credentials.key');
+    expect(there.output).toContain(
+      `Start every server process with CREDENTIALS_KEY set to the key file's content, e.g. CREDENTIALS_KEY=$(cat ${keyFile}) npm start`,
+    );
     expect(await withPgClient(url, (c) => everyRow(pgClientConn(c)))).toEqual(original);
     // The source was only read.
     expect(await withPglite(dataDir, everyRow)).toEqual(original);
@@ -88,6 +110,7 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     const back = await move({}, ['--from', url, '--to-dir', backDir]);
     expect(back.output).toMatch(/every table's row count and checksum match the source/);
     expect(back.code).toBe(0);
+    expect(back.output).toContain(`Start the server on ${backDir} with the same CREDENTIALS_KEY`);
     const returned = await withPglite(backDir, everyRow);
     expect(returned).toEqual(original);
     // And value by value, as JSON, for every table but the events.
@@ -96,8 +119,12 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [table, rows] of before) expect(after.get(table), table).toEqual(rows);
 
-    // The server runs on the moved database: the same accounts sign in, new rows take new ids.
-    const server = await startServer({ DATABASE_URL: url });
+    // Without the key the server refuses to start, saying which; with it, it runs on the moved
+    // database: the same accounts sign in, new rows take new ids.
+    const keyless = runNode('src/server/main.ts', { DATABASE_URL: url, CREDENTIALS_KEY: '', PORT: '0' });
+    expect(await keyless.exited).toBe(1);
+    expect(keyless.output()).toMatch(/connected calendars?, sealed with key [0-9a-f]{8}, and CREDENTIALS_KEY is not set/);
+    const server = await startServer({ DATABASE_URL: url, CREDENTIALS_KEY: readFileSync(keyFile, 'utf8').trim() });
     running.push(server);
     const cookie = await signInOverHttp(server.url, SEEDED_ADMIN);
     const leads = await fetch(`${server.url}/api/leads?limit=1`, { headers: { cookie } });

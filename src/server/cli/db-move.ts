@@ -7,6 +7,7 @@ import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/embedded/data-dir-lock.ts';
 import { keepPgliteFilesPrivate, tightenDataDir } from '../db/embedded/data-dir-modes.ts';
 import { moveDatabase, MoveError, pgClientConn, pgliteConn, type Conn, type MoveResult } from '../db/move.ts';
+import { movedSecretsReminder } from '../db/sealed-secrets.ts';
 import { runCommand } from './run-cli.ts';
 
 // npm run db:move -- --to postgres://…            the embedded database (DATA_DIR) → an empty PostgreSQL
@@ -84,6 +85,9 @@ async function openDataDir(dataDir: string): Promise<{ conn: Conn; close: () => 
   };
 }
 
+/** Connected calendars moved: their passwords are sealed with a key that does not move with them. */
+const calendarRows = (result: MoveResult) => result.tables.find((t) => t.table === 'public.calendar_connections')?.rows ?? 0;
+
 function report(result: MoveResult, write: (s: string) => void) {
   const width = Math.max(...result.tables.map((t) => t.table.length), 5);
   write(`${'table'.padEnd(width)}  ${'rows'.padStart(10)}  checksum\n`);
@@ -116,6 +120,7 @@ async function main(config: Config): Promise<number> {
           `Next: stop using DATA_DIR and start the server with DATABASE_URL=${shown(args.to)} (npm start).\n` +
             `DATA_DIR ${config.dataDir} was only read: keep it until you have checked the new database.\n`,
         );
+        write(movedSecretsReminder({ to: 'postgres', dataDir: config.dataDir }, calendarRows(result), config) ?? '');
       } finally {
         await target.end().catch(() => {});
       }
@@ -146,6 +151,7 @@ async function main(config: Config): Promise<number> {
       moved = true;
       report(result, write);
       write(`Next: start the server with DATA_DIR=${toDir} and no DATABASE_URL (npm start). ${shown(from)} was only read.\n`);
+      write(movedSecretsReminder({ to: 'embedded', dataDir: toDir }, calendarRows(result), config) ?? '');
     } finally {
       await target.close().catch(() => {});
       tightenDataDir(toDir);

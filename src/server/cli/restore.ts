@@ -1,9 +1,17 @@
 import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { describeSummary, fileTimestamp, InvalidBackupError, openBackup, removeQuietly } from '../db/embedded/backup.ts';
+import {
+  describeSummary,
+  fileTimestamp,
+  InvalidBackupError,
+  openBackup,
+  removeQuietly,
+  type BackupSummary,
+} from '../db/embedded/backup.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/embedded/data-dir-lock.ts';
+import { isCredentialsKeyFile, KEY_FILE } from '../lib/credentials-key-file.ts';
 import { postgresBackupHelp } from './postgres-backup-help.ts';
 import { runCommand } from './run-cli.ts';
 
@@ -33,19 +41,33 @@ function fsyncDir(dir: string) {
   }
 }
 
-/** Swaps DATA_DIR's content (all but our lock file) for the staged one; returns where the old content went. */
+/**
+ * Swaps DATA_DIR's content for the staged one; returns where the old content went. Our lock file
+ * stays, and so do the credentials key files: backups leave them out, and the restored calendars'
+ * passwords open only with the key they were sealed with (docs/security.md, "Stored credentials").
+ */
 function install(dataDir: string, staging: string, aside: string): string | undefined {
   const lockName = path.basename(lockFilePath(dataDir));
-  const current = readdirSync(dataDir).filter((name) => name !== lockName);
+  const current = readdirSync(dataDir).filter((name) => name !== lockName && !isCredentialsKeyFile(name));
   if (current.length > 0) {
     mkdirSync(aside, { mode: 0o700 });
     for (const name of current) move(path.join(dataDir, name), path.join(aside, name));
     fsyncDir(aside);
   }
-  for (const name of readdirSync(staging)) move(path.join(staging, name), path.join(dataDir, name));
+  for (const name of readdirSync(staging)) {
+    if (isCredentialsKeyFile(name)) rmSync(path.join(staging, name), { force: true });
+    else move(path.join(staging, name), path.join(dataDir, name));
+  }
   rmdirSync(staging);
   fsyncDir(dataDir);
   return current.length > 0 ? aside : undefined;
+}
+
+/** Connected calendars come back with their passwords sealed: they open with the key they were sealed with only. */
+function calendarsNote(summary: BackupSummary, dataDir: string): string {
+  const rows = summary.tables.find((t) => t.name === 'public.calendar_connections')?.rows ?? 0;
+  if (rows === 0) return '';
+  return `The backup holds ${rows} connected calendar${rows === 1 ? '' : 's'}, whose passwords open only with the key they were sealed with (${path.join(dataDir, KEY_FILE)}, kept as it was, or CREDENTIALS_KEY); the server says at start-up if that key is missing.\n`;
 }
 
 async function main(config: Config): Promise<number> {
@@ -79,6 +101,7 @@ async function main(config: Config): Promise<number> {
     process.stdout.write(
       `Restored ${file} into DATA_DIR ${dataDir}: ${describeSummary(summary)}.\n` +
         (aside ? `The previous data was moved to ${aside}; delete it once you have checked the restored data.\n` : '') +
+        calendarsNote(summary, dataDir) +
         'Start the server (npm start); it brings the schema up to date if the backup is from an older version.\n',
     );
     return 0;

@@ -443,6 +443,69 @@ export const userAvailability = pgTable('user_availability', {
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * A team member's outside calendar (the account page's Calendars): an iCal link read for busy
+ * times, or a CalDAV account. `secret` holds what reaches it (the link, which is itself a
+ * password, or the server, username and password) encrypted with the credentials key, never
+ * in the clear (src/server/lib/credentials.ts). `label` is what may be shown: the host.
+ * Sync state: the last success, the last attempt and its error in words; `claimed_until` lets
+ * one process at a time sync it.
+ */
+export const calendarConnections = pgTable(
+  'calendar_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    label: text('label').notNull(),
+    secret: text('secret').notNull(),
+    // CalDAV: the calendars found on the account, which count as busy, which receives booked calls.
+    calendars: jsonb('calendars').notNull().default(sql`'[]'::jsonb`),
+    busy_calendars: jsonb('busy_calendars').notNull().default(sql`'[]'::jsonb`),
+    write_calendar: text('write_calendar'),
+    last_synced_at: timestamp('last_synced_at', { withTimezone: true }),
+    last_attempt_at: timestamp('last_attempt_at', { withTimezone: true }),
+    last_error: text('last_error'),
+    warnings: jsonb('warnings').notNull().default(sql`'[]'::jsonb`),
+    // Set when the person was told it is failing; cleared by the next success.
+    failure_notified_at: timestamp('failure_notified_at', { withTimezone: true }),
+    busy_digest: text('busy_digest'),
+    claimed_until: timestamp('claimed_until', { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('calendar_connections_kind_check', sql`${t.kind} in ('ics', 'caldav')`),
+    index('calendar_connections_user_idx').on(t.user_id),
+    index('calendar_connections_due_idx').on(t.last_attempt_at),
+  ],
+);
+
+/**
+ * The busy times last read from each outside calendar, as intervals (no titles, no details):
+ * what the open times subtract, without reading the calendar per request.
+ */
+export const calendarBusy = pgTable(
+  'calendar_busy',
+  {
+    connection_id: uuid('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    starts_at: timestamp('starts_at', { withTimezone: true }).notNull(),
+    ends_at: timestamp('ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // A connection's intervals are merged, so no two start together.
+    primaryKey({ columns: [t.connection_id, t.starts_at] }),
+    index('calendar_busy_user_idx').on(t.user_id, t.starts_at),
+    check('calendar_busy_order_check', sql`${t.ends_at} > ${t.starts_at}`),
+  ],
+);
+
 /** The one row of the website's words (the shared WebsiteContent, as JSON); absent = the defaults. */
 export const websiteSettings = pgTable(
   'website_settings',
@@ -531,6 +594,8 @@ export const bookingHolds = pgTable(
     client_network: text('client_network'),
     // The visitor's IANA time zone, passed on to the appointment a confirmation makes.
     visitor_time_zone: text('visitor_time_zone'),
+    // The person the visitor chose to meet (when visitors may choose); null: any available.
+    host_id: uuid('host_id').references(() => users.id, { onDelete: 'set null' }),
     created_at: createdAt(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     // Set when confirmed, with the appointment it became (a second click answers the same).
@@ -559,7 +624,7 @@ export const notifications = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up')`),
+    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up', 'calendar')`),
     index('notifications_lead_id_idx').on(t.lead_id),
     index('notifications_user_created_idx').on(t.user_id, t.created_at.desc()),
   ],

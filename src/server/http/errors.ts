@@ -31,7 +31,7 @@ export class ClientAbortedError extends Error {
 }
 
 /** What some errors carry besides the message: fresh times to pick, the appointments in the way, an import's report. */
-export type ErrorExtra = Pick<ErrorResponse['error'], 'slots' | 'conflicts' | 'import_report'>;
+export type ErrorExtra = Pick<ErrorResponse['error'], 'slots' | 'conflicts' | 'import_report' | 'busy_outside'>;
 
 export function errorBody(c: Context, code: ErrorCode, message: string, fields?: Record<string, string>, extra?: ErrorExtra) {
   const body: ErrorResponse = { error: { code, message, requestId: c.get('requestId'), ...extra } };

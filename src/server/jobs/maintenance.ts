@@ -15,8 +15,23 @@ import { notifyDueFollowUps } from '../db/queries/follow-ups.ts';
 import { deleteOldPublicMailSpends, queueMailOf } from '../db/queries/emails.ts';
 import { queueWeeklyReports } from '../db/queries/weekly-report.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { calendarAccess, syncDueCalendars } from '../calendars/sync.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
+
+/** `run`, skipped while its previous call is still going (a slow calendar server outlasts a tick). */
+function onceAtATime(run: () => Promise<void>): () => Promise<void> {
+  let running = false;
+  return async () => {
+    if (running) return;
+    running = true;
+    try {
+      await run();
+    } finally {
+      running = false;
+    }
+  };
+}
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -76,6 +91,15 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
           },
         ]
       : []),
+    {
+      // Outside calendars due a read (every 5 minutes each), whichever process claims them first.
+      name: 'calendar sync',
+      everyMs: 30_000,
+      run: onceAtATime(async () => {
+        const read = await syncDueCalendars(calendarAccess(database.db, config, logger));
+        if (read > 0) logger.debug({ event: 'calendars_synced', calendars: read }, 'synced outside calendars');
+      }),
+    },
     // Every counter whose window has ended, so rate_limits holds only live windows.
     { name: 'rate limit cleanup', everyMs: 10 * 60_000, run: () => deleteExpiredRateLimits(database.db) },
     { name: 'usual sign-in IP cleanup', everyMs: 60 * 60_000, run: () => deleteStaleSignInIps(database.db) },

@@ -24,6 +24,7 @@ import {
 } from '../db/queries/appointments.ts';
 import { getBookingSettings } from '../db/queries/bookings.ts';
 import { isActiveMember } from '../db/queries/availability.ts';
+import { readOutsideBusy } from '../db/queries/calendar-connections.ts';
 import type { Db } from '../db/client.ts';
 import { clockMinutes, zonedInstant } from '#shared/zoned-time';
 import type { AppEnv } from '../http/context.ts';
@@ -54,7 +55,7 @@ const createRoute = createAdminRoute({
     201: jsonContent(appointmentSchema, 'The appointment'),
     ...errorResponses({
       400: 'Invalid input',
-      409: 'It overlaps other appointments (listed; send allow_overlap to schedule anyway)',
+      409: 'It overlaps other appointments (listed) or a busy time in the host’s calendar (busy_outside); send allow_overlap to schedule anyway',
       422: 'The lead does not exist',
     }),
   },
@@ -98,7 +99,7 @@ const updateRoute = createAdminRoute({
     ...errorResponses({
       400: 'Invalid input',
       404: 'No such appointment',
-      409: 'It overlaps other appointments (listed; send allow_overlap to move it anyway)',
+      409: 'It overlaps other appointments (listed) or a busy time in the host’s calendar (busy_outside); send allow_overlap to move it anyway',
     }),
   },
 });
@@ -119,6 +120,7 @@ const mailOf = (c: Context<AppEnv>): AppointmentMail => appointmentMailOf(c.get(
 
 const IN_THE_PAST = 'Appointment must be in the future';
 const OVERLAP = 'This time overlaps another appointment.';
+const BUSY_OUTSIDE = 'Busy in their calendar.';
 
 /** A new or moved appointment starts after now, on the business clock. */
 function requireFuture(c: Context<AppEnv>, date: string, time: string) {
@@ -136,15 +138,31 @@ async function requireActiveHost(db: Db, hostId: string) {
     throw new AppError('validation_failed', 'That person is not an active team member.', { host_id: NO_SUCH_HOST });
 }
 
-/** Unless staff chose to, a scheduled appointment may not overlap another of its host's: 409 listing those in the way. */
-async function requireNoOverlap(db: Db, at: Parameters<typeof findOverlaps>[1], exceptId?: string) {
-  const conflicts = await findOverlaps(db, at, exceptId);
-  if (conflicts.length > 0) throw new AppError('conflict', OVERLAP, undefined, undefined, { conflicts });
+/**
+ * Unless staff chose to, a scheduled appointment may not overlap another of its host's, nor a
+ * busy time in the host's outside calendars (buffers included either way): 409 listing the
+ * appointments in the way, and saying whether their calendar is busy then.
+ */
+async function requireNoOverlap(db: Db, timeZone: string, at: Parameters<typeof findOverlaps>[1], exceptId?: string) {
+  const [conflicts, busyOutside] = await Promise.all([findOverlaps(db, at, exceptId), outsideBusyAt(db, timeZone, at)]);
+  if (conflicts.length > 0) throw new AppError('conflict', OVERLAP, undefined, undefined, { conflicts, busy_outside: busyOutside });
+  if (busyOutside) throw new AppError('conflict', BUSY_OUTSIDE, undefined, undefined, { conflicts: [], busy_outside: true });
+}
+
+/** Whether the host's outside calendars are busy during the appointment at `at` (its buffer either side). */
+async function outsideBusyAt(db: Db, timeZone: string, at: Parameters<typeof findOverlaps>[1]): Promise<boolean> {
+  if (!at.host_id) return false;
+  const startsAt = zonedInstant(at.date, clockMinutes(at.time), timeZone);
+  if (startsAt === undefined) return false;
+  const start = startsAt - at.buffer_minutes * 60_000;
+  const end = start + (at.duration_minutes + 2 * at.buffer_minutes) * 60_000;
+  return (await readOutsideBusy(db, at.host_id, start, end)).length > 0;
 }
 
 /** The database refused an overlap another request made at the same moment: the same 409. */
 async function overlapRace<T>(
   db: Db,
+  timeZone: string,
   at: Parameters<typeof findOverlaps>[1],
   exceptId: string | undefined,
   work: () => Promise<T>,
@@ -153,7 +171,7 @@ async function overlapRace<T>(
     return await work();
   } catch (error) {
     if (!isOverlapViolation(error)) throw error;
-    await requireNoOverlap(db, at, exceptId);
+    await requireNoOverlap(db, timeZone, at, exceptId);
     throw new AppError('conflict', OVERLAP, undefined, undefined, { conflicts: [] });
   }
 }
@@ -170,8 +188,8 @@ export const appointmentRoutes = createRouter()
     if (input.host_id) await requireActiveHost(c.get('db'), input.host_id);
     const { buffer_minutes } = await getBookingSettings(c.get('db'));
     const at = { date: input.date, time: input.time, duration_minutes: input.duration_minutes ?? 30, buffer_minutes, host_id };
-    if (!input.allow_overlap) await requireNoOverlap(c.get('db'), at);
-    const appointment = await overlapRace(c.get('db'), at, undefined, () =>
+    if (!input.allow_overlap) await requireNoOverlap(c.get('db'), c.get('deps').config.businessTimeZone, at);
+    const appointment = await overlapRace(c.get('db'), c.get('deps').config.businessTimeZone, at, undefined, () =>
       createAppointment(
         c.get('db'),
         { ...input, host_id },
@@ -222,8 +240,9 @@ export const appointmentRoutes = createRouter()
       newHost ||
       next.duration_minutes > current.duration_minutes ||
       (patch.status === 'scheduled' && current.status !== 'scheduled');
-    if (status === 'scheduled' && blocksMore && !patch.allow_overlap) await requireNoOverlap(c.get('db'), at, id);
-    const appointment = await overlapRace(c.get('db'), at, id, () =>
+    if (status === 'scheduled' && blocksMore && !patch.allow_overlap)
+      await requireNoOverlap(c.get('db'), c.get('deps').config.businessTimeZone, at, id);
+    const appointment = await overlapRace(c.get('db'), c.get('deps').config.businessTimeZone, at, id, () =>
       updateAppointment(c.get('db'), id, patch, { changedBy: c.get('user').id, mail: mailOf(c) }),
     );
     if (!appointment) throw appointmentNotFound();

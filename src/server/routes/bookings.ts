@@ -8,6 +8,7 @@ import {
   createBookingRequestSchema,
   pendingBookingSchema,
   publicBookingSchema,
+  publicHostsSchema,
   rescheduleBookingRequestSchema,
   type BookingSettings,
 } from '#shared/schemas/booking';
@@ -15,6 +16,9 @@ import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
 import { isoInZone } from '#shared/zoned-time';
 import { admitWebsiteBooking, callUs, sitePhone } from '../booking/admission.ts';
 import { bookOrUndo } from '../booking/book-slot.ts';
+import type { Host } from '../booking/hosts.ts';
+import { readWebsiteHostNames } from '../db/queries/hosts.ts';
+import { calendarAccess, syncBeforeBooking } from '../calendars/sync.ts';
 import {
   LINK_INVALID,
   limitChanges,
@@ -28,7 +32,7 @@ import {
 import { assignmentOrder, hostsOf, openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
 import { publicView } from '../booking/public-view.ts';
 import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
-import { bookingNotice, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
+import { bookingNotice, getBookingSettings, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { hashToken, mintToken } from '../lib/secret-token.ts';
@@ -58,6 +62,17 @@ const availabilityRoute = createPublicRoute({
     200: jsonContent(availabilityResponseSchema, 'Open times'),
     ...errorResponses({ 400: 'Invalid input (a range longer than the maximum included)', 429: 'Too many requests from this address' }),
   },
+});
+
+const hostsRoute = createPublicRoute({
+  method: 'get',
+  path: '/api/public/hosts',
+  tags: ['public'],
+  summary: 'The people a visitor may choose to meet',
+  description:
+    'Open to anyone. When the owners let visitors choose who their call is with, the people who take website calls: their ids, names and initials, nothing else. ' +
+    'Otherwise `choose` is false and the list is empty. Pass an id as `host_id` to the availability and the booking.',
+  responses: { 200: jsonContent(publicHostsSchema, 'Who a visitor may choose') },
 });
 
 const bookRoute = createPublicRoute({
@@ -165,8 +180,39 @@ const requester = (c: Context<AppEnv>) => ({ db: c.get('db'), config: c.get('dep
 /** What the link's holder sees, with the site's words read from the database when a call shows. */
 const viewOf = (c: Context<AppEnv>, row: BookingRow, token: string, settings: BookingSettings, timeZone: string, hold?: HoldRow) =>
   publicView(row, token, settings, timeZone, { hold, site: () => mailSite(c.get('db'), c.get('deps').config) });
-const load = (c: Context<AppEnv>, token: string, start?: string) =>
-  loadBooking(c.get('db'), c.get('deps').config.businessTimeZone, token, start);
+const noChoosing = () =>
+  new AppError('validation_failed', 'Visitors cannot choose who their call is with here.', { host_id: 'Leave it to us: any available' });
+
+/**
+ * The people a visitor's booking may go to: everyone who takes website calls, or the one they
+ * chose (when the owners let visitors choose; 400 for someone who does not take them).
+ */
+function chosenTeam(settings: BookingSettings, team: Host[], hostId: string | undefined): Host[] {
+  if (hostId === undefined) return team;
+  if (!settings.visitors_choose_host) throw noChoosing();
+  const chosen = team.filter((h) => h.id === hostId);
+  if (chosen.length === 0)
+    throw new AppError('validation_failed', 'That person does not take calls from the website.', {
+      host_id: 'Choose who the call is with',
+    });
+  return chosen;
+}
+
+/** How long a booking waits for outside calendars read over a minute ago before using what was last read. */
+const CALENDAR_READ_WAIT_MS = 4_000;
+
+/**
+ * The link's booking context; with a time to book, the people's outside calendars read over a
+ * minute ago are read first (at most CALENDAR_READ_WAIT_MS), so a meeting added since counts.
+ */
+async function load(c: Context<AppEnv>, token: string, start?: string) {
+  const { config, logger } = c.get('deps');
+  const loaded = await loadBooking(c.get('db'), config.businessTimeZone, token, start);
+  const due = loaded.hosts.filter((h) => h.sync_due).map((h) => h.id);
+  if (due.length === 0 || !(await syncBeforeBooking(calendarAccess(c.get('db'), config, logger), due, CALENDAR_READ_WAIT_MS)))
+    return loaded;
+  return loadBooking(c.get('db'), config.businessTimeZone, token, start);
+}
 
 const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minutes. Please pick a time again.';
 const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
@@ -174,7 +220,7 @@ const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time ag
 /** The time is open and the visitor may have it, but only once they confirm it from our email: hold it and send the link. */
 async function holdForConfirmation(
   c: Context<AppEnv>,
-  b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null },
+  b: { token: string; hash: string; date: string; time: string; type: string; visitorTimeZone: string | null; hostId: string | null },
 ) {
   const { token: code, hash: confirmHash } = mintToken();
   const config = c.get('deps').config;
@@ -189,6 +235,7 @@ async function holdForConfirmation(
       network: networkKey(c.get('clientIp')),
       link: `/booking/${b.token}/confirm/${code}`,
       visitorTimeZone: b.visitorTimeZone,
+      hostId: b.hostId,
     },
     { ...queueMailOf(config.mail), timeZone: config.businessTimeZone },
   );
@@ -197,13 +244,30 @@ async function holdForConfirmation(
   return held;
 }
 
+/** "DO" for Dana O'Neil: what stands for a person's photo. */
+const initialsOf = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+
 export const bookingRoutes = createRouter()
+  .openapi(hostsRoute, async (c) => {
+    const settings = await getBookingSettings(c.get('db'));
+    c.header('Cache-Control', 'no-store');
+    if (!settings.enabled || !settings.visitors_choose_host) return c.json({ choose: false, hosts: [] }, 200);
+    const hosts = await readWebsiteHostNames(c.get('db'));
+    return c.json({ choose: true, hosts: hosts.map((h) => ({ ...h, initials: initialsOf(h.name) })) }, 200);
+  })
   .openapi(availabilityRoute, async (c) => {
-    const { from, to } = c.req.valid('query');
+    const { from, to, host_id } = c.req.valid('query');
     const { availability, config } = c.get('deps');
     // Counted per minute (AVAILABILITY_RATE_LIMIT), so a minute is always long enough to wait.
     if (!(await availability.allow(rateLimitKey(c.get('clientIp'))))) throw tooManyRequests(60, 'requests for open times');
-    const { settings, slots, lastDate } = await availability.openTimes(c.get('db'), from, to, Date.now());
+    const { settings, slots, lastDate } = await availability.openTimes(c.get('db'), from, to, Date.now(), host_id);
+    if (host_id !== undefined && !settings.visitors_choose_host) throw noChoosing();
     c.header('Cache-Control', 'no-store');
     return c.json(
       {
@@ -226,12 +290,19 @@ export const bookingRoutes = createRouter()
     requireBookableType(settings, body.type);
     // No change limit here: a link books one call; moving and cancelling it are limited. The
     // website's booking limits count what an address, a network and the whole site book.
-    const team = hostsOf(settings, stored);
+    const team = chosenTeam(settings, hostsOf(settings, stored), body.host_id);
     const { free, ...at } = requireOpenSlot(settings, timeZone, body.start, team);
     const visitorTimeZone = visitorZoneOf(body.time_zone);
     const admission = await admitWebsiteBooking(requester(c), settings);
     if (admission.confirm) {
-      const held = await holdForConfirmation(c, { token: body.booking_token, hash, ...at, type: body.type, visitorTimeZone });
+      const held = await holdForConfirmation(c, {
+        token: body.booking_token,
+        hash,
+        ...at,
+        type: body.type,
+        visitorTimeZone,
+        hostId: body.host_id ?? null,
+      });
       if (!held) {
         await admission.undo();
         throw new AppError(
@@ -300,7 +371,9 @@ export const bookingRoutes = createRouter()
     requireNoCallBooked(row);
     requireBookableType(settings, hold.type);
     const start = isoInZone(hold.start, timeZone);
-    const team = hostsOf(settings, stored);
+    // The person the visitor chose when they asked, if any (whether or not visitors may still choose).
+    const everyone = hostsOf(settings, stored);
+    const team = hold.host_id ? everyone.filter((h) => h.id === hold.host_id) : everyone;
     const { free, ...at } = requireOpenSlot(settings, timeZone, start, team);
     const made = await bookOrUndo(
       c.get('db'),

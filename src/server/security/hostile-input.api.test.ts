@@ -214,6 +214,9 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
         days_off: ['2030-01-02'],
         holidays_off: false,
       };
+    case 'POST /api/account/calendars':
+      // This machine's loopback, which the fuzzed app does not allow: refused before any connection.
+      return { kind: 'ics', url: 'http://127.0.0.1:1/fuzz.ics' };
     case 'POST /api/leads/{id}/merge': {
       // A duplicate of the newest lead (same email), if there is one: the merge goes through.
       const [other] = await rowsOf<{ id: string }>(

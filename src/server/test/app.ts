@@ -9,6 +9,9 @@ import { RequestRate } from '../lib/request-rate.ts';
 import { createOutbox } from '../mail/context.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
+/** The credentials key of test apps: 32 bytes, base64 (not secret; tests only). */
+export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
+
 /** The real app on a test database, with the environment the test names (and a built client, if given). */
 export function createTestApp(
   database: Database | undefined,
@@ -21,6 +24,8 @@ export function createTestApp(
     LEAD_RATE_LIMIT: '0',
     BOOKING_RATE_LIMIT: '0',
     BOOKING_HOLD_ABOVE_PER_HOUR: '0',
+    // A fixed key, so no test makes a key file in the default DATA_DIR (the key file has its own tests).
+    CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
     ...env,
   });
   const hub = new NotificationHub(200);

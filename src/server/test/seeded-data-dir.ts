@@ -11,6 +11,8 @@ import { mintToken } from '../lib/secret-token.ts';
 import { saveWebsiteContent } from '../db/queries/website.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
+import { calendarSecretContext } from '../db/sealed-secrets.ts';
+import { loadCredentialsVault } from '../lib/credentials.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { createSession } from '../db/queries/sessions.ts';
@@ -21,7 +23,7 @@ import { migratedDataDir } from './process.ts';
 /** The second admin every seeded data directory has (a password sign-in works with it). */
 export const SEEDED_ADMIN = { email: 'second-admin@example.com', password: 'second-password' };
 
-/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token and a visitor mail spent. */
+/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token, a visitor mail spent and a connected calendar. */
 export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<string> {
   const dataDir = migratedDataDir('seeded-data');
   const config = parseConfig({ DATA_DIR: dataDir });
@@ -74,6 +76,21 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
     await execute(
       database.db,
       sql`insert into audit_log (actor_id, actor_email, action) values (${user.id}, 'second-admin@example.com', 'sign_in')`,
+    );
+    // A connected calendar (its link sealed with the data directory's key file) and a busy time read from it.
+    const vault = loadCredentialsVault({ ...config, credentialsKey: undefined, credentialsKeyPrevious: undefined });
+    if (!vault.available) throw new Error(vault.reason);
+    const connection = crypto.randomUUID();
+    const secret = vault.seal(JSON.stringify({ url: 'https://calendar.example.com/seeded.ics' }), calendarSecretContext(connection));
+    await execute(
+      database.db,
+      sql`insert into calendar_connections (id, user_id, kind, label, secret, last_synced_at, last_attempt_at)
+      values (${connection}, ${user.id}, 'ics', 'calendar.example.com', ${secret}, now(), now())`,
+    );
+    await execute(
+      database.db,
+      sql`insert into calendar_busy (connection_id, user_id, starts_at, ends_at)
+      values (${connection}, ${user.id}, '2030-12-03T15:00:00Z', '2030-12-03T16:00:00Z')`,
     );
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
     await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);

@@ -28,35 +28,54 @@ const minutes = (label: string, min: number, max: number) =>
  * When visitors may book a call. `hours` has seven entries, Monday first. Slots start at the
  * opening time and every `slot_minutes` after, as long as the slot ends by closing time.
  */
-export const bookingSettingsSchema = z
-  .object({
-    enabled: z.boolean(),
-    hours: z.array(openHoursSchema.nullable()).length(7, 'Give the hours of all seven weekdays'),
-    slot_minutes: minutes('Slot length', BOOKING_LIMITS.slot.min, BOOKING_LIMITS.slot.max),
-    buffer_minutes: minutes('Buffer', 0, BOOKING_LIMITS.buffer.max),
-    min_notice_hours: minutes('Minimum notice', 0, BOOKING_LIMITS.noticeHours.max),
-    horizon_days: minutes('Booking window', 1, BOOKING_LIMITS.horizonDays.max),
-    types: z
-      .array(z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }))
-      .min(1, 'Choose at least one appointment type')
-      .refine((t) => new Set(t).size === t.length, 'Each type once'),
-    days_off: z
-      .array(storableText().refine(isCalendarDate, 'Invalid date'))
-      .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
-      .refine((d) => new Set(d).size === d.length, 'Each day off once'),
-    /**
-     * Every website booking waits until the visitor confirms it from an email (as all do anyway
-     * while website bookings run above BOOKING_HOLD_ABOVE_PER_HOUR). Cannot be turned on while
-     * email is off.
-     */
-    require_email_confirmation: z.boolean(),
-  })
-  .meta({ id: 'BookingSettings' });
+const bookingSettingsFields = z.object({
+  enabled: z.boolean(),
+  hours: z.array(openHoursSchema.nullable()).length(7, 'Give the hours of all seven weekdays'),
+  slot_minutes: minutes('Slot length', BOOKING_LIMITS.slot.min, BOOKING_LIMITS.slot.max),
+  buffer_minutes: minutes('Buffer', 0, BOOKING_LIMITS.buffer.max),
+  min_notice_hours: minutes('Minimum notice', 0, BOOKING_LIMITS.noticeHours.max),
+  horizon_days: minutes('Booking window', 1, BOOKING_LIMITS.horizonDays.max),
+  types: z
+    .array(z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }))
+    .min(1, 'Choose at least one appointment type')
+    .refine((t) => new Set(t).size === t.length, 'Each type once'),
+  days_off: z
+    .array(storableText().refine(isCalendarDate, 'Invalid date'))
+    .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
+    .refine((d) => new Set(d).size === d.length, 'Each day off once'),
+  /**
+   * Every website booking waits until the visitor confirms it from an email (as all do anyway
+   * while website bookings run above BOOKING_HOLD_ABOVE_PER_HOUR). Cannot be turned on while
+   * email is off.
+   */
+  require_email_confirmation: z.boolean(),
+  /** Who takes website calls: everyone who takes calls (their Working hours), or only `website_host_ids` of them. */
+  website_hosts: z.enum(['everyone', 'chosen'], { error: 'Choose who takes website calls' }),
+  website_host_ids: z
+    .array(z.uuid({ error: 'Choose people on the team' }))
+    .max(BOOKING_LIMITS.websiteHosts, `At most ${BOOKING_LIMITS.websiteHosts} people`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each person once'),
+  /** Visitors may pick the person their call is with ("Any available" stays the default). */
+  visitors_choose_host: z.boolean(),
+});
+
+/** "Chosen people" names at least one (else nobody would take website calls). */
+const someoneChosen = (s: { website_hosts?: string | undefined; website_host_ids?: string[] | undefined }) =>
+  s.website_hosts !== 'chosen' || s.website_host_ids === undefined || s.website_host_ids.length > 0;
+const SOMEONE_CHOSEN = { message: 'Choose at least one person', path: ['website_host_ids'] };
+
+export const bookingSettingsSchema = bookingSettingsFields.refine(someoneChosen, SOMEONE_CHOSEN).meta({ id: 'BookingSettings' });
 export type BookingSettings = z.infer<typeof bookingSettingsSchema>;
 
 /** What PUT /api/booking-settings takes: a client that does not know the switch leaves it as it is. */
-export const saveBookingSettingsSchema = bookingSettingsSchema
-  .extend({ require_email_confirmation: z.boolean().optional() })
+export const saveBookingSettingsSchema = bookingSettingsFields
+  .extend({
+    require_email_confirmation: z.boolean().optional(),
+    website_hosts: bookingSettingsFields.shape.website_hosts.optional(),
+    website_host_ids: bookingSettingsFields.shape.website_host_ids.optional(),
+    visitors_choose_host: z.boolean().optional(),
+  })
+  .refine(someoneChosen, SOMEONE_CHOSEN)
   .meta({ id: 'SaveBookingSettings' });
 export type SaveBookingSettings = z.infer<typeof saveBookingSettingsSchema>;
 
@@ -71,9 +90,12 @@ export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
   types: ['Call', 'Zoom'],
   days_off: [],
   require_email_confirmation: false,
+  website_hosts: 'everyone',
+  website_host_ids: [],
+  visitors_choose_host: false,
 };
 
-export const bookingSettingsResponseSchema = bookingSettingsSchema
+export const bookingSettingsResponseSchema = bookingSettingsFields
   .extend({
     time_zone: z.string(),
     /** Email is on (SMTP_URL set): without it no confirmation can be sent, so the switch cannot be turned on. */
@@ -81,8 +103,11 @@ export const bookingSettingsResponseSchema = bookingSettingsSchema
   })
   .meta({ id: 'BookingSettingsResponse' });
 
+/** One person's id, when visitors may choose who their call is with (GET /api/public/hosts lists them). */
+const chosenHostSchema = z.uuid({ error: 'Choose who the call is with' });
+
 export const availabilityQuerySchema = z
-  .object({ from: dateSchema, to: dateSchema })
+  .object({ from: dateSchema, to: dateSchema, host_id: chosenHostSchema.optional() })
   .refine((q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.from <= q.to, { message: 'from must not be after to', path: ['to'] })
   .refine(
     (q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < AVAILABILITY_MAX_DAYS,
@@ -126,8 +151,19 @@ export const createBookingRequestSchema = z
     type: z.enum(BOOKABLE_TYPES, { error: 'Choose Call or Zoom' }),
     /** Optional: without it the mails show the firm's clock alone. A move from the visitor's page replaces the one kept. */
     time_zone: visitorTimeZoneSchema.optional(),
+    /** When visitors may choose: the person the call is with (else anyone free then). */
+    host_id: chosenHostSchema.optional(),
   })
   .meta({ id: 'CreateBookingRequest' });
+
+/** The people a visitor may choose to meet (empty unless the owners let visitors choose): names and initials only. */
+export const publicHostsSchema = z
+  .object({
+    choose: z.boolean(),
+    hosts: z.array(z.object({ id: z.uuid(), name: z.string(), initials: z.string() })),
+  })
+  .meta({ id: 'PublicHosts' });
+export type PublicHosts = z.infer<typeof publicHostsSchema>;
 export type CreateBookingRequest = z.infer<typeof createBookingRequestSchema>;
 
 export const rescheduleBookingRequestSchema = createBookingRequestSchema

@@ -33,6 +33,8 @@ export const errorResponseSchema = z
       conflicts: z
         .array(z.object({ id: z.string(), date: z.string(), time: z.string(), type: z.string(), lead_name: z.string().nullable() }))
         .optional(),
+      /** With a 409 for an appointment: its time is busy in the host's outside calendar. */
+      busy_outside: z.boolean().optional(),
       /** With a 400 for a lead import with rows in error: the report (nothing was stored). */
       import_report: leadImportResultSchema.optional(),
     }),

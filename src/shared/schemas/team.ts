@@ -21,6 +21,8 @@ export const teamMemberSchema = z
     deactivated_at: z.string().nullable(),
     /** Leads this person owns (what "reassign" moves). */
     owned_leads: z.number().int(),
+    /** Outside calendars of theirs whose last sync failed (their busy times from those are stale). */
+    failing_calendars: z.number().int(),
   })
   .meta({ id: 'TeamMember' });
 export type TeamMember = z.infer<typeof teamMemberSchema>;

@@ -18,6 +18,7 @@ import { Card } from './components/card.tsx';
 import { EmailPreferenceFields } from './components/email-preference-fields.tsx';
 import { TwoFactorSection } from './components/two-factor-section.tsx';
 import { WorkingHoursSection } from './components/working-hours-section.tsx';
+import { CalendarsSection } from './components/calendars-section.tsx';
 import { deviceName } from '#shared/device-name';
 import { Button } from '#client/components/ui/button.tsx';
 
@@ -52,6 +53,7 @@ export function AccountPage() {
         <TwoFactorSection />
       </div>
       <WorkingHoursSection />
+      <CalendarsSection />
       <SessionsList />
       <Card title="Email notifications" description="What we email you about. Everything also shows in the bell.">
         <EmailPreferenceFields className="mt-4" />

@@ -8,6 +8,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useUpdateAppointment } from './api/create-appointment.ts';
 import { useDeleteAppointment } from './api/delete-appointment.ts';
 import { useAppointments } from './api/get-appointments.ts';
+import { useOutsideBusy } from './api/outside-busy.ts';
 import { useAdmins } from '#client/lib/admins.ts';
 import { monthGrid } from './calendar-month.ts';
 import { STEP_LABELS, daysOf, viewRange, viewTitle } from './calendar-views.ts';
@@ -59,6 +60,7 @@ export function AppointmentsPage() {
   const range = viewRange(view, date);
   const appointments = useAppointments({ ...range, host_id: person || undefined });
   const people = useAdmins();
+  const outside = useOutsideBusy(view === 'list' ? '' : person, range.from, range.to);
   if (appointments.data && appointments.data.time_zone !== timeZone) setTimeZone(appointments.data.time_zone);
 
   const deleteAppointment = useDeleteAppointment();
@@ -123,7 +125,7 @@ export function AppointmentsPage() {
 
   const list = appointments.data?.appointments ?? [];
   // What every calendar view is given.
-  const shown = { appointments: list, today, titleId: TITLE_ID, busy: appointments.isFetching, onOpen: setDetails };
+  const shown = { appointments: list, today, titleId: TITLE_ID, busy: appointments.isFetching, onOpen: setDetails, outside: outside.data };
   return (
     <section aria-labelledby="appointments-heading" className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">

@@ -25,6 +25,9 @@ function serverAnswer(values: BookingFormValues): Record<string, string> {
     types: values.types,
     days_off: values.days_off,
     require_email_confirmation: values.require_email_confirmation,
+    website_hosts: values.website_hosts,
+    website_host_ids: values.website_host_ids,
+    visitors_choose_host: values.visitors_choose_host,
   });
   return parsed.success ? {} : fieldErrors(parsed.error);
 }
@@ -44,6 +47,7 @@ const CASES: [string, BookingFormValues][] = [
   ['bad times on a closed day', withDay(5, { open: false, start: '', end: '' })],
   ['a Sunday open late', withDay(6, { open: true, start: '18:00', end: '23:59' })],
   ['no type', { ...valid(), types: [] }],
+  ['nobody chosen to take website calls', { ...valid(), website_hosts: 'chosen', website_host_ids: [] }],
   ['Zoom only', { ...valid(), types: ['Zoom'] }],
   ['no slot length', { ...valid(), slot_minutes: '' }],
   ['a slot of 9 minutes', { ...valid(), slot_minutes: '9' }],

@@ -27,6 +27,9 @@ export type BookingFormValues = {
   types: BookableType[];
   days_off: string[];
   require_email_confirmation: boolean;
+  website_hosts: BookingSettings['website_hosts'];
+  website_host_ids: string[];
+  visitors_choose_host: boolean;
 };
 
 export type NumberField = 'slot_minutes' | 'buffer_minutes' | 'min_notice_hours' | 'horizon_days';
@@ -61,6 +64,9 @@ export function toFormValues(settings: BookingSettings): BookingFormValues {
     types: BOOKABLE_TYPES.filter((t) => settings.types.includes(t)),
     days_off: [...settings.days_off].sort(),
     require_email_confirmation: settings.require_email_confirmation,
+    website_hosts: settings.website_hosts,
+    website_host_ids: settings.website_host_ids,
+    visitors_choose_host: settings.visitors_choose_host,
   };
 }
 
@@ -100,6 +106,7 @@ export function checkBookingForm(
   if (values.days_off.some((d) => !isCalendarDate(d))) errors.days_off = 'Invalid date';
   else if (values.days_off.length > BOOKING_LIMITS.daysOff) errors.days_off = `At most ${BOOKING_LIMITS.daysOff} days off`;
   else if (new Set(values.days_off).size !== values.days_off.length) errors.days_off = 'Each day off once';
+  if (values.website_hosts === 'chosen' && values.website_host_ids.length === 0) errors.website_host_ids = 'Choose at least one person';
   if (Object.keys(errors).length > 0) return { errors };
   return {
     settings: {
@@ -112,6 +119,9 @@ export function checkBookingForm(
       types: values.types,
       days_off: values.days_off,
       require_email_confirmation: values.require_email_confirmation,
+      website_hosts: values.website_hosts,
+      website_host_ids: values.website_host_ids,
+      visitors_choose_host: values.visitors_choose_host,
     },
   };
 }

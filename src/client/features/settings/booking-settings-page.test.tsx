@@ -151,6 +151,7 @@ describe('BookingSettingsPage', () => {
     fireEvent.change(screen.getByLabelText('Day off'), { target: { value: '2026-07-04' } });
     await user.click(screen.getByRole('button', { name: 'Add' }));
     expect(screen.getByLabelText('Day off')).toHaveValue('');
+    await user.click(screen.getByRole('switch', { name: 'Visitors may choose who their call is with' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(getToasts()).toEqual([expect.objectContaining({ kind: 'success', message: 'Booking settings saved' })]));
@@ -167,6 +168,9 @@ describe('BookingSettingsPage', () => {
         types: ['Zoom'],
         days_off: ['2026-07-04', '2026-12-25'],
         require_email_confirmation: false,
+        website_hosts: 'everyone',
+        website_host_ids: [],
+        visitors_choose_host: true,
       },
     ]);
     // The form keeps what was saved.

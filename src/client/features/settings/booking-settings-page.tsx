@@ -13,6 +13,7 @@ import {
   type BookingFormErrors,
   type BookingFormValues,
 } from './booking-settings-form.ts';
+import { WebsiteHosts } from './components/website-hosts.tsx';
 import { DaysOff } from './components/days-off.tsx';
 import { WeeklyHours } from './components/weekly-hours.tsx';
 
@@ -167,6 +168,14 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
           </div>
           <FieldError id={`${id}-types-error`} error={errors.types} />
         </fieldset>
+      </div>
+
+      <div className={card}>
+        <WebsiteHosts
+          value={values}
+          error={errors.website_host_ids}
+          onChange={(patch) => change(patch, 'website_host_ids', 'website_hosts')}
+        />
       </div>
 
       <div className={card}>

@@ -28,6 +28,7 @@ const member = (over: Partial<TeamMember>): TeamMember => ({
   two_factor: false,
   deactivated_at: null,
   owned_leads: 0,
+  failing_calendars: 0,
   ...over,
 });
 const TEAM: Team = {
@@ -40,6 +41,7 @@ const TEAM: Team = {
       phone: '(301) 555-0142',
       role: 'staff',
       owned_leads: 3,
+      failing_calendars: 0,
       two_factor: true,
     }),
   ],

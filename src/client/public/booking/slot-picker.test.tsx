@@ -17,8 +17,11 @@ const first = firstAvailabilityPage().from;
 const lastDate = addDays(first, 100);
 /** Open: the 10th, 20th, 25th, 30th... days after the first page's first date (thin in the first month). */
 const openDays = [10, 20, 35, 38, 41, 44, 47, 50, 70, 95].map((n) => addDays(first, n));
-const asked: { from: string; to: string }[] = [];
+const asked: { from: string; to: string; host?: string }[] = [];
 let failNext = false;
+/** What GET /api/public/hosts answers: by default, no choice of person. */
+let hosts: { choose: boolean; hosts: { id: string; name: string; initials: string }[] } = { choose: false, hosts: [] };
+const booked: unknown[] = [];
 
 function answer(from: string, to: string) {
   const slots = openDays
@@ -29,12 +32,22 @@ function answer(from: string, to: string) {
 
 beforeEach(() => {
   asked.length = 0;
+  booked.length = 0;
   failNext = false;
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+  hosts = { choose: false, hosts: [] };
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    if (url.pathname === '/api/public/hosts') return json(hosts);
+    if (url.pathname === '/api/public/bookings') {
+      booked.push(JSON.parse(String(init?.body)));
+      return json({ error: { code: 'conflict', message: 'Sorry, that time was just taken. Please pick another time.' } }, 409);
+    }
     const from = url.searchParams.get('from')!;
     const to = url.searchParams.get('to')!;
-    asked.push({ from, to });
+    const host = url.searchParams.get('host_id');
+    asked.push({ from, to, ...(host && { host }) });
     if (failNext) {
       failNext = false;
       return new Response('{"error":{"code":"internal","message":"x"}}', { status: 500, headers: { 'Content-Type': 'application/json' } });
@@ -96,5 +109,41 @@ describe('SlotPicker paging', () => {
     expect(dayRadios()).toHaveLength(8);
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(dayRadios()).toHaveLength(openDays.length));
+  });
+});
+
+describe('SlotPicker with a choice of person', () => {
+  const SAM = '00000000-0000-4000-8000-00000000000b';
+  it('offers no choice by default; when the firm lets visitors choose, asks that person’s times and books with them', async () => {
+    const user = userEvent.setup();
+    renderPicker();
+    await waitFor(() => expect(dayRadios()).toHaveLength(6));
+    expect(screen.queryByRole('combobox', { name: 'With' })).toBeNull();
+    cleanup();
+
+    hosts = {
+      choose: true,
+      hosts: [
+        { id: '00000000-0000-4000-8000-00000000000a', name: 'Olive Owner', initials: 'OO' },
+        { id: SAM, name: 'Sam Staff', initials: 'SS' },
+      ],
+    };
+    asked.length = 0;
+    renderPicker();
+    const withWhom = await screen.findByRole('combobox', { name: 'With' });
+    expect(withWhom).toHaveValue('');
+    expect(
+      within(withWhom)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Any available', 'Olive Owner', 'Sam Staff']);
+    await waitFor(() => expect(dayRadios()).toHaveLength(6));
+    await user.selectOptions(withWhom, 'Sam Staff');
+    await waitFor(() => expect(asked.some((a) => a.from === first && a.host === SAM)).toBe(true));
+    await waitFor(() => expect(dayRadios()).toHaveLength(6));
+    await user.click(within(screen.getByRole('group', { name: /time/i })).getAllByRole('radio')[0]!);
+    await user.click(screen.getByRole('button', { name: /^Confirm/ }));
+    await waitFor(() => expect(booked).toHaveLength(1));
+    expect(booked[0]).toMatchObject({ host_id: SAM });
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Availability, PendingBooking, PublicBooking } from '#shared/schemas/booking';
+import type { Availability, PendingBooking, PublicBooking, PublicHosts } from '#shared/schemas/booking';
 import { ApiError } from '#client/lib/api-client.ts';
-import { bookCall, getAvailability, moveCall } from './api.ts';
+import { bookCall, getAvailability, getHosts, moveCall } from './api.ts';
 import { addDays } from '#shared/zoned-time';
 import {
   availabilityPage,
@@ -53,6 +53,10 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
   const [shown, setShown] = useState(DAYS_SHOWN);
   const [message, setMessage] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // Booking, when the firm lets visitors choose: the people to choose from, and the one chosen ('' = any available).
+  const [hosts, setHosts] = useState<PublicHosts['hosts']>([]);
+  const [hostId, setHostId] = useState('');
+  const hostCurrent = useRef(hostId);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const visitorZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -69,9 +73,11 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
     if (!needMore || asking.current === nextFrom) return;
     asking.current = nextFrom;
     const { from, to } = availabilityPage(nextFrom);
-    getAvailability(from, to).then(
+    const asked = hostId;
+    getAvailability(from, to, asked || undefined).then(
       (a) => {
         asking.current = null;
+        if (asked !== hostCurrent.current) return; // the visitor chose someone else meanwhile
         // Booking is off: back to what the form did before there was booking.
         if (!a.enabled) return onSkip();
         setAvailability((before) => ({ ...a, slots: [...(before?.slots ?? []), ...a.slots] }));
@@ -85,7 +91,26 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
       },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- asks for the page nextFrom names, once
-  }, [needMore, nextFrom]);
+  }, [needMore, nextFrom, hostId]);
+  useEffect(() => {
+    if (mode !== 'book') return;
+    getHosts().then(
+      (h) => setHosts(h.choose ? h.hosts : []),
+      () => setHosts([]), // no choice offered: any available, as before
+    );
+  }, [mode]);
+  /** Another person (or any available): their open times from the first page again. */
+  const chooseHost = (id: string) => {
+    hostCurrent.current = id;
+    asking.current = null;
+    setHostId(id);
+    setAvailability(null);
+    setNextFrom(firstAvailabilityPage().from);
+    setDay(null);
+    setSlot(null);
+    setShown(DAYS_SHOWN);
+    setMessage(null);
+  };
   const retry = () => setLoadError(false);
   useEffect(() => headingRef.current?.focus(), []);
   /** Still finding the first open day (the first pages may have none). */
@@ -101,7 +126,7 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
     setSubmitting(true);
     setMessage(null);
     try {
-      onDone(mode === 'book' ? await bookCall(token, slot, type) : await moveCall(token, slot, type));
+      onDone(mode === 'book' ? await bookCall(token, slot, type, hostId || undefined) : await moveCall(token, slot, type));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && availability) {
         // Taken meanwhile: the answer holds that day's open times now.
@@ -125,6 +150,23 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
       <h3 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-navy-900 focus:outline-none">
         {heading}
       </h3>
+      {hosts.length > 1 ? (
+        <label className="grid gap-1 text-sm font-semibold text-navy-900 sm:max-w-xs">
+          With
+          <select
+            value={hostId}
+            onChange={(e) => chooseHost(e.currentTarget.value)}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 font-normal text-slate-900"
+          >
+            <option value="">Any available</option>
+            {hosts.map((h) => (
+              <option key={h.id} value={h.id}>
+                {h.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       {loadError && dayKeys.length === 0 ? (
         <div role="alert" className="grid gap-3 text-slate-700">
           <p>{LOAD_FAILED}</p>

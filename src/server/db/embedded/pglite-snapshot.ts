@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
+import { isCredentialsKeyFile } from '../../lib/credentials-key-file.ts';
 import { privateTarModes } from './data-dir-modes.ts';
 
 const gzipAsync = promisify(gzip);
@@ -24,5 +25,32 @@ export async function snapshotPglite(client: PGlite): Promise<Uint8Array> {
     tar = await client.dumpDataDir('none');
   });
   // The archive's entries say 0600 (0700 for directories), whatever the files' modes were.
-  return new Uint8Array(await gzipAsync(privateTarModes(new Uint8Array(await tar!.arrayBuffer())), { level: 6 }));
+  const archive = privateTarModes(withoutKeyFiles(new Uint8Array(await tar!.arrayBuffer())));
+  return new Uint8Array(await gzipAsync(archive, { level: 6 }));
+}
+
+/**
+ * The archive without DATA_DIR's credentials key files (PGlite archives every file in the
+ * directory): a backup holds the calendars' passwords only sealed, and opens none of them
+ * without the key kept apart from it (docs/security.md, "Stored credentials").
+ */
+export function withoutKeyFiles(tar: Uint8Array): Uint8Array {
+  const kept: Uint8Array[] = [];
+  const text = new TextDecoder('latin1');
+  let offset = 0;
+  while (offset + 512 <= tar.length) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((b) => b === 0)) break; // end of archive
+    const field = (start: number, length: number) => text.decode(header.subarray(start, start + length)).replace(/\0.*$/s, '');
+    const size = parseInt(field(124, 12).trim() || '0', 8);
+    if (!Number.isFinite(size) || size < 0) throw new Error('the archive is damaged');
+    const end = offset + 512 + Math.ceil(size / 512) * 512;
+    const name = field(0, 100).replace(/^\/+/, '');
+    // Only DATA_DIR's own: at the top (no ustar prefix, no directory in the name).
+    const keyFile = field(345, 155) === '' && !name.includes('/') && isCredentialsKeyFile(name);
+    if (!keyFile) kept.push(tar.subarray(offset, end));
+    offset = end;
+  }
+  kept.push(tar.subarray(offset)); // the end-of-archive blocks
+  return Buffer.concat(kept);
 }

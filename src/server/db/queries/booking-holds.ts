@@ -32,6 +32,8 @@ export type NewHold = {
   link: string;
   /** The visitor's IANA time zone (checked): the email shows their clock, and the call it books keeps it. */
   visitorTimeZone?: string | null;
+  /** The person the visitor chose to meet; null: anyone free. */
+  hostId?: string | null;
 };
 
 export type HoldMail = QueueMail & { timeZone: string };
@@ -52,11 +54,12 @@ export async function holdBooking(db: Db, hold: NewHold, mail: HoldMail): Promis
         t,
         sql`
         with held as (
-          insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, visitor_time_zone, expires_at)
+          insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, visitor_time_zone, host_id, expires_at)
           values (${hold.hash}, ${hold.confirmHash}, ${hold.date}::date, ${hold.time}::time, ${hold.type}, ${hold.network},
-            ${hold.visitorTimeZone ?? null}::text, now() + make_interval(mins => ${HOLD_MINUTES}))
+            ${hold.visitorTimeZone ?? null}::text, ${hold.hostId ?? null}::uuid, now() + make_interval(mins => ${HOLD_MINUTES}))
           on conflict (token_hash) do update set confirm_hash = excluded.confirm_hash, date = excluded.date, time = excluded.time,
             type = excluded.type, client_network = excluded.client_network, visitor_time_zone = excluded.visitor_time_zone,
+            host_id = excluded.host_id,
             created_at = now(), expires_at = excluded.expires_at,
             confirmed_at = null, appointment_id = null
           returning expires_at, (date + time) at time zone ${mail.timeZone} as starts_at
@@ -133,13 +136,15 @@ const holdRow = z.object({
   client_network: z.string().nullable(),
   /** The visitor's time zone when they asked (the booked call keeps it). */
   visitor_time_zone: z.string().nullable(),
+  /** The person the visitor chose; null: anyone free. */
+  host_id: z.uuid().nullable(),
 });
 export type HoldRow = z.infer<typeof holdRow>;
 
 const holdColumns = (timeZone: string) => sql`to_char(h.date, 'YYYY-MM-DD') as date, to_char(h.time, 'HH24:MI') as time, h.type,
   (extract(epoch from ((h.date + h.time) at time zone ${timeZone})) * 1000)::float8 as start,
   ${isoTimestamp(sql`h.expires_at`)} as expires_at, h.expires_at <= now() as expired,
-  h.confirmed_at is not null as confirmed, h.appointment_id, h.client_network, h.visitor_time_zone`;
+  h.confirmed_at is not null as confirmed, h.appointment_id, h.client_network, h.visitor_time_zone, h.host_id`;
 
 /** The link's hold whose confirmation code hashes to `confirmHash`; undefined for none. */
 export async function readHold(db: Db, hash: string, confirmHash: string, timeZone: string): Promise<HoldRow | undefined> {

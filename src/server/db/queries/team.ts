@@ -34,7 +34,8 @@ export const NOT_YOURSELF = 'You cannot do this to your own account.';
 const memberColumns = sql`u.id, u.email, u.display_name, u.phone, u.role, ${isoTimestamp(sql`u.created_at`)} as created_at,
   ${isoTimestamp(sql`u.last_sign_in_at`)} as last_sign_in_at, u.totp_enabled_at is not null as two_factor,
   ${isoTimestamp(sql`u.deactivated_at`)} as deactivated_at,
-  (select count(*)::int from leads l where l.owner_id = u.id) as owned_leads`;
+  (select count(*)::int from leads l where l.owner_id = u.id) as owned_leads,
+  (select count(*)::int from calendar_connections c where c.user_id = u.id and c.last_error is not null) as failing_calendars`;
 
 const pendingInvite = sql`t.kind = 'invite' and t.used_at is null and t.revoked_at is null and t.expires_at > now()`;
 const inviteColumns = sql`left(t.token_hash, 16) as id, t.email, t.role, ${isoTimestamp(sql`t.created_at`)} as created_at,

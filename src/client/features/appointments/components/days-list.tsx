@@ -1,6 +1,8 @@
 import { format } from 'date-fns';
 import type { ReactNode } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
+import type { OutsideBlock } from '#shared/schemas/calendars';
+import type { OutsideBlocks } from '../api/outside-busy.ts';
 import { ISO_DAY, groupByDay } from '../calendar-month.ts';
 
 export type DaysListProps = {
@@ -12,6 +14,8 @@ export type DaysListProps = {
   titleId: string;
   busy: boolean;
   onOpen: (appointment: Appointment) => void;
+  /** The chosen person's busy times from their own calendars, by date (grey, no details). */
+  outside?: OutsideBlocks | undefined;
 };
 
 /**
@@ -24,13 +28,14 @@ export function DaysList({
   today,
   titleId,
   busy,
+  outside,
   className,
   itemClassName,
   day: drawDay,
 }: Omit<DaysListProps, 'onOpen'> & {
   className: string;
   itemClassName: string;
-  day: (day: { date: Date; isToday: boolean; list: Appointment[] }) => ReactNode;
+  day: (day: { date: Date; isToday: boolean; list: Appointment[]; blocks: readonly OutsideBlock[] }) => ReactNode;
 }) {
   const byDay = groupByDay(appointments);
   return (
@@ -45,7 +50,7 @@ export function DaysList({
             aria-current={isToday ? 'date' : undefined}
             className={`${itemClassName} ${isToday ? 'bg-blue-50' : ''}`}
           >
-            {drawDay({ date, isToday, list: byDay.get(key) ?? [] })}
+            {drawDay({ date, isToday, list: byDay.get(key) ?? [], blocks: outside?.get(key) ?? [] })}
           </li>
         );
       })}

@@ -2,6 +2,7 @@ import { format, isSameMonth } from 'date-fns';
 import { useState } from 'react';
 import type { Appointment } from '#shared/schemas/appointment';
 import { ISO_DAY, calendarLabel, cancelledClass, formatClock, groupByDay, weekdayNames } from '../calendar-month.ts';
+import type { OutsideBlocks } from '../api/outside-busy.ts';
 import { DayOverflowPopover } from './day-overflow-popover.tsx';
 import { TYPE_COLORS } from './appointment-type-badge.tsx';
 
@@ -16,6 +17,8 @@ type Props = {
   titleId: string;
   busy: boolean;
   onOpen: (appointment: Appointment) => void;
+  /** The chosen person's busy times from their own calendars, by date (a grey mark per day). */
+  outside?: OutsideBlocks | undefined;
 };
 
 const WEEKDAYS = weekdayNames();
@@ -24,7 +27,7 @@ const WEEKDAYS = weekdayNames();
  * The month as a table (weeks as rows, Sunday first), so screen readers announce each cell
  * with its weekday column and full date.
  */
-export function MonthCalendar({ month, weeks, appointments, today, titleId, busy, onOpen }: Props) {
+export function MonthCalendar({ month, weeks, appointments, today, titleId, busy, onOpen, outside }: Props) {
   const byDay = groupByDay(appointments);
   return (
     // Not clipped (no overflow-hidden): an appointment's full text shows below it on hover and focus.
@@ -57,6 +60,7 @@ export function MonthCalendar({ month, weeks, appointments, today, titleId, busy
                     inMonth={isSameMonth(day, month)}
                     isToday={key === today}
                     appointments={byDay.get(key) ?? []}
+                    outside={outside?.get(key)?.length ?? 0}
                     onOpen={onOpen}
                   />
                 );
@@ -76,10 +80,12 @@ type CellProps = {
   /** The right-hand days open the full text leftwards, so it stays on a phone's screen. */
   tipAtEnd: boolean;
   appointments: Appointment[];
+  /** How many busy times the chosen person's own calendars hold that day. */
+  outside: number;
   onOpen: (appointment: Appointment) => void;
 };
 
-function DayCell({ day, inMonth, isToday, tipAtEnd, appointments, onOpen }: CellProps) {
+function DayCell({ day, inMonth, isToday, tipAtEnd, appointments, outside, onOpen }: CellProps) {
   const shown = appointments.slice(0, APPOINTMENTS_PER_CELL);
   const hidden = appointments.length - shown.length;
   return (
@@ -102,6 +108,12 @@ function DayCell({ day, inMonth, isToday, tipAtEnd, appointments, onOpen }: Cell
           {isToday ? ' (today)' : ''}
         </span>
       </div>
+      {outside > 0 ? (
+        <p className="truncate rounded border border-dashed border-slate-400 bg-slate-200 px-1 text-[11px] leading-4 text-slate-800">
+          Busy{outside > 1 ? ` ×${outside}` : ''}
+          <span className="sr-only"> in their calendar</span>
+        </p>
+      ) : null}
       <ul className="mt-0.5 space-y-0.5">
         {shown.map((appointment) => (
           <li key={appointment.id}>

@@ -45,7 +45,8 @@ export function ScheduleAppointmentDialog({ open, onOpenChange, appointment, lea
 function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment | null; lead: LeadOption | null; onDone: () => void }) {
   const createAppointment = useCreateAppointment();
   const updateAppointment = useUpdateAppointment();
-  const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
+  // A 409's report: the appointments in the way, and whether the host's own calendar is busy then.
+  const [conflicts, setConflicts] = useState<{ appointments: Conflict[]; busyOutside: boolean } | null>(null);
   const editing = appointment !== null;
   const user = useCurrentUser();
   const people = useAdmins();
@@ -61,7 +62,7 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
       else await createAppointment.mutateAsync({ ...values, allow_overlap: allowOverlap || undefined });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        setConflicts(error.conflicts ?? []);
+        setConflicts({ appointments: error.conflicts ?? [], busyOutside: error.busyOutside });
         return;
       }
       console.error('Saving the appointment failed', error);
@@ -130,10 +131,13 @@ function ScheduleForm({ appointment, lead, onDone }: { appointment: Appointment 
       <TextareaField label="Notes" rows={3} placeholder="Optional" {...field('notes')} />
       {conflicts ? (
         <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          <p className="font-semibold">This time overlaps another appointment.</p>
-          {conflicts.length > 0 ? (
+          {conflicts.appointments.length > 0 || !conflicts.busyOutside ? (
+            <p className="font-semibold">This time overlaps another appointment.</p>
+          ) : null}
+          {conflicts.busyOutside ? <p className="font-semibold">Busy in their calendar</p> : null}
+          {conflicts.appointments.length > 0 ? (
             <ul className="list-disc pl-5">
-              {conflicts.map((c) => (
+              {conflicts.appointments.map((c) => (
                 <li key={c.id}>
                   {c.date} at {formatClock(c.time)}: {c.type} with {c.lead_name ?? 'Unknown Lead'}
                 </li>

@@ -12,7 +12,7 @@ export function WeekCalendar({ onOpen, ...frame }: DaysListProps) {
       {...frame}
       className="grid grid-cols-1 divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm sm:grid-cols-7 sm:divide-x sm:divide-y-0"
       itemClassName="min-w-0 p-2 sm:min-h-64 sm:p-1.5"
-      day={({ date, isToday, list }) => (
+      day={({ date, isToday, list, blocks }) => (
         <>
           <h3 className="mb-1.5 flex items-center gap-1.5 text-sm font-semibold text-slate-700">
             <span
@@ -28,6 +28,7 @@ export function WeekCalendar({ onOpen, ...frame }: DaysListProps) {
           </h3>
           <DayAppointments
             list={list}
+            blocks={blocks}
             layout="column"
             onOpen={onOpen}
             emptyClassName="text-xs text-slate-600 sm:sr-only"

@@ -95,6 +95,12 @@ export function PeopleList({ members }: { members: TeamMember[] }) {
                   Last sign-in: {member.last_sign_in_at ? <RelativeTime iso={member.last_sign_in_at} /> : 'never'} · Two-factor:{' '}
                   {member.two_factor ? 'on' : 'off'} · {member.owned_leads} {member.owned_leads === 1 ? 'lead' : 'leads'}
                 </p>
+                {member.failing_calendars > 0 ? (
+                  <p className="mt-1 text-sm font-medium text-red-700">
+                    {member.failing_calendars === 1 ? 'A calendar' : `${member.failing_calendars} calendars`} of theirs could not be synced:
+                    their busy times may be out of date.
+                  </p>
+                ) : null}
               </div>
               <div className="flex flex-wrap items-center gap-2">
                 <label className="sr-only" htmlFor={`role-${member.id}`}>

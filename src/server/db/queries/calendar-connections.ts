@@ -1,0 +1,239 @@
+import { sql } from 'drizzle-orm';
+import * as z from 'zod';
+import type { CalendarConnection } from '#shared/schemas/calendars';
+/** An interval of instants (ms), as the booking's slot arithmetic takes it. */
+type Busy = { start: number; end: number };
+import type { Db } from '../client.ts';
+import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
+
+/**
+ * Outside calendars and the busy times last read from them. Every read and write of a
+ * person's connections takes their user id, so nobody reaches another's. A sync claims its
+ * connection first (claimed_until), so two processes never read one calendar at once, and
+ * marks the attempt (last_attempt_at) as it claims, so the periodic sync runs once per
+ * interval whichever process gets there, and a process killed mid-sync gives the calendar
+ * back when its claim lapses.
+ */
+
+/** How long a claim holds: longer than a sync may take (fetch and reading are capped well under it). */
+const CLAIM = sql`interval '2 minutes'`;
+
+const connectionRow = z.object({
+  id: z.uuid(),
+  kind: z.enum(['ics', 'caldav']),
+  label: z.string(),
+  created_at: z.string(),
+  last_synced_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  warnings: z.array(z.string()),
+  busy_count: z.number().int(),
+});
+
+const publicColumns = sql`c.id, c.kind, c.label, ${isoTimestamp(sql`c.created_at`)} as created_at,
+  case when c.last_synced_at is null then null else ${isoTimestamp(sql`c.last_synced_at`)} end as last_synced_at,
+  case when c.last_attempt_at is null then null else ${isoTimestamp(sql`c.last_attempt_at`)} end as last_attempt_at,
+  c.last_error, c.warnings,
+  (select count(*)::int from calendar_busy b where b.connection_id = c.id and b.ends_at > now()) as busy_count`;
+
+const toConnection = (row: z.infer<typeof connectionRow>): CalendarConnection => ({ ...row, stale: row.last_error !== null });
+
+/** `userId`'s connections, oldest first. */
+export async function listConnections(db: Db, userId: string): Promise<CalendarConnection[]> {
+  const rows = await queryRows(
+    db,
+    sql`select ${publicColumns} from calendar_connections c where c.user_id = ${userId} order by c.created_at, c.id`,
+    connectionRow,
+  );
+  return rows.map(toConnection);
+}
+
+export async function getConnection(db: Db, userId: string, id: string): Promise<CalendarConnection | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select ${publicColumns} from calendar_connections c where c.id = ${id} and c.user_id = ${userId}`,
+    connectionRow,
+  );
+  return row && toConnection(row);
+}
+
+export type NewConnection = { id: string; userId: string; kind: 'ics'; label: string; secret: string };
+
+/** Adds a connection unless the person already has `max`; false then. */
+export async function insertConnection(db: Db, c: NewConnection, max: number): Promise<boolean> {
+  return transaction(db, async (tx) => {
+    // The person's row, locked: two connects at once count each other.
+    await execute(tx, sql`select 1 from users where id = ${c.userId} for update`);
+    const [{ n } = { n: 0 }] = await queryRows(
+      tx,
+      sql`select count(*)::int as n from calendar_connections where user_id = ${c.userId}`,
+      z.object({ n: z.number().int() }),
+    );
+    if (n >= max) return false;
+    await execute(
+      tx,
+      sql`insert into calendar_connections (id, user_id, kind, label, secret, claimed_until, last_attempt_at)
+        values (${c.id}, ${c.userId}, ${c.kind}, ${c.label}, ${c.secret}, now() + ${CLAIM}, now())`,
+    );
+    return true;
+  });
+}
+
+/** Removes a connection and its busy times; false when it is not `userId`'s. */
+export async function deleteConnection(db: Db, userId: string, id: string): Promise<boolean> {
+  return (await execute(db, sql`delete from calendar_connections where id = ${id} and user_id = ${userId}`)) > 0;
+}
+
+/** A connection claimed for a sync: what reaching it takes (still sealed). */
+export type ClaimedConnection = {
+  id: string;
+  user_id: string;
+  kind: 'ics' | 'caldav';
+  label: string;
+  secret: string;
+  busy_digest: string | null;
+};
+const claimedRow = z.object({
+  id: z.uuid(),
+  user_id: z.uuid(),
+  kind: z.enum(['ics', 'caldav']),
+  label: z.string(),
+  secret: z.string(),
+  busy_digest: z.string().nullable(),
+});
+
+/**
+ * Claims up to `limit` connections whose last attempt is at least `everySeconds` old (or that
+ * were never tried), skipping those another process holds.
+ */
+export async function claimDueConnections(db: Db, everySeconds: number, limit: number): Promise<ClaimedConnection[]> {
+  return queryRows(
+    db,
+    sql`
+    update calendar_connections c set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
+    where c.id in (
+      select id from calendar_connections
+      where (last_attempt_at is null or last_attempt_at <= now() - make_interval(secs => ${everySeconds}))
+        and (claimed_until is null or claimed_until < now())
+      order by last_attempt_at nulls first
+      limit ${limit}
+      for update skip locked)
+    returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest`,
+    claimedRow,
+  );
+}
+
+/**
+ * Claims `userId`'s connection `id` for a sync now, whatever its last attempt; `busy` when
+ * another process is syncing it, undefined when there is no such connection of theirs.
+ */
+export async function claimConnection(db: Db, userId: string, id: string): Promise<ClaimedConnection | 'busy' | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    update calendar_connections set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
+    where id = ${id} and user_id = ${userId} and (claimed_until is null or claimed_until < now())
+    returning id, user_id, kind, label, secret, busy_digest`,
+    claimedRow,
+  );
+  if (row) return row;
+  const exists = await queryRows(
+    db,
+    sql`select 1 as one from calendar_connections where id = ${id} and user_id = ${userId}`,
+    z.object({ one: z.number() }),
+  );
+  return exists.length > 0 ? 'busy' : undefined;
+}
+
+/**
+ * Claims the connections of `userIds` last read successfully more than `olderThanSeconds` ago
+ * (or never) and not being synced: those to read before a booking is confirmed.
+ */
+export async function claimStaleConnectionsOf(db: Db, userIds: readonly string[], olderThanSeconds: number): Promise<ClaimedConnection[]> {
+  if (userIds.length === 0) return [];
+  return queryRows(
+    db,
+    sql`
+    update calendar_connections c set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
+    where c.id in (
+      select id from calendar_connections
+      where user_id = any(${pgArray(userIds)}::uuid[])
+        and (last_synced_at is null or last_synced_at <= now() - make_interval(secs => ${olderThanSeconds}))
+        and (claimed_until is null or claimed_until < now())
+      for update skip locked)
+    returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest`,
+    claimedRow,
+  );
+}
+
+/**
+ * A successful read: the busy times replace the old ones when they changed (`digest` differs,
+ * so an unchanged calendar does not move the availability version), the error clears, the
+ * claim ends.
+ */
+export async function storeSyncSuccess(
+  db: Db,
+  c: Pick<ClaimedConnection, 'id' | 'user_id' | 'busy_digest'>,
+  read: { busy: readonly Busy[]; digest: string; warnings: readonly string[] },
+): Promise<void> {
+  await transaction(db, async (tx) => {
+    if (read.digest !== c.busy_digest) {
+      await execute(tx, sql`delete from calendar_busy where connection_id = ${c.id}`);
+      if (read.busy.length > 0)
+        await execute(
+          tx,
+          sql`
+          insert into calendar_busy (connection_id, user_id, starts_at, ends_at)
+          select ${c.id}, ${c.user_id}, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0)
+          from unnest(${pgArray(read.busy.map((b) => b.start))}::float8[], ${pgArray(read.busy.map((b) => b.end))}::float8[]) as t(s, e)`,
+        );
+    }
+    await execute(
+      tx,
+      sql`
+      update calendar_connections set last_synced_at = now(), last_error = null, failure_notified_at = null,
+        warnings = ${JSON.stringify(read.warnings)}::jsonb, busy_digest = ${read.digest}, claimed_until = null
+      where id = ${c.id}`,
+    );
+  });
+}
+
+/**
+ * A failed read: the error in words is kept (the busy times last read stay in force), the
+ * claim ends, and the first failure in a row tells the person (a notification); true then.
+ */
+export async function storeSyncFailure(db: Db, c: Pick<ClaimedConnection, 'id' | 'label'>, error: string): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`
+    with failed as (
+      update calendar_connections set last_error = ${error}, claimed_until = null,
+        failure_notified_at = coalesce(failure_notified_at, now())
+      where id = ${c.id}
+      returning user_id, (failure_notified_at = now()) as first)
+    insert into notifications (user_id, type, message)
+    select user_id, 'calendar', ${`Your calendar ${c.label} could not be synced: ${error} Its last known busy times still count.`}
+    from failed where first
+    returning 1 as one`,
+    z.object({ one: z.number() }),
+  );
+  return rows.length > 0;
+}
+
+/** Ends a claim without a result (the sync was abandoned, e.g. the server is stopping). */
+export async function releaseClaim(db: Db, id: string): Promise<void> {
+  await execute(db, sql`update calendar_connections set claimed_until = null where id = ${id}`);
+}
+
+/** `userId`'s outside busy times overlapping [from, to) (instants), merged across their calendars by the caller. */
+export async function readOutsideBusy(db: Db, userId: string, from: number, to: number): Promise<Busy[]> {
+  return queryRows(
+    db,
+    sql`
+    select (extract(epoch from starts_at) * 1000)::float8 as start, (extract(epoch from ends_at) * 1000)::float8 as end
+    from calendar_busy
+    where user_id = ${userId} and ends_at > to_timestamp(${from / 1000}) and starts_at < to_timestamp(${to / 1000})
+    order by starts_at`,
+    z.object({ start: z.number(), end: z.number() }),
+  );
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CALENDARS_PER_PERSON,
+  calendarConnectionCreateSchema,
+  calendarConnectionListSchema,
+  calendarConnectionParamsSchema,
+  calendarConnectionSchema,
+  outsideBusyQuerySchema,
+  outsideBusySchema,
+  type OutsideBlock,
+} from '#shared/schemas/calendars';
+import type { Context } from 'hono';
+import { actorOf, recordAudit } from '../audit/audit-log.ts';
+import { createAdminRoute } from '../auth/admin-route.ts';
+import { addDays, clockText, zonedInstant, zonedParts } from '#shared/zoned-time';
+import { blockedRanges, type Busy } from '../booking/availability.ts';
+import { CalendarReadError, calendarAccess, keptWindow, readIcsLink, syncClaimed } from '../calendars/sync.ts';
+import { calendarSecretContext } from '../db/sealed-secrets.ts';
+import { isActiveMember } from '../db/queries/availability.ts';
+import { getBookingSettings } from '../db/queries/bookings.ts';
+import {
+  claimConnection,
+  deleteConnection,
+  getConnection,
+  insertConnection,
+  listConnections,
+  readOutsideBusy,
+  storeSyncSuccess,
+} from '../db/queries/calendar-connections.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { errorResponses, jsonContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+const connectionAnswer = jsonContent(calendarConnectionSchema, 'A connected calendar');
+const params = { params: calendarConnectionParamsSchema };
+
+const listRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/account/calendars',
+  tags: ['account'],
+  summary: 'Your connected outside calendars, each with its last sync or error (never a link or password)',
+  responses: { 200: jsonContent(calendarConnectionListSchema, 'Your calendars') },
+});
+
+const connectRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/account/calendars',
+  tags: ['account'],
+  summary: 'Connect a calendar: its busy times count against your open times (read once now, then every 5 minutes)',
+  request: { body: { required: true, ...jsonContent(calendarConnectionCreateSchema, 'The calendar to connect') } },
+  responses: {
+    201: connectionAnswer,
+    ...errorResponses({
+      400: 'Invalid input',
+      409: 'Too many calendars',
+      422: 'The calendar could not be read',
+      503: 'No credentials key',
+    }),
+  },
+});
+
+const removeRoute = createAdminRoute({
+  method: 'delete',
+  path: '/api/account/calendars/{id}',
+  tags: ['account'],
+  summary: 'Remove a calendar and the busy times read from it',
+  request: params,
+  responses: { 204: { description: 'Removed' }, ...errorResponses({ 400: 'Invalid input', 404: 'No such calendar' }) },
+});
+
+const syncRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/account/calendars/{id}/sync',
+  tags: ['account'],
+  summary: 'Read a calendar now; answers it with its new state (an error is in `last_error`)',
+  request: params,
+  responses: { 200: connectionAnswer, ...errorResponses({ 400: 'Invalid input', 404: 'No such calendar', 409: 'Being synced' }) },
+});
+
+const busyRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/calendar/busy',
+  tags: ['appointments'],
+  summary: "A team member's busy times from their outside calendars over a range (times only, no details)",
+  request: { query: outsideBusyQuerySchema },
+  responses: { 200: jsonContent(outsideBusySchema, 'Busy times'), ...errorResponses({ 400: 'Invalid input', 404: 'No such person' }) },
+});
+
+const noSuchCalendar = () => new AppError('not_found', 'Calendar not found.');
+/** The longest range the busy times are asked for at once: a month view with its edges (and a clock change). */
+const MAX_BUSY_RANGE_MS = 45 * 86_400_000 + 3_600_000;
+
+/** What a person sees of where a link points: the service's name, else its host. */
+export function labelOf(url: string): string {
+  const host = new URL(url).hostname.toLowerCase();
+  if (host === 'calendar.google.com') return 'Google Calendar';
+  if (host.startsWith('outlook.') || host.endsWith('.outlook.com')) return 'Outlook';
+  if (host.endsWith('icloud.com')) return 'iCloud';
+  return host;
+}
+
+function accessOf(c: Context<AppEnv>) {
+  const { config, logger } = c.get('deps');
+  return calendarAccess(c.get('db'), config, logger);
+}
+
+export const calendarRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const { vault } = accessOf(c);
+    return c.json(
+      {
+        connections: await listConnections(c.get('db'), c.get('user').id),
+        credentials_ready: vault.available,
+        credentials_reason: vault.available ? null : vault.reason,
+      },
+      200,
+    );
+  })
+  .openapi(connectRoute, async (c) => {
+    const body = c.req.valid('json');
+    const access = accessOf(c);
+    const { vault } = access;
+    if (!vault.available) throw new AppError('service_unavailable', vault.reason);
+    const db = c.get('db');
+    const user = c.get('user');
+    const settings = await getBookingSettings(db);
+    // Read once before saving, so a wrong link is said now rather than at the next sync.
+    let read;
+    try {
+      read = await readIcsLink(access, body.url, keptWindow(Date.now(), settings.horizon_days));
+    } catch (error) {
+      if (error instanceof CalendarReadError) throw new AppError('unprocessable', `That calendar could not be read: ${error.message}`);
+      throw error;
+    }
+    const id = randomUUID();
+    const label = labelOf(body.url);
+    const saved = await insertConnection(
+      db,
+      { id, userId: user.id, kind: 'ics', label, secret: vault.seal(JSON.stringify({ url: body.url }), calendarSecretContext(id)) },
+      CALENDARS_PER_PERSON,
+    );
+    if (!saved) throw new AppError('conflict', `You can connect at most ${CALENDARS_PER_PERSON} calendars. Remove one first.`);
+    await storeSyncSuccess(db, { id, user_id: user.id, busy_digest: null }, read);
+    await recordAudit(db, actorOf(c), { action: 'calendar_connected', targetType: 'account', targetId: user.id, details: { label } });
+    const made = await getConnection(db, user.id, id);
+    if (!made) throw noSuchCalendar(); // removed meanwhile by another tab
+    return c.json(made, 201);
+  })
+  .openapi(removeRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const user = c.get('user');
+    const before = await getConnection(c.get('db'), user.id, id);
+    if (!before || !(await deleteConnection(c.get('db'), user.id, id))) throw noSuchCalendar();
+    await recordAudit(c.get('db'), actorOf(c), {
+      action: 'calendar_disconnected',
+      targetType: 'account',
+      targetId: user.id,
+      details: { label: before.label },
+    });
+    return c.body(null, 204);
+  })
+  .openapi(syncRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const user = c.get('user');
+    const claimed = await claimConnection(c.get('db'), user.id, id);
+    if (!claimed) throw noSuchCalendar();
+    if (claimed === 'busy') throw new AppError('conflict', 'This calendar is being synced right now. Try again in a moment.');
+    await syncClaimed(accessOf(c), claimed);
+    const now = await getConnection(c.get('db'), user.id, id);
+    if (!now) throw noSuchCalendar();
+    return c.json(now, 200);
+  })
+  .openapi(busyRoute, async (c) => {
+    const { person, from, to } = c.req.valid('query');
+    const timeZone = c.get('deps').config.businessTimeZone;
+    const start = zonedInstant(from, 0, timeZone);
+    const end = zonedInstant(addDays(to, 1), 0, timeZone);
+    if (start === undefined || end === undefined || !(end > start) || end - start > MAX_BUSY_RANGE_MS)
+      throw new AppError('validation_failed', 'Ask for at most 45 days, the last on or after the first.');
+    if (!(await isActiveMember(c.get('db'), person))) throw new AppError('not_found', 'Person not found.');
+    const busy = blockedRanges(await readOutsideBusy(c.get('db'), person, start, end), 0);
+    return c.json({ busy: busy.flatMap((b) => piecesByDay(b, timeZone, start, end)) }, 200);
+  });
+
+/** A busy time within [from, to) cut at the business time zone's midnights, as each date's clock times. */
+export function piecesByDay(b: Busy, timeZone: string, from: number, to: number): OutsideBlock[] {
+  const pieces: OutsideBlock[] = [];
+  const first = Math.max(b.start, from);
+  const last = Math.min(b.end, to);
+  for (let date = zonedParts(first, timeZone).date; ; date = addDays(date, 1)) {
+    const dayStart = zonedInstant(date, 0, timeZone) ?? first;
+    const dayEnd = zonedInstant(addDays(date, 1), 0, timeZone) ?? last;
+    if (dayStart >= last) break;
+    const s = Math.max(first, dayStart);
+    const e = Math.min(last, dayEnd);
+    if (e > s)
+      pieces.push({
+        date,
+        start: clockText(zonedParts(s, timeZone).minutes),
+        end: e >= dayEnd ? '24:00' : clockText(zonedParts(e, timeZone).minutes),
+      });
+  }
+  return pieces;
+}
