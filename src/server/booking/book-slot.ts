@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { AppointmentMail } from '../db/queries/appointments.ts';
 import { bookSlot, type Booked } from '../db/queries/bookings.ts';
 import { AppError } from '../http/errors.ts';
+import { jitsiRoom } from '../lib/video-room.ts';
 import { ALREADY_BOOKED } from './booking-link.ts';
 import { teamOpenSlots, type Host } from './hosts.ts';
 import { openSlotsOn, slotTaken, withCall } from './open-slot.ts';
@@ -54,6 +55,7 @@ export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo
           token: b.token,
           network: b.network,
           visitorTimeZone: b.visitorTimeZone,
+          videoRoom: settings.jitsi_links && b.type === 'Zoom' ? jitsiRoom() : null,
         },
         mail,
       );

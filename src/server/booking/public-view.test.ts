@@ -49,6 +49,7 @@ describe('publicView', () => {
       end: '2026-11-24T10:30:00-05:00',
       type: 'Call',
       status: 'scheduled',
+      join_url: null,
     });
     expect(view.can_book).toBe(false);
     expect(view.can_change).toBe(true);

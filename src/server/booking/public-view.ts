@@ -44,6 +44,7 @@ export async function publicView(
         end: isoInZone(a.start + a.duration_minutes * 60_000, timeZone),
         type: a.type,
         status: a.status,
+        join_url: a.type === 'Zoom' && a.location && /^https:\/\//.test(a.location) ? a.location : null,
       }
     : null;
   return {

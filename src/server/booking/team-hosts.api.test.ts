@@ -290,3 +290,60 @@ describe('who takes website calls', () => {
     expect(hosts).toEqual([{ host_id: sam.id }, { host_id: sam.id }]);
   });
 });
+
+describe('video links', () => {
+  it('a Zoom call takes its host’s meeting link, else a Jitsi room of its own when the firm makes them, on the page and in the .ics', async () => {
+    const [olive, sam] = people as [(typeof people)[0], (typeof people)[0]];
+    for (const p of people.slice(0, 2)) await takesCalls(p.cookie);
+    const bad = await call<ErrorResponse>(
+      'PUT',
+      '/api/account/availability',
+      { ...WORKS_EVERY_DAY, meeting_link: 'zoom.us/j/1' },
+      sam.cookie,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual({ meeting_link: 'Enter a link that starts with https://' });
+    const link = 'https://zoom.us/j/5551234567';
+    const saved = await call<MemberAvailabilityResponse>(
+      'PUT',
+      '/api/account/availability',
+      { ...WORKS_EVERY_DAY, meeting_link: link },
+      sam.cookie,
+    );
+    expect(saved.body.meeting_link).toBe(link);
+    // Saving without the field keeps it.
+    expect(
+      (await call<MemberAvailabilityResponse>('PUT', '/api/account/availability', WORKS_EVERY_DAY, sam.cookie)).body.meeting_link,
+    ).toBe(link);
+    expect((await owner('PUT', '/api/booking-settings', { ...OPEN_EVERY_DAY, jitsi_links: true })).status).toBe(200);
+
+    const slot = (await slotsOf(day(5)))[0]!;
+    const tokens = [await newToken('zoom1@example.com'), await newToken('zoom2@example.com')];
+    const booked = await Promise.all(
+      tokens.map((token) =>
+        call<{ booking: { join_url: string | null } }>('POST', '/api/public/bookings', { booking_token: token, start: slot, type: 'Zoom' }),
+      ),
+    );
+    expect(booked.map((b) => b.status)).toEqual([201, 201]);
+    const rows = await rowsOf<{ host_id: string; location: string }>(
+      database.db,
+      sql`select host_id, location from appointments order by host_id`,
+    );
+    const bySam = rows.find((r) => r.host_id === sam.id)!;
+    const byOlive = rows.find((r) => r.host_id === olive.id)!;
+    expect(bySam.location).toBe(link);
+    expect(byOlive.location).toMatch(/^https:\/\/meet\.jit\.si\/call-[a-z2-7]{24}$/);
+    expect(booked.map((b) => b.body.booking.join_url).sort()).toEqual([link, byOlive.location].sort());
+    const ics = await t.json('GET', `/api/public/bookings/${tokens[0]}/calendar.ics`);
+    const text = await ics.text();
+    expect(text).toMatch(/^LOCATION:https:\/\/(zoom\.us|meet\.jit\.si)\//m);
+    expect(text).toMatch(/^URL:https:\/\//m);
+    // A phone call has no video link.
+    const phone = await call<{ booking: { join_url: string | null } }>('POST', '/api/public/bookings', {
+      booking_token: await newToken('phone@example.com'),
+      start: (await slotsOf(day(5)))[0],
+      type: 'Call',
+    });
+    expect(phone.body.booking.join_url).toBeNull();
+  });
+});

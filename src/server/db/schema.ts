@@ -440,6 +440,8 @@ export const userAvailability = pgTable('user_availability', {
   hours: jsonb('hours'),
   days_off: jsonb('days_off').notNull().default(sql`'[]'::jsonb`),
   holidays_off: boolean('holidays_off').notNull().default(true),
+  // A personal video room (a Zoom personal meeting link, or any https link): a Zoom call booked with them takes it as its location.
+  meeting_link: text('meeting_link'),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -30,6 +30,8 @@ export type BookedCallEvent = {
   cancelled: boolean;
   site: FirmContact;
   organizer: CalendarPerson;
+  /** The call's video link or place, when it has one. */
+  location?: string | null;
 };
 
 /** The .ics the visitor downloads: METHOD:PUBLISH, no attendee, the invitation's UID and SEQUENCE. */
@@ -45,6 +47,7 @@ export function bookedCallIcs(e: BookedCallEvent): string {
     description: leadEventDetails(e.type, e.site),
     organizer: e.organizer,
     productName: e.site.name,
+    location: e.cancelled ? null : (e.location ?? null),
   });
 }
 

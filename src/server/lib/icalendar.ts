@@ -131,6 +131,8 @@ export type Invitation = {
   /** None in a published file. */
   attendee?: CalendarPerson;
   productName: string;
+  /** Where the call happens: a video link (then also the event's URL) or a place. */
+  location?: string | null;
   now?: Date;
 };
 
@@ -160,6 +162,8 @@ export function toInvitation(inv: Invitation): string {
     `DURATION:PT${inv.durationMinutes}M`,
     `SUMMARY:${escapeText(inv.summary)}`,
     `DESCRIPTION:${escapeText(inv.description)}`,
+    ...(inv.location ? [`LOCATION:${escapeText(inv.location)}`] : []),
+    ...(inv.location && /^https:\/\/\S+$/.test(inv.location) ? [`URL:${inv.location}`] : []),
     person('ORGANIZER', inv.organizer),
     ...(inv.attendee ? [person('ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE', inv.attendee)] : []),
     `STATUS:${inv.status ?? (inv.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED')}`,

@@ -66,6 +66,7 @@ async function respond(c: Context<AppEnv>, userId: string) {
   const today = zonedParts(Date.now(), timeZone).date;
   return {
     ...value,
+    meeting_link: value.meeting_link ?? null,
     user_id: userId,
     firm_hours: firmStretches(await getBookingSettings(db)),
     holidays: federalHolidaysBetween(today, addDays(today, 365)),

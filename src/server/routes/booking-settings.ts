@@ -66,6 +66,7 @@ export const bookingSettingsRoutes = createRouter()
       website_hosts: body.website_hosts ?? before.website_hosts,
       website_host_ids: body.website_host_ids ?? before.website_host_ids,
       visitors_choose_host: body.visitors_choose_host ?? before.visitors_choose_host,
+      jitsi_links: body.jitsi_links ?? before.jitsi_links,
     };
     if (hosts.website_hosts === 'chosen' && body.website_host_ids !== undefined)
       await requireTeamMembers(c.get('db'), body.website_host_ids);

@@ -351,6 +351,7 @@ export const bookingRoutes = createRouter()
         status: 'scheduled',
         sequence: 0,
         host_id: made.host_id,
+        location: made.location,
       },
     };
     return c.json({ ...(await viewOf(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
@@ -406,6 +407,7 @@ export const bookingRoutes = createRouter()
         status: 'scheduled',
         sequence: 0,
         host_id: made.host_id,
+        location: made.location,
       },
     };
     return c.json({ ...(await viewOf(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
@@ -433,6 +435,7 @@ export const bookingRoutes = createRouter()
       cancelled: a.status === 'cancelled',
       site,
       organizer: { name: site.name, address: config.mail.from.address },
+      location: a.location ?? null,
     });
     c.header('Content-Type', 'text/calendar; charset=utf-8');
     c.header('Content-Disposition', 'attachment; filename="free-call.ics"');

@@ -5,6 +5,18 @@ import { isCalendarDate } from '../rules/calendar.ts';
 import { openHoursSchema, type BookingSettings, type OpenHours } from './booking.ts';
 import { storableText } from './text.ts';
 
+export const MEETING_LINK_MAX = 500;
+
+/** Whether `value` is an https link with a host (a Zoom personal room, a Teams or Meet link). */
+export function isMeetingLink(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname.includes('.') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
 /** One weekday's working time: stretches in order, none overlapping the next. */
 const daySchema = z
   .array(openHoursSchema)
@@ -29,6 +41,13 @@ export const memberAvailabilitySchema = z
       .max(BOOKING_LIMITS.daysOff, `At most ${BOOKING_LIMITS.daysOff} days off`)
       .refine((d) => new Set(d).size === d.length, 'Each day off once'),
     holidays_off: z.boolean({ error: 'Say whether federal holidays are days off' }),
+    /** A personal video room for Zoom calls booked with them; absent leaves it as it is, null removes it. */
+    meeting_link: storableText()
+      .trim()
+      .max(MEETING_LINK_MAX, `A meeting link is at most ${MEETING_LINK_MAX} characters`)
+      .refine(isMeetingLink, 'Enter a link that starts with https://')
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'MemberAvailability' });
 export type MemberAvailability = z.infer<typeof memberAvailabilitySchema>;
@@ -42,12 +61,19 @@ export const memberAvailabilityResponseSchema = memberAvailabilitySchema
     /** The US federal holidays of the next twelve months (observed dates). */
     holidays: z.array(z.object({ date: z.string(), name: z.string() })),
     time_zone: z.string(),
+    meeting_link: z.string().nullable(),
   })
   .meta({ id: 'MemberAvailabilityResponse' });
 export type MemberAvailabilityResponse = z.infer<typeof memberAvailabilityResponseSchema>;
 
 /** A person with no settings saved: not bookable, the firm's hours, federal holidays off. */
-export const DEFAULT_MEMBER_AVAILABILITY: MemberAvailability = { bookable: false, hours: null, days_off: [], holidays_off: true };
+export const DEFAULT_MEMBER_AVAILABILITY: MemberAvailability = {
+  bookable: false,
+  hours: null,
+  days_off: [],
+  holidays_off: true,
+  meeting_link: null,
+};
 
 /** The firm's booking hours (one stretch or none a day) as a person's weekly stretches. */
 export const firmStretches = (settings: Pick<BookingSettings, 'hours'>): OpenHours[][] =>

@@ -57,6 +57,8 @@ const bookingSettingsFields = z.object({
     .refine((ids) => new Set(ids).size === ids.length, 'Each person once'),
   /** Visitors may pick the person their call is with ("Any available" stays the default). */
   visitors_choose_host: z.boolean(),
+  /** A booked Zoom call whose host has no meeting link of their own gets a Jitsi Meet room of its own. */
+  jitsi_links: z.boolean(),
 });
 
 /** "Chosen people" names at least one (else nobody would take website calls). */
@@ -74,6 +76,7 @@ export const saveBookingSettingsSchema = bookingSettingsFields
     website_hosts: bookingSettingsFields.shape.website_hosts.optional(),
     website_host_ids: bookingSettingsFields.shape.website_host_ids.optional(),
     visitors_choose_host: z.boolean().optional(),
+    jitsi_links: z.boolean().optional(),
   })
   .refine(someoneChosen, SOMEONE_CHOSEN)
   .meta({ id: 'SaveBookingSettings' });
@@ -93,6 +96,7 @@ export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
   website_hosts: 'everyone',
   website_host_ids: [],
   visitors_choose_host: false,
+  jitsi_links: false,
 };
 
 export const bookingSettingsResponseSchema = bookingSettingsFields
@@ -186,6 +190,8 @@ export const publicBookingSchema = z
         end: z.string(),
         type: z.string(),
         status: z.enum(BOOKING_STATUSES),
+        /** A Zoom call's video link (the host's meeting link or its own Jitsi room), when it has one. */
+        join_url: z.string().nullable(),
       })
       .nullable(),
     /** A time may be picked now (no call booked, link still valid). */

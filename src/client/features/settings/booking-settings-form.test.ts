@@ -28,6 +28,7 @@ function serverAnswer(values: BookingFormValues): Record<string, string> {
     website_hosts: values.website_hosts,
     website_host_ids: values.website_host_ids,
     visitors_choose_host: values.visitors_choose_host,
+    jitsi_links: values.jitsi_links,
   });
   return parsed.success ? {} : fieldErrors(parsed.error);
 }

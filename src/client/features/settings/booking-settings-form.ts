@@ -30,6 +30,7 @@ export type BookingFormValues = {
   website_hosts: BookingSettings['website_hosts'];
   website_host_ids: string[];
   visitors_choose_host: boolean;
+  jitsi_links: boolean;
 };
 
 export type NumberField = 'slot_minutes' | 'buffer_minutes' | 'min_notice_hours' | 'horizon_days';
@@ -67,6 +68,7 @@ export function toFormValues(settings: BookingSettings): BookingFormValues {
     website_hosts: settings.website_hosts,
     website_host_ids: settings.website_host_ids,
     visitors_choose_host: settings.visitors_choose_host,
+    jitsi_links: settings.jitsi_links,
   };
 }
 
@@ -122,6 +124,7 @@ export function checkBookingForm(
       website_hosts: values.website_hosts,
       website_host_ids: values.website_host_ids,
       visitors_choose_host: values.visitors_choose_host,
+      jitsi_links: values.jitsi_links,
     },
   };
 }

@@ -171,6 +171,7 @@ describe('BookingSettingsPage', () => {
         website_hosts: 'everyone',
         website_host_ids: [],
         visitors_choose_host: true,
+        jitsi_links: false,
       },
     ]);
     // The form keeps what was saved.

@@ -168,6 +168,23 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
           </div>
           <FieldError id={`${id}-types-error`} error={errors.types} />
         </fieldset>
+        <div>
+          <label className="flex items-center gap-3 text-sm font-medium text-slate-800">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={values.jitsi_links}
+              onChange={(e) => change({ jitsi_links: e.currentTarget.checked })}
+              aria-describedby={`${id}-jitsi-help`}
+              className={checkboxClass}
+            />
+            Create a Jitsi Meet link for Zoom calls
+          </label>
+          <p id={`${id}-jitsi-help`} className="mt-1 ml-7 text-sm break-words text-slate-600">
+            For a Zoom call whose host has no meeting link of their own (set on their account page), a new Jitsi Meet room (meet.jit.si)
+            becomes the call’s link, in the visitor’s email and calendar file.
+          </p>
+        </div>
       </div>
 
       <div className={card}>

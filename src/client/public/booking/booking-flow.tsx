@@ -42,6 +42,7 @@ export function BookedCall({ booking, onFinished }: { booking: PublicBooking; on
       <p className="text-lg text-slate-800">
         {call.type === 'Zoom' ? 'Zoom call' : 'Phone call'} on <strong>{whenLabel(call.start, booking.time_zone)}</strong>.
       </p>
+      <JoinLink url={call.join_url} />
       <p className="text-slate-600">{bookedNote(booking.emailed)}</p>
       {booking.calendar && <AddToCalendar calendar={booking.calendar} />}
       <p>
@@ -52,6 +53,19 @@ export function BookedCall({ booking, onFinished }: { booking: PublicBooking; on
       </p>
       <SendAnother onFinished={onFinished} />
     </div>
+  );
+}
+
+/** A video call's link, when it has one (the host's own room or one made for the call). */
+export function JoinLink({ url }: { url: string | null | undefined }) {
+  if (!url) return null;
+  return (
+    <p className="text-slate-800">
+      Join at{' '}
+      <a href={url} target="_blank" rel="noopener noreferrer" className="font-semibold break-all text-brand-700 hover:underline">
+        {url}
+      </a>
+    </p>
   );
 }
 

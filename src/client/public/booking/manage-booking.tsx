@@ -4,7 +4,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
 import { AddToCalendar } from './add-to-calendar.tsx';
 import { cancelCall, confirmCall, getBooking } from './api.ts';
-import { BookingFlow } from './booking-flow.tsx';
+import { BookingFlow, JoinLink } from './booking-flow.tsx';
 import { SlotPicker } from './slot-picker.tsx';
 import { clockLabel, whenLabel } from './slot-format.ts';
 import { cancelledNotice, confirmedNotice, movedNotice } from './told.ts';
@@ -182,9 +182,12 @@ export function ManageBooking() {
       ) : call.status === 'completed' ? (
         <p className="text-slate-700">Your call on {whenLabel(call.start, booking.time_zone)} has taken place. Thank you!</p>
       ) : (
-        <p className="text-lg text-slate-800">
-          Your {call.type === 'Zoom' ? 'Zoom call' : 'phone call'} is on <strong>{whenLabel(call.start, booking.time_zone)}</strong>.
-        </p>
+        <>
+          <p className="text-lg text-slate-800">
+            Your {call.type === 'Zoom' ? 'Zoom call' : 'phone call'} is on <strong>{whenLabel(call.start, booking.time_zone)}</strong>.
+          </p>
+          <JoinLink url={call.join_url} />
+        </>
       )}
 
       {view === 'confirm-cancel' ? (

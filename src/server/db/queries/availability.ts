@@ -20,6 +20,7 @@ const storedRow = z.object({
   hours: z.unknown(),
   days_off: z.unknown(),
   holidays_off: z.boolean().nullable(),
+  meeting_link: z.string().nullable(),
 });
 
 /**
@@ -29,7 +30,7 @@ const storedRow = z.object({
 export async function getMemberAvailability(db: Db, userId: string): Promise<MemberAvailability | undefined> {
   const [row] = await queryRows(
     db,
-    sql`select true as exists, ua.bookable, ua.hours, ua.days_off, ua.holidays_off
+    sql`select true as exists, ua.bookable, ua.hours, ua.days_off, ua.holidays_off, ua.meeting_link
     from users u left join user_availability ua on ua.user_id = u.id where u.id = ${userId}::uuid`,
     storedRow,
   );
@@ -43,6 +44,7 @@ export async function getMemberAvailability(db: Db, userId: string): Promise<Mem
     hours: hours.success ? hours.data : null,
     days_off: daysOff.success ? daysOff.data : [],
     holidays_off: row.holidays_off ?? true,
+    meeting_link: row.meeting_link,
   };
 }
 
@@ -52,12 +54,14 @@ export async function saveMemberAvailability(db: Db, userId: string, value: Memb
   const n = await execute(
     db,
     sql`
-    insert into user_availability (user_id, bookable, hours, days_off, holidays_off, updated_at)
+    insert into user_availability (user_id, bookable, hours, days_off, holidays_off, meeting_link, updated_at)
     select u.id, ${value.bookable}, ${value.hours === null ? null : JSON.stringify(value.hours)}::jsonb, ${JSON.stringify(days_off)}::jsonb,
-      ${value.holidays_off}, now()
+      ${value.holidays_off}, ${value.meeting_link ?? null}::text, now()
     from users u where u.id = ${userId}::uuid
     on conflict (user_id) do update set bookable = excluded.bookable, hours = excluded.hours, days_off = excluded.days_off,
-      holidays_off = excluded.holidays_off, updated_at = now()`,
+      holidays_off = excluded.holidays_off,
+      meeting_link = case when ${value.meeting_link === undefined} then user_availability.meeting_link else excluded.meeting_link end,
+      updated_at = now()`,
   );
   return n > 0;
 }

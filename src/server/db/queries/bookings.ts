@@ -81,6 +81,8 @@ const bookingRow = z.object({
       sequence: z.number().int(),
       /** Who takes it (null once their account is gone). */
       host_id: z.uuid().nullable(),
+      /** The call's video link or place (a Zoom call's host link or Jitsi room). */
+      location: z.string().nullable().optional(),
     })
     .nullable(),
 });
@@ -113,7 +115,7 @@ export async function readBookingContext(
          'owner_id', l.owner_id,
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
            'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status, 'sequence', a.sequence,
-           'host_id', a.host_id) end)
+           'host_id', a.host_id, 'location', a.location) end)
        from booking_tokens t join leads l on l.id = t.lead_id left join appointments a on a.id = t.appointment_id
          left join lead_events e on e.id = t.inquiry_id
        where t.token_hash = ${hash}) as booking,
@@ -147,10 +149,12 @@ export type NewBooking = {
   network?: string | null;
   /** The visitor's IANA time zone (checked), kept for the mails about the call. */
   visitorTimeZone?: string | null;
+  /** A video room made for this call (jitsiRoom), used when the host has no meeting link of their own. */
+  videoRoom?: string | null;
 };
 
 /** A booking made: the appointment, and whether the visitor's invitation email was queued (not with email off or their mail budget spent). */
-export type Booked = { id: string; emailed: boolean; host_id: string };
+export type Booked = { id: string; emailed: boolean; host_id: string; location: string | null };
 
 /** The private link's path, for the lead's copy of an appointment email. */
 export const managePathExtra = (token: string) => sql`jsonb_build_object('manage_path', ${`/booking/${token}`}::text)`;
@@ -183,9 +187,11 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     ), created as (
       -- changed_by null: the lead booked it (the timeline says so).
       -- inquiry_id: a repeat form's link books for that inquiry (its typed name), not as the lead.
-      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network, visitor_time_zone, host_id)
+      -- A Zoom call takes its host's meeting link, else the Jitsi room made for it (when the firm makes them).
+      insert into appointments (lead_id, inquiry_id, date, time, type, duration_minutes, buffer_minutes, source, lead_reminder_sent_at, changed_by, booked_network, visitor_time_zone, host_id, location)
       select usable.lead_id, usable.inquiry_id, i.date, i.time, ${b.type}, ${b.durationMinutes}::int, ${b.bufferMinutes}::int, 'booking', ${reminderDone(sql.raw('i'), mail)}, null,
-        ${b.network || null}::text, ${b.visitorTimeZone ?? null}::text, ${b.hostId}::uuid
+        ${b.network || null}::text, ${b.visitorTimeZone ?? null}::text, ${b.hostId}::uuid,
+        case when ${b.type} = 'Zoom' then coalesce((select ua.meeting_link from user_availability ua where ua.user_id = ${b.hostId}::uuid), ${b.videoRoom ?? null}::text) end
       from usable, (select ${b.date}::date as date, ${b.time}::time as time) i
       returning *
     ), owned as (
@@ -206,11 +212,11 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       select u.id, 'booking', 'New booking: ' || ${bookedName(sql.raw('created'), sql.raw('l'))} || ', ' || ${shortWhen('created')}, l.id
       from created join leads l on l.id = created.lead_id cross join users u
     )${queueAppointmentEmails('created', mail, { change: 'scheduled', leadExtra: managePathExtra(b.token), byVisitor: true })}
-    select (select got from slot_lock) as got, (select id from created) as id, ${leadEmailed} as emailed`,
-    z.object({ got: z.boolean(), id: z.uuid().nullable(), emailed: z.boolean() }),
+    select (select got from slot_lock) as got, (select id from created) as id, (select location from created) as location, ${leadEmailed} as emailed`,
+    z.object({ got: z.boolean(), id: z.uuid().nullable(), location: z.string().nullable(), emailed: z.boolean() }),
   );
   if (!row?.got) return 'taken';
-  return row.id ? { id: row.id, emailed: row.emailed, host_id: b.hostId } : undefined;
+  return row.id ? { id: row.id, emailed: row.emailed, host_id: b.hostId, location: row.location } : undefined;
 }
 
 /** The notification of a change the lead made through the link. */

@@ -65,6 +65,7 @@ function appointment(data: unknown, ctx: MailContext): ComposedEmail {
         ? leadEventDetails(a.type, ctx.site)
         : [`Lead: ${a.lead_name}`, `Email: ${a.lead_email}`, `Phone: ${a.lead_phone}`, a.notes].filter(Boolean).join('\n'),
     organizer: { name: ctx.site.name, address: ctx.from.address },
+    location: cancelled ? null : (a.location ?? null),
     // The lead's own copy names no attendee: the name is what a visitor typed, and in a stranger's
     // calendar it would read as the firm's words (docs/security.md, "Mail that visitors cause").
     attendee: { name: a.audience === 'staff' ? a.lead_name : '', address: a.lead_email },

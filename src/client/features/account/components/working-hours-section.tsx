@@ -4,6 +4,7 @@ import type { OpenHours } from '#shared/schemas/booking';
 import { STRETCHES_PER_DAY } from '#shared/constants';
 import { Button } from '#client/components/ui/button.tsx';
 import { FieldError } from '#client/components/ui/form-field.tsx';
+import { TextField } from '#client/components/ui/text-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
@@ -55,6 +56,7 @@ function WorkingHoursForm({ saved }: { saved: MemberAvailabilityResponse }) {
   const [daysOff, setDaysOff] = useState(saved.days_off);
   const [newDay, setNewDay] = useState('');
   const [holidaysOff, setHolidaysOff] = useState(saved.holidays_off);
+  const [meetingLink, setMeetingLink] = useState(saved.meeting_link ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const setDay = (day: number, stretches: OpenHours[]) => setWeek(week.map((d, i) => (i === day ? stretches : d)));
@@ -66,7 +68,13 @@ function WorkingHoursForm({ saved }: { saved: MemberAvailabilityResponse }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const value: MemberAvailability = { bookable, hours: own ? week : null, days_off: daysOff, holidays_off: holidaysOff };
+    const value: MemberAvailability = {
+      bookable,
+      hours: own ? week : null,
+      days_off: daysOff,
+      holidays_off: holidaysOff,
+      meeting_link: meetingLink.trim() === '' ? null : meetingLink.trim(),
+    };
     try {
       await save.mutateAsync(value);
       setErrors({});
@@ -248,6 +256,19 @@ function WorkingHoursForm({ saved }: { saved: MemberAvailabilityResponse }) {
           </details>
         ) : null}
       </div>
+
+      <TextField
+        label="Meeting link (optional)"
+        type="url"
+        inputMode="url"
+        placeholder="https://zoom.us/j/1234567890"
+        value={meetingLink}
+        onChange={(e) => setMeetingLink(e.currentTarget.value)}
+        error={errors.meeting_link}
+      />
+      <p className="-mt-3 text-sm text-slate-600">
+        Your personal video room: a Zoom call booked with you uses it, in the visitor’s email and calendar file.
+      </p>
 
       <Button type="submit" disabled={save.isPending}>
         {save.isPending ? 'Saving...' : 'Save working hours'}

@@ -1,0 +1,1 @@
+ALTER TABLE "user_availability" ADD COLUMN "meeting_link" text;
