@@ -22,17 +22,12 @@ import { execute } from '../src/server/db/sql.ts';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../src/server/test/booking.ts';
 import { startCalendarServer } from '../src/server/test/calendar-server.ts';
 import { signInOverHttp, type ServerProcess } from '../src/server/test/process.ts';
-import { spread, type Spread } from './availability.ts';
+import { spread, type AvailabilityBench, type Spread } from './availability.ts';
 import { generateCalendar } from './ics-busy.ts';
 import { acquirePostgres, createFreshDatabase } from './lib/postgres.ts';
 
-export type CalendarBench = {
-  serve: (env: Record<string, string>) => Promise<ServerProcess>;
-  admin: { email: string; password: string };
-  signal: AbortSignal;
-  cleanups: (() => Promise<unknown>)[];
-  verdict: (name: string, pass: boolean, detail: string) => void;
-};
+/** What bench/run.ts lends this part: the same as for `availability`. */
+export type CalendarBench = AvailabilityBench;
 
 const TIME_ZONE = 'America/New_York';
 const PEOPLE = 5;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import type { CalendarConnection } from '#shared/schemas/calendars';
+import { calendarConnectionSchema, type CalendarConnection } from '#shared/schemas/calendars';
 /** An interval of instants (ms), as the booking's slot arithmetic takes it. */
 type Busy = { start: number; end: number };
 import type { Db } from '../client.ts';
@@ -18,17 +18,8 @@ import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.t
 /** How long a claim holds: longer than a sync may take (fetch and reading are capped well under it). */
 const CLAIM = sql`interval '2 minutes'`;
 
-const connectionRow = z.object({
-  id: z.uuid(),
-  kind: z.enum(['ics', 'caldav']),
-  label: z.string(),
-  created_at: z.string(),
-  last_synced_at: z.string().nullable(),
-  last_attempt_at: z.string().nullable(),
-  last_error: z.string().nullable(),
-  warnings: z.array(z.string()),
-  busy_count: z.number().int(),
-});
+/** A connection's row as the API answers it, less `stale` (derived from the error). */
+const connectionRow = calendarConnectionSchema.omit({ stale: true });
 
 const publicColumns = sql`c.id, c.kind, c.label, ${isoTimestamp(sql`c.created_at`)} as created_at,
   case when c.last_synced_at is null then null else ${isoTimestamp(sql`c.last_synced_at`)} end as last_synced_at,
