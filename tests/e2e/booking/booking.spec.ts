@@ -44,7 +44,16 @@ async function sendForm(page: Page, name: string, email: string, base = '') {
 async function pickTime(page: Page, nth: number, type: 'Phone call' | 'Zoom') {
   const days = page.getByRole('group', { name: 'Day', exact: true }).getByRole('radio');
   await days.nth(1).check();
-  const times = page.getByRole('group', { name: /^Time on / }).getByRole('radio');
+  // The times of that day, once they replace the first day's (a time picked from the list
+  // before it re-renders would belong to the other day, and be left unchosen).
+  const date = (await days.nth(1).getAttribute('value'))!;
+  const label = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+  const times = page.getByRole('group', { name: `Time on ${label}` }).getByRole('radio');
   await expect(times.first()).toBeVisible();
   await times.nth(nth).check();
   await page.getByRole('radio', { name: type }).check();
