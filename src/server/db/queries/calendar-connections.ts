@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { calendarConnectionSchema, type CalendarConnection } from '#shared/schemas/calendars';
 /** An interval of instants (ms), as the booking's slot arithmetic takes it. */
@@ -94,23 +94,33 @@ const claimedRow = z.object({
 });
 
 /**
- * Claims up to `limit` connections whose last attempt is at least `everySeconds` old (or that
- * were never tried), skipping those another process holds.
+ * Claims the connections `which` (a condition on calendar_connections) selects, skipping any
+ * another process holds; each claim marks the attempt. `tail`: ordering and a limit.
  */
-export async function claimDueConnections(db: Db, everySeconds: number, limit: number): Promise<ClaimedConnection[]> {
+function claim(db: Db, which: SQL, tail: SQL = sql``): Promise<ClaimedConnection[]> {
   return queryRows(
     db,
     sql`
     update calendar_connections c set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
     where c.id in (
       select id from calendar_connections
-      where (last_attempt_at is null or last_attempt_at <= now() - make_interval(secs => ${everySeconds}))
-        and (claimed_until is null or claimed_until < now())
-      order by last_attempt_at nulls first
-      limit ${limit}
+      where (${which}) and (claimed_until is null or claimed_until < now())
+      ${tail}
       for update skip locked)
     returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest`,
     claimedRow,
+  );
+}
+
+/**
+ * Claims up to `limit` connections whose last attempt is at least `everySeconds` old (or that
+ * were never tried), skipping those another process holds.
+ */
+export function claimDueConnections(db: Db, everySeconds: number, limit: number): Promise<ClaimedConnection[]> {
+  return claim(
+    db,
+    sql`last_attempt_at is null or last_attempt_at <= now() - make_interval(secs => ${everySeconds})`,
+    sql`order by last_attempt_at nulls first limit ${limit}`,
   );
 }
 
@@ -119,14 +129,7 @@ export async function claimDueConnections(db: Db, everySeconds: number, limit: n
  * another process is syncing it, undefined when there is no such connection of theirs.
  */
 export async function claimConnection(db: Db, userId: string, id: string): Promise<ClaimedConnection | 'busy' | undefined> {
-  const [row] = await queryRows(
-    db,
-    sql`
-    update calendar_connections set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
-    where id = ${id} and user_id = ${userId} and (claimed_until is null or claimed_until < now())
-    returning id, user_id, kind, label, secret, busy_digest`,
-    claimedRow,
-  );
+  const [row] = await claim(db, sql`id = ${id} and user_id = ${userId}`);
   if (row) return row;
   const exists = await queryRows(
     db,
@@ -142,18 +145,10 @@ export async function claimConnection(db: Db, userId: string, id: string): Promi
  */
 export async function claimStaleConnectionsOf(db: Db, userIds: readonly string[], olderThanSeconds: number): Promise<ClaimedConnection[]> {
   if (userIds.length === 0) return [];
-  return queryRows(
+  return claim(
     db,
-    sql`
-    update calendar_connections c set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
-    where c.id in (
-      select id from calendar_connections
-      where user_id = any(${pgArray(userIds)}::uuid[])
-        and (last_synced_at is null or last_synced_at <= now() - make_interval(secs => ${olderThanSeconds}))
-        and (claimed_until is null or claimed_until < now())
-      for update skip locked)
-    returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest`,
-    claimedRow,
+    sql`user_id = any(${pgArray(userIds)}::uuid[])
+      and (last_synced_at is null or last_synced_at <= now() - make_interval(secs => ${olderThanSeconds}))`,
   );
 }
 
