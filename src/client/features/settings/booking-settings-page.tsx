@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { BOOKABLE_TYPES, type BookableType } from '#shared/constants';
 import { FieldError } from '#client/components/ui/form-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
-import { SaveButton, SettingsFormPage, useFocusFirstInvalid } from './components/settings-form-parts.tsx';
+import { SaveButton, SwitchField, SettingsFormPage, useFocusFirstInvalid } from './components/settings-form-parts.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useBookingSettings, useSaveBookingSettings, type BookingSettingsResponse } from './api/booking-settings.ts';
 import {
@@ -86,42 +86,24 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
             All times are in the business time zone, <strong className="font-medium text-slate-900">{settings.time_zone}</strong>.
           </p>
         </div>
-        <div>
-          <label className="flex items-center gap-3 text-sm font-medium text-slate-800">
-            <input
-              type="checkbox"
-              role="switch"
-              checked={values.enabled}
-              onChange={(e) => change({ enabled: e.currentTarget.checked }, 'enabled')}
-              aria-invalid={errors.enabled ? true : undefined}
-              aria-describedby={errors.enabled ? `${id}-enabled-error` : undefined}
-              className={checkboxClass}
-            />
-            Let visitors book a call
-          </label>
-          <FieldError id={`${id}-enabled-error`} error={errors.enabled} />
-        </div>
-        <div>
-          <label className={`flex items-center gap-3 text-sm font-medium ${settings.email_on ? 'text-slate-800' : 'text-slate-500'}`}>
-            <input
-              type="checkbox"
-              role="switch"
-              checked={values.require_email_confirmation}
-              disabled={!settings.email_on}
-              onChange={(e) => change({ require_email_confirmation: e.currentTarget.checked }, 'require_email_confirmation')}
-              aria-invalid={errors.require_email_confirmation ? true : undefined}
-              aria-describedby={`${id}-confirm-help${errors.require_email_confirmation ? ` ${id}-confirm-error` : ''}`}
-              className={checkboxClass}
-            />
-            Always require email confirmation
-          </label>
-          <p id={`${id}-confirm-help`} className="mt-1 ml-7 text-sm break-words text-slate-600">
-            {settings.email_on
+        <SwitchField
+          label="Let visitors book a call"
+          checked={values.enabled}
+          onChange={(enabled) => change({ enabled }, 'enabled')}
+          error={errors.enabled}
+        />
+        <SwitchField
+          label="Always require email confirmation"
+          checked={values.require_email_confirmation}
+          disabled={!settings.email_on}
+          onChange={(on) => change({ require_email_confirmation: on }, 'require_email_confirmation')}
+          error={errors.require_email_confirmation}
+          help={
+            settings.email_on
               ? 'Each website booking waits until the visitor clicks the link we email them (within 30 minutes); the time stays open to others until then. Bookings wait like this anyway while they run unusually high.'
-              : 'Email is off on this server, so no confirmation link could be sent. Set up email (SMTP_URL) to turn this on.'}
-          </p>
-          <FieldError id={`${id}-confirm-error`} error={errors.require_email_confirmation} />
-        </div>
+              : 'Email is off on this server, so no confirmation link could be sent. Set up email (SMTP_URL) to turn this on.'
+          }
+        />
       </div>
 
       <div className={card}>
@@ -168,23 +150,12 @@ function BookingForm({ settings }: { settings: BookingSettingsResponse }) {
           </div>
           <FieldError id={`${id}-types-error`} error={errors.types} />
         </fieldset>
-        <div>
-          <label className="flex items-center gap-3 text-sm font-medium text-slate-800">
-            <input
-              type="checkbox"
-              role="switch"
-              checked={values.jitsi_links}
-              onChange={(e) => change({ jitsi_links: e.currentTarget.checked })}
-              aria-describedby={`${id}-jitsi-help`}
-              className={checkboxClass}
-            />
-            Create a Jitsi Meet link for Zoom calls
-          </label>
-          <p id={`${id}-jitsi-help`} className="mt-1 ml-7 text-sm break-words text-slate-600">
-            For a Zoom call whose host has no meeting link of their own (set on their account page), a new Jitsi Meet room (meet.jit.si)
-            becomes the call’s link, in the visitor’s email and calendar file.
-          </p>
-        </div>
+        <SwitchField
+          label="Create a Jitsi Meet link for Zoom calls"
+          checked={values.jitsi_links}
+          onChange={(jitsi_links) => change({ jitsi_links })}
+          help="For a Zoom call whose host has no meeting link of their own (set on their account page), a new Jitsi Meet room (meet.jit.si) becomes the call’s link, in the visitor’s email and calendar file."
+        />
       </div>
 
       <div className={card}>

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SettingsNav } from '../settings-nav.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { FieldError } from '#client/components/ui/form-field.tsx';
 
 /**
  * A Settings page that edits one saved thing: the Settings navigation, then a spinner while it
@@ -52,5 +53,51 @@ export function SaveButton({ saving }: { saving: boolean }) {
     <Button type="submit" disabled={saving}>
       {saving ? 'Saving...' : 'Save'}
     </Button>
+  );
+}
+
+/**
+ * An on/off setting: a checkbox with the switch role, its label, a line of help under it and
+ * its error, each tied to the switch for screen readers.
+ */
+export function SwitchField({
+  label,
+  checked,
+  onChange,
+  help,
+  error,
+  disabled = false,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  help?: ReactNode;
+  error?: string | undefined;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const described = [help ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div>
+      <label className={`flex items-center gap-3 text-sm font-medium ${disabled ? 'text-slate-500' : 'text-slate-800'}`}>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          disabled={disabled}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described || undefined}
+          className="size-4 rounded border-slate-300"
+        />
+        {label}
+      </label>
+      {help ? (
+        <p id={`${id}-help`} className="mt-1 ml-7 text-sm break-words text-slate-600">
+          {help}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
   );
 }

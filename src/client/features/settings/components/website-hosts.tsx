@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { BookingSettings } from '#shared/schemas/booking';
 import { FieldError } from '#client/components/ui/form-field.tsx';
 import { useAdmins } from '#client/lib/admins.ts';
+import { SwitchField } from './settings-form-parts.tsx';
 
 type Value = Pick<BookingSettings, 'website_hosts' | 'website_host_ids' | 'visitors_choose_host'>;
 
@@ -77,22 +78,12 @@ export function WebsiteHosts({
           <FieldError id={`${id}-error`} error={error} />
         </fieldset>
       ) : null}
-      <div>
-        <label className="flex items-center gap-3 text-sm font-medium text-slate-800">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={value.visitors_choose_host}
-            onChange={(e) => onChange({ visitors_choose_host: e.currentTarget.checked })}
-            aria-describedby={`${id}-choose-help`}
-            className="size-4 rounded border-slate-300"
-          />
-          Visitors may choose who their call is with
-        </label>
-        <p id={`${id}-choose-help`} className="mt-1 ml-7 text-sm text-slate-600">
-          The booking page lists these people by name; “Any available” stays the default.
-        </p>
-      </div>
+      <SwitchField
+        label="Visitors may choose who their call is with"
+        checked={value.visitors_choose_host}
+        onChange={(visitors_choose_host) => onChange({ visitors_choose_host })}
+        help="The booking page lists these people by name; “Any available” stays the default."
+      />
     </div>
   );
 }
