@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './src/server/test/sequencer.ts';
 // The API suite runs on in-memory PGlite, and again on a real PostgreSQL server when
 // TEST_DATABASE_URL is set (CI sets it and must not skip that leg).
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -18,6 +19,8 @@ export default defineConfig({
   test: {
     // PGlite instances are heavy (~300 MiB each): two workers on a 2-core machine.
     maxWorkers: 2,
+    // Longest files first (those that start processes, on a clean checkout): see the file.
+    sequence: { sequencer: LongestFirst },
     // In CI a JSON report too: .ci/run prints its failures again at the very end (scripts/vitest-failures.mjs).
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'artifacts/vitest-report.json' }]] : ['default'],
     globalSetup: ['./src/server/test/global-setup.ts'],

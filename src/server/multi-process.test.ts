@@ -20,7 +20,7 @@ import { createPostgresDatabaseUrl, withPgClient } from './test/database.ts';
 const serverUrl = process.env.TEST_DATABASE_URL;
 const hasCaddy = spawnSync('sh', ['-c', 'command -v caddy']).status === 0;
 const ready = Boolean(serverUrl) && existsSync(BUILT_SERVER) && (hasCaddy || process.env.CI === 'true');
-const SECONDS = Number(process.env.MULTI_PROCESS_SECONDS ?? 60);
+const SECONDS = Number(process.env.MULTI_PROCESS_SECONDS ?? 30);
 const ADMIN = { email: 'cluster-admin@example.com', password: 'cluster-admin-password' };
 const LEAD_LIMIT = 3;
 const EVENT_LIMIT = 20;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, fromTheSite, signInAsAdmin, test } from '../fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
+import { seriousViolations } from '../axe.ts';
 
 const DELETE_CONFIRMATION = 'Are you sure you want to delete this appointment? This action cannot be undone.';
 
@@ -30,13 +30,6 @@ async function createAppointment(page: Page, input: AppointmentInput): Promise<{
   const res = await page.request.post('/api/appointments', { data: { type: 'Call', notes: '', ...input }, headers: fromTheSite() });
   expect(res.status()).toBe(201);
   return (await res.json()) as { id: string };
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 const dayCell = (page: Page, date: string) => page.locator(`td[data-date="${date}"]`);
@@ -496,7 +489,7 @@ test.describe('appointments', () => {
     await expect(page.locator('td[aria-current="date"]')).toHaveCount(1);
   });
 
-  test('axe finds no serious or critical violations in the Month, Week and Agenda, the list and the open lead picker', async ({ page }) => {
+  test('axe finds no serious or critical violations in the Month, Week and Agenda', async ({ page }) => {
     await signInAsAdmin(page);
     const lead = await createLead(page, 'Axe Lead');
     for (const time of ['08:00', '09:00', '10:00', '11:00'])
@@ -510,9 +503,16 @@ test.describe('appointments', () => {
       await expect(page.locator('li[data-date="2101-11-05"]').getByRole('button')).toHaveCount(4);
       expect(await seriousViolations(page)).toEqual([]);
     }
+  });
 
+  // Its own test: four axe scans and a picker in one test ran past the time limit on a busy machine.
+  test('axe finds no serious or critical violations in the list and the open lead picker', async ({ page }) => {
+    await signInAsAdmin(page);
+    const lead = await createLead(page, 'Axe Picker Lead');
+    for (const time of ['08:00', '09:00']) await createAppointment(page, { lead_id: lead.id, date: '2101-12-14', time, type: 'Call' });
+    await page.goto('/dashboard/appointments?month=2101-12');
     await page.getByRole('button', { name: 'List', exact: true }).click();
-    await expect(page.locator('tbody tr')).toHaveCount(4);
+    await expect(page.locator('tbody tr')).toHaveCount(2);
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { E2E_ADMIN, expect, test } from '../fixtures.ts';
+import { seriousViolations } from '../axe.ts';
 
 /*
  * Importing leads from a CSV file in the browser, at desktop size and on a 360 px phone:
@@ -9,13 +8,6 @@ import { E2E_ADMIN, expect, test } from '../fixtures.ts';
  */
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, mobile: { width: 360, height: 740 } } as const;
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 const csv = (tag: string, badEmail: boolean) =>
   [

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_ADMIN, expect, postPublicLead, signInAsAdmin, test } from '../fixtures.ts';
+import { seriousViolations } from '../axe.ts';
 
 /*
  * The lead page, from a visitor's form to an admin working the lead: the notification in the
@@ -24,13 +24,6 @@ const INJECTED = 'img[src="x"], [onerror], script:not([src]):not([type="applicat
 async function hasWorkspaceApi(api: APIRequestContext): Promise<boolean> {
   const paths = ((await (await api.get('/api/openapi.json')).json()) as { paths: Record<string, unknown> }).paths;
   return ['/api/leads/{id}/timeline', '/api/leads/{id}/notes', '/api/admins'].every((p) => p in paths);
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

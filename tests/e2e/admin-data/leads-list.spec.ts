@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN, expect, fromTheSite, test } from '../fixtures.ts';
+import { seriousViolations } from '../axe.ts';
 
 /*
  * The Leads Manager's list: owner and date filters, sorting, selection and bulk actions, export
@@ -37,13 +37,6 @@ function businessDays() {
   const day = (at: Date) =>
     new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
   return { today: day(new Date()), yesterday: day(new Date(Date.now() - 24 * 3600_000)) };
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 const rowNames = (page: Page) => page.getByRole('table').locator('tbody th[scope="row"] a').allTextContents();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN, expect, fromTheSite, test } from '../fixtures.ts';
+import { seriousViolations } from '../axe.ts';
 
 // The e2e server is started with this admin (playwright.config.ts). Tests share one server,
 // so each one makes leads with its own tag and filters by it.
@@ -29,13 +29,6 @@ async function addLead(page: Page, fields: Partial<Lead> & { full_name: string }
   });
   expect(res.status()).toBe(201);
   return (await res.json()) as Lead;
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 const leadsTable = (page: Page) => page.getByRole('table');

@@ -1,18 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { DASHBOARD_STATES, expect, MOBILE_LEAD_FILTERS, MOBILE_SIDEBAR, PUBLIC_STATES, signIn, test, VIEWPORTS } from '../showcase.ts';
+import { seriousViolations } from '../axe.ts';
 
 /*
  * axe on every page and open modal, dropdown and menu, with seeded data, at desktop size and
  * on a 360 px phone. The pages run on a server of their own (./showcase.ts).
  */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
 test.use({ timezoneId: 'UTC' });
 
 for (const [viewport, size] of Object.entries(VIEWPORTS)) {
