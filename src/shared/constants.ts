@@ -191,6 +191,7 @@ export const AUDIT_ACTIONS = {
   working_hours_changed: 'Changed working hours',
   calendar_connected: 'Connected a calendar',
   calendar_disconnected: 'Removed a calendar',
+  calendar_choice_changed: 'Chose the calendars of a CalDAV account',
   two_factor_enabled: 'Turned on two-factor',
   two_factor_disabled: 'Turned off two-factor',
   recovery_codes_regenerated: 'New recovery codes',

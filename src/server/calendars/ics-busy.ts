@@ -32,6 +32,8 @@ export type IcsBusyOptions = {
   defaultTimeZone: string;
   /** Instances placed at most, across the whole calendar (default 50,000). */
   maxInstances?: number;
+  /** Events left out by UID: the booked calls this product wrote into the calendar itself. */
+  skipUids?: readonly string[];
 };
 
 /** Sorted by start, overlapping and touching intervals merged, each clipped to the window. */
@@ -64,7 +66,8 @@ export function busyFromIcs(text: string, window: Busy, options: IcsBusyOptions)
   // ical.js reads a file's zones up to some years after the latest it is asked about (fileClock).
   const lastYear = Math.max(new Date(window.end).getUTCFullYear(), new Date().getUTCFullYear()) + 1;
   const context: ZoneContext = { firm, firmName, lastYear, ianaClocks: new Map([[firmName, firm]]), warn };
-  const events = readEvents(text, context, window.end > window.start);
+  const skip = new Set(options.skipUids ?? []);
+  const events = readEvents(text, context, window.end > window.start).filter((e) => !e.uid || !skip.has(e.uid));
   if (!(window.end > window.start)) return { busy: [], warnings };
 
   const out: Busy[] = [];

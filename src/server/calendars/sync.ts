@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Busy } from '../booking/availability.ts';
 import type { Db } from '../db/client.ts';
 import { getBookingSettings } from '../db/queries/bookings.ts';
+import { getWebsiteContent } from '../db/queries/website.ts';
 import {
   claimDueConnections,
   claimStaleConnectionsOf,
@@ -16,6 +16,8 @@ import { loadCredentialsVault, type CredentialsVault } from '../lib/credentials.
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
 import { IcsError, readIcsBusy } from './read-ics.ts';
+import { readCalDavBusy } from './caldav-account.ts';
+import { type CalendarRead, CalendarReadError, digestOf, READ_TIMEOUT_MS } from './calendar-read.ts';
 
 /**
  * Reading people's outside calendars into busy times (calendar_busy). A connection is read
@@ -30,8 +32,6 @@ export const BEFORE_BOOKING_SECONDS = 60;
 /** A calendar's text: Google's busiest feeds are a few MB. */
 const MAX_CALENDAR_BYTES = 10 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 15_000;
-/** Reading a calendar, in its worker: a 2,000-event feed takes well under a second; 10 MB of events, about ten. */
-const READ_TIMEOUT_MS = 30_000;
 /** Busy times are kept from a week back (the calendar page's current week) to the booking window's end. */
 const KEEP_BEHIND_MS = 7 * 86_400_000;
 const KEEP_AHEAD_EXTRA_DAYS = 2;
@@ -45,6 +45,10 @@ export type CalendarAccess = {
   logger?: Logger;
   /** Tests answer name lookups themselves, so nothing leaves the machine. */
   lookupAddresses?: (name: string) => Promise<string[]>;
+  /** The host part of the UIDs of booked calls (the invitation emails' own), for their copies in hosts' calendars. */
+  uidDomain: string;
+  /** The firm's name as the website shows it now, for the copies' PRODID. */
+  siteName: () => Promise<string>;
 };
 
 const vaults = new WeakMap<Config, CredentialsVault>();
@@ -56,16 +60,18 @@ export function calendarAccess(db: Db, config: Config, logger?: Logger): Calenda
     vault = loadCredentialsVault(config);
     vaults.set(config, vault);
   }
-  return { db, vault, timeZone: config.businessTimeZone, allowHosts: config.outboundAllowHosts, ...(logger && { logger }) };
+  return {
+    db,
+    vault,
+    timeZone: config.businessTimeZone,
+    allowHosts: config.outboundAllowHosts,
+    uidDomain: config.mail.domain,
+    siteName: async () => (await getWebsiteContent(db, config.site)).content.site_name,
+    ...(logger && { logger }),
+  };
 }
 
-/** Why a calendar could not be read, in words for its owner. */
-export class CalendarReadError extends Error {
-  override readonly name = 'CalendarReadError';
-}
-
-/** What one read of a calendar found. */
-export type CalendarRead = { busy: Busy[]; warnings: string[]; digest: string };
+export { CalendarReadError, type CalendarRead };
 
 /** The window of busy times kept, from `now`. */
 export function keptWindow(now: number, horizonDays: number): Busy {
@@ -106,11 +112,6 @@ function statusMessage(status: number, host: string): string {
   return `${host} answered HTTP ${status} instead of a calendar.`;
 }
 
-const digestOf = (busy: readonly Busy[]) =>
-  createHash('sha256')
-    .update(busy.map((b) => `${b.start}-${b.end}`).join(','))
-    .digest('base64url');
-
 /** The URL a claimed iCal connection reads (its sealed secret opened). */
 function linkOf(access: CalendarAccess, c: ClaimedConnection): string {
   if (!access.vault.available) throw new CalendarReadError(access.vault.reason);
@@ -123,8 +124,8 @@ function linkOf(access: CalendarAccess, c: ClaimedConnection): string {
 export async function syncClaimed(access: CalendarAccess, c: ClaimedConnection, horizonDays?: number): Promise<boolean> {
   const horizon = horizonDays ?? (await getBookingSettings(access.db)).horizon_days;
   try {
-    if (c.kind !== 'ics') throw new CalendarReadError('CalDAV accounts cannot be read by this version.');
-    const read = await readIcsLink(access, linkOf(access, c), keptWindow(Date.now(), horizon));
+    const window = keptWindow(Date.now(), horizon);
+    const read = c.kind === 'ics' ? await readIcsLink(access, linkOf(access, c), window) : await readCalDavBusy(access, c, window);
     await storeSyncSuccess(access.db, c, read);
     return true;
   } catch (error) {

@@ -508,6 +508,38 @@ export const calendarBusy = pgTable(
   ],
 );
 
+/**
+ * Booked calls copied into their host's CalDAV calendar (the connection's write calendar): the
+ * state wanted (`version`, one more at every change of the appointment that the copy shows)
+ * against the state written (`written_version`, and where: `event_url`). A writer claims a row
+ * whose two versions differ, writes the appointment as it is then (or removes the copy), and
+ * records the version it wrote; a killed writer's claim lapses and the row is written again,
+ * to the same resource. No foreign key to appointments: a deleted one's copy must still go.
+ */
+export const calendarWrites = pgTable(
+  'calendar_writes',
+  {
+    appointment_id: uuid('appointment_id').notNull(),
+    connection_id: uuid('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    // Set at the first write and kept: the resource's name comes from it.
+    uid: text('uid'),
+    event_url: text('event_url'),
+    version: integer('version').notNull().default(1),
+    written_version: integer('written_version').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    last_error: text('last_error'),
+    claimed_until: timestamp('claimed_until', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.appointment_id, t.connection_id] }),
+    index('calendar_writes_due_idx').on(t.next_attempt_at).where(sql`${t.version} <> ${t.written_version}`),
+    index('calendar_writes_connection_idx').on(t.connection_id),
+  ],
+);
+
 /** The one row of the website's words (the shared WebsiteContent, as JSON); absent = the defaults. */
 export const websiteSettings = pgTable(
   'website_settings',

@@ -15,6 +15,7 @@ import { notifyDueFollowUps } from '../db/queries/follow-ups.ts';
 import { deleteOldPublicMailSpends, queueMailOf } from '../db/queries/emails.ts';
 import { queueWeeklyReports } from '../db/queries/weekly-report.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { writeDueCopies } from '../calendars/calendar-copies.ts';
 import { calendarAccess, syncDueCalendars } from '../calendars/sync.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
@@ -98,6 +99,15 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       run: onceAtATime(async () => {
         const read = await syncDueCalendars(calendarAccess(database.db, config, logger));
         if (read > 0) logger.debug({ event: 'calendars_synced', calendars: read }, 'synced outside calendars');
+      }),
+    },
+    {
+      // Booked calls to copy into their hosts' CalDAV calendars (queued by the appointments' triggers), each by one process.
+      name: 'calendar copies',
+      everyMs: 5_000,
+      run: onceAtATime(async () => {
+        const written = await writeDueCopies(calendarAccess(database.db, config, logger));
+        if (written > 0) logger.debug({ event: 'calendar_copies_written', copies: written }, 'wrote booked calls to calendars');
       }),
     },
     // Every counter whose window has ended, so rate_limits holds only live windows.

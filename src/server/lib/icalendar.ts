@@ -12,6 +12,8 @@ export type CalendarAppointment = {
   type: string;
   notes: string | null;
   duration_minutes: number;
+  /** The call's video link or place, when it has one. */
+  location?: string | null;
   lead: { full_name: string; email: string; phone: string } | null;
   /** Booked through a repeat form's link: who typed that form (the event names them). */
   booked_as?: { full_name: string; phone: string | null } | null;
@@ -83,6 +85,7 @@ function event(a: CalendarAppointment, uidDomain: string, now: Date): string[] {
     `DURATION:PT${a.duration_minutes}M`,
     `SUMMARY:${escapeText(`${a.type} with ${who}`)}`,
     ...(details ? [`DESCRIPTION:${escapeText(details)}`] : []),
+    ...(a.location ? [`LOCATION:${escapeText(a.location)}`] : []),
     'END:VEVENT',
   ];
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   CALENDARS_PER_PERSON,
+  calendarChoiceSchema,
   calendarConnectionCreateSchema,
   calendarConnectionListSchema,
   calendarConnectionParamsSchema,
@@ -21,12 +22,16 @@ import { getBookingSettings } from '../db/queries/bookings.ts';
 import {
   claimConnection,
   deleteConnection,
+  getCalendarChoice,
   getConnection,
   insertConnection,
   listConnections,
   readOutsideBusy,
+  saveCalendarChoice,
   storeSyncSuccess,
 } from '../db/queries/calendar-connections.ts';
+import { requeueConnection } from '../db/queries/calendar-writes.ts';
+import { calDavLabel, findCalendars } from '../calendars/caldav-account.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
@@ -47,17 +52,27 @@ const connectRoute = createAdminRoute({
   method: 'post',
   path: '/api/account/calendars',
   tags: ['account'],
-  summary: 'Connect a calendar: its busy times count against your open times (read once now, then every 5 minutes)',
+  summary:
+    'Connect a calendar (an iCal link, or a CalDAV account with an app password): its busy times count against your open times (read once now, then every 5 minutes)',
   request: { body: { required: true, ...jsonContent(calendarConnectionCreateSchema, 'The calendar to connect') } },
   responses: {
     201: connectionAnswer,
     ...errorResponses({
       400: 'Invalid input',
       409: 'Too many calendars',
-      422: 'The calendar could not be read',
+      422: 'The calendar could not be read, or the account reached',
       503: 'No credentials key',
     }),
   },
+});
+
+const chooseRoute = createAdminRoute({
+  method: 'patch',
+  path: '/api/account/calendars/{id}',
+  tags: ['account'],
+  summary: 'A CalDAV account: which of its calendars count as busy, and which receives booked calls (null: none)',
+  request: { ...params, body: { required: true, ...jsonContent(calendarChoiceSchema, 'The choice') } },
+  responses: { 200: connectionAnswer, ...errorResponses({ 400: 'Invalid input', 404: 'No such CalDAV account' }) },
 });
 
 const removeRoute = createAdminRoute({
@@ -100,6 +115,16 @@ export function labelOf(url: string): string {
   return host;
 }
 
+/** `read`'s answer, or a 422 "`what`: why" when the calendar or account said no. */
+async function orUnprocessable<T>(what: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof CalendarReadError) throw new AppError('unprocessable', `${what}: ${error.message}`);
+    throw error;
+  }
+}
+
 function accessOf(c: Context<AppEnv>) {
   const { config, logger } = c.get('deps');
   return calendarAccess(c.get('db'), config, logger);
@@ -125,27 +150,75 @@ export const calendarRoutes = createRouter()
     const db = c.get('db');
     const user = c.get('user');
     const settings = await getBookingSettings(db);
-    // Read once before saving, so a wrong link is said now rather than at the next sync.
-    let read;
-    try {
-      read = await readIcsLink(access, body.url, keptWindow(Date.now(), settings.horizon_days));
-    } catch (error) {
-      if (error instanceof CalendarReadError) throw new AppError('unprocessable', `That calendar could not be read: ${error.message}`);
-      throw error;
-    }
     const id = randomUUID();
-    const label = labelOf(body.url);
-    const saved = await insertConnection(
-      db,
-      { id, userId: user.id, kind: 'ics', label, secret: vault.seal(JSON.stringify({ url: body.url }), calendarSecretContext(id)) },
-      CALENDARS_PER_PERSON,
-    );
-    if (!saved) throw new AppError('conflict', `You can connect at most ${CALENDARS_PER_PERSON} calendars. Remove one first.`);
-    await storeSyncSuccess(db, { id, user_id: user.id, busy_digest: null }, read);
+    const tooMany = () => new AppError('conflict', `You can connect at most ${CALENDARS_PER_PERSON} calendars. Remove one first.`);
+    let label: string;
+    if (body.kind === 'ics') {
+      // Read once before saving, so a wrong link is said now rather than at the next sync.
+      const read = await orUnprocessable('That calendar could not be read', () =>
+        readIcsLink(access, body.url, keptWindow(Date.now(), settings.horizon_days)),
+      );
+      label = labelOf(body.url);
+      const secret = vault.seal(JSON.stringify({ url: body.url }), calendarSecretContext(id));
+      if (!(await insertConnection(db, { id, userId: user.id, kind: 'ics', label, secret }, CALENDARS_PER_PERSON))) throw tooMany();
+      await storeSyncSuccess(db, { id, user_id: user.id, busy_digest: null }, read);
+    } else {
+      // Signed in and listed before saving: a wrong password or address is said now.
+      const account = { url: body.url, username: body.username, password: body.password };
+      const calendars = await orUnprocessable('That account could not be reached', () => findCalendars(access, account));
+      label = calDavLabel(account);
+      const secret = vault.seal(JSON.stringify(account), calendarSecretContext(id));
+      if (!(await insertConnection(db, { id, userId: user.id, kind: 'caldav', label, secret, calendars }, CALENDARS_PER_PERSON)))
+        throw tooMany();
+      // Every calendar counts as busy until the person chooses: read them now (the claim is the insert's).
+      await syncClaimed(access, {
+        id,
+        user_id: user.id,
+        kind: 'caldav',
+        label,
+        secret,
+        busy_digest: null,
+        busy_calendars: calendars.map((cal) => cal.url),
+      });
+    }
     await recordAudit(db, actorOf(c), { action: 'calendar_connected', targetType: 'account', targetId: user.id, details: { label } });
     const made = await getConnection(db, user.id, id);
     if (!made) throw noSuchCalendar(); // removed meanwhile by another tab
     return c.json(made, 201);
+  })
+  .openapi(chooseRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const choice = c.req.valid('json');
+    const db = c.get('db');
+    const user = c.get('user');
+    const before = await getCalendarChoice(db, user.id, id);
+    if (!before) throw new AppError('not_found', 'CalDAV account not found.');
+    const known = new Map(before.calendars.map((cal) => [cal.url, cal]));
+    const busy = [...new Set(choice.busy_calendars)];
+    if (busy.some((url) => !known.has(url))) throw new AppError('validation_failed', 'Choose busy calendars from this account’s list.');
+    if (choice.write_calendar !== null && !known.get(choice.write_calendar)?.can_write)
+      throw new AppError('validation_failed', 'Booked calls can go only to one of this account’s calendars that you can write to.');
+    if (!(await saveCalendarChoice(db, user.id, id, { busy_calendars: busy, write_calendar: choice.write_calendar })))
+      throw new AppError('not_found', 'CalDAV account not found.');
+    if (choice.write_calendar !== before.write_calendar) {
+      const today = zonedParts(Date.now(), c.get('deps').config.businessTimeZone).date;
+      await requeueConnection(db, id, today);
+    }
+    await recordAudit(db, actorOf(c), {
+      action: 'calendar_choice_changed',
+      targetType: 'account',
+      targetId: user.id,
+      details: { busy: busy.length, writes: choice.write_calendar !== null },
+    });
+    // Another choice of busy calendars is read now (unless a sync holds it: then at the next).
+    const sameBusy = busy.length === before.busy_calendars.length && busy.every((url) => before.busy_calendars.includes(url));
+    if (!sameBusy) {
+      const claimed = await claimConnection(db, user.id, id);
+      if (claimed && claimed !== 'busy') await syncClaimed(accessOf(c), claimed);
+    }
+    const now = await getConnection(db, user.id, id);
+    if (!now) throw noSuchCalendar();
+    return c.json(now, 200);
   })
   .openapi(removeRoute, async (c) => {
     const { id } = c.req.valid('param');

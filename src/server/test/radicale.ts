@@ -25,6 +25,8 @@ export type Radicale = {
   makeCalendar: (user: string, name: string, options?: { displayName?: string; color?: string; components?: string[] }) => Promise<string>;
   /** Stores `ics` as the event resource `<uid>.ics` of the calendar, as another client would. */
   putRawEvent: (user: string, calendar: string, uid: string, ics: string) => Promise<void>;
+  /** The whole calendar collection of `user` as one iCalendar text (Radicale answers a GET on a collection so). */
+  readCalendar: (user: string, calendar: string) => Promise<string>;
   output: () => string;
   stop: () => Promise<void>;
 };
@@ -82,17 +84,18 @@ async function startOnce(dir: string, users: RadicaleUser[]): Promise<Radicale> 
     if (!found) throw new Error(`No Radicale user ${user}`);
     return found.password;
   };
-  const request = async (user: string, pathname: string, init: { method: string; contentType: string; body: string }) => {
+  const request = async (user: string, pathname: string, init: { method: string; contentType?: string; body?: string }) => {
     const res = await fetch(new URL(pathname, url), {
       method: init.method,
       headers: {
         authorization: `Basic ${Buffer.from(`${user}:${passwordOf(user)}`).toString('base64')}`,
-        'content-type': init.contentType,
+        ...(init.contentType && { 'content-type': init.contentType }),
       },
-      body: init.body,
+      ...(init.body !== undefined && { body: init.body }),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`${init.method} ${pathname}: ${res.status} ${text}`);
+    return text;
   };
   const radicale: Radicale = {
     url,
@@ -116,6 +119,7 @@ async function startOnce(dir: string, users: RadicaleUser[]): Promise<Radicale> 
       const pathname = `/${encodeURIComponent(user)}/${encodeURIComponent(calendar)}/${encodeURIComponent(uid)}.ics`;
       await request(user, pathname, { method: 'PUT', contentType: 'text/calendar; charset=utf-8', body: ics });
     },
+    readCalendar: (user, calendar) => request(user, `/${encodeURIComponent(user)}/${encodeURIComponent(calendar)}/`, { method: 'GET' }),
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {

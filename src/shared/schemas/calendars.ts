@@ -17,9 +17,20 @@ export function isCalendarLink(value: string): boolean {
   }
 }
 
+/** A CalDAV server's address: https or http with a host, no credentials in it (they have fields of their own). */
+export function isCalDavAddress(value: string): boolean {
+  return isCalendarLink(value) && !value.trim().toLowerCase().startsWith('webcal:');
+}
+
+/** The longest username or app password kept. */
+export const CALDAV_FIELD_MAX = 500;
+
 /**
  * Connecting a calendar. `ics`: a calendar's iCal link (Google's "secret address in iCal
  * format", Outlook's published ICS link, iCloud's public calendar), read for busy times only.
+ * `caldav`: an account on a CalDAV server (iCloud, Fastmail, Nextcloud, Zoho…) with an app
+ * password; its calendars are listed, all count as busy until chosen otherwise, and none
+ * receives booked calls until one is chosen.
  */
 export const calendarConnectionCreateSchema = z
   .discriminatedUnion(
@@ -33,6 +44,24 @@ export const calendarConnectionCreateSchema = z
           .min(1, 'Paste the calendar’s iCal link')
           .max(CALENDAR_URL_MAX, `A calendar link is at most ${CALENDAR_URL_MAX} characters`)
           .refine(isCalendarLink, 'Paste a link that starts with https://, http:// or webcal://'),
+      }),
+      z.object({
+        kind: z.literal('caldav'),
+        url: z
+          .string({ error: 'Enter the CalDAV server’s address' })
+          .trim()
+          .min(1, 'Enter the CalDAV server’s address')
+          .max(CALENDAR_URL_MAX, `A server address is at most ${CALENDAR_URL_MAX} characters`)
+          .refine(isCalDavAddress, 'Enter an address that starts with https:// or http://'),
+        username: z
+          .string({ error: 'Enter the username' })
+          .trim()
+          .min(1, 'Enter the username')
+          .max(CALDAV_FIELD_MAX, `At most ${CALDAV_FIELD_MAX} characters`),
+        password: z
+          .string({ error: 'Enter the app password' })
+          .min(1, 'Enter the app password')
+          .max(CALDAV_FIELD_MAX, `At most ${CALDAV_FIELD_MAX} characters`),
       }),
     ],
     { error: 'Choose the kind of calendar' },
@@ -58,6 +87,15 @@ export const calendarConnectionSchema = z
     warnings: z.array(z.string()),
     /** Busy times held from now on. */
     busy_count: z.number().int(),
+    /** CalDAV: the account's calendars (none for an iCal link). */
+    calendars: z.array(z.object({ url: z.string(), name: z.string(), can_write: z.boolean() })),
+    /** CalDAV: the calendars whose events count as busy. */
+    busy_calendars: z.array(z.string()),
+    /** CalDAV: the calendar booked calls are written to; null: none. */
+    write_calendar: z.string().nullable(),
+    /** Booked calls not yet in the write calendar because writing failed, and the last reason. */
+    unwritten: z.number().int(),
+    write_error: z.string().nullable(),
   })
   .meta({ id: 'CalendarConnection' });
 export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
@@ -66,6 +104,15 @@ export const calendarConnectionListSchema = z
   .object({ connections: z.array(calendarConnectionSchema), credentials_ready: z.boolean(), credentials_reason: z.string().nullable() })
   .meta({ id: 'CalendarConnectionList' });
 export type CalendarConnectionList = z.infer<typeof calendarConnectionListSchema>;
+
+/** A CalDAV account's choice: which calendars count as busy, and which receives booked calls (null: none). */
+export const calendarChoiceSchema = z
+  .object({
+    busy_calendars: z.array(z.string().max(CALENDAR_URL_MAX), { error: 'Choose the calendars that count as busy' }).max(100),
+    write_calendar: z.string().max(CALENDAR_URL_MAX).nullable(),
+  })
+  .meta({ id: 'CalendarChoice' });
+export type CalendarChoice = z.infer<typeof calendarChoiceSchema>;
 
 export const calendarConnectionParamsSchema = z.object({ id: z.uuid({ error: 'Invalid calendar id' }) });
 

@@ -25,7 +25,11 @@ const publicColumns = sql`c.id, c.kind, c.label, ${isoTimestamp(sql`c.created_at
   case when c.last_synced_at is null then null else ${isoTimestamp(sql`c.last_synced_at`)} end as last_synced_at,
   case when c.last_attempt_at is null then null else ${isoTimestamp(sql`c.last_attempt_at`)} end as last_attempt_at,
   c.last_error, c.warnings,
-  (select count(*)::int from calendar_busy b where b.connection_id = c.id and b.ends_at > now()) as busy_count`;
+  (select count(*)::int from calendar_busy b where b.connection_id = c.id and b.ends_at > now()) as busy_count,
+  c.calendars, c.busy_calendars, c.write_calendar,
+  (select count(*)::int from calendar_writes w where w.connection_id = c.id and w.version <> w.written_version and w.attempts > 0) as unwritten,
+  (select w.last_error from calendar_writes w where w.connection_id = c.id and w.version <> w.written_version and w.last_error is not null
+   order by w.next_attempt_at desc limit 1) as write_error`;
 
 const toConnection = (row: z.infer<typeof connectionRow>): CalendarConnection => ({ ...row, stale: row.last_error !== null });
 
@@ -48,7 +52,18 @@ export async function getConnection(db: Db, userId: string, id: string): Promise
   return row && toConnection(row);
 }
 
-export type NewConnection = { id: string; userId: string; kind: 'ics'; label: string; secret: string };
+/** A CalDAV account's calendar as kept: where it is, its name, whether we may write to it. */
+export type StoredCalendar = { url: string; name: string; can_write: boolean };
+
+export type NewConnection = {
+  id: string;
+  userId: string;
+  kind: 'ics' | 'caldav';
+  label: string;
+  secret: string;
+  /** CalDAV: the account's calendars; all count as busy at first. */
+  calendars?: StoredCalendar[];
+};
 
 /** Adds a connection unless the person already has `max`; false then. */
 export async function insertConnection(db: Db, c: NewConnection, max: number): Promise<boolean> {
@@ -63,8 +78,9 @@ export async function insertConnection(db: Db, c: NewConnection, max: number): P
     if (n >= max) return false;
     await execute(
       tx,
-      sql`insert into calendar_connections (id, user_id, kind, label, secret, claimed_until, last_attempt_at)
-        values (${c.id}, ${c.userId}, ${c.kind}, ${c.label}, ${c.secret}, now() + ${CLAIM}, now())`,
+      sql`insert into calendar_connections (id, user_id, kind, label, secret, calendars, busy_calendars, claimed_until, last_attempt_at)
+        values (${c.id}, ${c.userId}, ${c.kind}, ${c.label}, ${c.secret}, ${JSON.stringify(c.calendars ?? [])}::jsonb,
+          ${JSON.stringify((c.calendars ?? []).map((cal) => cal.url))}::jsonb, now() + ${CLAIM}, now())`,
     );
     return true;
   });
@@ -83,6 +99,8 @@ export type ClaimedConnection = {
   label: string;
   secret: string;
   busy_digest: string | null;
+  /** CalDAV: the calendars read for busy times. */
+  busy_calendars: string[];
 };
 const claimedRow = z.object({
   id: z.uuid(),
@@ -91,6 +109,7 @@ const claimedRow = z.object({
   label: z.string(),
   secret: z.string(),
   busy_digest: z.string().nullable(),
+  busy_calendars: z.array(z.string()),
 });
 
 /**
@@ -107,7 +126,7 @@ function claim(db: Db, which: SQL, tail: SQL = sql``): Promise<ClaimedConnection
       where (${which}) and (claimed_until is null or claimed_until < now())
       ${tail}
       for update skip locked)
-    returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest`,
+    returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest, c.busy_calendars`,
     claimedRow,
   );
 }
@@ -221,5 +240,64 @@ export async function readOutsideBusy(db: Db, userId: string, from: number, to: 
     where user_id = ${userId} and ends_at > to_timestamp(${from / 1000}) and starts_at < to_timestamp(${to / 1000})
     order by starts_at`,
     z.object({ start: z.number(), end: z.number() }),
+  );
+}
+
+/** What writing to a connection takes: its owner, its sealed secret and its write calendar. */
+export type WriteTarget = { id: string; user_id: string; kind: 'ics' | 'caldav'; label: string; secret: string; write_calendar: string | null };
+
+export async function getWriteTarget(db: Db, id: string): Promise<WriteTarget | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select id, user_id, kind, label, secret, write_calendar from calendar_connections where id = ${id}`,
+    z.object({
+      id: z.uuid(),
+      user_id: z.uuid(),
+      kind: z.enum(['ics', 'caldav']),
+      label: z.string(),
+      secret: z.string(),
+      write_calendar: z.string().nullable(),
+    }),
+  );
+  return row;
+}
+
+/** A CalDAV connection's calendars as kept, with its choice; undefined when it is not `userId`'s CalDAV connection. */
+export async function getCalendarChoice(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ calendars: StoredCalendar[]; busy_calendars: string[]; write_calendar: string | null } | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select calendars, busy_calendars, write_calendar from calendar_connections where id = ${id} and user_id = ${userId} and kind = 'caldav'`,
+    z.object({
+      calendars: z.array(z.object({ url: z.string(), name: z.string(), can_write: z.boolean() })),
+      busy_calendars: z.array(z.string()),
+      write_calendar: z.string().nullable(),
+    }),
+  );
+  return row;
+}
+
+/**
+ * Saves a CalDAV connection's choice. New busy calendars make its next sync due at once (its
+ * busy times are read again); false when the connection is gone.
+ */
+export async function saveCalendarChoice(
+  db: Db,
+  userId: string,
+  id: string,
+  choice: { busy_calendars: string[]; write_calendar: string | null },
+): Promise<boolean> {
+  return (
+    (await execute(
+      db,
+      sql`update calendar_connections set busy_calendars = ${JSON.stringify(choice.busy_calendars)}::jsonb,
+        write_calendar = ${choice.write_calendar},
+        busy_digest = case when busy_calendars = ${JSON.stringify(choice.busy_calendars)}::jsonb then busy_digest end,
+        last_attempt_at = case when busy_calendars = ${JSON.stringify(choice.busy_calendars)}::jsonb then last_attempt_at end
+      where id = ${id} and user_id = ${userId} and kind = 'caldav'`,
+    )) > 0
   );
 }

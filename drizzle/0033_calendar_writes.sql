@@ -1,0 +1,48 @@
+CREATE TABLE "calendar_writes" (
+	"appointment_id" uuid NOT NULL,
+	"connection_id" uuid NOT NULL,
+	"uid" text,
+	"event_url" text,
+	"version" integer DEFAULT 1 NOT NULL,
+	"written_version" integer DEFAULT 0 NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_error" text,
+	"claimed_until" timestamp with time zone,
+	CONSTRAINT "calendar_writes_appointment_id_connection_id_pk" PRIMARY KEY("appointment_id","connection_id")
+);
+--> statement-breakpoint
+ALTER TABLE "calendar_writes" ADD CONSTRAINT "calendar_writes_connection_id_calendar_connections_id_fk" FOREIGN KEY ("connection_id") REFERENCES "public"."calendar_connections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "calendar_writes_due_idx" ON "calendar_writes" USING btree ("next_attempt_at") WHERE "calendar_writes"."version" <> "calendar_writes"."written_version";--> statement-breakpoint
+CREATE INDEX "calendar_writes_connection_idx" ON "calendar_writes" USING btree ("connection_id");--> statement-breakpoint
+-- Every change of an appointment that its host's calendar copy shows queues that copy, in the
+-- change's own transaction: a copy already written (or queued) is wanted again at a new
+-- version (the writer decides from the appointment as it then is whether to write, move or
+-- remove it), and a scheduled call whose host writes booked calls to a CalDAV calendar gets one.
+CREATE FUNCTION crm_queue_calendar_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    UPDATE calendar_writes SET version = version + 1, attempts = 0, next_attempt_at = now()
+      WHERE appointment_id = OLD.id;
+  END IF;
+  IF TG_OP <> 'DELETE' AND NEW.host_id IS NOT NULL AND NEW.status = 'scheduled' THEN
+    INSERT INTO calendar_writes (appointment_id, connection_id)
+      SELECT NEW.id, c.id FROM calendar_connections c
+      WHERE c.user_id = NEW.host_id AND c.kind = 'caldav' AND c.write_calendar IS NOT NULL
+      ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER appointments_calendar_copy_inserted AFTER INSERT ON appointments
+  FOR EACH ROW WHEN (NEW.host_id IS NOT NULL) EXECUTE FUNCTION crm_queue_calendar_writes();
+--> statement-breakpoint
+CREATE TRIGGER appointments_calendar_copy_deleted AFTER DELETE ON appointments
+  FOR EACH ROW EXECUTE FUNCTION crm_queue_calendar_writes();
+--> statement-breakpoint
+-- Only what the copy shows: a reminder marked sent changes nothing there.
+CREATE TRIGGER appointments_calendar_copy_updated AFTER UPDATE ON appointments
+  FOR EACH ROW
+  WHEN ((OLD.status, OLD.date, OLD.time, OLD.duration_minutes, OLD.type, OLD.location, OLD.notes, OLD.host_id, OLD.lead_id, OLD.inquiry_id)
+    IS DISTINCT FROM (NEW.status, NEW.date, NEW.time, NEW.duration_minutes, NEW.type, NEW.location, NEW.notes, NEW.host_id, NEW.lead_id, NEW.inquiry_id))
+  EXECUTE FUNCTION crm_queue_calendar_writes();
