@@ -580,7 +580,18 @@ export const DASHBOARD_STATES: PageState[] = [
       const calendars = page.getByRole('region', { name: 'Calendars' });
       await expect(calendars).toContainText('No calendars connected.');
       await calendars.getByRole('button', { name: 'Connect a calendar' }).click();
-      await expect(page.getByRole('dialog', { name: 'Connect a calendar' }).getByLabel('iCal link')).toBeVisible();
+      await expect(page.getByRole('dialog', { name: 'Connect a calendar' }).getByLabel('iCal link', { exact: true })).toBeVisible();
+    },
+  },
+  {
+    // The same dialog for a CalDAV account: server address, username and app password.
+    name: 'account-connect-caldav-modal',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/account`);
+      await page.getByRole('region', { name: 'Calendars' }).getByRole('button', { name: 'Connect a calendar' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Connect a calendar' });
+      await dialog.getByRole('radio', { name: /CalDAV account/ }).check();
+      await expect(dialog.getByLabel('App password')).toBeVisible();
     },
   },
   {

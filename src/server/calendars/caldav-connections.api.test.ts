@@ -244,8 +244,16 @@ describe.skipIf(!hasRadicale && process.env.CI !== 'true')('CalDAV accounts', ()
     const date = day(5);
     for (const time of ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00'])
       expect(
-        (await call('POST', '/api/appointments', { lead_id: lead.body.id, date, time, duration_minutes: 30, type: 'Call', host_id: owner.id }))
-          .status,
+        (
+          await call('POST', '/api/appointments', {
+            lead_id: lead.body.id,
+            date,
+            time,
+            duration_minutes: 30,
+            type: 'Call',
+            host_id: owner.id,
+          })
+        ).status,
       ).toBe(201);
 
     // A writer claims two and dies (kill -9: no result, no release).
@@ -283,7 +291,14 @@ describe.skipIf(!hasRadicale && process.env.CI !== 'true')('CalDAV accounts', ()
     );
     await execute(database.db, sql`update calendar_connections set secret = ${sealed} where id = ${made.body.id}`);
     const lead = await call<{ id: string }>('POST', '/api/leads', validLead({ submission_id: undefined, fill_ms: undefined }));
-    await call('POST', '/api/appointments', { lead_id: lead.body.id, date: day(6), time: '09:00', duration_minutes: 30, type: 'Call', host_id: owner.id });
+    await call('POST', '/api/appointments', {
+      lead_id: lead.body.id,
+      date: day(6),
+      time: '09:00',
+      duration_minutes: 30,
+      type: 'Call',
+      host_id: owner.id,
+    });
     expect(await writeDueCopies(access())).toBe(1);
     const [row] = await rowsOf<{ attempts: number; due_in: number }>(
       database.db,

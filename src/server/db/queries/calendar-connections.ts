@@ -244,7 +244,14 @@ export async function readOutsideBusy(db: Db, userId: string, from: number, to: 
 }
 
 /** What writing to a connection takes: its owner, its sealed secret and its write calendar. */
-export type WriteTarget = { id: string; user_id: string; kind: 'ics' | 'caldav'; label: string; secret: string; write_calendar: string | null };
+export type WriteTarget = {
+  id: string;
+  user_id: string;
+  kind: 'ics' | 'caldav';
+  label: string;
+  secret: string;
+  write_calendar: string | null;
+};
 
 export async function getWriteTarget(db: Db, id: string): Promise<WriteTarget | undefined> {
   const [row] = await queryRows(

@@ -61,7 +61,8 @@ export async function finishWrite(db: Db, w: ClaimedWrite, uid: string, eventUrl
       attempts = 0, last_error = null, claimed_until = null
     where ${key(w)}`,
   );
-  if (eventUrl === null) await execute(db, sql`delete from calendar_writes where ${key(w)} and event_url is null and version = written_version`);
+  if (eventUrl === null)
+    await execute(db, sql`delete from calendar_writes where ${key(w)} and event_url is null and version = written_version`);
 }
 
 /** A failed write: tried again after a minute, doubling to an hour; `error` in words for the person. */

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CalendarConnection, CalendarConnectionCreate, CalendarConnectionList } from '#shared/schemas/calendars';
+import type { CalendarChoice, CalendarConnection, CalendarConnectionCreate, CalendarConnectionList } from '#shared/schemas/calendars';
 import { apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 
@@ -39,6 +39,16 @@ export function useRemoveCalendar() {
   const refresh = useRefresh();
   return useMutation({
     mutationFn: (id: string) => apiRequest<void>('DELETE', `/api/account/calendars/${encodeURIComponent(id)}`),
+    onSuccess: refresh,
+  });
+}
+
+/** A CalDAV account's busy calendars and the one booked calls go to. */
+export function useChooseCalendars() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ id, ...choice }: CalendarChoice & { id: string }) =>
+      apiRequest<CalendarConnection>('PATCH', `/api/account/calendars/${encodeURIComponent(id)}`, choice),
     onSuccess: refresh,
   });
 }
