@@ -99,8 +99,13 @@ async function main() {
   }
   // Connected calendars whose passwords this process cannot open (a move to PostgreSQL without
   // CREDENTIALS_KEY, a key file left behind): said now, rather than as every sync failing.
-  const credentialsProblem = await sealedSecretsProblem(opened.db, loadCredentialsVault(config), config);
+  const vault = loadCredentialsVault(config);
+  const credentialsProblem = await sealedSecretsProblem(opened.db, vault, config);
   if (credentialsProblem) fail(credentialsProblem);
+  // With PostgreSQL there is no key file: without CREDENTIALS_KEY nobody can connect a CalDAV
+  // account or an iCal link. Said at start-up, where the person setting the server up looks.
+  if (!vault.available)
+    logger.warn({ event: 'credentials_key_missing' }, `${vault.reason} Until then, the account page cannot connect calendars.`);
   await bound; // the links below carry the port
   if (config.admin) {
     const { created } = await ensureAdmin(opened.db, config.admin.email, config.admin.password, 'owner', config.admin.name);

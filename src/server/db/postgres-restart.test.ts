@@ -60,6 +60,8 @@ describe.skipIf(!pgBin && process.env.CI !== 'true')('PostgreSQL restarted under
     });
     const { url } = server;
     const admin = { cookie: await signInOverHttp(url, ADMIN) };
+    // No CREDENTIALS_KEY with PostgreSQL: start-up says what to set before calendars can be connected.
+    expect(server.output()).toContain('Connecting calendars needs CREDENTIALS_KEY');
 
     const stream = reconnectingSse(`${url}/api/notifications/stream`, admin, 200);
     closers.push(stream.close);
