@@ -3,6 +3,7 @@ CREATE TABLE "calendar_writes" (
 	"connection_id" uuid NOT NULL,
 	"uid" text,
 	"event_url" text,
+	"removed" boolean DEFAULT false NOT NULL,
 	"version" integer DEFAULT 1 NOT NULL,
 	"written_version" integer DEFAULT 0 NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,

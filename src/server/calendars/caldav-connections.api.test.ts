@@ -4,6 +4,7 @@ import type { Appointment } from '#shared/schemas/appointment';
 import type { Availability } from '#shared/schemas/booking';
 import type { CalendarConnection, OutsideBusy } from '#shared/schemas/calendars';
 import type { ErrorResponse } from '#shared/schemas/error';
+import type { EraseResponse } from '#shared/schemas/lead-privacy';
 import { addDays, zonedInstant, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { claimDueWrites } from '../db/queries/calendar-writes.ts';
@@ -59,6 +60,17 @@ const meeting = (uid: string, start: number, end: number) =>
 /** The VEVENTs of dana's calendar, each as its text. */
 const eventsIn = async (calendar: string) =>
   (await radicale.readCalendar('dana', calendar)).replace(/\r\n /g, '').match(/BEGIN:VEVENT[\s\S]*?END:VEVENT/g) ?? [];
+
+/** The app password was revoked at the provider: the stored one no longer signs in. */
+async function revokePassword(connectionId: string) {
+  const { vault } = access();
+  if (!vault.available) throw new Error(vault.reason);
+  const sealed = vault.seal(
+    JSON.stringify({ url: radicale.url, username: 'dana', password: 'revoked-app-password' }),
+    calendarSecretContext(connectionId),
+  );
+  await execute(database.db, sql`update calendar_connections set secret = ${sealed} where id = ${connectionId}`);
+}
 
 describe.skipIf(!hasRadicale && process.env.CI !== 'true')('CalDAV accounts', () => {
   beforeAll(async () => {
@@ -201,7 +213,7 @@ describe.skipIf(!hasRadicale && process.env.CI !== 'true')('CalDAV accounts', ()
     expect(await rowsOf(database.db, sql`select appointment_id from calendar_writes`)).toEqual([]);
   });
 
-  it('a booked call reaches the calendar with its place; erasing the lead takes their details off it; no write calendar removes it', async () => {
+  it('a booked call reaches the calendar with its place; no write calendar removes it; erasing the lead deletes it before answering', async () => {
     const made = await connect();
     const workUrl = made.body.calendars.find((c) => c.url.includes(work))!.url;
     await call('PATCH', `/api/account/calendars/${made.body.id}`, { busy_calendars: [], write_calendar: workUrl });
@@ -224,14 +236,50 @@ describe.skipIf(!hasRadicale && process.env.CI !== 'true')('CalDAV accounts', ()
     expect((await eventsIn(work))[0]).toContain('Quinn Erase');
     expect((await eventsIn(work))[0]).toContain('LOCATION:https://meet.example.com/quinn');
 
-    expect((await call('POST', `/api/leads/${lead.body.id}/erase`)).status).toBe(200);
-    await writeAll();
-    const [erased] = await eventsIn(work);
-    expect(erased).toContain('SUMMARY:Zoom with Unknown Lead');
-    expect(erased).not.toContain('Quinn');
-    expect(erased).not.toContain('meet.example.com');
-
+    // A second call, and no write calendar: removing the choice removes the copy.
     await call('PATCH', `/api/account/calendars/${made.body.id}`, { busy_calendars: [], write_calendar: null });
+    await writeAll();
+    expect(await eventsIn(work)).toEqual([]);
+    await call('PATCH', `/api/account/calendars/${made.body.id}`, { busy_calendars: [], write_calendar: workUrl });
+    await writeAll();
+    expect(await eventsIn(work)).toHaveLength(1);
+
+    // Erased: the copy is deleted before the answer, which names no unreachable calendar; the appointment stays.
+    const erased = await call<EraseResponse>('POST', `/api/leads/${lead.body.id}/erase`);
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({ appointments_kept: 1, calendars_unreachable: [] });
+    expect(await eventsIn(work)).toEqual([]);
+    // A later change of the kept appointment does not bring the copy back.
+    expect((await call('PATCH', `/api/appointments/${booked.body.id}`, { time: '14:00' })).status).toBe(200);
+    await writeAll();
+    expect(await eventsIn(work)).toEqual([]);
+  });
+
+  it('an erasure names the calendar it could not reach, and the copy goes when it answers', async () => {
+    const made = await connect();
+    const workUrl = made.body.calendars.find((c) => c.url.includes(work))!.url;
+    await call('PATCH', `/api/account/calendars/${made.body.id}`, { busy_calendars: [], write_calendar: workUrl });
+    const lead = await call<{ id: string }>('POST', '/api/leads', validLead({ submission_id: undefined, fill_ms: undefined }));
+    await call('POST', '/api/appointments', {
+      lead_id: lead.body.id,
+      date: day(7),
+      time: '10:00',
+      duration_minutes: 30,
+      type: 'Call',
+      host_id: owner.id,
+    });
+    await writeAll();
+    expect(await eventsIn(work)).toHaveLength(1);
+    const secret = (await rowsOf<{ secret: string }>(database.db, sql`select secret from calendar_connections`))[0]!.secret;
+    await revokePassword(made.body.id);
+
+    const erased = await call<EraseResponse>('POST', `/api/leads/${lead.body.id}/erase`);
+    expect(erased.status).toBe(200);
+    expect(erased.body.calendars_unreachable).toEqual(['dana on 127.0.0.1']);
+    expect(await eventsIn(work)).toHaveLength(1);
+    // The password is put right: the queue removes it at its next try.
+    await execute(database.db, sql`update calendar_connections set secret = ${secret}`);
+    await execute(database.db, sql`update calendar_writes set next_attempt_at = now()`);
     await writeAll();
     expect(await eventsIn(work)).toEqual([]);
   });
@@ -282,14 +330,7 @@ describe.skipIf(!hasRadicale && process.env.CI !== 'true')('CalDAV accounts', ()
     const made = await connect();
     const workUrl = made.body.calendars.find((c) => c.url.includes(work))!.url;
     await call('PATCH', `/api/account/calendars/${made.body.id}`, { busy_calendars: [], write_calendar: workUrl });
-    // The app password was revoked at the provider: the stored one no longer signs in.
-    const { vault } = access();
-    if (!vault.available) throw new Error(vault.reason);
-    const sealed = vault.seal(
-      JSON.stringify({ url: radicale.url, username: 'dana', password: 'revoked-app-password' }),
-      calendarSecretContext(made.body.id),
-    );
-    await execute(database.db, sql`update calendar_connections set secret = ${sealed} where id = ${made.body.id}`);
+    await revokePassword(made.body.id);
     const lead = await call<{ id: string }>('POST', '/api/leads', validLead({ submission_id: undefined, fill_ms: undefined }));
     await call('POST', '/api/appointments', {
       lead_id: lead.body.id,

@@ -526,6 +526,8 @@ export const calendarWrites = pgTable(
     // Set at the first write and kept: the resource's name comes from it.
     uid: text('uid'),
     event_url: text('event_url'),
+    // The lead was erased: the copy goes, whatever the appointment says (it stays, without them).
+    removed: boolean('removed').notNull().default(false),
     version: integer('version').notNull().default(1),
     written_version: integer('written_version').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),

@@ -222,6 +222,7 @@ describe('POST /api/leads/{id}/erase', () => {
       appointments_kept: 2,
       notifications_removed: 6,
       events_removed: quincy.pageEvents,
+      calendars_unreachable: [],
     });
 
     expect(await findTraces(QUINCY_NEEDLES)).toEqual([]);

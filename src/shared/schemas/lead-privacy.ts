@@ -158,6 +158,11 @@ export const eraseResponseSchema = z
     notifications_removed: z.number().int(),
     /** Raw analytics events of their sessions; the hourly rollups keep counting them. */
     events_removed: z.number().int(),
+    /**
+     * The team's own calendars (CalDAV) that still hold a copy of one of their calls: not reached
+     * just now; the copies are removed when they answer.
+     */
+    calendars_unreachable: z.array(z.string()),
   })
   .meta({ id: 'EraseResponse' });
 export type EraseResponse = z.infer<typeof eraseResponseSchema>;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, queryRows } from '../sql.ts';
+import { execute, pgArray, queryRows } from '../sql.ts';
 
 /**
  * The queue of booked calls to copy into their hosts' CalDAV calendars (calendar_writes; the
@@ -18,6 +18,8 @@ export type ClaimedWrite = {
   connection_id: string;
   uid: string | null;
   event_url: string | null;
+  /** The lead was erased: the copy goes. */
+  removed: boolean;
   version: number;
   attempts: number;
 };
@@ -26,24 +28,39 @@ const claimedWrite = z.object({
   connection_id: z.uuid(),
   uid: z.string().nullable(),
   event_url: z.string().nullable(),
+  removed: z.boolean(),
   version: z.number().int(),
   attempts: z.number().int(),
 });
 
-/** Up to `limit` copies due a write (their wanted version not written, their retry time come), claimed. */
-export function claimDueWrites(db: Db, limit: number): Promise<ClaimedWrite[]> {
+/**
+ * Up to `limit` copies due a write (their wanted version not written, their retry time come),
+ * claimed; or, with `appointmentIds`, those appointments' copies whatever their retry time.
+ */
+export function claimDueWrites(db: Db, limit: number, appointmentIds?: readonly string[]): Promise<ClaimedWrite[]> {
+  const which = appointmentIds ? sql`appointment_id = any(${pgArray(appointmentIds)}::uuid[])` : sql`next_attempt_at <= now()`;
   return queryRows(
     db,
     sql`
     update calendar_writes w set claimed_until = now() + ${LEASE}
     where (w.appointment_id, w.connection_id) in (
       select appointment_id, connection_id from calendar_writes
-      where version <> written_version and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
+      where version <> written_version and ${which} and (claimed_until is null or claimed_until < now())
       order by next_attempt_at
       limit ${limit}
       for update skip locked)
-    returning w.appointment_id, w.connection_id, w.uid, w.event_url, w.version, w.attempts`,
+    returning w.appointment_id, w.connection_id, w.uid, w.event_url, w.removed, w.version, w.attempts`,
     claimedWrite,
+  );
+}
+
+/** In an erasure's transaction: the copies of these appointments are to go, whatever happens to the appointments. */
+export async function removeCopiesOf(db: Db, appointmentIds: readonly string[]): Promise<void> {
+  if (appointmentIds.length === 0) return;
+  await execute(
+    db,
+    sql`update calendar_writes set removed = true, version = version + 1, attempts = 0, next_attempt_at = now()
+    where appointment_id = any(${pgArray(appointmentIds)}::uuid[])`,
   );
 }
 
@@ -52,7 +69,8 @@ const key = (w: Pick<ClaimedWrite, 'appointment_id' | 'connection_id'>) =>
 
 /**
  * The copy now holds `version` at `eventUrl` (null: there is none). A copy that is nowhere and
- * wanted nowhere, with no newer change queued meanwhile, leaves the queue.
+ * wanted nowhere, with no newer change queued meanwhile, leaves the queue (unless its lead was
+ * erased: that row stays, so no later change of the appointment writes it again).
  */
 export async function finishWrite(db: Db, w: ClaimedWrite, uid: string, eventUrl: string | null): Promise<void> {
   await execute(
@@ -61,8 +79,9 @@ export async function finishWrite(db: Db, w: ClaimedWrite, uid: string, eventUrl
       attempts = 0, last_error = null, claimed_until = null
     where ${key(w)}`,
   );
+  // An erased lead's row stays (removed): a later change of the appointment must not write it again.
   if (eventUrl === null)
-    await execute(db, sql`delete from calendar_writes where ${key(w)} and event_url is null and version = written_version`);
+    await execute(db, sql`delete from calendar_writes where ${key(w)} and event_url is null and version = written_version and not removed`);
 }
 
 /** A failed write: tried again after a minute, doubling to an hour; `error` in words for the person. */

@@ -6,6 +6,7 @@ import type { AppointmentCounts, AppointmentsOnDelete, EraseResponse } from '#sh
 import type { Db } from '../client.ts';
 import { execute, pgArray, queryRows, transaction } from '../sql.ts';
 import { deleteAppointment, startsAt, updateAppointment, type AppointmentMail } from './appointments.ts';
+import { removeCopiesOf } from './calendar-writes.ts';
 import { leadSessionIds } from './lead-export.ts';
 
 /**
@@ -111,7 +112,10 @@ function namingPrefixes(fullName: string): string[] {
  * true, but without the lead, notes, place or the network a website booking came from. The analytics rollups keep counting the visits:
  * they hold no one's identity. Undefined when there is no such lead.
  */
-export async function eraseLead(db: Db, id: string): Promise<EraseResponse | undefined> {
+/** An erasure's answer, with the appointments kept (whose copies in outside calendars are to go). */
+export type Erased = Omit<EraseResponse, 'calendars_unreachable'> & { appointment_ids: string[] };
+
+export async function eraseLead(db: Db, id: string): Promise<Erased | undefined> {
   return transaction(db, async (t) => {
     const person = await lockLead(t, id);
     if (!person) return undefined;
@@ -131,10 +135,15 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
         strpos(n.message, ${person.email}) > 0
         or exists (select 1 from unnest(${pgArray(prefixes)}::text[]) p where starts_with(n.message, p))))`,
     );
-    const appointmentsKept = await execute(
+    const kept = await queryRows(
       t,
-      sql`update appointments set lead_id = null, notes = null, location = null, booked_network = null, visitor_time_zone = null where lead_id = any(${pgArray(ids)}::uuid[])`,
+      sql`update appointments set lead_id = null, notes = null, location = null, booked_network = null, visitor_time_zone = null
+        where lead_id = any(${pgArray(ids)}::uuid[]) returning id`,
+      idRow,
     );
+    const appointmentIds = kept.map((a) => a.id);
+    // The copies of their calls in the hosts' own calendars go too (written by the queue).
+    await removeCopiesOf(t, appointmentIds);
     const eventsRemoved =
       sessionIds.size === 0
         ? 0
@@ -145,7 +154,8 @@ export async function eraseLead(db: Db, id: string): Promise<EraseResponse | und
     return {
       erased: true,
       leads_removed: ids.length,
-      appointments_kept: appointmentsKept,
+      appointments_kept: appointmentIds.length,
+      appointment_ids: appointmentIds,
       notifications_removed: notificationsRemoved,
       events_removed: eventsRemoved,
     };

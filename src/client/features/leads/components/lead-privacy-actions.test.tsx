@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 const lead = makeLead({ full_name: 'Quincy Vale' });
-const ERASED = { erased: true, appointments_kept: 1, notifications_removed: 2, events_removed: 7 };
+const ERASED = { erased: true, appointments_kept: 1, notifications_removed: 2, events_removed: 7, calendars_unreachable: [] };
 
 describe('LeadPrivacyActions', () => {
   it('offers the export as a download of the lead’s JSON', () => {

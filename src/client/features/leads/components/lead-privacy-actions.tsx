@@ -31,8 +31,13 @@ export function LeadPrivacyActions({ lead, onErased }: Props) {
 
   const confirmErase = () =>
     erase.mutate(lead.id, {
-      onSuccess: () => {
+      onSuccess: (answer) => {
         toast.success('Lead erased successfully');
+        // Copies of their calls in a team member's own calendar that could not be removed yet.
+        if (answer.calendars_unreachable.length > 0)
+          toast.error(
+            `Their calls are still in ${answer.calendars_unreachable.join(', ')}: the calendar could not be reached. They will be removed when it answers.`,
+          );
         setConfirming(false);
         if (onErased) onErased();
         else void navigate('/dashboard/leads', { replace: true });
