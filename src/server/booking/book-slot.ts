@@ -2,11 +2,12 @@ import type { BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../db/client.ts';
 import type { AppointmentMail } from '../db/queries/appointments.ts';
 import { bookSlot, type Booked } from '../db/queries/bookings.ts';
+import type { StoredHostRow } from '../db/queries/hosts.ts';
 import { AppError } from '../http/errors.ts';
 import { jitsiRoom } from '../lib/video-room.ts';
 import { ALREADY_BOOKED } from './booking-link.ts';
 import { teamOpenSlots, type Host } from './hosts.ts';
-import { openSlotsOn, slotTaken, withCall } from './open-slot.ts';
+import { openSlotsOf, openSlotsOn, slotTaken, withCall } from './open-slot.ts';
 import { isOverlapViolation } from '../db/database-faults.ts';
 
 /**
@@ -39,8 +40,12 @@ export type Booking = {
 export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo: () => Promise<void>): Promise<Booked> {
   const { settings, timeZone } = b;
   let overlapped = false;
+  // The day as the last attempt read it, when it was refused for an overlap: read after every
+  // attempt, so as fresh as reading it again.
+  let day: StoredHostRow[] | undefined;
   for (const hostId of b.hosts) {
-    let made: Booked | 'taken' | undefined;
+    let made: Awaited<ReturnType<typeof bookSlot>>;
+    day = undefined;
     try {
       made = await bookSlot(
         db,
@@ -65,6 +70,11 @@ export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo
       continue; // booked meanwhile, in some process: the next person
     }
     if (made === 'taken') continue; // being booked right now by someone else: the next person
+    if (made && 'overlapped' in made) {
+      overlapped = true;
+      day = made.day;
+      continue; // booked before this attempt began: the next person
+    }
     if (!made) {
       await undo();
       throw new AppError('conflict', ALREADY_BOOKED);
@@ -73,13 +83,16 @@ export async function bookOrUndo(db: Db, mail: AppointmentMail, b: Booking, undo
   }
   await undo();
   const start = Date.parse(b.start);
-  // Someone booked one of them meanwhile: that day's times read afresh. Otherwise each was
-  // being booked at this very moment: the times already read, with this one taken for them.
-  if (overlapped)
+  // Someone booked one of them meanwhile: that day's times read afresh (by the last attempt,
+  // when it found the overlap itself). Otherwise each was being booked at this very moment: the
+  // times already read, with this one taken for them.
+  if (overlapped) {
+    const open = day ? openSlotsOf(settings, timeZone, b.date, day) : await openSlotsOn(db, settings, timeZone, b.date);
     throw slotTaken(
-      (await openSlotsOn(db, settings, timeZone, b.date)).filter((s) => s !== start),
+      open.filter((s) => s !== start),
       timeZone,
     );
+  }
   const taken = withCall(b.team, b.hosts, start, settings);
   throw slotTaken(teamOpenSlots(settings, timeZone, taken, b.date, b.date, Date.now()), timeZone);
 }

@@ -32,15 +32,30 @@ export type Host = {
  * written by hand or an older version falls back to the firm's hours and no days off).
  */
 export function toHost(stored: StoredHost, settings: BookingSettings): Host {
-  const parsed = memberAvailabilitySchema.shape.hours.safeParse(stored.hours);
-  const daysOff = memberAvailabilitySchema.shape.days_off.safeParse(stored.days_off);
   return {
     id: stored.id,
-    week: parsed.success && parsed.data ? parsed.data : firmStretches(settings),
-    daysOff: new Set(daysOff.success ? daysOff.data : []),
+    week: ownWeek(stored.hours) ?? firmStretches(settings),
+    daysOff: new Set(daysOffOf(stored.days_off)),
     holidaysOff: stored.holidays_off,
     blocked: blockedRanges(stored.outside?.length ? [...stored.busy, ...stored.outside] : stored.busy, settings.buffer_minutes),
   };
+}
+
+// The firm's hours (null) and no days off are what most people keep: read without zod, which
+// each booking request would otherwise run on each of them.
+
+/** A person's own stretches a day, if they keep their own hours and they check. */
+function ownWeek(hours: unknown): OpenHours[][] | null {
+  if (hours === null || hours === undefined) return null;
+  const parsed = memberAvailabilitySchema.shape.hours.safeParse(hours);
+  return parsed.success ? parsed.data : null;
+}
+
+/** A person's days off, if they check (none otherwise). */
+function daysOffOf(daysOff: unknown): string[] {
+  if (Array.isArray(daysOff) && daysOff.length === 0) return [];
+  const parsed = memberAvailabilitySchema.shape.days_off.safeParse(daysOff);
+  return parsed.success ? parsed.data : [];
 }
 
 /** Whether `host` works on business date `date` at all (the firm's days off are everyone's). */
@@ -84,8 +99,15 @@ export function teamOpenSlots(
   return slots;
 }
 
-/** The people of `hosts` for whom `start` is an open time (their hours, days off, calls, the notice and window). */
+/**
+ * The people of `hosts` for whom `start` is an open time (their hours, days off, calls, the
+ * notice and window): for whom teamOpenSlots of its date, of them alone, holds it.
+ */
 export function hostsFreeAt(settings: BookingSettings, timeZone: string, hosts: readonly Host[], start: number, now: number): Host[] {
+  if (!settings.enabled) return [];
   const { date } = zonedParts(start, timeZone);
-  return hosts.filter((h) => teamOpenSlots(settings, timeZone, [h], date, date, now).includes(start));
+  const today = zonedParts(now, timeZone).date;
+  const inWindow = date >= today && date <= addDays(today, settings.horizon_days);
+  if (!inWindow || start < now + settings.min_notice_hours * 3_600_000) return [];
+  return hosts.filter((h) => hostTimesOfDay(settings, timeZone, date, h).starts.includes(start));
 }

@@ -46,8 +46,18 @@ export function requireOpenSlot(settings: BookingSettings, timeZone: string, sta
 
 /** The open start times of one business date now, read afresh, leaving out `ignore` (a call being moved). */
 export async function openSlotsOn(db: Db, settings: BookingSettings, timeZone: string, date: string, ignore?: MovingCall) {
-  const hosts = hostsOf(settings, await readHosts(db, timeZone, date, date), ignore);
-  return teamOpenSlots(settings, timeZone, hosts, date, date, Date.now());
+  return openSlotsOf(settings, timeZone, date, await readHosts(db, timeZone, date, date), ignore);
+}
+
+/** openSlotsOn from that date's people and calls as already read (readHosts). */
+export function openSlotsOf(
+  settings: BookingSettings,
+  timeZone: string,
+  date: string,
+  stored: readonly StoredHostRow[],
+  ignore?: MovingCall,
+) {
+  return teamOpenSlots(settings, timeZone, hostsOf(settings, stored, ignore), date, date, Date.now());
 }
 
 /**

@@ -423,6 +423,8 @@ export const appointments = pgTable(
     index('appointments_lead_reminder_due_idx').on(t.date, t.time).where(sql`${t.lead_reminder_sent_at} is null`),
     index('appointments_booked_network_idx').on(t.booked_network, t.date).where(sql`${t.booked_network} is not null`),
     index('appointments_host_date_idx').on(t.host_id, t.date),
+    // When a visitor last booked each person (a website call's host is chosen by it, when several are free).
+    index('appointments_host_booked_idx').on(t.host_id, t.created_at).where(sql`${t.source} = 'booking'`),
   ],
 );
 

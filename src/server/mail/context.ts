@@ -1,4 +1,4 @@
-import { DEFAULT_WEBSITE_CONTENT } from '#shared/website-content';
+import { DEFAULT_WEBSITE_CONTENT, type WebsiteContent } from '#shared/website-content';
 import type { Config } from '../config.ts';
 import { describeSmtp } from '../lib/mail-settings.ts';
 import type { RequestRate } from '../lib/request-rate.ts';
@@ -27,9 +27,16 @@ export function mailContext(config: Config): MailContext {
 
 /** The brand, city, phone and email the website shows now (Settings → Website; the environment's until saved). */
 export async function mailSite(db: Db, config: Config): Promise<MailContext['site']> {
-  const { content } = await getWebsiteContent(db, config.site);
-  return { name: content.site_name, email: content.email, phone: content.phone, address: content.city };
+  return siteOf((await getWebsiteContent(db, config.site)).content);
 }
+
+/** The brand and contact block of the website's words (mailSite's answer, from words already read). */
+export const siteOf = (content: WebsiteContent): MailContext['site'] => ({
+  name: content.site_name,
+  email: content.email,
+  phone: content.phone,
+  address: content.city,
+});
 
 /** mailContext with the brand and contact block the website shows now: for subjects composed outside the outbox. */
 export async function currentMailContext(db: Db, config: Config): Promise<MailContext> {

@@ -4,9 +4,12 @@ import type { Appointment, AppointmentListResponse } from '#shared/schemas/appoi
 import type { Availability, BookingSettings, PublicBooking } from '#shared/schemas/booking';
 import type { ErrorResponse } from '#shared/schemas/error';
 import type { Notification } from '#shared/schemas/notification';
-import { addDays, zonedParts } from '#shared/zoned-time';
+import { addDays, clockText, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
+import { appointmentMailOf } from '../db/queries/appointments.ts';
+import { bookSlot } from '../db/queries/bookings.ts';
 import { execute } from '../db/sql.ts';
+import { hashToken } from '../lib/secret-token.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
@@ -123,6 +126,38 @@ describe('booking a call', () => {
     }
     const counted = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from appointments`);
     expect(counted[0]?.n).toBe(1);
+  });
+
+  it('refuses a time booked before the attempt began without trying the insert, with that day as read then', async () => {
+    const [first, other, late] = await Promise.all(['first', 'other', 'late'].map((who) => newToken({ email: `${who}@example.com` })));
+    const [slot, later] = (await availability(day(3), day(3))).body.slots;
+    expect((await book(first!, slot!)).status).toBe(201);
+    expect((await book(other!, later!)).status).toBe(201);
+    const [host] = await rowsOf<{ id: string }>(database.db, sql`select id from users where email = 'desk@example.com'`);
+    const { date, minutes } = zonedParts(Date.parse(slot!), TZ);
+    // As a request that read the day before `first` booked would try it.
+    const made = await bookSlot(
+      database.db,
+      {
+        hash: hashToken(late!),
+        token: late!,
+        date,
+        time: clockText(minutes),
+        type: 'Call',
+        durationMinutes: 30,
+        bufferMinutes: 0,
+        hostId: host!.id,
+      },
+      appointmentMailOf(t.config),
+    );
+    expect(made).toMatchObject({ overlapped: true, day: [{ id: host!.id }] });
+    const busy = made && typeof made === 'object' && 'day' in made ? made.day[0]!.busy.map((b) => b.start) : [];
+    expect(busy).toEqual([Date.parse(slot!), Date.parse(later!)]);
+    const counted = await rowsOf<{ n: number; linked: number }>(
+      database.db,
+      sql`select (select count(*)::int from appointments) as n, (select count(*)::int from booking_tokens where appointment_id is not null) as linked`,
+    );
+    expect(counted[0]).toEqual({ n: 2, linked: 2 });
   });
 
   it('refuses unknown and expired links, kinds not offered, and times that are not open', async () => {

@@ -32,7 +32,7 @@ import {
 import { assignmentOrder, hostsOf, openSlotsOn, requireOpenSlot, slotTaken } from '../booking/open-slot.ts';
 import { publicView } from '../booking/public-view.ts';
 import { changeAppointment, appointmentMailOf, type AppointmentMail } from '../db/queries/appointments.ts';
-import { bookingNotice, getBookingSettings, managePathExtra, readBooking, type BookingRow } from '../db/queries/bookings.ts';
+import { bookingNotice, getBookingSettings, managePathExtra, readBooking, type Booked, type BookingRow } from '../db/queries/bookings.ts';
 import { holdBooking, markHoldConfirmed, readHold, readPendingHold, type HoldRow } from '../db/queries/booking-holds.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { hashToken, mintToken } from '../lib/secret-token.ts';
@@ -43,7 +43,8 @@ import { createRouter } from '../http/router.ts';
 import { rateLimitKey, networkKey } from '../lib/client-address.ts';
 import { bookedCallIcs } from '../lib/booked-call-calendar.ts';
 import { appointmentUid } from '../lib/icalendar.ts';
-import { mailSite } from '../mail/context.ts';
+import { mailSite, siteOf } from '../mail/context.ts';
+import { websiteFrom } from '../db/queries/website.ts';
 import { isOverlapViolation } from '../db/database-faults.ts';
 
 /** The public booking API: open times, and what a private booking link may do (its rules are in booking/). */
@@ -213,6 +214,11 @@ async function load(c: Context<AppEnv>, token: string, start?: string) {
     return loaded;
   return loadBooking(c.get('db'), config.businessTimeZone, token, start);
 }
+/** viewOf of a call just booked, with the website's words its statement read (bookSlot). */
+const bookedViewOf = (c: Context<AppEnv>, row: BookingRow, token: string, settings: BookingSettings, timeZone: string, made: Booked) =>
+  publicView(row, token, settings, timeZone, {
+    site: async () => siteOf(websiteFrom(made.website ?? undefined, c.get('deps').config.site).content),
+  });
 
 const HOLD_EXPIRED = 'This confirmation link has expired: links work for 30 minutes. Please pick a time again.';
 const HOLD_UNKNOWN = 'This confirmation link is not valid. Please pick a time again.';
@@ -354,7 +360,7 @@ export const bookingRoutes = createRouter()
         location: made.location,
       },
     };
-    return c.json({ ...(await viewOf(c, booked, body.booking_token, settings, timeZone)), emailed: made.emailed }, 201);
+    return c.json({ ...(await bookedViewOf(c, booked, body.booking_token, settings, timeZone, made)), emailed: made.emailed }, 201);
   })
   .openapi(confirmRoute, async (c) => {
     const { token } = c.req.valid('param');
@@ -410,7 +416,7 @@ export const bookingRoutes = createRouter()
         location: made.location,
       },
     };
-    return c.json({ ...(await viewOf(c, booked, token, settings, timeZone)), emailed: made.emailed }, 200);
+    return c.json({ ...(await bookedViewOf(c, booked, token, settings, timeZone, made)), emailed: made.emailed }, 200);
   })
   .openapi(readRoute, async (c) => {
     const { token } = c.req.valid('param');

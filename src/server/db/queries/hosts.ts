@@ -9,15 +9,20 @@ const startMsOf = (timeZone: string) => sql`(extract(epoch from ((a.date + a.tim
 /** Settings → Booking's "Who takes website calls": everyone who takes calls, or those chosen. */
 const websiteHost = sql`(coalesce((select s.settings->>'website_hosts' from booking_settings s where s.id = 1), 'everyone') <> 'chosen'
   or (select s.settings->'website_host_ids' from booking_settings s where s.id = 1) @> jsonb_build_array(u.id::text))`;
+/** Who takes website calls: bookable, active (`ua` their user_availability row, `u` their account). */
+const TAKES_CALLS = sql`ua.bookable and u.deactivated_at is null`;
 
 /**
  * The people who take website calls (bookable, active), oldest account first, as JSON: their
  * stored hours, days off and holiday choice, their scheduled calls touching business dates
  * `from` to `to` (a day either side, for time zones and buffers), and for choosing among them
  * when each is free (`stats`): when a visitor last booked them, and their calls still to come.
+ * With one person taking calls there is no choosing: the stats are then left out (null and 0),
+ * not counted through all their calls at every booking.
  */
 export function hostsJson(timeZone: string, from: SQL, to: SQL, stats: boolean): SQL {
   const today = sql`(now() at time zone ${timeZone})::date`;
+  const several = sql`(select count(*) from user_availability ua join users u on u.id = ua.user_id where ${TAKES_CALLS} and ${websiteHost}) > 1`;
   return sql`coalesce((select json_agg(json_build_object('id', u.id, 'hours', ua.hours, 'days_off', ua.days_off, 'holidays_off', ua.holidays_off,
       'busy', coalesce((select json_agg(json_build_object('start', ${startMsOf(timeZone)}, 'duration_minutes', a.duration_minutes))
         from appointments a where a.host_id = u.id and a.status = 'scheduled' and a.date between ${from} - 1 and ${to} + 1), '[]'::json),
@@ -26,14 +31,14 @@ export function hostsJson(timeZone: string, from: SQL, to: SQL, stats: boolean):
           and b.starts_at < (${to} + 3)::timestamp at time zone ${timeZone}), '[]'::json)${
             stats
               ? sql`,
-      'last_booked_at', (select max(a.created_at) from appointments a where a.host_id = u.id and a.source = 'booking'),
-      'upcoming', (select count(*) from appointments a where a.host_id = u.id and a.status = 'scheduled' and a.date >= ${today}),
+      'last_booked_at', case when ${several} then (select max(a.created_at) from appointments a where a.host_id = u.id and a.source = 'booking') end,
+      'upcoming', case when ${several} then (select count(*) from appointments a where a.host_id = u.id and a.status = 'scheduled' and a.date >= ${today}) else 0 end,
       'sync_due', exists (select 1 from calendar_connections c where c.user_id = u.id
         and (c.last_synced_at is null or c.last_synced_at <= now() - interval '1 minute'))`
               : sql``
           }) order by u.created_at, u.id)
     from user_availability ua join users u on u.id = ua.user_id
-    where ua.bookable and u.deactivated_at is null and ${websiteHost}), '[]'::json)`;
+    where ${TAKES_CALLS} and ${websiteHost}), '[]'::json)`;
 }
 
 export const storedHostSchema = z.object({
@@ -64,13 +69,11 @@ export const toStoredHosts = (rows: z.infer<typeof storedHostSchema>[]): StoredH
     outside: h.outside.map(([start, end]) => ({ start, end })),
   }));
 
+const hostsRow = z.object({ hosts: z.array(storedHostSchema) });
+
 /** The bookable people with their calls around business dates `from` to `to` (hostsJson). */
 export async function readHosts(db: Db, timeZone: string, from: string, to: string): Promise<StoredHostRow[]> {
-  const [row] = await queryRows(
-    db,
-    sql`select ${hostsJson(timeZone, sql`${from}::date`, sql`${to}::date`, false)} as hosts`,
-    z.object({ hosts: z.array(storedHostSchema) }),
-  );
+  const [row] = await queryRows(db, sql`select ${hostsJson(timeZone, sql`${from}::date`, sql`${to}::date`, false)} as hosts`, hostsRow);
   return toStoredHosts(row?.hosts ?? []);
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "appointments_host_booked_idx" ON "appointments" USING btree ("host_id","created_at") WHERE "appointments"."source" = 'booking';
