@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { CalendarConnection } from '#shared/schemas/calendars';
-import { Button } from '#client/components/ui/button.tsx';
+import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
@@ -79,14 +79,7 @@ function ChoiceForm({ connection, onDone }: { connection: CalendarConnection; on
         Calls booked with you are added there with the lead's name, phone and the notes, moved when they move and removed when they are
         cancelled.
       </p>
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={choose.isPending}>
-          {choose.isPending ? 'Saving...' : 'Save'}
-        </Button>
-      </div>
+      <FormActions busy={choose.isPending} label="Save" busyLabel="Saving..." onCancel={onDone} />
     </form>
   );
 }
