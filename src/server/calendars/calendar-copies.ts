@@ -1,6 +1,6 @@
 import { listCalendarAppointments } from '../db/queries/appointments.ts';
 import { getWriteTarget } from '../db/queries/calendar-connections.ts';
-import { claimDueWrites, type ClaimedWrite, failWrite, finishWrite } from '../db/queries/calendar-writes.ts';
+import { claimDueWrites, type ClaimedWrite, failWrite, finishWrite, keepUid } from '../db/queries/calendar-writes.ts';
 import { appointmentUid, toICalendar } from '../lib/icalendar.ts';
 import { asReadError, davOptions, openAccount } from './caldav-account.ts';
 import { deleteEvent, putEvent } from './caldav.ts';
@@ -77,6 +77,8 @@ async function writeCopy(access: CalendarAccess, w: ClaimedWrite): Promise<{ ok:
       eventUrl = null;
     }
     if (calendar !== null && appointment) {
+      // The uid is kept before the first write: a busy read running meanwhile already skips the copy.
+      if (w.uid === null) await keepUid(access.db, w, uid);
       const ics = toICalendar([appointment], { siteName: await access.siteName(), timeZone: access.timeZone, uidDomain: access.uidDomain });
       eventUrl = (await putEvent(calendar, account, { uid, ics }, options)).url;
     }

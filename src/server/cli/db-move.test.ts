@@ -55,6 +55,14 @@ async function connectCalendar(dataDir: string): Promise<void> {
       [id, secret],
     ),
   );
+  // A booked call's copy as written into one of its calendars.
+  await withPgliteDir(dataDir, (client) =>
+    client.query(
+      `insert into calendar_writes (appointment_id, connection_id, uid, event_url, version, written_version)
+       select a.id, $1, a.id || '@keystone.test', 'https://calendar.example.com/work/' || a.id || '.ics', 1, 1 from appointments a order by a.id limit 1`,
+      [id],
+    ),
+  );
 }
 
 /**

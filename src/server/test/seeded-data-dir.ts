@@ -92,6 +92,13 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
       sql`insert into calendar_busy (connection_id, user_id, starts_at, ends_at)
       values (${connection}, ${user.id}, '2030-12-03T15:00:00Z', '2030-12-03T16:00:00Z')`,
     );
+    // A booked call's copy as written into a calendar (written: not due, so no server writes it while a test runs).
+    await execute(
+      database.db,
+      sql`insert into calendar_writes (appointment_id, connection_id, uid, event_url, version, written_version)
+      select a.id, ${connection}, a.id || '@keystone.test', 'https://calendar.example.com/work/' || a.id || '.ics', 1, 1
+      from appointments a order by a.id limit 1`,
+    );
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
     await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);
     await more?.(database.db);

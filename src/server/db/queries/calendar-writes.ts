@@ -84,6 +84,11 @@ export async function finishWrite(db: Db, w: ClaimedWrite, uid: string, eventUrl
     await execute(db, sql`delete from calendar_writes where ${key(w)} and event_url is null and version = written_version and not removed`);
 }
 
+/** The uid a copy is about to be written under (so the busy read skips it from the first write on). */
+export async function keepUid(db: Db, w: ClaimedWrite, uid: string): Promise<void> {
+  await execute(db, sql`update calendar_writes set uid = ${uid} where ${key(w)} and uid is null`);
+}
+
 /** A failed write: tried again after a minute, doubling to an hour; `error` in words for the person. */
 export async function failWrite(db: Db, w: ClaimedWrite, error: string): Promise<void> {
   await execute(
