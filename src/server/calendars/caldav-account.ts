@@ -6,7 +6,7 @@ import { OutboundError } from '../outbound/outbound-error.ts';
 import { type CalDavAccount, CalDavError, type CalDavFetchOptions, discoverCalendars, fetchEvents } from './caldav.ts';
 import { IcsError, readIcsBusy } from './read-ics.ts';
 import type { CalendarAccess } from './sync.ts';
-import { type CalendarRead, CalendarReadError, digestOf, READ_TIMEOUT_MS } from './calendar-read.ts';
+import { type CalendarRead, calendarServiceOf, CalendarReadError, digestOf, READ_TIMEOUT_MS } from './calendar-read.ts';
 
 /**
  * A CalDAV account as the product uses it: found and listed when connected, read for busy
@@ -29,15 +29,7 @@ export function davOptions(access: CalendarAccess): CalDavFetchOptions {
 
 /** What a person sees of a CalDAV account: "dana@example.com on iCloud". */
 export function calDavLabel(account: CalDavAccount): string {
-  const host = new URL(account.url).hostname.toLowerCase();
-  const service = host.endsWith('icloud.com')
-    ? 'iCloud'
-    : host.endsWith('fastmail.com')
-      ? 'Fastmail'
-      : host.endsWith('zoho.com') || host.endsWith('zoho.eu')
-        ? 'Zoho'
-        : host;
-  return `${account.username} on ${service}`;
+  return `${account.username} on ${calendarServiceOf(account.url)}`;
 }
 
 /** The account's event calendars, or a CalendarReadError in words (wrong password, not CalDAV, unreachable). */

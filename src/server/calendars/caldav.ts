@@ -192,7 +192,8 @@ export function resourceName(uid: string): string {
   return `${readable}-${createHash('sha256').update(uid).digest('hex').slice(0, 16)}`;
 }
 
-function withSlash(url: string): string {
+/** A collection's URL with its closing slash: what its members' URLs start with. */
+export function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
 

@@ -3,8 +3,8 @@ import { getWriteTarget } from '../db/queries/calendar-connections.ts';
 import { claimDueWrites, type ClaimedWrite, failWrite, finishWrite, keepUid } from '../db/queries/calendar-writes.ts';
 import { appointmentUid, toICalendar } from '../lib/icalendar.ts';
 import { asReadError, davOptions, openAccount } from './caldav-account.ts';
-import { deleteEvent, putEvent } from './caldav.ts';
-import { CalendarReadError } from './calendar-read.ts';
+import { deleteEvent, putEvent, withSlash } from './caldav.ts';
+import { CalendarReadError, waitAtMost } from './calendar-read.ts';
 import type { CalendarAccess } from './sync.ts';
 
 /**
@@ -44,9 +44,7 @@ export async function writeCopiesNow(access: CalendarAccess, appointmentIds: rea
       left.set(w.connection_id, left.get(w.connection_id)! - 1);
     }
   })();
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
-  clearTimeout(timer);
+  await waitAtMost(work, deadlineMs);
   for (const [id, n] of left) if (n > 0) failed.add(id);
   for (const id of failed) if (!labels.has(id)) labels.set(id, (await getWriteTarget(access.db, id))?.label ?? 'a calendar');
   return [...failed].map((id) => labels.get(id) ?? 'a calendar').sort();
@@ -93,5 +91,3 @@ async function writeCopy(access: CalendarAccess, w: ClaimedWrite): Promise<{ ok:
     return { ok: false, ...(label && { label }) };
   }
 }
-
-const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);

@@ -17,3 +17,21 @@ export const digestOf = (busy: readonly Busy[]) =>
   createHash('sha256')
     .update(busy.map((b) => `${b.start}-${b.end}`).join(','))
     .digest('base64url');
+
+/** Waits for `work`, or `ms`, whichever comes first (the work goes on either way). */
+export async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/** What a person sees of where a calendar lives: the service's name (Google Calendar, iCloud…), else its host. */
+export function calendarServiceOf(url: string): string {
+  const host = new URL(url).hostname.toLowerCase();
+  if (host === 'calendar.google.com') return 'Google Calendar';
+  if (host.startsWith('outlook.') || host.endsWith('.outlook.com')) return 'Outlook';
+  if (host.endsWith('icloud.com')) return 'iCloud';
+  if (host.endsWith('fastmail.com')) return 'Fastmail';
+  if (host.endsWith('zoho.com') || host.endsWith('zoho.eu')) return 'Zoho';
+  return host;
+}

@@ -17,7 +17,7 @@ import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
 import { IcsError, readIcsBusy } from './read-ics.ts';
 import { readCalDavBusy } from './caldav-account.ts';
-import { type CalendarRead, CalendarReadError, digestOf, READ_TIMEOUT_MS } from './calendar-read.ts';
+import { type CalendarRead, CalendarReadError, digestOf, READ_TIMEOUT_MS, waitAtMost } from './calendar-read.ts';
 
 /**
  * Reading people's outside calendars into busy times (calendar_busy). A connection is read
@@ -155,13 +155,10 @@ export async function syncDueCalendars(access: CalendarAccess, limit = 10): Prom
 export async function syncBeforeBooking(access: CalendarAccess, userIds: readonly string[], deadlineMs: number): Promise<boolean> {
   const claimed = await claimStaleConnectionsOf(access.db, userIds, BEFORE_BOOKING_SECONDS);
   if (claimed.length === 0) return false;
-  const work = inTwos(claimed, (c) => syncClaimed(access, c));
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, deadlineMs);
-  });
-  await Promise.race([work, late]);
-  clearTimeout(timer);
+  await waitAtMost(
+    inTwos(claimed, (c) => syncClaimed(access, c)),
+    deadlineMs,
+  );
   return true;
 }
 

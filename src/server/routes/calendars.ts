@@ -32,6 +32,7 @@ import {
 } from '../db/queries/calendar-connections.ts';
 import { requeueConnection } from '../db/queries/calendar-writes.ts';
 import { calDavLabel, findCalendars } from '../calendars/caldav-account.ts';
+import { calendarServiceOf } from '../calendars/calendar-read.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
@@ -106,15 +107,6 @@ const noSuchCalendar = () => new AppError('not_found', 'Calendar not found.');
 /** The longest range the busy times are asked for at once: a month view with its edges (and a clock change). */
 const MAX_BUSY_RANGE_MS = 45 * 86_400_000 + 3_600_000;
 
-/** What a person sees of where a link points: the service's name, else its host. */
-export function labelOf(url: string): string {
-  const host = new URL(url).hostname.toLowerCase();
-  if (host === 'calendar.google.com') return 'Google Calendar';
-  if (host.startsWith('outlook.') || host.endsWith('.outlook.com')) return 'Outlook';
-  if (host.endsWith('icloud.com')) return 'iCloud';
-  return host;
-}
-
 /** `read`'s answer, or a 422 "`what`: why" when the calendar or account said no. */
 async function orUnprocessable<T>(what: string, read: () => Promise<T>): Promise<T> {
   try {
@@ -158,7 +150,7 @@ export const calendarRoutes = createRouter()
       const read = await orUnprocessable('That calendar could not be read', () =>
         readIcsLink(access, body.url, keptWindow(Date.now(), settings.horizon_days)),
       );
-      label = labelOf(body.url);
+      label = calendarServiceOf(body.url);
       const secret = vault.seal(JSON.stringify({ url: body.url }), calendarSecretContext(id));
       if (!(await insertConnection(db, { id, userId: user.id, kind: 'ics', label, secret }, CALENDARS_PER_PERSON))) throw tooMany();
       await storeSyncSuccess(db, { id, user_id: user.id, busy_digest: null }, read);
