@@ -55,8 +55,12 @@ async function pickTime(page: Page, nth: number, type: 'Phone call' | 'Zoom') {
   });
   const times = page.getByRole('group', { name: `Time on ${label}` }).getByRole('radio');
   await expect(times.first()).toBeVisible();
-  await times.nth(nth).check();
-  await page.getByRole('radio', { name: type }).check();
+  // Further pages of days load in the background and push the form down: a click that landed
+  // on the moving page (the clean-clone run's "did not change its state") is made again.
+  await expect(async () => {
+    await times.nth(nth).check({ timeout: 2_000 });
+    await page.getByRole('radio', { name: type }).check({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 async function adminWatching(browser: Browser) {
