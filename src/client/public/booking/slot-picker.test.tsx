@@ -19,6 +19,8 @@ const lastDate = addDays(first, 100);
 const openDays = [10, 20, 35, 38, 41, 44, 47, 50, 70, 95].map((n) => addDays(first, n));
 const asked: { from: string; to: string; host?: string }[] = [];
 let failNext = false;
+/** Set: the second page's answer waits for it. */
+let holdSecondPage: Promise<void> | null = null;
 /** What GET /api/public/hosts answers: by default, no choice of person. */
 let hosts: { choose: boolean; hosts: { id: string; name: string; initials: string }[] } = { choose: false, hosts: [] };
 const booked: unknown[] = [];
@@ -34,6 +36,7 @@ beforeEach(() => {
   asked.length = 0;
   booked.length = 0;
   failNext = false;
+  holdSecondPage = null;
   hosts = { choose: false, hosts: [] };
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
@@ -48,6 +51,7 @@ beforeEach(() => {
     const to = url.searchParams.get('to')!;
     const host = url.searchParams.get('host_id');
     asked.push({ from, to, ...(host && { host }) });
+    if (asked.length === 2 && holdSecondPage) await holdSecondPage;
     if (failNext) {
       failNext = false;
       return new Response('{"error":{"code":"internal","message":"x"}}', { status: 500, headers: { 'Content-Type': 'application/json' } });
@@ -97,6 +101,22 @@ describe('SlotPicker paging', () => {
     for (let i = 1; i < asked.length; i++) expect(asked[i]!.from).toBe(addDays(asked[i - 1]!.to, 1));
     expect(asked.at(-1)!.to >= lastDate).toBe(true);
     expect(screen.queryByRole('button', { name: 'Show more days' })).toBeNull();
+  });
+
+  it('shows the days only once the first screen of them is in, so later pages never push the times down', async () => {
+    let release = () => {};
+    holdSecondPage = new Promise<void>((r) => {
+      release = r;
+    });
+    renderPicker();
+    // The first page held two open days: still loading, no form yet, while the second is asked.
+    await waitFor(() => expect(asked).toHaveLength(2));
+    expect(screen.getByRole('status')).toHaveTextContent('Loading open times…');
+    expect(screen.queryByRole('group', { name: 'Day' })).toBeNull();
+    release();
+    // It appears whole: six days at once, the first one chosen, and times for it.
+    await waitFor(() => expect(dayRadios()).toHaveLength(6));
+    expect(within(screen.getByRole('group', { name: /^Time on / })).getAllByRole('radio')).toHaveLength(2);
   });
 
   it('offers to try again when a later page fails, keeping the days it has', async () => {

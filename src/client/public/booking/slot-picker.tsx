@@ -113,8 +113,11 @@ export function SlotPicker({ token, mode, heading, initialType, onDone, onSkip, 
   };
   const retry = () => setLoadError(false);
   useEffect(() => headingRef.current?.focus(), []);
-  /** Still finding the first open day (the first pages may have none). */
-  const finding = dayKeys.length === 0 && nextFrom !== null;
+  /**
+   * Still filling the first screen of days (the first pages may have few or none). The form
+   * waits for it, so days arriving later never push the times and Confirm down under a finger.
+   */
+  const finding = nextFrom !== null && !loadError && dayKeys.length <= DAYS_SHOWN && shown === DAYS_SHOWN;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
