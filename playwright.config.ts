@@ -2,15 +2,17 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromium.ts';
+import { freePortBase } from './tests/free-ports.ts';
 
 /**
  * Browser tests against the real, built server (`npm run build` first): the prerendered
  * pages, the API and a fresh data directory per run. The config is evaluated again in each
  * worker; the env var keeps one data directory per run.
  */
-// One port per run, shared by the workers (they evaluate this file again), so two runs on
-// one machine do not collide.
-process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 10_000));
+// Seven ports per run (the app, the mail sink's two, the PostgreSQL leg's and the HTTPS leg's
+// three), free when chosen and outside the ephemeral range; shared by the workers (they
+// evaluate this file again), so two runs on one machine do not collide.
+process.env.E2E_PORT ??= String(freePortBase(7));
 const PORT = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_DATA_DIR ??= path.join('.test-data', `e2e-${Date.now()}`);
