@@ -247,9 +247,11 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       returning *
     ), owned as (
       -- A lead with no owner gets the person who takes its call (the timeline says so).
-      update leads l set owner_id = created.host_id, updated_at = now()
-      from created where l.id = created.lead_id and l.owner_id is null
-      returning l.id, created.host_id
+      -- By id (a scalar from created), not a join: joined, the planner walks every unowned
+      -- lead through the owner index, a cost that grows with the leads nobody has taken yet.
+      update leads l set owner_id = (select host_id from created), updated_at = now()
+      where l.id = (select lead_id from created) and l.owner_id is null
+      returning l.id, l.owner_id as host_id
     ), owner_event as (
       insert into lead_events (lead_id, kind, actor_id, data)
       select o.id, 'owner', null, jsonb_build_object('from', null, 'to', (select display_name from users where id = o.host_id))
