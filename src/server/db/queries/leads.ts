@@ -10,7 +10,7 @@ import {
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
-import { isoTimestamp, pgArray, queryRows } from '../sql.ts';
+import { isoTimestamp, pgArray, queryRows, queryRowsPrepared } from '../sql.ts';
 import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
 import { leadSnapshotOfRow } from './lead-snapshot.ts';
 
@@ -64,8 +64,12 @@ export async function createLead(
 ): Promise<{ id: string | null; created: boolean }> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
-  const rows = await queryRows(
+  // Prepared, one statement per shape (its text depends only on these three): planning its
+  // CTEs cost PostgreSQL about as much as running them, at every submission.
+  const shape = `create_lead${mail ? '+mail' : ''}${bookingTokenHash ? '+link' : ''}${onlyNewPerson ? '+new' : ''}`;
+  const rows = await queryRowsPrepared(
     db,
+    shape,
     sql`
     with inserted as (
       -- Attribution comes from the visitor's analytics session, if the form sent one we know.
