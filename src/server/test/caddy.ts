@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { freePort, retryOnTakenPort } from './process.ts';
+import { freePort, retryOnTakenPort, keepOutput } from './process.ts';
 
 /**
  * Caddy (Debian's package) run with the shipped deploy/Caddyfile in front of app processes,
@@ -66,13 +66,7 @@ async function startCaddyOnce(options: CaddyOptions): Promise<Caddy> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-200_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { output, exited } = keepOutput(child, 200_000);
   const url = options.plainHttpPort ? `http://127.0.0.1:${options.plainHttpPort}` : `https://localhost:${httpsPort}`;
   const caRootPath = path.join(options.stateDir, 'caddy/pki/authorities/local/root.crt');
   const caddy: Caddy = {
@@ -80,7 +74,7 @@ async function startCaddyOnce(options: CaddyOptions): Promise<Caddy> {
     httpsPort,
     httpPort,
     caRoot: () => readFileSync(caRootPath, 'utf8'),
-    output: () => output,
+    output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -90,7 +84,7 @@ async function startCaddyOnce(options: CaddyOptions): Promise<Caddy> {
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`caddy exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`caddy exited (${child.exitCode}):\n${output()}`);
     try {
       const status = options.plainHttpPort ? (await fetch(`${url}/api/health`)).status : (await httpsGet(caddy, '/api/health')).status;
       if (status === 200) return caddy;
@@ -99,7 +93,7 @@ async function startCaddyOnce(options: CaddyOptions): Promise<Caddy> {
     }
     if (Date.now() > deadline) {
       await caddy.stop();
-      throw new Error(`caddy did not answer /api/health within 30 s:\n${output}`);
+      throw new Error(`caddy did not answer /api/health within 30 s:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSyn
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, retryOnTakenPort, tempDir } from './process.ts';
+import { freePort, retryOnTakenPort, tempDir, keepOutput } from './process.ts';
 
 /**
  * Dovecot (Debian's `dovecot-imapd`), a real IMAP server on this machine's loopback, for the
@@ -122,14 +122,8 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
 
   // -F: in the foreground, so the child is Dovecot's master and stopping it stops them all.
   const child: ChildProcess = spawn(DOVECOT, ['-F', '-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let early = '';
-  const keep = (chunk: Buffer) => {
-    early = (early + chunk.toString('utf8')).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const output = () => `${early}${existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-50_000) : ''}`;
+  const { output: early, exited } = keepOutput(child, 20_000);
+  const output = () => `${early()}${existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-50_000) : ''}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;

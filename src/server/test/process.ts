@@ -144,6 +144,17 @@ export async function retryOnTakenPort<T>(start: () => Promise<T>, attempts = 5)
 
 const OUTPUT_LIMIT = 1024 * 1024;
 
+/** A spawned server's stdout and stderr, its last `limit` characters kept, and its exit. */
+export function keepOutput(child: ChildProcess, limit: number): { output: () => string; exited: Promise<number | null> } {
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-limit);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { output: () => output, exited: new Promise<number | null>((resolve) => child.once('exit', resolve)) };
+}
+
 /** Spawns `node <args>` with its output kept; not waited for. */
 function spawnNode(args: string[], env: Record<string, string>, isolated: boolean): NodeProcess {
   const base = isolated

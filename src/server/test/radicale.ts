@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, retryOnTakenPort, tempDir } from './process.ts';
+import { freePort, retryOnTakenPort, tempDir, keepOutput } from './process.ts';
 
 /**
  * Radicale (Debian's package), a real CalDAV server on this machine's loopback, for the tests of
@@ -71,13 +71,7 @@ async function startOnce(dir: string, users: RadicaleUser[]): Promise<Radicale> 
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-100_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { output, exited } = keepOutput(child, 100_000);
   const url = `http://127.0.0.1:${port}/`;
   const passwordOf = (user: string) => {
     const found = users.find((u) => u.name === user);
@@ -120,7 +114,7 @@ async function startOnce(dir: string, users: RadicaleUser[]): Promise<Radicale> 
       await request(user, pathname, { method: 'PUT', contentType: 'text/calendar; charset=utf-8', body: ics });
     },
     readCalendar: (user, calendar) => request(user, `/${encodeURIComponent(user)}/${encodeURIComponent(calendar)}/`, { method: 'GET' }),
-    output: () => output,
+    output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -131,7 +125,7 @@ async function startOnce(dir: string, users: RadicaleUser[]): Promise<Radicale> 
   const deadline = Date.now() + 15_000;
   for (;;) {
     // Exited before answering: on a taken port its output says "Address already in use" (retried).
-    if (child.exitCode !== null) throw new Error(`radicale exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`radicale exited (${child.exitCode}):\n${output()}`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(1000) });
       return radicale;
@@ -140,7 +134,7 @@ async function startOnce(dir: string, users: RadicaleUser[]): Promise<Radicale> 
     }
     if (Date.now() > deadline) {
       await radicale.stop();
-      throw new Error(`radicale did not answer within 15 s:\n${output}`);
+      throw new Error(`radicale did not answer within 15 s:\n${output()}`);
     }
     // A real process must start meanwhile: there is nothing to wait on but its port.
     await new Promise((resolve) => setTimeout(resolve, 50));
