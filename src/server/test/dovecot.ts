@@ -1,6 +1,6 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, renameSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,8 +47,13 @@ export function startDovecot(userNames: string[] = ['replies']): Promise<Dovecot
 function identities() {
   const me = os.userInfo();
   if (me.uid !== 0) return { mail: { uid: me.uid, gid: me.gid }, internal: me.username, group: groupName(me.gid), login: me.username };
-  const idOf = (flag: string, user: string) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }).trim());
-  return { mail: { uid: idOf('-u', 'dovecot'), gid: idOf('-g', 'dovecot') }, internal: 'dovecot', group: 'dovecot', login: 'dovenull' };
+  // The package's own user (its line in /etc/passwd: name:x:uid:gid:...).
+  const entry = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('dovecot:'));
+  if (!entry) throw new Error('No dovecot user: install Debian’s dovecot-imapd');
+  const [, , uid, gid] = entry.split(':');
+  return { mail: { uid: Number(uid), gid: Number(gid) }, internal: 'dovecot', group: groupName(Number(gid)), login: 'dovenull' };
 }
 
 async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
@@ -153,7 +158,7 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
       const tmp = path.join(maildir, 'tmp', name);
       writeFileSync(tmp, text);
       if (os.userInfo().uid === 0) chownSync(tmp, who.mail.uid, who.mail.gid);
-      execFileSync('mv', [tmp, path.join(maildir, 'new', name)]);
+      renameSync(tmp, path.join(maildir, 'new', name));
       return name;
     },
     output,
@@ -169,7 +174,8 @@ function groupName(gid: number): string {
 }
 
 function chownTree(root: string, uid: number, gid: number) {
-  execFileSync('chown', ['-R', `${uid}:${gid}`, root]);
+  chownSync(root, uid, gid);
+  for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })) chownSync(path.join(root, entry), uid, gid);
 }
 
 /** Resolves once something accepts connections on the port; rejects if Dovecot exits first or after 15 s. */
