@@ -35,14 +35,19 @@ export function LeadForm() {
   const thanksRef = useRef<HTMLParagraphElement>(null);
   const pickerRef = useRef<HTMLDivElement>(null);
   // The picker focuses its heading, which scrolls it into view (centred, in Chromium): the thanks
-  // above it comes into view too, below the fixed navigation. The picker may focus it only once
-  // its times have loaded, after this effect, so each focus moving into it brings the thanks back.
+  // above it comes into view too, below the fixed navigation. The picker may focus its heading
+  // only once its times have loaded, after this effect, so a heading taking focus brings the
+  // thanks back. Only a heading (focused by the picker, tabindex -1): a time, a kind of call or
+  // Confirm takes focus on the press of a tap or click, and scrolling then would move the page
+  // (smoothly) before the release, which would land elsewhere and be lost.
   useEffect(() => {
     if (!booking) return;
     const showThanks = () => thanksRef.current?.scrollIntoView({ block: 'nearest' });
     showThanks();
     const picker = pickerRef.current;
-    const onFocusIn = () => requestAnimationFrame(showThanks);
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof HTMLHeadingElement) requestAnimationFrame(showThanks);
+    };
     picker?.addEventListener('focusin', onFocusIn);
     return () => picker?.removeEventListener('focusin', onFocusIn);
   }, [booking]);
