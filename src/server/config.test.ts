@@ -171,13 +171,15 @@ describe('parseConfig', () => {
 });
 
 describe('email settings', () => {
-  it('read SMTP_URL, MAIL_FROM, MAIL_REPLY_TO, LEAD_REMINDER_HOURS, PUBLIC_MAIL_PER_ADDRESS_PER_DAY and PUBLIC_URL', () => {
+  it('read SMTP_URL, MAIL_FROM, MAIL_REPLY_TO, LEAD_REMINDER_HOURS, PUBLIC_MAIL_PER_ADDRESS_PER_DAY, the outbox timings and PUBLIC_URL', () => {
     const config = parseConfig({
       SMTP_URL: 'smtp://mailer%40firm.com:p%40ss%3Aword@mail.firm.com:2525',
       MAIL_FROM: '"Keystone Due Diligence" <Hello@Firm.com>',
       MAIL_REPLY_TO: 'team@firm.com',
       LEAD_REMINDER_HOURS: '0',
       PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '0',
+      MAIL_RETRY_SECONDS: '3',
+      MAIL_CLAIM_SECONDS: '120',
       PUBLIC_URL: 'https://crm.firm.com/',
     });
     expect(config.mail).toEqual({
@@ -187,6 +189,8 @@ describe('email settings', () => {
       domain: 'firm.com',
       leadReminderHours: 0,
       publicPerAddressPerDay: 0,
+      retrySeconds: 3,
+      claimSeconds: 120,
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
     expect(config.fixedOrigin).toBe('https://crm.firm.com');
@@ -198,7 +202,7 @@ describe('email settings', () => {
     });
   });
 
-  it('default to email off, from the site name and email, a 24-hour reminder, 5 visitor emails per address a day and this server as the public URL', () => {
+  it('default to email off, from the site name and email, a 24-hour reminder, 5 visitor emails per address a day, a 10 s retry, a 30 s claim and this server as the public URL', () => {
     const config = parseConfig({ SITE_NAME: 'Acme', SITE_EMAIL: 'info@acme.test', PORT: '8080', HOST: '0.0.0.0' });
     expect(config.mail).toEqual({
       smtp: undefined,
@@ -207,6 +211,8 @@ describe('email settings', () => {
       domain: 'acme.test',
       leadReminderHours: 24,
       publicPerAddressPerDay: 5,
+      retrySeconds: 10,
+      claimSeconds: 30,
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });
@@ -228,6 +234,8 @@ describe('email settings', () => {
       { PUBLIC_MAIL_PER_ADDRESS_PER_DAY: 'five' },
       'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "five"',
     ],
+    [{ MAIL_RETRY_SECONDS: '0' }, 'Invalid configuration: MAIL_RETRY_SECONDS must be a whole number from 1 to 3600, got "0"'],
+    [{ MAIL_CLAIM_SECONDS: '2' }, 'Invalid configuration: MAIL_CLAIM_SECONDS must be a whole number from 4 to 3600, got "2"'],
     [{ PUBLIC_URL: 'crm.firm.com' }, 'Invalid configuration: PUBLIC_URL must be a URL such as https://crm.example.com'],
     [
       { PUBLIC_URL: 'https://crm.firm.com/app' },

@@ -146,6 +146,8 @@ const envSchema = z.object({
   MAIL_REPLY_TO: parsedWith(parseMailbox),
   LEAD_REMINDER_HOURS: intInRange(0, 7 * 24, 24),
   PUBLIC_MAIL_PER_ADDRESS_PER_DAY: intInRange(0, 1000, 5),
+  MAIL_RETRY_SECONDS: intInRange(1, 3600, 10),
+  MAIL_CLAIM_SECONDS: intInRange(4, 3600, 30),
   DEBUG: booleanFlag,
   LOG_LEVEL: optionalString.transform((v) => v ?? 'info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
@@ -218,6 +220,13 @@ export type Config = {
     leadReminderHours: number;
     /** Emails website visitors may cause to one outside address in 24 hours; 0 = no budget (docs/security.md). */
     publicPerAddressPerDay: number;
+    /** Seconds the outbox waits to try again when the mail server cannot be reached (or refuses our login). */
+    retrySeconds: number;
+    /**
+     * Seconds a message a process took to send stays its own: one it left unsent (the process
+     * died while sending) is sent by another process, or after a restart, once they are over.
+     */
+    claimSeconds: number;
   };
   logLevel: string;
   /** 'json' or 'pretty'; unset: lines for people in a terminal, JSON otherwise (logger.ts). */
@@ -278,6 +287,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       domain: (e.MAIL_FROM?.address ?? e.SITE_EMAIL).split('@')[1]!,
       leadReminderHours: e.LEAD_REMINDER_HOURS,
       publicPerAddressPerDay: e.PUBLIC_MAIL_PER_ADDRESS_PER_DAY,
+      retrySeconds: e.MAIL_RETRY_SECONDS,
+      claimSeconds: e.MAIL_CLAIM_SECONDS,
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

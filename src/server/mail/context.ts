@@ -65,6 +65,8 @@ export function createOutbox(
     context: (database) => currentMailContext(database.db, config),
     from: config.mail.from,
     replyTo: config.mail.replyTo,
+    unreachableRetryMs: config.mail.retrySeconds * 1000,
+    leaseSeconds: config.mail.claimSeconds,
     logger,
     ...options,
   });

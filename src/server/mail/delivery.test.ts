@@ -92,7 +92,10 @@ function duplicatesOf(messages: ReceivedMail[]): number {
   return copies;
 }
 
-const OUTAGE_MS = 25_000;
+/** The outbox's pause while the mail server cannot be reached (10 s by default), and how long it stays away: two failed rounds and part of a third. */
+const RETRY_SECONDS = 2;
+const OUTAGE_MS = 5_000;
+const CLAIM_SECONDS = 5;
 
 const uniqueIds = (messages: ReceivedMail[]) => new Set(messages.map((m) => m.parsed.messageId)).size;
 
@@ -113,6 +116,8 @@ describe.each(engines)('email delivery (%s)', (engine) => {
       SMTP_URL: sink.url,
       MAIL_FROM: 'Keystone Due Diligence <hello@keystone.test>',
       SITE_NAME: 'Keystone Due Diligence',
+      // The messages the killed server had taken wait this long for the next one (30 s by default).
+      MAIL_CLAIM_SECONDS: String(CLAIM_SECONDS),
     };
     const first = await serve(env);
     const leads = await submitLeads(first.url, 10, `crash-${engine}`);
@@ -137,11 +142,16 @@ describe.each(engines)('email delivery (%s)', (engine) => {
 /** Five leads queued while nobody listens on the mail server's port, then a mail server comes and gets them all once. */
 async function outage(engine: Engine) {
   const smtpPort = await freePort(); // nobody listens there yet: the port goes into SMTP_URL before the mail server starts
-  const env = { ...(await databaseEnv(engine)), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SITE_NAME: 'Keystone Due Diligence' };
+  const env = {
+    ...(await databaseEnv(engine)),
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SITE_NAME: 'Keystone Due Diligence',
+    MAIL_RETRY_SECONDS: String(RETRY_SECONDS),
+  };
   const server = await serve(env);
   const leads = await submitLeads(server.url, 5, `outage-${engine}`);
   // A real wait: the subject is the server's own clock, in another process, retrying the mail server
-  // (every 10 s while it cannot be reached): 25 s is two failed rounds and part of a third.
+  // (every RETRY_SECONDS while it cannot be reached).
   await new Promise((r) => setTimeout(r, OUTAGE_MS));
   expect(await outboxStatuses(server.url)).toEqual({ queued: 10 });
 
@@ -149,6 +159,8 @@ async function outage(engine: Engine) {
   cleanups.push(sink.close);
   const back = Date.now();
   await sink.waitFor((m) => uniqueIds(m) === 10, 30_000);
+  // Within one pause of its return (and the time to send ten).
+  expect(Date.now() - back).toBeLessThan(RETRY_SECONDS * 1000 + 5_000);
   expectEveryLeadsMail(sink, leads);
   expect(duplicatesOf(sink.messages)).toBe(0);
   console.log(

@@ -48,6 +48,8 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     },
     logger: false,
     size: 10 * 1024 * 1024,
+    // Closing ends the connections still open (a server's pooled one) after a moment, not the library's 30 s.
+    closeTimeout: 100,
     onRcptTo(address, _session, callback) {
       const refusal = options.refuse?.(address.address);
       if (!refusal) return callback();
