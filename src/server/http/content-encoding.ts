@@ -2,19 +2,35 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
-/** A text body with its brotli and gzip forms, compressed once (at start-up or build). */
-export type Compressed = { text: string; br: Buffer; gzip: Buffer };
+/** A text body with its brotli and gzip forms, each made once, when first asked for. */
+export type Compressed = { readonly text: string; readonly br: Buffer; readonly gzip: Buffer };
 
 /** Brotli at its best quality and gzip at level 9: done once per body, never per request. */
 export function compressBytes(raw: Buffer): { br: Buffer; gzip: Buffer } {
-  return {
-    br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-    gzip: gzipSync(raw, { level: 9 }),
-  };
+  return { br: brotli(raw), gzip: gzip(raw) };
 }
 
+const brotli = (raw: Buffer) =>
+  brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+const gzip = (raw: Buffer) => gzipSync(raw, { level: 9 });
+
+/**
+ * The text with its compressed forms made on first use and kept: brotli at quality 11 costs
+ * tens of milliseconds a page, which a server start (and every refill of the pages) would
+ * otherwise spend on pages nobody may ask for before the next refill.
+ */
 export function compressText(text: string): Compressed {
-  return { text, ...compressBytes(Buffer.from(text, 'utf8')) };
+  let br: Buffer | undefined;
+  let gz: Buffer | undefined;
+  return {
+    text,
+    get br() {
+      return (br ??= brotli(Buffer.from(text, 'utf8')));
+    },
+    get gzip() {
+      return (gz ??= gzip(Buffer.from(text, 'utf8')));
+    },
+  };
 }
 
 /**

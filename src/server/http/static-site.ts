@@ -6,7 +6,7 @@ import { compressText, type Compressed } from './content-encoding.ts';
 /**
  * The built client, held in memory: prerendered pages (with the firm's words, brand and
  * contact from Settings → Website filled in, at start-up and at each save), the SPA shell for the admin app, and the
- * 404 page, each also brotli- and gzip-compressed once at start-up. Assets are served from
+ * 404 page, each also brotli- and gzip-compressed once, on its first request. Assets are served from
  * disk by serveStatic, with the .br and .gz files the build wrote beside them.
  */
 export type StaticSite = {
