@@ -38,6 +38,28 @@ async function submitLead(url: string) {
   expect(res.status).toBe(201);
 }
 
+/**
+ * A DATA_DIR a server created, took a lead in and stopped cleanly: made once by the first test
+ * (or here, when that test did not run), and copied, modes and all, for each test that needs
+ * one to work on. Creating a database costs a server start of several seconds.
+ */
+let madeByServer: Promise<string> | undefined;
+async function serverMadeDataDir(): Promise<string> {
+  madeByServer ??= (async () => {
+    const dataDir = path.join(tempDir('modes-made'), 'data');
+    const server = await startServer({ ...ENV, DATA_DIR: dataDir });
+    await submitLead(server.url);
+    expect(await stopServer(server)).toBe(0);
+    return dataDir;
+  })();
+  return madeByServer;
+}
+async function copyOfServerMadeDataDir(prefix: string): Promise<string> {
+  const dataDir = path.join(tempDir(prefix), 'data');
+  execFileSync('cp', ['-a', await serverMadeDataDir(), dataDir]);
+  return dataDir;
+}
+
 describe('DATA_DIR and backups are private to their owner', () => {
   it('a server on a new DATA_DIR creates no file or directory that group or others can use, WAL included', async () => {
     const dataDir = path.join(tempDir('modes-fresh'), 'data');
@@ -51,6 +73,8 @@ describe('DATA_DIR and backups are private to their owner', () => {
     expect(all[0]).toBe('. 0700');
     expect(await stopServer(server)).toBe(0);
     expect(sharedWithOthers(dataDir)).toEqual([]);
+    // The later tests work on copies of this one.
+    madeByServer ??= Promise.resolve(dataDir);
   }, 60_000);
 
   it('refuses a DATA_DIR that others can read or enter, with one line naming chmod 700, and creates nothing in it', async () => {
@@ -68,10 +92,7 @@ describe('DATA_DIR and backups are private to their owner', () => {
   }, 60_000);
 
   it('tightens files (0600) and directories (0700) an earlier version left open inside a private DATA_DIR', async () => {
-    const dataDir = tempDir('modes-existing'); // 0700
-    const first = await startServer({ ...ENV, DATA_DIR: dataDir });
-    await submitLead(first.url);
-    expect(await stopServer(first)).toBe(0);
+    const dataDir = await copyOfServerMadeDataDir('modes-existing'); // 0700
     // What a server under umask 022 left behind before this fix.
     for (const line of modes(dataDir).slice(1)) {
       const file = path.join(dataDir, line.slice(0, line.lastIndexOf(' ')));
@@ -87,10 +108,7 @@ describe('DATA_DIR and backups are private to their owner', () => {
   }, 90_000);
 
   it('writes a backup file 0600 whose archive entries are 0600 (directories 0700)', async () => {
-    const dataDir = tempDir('modes-backup');
-    const server = await startServer({ ...ENV, DATA_DIR: dataDir });
-    await submitLead(server.url);
-    expect(await stopServer(server)).toBe(0);
+    const dataDir = await copyOfServerMadeDataDir('modes-backup');
     const backupFile = path.join(tempDir('modes-backup-out'), 'b.tar.gz');
     const backup = runNode('src/server/cli/backup.ts', { ...NO_POSTGRES, DATA_DIR: dataDir }, ['--out', backupFile]);
     expect(await backup.exited, backup.output()).toBe(0);
