@@ -166,6 +166,7 @@ function appServer(port: number) {
       // Every email goes to the suite's mail sink (tests/e2e/email/email.spec.ts reads it).
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_SMTP_PORT}`,
       MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
+      MAIL_REPLY_TO: 'replies@keystone.test',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
   };

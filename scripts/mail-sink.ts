@@ -24,6 +24,7 @@ const asJson = (m: ReceivedMail, index: number) => ({
   messageId: m.parsed.messageId,
   subject: m.parsed.subject,
   from: m.parsed.from?.text,
+  replyTo: m.parsed.replyTo?.text ?? null,
   to: [m.parsed.to ?? []]
     .flat()
     .map((a) => a.text)

@@ -29,6 +29,7 @@ import { healthRoutes } from './routes/health.ts';
 import { LEAD_IMPORT_PATH, leadImportRoutes } from './routes/lead-import.ts';
 import { leadRoutes } from './routes/leads.ts';
 import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
+import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
 import { leadTimelineRoutes } from './routes/lead-timeline.ts';
 import { adminRoutes } from './routes/admins.ts';
@@ -148,6 +149,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadPrivacyRoutes);
   app.route('/', leadTimelineRoutes);
   app.route('/', leadNoteRoutes);
+  app.route('/', leadEmailRoutes);
   app.route('/', adminRoutes);
   app.route('/', availabilityRoutes);
   app.route('/', calendarRoutes);

@@ -429,6 +429,16 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // Writing to the lead, sent empty: each field's message under it.
+    name: 'lead-send-email-modal',
+    open: async (page, s) => {
+      await page.getByRole('button', { name: 'Send email' }).click();
+      const dialog = page.getByRole('dialog', { name: `Email ${s.lead.full_name}` });
+      await dialog.getByRole('button', { name: 'Send' }).click();
+      await expect(dialog.getByText('Subject is required')).toBeVisible();
+    },
+  },
+  {
     // The Month (a phone opens the Agenda unless the URL names the view).
     name: 'appointments-calendar',
     open: async (page, s) => {

@@ -250,6 +250,9 @@ export const leads = pgTable(
     follow_up_notified_on: date('follow_up_notified_on', { mode: 'string' }),
     // When staff last cancelled its website bookings as suspected abuse (the lead's badge).
     suspected_abuse_at: timestamp('suspected_abuse_at', { withTimezone: true }),
+    // The token in the reply address of the messages staff write to the lead (MAIL_REPLY_TO with
+    // +token), made with the first of them: replies find their lead by it.
+    reply_token: text('reply_token'),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -267,6 +270,7 @@ export const leads = pgTable(
     check('leads_follow_up_note_check', sql`${t.follow_up_note} is null or length(${t.follow_up_note}) <= 200`),
     check('leads_follow_up_note_needs_date', sql`${t.follow_up_note} is null or ${t.follow_up_on} is not null`),
     uniqueIndex('leads_submission_id_key').on(t.submission_id),
+    uniqueIndex('leads_reply_token_key').on(t.reply_token).where(sql`${t.reply_token} is not null`),
     index('leads_created_at_idx').on(t.created_at.desc(), t.id.desc()),
     index('leads_status_created_at_idx').on(t.status, t.created_at.desc()),
     // Substring search (ILIKE '%term%') on name, email and phone: trigram GIN indexes.
@@ -857,6 +861,9 @@ export const emails = pgTable(
     // the firm caused it. Trigger emails_visitor_mail (migration 0019) spends the budget or records
     // the message not sent, and drops the display name the visitor typed.
     visitor_budget: integer('visitor_budget'),
+    // Who wrote it, for a message a person wrote to a lead from the lead's page (null: the
+    // product wrote it, or the account was removed since).
+    sent_by: uuid('sent_by').references(() => users.id, { onDelete: 'set null' }),
     created_at: createdAt(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
@@ -864,12 +871,13 @@ export const emails = pgTable(
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
     check(
       'emails_kind_check',
-      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation')`,
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message')`,
     ),
     uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),
     index('emails_created_at_idx').on(t.created_at.desc()),
     index('emails_lead_id_idx').on(t.lead_id),
+    index('emails_sent_by_idx').on(t.sent_by).where(sql`${t.sent_by} is not null`),
   ],
 );
 

@@ -85,6 +85,7 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
       expires_at: '2030-11-25T15:42:00.000Z',
     },
   ],
+  ['lead-message', { subject: 'Your report\r\nBcc: x@evil.test', body: 'Hi', writer: 'Dana Whitfield', reply_to: null }],
 ];
 
 describe("a held booking's confirmation", () => {
@@ -225,10 +226,36 @@ describe('emailSubject', () => {
   });
 
   it('is a placeholder for a snapshot that does not fit, where composing fails', () => {
-    for (const kind of ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder'] as const) {
+    for (const kind of ['new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'lead-message'] as const) {
       expect(() => composeEmail(kind, { nope: true }, ctx)).toThrow();
       expect(emailSubject(kind, { nope: true }, ctx)).toBe(`(${kind})`);
     }
+  });
+});
+
+describe('a message staff wrote to a lead', () => {
+  const data = {
+    subject: 'Your report',
+    body: 'Hi Jane,\r\n<b>see</b> https://example.com/a?b=1&c=2.\nDana',
+    writer: 'Dana Whitfield',
+    reply_to: 'replies+abc@firm.com',
+  };
+
+  it('is their words as typed, with links made clickable and everything else escaped, under the writer’s name', () => {
+    const mail = composeEmail('lead-message', data, ctx);
+    expect(mail.subject).toBe('Your report');
+    expect(mail.text).toBe('Hi Jane,\n<b>see</b> https://example.com/a?b=1&c=2.\nDana\n');
+    expect(mail.html).toContain(
+      '&lt;b&gt;see&lt;/b&gt; <a href="https://example.com/a?b=1&amp;c=2" style="color:#1d4ed8">https://example.com/a?b=1&amp;c=2</a>.',
+    );
+    expect(mail.fromName).toBe('Dana Whitfield at Keystone Due Diligence');
+    expect(mail.replyTo).toEqual({ name: 'Dana Whitfield at Keystone Due Diligence', address: 'replies+abc@firm.com' });
+  });
+
+  it('keeps the subject to one line, and has no reply address of its own without one', () => {
+    const mail = composeEmail('lead-message', { ...data, subject: 'A\r\nBcc: x@evil.test', reply_to: null }, ctx);
+    expect(mail.subject).toBe('A Bcc: x@evil.test');
+    expect(mail.replyTo).toBeUndefined();
   });
 });
 

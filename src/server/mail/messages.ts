@@ -3,6 +3,7 @@ import { appointmentReminderTemplate } from './templates/appointment-reminder.ts
 import { appointmentTemplate } from './templates/appointment.ts';
 import { bookingConfirmationTemplate } from './templates/booking-confirmation.ts';
 import { inviteTemplate } from './templates/invite.ts';
+import { leadMessageTemplate } from './templates/lead-message.ts';
 import { leadAcknowledgementTemplate, newLeadTemplate } from './templates/lead.ts';
 import { passwordResetTemplate } from './templates/password-reset.ts';
 import type { ComposedEmail, MailContext, Template } from './templates/render.ts';
@@ -24,6 +25,7 @@ const TEMPLATES: Record<EmailKind, Template> = {
   'password-reset': passwordResetTemplate,
   'weekly-report': weeklyReportTemplate,
   'booking-confirmation': bookingConfirmationTemplate,
+  'lead-message': leadMessageTemplate,
 };
 
 /** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */

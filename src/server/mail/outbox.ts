@@ -198,12 +198,13 @@ export class MailOutbox {
       return 'failed';
     }
     try {
+      const { fromName, replyTo, ...message } = composed;
       await transport.send({
-        ...composed,
+        ...message,
         messageId: email.message_id,
         to: { name: email.to_name ?? '', address: email.to_address },
-        from: this.options.from,
-        replyTo: this.options.replyTo,
+        from: fromName ? { name: fromName, address: this.options.from.address } : this.options.from,
+        replyTo: replyTo ?? this.options.replyTo,
       });
     } catch (caught) {
       const err = caught as SendError;

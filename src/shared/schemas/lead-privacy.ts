@@ -45,6 +45,8 @@ export const exportedLeadSchema = z
     follow_up_note: z.string().nullable(),
     follow_up_notified_on: z.string().nullable(),
     suspected_abuse_at: nullableTimestamp,
+    /** The token in the reply address of the messages staff wrote to them (null until the first). */
+    reply_token: z.string().nullable(),
   })
   .meta({ id: 'ExportedLead' });
 

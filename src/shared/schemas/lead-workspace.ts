@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { storableText } from './text.ts';
-import { leadStatusSchema } from './lead.ts';
-import { NOTE_MAX_LENGTH } from '../constants.ts';
+import { emailSchema, leadStatusSchema } from './lead.ts';
+import { EMAIL_MESSAGE_STATUSES } from './email.ts';
+import { LEAD_EMAIL_BODY_MAX, LEAD_EMAIL_SUBJECT_MAX, NOTE_MAX_LENGTH } from '../constants.ts';
 
 export { NOTE_MAX_LENGTH };
 
@@ -14,6 +15,36 @@ export const noteBodySchema = storableText({ error: 'Note is required' })
   .trim()
   .min(1, { message: 'Note is required', abort: true })
   .max(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString('en-US')} characters`);
+
+/** A message to the lead, written on their page; sent from MAIL_FROM under the writer's name. */
+export const leadEmailRequestSchema = z
+  .object({
+    /** The lead's address unless another is given (another of theirs). */
+    to: emailSchema.optional(),
+    subject: storableText({ error: 'Subject is required' })
+      .trim()
+      .min(1, { message: 'Subject is required', abort: true })
+      .max(LEAD_EMAIL_SUBJECT_MAX, `Subject must be at most ${LEAD_EMAIL_SUBJECT_MAX} characters`)
+      .refine((s) => !/[\r\n]/.test(s), 'Subject must be one line'),
+    body: storableText({ error: 'Message is required' })
+      .trim()
+      .min(1, { message: 'Message is required', abort: true })
+      .max(LEAD_EMAIL_BODY_MAX, `Message must be at most ${LEAD_EMAIL_BODY_MAX.toLocaleString('en-US')} characters`),
+  })
+  .meta({ id: 'LeadEmailRequest' });
+export type LeadEmailRequest = z.infer<typeof leadEmailRequestSchema>;
+
+export const leadEmailSchema = z
+  .object({
+    id: z.uuid(),
+    to: z.string(),
+    subject: z.string(),
+    /** queued (email on), or not_sent with why (email off). */
+    status: z.enum(EMAIL_MESSAGE_STATUSES),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'LeadEmail' });
+export type LeadEmail = z.infer<typeof leadEmailSchema>;
 
 export const noteRequestSchema = z.object({ body: noteBodySchema }).meta({ id: 'NoteRequest' });
 export type NoteRequest = z.infer<typeof noteRequestSchema>;

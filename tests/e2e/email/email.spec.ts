@@ -11,6 +11,8 @@ import { E2E_ADMIN, SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, sign
 type Caught = {
   envelope: { to: string[] };
   subject: string;
+  from: string;
+  replyTo: string | null;
   text: string;
   attachments: { filename: string; contentType: string; content: string }[];
 };
@@ -145,4 +147,42 @@ test('Settings → Email sends a test email and shows it sent; the account menu 
     .getByRole('checkbox', { name: /appointment changes/ })
     .uncheck();
   await page.keyboard.press('Escape');
+});
+
+test('an admin emails a lead from their page: it arrives under their name with the lead’s reply address, and the timeline shows it sent', async ({
+  page,
+  request,
+}) => {
+  const email = `written.${tag()}@example.com`;
+  const name = `Wes Written ${tag()}`;
+  await signInAsAdmin(page);
+  const created = await page.request.post('/api/leads', {
+    data: { full_name: name, email, phone: '(410) 555-0177', property_types: ['land'] },
+    headers: fromTheSite(),
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/dashboard/leads/${id}`);
+  await page.getByRole('button', { name: 'Send email' }).click();
+  const dialog = page.getByRole('dialog', { name: `Email ${name}` });
+  await expect(dialog.getByLabel('To')).toHaveValue(email);
+  await dialog.getByLabel('Subject').fill('Your site visit');
+  await dialog.getByLabel('Message').fill('Hi Wes,\n\nThe notes from the visit: https://example.com/visit/1\n\nErin');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Email to ${email} is on its way` })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await expect.poll(() => subjectsTo(request, email), { timeout: 20_000 }).toContain('Your site visit');
+  const [mail] = (await mailTo(request, email)).filter((m) => m.subject === 'Your site visit');
+  expect(mail!.from).toBe(`"${E2E_ADMIN.name} at ${SITE_NAME}" <hello@keystone.test>`);
+  expect(mail!.replyTo).toMatch(new RegExp(`^"${E2E_ADMIN.name} at ${SITE_NAME}" <replies\\+[a-z0-9]{10}@keystone\\.test>$`));
+  expect(mail!.text).toBe('Hi Wes,\n\nThe notes from the visit: https://example.com/visit/1\n\nErin\n');
+
+  // The timeline says who wrote it, and, live, that it was sent.
+  const entry = page
+    .getByRole('list', { name: 'Timeline, newest first' })
+    .getByRole('listitem')
+    .filter({ hasText: `${E2E_ADMIN.name} emailed: Your site visit` });
+  await expect(entry).toContainText('Sent', { timeout: 15_000 });
+  await expect(entry).toContainText(`To ${email}`);
 });

@@ -260,7 +260,7 @@ describe('LeadPage', () => {
       'href',
       'https://example.com/listing',
     );
-    expect(screen.getByRole('link', { name: 'Email' })).toHaveAttribute('href', 'mailto:jane@example.com');
+    expect(screen.getByRole('button', { name: 'Send email' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Call' })).toHaveAttribute('href', 'tel:3015550142');
     expect(screen.getByRole('link', { name: 'Back to Leads' })).toHaveAttribute('href', '/dashboard/leads');
   });
@@ -619,5 +619,47 @@ describe('LeadPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Schedule appointment' }));
     expect(screen.getByText('Scheduling Jane Doe')).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: 'Actions' })).getByRole('button', { name: 'Merge Jane Doe' })).toBeInTheDocument();
+  });
+
+  it('Send email: checks the fields, sends to the lead (or another address given), says so and closes', async () => {
+    const sent: unknown[] = [];
+    serve({
+      handle: ({ method, path, body }) => {
+        if (method !== 'POST' || path !== `/api/leads/${lead.id}/emails`) return undefined;
+        sent.push(body);
+        const message = body as { to?: string; subject: string };
+        return {
+          status: 201,
+          body: {
+            id: '00000000-0000-4000-8000-0000000000e1',
+            to: message.to ?? lead.email,
+            subject: message.subject,
+            status: 'queued',
+            error: null,
+          },
+        };
+      },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Send email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Email Jane Doe' });
+    expect(within(dialog).getByLabelText('To')).toHaveValue('jane@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(within(dialog).getByLabelText('Subject')).toHaveAccessibleDescription('Subject is required');
+    expect(within(dialog).getByLabelText('Message')).toHaveAccessibleDescription('Message is required');
+    await user.clear(within(dialog).getByLabelText('To'));
+    await user.type(within(dialog).getByLabelText('To'), 'nope');
+    await user.type(within(dialog).getByLabelText('Subject'), 'Your report');
+    await user.type(within(dialog).getByLabelText('Message'), 'Hi Jane,{enter}It is ready.');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(within(dialog).getByLabelText('To')).toHaveAccessibleDescription('Invalid email address');
+    expect(sent).toEqual([]);
+    await user.clear(within(dialog).getByLabelText('To'));
+    await user.type(within(dialog).getByLabelText('To'), 'jane@work.example');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Email to jane@work.example is on its way')).toBeInTheDocument();
+    expect(sent).toEqual([{ to: 'jane@work.example', subject: 'Your report', body: 'Hi Jane,\nIt is ready.' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Email Jane Doe' })).not.toBeInTheDocument());
   });
 });

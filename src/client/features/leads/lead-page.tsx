@@ -16,6 +16,7 @@ import { LeadPrivacyActions } from './components/lead-privacy-actions.tsx';
 import { MergeLeadsButton } from './components/merge-leads-button.tsx';
 import { LeadDetailsCard } from './components/lead-details-card.tsx';
 import { LeadHeader } from './components/lead-header.tsx';
+import { SendEmailDialog } from './components/send-email-dialog.tsx';
 import { LeadTimeline } from './components/lead-timeline.tsx';
 import { NextStepCard } from './components/next-step-card.tsx';
 import { NoteComposer } from './components/note-composer.tsx';
@@ -93,6 +94,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
   const client = useQueryClient();
   const [scheduling, setScheduling] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [emailing, setEmailing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   // Leaves the page at once, so it never shows "Lead not found." for the lead just deleted.
   const leave = () => {
@@ -108,6 +110,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
         me={me}
         admins={admins}
         onSchedule={() => setScheduling(true)}
+        onEmail={() => setEmailing(true)}
         onEdit={() => setEditing(true)}
         onDelete={() => setDeleting(true)}
         moreActions={
@@ -131,6 +134,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
         </div>
       </div>
       {ScheduleDialog ? <ScheduleDialog open={scheduling} onOpenChange={setScheduling} lead={lead} /> : null}
+      <SendEmailDialog open={emailing} onOpenChange={setEmailing} lead={lead} />
       <EditLeadDialog leadId={editing ? lead.id : null} onClose={() => setEditing(false)} />
       <DeleteLeadDialog lead={deleting ? lead : null} onClose={() => setDeleting(false)} onDeleted={leave} />
     </article>

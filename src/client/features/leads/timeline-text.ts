@@ -36,6 +36,9 @@ export function entryTitle(entry: TimelineEntry): string {
       return `${entry.type} on ${when} ${APPOINTMENT_ACTION[entry.action]}`;
     }
     case 'email':
+      // A message someone wrote on the lead's page: "Dana emailed: Your report".
+      if (entry.email_kind === 'lead-message')
+        return entry.actor ? `${entry.actor} emailed: ${entry.subject}` : `Emailed: ${entry.subject}`;
       return `Email: ${entry.subject}`;
     case 'owner':
       if (entry.to === null) return entry.from ? `Unassigned from ${entry.from}` : 'Unassigned';

@@ -21,6 +21,7 @@ export const EMAIL_KINDS = [
   'password-reset',
   'weekly-report',
   'booking-confirmation',
+  'lead-message',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;

@@ -19,7 +19,7 @@ import { EMAIL_KINDS, type EmailKind } from './emails.ts';
  */
 
 /** Emails the lead received (staff copies are about the lead, not to them). */
-const EMAILS_TO_LEAD: EmailKind[] = ['lead-acknowledgement', 'appointment', 'appointment-reminder'];
+const EMAILS_TO_LEAD: EmailKind[] = ['lead-acknowledgement', 'appointment', 'appointment-reminder', 'lead-message'];
 
 /**
  * Within one instant (one transaction writes a lead, its history and its mail at the same
@@ -144,10 +144,10 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
       )}
       union all
       ${branch(
-        sql`select 'email:' || m.id::text, 'email', m.created_at, ${RANK.email}::int, null::uuid,
+        sql`select 'email:' || m.id::text, 'email', m.created_at, ${RANK.email}::int, m.sent_by,
             jsonb_build_object('email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'email_data', m.data)
           from emails m join leads l on l.id = m.lead_id
-          where m.lead_id = ${leadId} and m.to_address = l.email and m.kind in (${sql.join(
+          where m.lead_id = ${leadId} and (m.to_address = l.email or m.kind = 'lead-message') and m.kind in (${sql.join(
             EMAILS_TO_LEAD.map((k) => sql`${k}`),
             sql`, `,
           )})`,

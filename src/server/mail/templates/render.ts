@@ -20,7 +20,16 @@ export type MailContext = {
   transport: string;
 };
 
-export type ComposedEmail = { subject: string; text: string; html: string; icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string } };
+export type ComposedEmail = {
+  subject: string;
+  text: string;
+  html: string;
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string };
+  /** The sender's name instead of MAIL_FROM's (the address stays MAIL_FROM's): a person writing to a lead. */
+  fromName?: string;
+  /** Where replies go instead of MAIL_REPLY_TO (the lead's own reply address). */
+  replyTo?: Mailbox;
+};
 
 /** One kind of email: its whole message, and its subject alone (the Email settings page and a lead's timeline show subjects without composing). */
 export type Template = {

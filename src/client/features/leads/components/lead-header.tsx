@@ -17,6 +17,7 @@ type Props = {
   /** Undefined while they load (the current owner is still shown). */
   admins: AdminSummary[] | undefined;
   onSchedule: () => void;
+  onEmail: () => void;
   onEdit: () => void;
   onDelete: () => void;
   /** More actions on this lead (Merge, Export everything, Erase), after the quick actions. */
@@ -32,7 +33,7 @@ const control =
 const telOf = (phone: string) => phone.replace(/[^\d+]/g, '');
 
 /** The lead's name, status and owner (each changed in place), when it came in, and the quick actions. */
-export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, moreActions }: Props) {
+export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDelete, moreActions }: Props) {
   const patch = usePatchLead(lead.id);
   const pending = patch.isPending ? patch.variables : undefined;
   const status = pending?.status ?? lead.status;
@@ -138,10 +139,10 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEdit, onDelete, mor
             Assign to me
           </button>
         ) : null}
-        <a href={`mailto:${lead.email}`} className={action}>
+        <button type="button" onClick={onEmail} className={action}>
           <Mail aria-hidden="true" className="size-4" />
-          Email
-        </a>
+          Send email
+        </button>
         <a href={`tel:${telOf(lead.phone)}`} className={action}>
           <Phone aria-hidden="true" className="size-4" />
           Call

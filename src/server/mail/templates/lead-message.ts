@@ -1,0 +1,53 @@
+import * as z from 'zod';
+import { EmailDataError, escapeHtml, oneLine, type ComposedEmail, type MailContext, type Template } from './render.ts';
+
+/**
+ * A message a person wrote to a lead from the lead's page: their words as they typed them
+ * (plain text, line breaks kept; links made clickable in the HTML part), from MAIL_FROM's
+ * address under the writer's name ("Dana at Keystone Due Diligence"), with a reply address
+ * that brings the answer back to the lead (MAIL_REPLY_TO with the lead's +token), fixed when
+ * it was queued.
+ */
+const dataSchema = z.object({
+  subject: z.string(),
+  body: z.string(),
+  writer: z.string(),
+  reply_to: z.string().nullable(),
+});
+
+function parse(data: unknown) {
+  const parsed = dataSchema.safeParse(data);
+  if (!parsed.success) throw new EmailDataError('The message could not be read back from the outbox');
+  return parsed.data;
+}
+
+/** Addresses on the web (http and https), made links; everything else escaped. */
+const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+export function linkedHtml(text: string): string {
+  let html = '';
+  let last = 0;
+  for (const match of text.matchAll(LINK)) {
+    html += escapeHtml(text.slice(last, match.index));
+    const href = escapeHtml(match[0]);
+    html += `<a href="${href}" style="color:#1d4ed8">${href}</a>`;
+    last = match.index + match[0].length;
+  }
+  return html + escapeHtml(text.slice(last));
+}
+
+/** "Dana at Keystone Due Diligence": the writer, and the firm they write for. */
+export const writerName = (writer: string, ctx: MailContext) => oneLine(`${writer} at ${ctx.site.name}`);
+
+function leadMessage(data: unknown, ctx: MailContext): ComposedEmail {
+  const { subject, body, writer, reply_to } = parse(data);
+  const text = body.replace(/\r\n?/g, '\n');
+  return {
+    subject: oneLine(subject),
+    text: text.endsWith('\n') ? text : `${text}\n`,
+    html: `<!doctype html><html><body style="font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:15px;line-height:1.5;color:#0f172a;max-width:600px"><div style="white-space:pre-wrap">${linkedHtml(text)}</div></body></html>`,
+    fromName: writerName(writer, ctx),
+    ...(reply_to ? { replyTo: { name: writerName(writer, ctx), address: reply_to } } : {}),
+  };
+}
+
+export const leadMessageTemplate: Template = { compose: leadMessage, subject: (data) => oneLine(parse(data).subject) };

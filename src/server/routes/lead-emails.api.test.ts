@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LeadEmail, TimelineEntry } from '#shared/schemas/lead-workspace';
+import { ensureAdmin } from '../auth/accounts.ts';
+import { execute } from '../db/sql.ts';
+import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { mailTo, startMailSink, type MailSink } from '../test/mail-sink.ts';
+
+/**
+ * Writing to a lead from their page, through the outbox to a real SMTP server: from MAIL_FROM's
+ * address under the writer's name, replies to MAIL_REPLY_TO plus the lead's token, and on the
+ * lead's timeline with its delivery state.
+ */
+const database = useTestDatabase();
+let sink: MailSink;
+let t: ReturnType<typeof createTestApp>;
+let cookie: string;
+
+beforeAll(async () => {
+  sink = await startMailSink();
+});
+afterAll(async () => {
+  await sink.close();
+});
+afterEach(async () => {
+  await t.outbox.stop();
+});
+
+const MAIL = {
+  MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
+  MAIL_REPLY_TO: 'replies@keystone.test',
+  SITE_NAME: 'Keystone Due Diligence',
+};
+
+async function setUp(env: Record<string, string>) {
+  await execute(database.db, sql`truncate users, sessions, leads, notifications, emails, rate_limits, public_mail_spends cascade`);
+  sink.messages.length = 0;
+  t = createTestApp(database, env);
+  await ensureAdmin(database.db, 'dana@keystone.test', 'dana-password', 'owner', 'Dana Whitfield');
+  cookie = await signIn(t.json, 'dana@keystone.test', 'dana-password');
+  const res = await t.json('POST', '/api/leads', validLead({ full_name: 'Jane Doe', email: 'jane@example.com' }), { cookie });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const send = (leadId: string, body: unknown) => t.json('POST', `/api/leads/${leadId}/emails`, body, { cookie });
+const timeline = async (leadId: string) =>
+  ((await (await t.json('GET', `/api/leads/${leadId}/timeline`, undefined, { cookie })).json()) as { entries: TimelineEntry[] }).entries;
+
+describe('POST /api/leads/{id}/emails', () => {
+  let leadId: string;
+  beforeEach(async () => {
+    leadId = await setUp({ SMTP_URL: sink.url, ...MAIL });
+  });
+
+  it('sends the message as the writer, with a reply address that carries the lead’s token, and shows it on the timeline', async () => {
+    const res = await send(leadId, { subject: '  Your report  ', body: 'Hi Jane,\n\nThe report is at https://example.com/r/1.\n\nDana' });
+    expect(res.status).toBe(201);
+    const queued = (await res.json()) as LeadEmail;
+    expect(queued).toMatchObject({ to: 'jane@example.com', subject: 'Your report', status: 'queued', error: null });
+
+    await t.outbox.flush();
+    const [mail] = mailTo(sink.messages, 'jane@example.com').filter((m) => m.parsed.subject === 'Your report');
+    expect(mail, 'the message reached the mail server').toBeDefined();
+    expect(mail!.parsed.from?.value).toEqual([{ name: 'Dana Whitfield at Keystone Due Diligence', address: 'hello@keystone.test' }]);
+    const [token] = await rowsOf<{ reply_token: string }>(database.db, sql`select reply_token from leads where id = ${leadId}`);
+    expect(token!.reply_token).toMatch(/^[a-z0-9]{10}$/);
+    expect(mail!.parsed.replyTo?.value).toEqual([
+      { name: 'Dana Whitfield at Keystone Due Diligence', address: `replies+${token!.reply_token}@keystone.test` },
+    ]);
+    expect(mail!.parsed.text).toBe('Hi Jane,\n\nThe report is at https://example.com/r/1.\n\nDana\n');
+    expect(mail!.parsed.html).toContain('<a href="https://example.com/r/1" style="color:#1d4ed8">https://example.com/r/1</a>.');
+
+    const entry = (await timeline(leadId)).find((e) => e.kind === 'email' && e.subject === 'Your report');
+    expect(entry).toMatchObject({
+      kind: 'email',
+      email_kind: 'lead-message',
+      actor: 'Dana Whitfield',
+      to: 'jane@example.com',
+      status: 'sent',
+    });
+
+    // The second message keeps the lead's token; another address of theirs is written to as asked.
+    expect((await send(leadId, { subject: 'Also', body: 'One more thing', to: 'Jane.Doe@Work.example' })).status).toBe(201);
+    await t.outbox.flush();
+    const [second] = mailTo(sink.messages, 'jane.doe@work.example');
+    expect(second!.parsed.replyTo?.value[0]!.address).toBe(`replies+${token!.reply_token}@keystone.test`);
+    expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.subject === 'Also')).toMatchObject({ to: 'jane.doe@work.example' });
+  });
+
+  it('escapes what was typed in the HTML part and keeps the subject to one header line', async () => {
+    const res = await send(leadId, { subject: 'Hello <b>Jane</b>', body: '<script>alert(1)</script> javascript:alert(1) "quoted"' });
+    expect(res.status).toBe(201);
+    await t.outbox.flush();
+    const [mail] = mailTo(sink.messages, 'jane@example.com').filter((m) => m.parsed.subject === 'Hello <b>Jane</b>');
+    expect(mail!.parsed.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; javascript:alert(1) &quot;quoted&quot;');
+    expect(mail!.parsed.html).not.toContain('<script>');
+  });
+
+  it.each([
+    [{ subject: '', body: 'x' }, 'subject', 'Subject is required'],
+    [{ subject: 'x', body: '   ' }, 'body', 'Message is required'],
+    [{ subject: 'a\nBcc: x@evil.test', body: 'x' }, 'subject', 'Subject must be one line'],
+    [{ subject: 'x'.repeat(201), body: 'x' }, 'subject', 'Subject must be at most 200 characters'],
+    [{ subject: 'x', body: 'x'.repeat(20_001) }, 'body', 'Message must be at most 20,000 characters'],
+    [{ subject: 'x', body: 'x', to: 'not-an-address' }, 'to', 'Invalid email address'],
+  ])('refuses %j: 400 with the field’s message, and queues nothing', async (body, field, message) => {
+    const res = await send(leadId, body);
+    expect(res.status).toBe(400);
+    const error = (await res.json()) as { error: { fields?: Record<string, string> } };
+    expect(error.error.fields?.[field]).toBe(message);
+    expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'lead-message'`)).toHaveLength(0);
+  });
+
+  it('answers 404 for a lead that does not exist, and 401 without a session', async () => {
+    expect((await send('00000000-0000-4000-8000-000000000000', { subject: 'x', body: 'x' })).status).toBe(404);
+    expect((await t.json('POST', `/api/leads/${leadId}/emails`, { subject: 'x', body: 'x' })).status).toBe(401);
+  });
+});
+
+describe('with email off', () => {
+  it('records the message as not sent, with why, on the timeline; without MAIL_REPLY_TO replies go to the sender address', async () => {
+    const leadId = await setUp({ SITE_NAME: 'Keystone Due Diligence' });
+    const res = await send(leadId, { subject: 'Hello', body: 'x' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ status: 'not_sent', error: expect.stringContaining('Email is off') });
+    expect((await timeline(leadId)).find((e) => e.kind === 'email')).toMatchObject({ status: 'not_sent', actor: 'Dana Whitfield' });
+    const [row] = await rowsOf<{ reply_to: string | null }>(database.db, sql`select data->>'reply_to' as reply_to from emails`);
+    expect(row!.reply_to).toBeNull();
+  });
+});
