@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupSocketPath } from '../db/embedded/backup-control.ts';
 import { createPglite } from '../db/client.ts';
+import { KEY_FILE, readKeyFiles } from '../lib/credentials-key-file.ts';
 import { migratedDataDir, runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
 import { allTableRows } from '../test/table-rows.ts';
 import { withPgliteDir } from '../test/database.ts';
@@ -179,8 +180,12 @@ describe('npm run backup and npm run restore', () => {
     expect(intoDir.code).toBe(0);
     expect(readdirSync(nightly)).toEqual([expect.stringMatching(/^backup-\d{8}T\d{6}Z\.tar\.gz$/)]);
 
-    // Restoring over existing data moves that data aside.
+    // Restoring over existing data moves that data aside. That data is a copy of the same seed,
+    // so its key file is replaced: another key lives there, as in another data directory.
     const restoredDir = await seededDataDir();
+    rmSync(path.join(restoredDir, KEY_FILE));
+    expect('current' in readKeyFiles(restoredDir)).toBe(true);
+    expect(readFileSync(path.join(restoredDir, KEY_FILE)).equals(readFileSync(path.join(dataDir, KEY_FILE)))).toBe(false);
     const restore = await run('restore', { DATA_DIR: restoredDir }, [backupFile]);
     expect(restore.code).toBe(0);
     expect(siblings(restoredDir)).toEqual([expect.stringMatching(/^[^.]+\.before-restore-\d{8}T\d{6}Z$/)]);

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -18,14 +21,36 @@ import { sendDueReminders } from '../db/queries/reminders.ts';
 import { createSession } from '../db/queries/sessions.ts';
 import { rememberSignInIp } from '../db/queries/sign-in-ips.ts';
 import { execute } from '../db/sql.ts';
-import { migratedDataDir } from './process.ts';
+import { migratedDataDir, tempDir } from './process.ts';
 
 /** The second admin every seeded data directory has (a password sign-in works with it). */
 export const SEEDED_ADMIN = { email: 'second-admin@example.com', password: 'second-password' };
 
-/** A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token, a visitor mail spent and a connected calendar. */
+/** The first seeded directory of this test file, kept as it was seeded: later calls copy it. */
+let pristine: string | undefined;
+
+/**
+ * A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token, a visitor mail spent and a connected calendar.
+ * Seeding takes seconds, so it runs once per test file; each call gets its own copy (the same
+ * rows, and the same credentials key file, which the copied calendar's link is sealed with),
+ * then `more`.
+ */
 export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<string> {
-  const dataDir = migratedDataDir('seeded-data');
+  if (!pristine || !existsSync(path.join(pristine, 'PG_VERSION'))) pristine = await seed(migratedDataDir('seeded-pristine'));
+  const dataDir = tempDir('seeded-data');
+  execFileSync('cp', ['-a', `${pristine}/.`, dataDir], { stdio: 'pipe' });
+  if (more) {
+    const database = await openConfiguredDatabase(parseConfig({ DATA_DIR: dataDir }), 'test seed');
+    try {
+      await more(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+  return dataDir;
+}
+
+async function seed(dataDir: string): Promise<string> {
   const config = parseConfig({ DATA_DIR: dataDir });
   const database = await openConfiguredDatabase(config, 'test seed');
   try {
@@ -101,7 +126,6 @@ export async function seededDataDir(more?: (db: Db) => Promise<void>): Promise<s
     );
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
     await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);
-    await more?.(database.db);
   } finally {
     await database.close();
   }
