@@ -6,7 +6,7 @@ import { createPglite, fromPglite } from '../db/client.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/embedded/data-dir-lock.ts';
 import { keepPgliteFilesPrivate, tightenDataDir } from '../db/embedded/data-dir-modes.ts';
-import { moveDatabase, MoveError, pgClientConn, pgliteConn, type Conn, type MoveResult } from '../db/move.ts';
+import { checkSourceSchema, moveDatabase, MoveError, pgClientConn, pgliteConn, type Conn, type MoveResult } from '../db/move.ts';
 import { movedSecretsReminder } from '../db/sealed-secrets.ts';
 import { runCommand } from './run-cli.ts';
 
@@ -141,6 +141,8 @@ async function main(config: Config): Promise<number> {
   try {
     // One snapshot: rows written meanwhile by a running server are either all in or all out.
     await source.query('begin isolation level repeatable read read only');
+    // A source this version cannot move is refused before a new database is made for it (seconds).
+    await checkSourceSchema(pgClientConn(source));
     release = await acquireDataDirLock(toDir, 'db:move');
     const target = createPglite({ dataDir: toDir });
     try {

@@ -104,7 +104,7 @@ async function checkTable(conn: Conn, table: string): Promise<TableCheck> {
 }
 
 /** The migrations this version of the app has, and whether the source has applied exactly them. */
-async function checkSourceSchema(source: Conn) {
+export async function checkSourceSchema(source: Conn) {
   const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
   const [found] = await source.query<{ table: string | null }>(`select to_regclass('drizzle.__drizzle_migrations')::text as "table"`);
   if (!found?.table) throw new MoveError("the source is not this app's database (it has no migrations table)");
