@@ -26,6 +26,7 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
     follow_up_note: null,
     from_form: false,
     suspected_abuse_at: null,
+    do_not_email: false,
     updated_at: '2025-01-05T14:30:00.000Z',
     ...overrides,
   };

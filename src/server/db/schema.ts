@@ -253,6 +253,9 @@ export const leads = pgTable(
     // The token in the reply address of the messages staff write to the lead (MAIL_REPLY_TO with
     // +token), made with the first of them: replies find their lead by it.
     reply_token: text('reply_token'),
+    // Staff marked the lead Do not email (they asked not to be written to): nobody can send them
+    // a message from the product's lead page.
+    do_not_email: boolean('do_not_email').notNull().default(false),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

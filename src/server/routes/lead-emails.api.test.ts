@@ -113,6 +113,36 @@ describe('POST /api/leads/{id}/emails', () => {
     expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'lead-message'`)).toHaveLength(0);
   });
 
+  it('refuses a lead marked Do not email with 409, queuing nothing, until the mark is cleared', async () => {
+    const marked = await t.json('PATCH', `/api/leads/${leadId}`, { do_not_email: true }, { cookie });
+    expect(marked.status).toBe(200);
+    expect(await marked.json()).toMatchObject({ do_not_email: true });
+    const refused = await send(leadId, { subject: 'Hello', body: 'x' });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining('This lead is marked Do not email.') } });
+    expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'lead-message'`)).toHaveLength(0);
+    expect((await t.json('PATCH', `/api/leads/${leadId}`, { do_not_email: 'yes' }, { cookie })).status).toBe(400);
+
+    expect((await t.json('PATCH', `/api/leads/${leadId}`, { do_not_email: false }, { cookie })).status).toBe(200);
+    expect((await send(leadId, { subject: 'Hello', body: 'x' })).status).toBe(201);
+  });
+
+  it('a merge keeps the absorbed record’s Do not email mark and, when the kept one has none, its reply token', async () => {
+    expect((await send(leadId, { subject: 'Hello', body: 'x' })).status).toBe(201);
+    const [{ reply_token: token }] = (await rowsOf<{ reply_token: string }>(
+      database.db,
+      sql`select reply_token from leads where id = ${leadId}`,
+    )) as [{ reply_token: string }];
+    expect((await t.json('PATCH', `/api/leads/${leadId}`, { do_not_email: true }, { cookie })).status).toBe(200);
+    const typed = await t.json('POST', '/api/leads', validLead({ full_name: 'Jane Doe', email: 'jane@example.com' }), { cookie });
+    const keptId = ((await typed.json()) as { id: string }).id;
+    const merged = await t.json('POST', `/api/leads/${keptId}/merge`, { other_id: leadId, keep: {} }, { cookie });
+    expect(merged.status).toBe(200);
+    expect(await merged.json()).toMatchObject({ id: keptId, do_not_email: true });
+    expect(await rowsOf(database.db, sql`select reply_token from leads where id = ${keptId}`)).toEqual([{ reply_token: token }]);
+    expect((await send(keptId, { subject: 'Hello', body: 'x' })).status).toBe(409);
+  });
+
   it('answers 404 for a lead that does not exist, and 401 without a session', async () => {
     expect((await send('00000000-0000-4000-8000-000000000000', { subject: 'x', body: 'x' })).status).toBe(404);
     expect((await t.json('POST', `/api/leads/${leadId}/emails`, { subject: 'x', body: 'x' })).status).toBe(401);

@@ -7,6 +7,9 @@ import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
+/** Why a message to a lead marked Do not email is refused. */
+export const DO_NOT_EMAIL_REFUSAL = 'This lead is marked Do not email. Clear it on their page first if they asked to hear from you again.';
+
 const sendRoute = createAdminRoute({
   method: 'post',
   path: '/api/leads/{id}/emails',
@@ -14,7 +17,10 @@ const sendRoute = createAdminRoute({
   summary:
     'Email the lead: from MAIL_FROM under the writer’s name, replies to MAIL_REPLY_TO with the lead’s token; queued in the outbox (not sent, with why, while email is off)',
   request: { params: leadIdParamSchema, body: { required: true, ...jsonContent(leadEmailRequestSchema, 'The message') } },
-  responses: { 201: jsonContent(leadEmailSchema, 'The message, queued'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+  responses: {
+    201: jsonContent(leadEmailSchema, 'The message, queued'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead', 409: 'The lead is marked Do not email' }),
+  },
 });
 
 export const leadEmailRoutes = createRouter().openapi(sendRoute, async (c) => {
@@ -28,7 +34,8 @@ export const leadEmailRoutes = createRouter().openapi(sendRoute, async (c) => {
     queueMailOf(config.mail),
     config.mail.replyTo,
   );
-  if (!sent) throw new AppError('not_found', 'Lead not found.');
+  if (sent === 'not_found') throw new AppError('not_found', 'Lead not found.');
+  if (sent === 'do_not_email') throw new AppError('conflict', DO_NOT_EMAIL_REFUSAL);
   outbox.nudge();
   return c.json(sent, 201);
 });

@@ -47,6 +47,8 @@ export const exportedLeadSchema = z
     suspected_abuse_at: nullableTimestamp,
     /** The token in the reply address of the messages staff wrote to them (null until the first). */
     reply_token: z.string().nullable(),
+    /** Staff marked them Do not email. */
+    do_not_email: z.boolean(),
   })
   .meta({ id: 'ExportedLead' });
 

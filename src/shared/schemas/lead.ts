@@ -168,6 +168,8 @@ export const leadSchema = z
     from_form: z.boolean(),
     /** When staff cancelled its website bookings as suspected abuse (its badge); null if never. */
     suspected_abuse_at: z.string().nullable(),
+    /** Staff marked them Do not email: the lead page cannot send them a message. */
+    do_not_email: z.boolean(),
     updated_at: z.string(),
   })
   .meta({ id: 'Lead' });
@@ -186,6 +188,7 @@ export const updateLeadRequestSchema = leadFieldsSchema
     contacted: z.boolean({ error: 'Contacted must be Yes or No' }),
     status: leadStatusSchema,
     owner_id: z.uuid('Invalid owner').nullable(),
+    do_not_email: z.boolean({ error: 'Do not email must be Yes or No' }),
     ...leadDealFieldsSchema.shape,
     ...followUpFieldsSchema.shape,
   })

@@ -185,4 +185,12 @@ test('an admin emails a lead from their page: it arrives under their name with t
     .filter({ hasText: `${E2E_ADMIN.name} emailed: Your site visit` });
   await expect(entry).toContainText('Sent', { timeout: 15_000 });
   await expect(entry).toContainText(`To ${email}`);
+
+  // They ask not to be written to: marked, Send email is off and says why, after a reload too.
+  await page.getByRole('checkbox', { name: 'Do not email' }).check();
+  await expect(page.getByRole('status').filter({ hasText: 'Marked Do not email' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
+  await expect(page.getByRole('button', { name: 'Send email' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Send email' })).toHaveAccessibleDescription('Marked Do not email');
 });

@@ -662,4 +662,19 @@ describe('LeadPage', () => {
     expect(sent).toEqual([{ to: 'jane@work.example', subject: 'Your report', body: 'Hi Jane,\nIt is ready.' }]);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Email Jane Doe' })).not.toBeInTheDocument());
   });
+
+  it('Do not email: ticking it saves the mark and turns Send email off, saying why', async () => {
+    const api = serve();
+    const user = userEvent.setup();
+    renderPage();
+    const box = await screen.findByRole('checkbox', { name: 'Do not email' });
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    expect(await screen.findByText('Marked Do not email', { selector: '[role="status"] *, [role="status"]' })).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ do_not_email: true }]);
+    const button = screen.getByRole('button', { name: 'Send email' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription('Marked Do not email');
+    expect(screen.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
+  });
 });

@@ -131,7 +131,20 @@ export async function mergeLeads(
       insert into lead_events (lead_id, kind, actor_id, data)
       values (${id}, 'merged', ${adminId}, jsonb_build_object('full_name', ${other.full_name}::text, 'email', ${other.email}::text))`,
     );
-    await execute(t, sql`delete from leads where id = ${otherId}`);
+    // What the other's record says about writing to them survives it: a Do not email mark, and
+    // the reply token of the messages sent to it when the kept one has none.
+    const [absorbed] = await queryRows(
+      t,
+      sql`delete from leads where id = ${otherId} returning do_not_email, reply_token`,
+      z.object({ do_not_email: z.boolean(), reply_token: z.string().nullable() }),
+    );
+    if (absorbed && (absorbed.do_not_email || absorbed.reply_token)) {
+      await execute(
+        t,
+        sql`update leads set do_not_email = do_not_email or ${absorbed.do_not_email}, reply_token = coalesce(reply_token, ${absorbed.reply_token}::text)
+          where id = ${id}`,
+      );
+    }
 
     const patch = keptFields(self, other, keep);
     if (Object.keys(patch).length > 0) await updateLead(t, id, patch, adminId);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import * as z from 'zod';
 import { leadEmailSchema, type LeadEmail, type LeadEmailRequest } from '#shared/schemas/lead-workspace';
 import type { Mailbox } from '../../lib/mail-settings.ts';
 import type { Db } from '../client.ts';
@@ -18,7 +19,8 @@ export function newReplyToken(): string {
 /**
  * Queues a message `writer` wrote to the lead, to `to` or the lead's own address, in one
  * statement: the lead's reply token is made with the first message (and kept), the message's
- * reply address carries it when MAIL_REPLY_TO is set. Undefined when the lead does not exist.
+ * reply address carries it when MAIL_REPLY_TO is set. Nothing is queued for a lead that does
+ * not exist, or that staff marked Do not email.
  */
 export async function queueLeadMessage(
   db: Db,
@@ -27,7 +29,7 @@ export async function queueLeadMessage(
   message: LeadEmailRequest,
   mail: QueueMail,
   replyTo: Mailbox | undefined,
-): Promise<LeadEmail | undefined> {
+): Promise<LeadEmail | 'not_found' | 'do_not_email'> {
   const token = newReplyToken();
   const [local, domain] = replyTo
     ? [replyTo.address.slice(0, replyTo.address.lastIndexOf('@')), replyTo.address.slice(replyTo.address.lastIndexOf('@'))]
@@ -36,7 +38,7 @@ export async function queueLeadMessage(
     db,
     sql`
     with l as (
-      update leads set reply_token = coalesce(reply_token, ${token}) where id = ${leadId}
+      update leads set reply_token = coalesce(reply_token, ${token}) where id = ${leadId} and not do_not_email
       returning id, email, full_name, reply_token
     ), m as (
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, sent_by)
@@ -50,5 +52,7 @@ export async function queueLeadMessage(
     select id, to_address as to, data->>'subject' as subject, status, last_error as error from m`,
     leadEmailSchema,
   );
-  return row;
+  if (row) return row;
+  const [lead] = await queryRows(db, sql`select do_not_email from leads where id = ${leadId}`, z.object({ do_not_email: z.boolean() }));
+  return lead ? 'do_not_email' : 'not_found';
 }

@@ -25,7 +25,7 @@ export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as creat
   to_char(l.target_closing_date, 'YYYY-MM-DD') as target_closing_date,
   -- bigint arrives from node-postgres as a string; at most 1e11 cents, exact as a double.
   l.estimated_fee_cents::float8 as estimated_fee_cents,
-  to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form,
+  to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form, l.do_not_email,
   ${isoTimestamp(sql`l.suspected_abuse_at`)} as suspected_abuse_at, ${isoTimestamp(sql`l.updated_at`)} as updated_at`;
 
 const idRow = z.object({ id: z.uuid() });
@@ -189,6 +189,7 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
   if (has('target_closing_date')) sets.push(sql`target_closing_date = ${patch.target_closing_date ?? null}::date`);
   if (has('estimated_fee_cents')) sets.push(sql`estimated_fee_cents = ${patch.estimated_fee_cents ?? null}::bigint`);
   if (has('owner_id')) sets.push(sql`owner_id = ${patch.owner_id ?? null}::uuid`);
+  if (patch.do_not_email !== undefined) sets.push(sql`do_not_email = ${patch.do_not_email}`);
   if (has('follow_up_on') || has('follow_up_note')) {
     // A cleared date clears its text; a new date may be notified again.
     const on = has('follow_up_on') ? sql`${patch.follow_up_on ?? null}::date` : sql`prev.follow_up_on`;

@@ -5,6 +5,8 @@ import { propertyTypesLabel } from '#shared/property-type-label';
 import type { LeadDetail } from '#shared/schemas/lead';
 import { formatDate } from '#client/lib/format.ts';
 import { formatCents } from '#client/lib/money.ts';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { usePatchLead } from '../api/patch-lead.ts';
 import { LeadSourceDetails } from './lead-source.tsx';
 
 const DealFieldsDialog = lazyDialog(
@@ -38,6 +40,7 @@ export function LeadDetailsCard({ lead }: { lead: LeadDetail }) {
           <a href={`mailto:${lead.email}`} className="text-blue-700 hover:underline">
             {lead.email}
           </a>
+          <DoNotEmail lead={lead} />
         </dd>
         <dt className="text-slate-500">Phone</dt>
         <dd>
@@ -57,5 +60,40 @@ export function LeadDetailsCard({ lead }: { lead: LeadDetail }) {
       <LeadSourceDetails lead={lead} />
       <DealFieldsDialog open={editing} onOpenChange={setEditing} lead={lead} />
     </section>
+  );
+}
+
+/**
+ * They asked not to be written to: the lead page then cannot send them a message. Saved when
+ * ticked; the box shows the new state at once, and goes back if saving fails.
+ */
+function DoNotEmail({ lead }: { lead: LeadDetail }) {
+  const patch = usePatchLead(lead.id);
+  const [saving, setSaving] = useState<boolean | null>(null);
+  const change = (doNotEmail: boolean) => {
+    setSaving(doNotEmail);
+    patch.mutate(
+      { do_not_email: doNotEmail },
+      {
+        onSuccess: () => toast.success(doNotEmail ? 'Marked Do not email' : 'Do not email cleared'),
+        onError: (error) => {
+          console.error('Changing Do not email failed', error);
+          toast.error('Failed to update lead');
+        },
+        onSettled: () => setSaving(null),
+      },
+    );
+  };
+  return (
+    <label className="mt-1 flex w-fit items-center gap-2 break-normal text-slate-700">
+      <input
+        type="checkbox"
+        checked={saving ?? lead.do_not_email}
+        disabled={patch.isPending}
+        onChange={(event) => change(event.currentTarget.checked)}
+        className="size-4 accent-blue-700"
+      />
+      Do not email
+    </label>
   );
 }

@@ -139,10 +139,21 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
             Assign to me
           </button>
         ) : null}
-        <button type="button" onClick={onEmail} className={action}>
+        <button
+          type="button"
+          onClick={onEmail}
+          disabled={lead.do_not_email}
+          aria-describedby={lead.do_not_email ? 'lead-do-not-email' : undefined}
+          className={`${action} disabled:cursor-not-allowed disabled:opacity-60`}
+        >
           <Mail aria-hidden="true" className="size-4" />
           Send email
         </button>
+        {lead.do_not_email ? (
+          <span id="lead-do-not-email" className="self-center text-sm text-slate-600">
+            Marked Do not email
+          </span>
+        ) : null}
         <a href={`tel:${telOf(lead.phone)}`} className={action}>
           <Phone aria-hidden="true" className="size-4" />
           Call
