@@ -16,9 +16,11 @@ const database = useTestDatabase();
 let sink: MailSink;
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
+/** Recipients the mail server refuses, with its reply. */
+const refused = new Map<string, string>();
 
 beforeAll(async () => {
-  sink = await startMailSink();
+  sink = await startMailSink({ refuse: (address) => refused.get(address) });
 });
 afterAll(async () => {
   await sink.close();
@@ -36,6 +38,7 @@ const MAIL = {
 async function setUp(env: Record<string, string>) {
   await execute(database.db, sql`truncate users, sessions, leads, notifications, emails, rate_limits, public_mail_spends cascade`);
   sink.messages.length = 0;
+  refused.clear();
   t = createTestApp(database, env);
   await ensureAdmin(database.db, 'dana@keystone.test', 'dana-password', 'owner', 'Dana Whitfield');
   cookie = await signIn(t.json, 'dana@keystone.test', 'dana-password');
@@ -141,6 +144,38 @@ describe('POST /api/leads/{id}/emails', () => {
     expect(await merged.json()).toMatchObject({ id: keptId, do_not_email: true });
     expect(await rowsOf(database.db, sql`select reply_token from leads where id = ${keptId}`)).toEqual([{ reply_token: token }]);
     expect((await send(keptId, { subject: 'Hello', body: 'x' })).status).toBe(409);
+  });
+
+  it('shows why a message failed on the timeline, and Send again queues it once more (only a failed one, only this lead’s own)', async () => {
+    refused.set('jane@example.com', '550 5.1.1 Mailbox unavailable');
+    const sent = (await (await send(leadId, { subject: 'Hello', body: 'x' })).json()) as LeadEmail;
+    await t.outbox.flush();
+    const failed = (await timeline(leadId)).find((e) => e.kind === 'email' && e.email_kind === 'lead-message');
+    expect(failed).toMatchObject({ status: 'failed', email_id: sent.id, error: expect.stringContaining('Mailbox unavailable') });
+
+    const retry = (emailId: string, lead = leadId) => t.json('POST', `/api/leads/${lead}/emails/${emailId}/retry`, undefined, { cookie });
+    // Another lead's path, or a message the product wrote (the acknowledgement kind): not this lead's own message.
+    const other = (
+      (await (await t.json('POST', '/api/leads', validLead({ email: 'other@example.com' }), { cookie })).json()) as { id: string }
+    ).id;
+    expect((await retry(sent.id, other)).status).toBe(404);
+    const [product] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`insert into emails (message_id, status, kind, to_address, data, lead_id) values ('<x@y>', 'failed', 'test', 'jane@example.com', '{}', ${leadId}) returning id`,
+    );
+    expect((await retry(product!.id)).status).toBe(404);
+
+    refused.clear();
+    const again = await retry(sent.id);
+    expect(again.status).toBe(200);
+    await t.outbox.flush();
+    expect(mailTo(sink.messages, 'jane@example.com').map((m) => m.parsed.subject)).toContain('Hello');
+    expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.email_id === sent.id)).toMatchObject({
+      status: 'sent',
+      error: null,
+    });
+    // Sent: nothing to send again.
+    expect((await retry(sent.id)).status).toBe(422);
   });
 
   it('answers 404 for a lead that does not exist, and 401 without a session', async () => {

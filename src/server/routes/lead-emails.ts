@@ -1,7 +1,8 @@
+import * as z from 'zod';
 import { leadIdParamSchema } from '#shared/schemas/lead';
-import { leadEmailRequestSchema, leadEmailSchema } from '#shared/schemas/lead-workspace';
+import { leadEmailParamsSchema, leadEmailRequestSchema, leadEmailSchema } from '#shared/schemas/lead-workspace';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { queueMailOf } from '../db/queries/emails.ts';
+import { queueMailOf, retryEmail } from '../db/queries/emails.ts';
 import { queueLeadMessage } from '../db/queries/lead-messages.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
@@ -23,19 +24,42 @@ const sendRoute = createAdminRoute({
   },
 });
 
-export const leadEmailRoutes = createRouter().openapi(sendRoute, async (c) => {
-  const { config, outbox } = c.get('deps');
-  const user = c.get('user');
-  const sent = await queueLeadMessage(
-    c.get('db'),
-    c.req.valid('param').id,
-    { id: user.id, name: user.display_name },
-    c.req.valid('json'),
-    queueMailOf(config.mail),
-    config.mail.replyTo,
-  );
-  if (sent === 'not_found') throw new AppError('not_found', 'Lead not found.');
-  if (sent === 'do_not_email') throw new AppError('conflict', DO_NOT_EMAIL_REFUSAL);
-  outbox.nudge();
-  return c.json(sent, 201);
+const retryRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/leads/{id}/emails/{emailId}/retry',
+  tags: ['leads'],
+  summary: 'Send a message written to the lead again, once it failed or was not sent (another day of retries)',
+  request: { params: leadEmailParamsSchema },
+  responses: {
+    200: jsonContent(z.object({ id: z.uuid() }), 'Queued again'),
+    ...errorResponses({ 400: 'Invalid id', 404: 'No such message to this lead', 422: 'The message has not failed, or email is off' }),
+  },
 });
+
+export const leadEmailRoutes = createRouter()
+  .openapi(sendRoute, async (c) => {
+    const { config, outbox } = c.get('deps');
+    const user = c.get('user');
+    const sent = await queueLeadMessage(
+      c.get('db'),
+      c.req.valid('param').id,
+      { id: user.id, name: user.display_name },
+      c.req.valid('json'),
+      queueMailOf(config.mail),
+      config.mail.replyTo,
+    );
+    if (sent === 'not_found') throw new AppError('not_found', 'Lead not found.');
+    if (sent === 'do_not_email') throw new AppError('conflict', DO_NOT_EMAIL_REFUSAL);
+    outbox.nudge();
+    return c.json(sent, 201);
+  })
+  .openapi(retryRoute, async (c) => {
+    const { id, emailId } = c.req.valid('param');
+    const { outbox } = c.get('deps');
+    if (!outbox.enabled) throw new AppError('unprocessable', 'Email is off: set SMTP_URL and restart the server to send email.');
+    const result = await retryEmail(c.get('db'), emailId, { leadId: id, kind: 'lead-message' });
+    if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
+    if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
+    outbox.nudge();
+    return c.json({ id: emailId }, 200);
+  });

@@ -124,9 +124,11 @@ describe('GET /api/leads/{id}/timeline', () => {
     const leadMail = (subject: RegExp | string) => ({
       kind: 'email',
       actor: null,
+      email_id: expect.any(String),
       email_kind: expect.any(String),
       to: 'jane@example.com',
       status: 'not_sent',
+      error: expect.stringContaining('Email is off'),
       subject,
     });
     expect(entries.map(gist)).toEqual([

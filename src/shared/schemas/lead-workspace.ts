@@ -34,6 +34,8 @@ export const leadEmailRequestSchema = z
   .meta({ id: 'LeadEmailRequest' });
 export type LeadEmailRequest = z.infer<typeof leadEmailRequestSchema>;
 
+export const leadEmailParamsSchema = z.object({ id: z.uuid('Invalid lead id'), emailId: z.uuid('Invalid email id') });
+
 export const leadEmailSchema = z
   .object({
     id: z.uuid(),
@@ -130,10 +132,13 @@ export const timelineEntrySchema = z
     z.object({
       ...entryBase,
       kind: z.literal('email'),
+      email_id: z.uuid(),
       email_kind: z.string(),
       subject: z.string(),
       to: z.string(),
       status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
+      /** Why it failed or was not sent, or why it is being tried again (the mail server's reply when it gave one). */
+      error: z.string().nullable(),
     }),
     /** The owners before and after, by their names then (an account removed before names existed: its email). */
     z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),

@@ -106,10 +106,12 @@ const ENTRIES: TimelineEntry[] = [
     kind: 'email',
     at: ago(3 * HOUR),
     actor: null,
+    email_id: '00000000-0000-4000-8000-0000000000e0',
     email_kind: 'lead_ack',
     subject: 'We received your request',
     to: 'jane@example.com',
     status: 'failed',
+    error: '550 Mailbox unavailable',
   },
   {
     id: 'appt-4',
@@ -676,5 +678,38 @@ describe('LeadPage', () => {
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription('Marked Do not email');
     expect(screen.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
+  });
+
+  it('a message written here that failed shows the server’s reason and Send again; the product’s own mail shows the reason only', async () => {
+    const written: TimelineEntry = {
+      id: 'email:e2',
+      kind: 'email',
+      at: ago(HOUR),
+      actor: ME.display_name,
+      email_id: '00000000-0000-4000-8000-0000000000e2',
+      email_kind: 'lead-message',
+      subject: 'Your report',
+      to: 'jane@example.com',
+      status: 'failed',
+      error: '550 5.1.1 Mailbox unavailable',
+    };
+    const api = serve({
+      entries: [written, ...ENTRIES],
+      handle: ({ method, path }) =>
+        method === 'POST' && path === `/api/leads/${lead.id}/emails/${written.email_id}/retry`
+          ? { body: { id: written.email_id } }
+          : undefined,
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const items = within(await waitFor(timeline)).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(`${ME.display_name} emailed: Your report`);
+    expect(items[0]).toHaveTextContent('550 5.1.1 Mailbox unavailable');
+    const product = items.find((li) => li.textContent?.includes('We received your request'))!;
+    expect(product).toHaveTextContent('550 Mailbox unavailable');
+    expect(within(product).queryByRole('button', { name: 'Send again' })).toBeNull();
+    await user.click(within(items[0]!).getByRole('button', { name: 'Send again' }));
+    expect(await screen.findByText('Email queued again')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/retry'))).toBe(true);
   });
 });

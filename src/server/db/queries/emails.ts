@@ -217,12 +217,20 @@ export async function queueTestEmail(db: Db, user: { email: string }, mail: Queu
   return row!.id;
 }
 
-/** A failed (or unsent) message queued again, with another day of retries; false if there is no such message. */
-export async function retryEmail(db: Db, id: string): Promise<'queued' | 'not_found' | 'not_failed'> {
+/**
+ * A failed (or unsent) message queued again, with another day of retries; 'not_found' if there
+ * is no such message (of that kind, to or about that lead, when `of` narrows it).
+ */
+export async function retryEmail(
+  db: Db,
+  id: string,
+  of?: { leadId: string; kind: EmailKind },
+): Promise<'queued' | 'not_found' | 'not_failed'> {
+  const scope = of ? sql` and lead_id = ${of.leadId} and kind = ${of.kind}` : sql``;
   const [row] = await queryRows(
     db,
     sql`
-    with target as (select id, status from emails where id = ${id}),
+    with target as (select id, status from emails where id = ${id}${scope}),
     queued as (
       update emails e set status = 'queued', next_attempt_at = now(), retry_until = now() + interval '24 hours',
         attempts = 0, last_error = null, locked_until = null

@@ -145,7 +145,8 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
       union all
       ${branch(
         sql`select 'email:' || m.id::text, 'email', m.created_at, ${RANK.email}::int, m.sent_by,
-            jsonb_build_object('email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'email_data', m.data)
+            jsonb_build_object('email_id', m.id, 'email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'error', m.last_error,
+              'email_data', m.data)
           from emails m join leads l on l.id = m.lead_id
           where m.lead_id = ${leadId} and (m.to_address = l.email or m.kind = 'lead-message') and m.kind in (${sql.join(
             EMAILS_TO_LEAD.map((k) => sql`${k}`),

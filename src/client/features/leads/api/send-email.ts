@@ -11,3 +11,12 @@ export function useSendLeadEmail() {
   const client = useQueryClient();
   return useMutation({ mutationFn: sendLeadEmail, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.leads.all }) });
 }
+
+export const retryLeadEmail = ({ leadId, emailId }: { leadId: string; emailId: string }) =>
+  apiRequest<{ id: string }>('POST', apiPath`/api/leads/${leadId}/emails/${emailId}/retry`);
+
+/** A message to the lead that failed or was not sent, queued again; the timeline shows it queued. */
+export function useRetryLeadEmail() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: retryLeadEmail, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.leads.all }) });
+}

@@ -6,6 +6,9 @@ import { EntryMeta } from './entry-meta.tsx';
 import { LinkedText } from './linked-text.tsx';
 import { NoteEntry } from './note-entry.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { useRetryLeadEmail } from '../api/send-email.ts';
 
 const EMAIL_STATUS_CLASS = {
   queued: 'bg-slate-100 text-slate-700',
@@ -40,7 +43,7 @@ export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | 
               {entry.kind === 'note' ? (
                 <NoteEntry note={entry.note} mine={myId !== undefined && entry.note.author_id === myId} />
               ) : (
-                <Entry entry={entry} />
+                <Entry entry={entry} leadId={leadId} />
               )}
             </li>
           ))}
@@ -61,7 +64,7 @@ export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | 
   );
 }
 
-function Entry({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
+function Entry({ entry, leadId }: { entry: Exclude<TimelineEntry, { kind: 'note' }>; leadId: string }) {
   return (
     <div className="min-w-0 space-y-1 text-sm">
       <p className="font-medium break-words text-slate-900">
@@ -74,6 +77,7 @@ function Entry({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
       </p>
       <EntryMeta who={entryActor(entry)} at={entry.at} />
       <EntryDetails entry={entry} />
+      {entry.kind === 'email' ? <EmailProblem entry={entry} leadId={leadId} /> : null}
     </div>
   );
 }
@@ -93,5 +97,36 @@ function EntryDetails({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' 
       ) : null}
       {visit ? <p className="text-xs break-words text-slate-500">{visit}</p> : null}
     </>
+  );
+}
+
+/**
+ * Why a message failed or was not sent (or why it is being tried again), and, for one a person
+ * wrote here, **Send again** once it failed or was not sent.
+ */
+function EmailProblem({ entry, leadId }: { entry: Extract<TimelineEntry, { kind: 'email' }>; leadId: string }) {
+  const retry = useRetryLeadEmail();
+  if (!entry.error) return null;
+  const again = entry.email_kind === 'lead-message' && (entry.status === 'failed' || entry.status === 'not_sent');
+  const sendAgain = () =>
+    retry.mutate(
+      { leadId, emailId: entry.email_id },
+      {
+        onSuccess: () => toast.success('Email queued again'),
+        onError: (error) => {
+          console.error('Sending the email again failed', error);
+          toast.error(error instanceof ApiError && error.status < 500 ? error.message : 'Failed to retry the email');
+        },
+      },
+    );
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <p className="text-xs break-words text-slate-600">{entry.error}</p>
+      {again ? (
+        <Button onClick={sendAgain} disabled={retry.isPending} variant="secondary" size="sm">
+          {retry.isPending ? 'Sending...' : 'Send again'}
+        </Button>
+      ) : null}
+    </div>
   );
 }
