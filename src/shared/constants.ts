@@ -117,6 +117,8 @@ export const NOTE_MAX_LENGTH = 20_000;
 /** A message written to a lead from their page: its subject (one line) and its text. */
 export const LEAD_EMAIL_SUBJECT_MAX = 200;
 export const LEAD_EMAIL_BODY_MAX = 20_000;
+/** The signature under the messages a person writes to leads (account page). */
+export const EMAIL_SIGNATURE_MAX = 1_000;
 
 /** The longest property address and follow-up note a lead's deal fields take. */
 export const LEAD_DEAL_LIMITS = { propertyAddress: 500, followUpNote: 200 } as const;

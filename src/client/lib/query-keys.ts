@@ -43,6 +43,7 @@ export const queryKeys = {
     twoFactor: ['account', 'two-factor'],
     availability: ['account', 'availability'],
     calendars: ['account', 'calendars'],
+    signature: ['account', 'signature'],
   },
   team: ['team'],
   audit: (filters: string) => ['audit', filters],

@@ -41,6 +41,8 @@ export const users = pgTable(
     email_appointments: boolean('email_appointments').notNull().default(false),
     // The Monday analytics report by email (admins choose it; off until they do).
     email_weekly_report: boolean('email_weekly_report').notNull().default(false),
+    // Added under the messages this person writes to leads ('' = none), after "-- ".
+    email_signature: text('email_signature').notNull().default(''),
     // Owners manage the team and the settings; staff do everything else. A trigger keeps at
     // least one active owner once anyone exists (drizzle/0016_team_accounts.sql).
     role: text('role').notNull().default('staff'),

@@ -252,6 +252,14 @@ describe('a message staff wrote to a lead', () => {
     expect(mail.replyTo).toEqual({ name: 'Dana Whitfield at Keystone Due Diligence', address: 'replies+abc@firm.com' });
   });
 
+  it('adds the writer’s signature under "-- ", in both parts', () => {
+    const mail = composeEmail('lead-message', { ...data, body: 'Hi\n\n', signature: 'Dana <b>W</b>\r\nhttps://firm.com\n' }, ctx);
+    expect(mail.text).toBe('Hi\n\n-- \nDana <b>W</b>\nhttps://firm.com\n');
+    expect(mail.html).toContain(
+      'Hi\n\n-- \nDana &lt;b&gt;W&lt;/b&gt;\n<a href="https://firm.com" style="color:#1d4ed8">https://firm.com</a>',
+    );
+  });
+
   it('keeps the subject to one line, and has no reply address of its own without one', () => {
     const mail = composeEmail('lead-message', { ...data, subject: 'A\r\nBcc: x@evil.test', reply_to: null }, ctx);
     expect(mail.subject).toBe('A Bcc: x@evil.test');

@@ -6,6 +6,7 @@ import {
   changePasswordSchema,
   profileRequestSchema,
   profileSchema,
+  signatureSchema,
   sessionParamsSchema,
 } from '#shared/schemas/account';
 import { emailPreferencesSchema, updateEmailPreferencesSchema } from '#shared/schemas/email';
@@ -17,7 +18,7 @@ import { hashPassword } from '../auth/password.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
 import { changeEmail, changePassword, endSession, listSessions } from '../db/queries/account.ts';
 import { hashToken } from '../lib/secret-token.ts';
-import { getEmailPreferences, setEmailPreferences, setProfile } from '../db/queries/users.ts';
+import { getEmailPreferences, getSignature, setEmailPreferences, setProfile, setSignature } from '../db/queries/users.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -46,6 +47,23 @@ const profileRoute = createAdminRoute({
   summary: 'Change your name and phone (a blank phone removes it)',
   request: { body: { required: true, ...jsonContent(profileRequestSchema, 'Your name, and your phone or none') } },
   responses: { 200: jsonContent(profileSchema, 'Your name and phone'), ...errorResponses({ 400: 'Invalid input' }) },
+});
+
+const getSignatureRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/account/signature',
+  tags: ['account'],
+  summary: 'The signature under the messages you write to leads',
+  responses: { 200: jsonContent(signatureSchema, 'Your signature (empty: none)') },
+});
+
+const setSignatureRoute = createAdminRoute({
+  method: 'put',
+  path: '/api/account/signature',
+  tags: ['account'],
+  summary: 'Change the signature under the messages you write to leads (empty: none)',
+  request: { body: { required: true, ...jsonContent(signatureSchema, 'Your signature') } },
+  responses: { 200: jsonContent(signatureSchema, 'Your signature'), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
 const emailRoute = createAdminRoute({
@@ -117,6 +135,16 @@ export const accountRoutes = createRouter()
     const preferences = await setEmailPreferences(c.get('db'), c.get('user').id, c.req.valid('json'));
     if (!preferences) throw gone();
     return c.json(preferences, 200);
+  })
+  .openapi(getSignatureRoute, async (c) => {
+    const signature = await getSignature(c.get('db'), c.get('user').id);
+    if (signature === undefined) throw gone();
+    return c.json({ signature }, 200);
+  })
+  .openapi(setSignatureRoute, async (c) => {
+    const { signature } = c.req.valid('json');
+    if (!(await setSignature(c.get('db'), c.get('user').id, signature))) throw gone();
+    return c.json({ signature }, 200);
   })
   .openapi(profileRoute, async (c) => {
     const changed = await setProfile(c.get('db'), c.get('user').id, c.req.valid('json'));

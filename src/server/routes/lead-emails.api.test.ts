@@ -92,6 +92,31 @@ describe('POST /api/leads/{id}/emails', () => {
     expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.subject === 'Also')).toMatchObject({ to: 'jane.doe@work.example' });
   });
 
+  it('signs with the writer’s signature from their account page, under "-- "; an empty one signs nothing', async () => {
+    expect(await (await t.json('GET', '/api/account/signature', undefined, { cookie })).json()).toEqual({ signature: '' });
+    const saved = await t.json(
+      'PUT',
+      '/api/account/signature',
+      { signature: '  Dana Whitfield\r\nKeystone Due Diligence\n(301) 555-0100  ' },
+      { cookie },
+    );
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual({ signature: 'Dana Whitfield\r\nKeystone Due Diligence\n(301) 555-0100' });
+    const tooLong = await t.json('PUT', '/api/account/signature', { signature: 'x'.repeat(1001) }, { cookie });
+    expect(tooLong.status).toBe(400);
+    expect(((await tooLong.json()) as { error: { fields: Record<string, string> } }).error.fields.signature).toBe(
+      'Signature must be at most 1,000 characters',
+    );
+
+    expect((await send(leadId, { subject: 'Signed', body: 'Hi Jane,\n\n' })).status).toBe(201);
+    expect((await t.json('PUT', '/api/account/signature', { signature: '' }, { cookie })).status).toBe(200);
+    expect((await send(leadId, { subject: 'Unsigned', body: 'Hi Jane' })).status).toBe(201);
+    await t.outbox.flush();
+    const text = (subject: string) => mailTo(sink.messages, 'jane@example.com').find((m) => m.parsed.subject === subject)!.parsed.text;
+    expect(text('Signed')).toBe('Hi Jane,\n\n-- \nDana Whitfield\nKeystone Due Diligence\n(301) 555-0100\n');
+    expect(text('Unsigned')).toBe('Hi Jane\n');
+  });
+
   it('escapes what was typed in the HTML part and keeps the subject to one header line', async () => {
     const res = await send(leadId, { subject: 'Hello <b>Jane</b>', body: '<script>alert(1)</script> javascript:alert(1) "quoted"' });
     expect(res.status).toBe(201);

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { LOGIN_RULES } from '../rules/login.ts';
 import { CONFIRM_REQUIRED, PASSWORDS_DIFFER } from '../rules/new-password.ts';
 import { PROFILE_RULES } from '../rules/profile.ts';
-import { zodText } from './text.ts';
-import { RESET_LINK_NOT_VALID } from '../constants.ts';
+import { storableText, zodText } from './text.ts';
+import { EMAIL_SIGNATURE_MAX, RESET_LINK_NOT_VALID } from '../constants.ts';
 
 export { RESET_LINK_NOT_VALID };
 
@@ -35,6 +35,16 @@ export const profileRequestSchema = z
 export type ProfileRequest = z.infer<typeof profileRequestSchema>;
 export const profileSchema = z.object({ display_name: z.string(), phone: z.string().nullable() }).meta({ id: 'Profile' });
 export type Profile = z.infer<typeof profileSchema>;
+
+/** The signature under the messages you write to leads ('' = none): plain text, line breaks kept. */
+export const signatureSchema = z
+  .object({
+    signature: storableText({ error: 'Signature must be text' })
+      .trim()
+      .max(EMAIL_SIGNATURE_MAX, `Signature must be at most ${EMAIL_SIGNATURE_MAX.toLocaleString('en-US')} characters`),
+  })
+  .meta({ id: 'Signature' });
+export type Signature = z.infer<typeof signatureSchema>;
 
 /** What a change to the account ended: the other sessions signed out. */
 export const accountChangeSchema = z.object({ email: z.string(), other_sessions_ended: z.number().int() }).meta({ id: 'AccountChange' });

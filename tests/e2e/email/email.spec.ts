@@ -156,6 +156,12 @@ test('an admin emails a lead from their page: it arrives under their name with t
   const email = `written.${tag()}@example.com`;
   const name = `Wes Written ${tag()}`;
   await signInAsAdmin(page);
+  // Their signature, from the account page, goes under what they write.
+  await page.goto('/dashboard/account');
+  const signature = page.getByRole('form', { name: 'Email signature' });
+  await signature.getByLabel('Signature').fill(`${E2E_ADMIN.name}\n${SITE_NAME}`);
+  await signature.getByRole('button', { name: 'Save signature' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Signature saved' })).toBeVisible();
   const created = await page.request.post('/api/leads', {
     data: { full_name: name, email, phone: '(410) 555-0177', property_types: ['land'] },
     headers: fromTheSite(),
@@ -176,7 +182,9 @@ test('an admin emails a lead from their page: it arrives under their name with t
   const [mail] = (await mailTo(request, email)).filter((m) => m.subject === 'Your site visit');
   expect(mail!.from).toBe(`"${E2E_ADMIN.name} at ${SITE_NAME}" <hello@keystone.test>`);
   expect(mail!.replyTo).toMatch(new RegExp(`^"${E2E_ADMIN.name} at ${SITE_NAME}" <replies\\+[a-z0-9]{10}@keystone\\.test>$`));
-  expect(mail!.text).toBe('Hi Wes,\n\nThe notes from the visit: https://example.com/visit/1\n\nErin\n');
+  expect(mail!.text).toBe(
+    `Hi Wes,\n\nThe notes from the visit: https://example.com/visit/1\n\nErin\n\n-- \n${E2E_ADMIN.name}\n${SITE_NAME}\n`,
+  );
 
   // The timeline says who wrote it, and, live, that it was sent.
   const entry = page

@@ -29,6 +29,10 @@ function serve(profile: (body: unknown) => { status?: number; body: unknown }) {
       return { body: { email_new_leads: true, email_appointments: false, email_weekly_report: false } };
     if (call.path === '/api/account/two-factor') return { body: { enabled: false, recovery_codes_left: 0, required: false } };
     if (call.method === 'PUT' && call.path === '/api/account/profile') return profile(call.body);
+    if (call.path === '/api/account/signature')
+      return {
+        body: call.method === 'PUT' ? { signature: (call.body as { signature: string }).signature.trim() } : { signature: 'Olive' },
+      };
     return undefined;
   });
 }
@@ -85,5 +89,28 @@ describe('AccountPage: name and phone', () => {
     await waitFor(() =>
       expect(within(card).getByLabelText('Name')).toHaveAccessibleDescription('Contains a character that is not allowed'),
     );
+  });
+});
+
+describe('AccountPage: email signature', () => {
+  it('shows the saved signature, refuses one too long with the server’s message, and saves the edit', async () => {
+    const { calls } = serve((body) => ({ body }));
+    renderWithProviders(<AccountPage />, { url: '/dashboard/account', user: OLIVE });
+    const card = screen.getByRole('region', { name: 'Email signature' });
+    const field = await within(card).findByLabelText('Signature');
+    expect(field).toHaveValue('Olive');
+    const user = userEvent.setup();
+    await user.clear(field);
+    await user.click(field);
+    await user.paste('x'.repeat(1001));
+    await user.click(within(card).getByRole('button', { name: 'Save signature' }));
+    expect(field).toHaveAccessibleDescription('Signature must be at most 1,000 characters');
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, 'Olive Owner{enter}Keystone');
+    await user.click(within(card).getByRole('button', { name: 'Save signature' }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Signature saved'));
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ signature: 'Olive Owner\nKeystone' }]);
   });
 });

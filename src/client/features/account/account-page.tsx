@@ -19,6 +19,7 @@ import { EmailPreferenceFields } from './components/email-preference-fields.tsx'
 import { TwoFactorSection } from './components/two-factor-section.tsx';
 import { WorkingHoursSection } from './components/working-hours-section.tsx';
 import { CalendarsSection } from './components/calendars-section.tsx';
+import { SignatureSection } from './components/signature-section.tsx';
 import { deviceName } from '#shared/device-name';
 import { Button } from '#client/components/ui/button.tsx';
 
@@ -55,6 +56,7 @@ export function AccountPage() {
       <WorkingHoursSection />
       <CalendarsSection />
       <SessionsList />
+      <SignatureSection />
       <Card title="Email notifications" description="What we email you about. Everything also shows in the bell.">
         <EmailPreferenceFields className="mt-4" />
       </Card>

@@ -44,6 +44,7 @@ export async function queueLeadMessage(
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, sent_by)
       select ${newEmail(mail)}, 'lead-message', coalesce(${message.to ?? null}::text, l.email), l.full_name,
         jsonb_build_object('subject', ${message.subject}::text, 'body', ${message.body}::text, 'writer', ${writer.name}::text,
+          'signature', (select u.email_signature from users u where u.id = ${writer.id}::uuid),
           'reply_to', case when ${local}::text is null then null else ${local}::text || '+' || l.reply_token || ${domain}::text end),
         l.id, ${writer.id}::uuid
       from l

@@ -160,3 +160,14 @@ export async function setEmailPreferences(
   );
   return row;
 }
+
+/** The signature under the messages `userId` writes to leads ('' = none); undefined for an account that is gone. */
+export async function getSignature(db: Db, userId: string): Promise<string | undefined> {
+  const [row] = await queryRows(db, sql`select email_signature from users where id = ${userId}`, z.object({ email_signature: z.string() }));
+  return row?.email_signature;
+}
+
+/** Saves it; false for an account that is gone. */
+export async function setSignature(db: Db, userId: string, signature: string): Promise<boolean> {
+  return (await execute(db, sql`update users set email_signature = ${signature} where id = ${userId}`)) > 0;
+}

@@ -6,13 +6,15 @@ import { EmailDataError, escapeHtml, oneLine, type ComposedEmail, type MailConte
  * (plain text, line breaks kept; links made clickable in the HTML part), from MAIL_FROM's
  * address under the writer's name ("Dana at Keystone Due Diligence"), with a reply address
  * that brings the answer back to the lead (MAIL_REPLY_TO with the lead's +token), fixed when
- * it was queued.
+ * it was queued, and their signature under the usual "-- " line.
  */
 const dataSchema = z.object({
   subject: z.string(),
   body: z.string(),
   writer: z.string(),
   reply_to: z.string().nullable(),
+  /** The writer's signature when it was queued ('' or absent: none), under the usual "-- " line. */
+  signature: z.string().optional(),
 });
 
 function parse(data: unknown) {
@@ -39,8 +41,10 @@ export function linkedHtml(text: string): string {
 export const writerName = (writer: string, ctx: MailContext) => oneLine(`${writer} at ${ctx.site.name}`);
 
 function leadMessage(data: unknown, ctx: MailContext): ComposedEmail {
-  const { subject, body, writer, reply_to } = parse(data);
-  const text = body.replace(/\r\n?/g, '\n');
+  const { subject, body, writer, reply_to, signature } = parse(data);
+  const words = body.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  const signed = signature ? signature.replace(/\r\n?/g, '\n').replace(/\n+$/, '') : '';
+  const text = signed ? `${words}\n\n-- \n${signed}` : words;
   return {
     subject: oneLine(subject),
     text: text.endsWith('\n') ? text : `${text}\n`,

@@ -85,7 +85,9 @@ function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
         error={errors.subject}
       />
       <TextareaField label="Message" rows={10} value={values.body} onChange={set('body')} error={errors.body} />
-      <p className="text-xs text-slate-600">Sent from the firm’s address under your name; replies come back to the firm.</p>
+      <p className="text-xs text-slate-600">
+        Sent from the firm’s address under your name, with your signature (your account page); replies come back to the firm.
+      </p>
       <FormActions busy={send.isPending} label="Send" busyLabel="Sending..." onCancel={onDone} />
     </form>
   );
