@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import ICAL from 'ical.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { queueLeadReminders } from '../db/queries/appointments.ts';
 import { createLead } from '../db/queries/leads.ts';
@@ -9,7 +9,8 @@ import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { saveWebsiteContent } from '../db/queries/website.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
-import { mailTo, startMailSink, type MailSink, type ReceivedMail } from '../test/mail-sink.ts';
+import { mailTo, startMailSink, type ReceivedMail } from '../test/mail-sink.ts';
+import { useMailSink } from '../test/use-mail-sink.ts';
 
 /**
  * Email end to end through a real SMTP server: what the product queues in the same statement
@@ -17,17 +18,10 @@ import { mailTo, startMailSink, type MailSink, type ReceivedMail } from '../test
  * invitations with ical.js).
  */
 const database = useTestDatabase();
-let sink: MailSink;
+const smtp = useMailSink();
+const { refused } = smtp;
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
-const refused = new Map<string, string>();
-
-beforeAll(async () => {
-  sink = await startMailSink({ refuse: (address) => refused.get(address) });
-});
-afterAll(async () => {
-  await sink.close();
-});
 // A route nudges the outbox without waiting: let what it started finish inside its own test.
 afterEach(async () => {
   await t.outbox.stop();
@@ -37,10 +31,10 @@ beforeEach(async () => {
     database.db,
     sql`truncate users, sessions, leads, appointments, notifications, emails, rate_limits, website_settings, public_mail_spends cascade`,
   );
-  sink.messages.length = 0;
+  smtp.sink.messages.length = 0;
   refused.clear();
   t = createTestApp(database, {
-    SMTP_URL: sink.url,
+    SMTP_URL: smtp.sink.url,
     MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
     MAIL_REPLY_TO: 'team@keystone.test',
     SITE_NAME: 'Keystone Due Diligence',
@@ -92,15 +86,15 @@ describe('the firm’s brand and contact block in every message', () => {
   it('is the one saved in Settings → Website, read when the message is sent', async () => {
     await submitLead();
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
-    expect(mailTo(sink.messages, 'jane@example.com')[0]!.parsed.text).toContain('Frederick, MD');
+    await smtp.sink.waitFor((m) => m.length === 3);
+    expect(mailTo(smtp.sink.messages, 'jane@example.com')[0]!.parsed.text).toContain('Frederick, MD');
 
-    sink.messages.length = 0;
+    smtp.sink.messages.length = 0;
     await saveWebsiteContent(database.db, { ...defaultWebsiteContent('Keystone Due Diligence'), city: 'Annapolis, MD' });
     await submitLead({ full_name: 'Jim Doe', email: 'jim@example.com' });
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
-    for (const mail of sink.messages) {
+    await smtp.sink.waitFor((m) => m.length === 3);
+    for (const mail of smtp.sink.messages) {
       expect(mail.parsed.text).toContain('Annapolis, MD');
       expect(mail.parsed.text).not.toContain('Frederick, MD');
     }
@@ -109,7 +103,7 @@ describe('the firm’s brand and contact block in every message', () => {
   it('names the brand, email and phone saved in Settings → Website, while the sender, the Message-IDs and the invitation’s UID stay MAIL_FROM’s', async () => {
     await submitLead();
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
+    await smtp.sink.waitFor((m) => m.length === 3);
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
     const created = await t.json(
       'POST',
@@ -119,10 +113,10 @@ describe('the firm’s brand and contact block in every message', () => {
     );
     const { id } = (await created.json()) as { id: string };
     await t.outbox.flush();
-    const [before] = mailTo(await sink.waitFor((m) => m.length === 4), 'jane@example.com').slice(-1);
+    const [before] = mailTo(await smtp.sink.waitFor((m) => m.length === 4), 'jane@example.com').slice(-1);
     expect(before!.parsed.subject).toBe('Confirmed: your call with Keystone Due Diligence, Wed, Jan 15, 10:00 AM');
 
-    sink.messages.length = 0;
+    smtp.sink.messages.length = 0;
     await saveWebsiteContent(database.db, {
       ...defaultWebsiteContent('Keystone Due Diligence'),
       site_name: 'Chesapeake Underwriting',
@@ -131,7 +125,7 @@ describe('the firm’s brand and contact block in every message', () => {
     });
     await t.json('PATCH', `/api/appointments/${id}`, { date: '2031-07-15', time: '10:00' }, { cookie });
     await t.outbox.flush();
-    const [after] = mailTo(await sink.waitFor((m) => m.length === 1), 'jane@example.com');
+    const [after] = mailTo(await smtp.sink.waitFor((m) => m.length === 1), 'jane@example.com');
     expect(after!.parsed.subject).toBe('Updated: your call with Chesapeake Underwriting, Tue, Jul 15, 10:00 AM');
     for (const part of ['Chesapeake Underwriting', '(443) 555-0142', 'desk@chesapeake.test']) expect(after!.parsed.text).toContain(part);
     expect(after!.parsed.text).not.toContain('Keystone Due Diligence');
@@ -148,11 +142,11 @@ describe('a new lead', () => {
   it('is announced to every admin and acknowledged to the person, in plain text and HTML, with nothing remote in them', async () => {
     await submitLead({ message: 'A 12-unit building <b>in</b> Baltimore.', phone: '(410) 555-0142', property_types: ['multifamily'] });
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
+    await smtp.sink.waitFor((m) => m.length === 3);
 
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
     for (const admin of ['ann@keystone.test', 'bob@keystone.test']) {
-      const [mail] = mailTo(sink.messages, admin);
+      const [mail] = mailTo(smtp.sink.messages, admin);
       expect(mail!.parsed.subject).toBe('New lead: Jane Doe');
       expect(mail!.parsed.from?.value).toEqual([{ name: 'Keystone Due Diligence', address: 'hello@keystone.test' }]);
       expect(mail!.parsed.replyTo?.value).toEqual([{ name: '', address: 'team@keystone.test' }]);
@@ -163,7 +157,7 @@ describe('a new lead', () => {
       expect(mail!.parsed.html).toContain('A 12-unit building &lt;b&gt;in&lt;/b&gt; Baltimore.');
       expect(mail!.parsed.html).not.toMatch(/<img|src=|url\(/i);
     }
-    const [ack] = mailTo(sink.messages, 'jane@example.com');
+    const [ack] = mailTo(smtp.sink.messages, 'jane@example.com');
     expect(ack!.parsed.subject).toBe('We received your request: Keystone Due Diligence');
     // Mail a visitor caused goes to the bare address: the name they typed is no display name.
     expect(addresses(ack!)).toEqual([{ name: '', address: 'jane@example.com' }]);
@@ -177,7 +171,7 @@ describe('a new lead', () => {
       database.db,
       sql`select message_id from emails where status = 'sent' order by message_id`,
     );
-    expect(sink.messages.map((m) => m.parsed.messageId).sort()).toEqual(ids.map((r) => r.message_id));
+    expect(smtp.sink.messages.map((m) => m.parsed.messageId).sort()).toEqual(ids.map((r) => r.message_id));
     expect(ids.every((r) => /^<[0-9a-f-]{36}@keystone\.test>$/.test(r.message_id))).toBe(true);
   });
 
@@ -186,8 +180,8 @@ describe('a new lead', () => {
     expect((await t.json('POST', '/api/public/leads', lead)).status).toBe(201);
     expect((await t.json('POST', '/api/public/leads', lead)).status).toBe(201);
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
-    expect(mailTo(sink.messages, 'jane@example.com')).toHaveLength(1);
+    await smtp.sink.waitFor((m) => m.length === 3);
+    expect(mailTo(smtp.sink.messages, 'jane@example.com')).toHaveLength(1);
     expect(await statuses()).toHaveLength(3);
   });
 
@@ -214,8 +208,8 @@ describe('a new lead', () => {
     // A public lead: Ann hears of it, Bob does not.
     await submitLead({ email: 'second@example.com' });
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 2);
-    expect(sink.messages.flatMap((m) => m.envelope.to).sort()).toEqual(['ann@keystone.test', 'second@example.com']);
+    await smtp.sink.waitFor((m) => m.length === 2);
+    expect(smtp.sink.messages.flatMap((m) => m.envelope.to).sort()).toEqual(['ann@keystone.test', 'second@example.com']);
   });
 
   it('writes nothing to a deactivated account, whatever it chose (a former colleague gets no lead or appointment details)', async () => {
@@ -235,19 +229,19 @@ describe('a new lead', () => {
     const name = 'Eve "Mallory", Jr.\r\nBcc: thief@evil.test\r\nX-Injected: yes 李雷 🏠';
     await submitLead({ full_name: name, email: 'eve@example.com' });
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
-    for (const mail of sink.messages) {
+    await smtp.sink.waitFor((m) => m.length === 3);
+    for (const mail of smtp.sink.messages) {
       const headers = mail.raw.slice(0, mail.raw.indexOf('\r\n\r\n'));
       expect(mail.envelope.to).toHaveLength(1);
       expect(headers).not.toMatch(/^X-Injected:/im);
       expect(headers).not.toMatch(/^Bcc:/im);
       expect(mail.parsed.bcc).toBeUndefined();
     }
-    const [ack] = mailTo(sink.messages, 'eve@example.com');
+    const [ack] = mailTo(smtp.sink.messages, 'eve@example.com');
     expect(addresses(ack!).map((a) => a.address)).toEqual(['eve@example.com']);
-    const [toAnn] = mailTo(sink.messages, 'ann@keystone.test');
+    const [toAnn] = mailTo(smtp.sink.messages, 'ann@keystone.test');
     expect(toAnn!.parsed.subject).toBe('New lead: Eve "Mallory", Jr. Bcc: thief@evil.test X-Injected: yes 李雷 🏠');
-    expect(sink.messages.flatMap((m) => m.envelope.to)).not.toContain('thief@evil.test');
+    expect(smtp.sink.messages.flatMap((m) => m.envelope.to)).not.toContain('thief@evil.test');
   });
 });
 
@@ -255,8 +249,8 @@ describe('appointments', () => {
   async function leadId() {
     await submitLead({ full_name: 'Jane Doe', email: 'jane@example.com' });
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 3);
-    sink.messages.length = 0;
+    await smtp.sink.waitFor((m) => m.length === 3);
+    smtp.sink.messages.length = 0;
     return (await rowsOf<{ id: string }>(database.db, sql`select id from leads`))[0]!.id;
   }
 
@@ -277,7 +271,7 @@ describe('appointments', () => {
     await t.outbox.flush();
     await t.json('DELETE', `/api/appointments/${id}`, undefined, { cookie });
     await t.outbox.flush();
-    const mails = mailTo(await sink.waitFor((m) => m.length === 3), 'jane@example.com');
+    const mails = mailTo(await smtp.sink.waitFor((m) => m.length === 3), 'jane@example.com');
 
     expect(mails.map((m) => m.parsed.subject)).toEqual([
       'Confirmed: your call with Keystone Due Diligence, Wed, Jan 15, 10:00 AM',
@@ -308,12 +302,12 @@ describe('appointments', () => {
     );
     await t.json('POST', '/api/appointments', { lead_id: lead, date: '2020-03-03', time: '09:30', type: 'Zoom' }, { cookie });
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 2);
-    const [staff] = mailTo(sink.messages, 'ann@keystone.test');
+    await smtp.sink.waitFor((m) => m.length === 2);
+    const [staff] = mailTo(smtp.sink.messages, 'ann@keystone.test');
     expect(staff!.parsed.subject).toBe('Scheduled: Zoom with Jane Doe, Mon, Mar 3, 9:30 AM');
     expect(staff!.parsed.text).toContain('Bring the rent roll');
-    expect(calendarOf(staff!).uid).toBe(calendarOf(mailTo(sink.messages, 'jane@example.com')[0]!).uid);
-    expect(mailTo(sink.messages, 'bob@keystone.test')).toEqual([]);
+    expect(calendarOf(staff!).uid).toBe(calendarOf(mailTo(smtp.sink.messages, 'jane@example.com')[0]!).uid);
+    expect(mailTo(smtp.sink.messages, 'bob@keystone.test')).toEqual([]);
   });
 });
 
@@ -338,8 +332,8 @@ describe('the lead reminder', () => {
     expect(await queueLeadReminders(database.db, mail)).toBe(1);
     expect(await queueLeadReminders(database.db, mail)).toBe(0);
     await t.outbox.flush();
-    await sink.waitFor((m) => mailTo(m, 'jane@example.com').some((x) => x.parsed.subject?.startsWith('Reminder:')));
-    expect(mailTo(sink.messages, 'jane@example.com').filter((x) => x.parsed.subject?.startsWith('Reminder:'))).toHaveLength(1);
+    await smtp.sink.waitFor((m) => mailTo(m, 'jane@example.com').some((x) => x.parsed.subject?.startsWith('Reminder:')));
+    expect(mailTo(smtp.sink.messages, 'jane@example.com').filter((x) => x.parsed.subject?.startsWith('Reminder:'))).toHaveLength(1);
   });
 
   it('waits until the day before, and is not sent for an appointment made inside that day (the confirmation says it all)', async () => {
@@ -362,7 +356,7 @@ describe('delivery outcomes', () => {
     refused.set('bob@keystone.test', '550 5.1.1 <bob@keystone.test>: Recipient address rejected');
     await submitLead();
     await t.outbox.flush();
-    await sink.waitFor((m) => m.length === 2);
+    await smtp.sink.waitFor((m) => m.length === 2);
     const rows = await statuses();
     expect(rows.find((r) => r.to_address === 'bob@keystone.test')).toMatchObject({ status: 'failed', attempts: 1 });
     expect(rows.find((r) => r.to_address === 'bob@keystone.test')!.last_error).toMatch(/^550 .*Recipient address rejected/);
@@ -389,7 +383,7 @@ describe('delivery outcomes', () => {
     const retried = await t.json('POST', `/api/email/${bob!.id}/retry`, undefined, { cookie });
     expect(retried.status).toBe(200);
     await t.outbox.flush();
-    await sink.waitFor((m) => mailTo(m, 'bob@keystone.test').length === 1);
+    await smtp.sink.waitFor((m) => mailTo(m, 'bob@keystone.test').length === 1);
     const again = await t.json('POST', `/api/email/${bob!.id}/retry`, undefined, { cookie });
     expect(again.status).toBe(422);
   });
@@ -441,26 +435,26 @@ describe('delivery outcomes', () => {
     const off = createTestApp(database, {});
     await off.outbox.flush();
     for (const row of await statuses()) expect(row).toMatchObject({ status: 'not_sent', last_error: expect.stringContaining('SMTP_URL') });
-    expect(sink.messages).toHaveLength(0);
+    expect(smtp.sink.messages).toHaveLength(0);
   });
 });
 
 describe('the Email settings API', () => {
   it('shows the server without its password, the sender and the newest messages, and sends a test email to the admin', async () => {
     const secret = createTestApp(database, {
-      SMTP_URL: `smtp://mailer:s3cret-pass@127.0.0.1:${sink.port}`,
+      SMTP_URL: `smtp://mailer:s3cret-pass@127.0.0.1:${smtp.sink.port}`,
       MAIL_FROM: 'Keystone <hello@keystone.test>',
     });
     const res = await secret.json('POST', '/api/email/test', undefined, { cookie });
     expect(res.status).toBe(202);
     await secret.outbox.flush();
-    await sink.waitFor((m) => mailTo(m, 'ann@keystone.test').length === 1);
-    expect(sink.messages[0]!.parsed.subject).toBe('Test email from Keystone Due Diligence');
+    await smtp.sink.waitFor((m) => mailTo(m, 'ann@keystone.test').length === 1);
+    expect(smtp.sink.messages[0]!.parsed.subject).toBe('Test email from Keystone Due Diligence');
     const overview = await (await secret.json('GET', '/api/email', undefined, { cookie })).text();
     expect(overview).not.toContain('s3cret-pass');
     expect(JSON.parse(overview)).toMatchObject({
       enabled: true,
-      transport: `smtp://mailer@127.0.0.1:${sink.port}`,
+      transport: `smtp://mailer@127.0.0.1:${smtp.sink.port}`,
       from: '"Keystone" <hello@keystone.test>',
       messages: [{ kind: 'test', to: 'ann@keystone.test', subject: 'Test email from Keystone Due Diligence', status: 'sent' }],
     });

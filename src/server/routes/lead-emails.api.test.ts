@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeadEmail, TimelineEntry } from '#shared/schemas/lead-workspace';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
-import { mailTo, startMailSink, type MailSink } from '../test/mail-sink.ts';
+import { mailTo } from '../test/mail-sink.ts';
+import { useMailSink } from '../test/use-mail-sink.ts';
 
 /**
  * Writing to a lead from their page, through the outbox to a real SMTP server: from MAIL_FROM's
@@ -13,23 +14,15 @@ import { mailTo, startMailSink, type MailSink } from '../test/mail-sink.ts';
  * lead's timeline with its delivery state.
  */
 const database = useTestDatabase();
-let sink: MailSink;
+const smtp = useMailSink();
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
-/** Recipients the mail server refuses, with its reply. */
-const refused = new Map<string, string>();
 
-beforeAll(async () => {
-  sink = await startMailSink({ refuse: (address) => refused.get(address) });
-});
-afterAll(async () => {
-  await sink.close();
-});
 afterEach(async () => {
   await t.outbox.stop();
 });
 
-const MAIL = {
+const MAIL_ENV = {
   MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
   MAIL_REPLY_TO: 'replies@keystone.test',
   SITE_NAME: 'Keystone Due Diligence',
@@ -37,8 +30,8 @@ const MAIL = {
 
 async function setUp(env: Record<string, string>) {
   await execute(database.db, sql`truncate users, sessions, leads, notifications, emails, rate_limits, public_mail_spends cascade`);
-  sink.messages.length = 0;
-  refused.clear();
+  smtp.sink.messages.length = 0;
+  smtp.refused.clear();
   t = createTestApp(database, env);
   await ensureAdmin(database.db, 'dana@keystone.test', 'dana-password', 'owner', 'Dana Whitfield');
   cookie = await signIn(t.json, 'dana@keystone.test', 'dana-password');
@@ -54,7 +47,7 @@ const timeline = async (leadId: string) =>
 describe('POST /api/leads/{id}/emails', () => {
   let leadId: string;
   beforeEach(async () => {
-    leadId = await setUp({ SMTP_URL: sink.url, ...MAIL });
+    leadId = await setUp({ SMTP_URL: smtp.sink.url, ...MAIL_ENV });
   });
 
   it('sends the message as the writer, with a reply address that carries the lead’s token, and shows it on the timeline', async () => {
@@ -64,7 +57,7 @@ describe('POST /api/leads/{id}/emails', () => {
     expect(queued).toMatchObject({ to: 'jane@example.com', subject: 'Your report', status: 'queued', error: null });
 
     await t.outbox.flush();
-    const [mail] = mailTo(sink.messages, 'jane@example.com').filter((m) => m.parsed.subject === 'Your report');
+    const [mail] = mailTo(smtp.sink.messages, 'jane@example.com').filter((m) => m.parsed.subject === 'Your report');
     expect(mail, 'the message reached the mail server').toBeDefined();
     expect(mail!.parsed.from?.value).toEqual([{ name: 'Dana Whitfield at Keystone Due Diligence', address: 'hello@keystone.test' }]);
     const [token] = await rowsOf<{ reply_token: string }>(database.db, sql`select reply_token from leads where id = ${leadId}`);
@@ -87,7 +80,7 @@ describe('POST /api/leads/{id}/emails', () => {
     // The second message keeps the lead's token; another address of theirs is written to as asked.
     expect((await send(leadId, { subject: 'Also', body: 'One more thing', to: 'Jane.Doe@Work.example' })).status).toBe(201);
     await t.outbox.flush();
-    const [second] = mailTo(sink.messages, 'jane.doe@work.example');
+    const [second] = mailTo(smtp.sink.messages, 'jane.doe@work.example');
     expect(second!.parsed.replyTo?.value[0]!.address).toBe(`replies+${token!.reply_token}@keystone.test`);
     expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.subject === 'Also')).toMatchObject({ to: 'jane.doe@work.example' });
   });
@@ -112,7 +105,7 @@ describe('POST /api/leads/{id}/emails', () => {
     expect((await t.json('PUT', '/api/account/signature', { signature: '' }, { cookie })).status).toBe(200);
     expect((await send(leadId, { subject: 'Unsigned', body: 'Hi Jane' })).status).toBe(201);
     await t.outbox.flush();
-    const text = (subject: string) => mailTo(sink.messages, 'jane@example.com').find((m) => m.parsed.subject === subject)!.parsed.text;
+    const text = (subject: string) => mailTo(smtp.sink.messages, 'jane@example.com').find((m) => m.parsed.subject === subject)!.parsed.text;
     expect(text('Signed')).toBe('Hi Jane,\n\n-- \nDana Whitfield\nKeystone Due Diligence\n(301) 555-0100\n');
     expect(text('Unsigned')).toBe('Hi Jane\n');
   });
@@ -121,7 +114,7 @@ describe('POST /api/leads/{id}/emails', () => {
     const res = await send(leadId, { subject: 'Hello <b>Jane</b>', body: '<script>alert(1)</script> javascript:alert(1) "quoted"' });
     expect(res.status).toBe(201);
     await t.outbox.flush();
-    const [mail] = mailTo(sink.messages, 'jane@example.com').filter((m) => m.parsed.subject === 'Hello <b>Jane</b>');
+    const [mail] = mailTo(smtp.sink.messages, 'jane@example.com').filter((m) => m.parsed.subject === 'Hello <b>Jane</b>');
     expect(mail!.parsed.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; javascript:alert(1) &quot;quoted&quot;');
     expect(mail!.parsed.html).not.toContain('<script>');
   });
@@ -172,7 +165,7 @@ describe('POST /api/leads/{id}/emails', () => {
   });
 
   it('shows why a message failed on the timeline, and Send again queues it once more (only a failed one, only this lead’s own)', async () => {
-    refused.set('jane@example.com', '550 5.1.1 Mailbox unavailable');
+    smtp.refused.set('jane@example.com', '550 5.1.1 Mailbox unavailable');
     const sent = (await (await send(leadId, { subject: 'Hello', body: 'x' })).json()) as LeadEmail;
     await t.outbox.flush();
     const failed = (await timeline(leadId)).find((e) => e.kind === 'email' && e.email_kind === 'lead-message');
@@ -190,11 +183,11 @@ describe('POST /api/leads/{id}/emails', () => {
     );
     expect((await retry(product!.id)).status).toBe(404);
 
-    refused.clear();
+    smtp.refused.clear();
     const again = await retry(sent.id);
     expect(again.status).toBe(200);
     await t.outbox.flush();
-    expect(mailTo(sink.messages, 'jane@example.com').map((m) => m.parsed.subject)).toContain('Hello');
+    expect(mailTo(smtp.sink.messages, 'jane@example.com').map((m) => m.parsed.subject)).toContain('Hello');
     expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.email_id === sent.id)).toMatchObject({
       status: 'sent',
       error: null,
