@@ -83,7 +83,9 @@ test.describe('the lead page', () => {
     const message = section(page, 'Customer’s message');
     await expect(message.locator('blockquote')).toContainText('A duplex in Frederick.');
     await expect(message.getByRole('link', { name: 'https://example.com/listing' })).toHaveAttribute('rel', 'noopener noreferrer');
-    await expect(page.getByRole('link', { name: 'Email' })).toHaveAttribute('href', `mailto:${lead.email}`);
+    // Their address opens one's own mail app; Send email writes from here (tests/e2e/email/email.spec.ts).
+    await expect(section(page, 'Details').getByRole('link', { name: lead.email })).toHaveAttribute('href', `mailto:${lead.email}`);
+    await expect(page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Send email' })).toBeEnabled();
 
     // Status, in place.
     await page.getByRole('combobox', { name: 'Status' }).selectOption('Contacted');
