@@ -180,6 +180,7 @@ describe('email settings', () => {
       PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '0',
       MAIL_RETRY_SECONDS: '3',
       MAIL_CLAIM_SECONDS: '120',
+      LEAD_EMAIL_PER_HOUR: '0',
       PUBLIC_URL: 'https://crm.firm.com/',
     });
     expect(config.mail).toEqual({
@@ -191,6 +192,7 @@ describe('email settings', () => {
       publicPerAddressPerDay: 0,
       retrySeconds: 3,
       claimSeconds: 120,
+      leadMessagesPerHour: 0,
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
     expect(config.fixedOrigin).toBe('https://crm.firm.com');
@@ -213,6 +215,7 @@ describe('email settings', () => {
       publicPerAddressPerDay: 5,
       retrySeconds: 10,
       claimSeconds: 30,
+      leadMessagesPerHour: 100,
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });
@@ -235,6 +238,7 @@ describe('email settings', () => {
       'Invalid configuration: PUBLIC_MAIL_PER_ADDRESS_PER_DAY must be a whole number from 0 to 1000, got "five"',
     ],
     [{ MAIL_RETRY_SECONDS: '0' }, 'Invalid configuration: MAIL_RETRY_SECONDS must be a whole number from 1 to 3600, got "0"'],
+    [{ LEAD_EMAIL_PER_HOUR: '-1' }, 'Invalid configuration: LEAD_EMAIL_PER_HOUR must be a whole number from 0 to 100000, got "-1"'],
     [{ MAIL_CLAIM_SECONDS: '2' }, 'Invalid configuration: MAIL_CLAIM_SECONDS must be a whole number from 4 to 3600, got "2"'],
     [{ PUBLIC_URL: 'crm.firm.com' }, 'Invalid configuration: PUBLIC_URL must be a URL such as https://crm.example.com'],
     [

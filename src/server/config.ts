@@ -148,6 +148,7 @@ const envSchema = z.object({
   PUBLIC_MAIL_PER_ADDRESS_PER_DAY: intInRange(0, 1000, 5),
   MAIL_RETRY_SECONDS: intInRange(1, 3600, 10),
   MAIL_CLAIM_SECONDS: intInRange(4, 3600, 30),
+  LEAD_EMAIL_PER_HOUR: intInRange(0, 100_000, 100),
   DEBUG: booleanFlag,
   LOG_LEVEL: optionalString.transform((v) => v ?? 'info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
@@ -227,6 +228,8 @@ export type Config = {
      * died while sending) is sent by another process, or after a restart, once they are over.
      */
     claimSeconds: number;
+    /** Messages one person may write to leads (sent or sent again) per hour, counted across processes; 0 = no limit. */
+    leadMessagesPerHour: number;
   };
   logLevel: string;
   /** 'json' or 'pretty'; unset: lines for people in a terminal, JSON otherwise (logger.ts). */
@@ -289,6 +292,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       publicPerAddressPerDay: e.PUBLIC_MAIL_PER_ADDRESS_PER_DAY,
       retrySeconds: e.MAIL_RETRY_SECONDS,
       claimSeconds: e.MAIL_CLAIM_SECONDS,
+      leadMessagesPerHour: e.LEAD_EMAIL_PER_HOUR,
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -202,6 +202,27 @@ describe('POST /api/leads/{id}/emails', () => {
   });
 });
 
+describe('LEAD_EMAIL_PER_HOUR', () => {
+  it('stops a person past their messages for the hour with 429 and Retry-After, queuing nothing; another person still writes', async () => {
+    const leadId = await setUp({ SMTP_URL: smtp.sink.url, ...MAIL_ENV, LEAD_EMAIL_PER_HOUR: '2' });
+    expect((await send(leadId, { subject: 'One', body: 'x' })).status).toBe(201);
+    expect((await send(leadId, { subject: 'Two', body: 'x' })).status).toBe(201);
+    const third = await send(leadId, { subject: 'Three', body: 'x' });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await third.json()).toMatchObject({
+      error: { message: expect.stringMatching(/^Too many emails\. Please try again in \d+ minutes?\.$/) },
+    });
+    expect(
+      await rowsOf(database.db, sql`select data->>'subject' as subject from emails where kind = 'lead-message' order by created_at`),
+    ).toEqual([{ subject: 'One' }, { subject: 'Two' }]);
+
+    await ensureAdmin(database.db, 'sam@keystone.test', 'sam-password', 'staff', 'Sam Staff');
+    const sam = await signIn(t.json, 'sam@keystone.test', 'sam-password');
+    expect((await t.json('POST', `/api/leads/${leadId}/emails`, { subject: 'Sam', body: 'x' }, { cookie: sam })).status).toBe(201);
+  });
+});
+
 describe('with email off', () => {
   it('records the message as not sent, with why, on the timeline; without MAIL_REPLY_TO replies go to the sender address', async () => {
     const leadId = await setUp({ SITE_NAME: 'Keystone Due Diligence' });

@@ -4,12 +4,26 @@ import { leadEmailParamsSchema, leadEmailRequestSchema, leadEmailSchema } from '
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { queueMailOf, retryEmail } from '../db/queries/emails.ts';
 import { queueLeadMessage } from '../db/queries/lead-messages.ts';
-import { AppError } from '../http/errors.ts';
+import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { AppError, tooManyRequests } from '../http/errors.ts';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
 /** Why a message to a lead marked Do not email is refused. */
 export const DO_NOT_EMAIL_REFUSAL = 'This lead is marked Do not email. Clear it on their page first if they asked to hear from you again.';
+
+/**
+ * A person's messages to leads per hour (LEAD_EMAIL_PER_HOUR), counted in the database for
+ * every process: a stolen session cannot make the firm mail strangers without bound.
+ */
+async function countMessage(c: Context<AppEnv>) {
+  const perHour = c.get('deps').config.mail.leadMessagesPerHour;
+  if (perHour === 0) return;
+  const hit = await hitRateLimit(c.get('db'), `lead-email:${c.get('user').id}`, perHour, 3600);
+  if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, 'emails');
+}
 
 const sendRoute = createAdminRoute({
   method: 'post',
@@ -20,7 +34,12 @@ const sendRoute = createAdminRoute({
   request: { params: leadIdParamSchema, body: { required: true, ...jsonContent(leadEmailRequestSchema, 'The message') } },
   responses: {
     201: jsonContent(leadEmailSchema, 'The message, queued'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead', 409: 'The lead is marked Do not email' }),
+    ...errorResponses({
+      400: 'Invalid input',
+      404: 'No such lead',
+      409: 'The lead is marked Do not email',
+      429: 'Too many emails this hour',
+    }),
   },
 });
 
@@ -32,7 +51,12 @@ const retryRoute = createAdminRoute({
   request: { params: leadEmailParamsSchema },
   responses: {
     200: jsonContent(z.object({ id: z.uuid() }), 'Queued again'),
-    ...errorResponses({ 400: 'Invalid id', 404: 'No such message to this lead', 422: 'The message has not failed, or email is off' }),
+    ...errorResponses({
+      400: 'Invalid id',
+      404: 'No such message to this lead',
+      422: 'The message has not failed, or email is off',
+      429: 'Too many emails this hour',
+    }),
   },
 });
 
@@ -40,6 +64,7 @@ export const leadEmailRoutes = createRouter()
   .openapi(sendRoute, async (c) => {
     const { config, outbox } = c.get('deps');
     const user = c.get('user');
+    await countMessage(c);
     const sent = await queueLeadMessage(
       c.get('db'),
       c.req.valid('param').id,
@@ -57,6 +82,7 @@ export const leadEmailRoutes = createRouter()
     const { id, emailId } = c.req.valid('param');
     const { outbox } = c.get('deps');
     if (!outbox.enabled) throw new AppError('unprocessable', 'Email is off: set SMTP_URL and restart the server to send email.');
+    await countMessage(c);
     const result = await retryEmail(c.get('db'), emailId, { leadId: id, kind: 'lead-message' });
     if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
     if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
