@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import pino from 'pino';
 
 /**
@@ -26,11 +27,40 @@ export type LogFormat = 'json' | 'pretty';
 export const chooseLogFormat = (configured: LogFormat | undefined, isTerminal: boolean): LogFormat =>
   configured ?? (isTerminal ? 'pretty' : 'json');
 
+/**
+ * JSON lines to stdout (fd 1), each written at once. Once nobody reads them (EPIPE: the reader
+ * of the pipe, a supervisor's log collector, is gone) they are dropped: the server must go on
+ * serving and still stop on SIGTERM, where pino's own destination retried that write forever
+ * and never exited.
+ */
+export function stdoutLines(fd = 1): { write: (line: string) => void } {
+  let gone = false;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  return {
+    write(line: string) {
+      let rest = Buffer.from(line);
+      // A full pipe (EAGAIN, were fd 1 non-blocking) gets a second to drain; the line is then dropped.
+      for (let waits = 0; !gone && rest.length > 0 && waits < 1000; ) {
+        try {
+          rest = rest.subarray(writeSync(fd, rest));
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EPIPE') gone = true;
+          else if (code === 'EAGAIN') {
+            Atomics.wait(pause, 0, 0, 1);
+            waits++;
+          } else throw err;
+        }
+      }
+    },
+  };
+}
+
 /** Structured logs on stdout: JSON lines, or lines for people (`humanLine`) when `format` is 'pretty'. */
 export function createLogger(level: string, format: LogFormat = 'json', out: { write: (text: string) => unknown } = process.stdout) {
   const color = format === 'pretty' && out === process.stdout && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const destination =
-    format === 'pretty' ? { write: (line: string) => out.write(humanLine(line, { color })) } : out === process.stdout ? undefined : out;
+    format === 'pretty' ? { write: (line: string) => out.write(humanLine(line, { color })) } : out === process.stdout ? stdoutLines() : out;
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
@@ -40,7 +70,7 @@ export function createLogger(level: string, format: LogFormat = 'json', out: { w
       log: (object) => (typeof object.path === 'string' ? { ...object, path: redactPath(object.path) } : object),
     },
   };
-  return destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  return pino(options, destination as pino.DestinationStream);
 }
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };

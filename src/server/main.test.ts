@@ -135,6 +135,17 @@ describe('server start-up and shutdown', () => {
     expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
   });
 
+  it('stops on SIGTERM once nobody reads its log (the pipe to its collector closed)', async () => {
+    const dataDir = migratedDataDir('no-reader');
+    // Lines at info, as JSON: the request log and the shutdown's lines go to stdout.
+    const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    server.child.stdout!.destroy(); // the log's reader is gone: each line written now is EPIPE
+    // The first lines written after that are the shutdown's own.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(existsSync(lockFilePath(dataDir))).toBe(false);
+  });
+
   it('finishes in-flight requests on SIGTERM, closes the database and releases the lock', async () => {
     const dataDir = migratedDataDir('term');
     const server = await startServer({ DATA_DIR: dataDir, LEAD_MIN_FILL_SECONDS: '0', LEAD_RATE_LIMIT: '0' });
