@@ -1,14 +1,14 @@
 import { emailIdParamSchema, emailOverviewSchema, type EmailMessage } from '#shared/schemas/email';
 import * as z from 'zod';
 import { createOwnerRoute } from '../auth/admin-route.ts';
-import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail, retryEmail } from '../db/queries/emails.ts';
+import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail } from '../db/queries/emails.ts';
 import { queueWeeklyReportTo } from '../db/queries/weekly-report.ts';
-import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 import { describeSmtp, formatMailbox } from '../lib/mail-settings.ts';
 import { currentMailContext } from '../mail/context.ts';
 import { emailSubject } from '../mail/messages.ts';
+import { requireEmailOn, sendEmailAgain } from './send-again.ts';
 
 const RECENT = 50;
 
@@ -35,9 +35,6 @@ const weeklyReportRoute = createOwnerRoute({
   summary: "Queue the last complete week's report to the signed-in admin now",
   responses: { 202: jsonContent(z.object({ id: z.uuid() }), 'Queued'), ...errorResponses({ 422: 'Email is off' }) },
 });
-
-/** Queuing mail by hand (a test, a retry) only makes sense with a mail server to send it. */
-const EMAIL_OFF = 'Email is off: set SMTP_URL and restart the server to send email.';
 
 const retryRoute = createOwnerRoute({
   method: 'post',
@@ -83,13 +80,13 @@ export const emailRoutes = createRouter()
     );
   })
   .openapi(testRoute, async (c) => {
-    if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    requireEmailOn(c);
     const id = await queueTestEmail(c.get('db'), c.get('user'), queueMailOf(c.get('deps').config.mail));
     c.get('deps').outbox.nudge();
     return c.json({ id }, 202);
   })
   .openapi(weeklyReportRoute, async (c) => {
-    if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+    requireEmailOn(c);
     const { config } = c.get('deps');
     const id = await queueWeeklyReportTo(c.get('db'), c.get('user'), {
       now: new Date(),
@@ -101,10 +98,6 @@ export const emailRoutes = createRouter()
   })
   .openapi(retryRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
-    const result = await retryEmail(c.get('db'), id);
-    if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
-    if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
-    c.get('deps').outbox.nudge();
+    await sendEmailAgain(c, id);
     return c.json({ id }, 200);
   });

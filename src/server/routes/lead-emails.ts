@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { leadIdParamSchema } from '#shared/schemas/lead';
 import { leadEmailParamsSchema, leadEmailRequestSchema, leadEmailSchema } from '#shared/schemas/lead-workspace';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { queueMailOf, retryEmail } from '../db/queries/emails.ts';
+import { queueMailOf } from '../db/queries/emails.ts';
 import { queueLeadMessage } from '../db/queries/lead-messages.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
+import { sendEmailAgain } from './send-again.ts';
 
 /** Why a message to a lead marked Do not email is refused. */
 export const DO_NOT_EMAIL_REFUSAL = 'This lead is marked Do not email. Clear it on their page first if they asked to hear from you again.';
@@ -80,12 +81,6 @@ export const leadEmailRoutes = createRouter()
   })
   .openapi(retryRoute, async (c) => {
     const { id, emailId } = c.req.valid('param');
-    const { outbox } = c.get('deps');
-    if (!outbox.enabled) throw new AppError('unprocessable', 'Email is off: set SMTP_URL and restart the server to send email.');
-    await countMessage(c);
-    const result = await retryEmail(c.get('db'), emailId, { leadId: id, kind: 'lead-message' });
-    if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
-    if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
-    outbox.nudge();
+    await sendEmailAgain(c, emailId, { of: { leadId: id, kind: 'lead-message' }, beforeQueue: () => countMessage(c) });
     return c.json({ id: emailId }, 200);
   });

@@ -1,0 +1,30 @@
+import type { Context } from 'hono';
+import { type EmailKind, retryEmail } from '../db/queries/emails.ts';
+import { AppError } from '../http/errors.ts';
+import type { AppEnv } from '../http/context.ts';
+
+/** Queuing mail by hand (a test, a retry) only makes sense with a mail server to send it. */
+export const EMAIL_OFF = 'Email is off: set SMTP_URL and restart the server to send email.';
+
+/** Refuses, with why, while no mail server is configured. */
+export function requireEmailOn(c: Context<AppEnv>): void {
+  if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+}
+
+/**
+ * Queues a failed or unsent message again (another day of retries): the one path behind every
+ * "Send again" button. `of` limits it to one lead's messages of one kind; `beforeQueue` runs
+ * once email is known to be on and before anything changes (a per-person limit, say).
+ */
+export async function sendEmailAgain(
+  c: Context<AppEnv>,
+  id: string,
+  options: { of?: { leadId: string; kind: EmailKind }; beforeQueue?: () => Promise<void> } = {},
+): Promise<void> {
+  requireEmailOn(c);
+  await options.beforeQueue?.();
+  const result = await retryEmail(c.get('db'), id, options.of);
+  if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
+  if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
+  c.get('deps').outbox.nudge();
+}
