@@ -30,6 +30,7 @@ import { LEAD_IMPORT_PATH, leadImportRoutes } from './routes/lead-import.ts';
 import { leadRoutes } from './routes/leads.ts';
 import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { leadEmailRoutes } from './routes/lead-emails.ts';
+import { emailTemplateRoutes } from './routes/email-templates.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
 import { leadTimelineRoutes } from './routes/lead-timeline.ts';
 import { adminRoutes } from './routes/admins.ts';
@@ -150,6 +151,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadTimelineRoutes);
   app.route('/', leadNoteRoutes);
   app.route('/', leadEmailRoutes);
+  app.route('/', emailTemplateRoutes);
   app.route('/', adminRoutes);
   app.route('/', availabilityRoutes);
   app.route('/', calendarRoutes);

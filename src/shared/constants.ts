@@ -119,6 +119,11 @@ export const LEAD_EMAIL_SUBJECT_MAX = 200;
 export const LEAD_EMAIL_BODY_MAX = 20_000;
 /** The signature under the messages a person writes to leads (account page). */
 export const EMAIL_SIGNATURE_MAX = 1_000;
+/** Email templates (Settings → Email templates): a name's length, and how many a firm keeps. */
+export const EMAIL_TEMPLATE_NAME_MAX = 80;
+export const EMAIL_TEMPLATES_MAX = 100;
+/** Days a booking link put in a message by {{booking_link}} stays good for booking. */
+export const MESSAGE_BOOKING_LINK_DAYS = 7;
 
 /** The longest property address and follow-up note a lead's deal fields take. */
 export const LEAD_DEAL_LIMITS = { propertyAddress: 500, followUpNote: 200 } as const;

@@ -439,6 +439,16 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // A template chosen: its subject and message filled in for this lead, the booking link said.
+    name: 'lead-send-email-template',
+    open: async (page, s) => {
+      const dialog = page.getByRole('dialog', { name: `Email ${s.lead.full_name}` });
+      await dialog.getByLabel('Template').selectOption({ label: 'First reply' });
+      await expect(dialog.getByLabel('Subject')).toHaveValue(`Your free call with us, ${s.lead.full_name.split(' ')[0]}`);
+      await expect(dialog.getByText('becomes a booking link for')).toBeVisible();
+    },
+  },
+  {
     // The Month (a phone opens the Agenda unless the URL names the view).
     name: 'appointments-calendar',
     open: async (page, s) => {
@@ -533,6 +543,23 @@ export const DASHBOARD_STATES: PageState[] = [
       await expect(page.getByRole('heading', { name: 'Email is off' })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Weekly report' })).toBeVisible();
       await expect(page.getByText('New lead: Grace Kim').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'settings-email-templates',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/email-templates`);
+      await expect(page.getByRole('list', { name: 'Email templates' }).getByText('Follow-up after a call')).toBeVisible();
+    },
+  },
+  {
+    // A template open for editing, previewed with a real lead.
+    name: 'settings-email-template-edit',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Edit First reply' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit template' });
+      await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+      await expect(dialog.getByText(/^Subject: Your free call with us, /)).toBeVisible();
     },
   },
   {

@@ -37,6 +37,9 @@ const SecuritySettingsPage = lazy(() =>
   import('#client/features/settings/security-settings-page.tsx').then((m) => ({ default: m.SecuritySettingsPage })),
 );
 const AuditLogPage = lazy(() => import('#client/features/settings/audit-log-page.tsx').then((m) => ({ default: m.AuditLogPage })));
+const EmailTemplatesPage = lazy(() =>
+  import('#client/features/settings/email-templates-page.tsx').then((m) => ({ default: m.EmailTemplatesPage })),
+);
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() =>
   import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })),
@@ -74,6 +77,7 @@ export function AppRoutes() {
           <Route element={<OwnerRoute />}>
             <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
             <Route path="settings/email" element={<EmailSettingsPage />} />
+            <Route path="settings/email-templates" element={<EmailTemplatesPage />} />
             <Route path="settings/booking" element={<BookingSettingsPage />} />
             <Route path="settings/website" element={<WebsiteSettingsPage />} />
             <Route path="settings/team" element={<TeamPage />} />

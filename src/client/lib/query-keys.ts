@@ -46,6 +46,10 @@ export const queryKeys = {
     signature: ['account', 'signature'],
   },
   team: ['team'],
+  /** Settings → Email templates, and the Template picker of a lead's Send email dialog. */
+  emailTemplates: ['email-templates'],
+  /** The newest leads, for previewing a template with real details. */
+  previewLeads: ['preview-leads'],
   audit: (filters: string) => ['audit', filters],
   settings: {
     website: ['website'],

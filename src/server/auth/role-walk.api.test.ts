@@ -35,7 +35,17 @@ async function ownerOperations() {
 }
 
 async function digest(): Promise<string> {
-  const tables = ['users', 'sessions', 'booking_settings', 'emails', 'team_settings', 'account_tokens', 'audit_log', 'recovery_codes'];
+  const tables = [
+    'users',
+    'sessions',
+    'booking_settings',
+    'emails',
+    'team_settings',
+    'account_tokens',
+    'audit_log',
+    'recovery_codes',
+    'email_templates',
+  ];
   const parts: string[] = [];
   for (const table of tables) {
     const [row] = await rowsOf<{ d: string }>(

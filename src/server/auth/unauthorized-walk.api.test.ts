@@ -108,6 +108,7 @@ async function snapshot(): Promise<Record<string, string>> {
     'rate_limits',
     'sign_in_ips',
     'emails',
+    'email_templates',
     'booking_settings',
     'booking_tokens',
   ];

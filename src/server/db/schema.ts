@@ -365,6 +365,30 @@ export const leadNotes = pgTable(
   ],
 );
 
+/**
+ * Email templates (Settings → Email templates): what the owners wrote for everyone to start a
+ * message from, merge fields and all. Names are unique whatever their case. Three defaults come
+ * with a new database (migration 0039); the owners change or remove them like any other.
+ */
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_by: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('email_templates_name_key').using('btree', sql`lower(${t.name})`),
+    check('email_templates_name_check', sql`char_length(${t.name}) between 1 and 80`),
+    check('email_templates_subject_check', sql`char_length(${t.subject}) between 1 and 200`),
+    check('email_templates_body_check', sql`char_length(${t.body}) between 1 and 20000`),
+  ],
+);
+
 export const appointments = pgTable(
   'appointments',
   {

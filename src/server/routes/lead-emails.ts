@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { leadIdParamSchema } from '#shared/schemas/lead';
 import { leadEmailParamsSchema, leadEmailRequestSchema, leadEmailSchema } from '#shared/schemas/lead-workspace';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { queueMailOf } from '../db/queries/emails.ts';
+import { newMessageBookingLink, queueMailOf } from '../db/queries/emails.ts';
+import { mailSite } from '../mail/context.ts';
 import { queueLeadMessage } from '../db/queries/lead-messages.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
@@ -69,7 +70,7 @@ export const leadEmailRoutes = createRouter()
     const sent = await queueLeadMessage(
       c.get('db'),
       c.req.valid('param').id,
-      { id: user.id, name: user.display_name },
+      { id: user.id, name: user.display_name, firmPhone: (await mailSite(c.get('db'), config)).phone },
       c.req.valid('json'),
       queueMailOf(config.mail),
       config.mail.replyTo,
@@ -81,6 +82,10 @@ export const leadEmailRoutes = createRouter()
   })
   .openapi(retryRoute, async (c) => {
     const { id, emailId } = c.req.valid('param');
-    await sendEmailAgain(c, emailId, { of: { leadId: id, kind: 'lead-message' }, beforeQueue: () => countMessage(c) });
+    await sendEmailAgain(c, emailId, {
+      of: { leadId: id, kind: 'lead-message' },
+      relink: newMessageBookingLink(),
+      beforeQueue: () => countMessage(c),
+    });
     return c.json({ id: emailId }, 200);
   });

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { type EmailKind, retryEmail } from '../db/queries/emails.ts';
+import { type BookingLinkToken, type EmailKind, retryEmail } from '../db/queries/emails.ts';
 import { AppError } from '../http/errors.ts';
 import type { AppEnv } from '../http/context.ts';
 
@@ -14,16 +14,17 @@ export function requireEmailOn(c: Context<AppEnv>): void {
 /**
  * Queues a failed or unsent message again (another day of retries): the one path behind every
  * "Send again" button. `of` limits it to one lead's messages of one kind; `beforeQueue` runs
- * once email is known to be on and before anything changes (a per-person limit, say).
+ * once email is known to be on and before anything changes (a per-person limit, say); `relink`
+ * is a new booking link for a message whose text holds {{booking_link}}.
  */
 export async function sendEmailAgain(
   c: Context<AppEnv>,
   id: string,
-  options: { of?: { leadId: string; kind: EmailKind }; beforeQueue?: () => Promise<void> } = {},
+  options: { of?: { leadId: string; kind: EmailKind }; relink?: BookingLinkToken; beforeQueue?: () => Promise<void> } = {},
 ): Promise<void> {
   requireEmailOn(c);
   await options.beforeQueue?.();
-  const result = await retryEmail(c.get('db'), id, options.of);
+  const result = await retryEmail(c.get('db'), id, options.of, options.relink);
   if (result === 'not_found') throw new AppError('not_found', 'Email not found.');
   if (result === 'not_failed') throw new AppError('unprocessable', 'Only a failed or unsent email can be sent again.');
   c.get('deps').outbox.nudge();

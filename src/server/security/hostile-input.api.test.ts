@@ -10,6 +10,7 @@ import { isoInZone, zonedInstant } from '#shared/zoned-time';
 import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
 import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
+import { emailTemplateRequestSchema } from '#shared/schemas/email-template';
 import { createSession } from '../db/queries/sessions.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
@@ -84,6 +85,7 @@ const TABLES: Record<string, string> = {
   appointments: 'appointments',
   notifications: 'notifications',
   email: 'emails',
+  'email-templates': 'email_templates',
   team: 'users',
   account: 'sessions',
 };
@@ -226,10 +228,18 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       );
       return { other_id: other?.id ?? ZERO_ID, keep: { full_name: 'other', status: 'this', follow_up: 'other' } };
     }
+    case 'POST /api/email-templates':
+    case 'PUT /api/email-templates/{id}':
+      return { name: `Fuzz ${templateIndex++}`, subject: 'For {{first_name}}', body: 'Hello {{full_name}}: {{booking_link}}' };
+    case 'POST /api/email-templates/preview':
+      return { lead_id: await firstId('leads'), subject: 'For {{first_name}}', body: 'At {{property_address}}' };
+    case 'POST /api/leads/{id}/emails':
+      return { subject: 'Hi {{first_name}}', body: 'Pick a time: {{booking_link}}' };
     default:
       return {};
   }
 }
+let templateIndex = 0;
 let importIndex = 0;
 /** An open time the day after tomorrow (New York), a different one each call. */
 let slotIndex = 0;
@@ -468,6 +478,15 @@ async function checkDatabase() {
         from emails e`,
   );
   for (const e of emails) expect(e, `invalid email row to ${e.mail}`).toMatchObject({ ok: true });
+  // Every email template as the API takes it: trimmed, within its limits, and only fields we can fill in.
+  for (const row of await rowsOf<{ name: string; subject: string; body: string }>(
+    database.db,
+    sql`select name, subject, body from email_templates`,
+  )) {
+    const parsed = emailTemplateRequestSchema.safeParse(row);
+    expect(parsed.success, `invalid email template ${JSON.stringify(row).slice(0, 300)}`).toBe(true);
+    expect(parsed.data).toEqual(row);
+  }
   const events = await rowsOf<{ session_id: string; event_type: string; page_path: string; time_spent: number | null }>(
     database.db,
     sql`select session_id, event_type, page_path, time_spent from analytics_events`,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { storableText } from './text.ts';
+import { mergeFieldProblem } from '../rules/merge-fields.ts';
 import { emailSchema, leadStatusSchema } from './lead.ts';
 import { EMAIL_MESSAGE_STATUSES } from './email.ts';
 import { LEAD_EMAIL_BODY_MAX, LEAD_EMAIL_SUBJECT_MAX, NOTE_MAX_LENGTH } from '../constants.ts';
@@ -17,19 +18,37 @@ export const noteBodySchema = storableText({ error: 'Note is required' })
   .max(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString('en-US')} characters`);
 
 /** A message to the lead, written on their page; sent from MAIL_FROM under the writer's name. */
+/** Refuses a text with a `{{field}}` we cannot fill, saying which fields there are. */
+const knownMergeFields = <S extends z.ZodType<string>>(schema: S) =>
+  schema.superRefine((text, ctx) => {
+    const problem = mergeFieldProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A message's subject (one line) and text, as written or as a template holds them, merge fields and all. */
+export const messageSubjectSchema = knownMergeFields(
+  storableText({ error: 'Subject is required' })
+    .trim()
+    .min(1, { message: 'Subject is required', abort: true })
+    .max(LEAD_EMAIL_SUBJECT_MAX, `Subject must be at most ${LEAD_EMAIL_SUBJECT_MAX} characters`)
+    .refine((s) => !/[\r\n]/.test(s), 'Subject must be one line'),
+);
+export const messageBodySchema = knownMergeFields(
+  storableText({ error: 'Message is required' })
+    .trim()
+    .min(1, { message: 'Message is required', abort: true })
+    .max(LEAD_EMAIL_BODY_MAX, `Message must be at most ${LEAD_EMAIL_BODY_MAX.toLocaleString('en-US')} characters`),
+);
+
 export const leadEmailRequestSchema = z
   .object({
     /** The lead's address unless another is given (another of theirs). */
     to: emailSchema.optional(),
-    subject: storableText({ error: 'Subject is required' })
-      .trim()
-      .min(1, { message: 'Subject is required', abort: true })
-      .max(LEAD_EMAIL_SUBJECT_MAX, `Subject must be at most ${LEAD_EMAIL_SUBJECT_MAX} characters`)
-      .refine((s) => !/[\r\n]/.test(s), 'Subject must be one line'),
-    body: storableText({ error: 'Message is required' })
-      .trim()
-      .min(1, { message: 'Message is required', abort: true })
-      .max(LEAD_EMAIL_BODY_MAX, `Message must be at most ${LEAD_EMAIL_BODY_MAX.toLocaleString('en-US')} characters`),
+    /** Merge fields are filled in for the lead and the writer; an unknown one is refused. */
+    subject: messageSubjectSchema,
+    body: messageBodySchema,
+    /** The email template it was written from, if any (kept with the message). */
+    template_id: z.uuid('Invalid template id').optional(),
   })
   .meta({ id: 'LeadEmailRequest' });
 export type LeadEmailRequest = z.infer<typeof leadEmailRequestSchema>;

@@ -202,3 +202,58 @@ test('an admin emails a lead from their page: it arrives under their name with t
   await expect(page.getByRole('button', { name: 'Send email' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Send email' })).toHaveAccessibleDescription('Marked Do not email');
 });
+
+test('an owner writes a template with merge fields, and a message from it reaches the lead filled in, with a booking link that opens their booking page', async ({
+  page,
+  request,
+}) => {
+  const email = `templated.${tag()}@example.com`;
+  const name = `Tess Templated ${tag()}`;
+  const templateName = `Site visit ${tag()}`;
+  await signInAsAdmin(page);
+  await page.goto('/dashboard/settings/email-templates');
+  await page.getByRole('button', { name: 'New template' }).click();
+  const editor = page.getByRole('dialog', { name: 'New template' });
+  await editor.getByLabel('Name', { exact: true }).fill(templateName);
+  await editor.getByLabel('Subject').fill('Your site visit');
+  // A field we cannot fill is refused with the ones there are; nothing is saved.
+  await editor.getByLabel('Message').fill('Dear {{firstname}},');
+  await editor.getByRole('button', { name: 'Save template' }).click();
+  await expect(editor.getByText('Unknown merge field {{firstname}}: use {{first_name}}')).toBeVisible();
+  // The merge-field buttons put fields in where the cursor is.
+  const message = editor.getByLabel('Message');
+  await message.fill('Hi , pick a time for the visit: ');
+  await message.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(3, 3));
+  await editor.getByRole('button', { name: /^Insert first name/ }).click();
+  await message.press('End');
+  await editor.getByRole('button', { name: /^Insert booking link/ }).click();
+  await expect(message).toHaveValue('Hi {{first_name}}, pick a time for the visit: {{booking_link}}');
+  await editor.getByRole('button', { name: 'Save template' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Template added' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Email templates' }).getByText(templateName)).toBeVisible();
+
+  const created = await page.request.post('/api/leads', {
+    data: { full_name: name, email, phone: '(410) 555-0188', property_types: ['land'] },
+    headers: fromTheSite(),
+  });
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/dashboard/leads/${id}`);
+  await page.getByRole('button', { name: 'Send email' }).click();
+  const dialog = page.getByRole('dialog', { name: `Email ${name}` });
+  await dialog.getByLabel('Template').selectOption({ label: templateName });
+  await expect(dialog.getByLabel('Message')).toHaveValue('Hi Tess, pick a time for the visit: {{booking_link}}');
+  await expect(dialog.getByText(`{{booking_link}} becomes a booking link for ${name}, good for 7 days, when you send.`)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Email to ${email} is on its way` })).toBeVisible();
+
+  await expect.poll(() => subjectsTo(request, email), { timeout: 20_000 }).toContain('Your site visit');
+  const [mail] = (await mailTo(request, email)).filter((m) => m.subject === 'Your site visit');
+  const link = /http:\/\/127\.0\.0\.1:\d+\/booking\/[A-Za-z0-9_-]{43}/.exec(mail!.text)?.[0];
+  expect(mail!.text.startsWith('Hi Tess, pick a time for the visit: http'), mail!.text).toBe(true);
+  expect(link, 'the message carries a booking link').toBeDefined();
+  // The lead opens it: their own booking page, greeting them by name.
+  const visitor = await page.context().browser()!.newPage();
+  await visitor.goto(link!);
+  await expect(visitor.getByText('Hello Tess,')).toBeVisible();
+  await visitor.close();
+});

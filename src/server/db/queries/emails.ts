@@ -1,8 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { MESSAGE_BOOKING_LINK_DAYS } from '#shared/constants';
 import * as z from 'zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows } from '../sql.ts';
+import { mintToken } from '../../lib/secret-token.ts';
 
 /**
  * The email outbox. Messages are queued by the statements that cause them (a lead, an
@@ -219,28 +221,51 @@ export async function queueTestEmail(db: Db, user: { email: string }, mail: Queu
 
 /**
  * A failed (or unsent) message queued again, with another day of retries; 'not_found' if there
- * is no such message (of that kind, to or about that lead, when `of` narrows it).
+ * is no such message (of that kind, to or about that lead, when `of` narrows it). A message to a
+ * lead whose text holds {{booking_link}} lost its link when it failed (links are kept only while
+ * queued): `relink` gives it a new one, made in the same statement.
  */
 export async function retryEmail(
   db: Db,
   id: string,
   of?: { leadId: string; kind: EmailKind },
+  relink?: BookingLinkToken,
 ): Promise<'queued' | 'not_found' | 'not_failed'> {
   const scope = of ? sql` and lead_id = ${of.leadId} and kind = ${of.kind}` : sql``;
+  const needsLink = relink
+    ? sql`(coalesce(e.data->>'subject', '') || coalesce(e.data->>'body', '')) ~ ${BOOKING_LINK_PATTERN}`
+    : sql`false`;
   const [row] = await queryRows(
     db,
     sql`
     with target as (select id, status from emails where id = ${id}${scope}),
     queued as (
       update emails e set status = 'queued', next_attempt_at = now(), retry_until = now() + interval '24 hours',
-        attempts = 0, last_error = null, locked_until = null
+        attempts = 0, last_error = null, locked_until = null,
+        data = case when ${needsLink} then e.data || jsonb_build_object('link', ${relink?.path ?? null}::text) else e.data end
       from target t where e.id = t.id and t.status in ('failed', 'not_sent')
-      returning e.id)
+      returning e.id, e.lead_id, ${needsLink} as linked),
+    link as (
+      insert into booking_tokens (token_hash, lead_id, expires_at)
+      select ${relink?.hash ?? null}::text, q.lead_id, now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS})
+      from queued q where q.linked and q.lead_id is not null)
     select t.status, exists (select 1 from queued) as queued from target t`,
     z.object({ status: z.enum(EMAIL_STATUSES), queued: z.boolean() }),
   );
   if (!row) return 'not_found';
   return row.queued ? 'queued' : 'not_failed';
+}
+
+/** {{booking_link}} as PostgreSQL's regular expressions spell it (spaces allowed inside the braces). */
+const BOOKING_LINK_PATTERN = '\\{\\{\\s*booking_link\\s*\\}\\}';
+
+/** A booking link made for one message: its token's hash (kept) and its path (kept with the message until it is sent). */
+export type BookingLinkToken = { hash: string; path: string };
+
+/** A new booking link for a message to a lead ({{booking_link}}), good for MESSAGE_BOOKING_LINK_DAYS. */
+export function newMessageBookingLink(): BookingLinkToken {
+  const { token, hash } = mintToken();
+  return { hash, path: `/booking/${token}` };
 }
 
 export const emailListItemSchema = z.object({

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { MESSAGE_BOOKING_LINK_DAYS } from '#shared/constants';
+import { fillMergeFields, firstNameOf, mergeFieldsIn, type MergeField } from '#shared/rules/merge-fields';
 import { leadEmailSchema, type LeadEmail, type LeadEmailRequest } from '#shared/schemas/lead-workspace';
 import type { Mailbox } from '../../lib/mail-settings.ts';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
-import { newEmail, type QueueMail } from './emails.ts';
+import { newEmail, newMessageBookingLink, type QueueMail } from './emails.ts';
 
 /**
  * A lead's reply token: ten characters of [a-z0-9] (about 51 bits), so a reply address
@@ -16,20 +18,54 @@ export function newReplyToken(): string {
   return [...randomBytes(10)].map((b) => alphabet[b % 36]).join('');
 }
 
+/** What the merge fields of a message to `leadId` from `writerId` become; undefined for no such lead. */
+export async function mergeValuesFor(
+  db: Db,
+  leadId: string,
+  writer: { id: string; name: string },
+  firmPhone: string,
+): Promise<{ values: Record<Exclude<MergeField, 'booking_link'>, string> } | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select l.full_name, coalesce(l.property_address, '') as property_address,
+      (select u.phone from users u where u.id = ${writer.id}::uuid) as my_phone
+    from leads l where l.id = ${leadId}`,
+    z.object({ full_name: z.string(), property_address: z.string(), my_phone: z.string().nullable() }),
+  );
+  if (!row) return undefined;
+  return {
+    values: {
+      first_name: firstNameOf(row.full_name),
+      full_name: row.full_name,
+      property_address: row.property_address,
+      my_name: writer.name,
+      my_phone: row.my_phone ?? firmPhone,
+    },
+  };
+}
+
 /**
- * Queues a message `writer` wrote to the lead, to `to` or the lead's own address, in one
- * statement: the lead's reply token is made with the first message (and kept), the message's
- * reply address carries it when MAIL_REPLY_TO is set. Nothing is queued for a lead that does
- * not exist, or that staff marked Do not email.
+ * Queues a message `writer` wrote to the lead, to `to` or the lead's own address, with its merge
+ * fields filled in (the lead's name and property, the writer's name and phone, else the firm's
+ * `firmPhone`), in one statement: the lead's reply token is made with the first message (and
+ * kept), the message's reply address carries it when MAIL_REPLY_TO is set, and a text holding
+ * {{booking_link}} gets a booking link made for it (good for 7 days; only its hash is kept, and
+ * the message keeps the link only until it is sent). Nothing is queued for a lead that does not
+ * exist, or that staff marked Do not email.
  */
 export async function queueLeadMessage(
   db: Db,
   leadId: string,
-  writer: { id: string; name: string },
+  writer: { id: string; name: string; firmPhone: string },
   message: LeadEmailRequest,
   mail: QueueMail,
   replyTo: Mailbox | undefined,
 ): Promise<LeadEmail | 'not_found' | 'do_not_email'> {
+  const merge = await mergeValuesFor(db, leadId, writer, writer.firmPhone);
+  if (!merge) return 'not_found';
+  const subject = fillMergeFields(message.subject, merge.values);
+  const body = fillMergeFields(message.body, merge.values);
+  const link = mergeFieldsIn(`${message.subject}\n${message.body}`).includes('booking_link') ? newMessageBookingLink() : undefined;
   const token = newReplyToken();
   const [local, domain] = replyTo
     ? [replyTo.address.slice(0, replyTo.address.lastIndexOf('@')), replyTo.address.slice(replyTo.address.lastIndexOf('@'))]
@@ -40,12 +76,17 @@ export async function queueLeadMessage(
     with l as (
       update leads set reply_token = coalesce(reply_token, ${token}) where id = ${leadId} and not do_not_email
       returning id, email, full_name, reply_token
+    ), link as (
+      insert into booking_tokens (token_hash, lead_id, expires_at)
+      select ${link?.hash ?? null}::text, l.id, now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS}) from l where ${link !== undefined}
     ), m as (
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, sent_by)
       select ${newEmail(mail)}, 'lead-message', coalesce(${message.to ?? null}::text, l.email), l.full_name,
-        jsonb_build_object('subject', ${message.subject}::text, 'body', ${message.body}::text, 'writer', ${writer.name}::text,
+        jsonb_strip_nulls(jsonb_build_object('subject', ${subject}::text, 'body', ${body}::text, 'writer', ${writer.name}::text,
           'signature', (select u.email_signature from users u where u.id = ${writer.id}::uuid),
-          'reply_to', case when ${local}::text is null then null else ${local}::text || '+' || l.reply_token || ${domain}::text end),
+          'template_id', (select t.id from email_templates t where t.id = ${message.template_id ?? null}::uuid),
+          'link', ${link?.path ?? null}::text))
+        || jsonb_build_object('reply_to', case when ${local}::text is null then null else ${local}::text || '+' || l.reply_token || ${domain}::text end),
         l.id, ${writer.id}::uuid
       from l
       returning id, to_address, data, status, last_error

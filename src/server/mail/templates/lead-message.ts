@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { fillMergeFields } from '#shared/rules/merge-fields';
 import { EmailDataError, escapeHtml, oneLine, type ComposedEmail, type MailContext, type Template } from './render.ts';
 
 /**
@@ -15,6 +16,8 @@ const dataSchema = z.object({
   reply_to: z.string().nullable(),
   /** The writer's signature when it was queued ('' or absent: none), under the usual "-- " line. */
   signature: z.string().optional(),
+  /** The path of the booking link made for {{booking_link}}: kept only until the message is sent (or fails). */
+  link: z.string().optional(),
 });
 
 function parse(data: unknown) {
@@ -41,7 +44,12 @@ export function linkedHtml(text: string): string {
 export const writerName = (writer: string, ctx: MailContext) => oneLine(`${writer} at ${ctx.site.name}`);
 
 function leadMessage(data: unknown, ctx: MailContext): ComposedEmail {
-  const { subject, body, writer, reply_to, signature } = parse(data);
+  const parsed = parse(data);
+  const { writer, reply_to, signature } = parsed;
+  // The link the message was queued with; without one (an old row) the placeholder stays as written.
+  const links = parsed.link ? { booking_link: `${ctx.publicUrl}${parsed.link}` } : {};
+  const subject = fillMergeFields(parsed.subject, links);
+  const body = fillMergeFields(parsed.body, links);
   const words = body.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
   const signed = signature ? signature.replace(/\r\n?/g, '\n').replace(/\n+$/, '') : '';
   const text = signed ? `${words}\n\n-- \n${signed}` : words;

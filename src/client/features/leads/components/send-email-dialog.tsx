@@ -1,13 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { LEAD_EMAIL_BODY_MAX, LEAD_EMAIL_SUBJECT_MAX } from '#shared/constants';
+import { LEAD_EMAIL_SUBJECT_MAX } from '#shared/constants';
+import { checkMessageText } from '#shared/rules/message';
 import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import type { LeadDetail } from '#shared/schemas/lead';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
+import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
+import { useFillTemplate, useTemplateChoices } from '../api/email-templates.ts';
 import { useSendLeadEmail } from '../api/send-email.ts';
 
 type Props = { open: boolean; onOpenChange: (open: boolean) => void; lead: LeadDetail };
@@ -16,17 +19,10 @@ type Errors = Partial<Record<keyof Values, string>>;
 
 /** The messages the server gives, checked here first so a person sees them without a round trip. */
 export function checkEmail(values: Values): Errors {
-  const errors: Errors = {};
+  const errors: Errors = { ...checkMessageText(values) };
   const to = values.to.trim();
   if (!to) errors.to = 'Email is required';
   else if (!EMAIL_PATTERN.test(to)) errors.to = 'Invalid email address';
-  const subject = values.subject.trim();
-  if (!subject) errors.subject = 'Subject is required';
-  else if (subject.length > LEAD_EMAIL_SUBJECT_MAX) errors.subject = `Subject must be at most ${LEAD_EMAIL_SUBJECT_MAX} characters`;
-  const body = values.body.trim();
-  if (!body) errors.body = 'Message is required';
-  else if (body.length > LEAD_EMAIL_BODY_MAX)
-    errors.body = `Message must be at most ${LEAD_EMAIL_BODY_MAX.toLocaleString('en-US')} characters`;
   return errors;
 }
 
@@ -44,8 +40,31 @@ export function SendEmailDialog({ open, onOpenChange, lead }: Props) {
 
 function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
   const send = useSendLeadEmail();
+  const templates = useTemplateChoices();
+  const fill = useFillTemplate();
   const [values, setValues] = useState<Values>({ to: lead.email, subject: '', body: '' });
+  const [templateId, setTemplateId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+
+  // A template replaces the subject and message with its own, filled in for this lead.
+  const choose = (id: string) => {
+    setTemplateId(id);
+    const template = templates.data?.find((t) => t.id === id);
+    if (!template) return;
+    fill.mutate(
+      { lead_id: lead.id, subject: template.subject, body: template.body },
+      {
+        onSuccess: (filled) => {
+          setValues((v) => ({ ...v, subject: filled.subject, body: filled.body }));
+          setErrors({});
+        },
+        onError: (error) => {
+          console.error('Filling in the template failed', error);
+          toast.error('Failed to load the template');
+        },
+      },
+    );
+  };
   const set = (field: keyof Values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value }));
 
   const submit = async (event: FormEvent) => {
@@ -57,7 +76,12 @@ function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
     try {
       const sent = await send.mutateAsync({
         leadId: lead.id,
-        message: { subject: values.subject, body: values.body, ...(to.toLowerCase() === lead.email ? {} : { to }) },
+        message: {
+          subject: values.subject,
+          body: values.body,
+          ...(to.toLowerCase() === lead.email ? {} : { to }),
+          ...(templateId ? { template_id: templateId } : {}),
+        },
       });
       // Email off: kept on the timeline as not sent, and the reason said now.
       if (sent.status === 'not_sent') toast.error(sent.error ?? 'The email was not sent');
@@ -77,6 +101,16 @@ function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Send email">
       <TextField label="To" type="email" autoComplete="off" value={values.to} onChange={set('to')} error={errors.to} />
+      {templates.data && templates.data.length > 0 ? (
+        <SelectField label="Template" value={templateId} onChange={(event) => choose(event.target.value)} disabled={fill.isPending}>
+          <option value="">None</option>
+          {templates.data.map((template) => (
+            <option key={template.id} value={template.id}>
+              {template.name}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
       <TextField
         label="Subject"
         maxLength={LEAD_EMAIL_SUBJECT_MAX}
@@ -85,6 +119,11 @@ function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
         error={errors.subject}
       />
       <TextareaField label="Message" rows={10} value={values.body} onChange={set('body')} error={errors.body} />
+      {/\{\{\s*booking_link\s*\}\}/.test(values.subject + values.body) ? (
+        <p className="text-xs text-slate-600">
+          {'{{booking_link}}'} becomes a booking link for {lead.full_name}, good for 7 days, when you send.
+        </p>
+      ) : null}
       <p className="text-xs text-slate-600">
         Sent from the firm’s address under your name, with your signature (your account page); replies come back to the firm.
       </p>
