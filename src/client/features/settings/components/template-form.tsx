@@ -184,7 +184,7 @@ function PreviewPanel({ subject, body }: { subject: string; body: string }) {
           <p className="text-sm text-slate-900">
             <span className="font-medium">Subject:</span> {shown.subject}
           </p>
-          <p className="max-h-60 overflow-y-auto rounded border border-slate-200 bg-white p-2 text-sm whitespace-pre-wrap text-slate-800">
+          <p className="rounded border border-slate-200 bg-white p-2 text-sm break-words whitespace-pre-wrap text-slate-800">
             {shown.body}
           </p>
           {shown.empty.length > 0 ? (
