@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { LIMITS, PASSWORD_MIN_LENGTH } from '#shared/constants';
@@ -6,7 +7,7 @@ import { emailSchema } from '#shared/schemas/lead';
 import { zodText } from '#shared/schemas/text';
 import { TrustedProxies } from './lib/client-address.ts';
 import { parseCredentialsKey, type CredentialsKey } from './lib/credentials-key.ts';
-import { parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
+import { parseImapUrl, parseMailbox, parseSmtpUrl, type ImapSettings, type Mailbox, type SmtpSettings } from './lib/mail-settings.ts';
 import { parseAllowHosts, type AllowedHost } from './outbound/address-policy.ts';
 
 /**
@@ -66,6 +67,17 @@ function isTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A PEM file's certificates (IMAP_TLS_CA), read at start-up; a message when it cannot be read or holds none. */
+function readCertificateFile(file: string): { pem: string } | string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): give the path of a PEM file`;
+  }
+  return text.includes('-----BEGIN CERTIFICATE-----') ? { pem: text } : 'holds no certificate: give the path of a PEM file';
 }
 
 /** A value that a parser turns into T or rejects with a message. */
@@ -149,6 +161,9 @@ const envSchema = z.object({
   MAIL_RETRY_SECONDS: intInRange(1, 3600, 10),
   MAIL_CLAIM_SECONDS: intInRange(4, 3600, 30),
   LEAD_EMAIL_PER_HOUR: intInRange(0, 100_000, 100),
+  IMAP_URL: parsedWith(parseImapUrl),
+  IMAP_TLS_CA: parsedWith(readCertificateFile),
+  IMAP_POLL_SECONDS: intInRange(1, 3600, 15),
   DEBUG: booleanFlag,
   LOG_LEVEL: optionalString.transform((v) => v ?? 'info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
@@ -230,6 +245,12 @@ export type Config = {
     claimSeconds: number;
     /** Messages one person may write to leads (sent or sent again) per hour, counted across processes; 0 = no limit. */
     leadMessagesPerHour: number;
+    /** Undefined: replies are not read (IMAP_URL unset). */
+    imap: ImapSettings | undefined;
+    /** Certificates (PEM) to trust for the IMAP server besides the system's: a firm's own CA (IMAP_TLS_CA). */
+    imapCa: string | undefined;
+    /** Seconds between two looks at the reply mailbox (IMAP_POLL_SECONDS). */
+    imapPollSeconds: number;
   };
   logLevel: string;
   /** 'json' or 'pretty'; unset: lines for people in a terminal, JSON otherwise (logger.ts). */
@@ -293,6 +314,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       retrySeconds: e.MAIL_RETRY_SECONDS,
       claimSeconds: e.MAIL_CLAIM_SECONDS,
       leadMessagesPerHour: e.LEAD_EMAIL_PER_HOUR,
+      imap: e.IMAP_URL,
+      imapCa: e.IMAP_TLS_CA?.pem,
+      imapPollSeconds: e.IMAP_POLL_SECONDS,
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -13,9 +13,10 @@ import { setRowChecks } from './db/sql.ts';
 import { releaseAllEmailClaims } from './db/queries/emails.ts';
 import { sealedSecretsProblem } from './db/sealed-secrets.ts';
 import { loadCredentialsVault } from './lib/credentials.ts';
-import { describeSmtp } from './lib/mail-settings.ts';
+import { describeImap, describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
+import { createReader } from './mail/reader.ts';
 import { ensureAdmin } from './auth/accounts.ts';
 import { recordAudit, systemActor } from './audit/audit-log.ts';
 import { adminCommandSchema, runAdminCommand } from './auth/admin-commands.ts';
@@ -52,6 +53,7 @@ async function main() {
   const availability = new PublicAvailability(() => database, config.businessTimeZone, config.availabilityRateLimit);
   const requests = new RequestRate();
   const outbox = createOutbox(config, () => database, logger, requests);
+  const reader = createReader(config, () => database, logger);
   const firstRun = new FirstRunLink();
   const app = createApp({
     config,
@@ -136,6 +138,8 @@ async function main() {
       ? `email: sending through ${describeSmtp(config.mail.smtp)}`
       : 'email is off (SMTP_URL is not set): messages are recorded, not sent',
   );
+  reader?.start();
+  if (config.mail.imap) logger.info({ replies: describeImap(config.mail.imap) }, `replies: reading ${describeImap(config.mail.imap)}`);
   const stopJobs = startJobs(database, config, logger, outbox);
   // `npm run backup` asks this process for a consistent copy of the embedded database.
   const takeSnapshot = database.snapshot;
@@ -173,7 +177,7 @@ async function main() {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     stopJobs();
     hub.closeAllStreams();
-    const stoppingOutbox = outbox.stop();
+    const stoppingOutbox = Promise.all([outbox.stop(), reader?.stop()]);
     const force = setTimeout(() => {
       logger.warn('requests still open after 10 s: closing them');
       server.closeAllConnections();

@@ -46,7 +46,7 @@ export const BOOKING_LIMITS = {
  */
 export const AVAILABILITY_MAX_DAYS = 31;
 
-export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up', 'calendar'] as const;
+export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up', 'calendar', 'reply'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 const NOTIFICATION_TITLES: Record<NotificationType, string> = {
@@ -55,6 +55,7 @@ const NOTIFICATION_TITLES: Record<NotificationType, string> = {
   booking: 'Booking',
   follow_up: 'Follow-up',
   calendar: 'Calendar',
+  reply: 'Reply',
 };
 /** The title of a live notification's toast. */
 export const notificationTitle = (type: NotificationType) => NOTIFICATION_TITLES[type];

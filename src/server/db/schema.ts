@@ -15,7 +15,11 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  customType,
 } from 'drizzle-orm/pg-core';
+
+/** Bytes as PostgreSQL keeps them (an attachment's content). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * One schema for PGlite and PostgreSQL (nothing newer than PostgreSQL 15).
@@ -695,7 +699,7 @@ export const notifications = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up', 'calendar')`),
+    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up', 'calendar', 'reply')`),
     index('notifications_lead_id_idx').on(t.lead_id),
     index('notifications_user_created_idx').on(t.user_id, t.created_at.desc()),
   ],
@@ -907,6 +911,92 @@ export const emails = pgTable(
     index('emails_created_at_idx').on(t.created_at.desc()),
     index('emails_lead_id_idx').on(t.lead_id),
     index('emails_sent_by_idx').on(t.sent_by).where(sql`${t.sent_by} is not null`),
+    // A reply names the message it answers (In-Reply-To, References): found by its Message-ID.
+    index('emails_message_id_idx').on(t.message_id),
+  ],
+);
+
+/**
+ * How far the reply reader got in the reply mailbox (IMAP_URL), and which process reads it now:
+ * one process at a time holds the lease (`locked_until`); UIDs up to `last_uid` of `uidvalidity`
+ * are stored. A process that dies leaves the lease to run out; the next reader goes on from
+ * `last_uid`, and the unique UID of inbound_emails keeps a message it stored already from
+ * being stored twice.
+ */
+export const mailReaders = pgTable('mail_readers', {
+  // user@host:port/folder: a new IMAP_URL starts its own count.
+  mailbox: text('mailbox').primaryKey(),
+  uidvalidity: bigint('uidvalidity', { mode: 'number' }),
+  last_uid: bigint('last_uid', { mode: 'number' }).notNull().default(0),
+  locked_until: timestamp('locked_until', { withTimezone: true }),
+  locked_by: text('locked_by'),
+  // The last look's outcome, for Settings → Email: null when it went well.
+  last_error: text('last_error'),
+  checked_at: timestamp('checked_at', { withTimezone: true }),
+});
+
+/**
+ * Mail read from the reply mailbox: a lead's reply (lead_id set, matched by the message it
+ * answers, the lead's reply token, or their address), or mail for the Inbox (lead_id null).
+ * Stored as text only (HTML turned into text), never run or shown as HTML.
+ */
+export const inboundEmails = pgTable(
+  'inbound_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    mailbox: text('mailbox').notNull(),
+    uidvalidity: bigint('uidvalidity', { mode: 'number' }).notNull(),
+    uid: bigint('uid', { mode: 'number' }).notNull(),
+    message_id: text('message_id'),
+    in_reply_to: text('in_reply_to'),
+    from_address: text('from_address').notNull(),
+    from_name: text('from_name').notNull().default(''),
+    to_addresses: text('to_addresses').notNull().default(''),
+    cc_addresses: text('cc_addresses').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    // The Date header (null when missing or unreadable), and when we read it.
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    body: text('body').notNull().default(''),
+    lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
+    // How it joined the lead: 'thread' (answers a message we sent), 'token' (the lead's reply
+    // address), 'sender' (their address), 'staff' (attached from the Inbox).
+    matched_by: text('matched_by'),
+    // False for a message matched only by its From address whose receiving server did not see
+    // DMARC (or SPF and DKIM) pass for that domain: shown "sender not verified".
+    sender_verified: boolean('sender_verified').notNull().default(true),
+    // The message of ours it answers, when it names one.
+    answers_email_id: uuid('answers_email_id').references(() => emails.id, { onDelete: 'set null' }),
+    read_at: timestamp('read_at', { withTimezone: true }),
+    dismissed_at: timestamp('dismissed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('inbound_emails_uid_key').on(t.mailbox, t.uidvalidity, t.uid),
+    // The same message read again (the mailbox was rebuilt, a new UIDVALIDITY) is not stored twice.
+    uniqueIndex('inbound_emails_message_id_key').on(t.mailbox, t.message_id).where(sql`${t.message_id} is not null`),
+    index('inbound_emails_lead_idx').on(t.lead_id, t.received_at.desc()),
+    index('inbound_emails_unread_idx').on(t.lead_id).where(sql`${t.read_at} is null and ${t.lead_id} is not null`),
+    index('inbound_emails_inbox_idx').on(t.received_at.desc()).where(sql`${t.lead_id} is null`),
+    check('inbound_emails_matched_by_check', sql`${t.matched_by} in ('thread', 'token', 'sender', 'staff')`),
+  ],
+);
+
+/** A file that came with inbound mail (at most 10 MB each): downloaded by staff, never shown inline. */
+export const inboundAttachments = pgTable(
+  'inbound_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email_id: uuid('email_id')
+      .notNull()
+      .references(() => inboundEmails.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    content_type: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    content: bytea('content').notNull(),
+  },
+  (t) => [
+    index('inbound_attachments_email_idx').on(t.email_id),
+    check('inbound_attachments_size_check', sql`${t.size} between 0 and 10485760`),
   ],
 );
 

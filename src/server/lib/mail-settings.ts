@@ -55,3 +55,49 @@ export const describeSmtp = (smtp: SmtpSettings) =>
   `${smtp.secure ? 'smtps' : 'smtp'}://${smtp.auth ? `${smtp.auth.user}@` : ''}${smtp.host}:${smtp.port}`;
 
 export const formatMailbox = (m: Mailbox) => (m.name ? `"${m.name.replace(/["\\]/g, '')}" <${m.address}>` : m.address);
+
+/** Where replies are read from: parsed from IMAP_URL. The password never leaves this object. */
+export type ImapSettings = {
+  host: string;
+  port: number;
+  /** imaps:// — TLS from the first byte (993). imap:// — no TLS, accepted on this machine's loopback only. */
+  secure: boolean;
+  auth: { user: string; pass: string };
+  /** The folder replies arrive in (INBOX unless the URL's path names another). */
+  mailbox: string;
+};
+
+const isLoopbackHost = (host: string) => host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+
+/**
+ * imaps://user:password@host:993/INBOX (or another folder); imap:// only to this machine's
+ * loopback, where nothing crosses a network. An error message otherwise.
+ */
+export function parseImapUrl(value: string): ImapSettings | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a URL such as imaps://user:password@imap.example.com:993/INBOX';
+  }
+  if (url.protocol !== 'imap:' && url.protocol !== 'imaps:') return 'must start with imaps:// (or imap:// on this machine)';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!host) return 'must name the mail server';
+  const secure = url.protocol === 'imaps:';
+  if (!secure && !isLoopbackHost(host)) return 'must use imaps:// (TLS): imap:// is accepted on this machine’s loopback only';
+  const user = decodeURIComponent(url.username);
+  if (!user) return 'must name the user: imaps://user:password@host/INBOX';
+  const mailbox = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'INBOX';
+  if (CONTROL.test(mailbox)) return 'must name a folder on one line';
+  return {
+    host,
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    secure,
+    auth: { user, pass: decodeURIComponent(url.password) },
+    mailbox,
+  };
+}
+
+/** How the reply mailbox shows on the Email settings page: no password. */
+export const describeImap = (imap: ImapSettings) =>
+  `${imap.secure ? 'imaps' : 'imap'}://${imap.auth.user}@${imap.host}:${imap.port}/${imap.mailbox}`;

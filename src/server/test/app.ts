@@ -7,6 +7,7 @@ import { EventRecorder } from '../analytics/event-recorder.ts';
 import { PublicAvailability } from '../booking/public-availability.ts';
 import { RequestRate } from '../lib/request-rate.ts';
 import { createOutbox } from '../mail/context.ts';
+import { createReader } from '../mail/reader.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 
 /** The credentials key of test apps: 32 bytes, base64 (not secret; tests only). */
@@ -60,7 +61,9 @@ export function createTestApp(
     });
   };
 
-  return { app, config, json, hub, outbox, firstRun, availability };
+  // Not started either: a test reads the reply mailbox (IMAP_URL) with `reader.flush()`.
+  const reader = createReader(config, () => database, logger);
+  return { app, config, json, hub, outbox, reader, firstRun, availability };
 }
 
 export function validLead(overrides: Record<string, unknown> = {}) {

@@ -15,7 +15,9 @@ const VALUES = {
 
 describe('merge fields', () => {
   it('knows its six fields, with spaces inside the braces allowed, and names the first unknown one', () => {
-    expect(mergeFieldProblem('Hi {{first_name}} {{ full_name }}, {{booking_link}} {{my_name}} {{my_phone}} {{property_address}}')).toBeUndefined();
+    expect(
+      mergeFieldProblem('Hi {{first_name}} {{ full_name }}, {{booking_link}} {{my_name}} {{my_phone}} {{property_address}}'),
+    ).toBeUndefined();
     expect(mergeFieldProblem('Hi {{ name }} and {{other}}')).toBe(
       'Unknown merge field {{ name }}: use {{first_name}}, {{full_name}}, {{property_address}}, {{booking_link}}, {{my_name}} or {{my_phone}}',
     );

@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import * as z from 'zod';
+import type { InboundMessage } from '../../lib/inbound-message.ts';
+import type { Db } from '../client.ts';
+import { execute, pgArray, queryRows, transaction } from '../sql.ts';
+
+/**
+ * The reply mailbox's reader (mail/reader.ts) and what it stores. One process at a time reads
+ * a mailbox (a lease in mail_readers); each message is stored in one transaction with the UID
+ * it came with, its match to a lead, the owner's notification and the reader's progress, and
+ * the unique UID (and Message-ID) of inbound_emails keeps any message from being stored twice,
+ * whatever process stored it first and however the last one stopped.
+ */
+
+const position = z.object({ uidvalidity: z.number().nullable(), last_uid: z.number() });
+export type ReaderPosition = z.infer<typeof position>;
+
+/**
+ * Takes the mailbox for `leaseSeconds` unless another process holds it; answers where reading
+ * goes on from, or undefined when another process reads it now.
+ */
+export async function claimMailbox(db: Db, mailbox: string, me: string, leaseSeconds: number): Promise<ReaderPosition | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    insert into mail_readers (mailbox, locked_until, locked_by) values (${mailbox}, now() + make_interval(secs => ${leaseSeconds}), ${me})
+    on conflict (mailbox) do update set locked_until = excluded.locked_until, locked_by = excluded.locked_by
+      where mail_readers.locked_until is null or mail_readers.locked_until < now() or mail_readers.locked_by = ${me}
+    returning uidvalidity::float8 as uidvalidity, last_uid::float8 as last_uid`,
+    position,
+  );
+  return row;
+}
+
+/** Lets the mailbox go (this process stops reading it), with the look's outcome for Settings → Email. */
+export async function releaseMailbox(db: Db, mailbox: string, me: string, error: string | null): Promise<void> {
+  await execute(
+    db,
+    sql`
+    update mail_readers set locked_until = null, locked_by = null, checked_at = now(), last_error = ${error === null ? null : error.slice(0, 500)}
+    where mailbox = ${mailbox} and locked_by = ${me}`,
+  );
+}
+
+/**
+ * The mailbox was rebuilt (a new UIDVALIDITY): UIDs start again from 1. Messages read before are
+ * known by their Message-ID, so they are not stored twice.
+ */
+export async function restartMailbox(db: Db, mailbox: string, me: string, uidvalidity: number): Promise<void> {
+  await execute(
+    db,
+    sql`update mail_readers set uidvalidity = ${uidvalidity}, last_uid = 0 where mailbox = ${mailbox} and locked_by = ${me}`,
+  );
+}
+
+/** Messages past `uid` were looked at and need no storing (none): the reader's progress alone. */
+export async function advanceMailbox(db: Db, mailbox: string, me: string, uid: number): Promise<void> {
+  await execute(db, sql`update mail_readers set last_uid = greatest(last_uid, ${uid}) where mailbox = ${mailbox} and locked_by = ${me}`);
+}
+
+export type StoredInbound = { id: string; lead_id: string | null } | 'duplicate' | 'not_ours';
+
+/**
+ * Stores one message read from the mailbox, and moves the reader past its UID, in one
+ * transaction. It joins a lead when it answers a message we sent them (or one of theirs we
+ * stored), else when it went to the lead's reply address (`tokens`), else when it is from a
+ * lead's address (the newest such lead; "sender not verified" unless the receiving server saw
+ * the domain pass). A lead's owner (everyone, for a lead with no owner) is notified. Nothing
+ * happens when this process no longer holds the mailbox ('not_ours': another took it over).
+ */
+export async function storeInbound(
+  db: Db,
+  at: { mailbox: string; me: string; uidvalidity: number; uid: number },
+  message: InboundMessage,
+  tokens: readonly string[],
+): Promise<StoredInbound> {
+  return transaction(db, async (tx) => {
+    const held = await execute(
+      tx,
+      sql`update mail_readers set last_uid = greatest(last_uid, ${at.uid}) where mailbox = ${at.mailbox} and locked_by = ${at.me}`,
+    );
+    if (held === 0) return 'not_ours';
+    const answers = pgArray(message.answers);
+    const [row] = await queryRows(
+      tx,
+      sql`
+      with thread as (
+        select lead_id, email_id from (
+          select e.lead_id, e.id as email_id, array_position(${answers}::text[], e.message_id) as rank
+          from emails e where e.message_id = any(${answers}::text[]) and e.lead_id is not null
+          union all
+          select i.lead_id, null, array_position(${answers}::text[], i.message_id)
+          from inbound_emails i where i.message_id = any(${answers}::text[]) and i.lead_id is not null and i.mailbox = ${at.mailbox}
+        ) t order by rank limit 1
+      ), token as (
+        select id from leads where reply_token = any(${pgArray(tokens)}::text[]) order by created_at desc limit 1
+      ), sender as (
+        select id from leads where email = ${message.from.address} and ${message.from.address} <> '' order by created_at desc limit 1
+      ), chosen as (
+        select coalesce((select lead_id from thread), (select id from token), (select id from sender)) as lead_id,
+          case when exists (select 1 from thread) then 'thread' when exists (select 1 from token) then 'token'
+               when exists (select 1 from sender) then 'sender' end as matched_by
+      ), added as (
+        insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses,
+          cc_addresses, subject, sent_at, body, lead_id, matched_by, sender_verified, answers_email_id)
+        select ${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
+          ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
+          ${message.body}, c.lead_id, c.matched_by, c.matched_by is distinct from 'sender' or ${message.senderVerified},
+          (select email_id from thread)
+        from chosen c
+        on conflict do nothing
+        returning id, lead_id
+      ), noticed as (
+        insert into notifications (user_id, type, message, lead_id)
+        select u.id, 'reply', l.full_name || ' replied', l.id
+        from added a join leads l on l.id = a.lead_id
+        join users u on u.deactivated_at is null and (u.id = l.owner_id or l.owner_id is null)
+      )
+      select id, lead_id from added`,
+      z.object({ id: z.uuid(), lead_id: z.uuid().nullable() }),
+    );
+    if (!row) return 'duplicate';
+    for (const file of message.attachments) {
+      await execute(
+        tx,
+        sql`insert into inbound_attachments (email_id, filename, content_type, size, content)
+            values (${row.id}, ${file.filename}, ${file.contentType}, ${file.size}, ${file.content})`,
+      );
+    }
+    return row;
+  });
+}

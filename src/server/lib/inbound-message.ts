@@ -1,0 +1,22 @@
+import type { Mailbox } from './mail-settings.ts';
+
+/** A message read from the reply mailbox, as we keep it (mail/inbound.ts makes it; db/queries/inbound-emails.ts stores it). */
+export type InboundMessage = {
+  messageId: string | null;
+  inReplyTo: string | null;
+  /** Message-IDs it answers, In-Reply-To first, then References from the newest. */
+  answers: string[];
+  from: Mailbox;
+  to: string;
+  cc: string;
+  /** Every address it was sent to (To, Cc, Delivered-To, X-Original-To), lower-case: where a reply token is looked for. */
+  recipients: string[];
+  subject: string;
+  date: Date | null;
+  body: string;
+  attachments: InboundAttachment[];
+  /** Whether the receiving server saw the From domain pass DMARC (or SPF and DKIM). */
+  senderVerified: boolean;
+};
+
+export type InboundAttachment = { filename: string; contentType: string; size: number; content: Buffer };

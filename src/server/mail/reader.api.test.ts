@@ -1,0 +1,238 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LeadEmail } from '#shared/schemas/lead-workspace';
+import { ensureAdmin } from '../auth/accounts.ts';
+import { execute } from '../db/sql.ts';
+import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { type Dovecot, hasDovecot, startDovecot } from '../test/dovecot.ts';
+import { useMailSink } from '../test/use-mail-sink.ts';
+
+/**
+ * Replies read from a real IMAP server (Dovecot) and joined to their lead: by the message they
+ * answer, by the lead's reply address, or by the sender's address (marked when the receiving
+ * server did not see the domain pass); the rest waits in the Inbox. Each message is stored once
+ * however many readers look and however often.
+ */
+const runIt = hasDovecot || process.env.CI === 'true';
+const database = useTestDatabase();
+const smtp = useMailSink();
+let dovecot: Dovecot;
+
+beforeAll(async () => {
+  if (!hasDovecot) throw new Error('/usr/sbin/dovecot is missing: install Debian’s dovecot-imapd (.ci/run does)');
+  dovecot = await startDovecot(['replies']);
+}, 30_000);
+afterAll(async () => {
+  await dovecot?.stop();
+});
+
+type Stored = {
+  lead_id: string | null;
+  matched_by: string | null;
+  sender_verified: boolean;
+  subject: string;
+  body: string;
+  from_address: string;
+  from_name: string;
+};
+const stored = () =>
+  rowsOf<Stored>(
+    database.db,
+    sql`select lead_id, matched_by, sender_verified, subject, body, from_address, from_name from inbound_emails order by uid`,
+  );
+
+let t: ReturnType<typeof createTestApp>;
+let cookie: string;
+let ownerId: string;
+let leadId: string;
+
+function app(extra: Record<string, string> = {}) {
+  return createTestApp(database, {
+    SMTP_URL: smtp.sink.url,
+    MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
+    MAIL_REPLY_TO: 'replies@keystone.test',
+    IMAP_URL: dovecot.urlOf('replies'),
+    ...extra,
+  });
+}
+
+const mail = (headers: Record<string, string>, body = 'Thursday works for me.') =>
+  [
+    ...Object.entries({ Date: 'Fri, 27 Nov 2026 10:00:00 +0000', 'Content-Type': 'text/plain; charset=utf-8', ...headers }).map(
+      ([k, v]) => `${k}: ${v}`,
+    ),
+    '',
+    body,
+    '',
+  ].join('\r\n');
+
+describe.runIf(runIt)('reading replies', () => {
+  beforeEach(async () => {
+    await execute(
+      database.db,
+      sql`truncate users, sessions, leads, notifications, emails, rate_limits, public_mail_spends, inbound_emails, mail_readers cascade`,
+    );
+    smtp.sink.messages.length = 0;
+    // A fresh mailbox per test: Dovecot keeps what was delivered, so each test reads another user.
+    t = app();
+    ownerId = (await ensureAdmin(database.db, 'dana@keystone.test', 'dana-password', 'owner', 'Dana Whitfield')).user.id;
+    cookie = await signIn(t.json, 'dana@keystone.test', 'dana-password');
+    const res = await t.json('POST', '/api/leads', validLead({ full_name: 'Jane Doe', email: 'jane@example.com' }), { cookie });
+    leadId = ((await res.json()) as { id: string }).id;
+    await t.json('PATCH', `/api/leads/${leadId}`, { owner_id: ownerId }, { cookie });
+    // Everything delivered by earlier tests is behind us.
+    await t.reader!.flush();
+    await execute(database.db, sql`truncate inbound_emails, notifications cascade`);
+  });
+  afterEach(async () => {
+    await t.outbox.stop();
+    await t.reader?.stop();
+  });
+
+  it('joins a reply to the lead by the message it answers, notifies the owner, and stores it once however often it is read', async () => {
+    const sent = (await (
+      await t.json('POST', `/api/leads/${leadId}/emails`, { subject: 'Your report', body: 'Attached.' }, { cookie })
+    ).json()) as LeadEmail;
+    await t.outbox.flush();
+    const [ours] = await rowsOf<{ message_id: string }>(database.db, sql`select message_id from emails where id = ${sent.id}`);
+    dovecot.deliver(
+      'replies',
+      mail({
+        From: 'Jane D <someone-else@example.org>',
+        To: 'Keystone <hello@keystone.test>',
+        Subject: 'Re: Your report',
+        'Message-ID': '<reply-thread@example.org>',
+        'In-Reply-To': ours!.message_id,
+        References: ours!.message_id,
+      }),
+    );
+    expect(await t.reader!.flush()).toBe(1);
+    expect(await t.reader!.flush()).toBe(0);
+    // Another process's reader, reading the same mailbox: nothing new for it either.
+    expect(await app().reader!.flush()).toBe(0);
+    expect(await stored()).toEqual([
+      {
+        lead_id: leadId,
+        matched_by: 'thread',
+        sender_verified: true,
+        subject: 'Re: Your report',
+        body: 'Thursday works for me.\n',
+        from_address: 'someone-else@example.org',
+        from_name: 'Jane D',
+      },
+    ]);
+    const notes = await rowsOf<{ user_id: string; type: string; message: string; lead_id: string }>(
+      database.db,
+      sql`select user_id, type, message, lead_id from notifications`,
+    );
+    expect(notes).toEqual([{ user_id: ownerId, type: 'reply', message: 'Jane Doe replied', lead_id: leadId }]);
+  });
+
+  it('joins by the lead’s reply address, then by the sender’s address: unverified unless the receiving server saw the domain pass', async () => {
+    const [token] = await rowsOf<{ reply_token: string | null }>(database.db, sql`select reply_token from leads where id = ${leadId}`);
+    await execute(database.db, sql`update leads set reply_token = 'k3x9abcd12' where id = ${leadId}`);
+    expect(token).toBeDefined();
+    dovecot.deliver('replies', mail({ From: 'Jane <jane.work@example.net>', To: 'replies+K3X9ABCD12@Keystone.test', Subject: 'By token' }));
+    // From the lead's address, with a DMARC pass added by our mail host (the topmost header).
+    dovecot.deliver(
+      'replies',
+      mail({
+        'Authentication-Results': 'mx.keystone.test; dmarc=pass (p=none) header.from=example.com; spf=pass smtp.mailfrom=example.com',
+        From: 'Jane Doe <Jane@Example.com>',
+        To: 'hello@keystone.test',
+        Subject: 'Verified sender',
+      }),
+    );
+    // From the lead's address with only a forged pass below our host's failing result.
+    dovecot.deliver(
+      'replies',
+      [
+        'Authentication-Results: mx.keystone.test; dmarc=fail header.from=example.com',
+        'Authentication-Results: evil.example; dmarc=pass header.from=example.com',
+        mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Forged sender' }),
+      ].join('\r\n'),
+    );
+    dovecot.deliver('replies', mail({ From: 'Stranger <new@example.org>', To: 'hello@keystone.test', Subject: 'A new inquiry' }));
+    expect(await t.reader!.flush()).toBe(4);
+    expect(
+      (await stored()).map(({ subject, lead_id, matched_by, sender_verified }) => ({
+        subject,
+        lead: lead_id === leadId,
+        matched_by,
+        sender_verified,
+      })),
+    ).toEqual([
+      { subject: 'By token', lead: true, matched_by: 'token', sender_verified: true },
+      { subject: 'Verified sender', lead: true, matched_by: 'sender', sender_verified: true },
+      { subject: 'Forged sender', lead: true, matched_by: 'sender', sender_verified: false },
+      { subject: 'A new inquiry', lead: false, matched_by: null, sender_verified: true },
+    ]);
+  });
+
+  it('threads a reply to the lead form’s acknowledgement with the lead', async () => {
+    const visitor = { ...validLead({ full_name: 'Vera Visitor', email: 'vera@example.com' }) };
+    expect((await t.json('POST', '/api/public/leads', visitor)).status).toBe(201);
+    await t.outbox.flush();
+    const [ack] = await rowsOf<{ message_id: string; lead_id: string }>(
+      database.db,
+      sql`select message_id, lead_id from emails where kind = 'lead-acknowledgement' and to_address = 'vera@example.com'`,
+    );
+    dovecot.deliver(
+      'replies',
+      mail({
+        From: 'other@example.org',
+        To: 'hello@keystone.test',
+        Subject: 'Re: We received your request',
+        'In-Reply-To': ack!.message_id,
+      }),
+    );
+    expect(await t.reader!.flush()).toBe(1);
+    expect((await stored())[0]).toMatchObject({ lead_id: ack!.lead_id, matched_by: 'thread' });
+  });
+
+  it('keeps hostile mail as text: HTML and scripts gone, names on one line, nested parts read, a broken message noted', async () => {
+    const boundary = 'b1';
+    const inner = 'b2';
+    dovecot.deliver(
+      'replies',
+      [
+        'From: =?utf-8?Q?Jane=0D=0AX-Evil=3A_1?= <jane@example.com>',
+        'To: hello@keystone.test',
+        'Subject: =?utf-8?Q?Hello=0D=0AX-Injected:_1?=',
+        `Content-Type: multipart/mixed; boundary="${boundary}"`,
+        '',
+        `--${boundary}`,
+        `Content-Type: multipart/alternative; boundary="${inner}"`,
+        '',
+        `--${inner}`,
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<p>Hi <b>there</b><script>alert(1)</script> <a href="javascript:alert(2)">click</a> <img src="https://tracker.example/p.gif"></p>',
+        `--${inner}--`,
+        `--${boundary}`,
+        'Content-Type: application/pdf; name="report.pdf"',
+        'Content-Disposition: attachment; filename="report.pdf"',
+        'Content-Transfer-Encoding: base64',
+        '',
+        Buffer.from('%PDF-1.4 fake').toString('base64'),
+        `--${boundary}--`,
+        '',
+      ].join('\r\n'),
+    );
+    dovecot.deliver(
+      'replies',
+      `From: jane@example.com\r\nSubject: ${'x'.repeat(3_000)}\r\nContent-Type: multipart/mixed; boundary="never-closed"\r\n\r\n--never-closed\r\nContent-Type: text/plain\r\n\r\nbroken`,
+    );
+    expect(await t.reader!.flush()).toBe(2);
+    const [html, broken] = await stored();
+    expect(html!.from_name).toBe('Jane X-Evil: 1');
+    expect(html!.subject).toBe('Hello X-Injected: 1');
+    expect(html!.body).not.toMatch(/<|script|alert\(1\)|javascript:|tracker/);
+    expect(html!.body).toContain('Hi there click');
+    const files = await rowsOf<{ filename: string; size: number }>(database.db, sql`select filename, size from inbound_attachments`);
+    expect(files).toEqual([{ filename: 'report.pdf', size: 13 }]);
+    expect(broken!.subject.length).toBeLessThanOrEqual(500);
+    expect(broken!.lead_id).toBe(leadId);
+  });
+});

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { ImapFlow } from 'imapflow';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { describeError } from '../db/database-faults.ts';
+import { claimMailbox, releaseMailbox, restartMailbox, storeInbound } from '../db/queries/inbound-emails.ts';
+import { describeImap, type ImapSettings, type Mailbox } from '../lib/mail-settings.ts';
+import { oneLine, readInbound, replyTokensIn, type InboundMessage } from './inbound.ts';
+
+export type ReaderOptions = {
+  imap: ImapSettings;
+  /** Certificates to trust besides the system's (IMAP_TLS_CA). */
+  ca: string | undefined;
+  /** Where replies are addressed (MAIL_REPLY_TO): its `+token` names the lead. */
+  replyTo: Mailbox | undefined;
+  /** Undefined while the server starts or stops: no look then. */
+  database: () => Database | undefined;
+  logger: Logger;
+  pollSeconds: number;
+  /** Seconds the mailbox stays this process's to read after each message; another takes over once they pass. */
+  leaseSeconds: number;
+  /** Messages read per look (the rest at the next). */
+  batchSize?: number;
+};
+
+/** A message larger than this is not downloaded: a note in its place says to read it in the mailbox. */
+export const MESSAGE_MAX_BYTES = 40 * 1024 * 1024;
+
+/**
+ * Reads the reply mailbox (IMAP_URL) every IMAP_POLL_SECONDS, in every process: the first to
+ * claim the mailbox reads it (db/queries/inbound-emails.ts), fetching only UIDs past the last
+ * stored, and stores each message with its UID in one transaction. The mailbox is opened
+ * read-only: nothing in it is changed, moved or marked read, so a shared inbox stays as its
+ * people left it.
+ */
+export class MailReader {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private stopped = false;
+  private readonly me = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  readonly key: string;
+
+  constructor(private readonly options: ReaderOptions) {
+    this.key = describeImap(options.imap);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.look(), this.options.pollSeconds * 1000);
+    this.timer.unref();
+    void this.look();
+  }
+
+  /** One look now, after any look in flight; answers how many messages it stored (for tests and the benchmark). */
+  async flush(): Promise<number> {
+    while (this.running) await this.running;
+    return this.look();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private look(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
+    if (this.running) return this.running;
+    this.running = this.read()
+      .catch((error: unknown) => {
+        this.options.logger.warn({ err: describeError(error), mailbox: this.key }, 'reading replies failed; trying again at the next look');
+        return 0;
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async read(): Promise<number> {
+    const { imap, leaseSeconds } = this.options;
+    const db = this.options.database()?.db;
+    if (!db) return 0;
+    const start = await claimMailbox(db, this.key, this.me, leaseSeconds);
+    if (!start) return 0; // another process reads it now
+    const client = new ImapFlow({
+      host: imap.host,
+      port: imap.port,
+      secure: imap.secure,
+      // imap:// is loopback only (config): nothing to protect there, and no certificate to check.
+      doSTARTTLS: imap.secure ? undefined : false,
+      auth: imap.auth,
+      tls: this.options.ca ? { ca: this.options.ca } : {},
+      logger: false,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    });
+    let stored = 0;
+    let failure: string | null = null;
+    try {
+      await client.connect();
+      const box = await client.mailboxOpen(imap.mailbox, { readOnly: true });
+      const uidvalidity = Number(box.uidValidity);
+      let from = start.last_uid;
+      if (start.uidvalidity !== uidvalidity) {
+        await restartMailbox(db, this.key, this.me, uidvalidity);
+        from = 0;
+      }
+      const uids = ((await client.search({ uid: `${from + 1}:*` }, { uid: true })) || []).filter((uid) => uid > from).sort((a, b) => a - b);
+      for (const uid of uids.slice(0, this.options.batchSize ?? 200)) {
+        if (this.stopped) break;
+        const message = await this.fetch(client, uid);
+        const result = await storeInbound(
+          db,
+          { mailbox: this.key, me: this.me, uidvalidity, uid },
+          message,
+          replyTokensIn(message.recipients, this.options.replyTo),
+        );
+        if (result === 'not_ours') break; // our lease ran out and another process took over
+        if (result !== 'duplicate') stored++;
+        // Still reading: keep the mailbox ours.
+        await claimMailbox(db, this.key, this.me, leaseSeconds);
+      }
+    } catch (error) {
+      failure = error instanceof Error ? oneLine(error.message, 300) : 'unknown error';
+      throw error;
+    } finally {
+      await client.logout().catch(() => client.close());
+      await releaseMailbox(db, this.key, this.me, failure).catch(() => undefined);
+    }
+    if (stored > 0) this.options.logger.info({ stored, mailbox: this.key }, 'replies read');
+    return stored;
+  }
+
+  /** The message with `uid`, as we keep it: a note in its place when it is too large or cannot be read. */
+  private async fetch(client: ImapFlow, uid: number): Promise<InboundMessage> {
+    const head = await client.fetchOne(String(uid), { uid: true, size: true, envelope: true }, { uid: true });
+    if (head === false) return note(undefined, 'This message was gone from the mailbox before it could be read.');
+    if ((head.size ?? 0) > MESSAGE_MAX_BYTES)
+      return note(
+        head.envelope,
+        `This message is larger than ${MESSAGE_MAX_BYTES / 1024 / 1024} MB and was not downloaded: read it in the mailbox.`,
+      );
+    const full = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
+    if (full === false || !full.source) return note(head.envelope, 'This message was gone from the mailbox before it could be read.');
+    try {
+      return await readInbound(full.source);
+    } catch (error) {
+      return note(
+        head.envelope,
+        `This message could not be read (${error instanceof Error ? oneLine(error.message, 200) : 'unknown error'}): read it in the mailbox.`,
+      );
+    }
+  }
+}
+
+type Envelope = { from?: { name?: string; address?: string }[]; subject?: string; date?: Date | string; messageId?: string } | undefined;
+
+const dateOf = (value: Date | string | undefined) => {
+  const date = value === undefined ? undefined : new Date(value);
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+};
+
+/** A message we keep only a note of: who sent it and when, and why there is no more. */
+function note(envelope: Envelope, why: string): InboundMessage {
+  const from = envelope?.from?.[0];
+  return {
+    messageId: envelope?.messageId ? oneLine(envelope.messageId, 500) : null,
+    inReplyTo: null,
+    answers: [],
+    from: { name: oneLine(from?.name ?? '', 200), address: (from?.address ?? '').toLowerCase().slice(0, 254) },
+    to: '',
+    cc: '',
+    recipients: [],
+    subject: oneLine(envelope?.subject ?? '', 500),
+    date: dateOf(envelope?.date),
+    body: `[${why}]`,
+    attachments: [],
+    senderVerified: false,
+  };
+}
+
+/** The reader of IMAP_URL's mailbox; undefined when IMAP_URL is not set (replies are not read). */
+export function createReader(config: Config, database: () => Database | undefined, logger: Logger): MailReader | undefined {
+  const { imap } = config.mail;
+  if (!imap) return undefined;
+  return new MailReader({
+    imap,
+    ca: config.mail.imapCa,
+    replyTo: config.mail.replyTo,
+    database,
+    logger,
+    pollSeconds: config.mail.imapPollSeconds,
+    leaseSeconds: config.mail.claimSeconds,
+  });
+}
