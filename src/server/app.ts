@@ -31,6 +31,7 @@ import { leadRoutes } from './routes/leads.ts';
 import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { emailTemplateRoutes } from './routes/email-templates.ts';
+import { replyRoutes } from './routes/replies.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
 import { leadTimelineRoutes } from './routes/lead-timeline.ts';
 import { adminRoutes } from './routes/admins.ts';
@@ -152,6 +153,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadNoteRoutes);
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
+  app.route('/', replyRoutes);
   app.route('/', adminRoutes);
   app.route('/', availabilityRoutes);
   app.route('/', calendarRoutes);

@@ -88,7 +88,10 @@ export function htmlAsText(html: string | false | undefined): string {
     wordwrap: false,
     selectors: [
       { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { pathRewrite: (href: string) => (/^https?:\/\//i.test(href) ? href : ''), hideLinkHrefIfSameAsText: true } },
+      {
+        selector: 'a',
+        options: { pathRewrite: (href: string) => (/^https?:\/\//i.test(href) ? href : ''), hideLinkHrefIfSameAsText: true },
+      },
     ],
     limits: { maxInputLength: 2_000_000 },
   });

@@ -68,9 +68,9 @@ describe('POST /api/leads/{id}/emails', () => {
     expect(mail!.parsed.text).toBe('Hi Jane,\n\nThe report is at https://example.com/r/1.\n\nDana\n');
     expect(mail!.parsed.html).toContain('<a href="https://example.com/r/1" style="color:#1d4ed8">https://example.com/r/1</a>.');
 
-    const entry = (await timeline(leadId)).find((e) => e.kind === 'email' && e.subject === 'Your report');
+    const entry = (await timeline(leadId)).find((e) => e.kind === 'email_out' && e.subject === 'Your report');
     expect(entry).toMatchObject({
-      kind: 'email',
+      kind: 'email_out',
       email_kind: 'lead-message',
       actor: 'Dana Whitfield',
       to: 'jane@example.com',
@@ -82,7 +82,9 @@ describe('POST /api/leads/{id}/emails', () => {
     await t.outbox.flush();
     const [second] = mailTo(smtp.sink.messages, 'jane.doe@work.example');
     expect(second!.parsed.replyTo?.value[0]!.address).toBe(`replies+${token!.reply_token}@keystone.test`);
-    expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.subject === 'Also')).toMatchObject({ to: 'jane.doe@work.example' });
+    expect((await timeline(leadId)).find((e) => e.kind === 'email_out' && e.subject === 'Also')).toMatchObject({
+      to: 'jane.doe@work.example',
+    });
   });
 
   it('signs with the writer’s signature from their account page, under "-- "; an empty one signs nothing', async () => {
@@ -168,7 +170,7 @@ describe('POST /api/leads/{id}/emails', () => {
     smtp.refused.set('jane@example.com', '550 5.1.1 Mailbox unavailable');
     const sent = (await (await send(leadId, { subject: 'Hello', body: 'x' })).json()) as LeadEmail;
     await t.outbox.flush();
-    const failed = (await timeline(leadId)).find((e) => e.kind === 'email' && e.email_kind === 'lead-message');
+    const failed = (await timeline(leadId)).find((e) => e.kind === 'email_out' && e.email_kind === 'lead-message');
     expect(failed).toMatchObject({ status: 'failed', email_id: sent.id, error: expect.stringContaining('Mailbox unavailable') });
 
     const retry = (emailId: string, lead = leadId) => t.json('POST', `/api/leads/${lead}/emails/${emailId}/retry`, undefined, { cookie });
@@ -188,7 +190,7 @@ describe('POST /api/leads/{id}/emails', () => {
     expect(again.status).toBe(200);
     await t.outbox.flush();
     expect(mailTo(smtp.sink.messages, 'jane@example.com').map((m) => m.parsed.subject)).toContain('Hello');
-    expect((await timeline(leadId)).find((e) => e.kind === 'email' && e.email_id === sent.id)).toMatchObject({
+    expect((await timeline(leadId)).find((e) => e.kind === 'email_out' && e.email_id === sent.id)).toMatchObject({
       status: 'sent',
       error: null,
     });
@@ -229,7 +231,7 @@ describe('with email off', () => {
     const res = await send(leadId, { subject: 'Hello', body: 'x' });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ status: 'not_sent', error: expect.stringContaining('Email is off') });
-    expect((await timeline(leadId)).find((e) => e.kind === 'email')).toMatchObject({ status: 'not_sent', actor: 'Dana Whitfield' });
+    expect((await timeline(leadId)).find((e) => e.kind === 'email_out')).toMatchObject({ status: 'not_sent', actor: 'Dana Whitfield' });
     const [row] = await rowsOf<{ reply_to: string | null }>(database.db, sql`select data->>'reply_to' as reply_to from emails`);
     expect(row!.reply_to).toBeNull();
   });

@@ -122,7 +122,7 @@ describe('GET /api/leads/{id}/timeline', () => {
       pages_viewed: pages,
     });
     const leadMail = (subject: RegExp | string) => ({
-      kind: 'email',
+      kind: 'email_out',
       actor: null,
       email_id: expect.any(String),
       email_kind: expect.any(String),
@@ -179,7 +179,7 @@ describe('GET /api/leads/{id}/timeline', () => {
     const times = entries.map((e) => Date.parse(e.at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
-    expect(entries.find((e) => e.kind === 'email')?.email_kind).toBe('appointment');
+    expect(entries.find((e) => e.kind === 'email_out')?.email_kind).toBe('appointment');
   });
 
   it('shows a staff appointment made, moved and cancelled as three entries by the admin', async () => {
@@ -202,7 +202,7 @@ describe('GET /api/leads/{id}/timeline', () => {
     ]);
     // Typed in by staff: created by them, no message, no visit; nothing mailed to the lead about being a lead.
     expect(entries.at(-1)).toMatchObject({ kind: 'created', via: 'staff', actor: 'Stella Staff', message: null, visit: null });
-    const subjects = entries.flatMap((e) => (e.kind === 'email' ? [e.subject] : []));
+    const subjects = entries.flatMap((e) => (e.kind === 'email_out' ? [e.subject] : []));
     expect(subjects).toEqual([
       expect.stringMatching(/^Cancelled: your call with Keystone Due Diligence, Tue, Dec 3, 10:30 AM$/),
       expect.stringMatching(/^Updated: your call with Keystone Due Diligence, Tue, Dec 3, 10:30 AM$/),

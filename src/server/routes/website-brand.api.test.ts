@@ -42,7 +42,7 @@ describe('the brand saved in Settings → Website', () => {
     expect(overview.messages.map((m) => m.subject)).toContain('We received your request: Chesapeake Underwriting');
     const [lead] = await rowsOf<{ id: string }>(database.db, sql`select id from leads`);
     const timeline = await get<TimelineResponse>(`/api/leads/${lead!.id}/timeline`);
-    expect(timeline.entries.flatMap((e) => (e.kind === 'email' ? [e.subject] : []))).toEqual([
+    expect(timeline.entries.flatMap((e) => (e.kind === 'email_out' ? [e.subject] : []))).toEqual([
       'We received your request: Chesapeake Underwriting',
     ]);
   });

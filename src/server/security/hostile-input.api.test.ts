@@ -86,6 +86,7 @@ const TABLES: Record<string, string> = {
   notifications: 'notifications',
   email: 'emails',
   'email-templates': 'email_templates',
+  replies: 'inbound_emails',
   team: 'users',
   account: 'sessions',
 };

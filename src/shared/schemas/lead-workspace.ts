@@ -150,7 +150,7 @@ export const timelineEntrySchema = z
     }),
     z.object({
       ...entryBase,
-      kind: z.literal('email'),
+      kind: z.literal('email_out'),
       email_id: z.uuid(),
       email_kind: z.string(),
       subject: z.string(),
@@ -158,6 +158,28 @@ export const timelineEntrySchema = z
       status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
       /** Why it failed or was not sent, or why it is being tried again (the mail server's reply when it gave one). */
       error: z.string().nullable(),
+    }),
+    /** Mail from the lead (or about them) read from the reply mailbox, as text. */
+    z.object({
+      ...entryBase,
+      kind: z.literal('email_in'),
+      email_in_id: z.uuid(),
+      from: z.string(),
+      from_name: z.string(),
+      to: z.string(),
+      cc: z.string(),
+      subject: z.string(),
+      /** Its text (HTML turned into text), the first 20,000 characters. */
+      body: z.string(),
+      truncated: z.boolean(),
+      /** Its Date header, when it had a readable one. */
+      sent_at: z.string().nullable(),
+      /** False: it joined the lead by its From address alone, which the receiving server did not see pass. */
+      sender_verified: z.boolean(),
+      unread: z.boolean(),
+      /** The message of ours it answers, when it names one. */
+      answers_email_id: z.uuid().nullable(),
+      attachments: z.array(z.object({ id: z.uuid(), filename: z.string(), size: z.number().int() })),
     }),
     /** The owners before and after, by their names then (an account removed before names existed: its email). */
     z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),

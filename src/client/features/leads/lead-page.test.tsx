@@ -103,7 +103,7 @@ const ENTRIES: TimelineEntry[] = [
   },
   {
     id: 'email-1',
-    kind: 'email',
+    kind: 'email_out',
     at: ago(3 * HOUR),
     actor: null,
     email_id: '00000000-0000-4000-8000-0000000000e0',
@@ -683,7 +683,7 @@ describe('LeadPage', () => {
   it('a message written here that failed shows the server’s reason and Send again; the product’s own mail shows the reason only', async () => {
     const written: TimelineEntry = {
       id: 'email:e2',
-      kind: 'email',
+      kind: 'email_out',
       at: ago(HOUR),
       actor: ME.display_name,
       email_id: '00000000-0000-4000-8000-0000000000e2',

@@ -9,6 +9,7 @@ import { SUSPECTED_ABUSE_LABEL } from './components/suspected-abuse-badge.tsx';
  */
 export function entryActor(entry: TimelineEntry): string {
   if (entry.actor) return entry.actor;
+  if (entry.kind === 'email_in') return entry.from_name || entry.from;
   if (entry.kind === 'inquiry' || (entry.kind === 'created' && entry.via === 'form')) return 'the lead';
   if (entry.kind === 'appointment' && entry.by === 'lead')
     return entry.booked_as ? `${entry.booked_as}, through a repeat form’s link` : 'the lead';
@@ -35,7 +36,10 @@ export function entryTitle(entry: TimelineEntry): string {
         return `${entry.type} moved from ${formatAppointmentTime(entry.from_date, entry.from_time)} to ${when}`;
       return `${entry.type} on ${when} ${APPOINTMENT_ACTION[entry.action]}`;
     }
-    case 'email':
+    case 'email_in':
+      // Mail read from the reply mailbox: "Jane Doe replied: Re: Your report".
+      return `${entry.from_name || entry.from} ${entry.answers_email_id ? 'replied' : 'wrote'}: ${entry.subject || '(no subject)'}`;
+    case 'email_out':
       // A message someone wrote on the lead's page: "Dana emailed: Your report".
       if (entry.email_kind === 'lead-message')
         return entry.actor ? `${entry.actor} emailed: ${entry.subject}` : `Emailed: ${entry.subject}`;

@@ -130,3 +130,30 @@ export async function storeInbound(
     return row;
   });
 }
+
+/** A file that came with a reply, for download; undefined for none (or not of that message). */
+export async function readAttachment(
+  db: Db,
+  emailId: string,
+  attachmentId: string,
+): Promise<{ filename: string; content: Buffer } | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select filename, content from inbound_attachments where id = ${attachmentId} and email_id = ${emailId}`,
+    z.object({ filename: z.string(), content: z.instanceof(Uint8Array) }),
+  );
+  return row ? { filename: row.filename, content: Buffer.from(row.content) } : undefined;
+}
+
+/** Marks the lead's replies read (someone opened the lead's page); answers how many were unread, or undefined for no such lead. */
+export async function markRepliesRead(db: Db, leadId: string): Promise<number | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    with lead as (select id from leads where id = ${leadId}),
+    marked as (update inbound_emails set read_at = now() where lead_id = ${leadId} and read_at is null returning 1)
+    select (select count(*) from marked)::int as marked, exists (select 1 from lead) as found`,
+    z.object({ marked: z.number(), found: z.boolean() }),
+  );
+  return row?.found ? row.marked : undefined;
+}

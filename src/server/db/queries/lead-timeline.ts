@@ -25,6 +25,9 @@ const EMAILS_TO_LEAD: EmailKind[] = ['lead-acknowledgement', 'appointment', 'app
  * Within one instant (one transaction writes a lead, its history and its mail at the same
  * now()), the order the entries happened in: the lead first, then what it caused.
  */
+/** The longest text of a reply the timeline carries (the rest: `truncated`). */
+const TIMELINE_BODY_MAX = 20_000;
+
 const RANK = {
   created: 0,
   imported: 1,
@@ -35,7 +38,8 @@ const RANK = {
   follow_up: 6,
   appointment: 7,
   note: 8,
-  email: 9,
+  email_out: 9,
+  email_in: 10,
 } as const;
 
 const rowSchema = z.object({
@@ -144,7 +148,7 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
       )}
       union all
       ${branch(
-        sql`select 'email:' || m.id::text, 'email', m.created_at, ${RANK.email}::int, m.sent_by,
+        sql`select 'email:' || m.id::text, 'email_out', m.created_at, ${RANK.email_out}::int, m.sent_by,
             jsonb_build_object('email_id', m.id, 'email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'error', m.last_error,
               'email_data', m.data)
           from emails m join leads l on l.id = m.lead_id
@@ -153,8 +157,22 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
             sql`, `,
           )})`,
         sql`m.created_at`,
-        sql`${RANK.email}::int`,
+        sql`${RANK.email_out}::int`,
         sql`m.id::text`,
+      )}
+      union all
+      ${branch(
+        sql`select 'email_in:' || i.id::text, 'email_in', i.received_at, ${RANK.email_in}::int, null::uuid,
+            jsonb_build_object('email_in_id', i.id, 'from', i.from_address, 'from_name', i.from_name, 'to', i.to_addresses,
+              'cc', i.cc_addresses, 'subject', i.subject, 'body', left(i.body, ${TIMELINE_BODY_MAX}), 'truncated', length(i.body) > ${TIMELINE_BODY_MAX},
+              'sent_at', ${isoTimestamp(sql`i.sent_at`)}, 'sender_verified', i.sender_verified, 'unread', i.read_at is null,
+              'answers_email_id', i.answers_email_id,
+              'attachments', (select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::jsonb)
+                from inbound_attachments a where a.email_id = i.id))
+          from inbound_emails i where i.lead_id = ${leadId}`,
+        sql`i.received_at`,
+        sql`${RANK.email_in}::int`,
+        sql`i.id::text`,
       )}
     )
     select x.id, x.kind, ${isoTimestamp(sql`x.at`)} as at, u.display_name as actor, u.email as actor_email, x.data
@@ -170,12 +188,12 @@ export type SubjectOf = (kind: EmailKind, data: unknown) => string;
 
 function toEntry(row: Row, subjectOf: SubjectOf): TimelineEntry {
   const base = { id: row.id, at: row.at, actor: row.actor };
-  if (row.kind === 'email') {
+  if (row.kind === 'email_out') {
     const { email_data: data, ...email } = row.data;
     const kind = email.email_kind as EmailKind;
     return {
       ...base,
-      kind: 'email',
+      kind: 'email_out',
       ...email,
       subject: EMAIL_KINDS.includes(kind) ? subjectOf(kind, data) : `(${String(kind)})`,
     } as TimelineEntry;

@@ -5,10 +5,13 @@ import { EMAIL_STATUS_LABEL, entryActor, entryTitle, visitText } from '../timeli
 import { EntryMeta } from './entry-meta.tsx';
 import { LinkedText } from './linked-text.tsx';
 import { NoteEntry } from './note-entry.tsx';
+import { ReplyDetails } from './reply-entry.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useRetryLeadEmail } from '../api/send-email.ts';
+import { useMarkRepliesRead } from '../api/replies.ts';
+import { useEffect } from 'react';
 
 const EMAIL_STATUS_CLASS = {
   queued: 'bg-slate-100 text-slate-700',
@@ -21,6 +24,7 @@ const EMAIL_STATUS_CLASS = {
 export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | undefined }) {
   const timeline = useTimeline(leadId);
   const entries = timeline.data?.pages.flatMap((page) => page.entries) ?? [];
+  useMarkShownRepliesRead(leadId, entries);
   return (
     <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
       <h2 id="timeline-heading" className="text-lg font-semibold text-slate-900">
@@ -64,12 +68,21 @@ export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | 
   );
 }
 
+/** Unread replies on the page are read once shown: marked for everyone (the Unread badge stays until the next refresh). */
+function useMarkShownRepliesRead(leadId: string, entries: TimelineEntry[]) {
+  const { mutate } = useMarkRepliesRead();
+  const unread = entries.some((e) => e.kind === 'email_in' && e.unread);
+  useEffect(() => {
+    if (unread) mutate(leadId);
+  }, [leadId, unread, mutate]);
+}
+
 function Entry({ entry, leadId }: { entry: Exclude<TimelineEntry, { kind: 'note' }>; leadId: string }) {
   return (
     <div className="min-w-0 space-y-1 text-sm">
       <p className="font-medium break-words text-slate-900">
         {entryTitle(entry)}
-        {entry.kind === 'email' ? (
+        {entry.kind === 'email_out' ? (
           <span className={`ml-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${EMAIL_STATUS_CLASS[entry.status]}`}>
             {EMAIL_STATUS_LABEL[entry.status]}
           </span>
@@ -77,13 +90,14 @@ function Entry({ entry, leadId }: { entry: Exclude<TimelineEntry, { kind: 'note'
       </p>
       <EntryMeta who={entryActor(entry)} at={entry.at} />
       <EntryDetails entry={entry} />
-      {entry.kind === 'email' ? <EmailProblem entry={entry} leadId={leadId} /> : null}
+      {entry.kind === 'email_out' ? <EmailProblem entry={entry} leadId={leadId} /> : null}
     </div>
   );
 }
 
 function EntryDetails({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
-  if (entry.kind === 'email') return <p className="text-xs break-all text-slate-500">To {entry.to}</p>;
+  if (entry.kind === 'email_in') return <ReplyDetails entry={entry} />;
+  if (entry.kind === 'email_out') return <p className="text-xs break-all text-slate-500">To {entry.to}</p>;
   if (entry.kind !== 'created' && entry.kind !== 'inquiry') return null;
   const visit = visitText(entry.visit);
   const as = entry.kind === 'inquiry' ? [entry.full_name, entry.phone].filter(Boolean).join(', ') : '';
@@ -104,7 +118,7 @@ function EntryDetails({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' 
  * Why a message failed or was not sent (or why it is being tried again), and, for one a person
  * wrote here, **Send again** once it failed or was not sent.
  */
-function EmailProblem({ entry, leadId }: { entry: Extract<TimelineEntry, { kind: 'email' }>; leadId: string }) {
+function EmailProblem({ entry, leadId }: { entry: Extract<TimelineEntry, { kind: 'email_out' }>; leadId: string }) {
   const retry = useRetryLeadEmail();
   if (!entry.error) return null;
   const again = entry.email_kind === 'lead-message' && (entry.status === 'failed' || entry.status === 'not_sent');

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import type { TimelineEntry } from '#shared/schemas/lead-workspace';
+import { attachmentUrl } from '../api/replies.ts';
+import { LinkedText } from './linked-text.tsx';
+
+type Reply = Extract<TimelineEntry, { kind: 'email_in' }>;
+
+/** Shown whole up to this many characters; a longer message opens with "Show the whole message". */
+const PREVIEW_CHARS = 1_200;
+
+const sizeText = (bytes: number) =>
+  bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * What a reply says, as text: who it is from and to, the message (links made links, nothing
+ * read as HTML), and its files as downloads. One that joined the lead by its From address
+ * alone, which the receiving server did not see pass, says so.
+ */
+export function ReplyDetails({ entry }: { entry: Reply }) {
+  const [whole, setWhole] = useState(false);
+  const long = entry.body.length > PREVIEW_CHARS;
+  const shown = long && !whole ? `${entry.body.slice(0, PREVIEW_CHARS).trimEnd()}…` : entry.body;
+  return (
+    <div className="space-y-1">
+      <div className="flex flex-wrap items-center gap-2">
+        {entry.unread ? <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-medium text-blue-800">Unread</span> : null}
+        {entry.sender_verified ? null : (
+          <span
+            className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
+            title="It joined this lead by its From address alone, and the receiving mail server did not confirm that address: it may be forged."
+          >
+            Sender not verified
+          </span>
+        )}
+      </div>
+      <p className="text-xs break-all text-slate-500">
+        From {entry.from_name ? `${entry.from_name} <${entry.from}>` : entry.from}
+        {entry.to ? ` · To ${entry.to}` : ''}
+        {entry.cc ? ` · Cc ${entry.cc}` : ''}
+      </p>
+      {entry.body.trim() ? (
+        <blockquote className="border-l-4 border-blue-200 pl-3 text-slate-800">
+          <LinkedText text={shown} />
+        </blockquote>
+      ) : (
+        <p className="text-xs text-slate-500">(No text)</p>
+      )}
+      {long ? (
+        <button
+          type="button"
+          onClick={() => setWhole((w) => !w)}
+          className="text-xs font-medium text-blue-700 underline hover:text-blue-900"
+        >
+          {whole ? 'Show less' : 'Show the whole message'}
+        </button>
+      ) : null}
+      {entry.truncated && whole ? (
+        <p className="text-xs text-slate-500">The first 20,000 characters; the whole message is in the mailbox.</p>
+      ) : null}
+      {entry.attachments.length > 0 ? (
+        <ul aria-label="Attachments" className="flex flex-wrap gap-2">
+          {entry.attachments.map((file) => (
+            <li key={file.id}>
+              <a
+                href={attachmentUrl(entry.email_in_id, file.id)}
+                download={file.filename}
+                className="inline-flex rounded-md border border-slate-300 px-2 py-1 text-xs break-all text-slate-700 hover:bg-slate-50"
+              >
+                {file.filename} ({sizeText(file.size)})
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

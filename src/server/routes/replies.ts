@@ -1,0 +1,59 @@
+import * as z from 'zod';
+import { leadIdParamSchema } from '#shared/schemas/lead';
+import { createAdminRoute } from '../auth/admin-route.ts';
+import { markRepliesRead, readAttachment } from '../db/queries/inbound-emails.ts';
+import { AppError } from '../http/errors.ts';
+import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
+import { createRouter } from '../http/router.ts';
+
+const attachmentParams = z.object({ id: z.uuid('Invalid message id'), attachmentId: z.uuid('Invalid attachment id') });
+
+const attachmentRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/replies/{id}/attachments/{attachmentId}',
+  tags: ['leads'],
+  summary: 'Download a file that came with a reply (always as a download, never shown from our origin)',
+  request: { params: attachmentParams },
+  responses: {
+    200: mediaContent('application/octet-stream', 'The file as it came', z.string()),
+    ...errorResponses({ 400: 'Invalid id', 404: 'No such file' }),
+  },
+});
+
+const readRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/leads/{id}/replies/read',
+  tags: ['leads'],
+  summary: 'Mark the lead’s replies read (their page was opened)',
+  request: { params: leadIdParamSchema },
+  responses: {
+    200: jsonContent(z.object({ marked: z.number().int() }), 'How many were unread'),
+    ...errorResponses({ 400: 'Invalid id', 404: 'No such lead' }),
+  },
+});
+
+/** A file name as a Content-Disposition header carries it: RFC 6266 with an ASCII fallback. */
+function disposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** What replies bring: their files, and whether anyone has read them. */
+export const replyRoutes = createRouter()
+  .openapi(attachmentRoute, async (c) => {
+    const { id, attachmentId } = c.req.valid('param');
+    const file = await readAttachment(c.get('db'), id, attachmentId);
+    if (!file) throw new AppError('not_found', 'File not found.');
+    // Bytes from a stranger: a download, never a page of ours (no sniffing, no scripts, nothing cached).
+    c.header('Content-Type', 'application/octet-stream');
+    c.header('Content-Disposition', disposition(file.filename));
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Content-Security-Policy', "default-src 'none'; sandbox");
+    c.header('Cache-Control', 'private, no-store');
+    return c.body(new Uint8Array(file.content), 200);
+  })
+  .openapi(readRoute, async (c) => {
+    const marked = await markRepliesRead(c.get('db'), c.req.valid('param').id);
+    if (marked === undefined) throw new AppError('not_found', 'Lead not found.');
+    return c.json({ marked }, 200);
+  });

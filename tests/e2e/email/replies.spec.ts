@@ -1,0 +1,117 @@
+import type { Page } from '@playwright/test';
+import { type Dovecot, startDovecot } from '../../../src/server/test/dovecot.ts';
+import { expect, test } from '../fixtures.ts';
+import { startOwnServer, type OwnServer } from '../own-server.ts';
+
+/**
+ * Replies read from a real IMAP server (Dovecot, from Debian's package) on a server of this
+ * spec's own: a reply to a message written on the lead's page shows on that page within
+ * seconds, live, as text (nothing in it runs), with its file to download.
+ */
+const OWNER = { email: 'reply-owner@example.com', password: 'reply-owner-password' };
+let dovecot: Dovecot;
+let server: OwnServer;
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  dovecot = await startDovecot(['replies']);
+  server = await startOwnServer({
+    ADMIN_EMAIL: OWNER.email,
+    ADMIN_PASSWORD: OWNER.password,
+    ADMIN_NAME: 'Rita Owner',
+    MAIL_REPLY_TO: 'replies@keystone.test',
+    IMAP_URL: dovecot.urlOf('replies'),
+    IMAP_POLL_SECONDS: '1',
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await dovecot?.stop();
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${server.baseURL}/login`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+}
+
+test('a reply to a message written on the lead’s page shows on that page within seconds, as text, with its file', async ({ page }) => {
+  await signIn(page);
+  const created = await page.request.post(`${server.baseURL}/api/leads`, {
+    data: { full_name: 'Rhea Replier', email: 'rhea@example.com', phone: '(410) 555-0144', property_types: ['land'] },
+    headers: { origin: server.baseURL },
+  });
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`${server.baseURL}/dashboard/leads/${id}`);
+  await page.getByRole('button', { name: 'Send email' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Email Rhea Replier' });
+  await dialog.getByLabel('Subject').fill('Your inspection');
+  await dialog.getByLabel('Message').fill('Does Thursday work?');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Email to rhea@example.com is on its way' })).toBeVisible();
+
+  // The message as it went out: its Message-ID and the lead's reply address (the mail sink keeps it).
+  const sink = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
+  let sent: { messageId: string; replyTo: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const all = (await (await page.request.get(`${sink}/messages`)).json()) as {
+          to: string[];
+          subject: string;
+          messageId: string;
+          replyTo: string;
+        }[];
+        sent = all.find((m) => m.to.includes('rhea@example.com') && m.subject === 'Your inspection');
+        return sent !== undefined;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  const replyAddress = /<([^>]+)>/.exec(sent!.replyTo)![1]!;
+
+  dovecot.deliver(
+    'replies',
+    [
+      'From: Rhea Replier <rhea@example.com>',
+      `To: ${replyAddress}`,
+      'Subject: Re: Your inspection',
+      `In-Reply-To: ${sent!.messageId}`,
+      'Message-ID: <rhea-reply-1@example.com>',
+      'Content-Type: multipart/mixed; boundary="x1"',
+      '',
+      '--x1',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>Thursday works.<script>window.__ran = 1</script><img src=x onerror="window.__ran = 2"> <a href="javascript:window.__ran=3">here</a></p>',
+      '--x1',
+      'Content-Type: application/pdf; name="survey.pdf"',
+      'Content-Disposition: attachment; filename="survey.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from('%PDF-1.4 survey').toString('base64'),
+      '--x1--',
+      '',
+    ].join('\r\n'),
+  );
+
+  // Live: no reload.
+  const reply = page
+    .getByRole('list', { name: 'Timeline, newest first' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Rhea Replier replied: Re: Your inspection' });
+  await expect(reply).toBeVisible({ timeout: 15_000 });
+  await expect(reply).toContainText('Thursday works.');
+  await expect(reply.getByRole('link', { name: /survey\.pdf/ })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
+  await expect(reply.locator('script, img')).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await reply.getByRole('link', { name: /survey\.pdf/ }).click();
+  expect((await download).suggestedFilename()).toBe('survey.pdf');
+
+  // The owner was told (the bell).
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  await expect(page.getByText('Rhea Replier replied')).toBeVisible();
+});
