@@ -181,6 +181,8 @@ describe('email settings', () => {
       MAIL_RETRY_SECONDS: '3',
       MAIL_CLAIM_SECONDS: '120',
       LEAD_EMAIL_PER_HOUR: '0',
+      IMAP_URL: 'imaps://replies%40firm.com:p%40ss@imap.firm.com/Replies%20In',
+      IMAP_POLL_SECONDS: '5',
       PUBLIC_URL: 'https://crm.firm.com/',
     });
     expect(config.mail).toEqual({
@@ -193,6 +195,9 @@ describe('email settings', () => {
       retrySeconds: 3,
       claimSeconds: 120,
       leadMessagesPerHour: 0,
+      imap: { host: 'imap.firm.com', port: 993, secure: true, auth: { user: 'replies@firm.com', pass: 'p@ss' }, mailbox: 'Replies In' },
+      imapCa: undefined,
+      imapPollSeconds: 5,
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
     expect(config.fixedOrigin).toBe('https://crm.firm.com');
@@ -216,12 +221,22 @@ describe('email settings', () => {
       retrySeconds: 10,
       claimSeconds: 30,
       leadMessagesPerHour: 100,
+      imap: undefined,
+      imapCa: undefined,
+      imapPollSeconds: 15,
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });
 
   it.each([
     [{ SMTP_URL: 'mail.firm.com:587' }, 'Invalid configuration: SMTP_URL must start with smtp:// or smtps://'],
+    [{ IMAP_URL: 'pop3://mail.firm.com' }, 'Invalid configuration: IMAP_URL must start with imaps:// (or imap:// on this machine)'],
+    [
+      { IMAP_URL: 'imap://u:p@imap.firm.com/INBOX' },
+      'Invalid configuration: IMAP_URL must use imaps:// (TLS): imap:// is accepted on this machine’s loopback only',
+    ],
+    [{ IMAP_URL: 'imaps://imap.firm.com/INBOX' }, 'Invalid configuration: IMAP_URL must name the user: imaps://user:password@host/INBOX'],
+    [{ IMAP_TLS_CA: '/nonexistent/ca.pem' }, 'Invalid configuration: IMAP_TLS_CA cannot be read (ENOENT): give the path of a PEM file'],
     [{ SMTP_URL: 'http://mail.firm.com' }, 'Invalid configuration: SMTP_URL must start with smtp:// or smtps://'],
     [{ SMTP_URL: 'smtp://mail.firm.com/inbox' }, 'Invalid configuration: SMTP_URL must not have a path'],
     [{ MAIL_FROM: 'a@firm.com, b@firm.com' }, 'Invalid configuration: MAIL_FROM must be one address, such as "Firm Name" <hello@firm.com>'],

@@ -5,7 +5,8 @@ import { countQueuedEmails, listRecentEmails, queueMailOf, queueTestEmail } from
 import { queueWeeklyReportTo } from '../db/queries/weekly-report.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-import { describeSmtp, formatMailbox } from '../lib/mail-settings.ts';
+import { describeImap, describeSmtp, formatMailbox } from '../lib/mail-settings.ts';
+import { readerStatus } from '../db/queries/inbound-emails.ts';
 import { currentMailContext } from '../mail/context.ts';
 import { emailSubject } from '../mail/messages.ts';
 import { requireEmailOn, sendEmailAgain } from './send-again.ts';
@@ -75,6 +76,9 @@ export const emailRoutes = createRouter()
         lead_reminder_hours: config.mail.leadReminderHours,
         queued,
         messages,
+        replies: config.mail.imap
+          ? { mailbox: describeImap(config.mail.imap), ...(await readerStatus(c.get('db'), describeImap(config.mail.imap))) }
+          : { mailbox: null, checked_at: null, error: null },
       },
       200,
     );

@@ -90,6 +90,8 @@ const TABLES: Record<string, string> = {
   team: 'users',
   account: 'sessions',
 };
+/** The column that orders a resource's rows by age, where it is not created_at. */
+const NEWEST_BY: Record<string, string> = { replies: 'received_at' };
 /** A well-formed one-time link token (set-up, invitation) that matches nothing. */
 const LINK_TOKEN = 'A'.repeat(43);
 const firstInviteId = async () =>
@@ -104,7 +106,7 @@ const firstId = async (resource: string) =>
   (
     await rowsOf<{ id: string }>(
       database.db,
-      sql`select id from ${sql.identifier(TABLES[resource] ?? resource)} order by created_at desc limit 1`,
+      sql`select id from ${sql.identifier(TABLES[resource] ?? resource)} order by ${sql.identifier(NEWEST_BY[resource] ?? 'created_at')} desc limit 1`,
     )
   )[0]?.id ?? ZERO_ID;
 

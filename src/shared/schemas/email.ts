@@ -37,6 +37,13 @@ export const emailOverviewSchema = z
     lead_reminder_hours: z.number().int(),
     queued: z.number().int(),
     messages: z.array(emailMessageSchema),
+    /** Reading replies (IMAP_URL): the mailbox without its password, or null when replies are not read. */
+    replies: z.object({
+      mailbox: z.string().nullable(),
+      /** The last look at it, and why it failed (null: it went well, or none yet). */
+      checked_at: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
   })
   .meta({ id: 'EmailOverview' });
 export type EmailOverview = z.infer<typeof emailOverviewSchema>;

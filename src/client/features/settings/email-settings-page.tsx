@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useEmailOverview, useRetryEmail, useSendTestEmail, useSendWeeklyReport } from './api/email.ts';
 import { SettingsNav } from './settings-nav.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 
 const STATUS: Record<EmailMessageStatus, { label: string; className: string }> = {
   queued: { label: 'Queued', className: 'bg-slate-100 text-slate-800' },
@@ -25,6 +26,7 @@ export function EmailSettingsPage() {
       {overview.data ? (
         <>
           <EmailStatus overview={overview.data} />
+          <RepliesStatus replies={overview.data.replies} />
           <WeeklyReport enabled={overview.data.enabled} />
           <MessageList messages={overview.data.messages} canRetry={overview.data.enabled} />
         </>
@@ -36,6 +38,41 @@ export function EmailSettingsPage() {
         <Spinner className="py-16" label="Loading email settings..." />
       )}
     </section>
+  );
+}
+
+/** Whether replies are read into the leads' timelines (IMAP_URL), and how the last look went. */
+function RepliesStatus({ replies }: { replies: EmailOverview['replies'] }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="min-w-0 space-y-1">
+        <h2 className="text-lg font-semibold text-slate-900">{replies.mailbox ? 'Replies are read' : 'Replies are not read'}</h2>
+        {replies.mailbox ? (
+          <>
+            <p className="text-sm break-words text-slate-600">
+              Reading <code className="rounded bg-slate-100 px-1 break-all">{replies.mailbox}</code>: a reply joins its lead’s timeline;
+              other mail waits in the Inbox. Nothing in the mailbox is changed or marked read.
+            </p>
+            {replies.error ? (
+              <p className="text-sm break-words text-red-700">The last look failed: {replies.error}</p>
+            ) : replies.checked_at ? (
+              <p className="text-sm text-slate-600">
+                Last looked <RelativeTime iso={replies.checked_at} />.
+              </p>
+            ) : (
+              <p className="text-sm text-slate-600">Not looked at yet.</p>
+            )}
+          </>
+        ) : (
+          <p className="text-sm text-slate-600">
+            To put the answers to your emails on each lead’s timeline, set{' '}
+            <code className="rounded bg-slate-100 px-1 break-all">IMAP_URL</code> (for example{' '}
+            <code className="rounded bg-slate-100 px-1 break-all">imaps://user:password@imap.example.com:993/INBOX</code>) to the mailbox
+            replies arrive in, then restart the server.
+          </p>
+        )}
+      </div>
+    </div>
   );
 }
 

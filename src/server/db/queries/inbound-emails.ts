@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { InboundMessage } from '../../lib/inbound-message.ts';
 import type { Db } from '../client.ts';
-import { execute, pgArray, queryRows, transaction } from '../sql.ts';
+import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
 
 /**
  * The reply mailbox's reader (mail/reader.ts) and what it stores. One process at a time reads
@@ -156,4 +156,14 @@ export async function markRepliesRead(db: Db, leadId: string): Promise<number | 
     z.object({ marked: z.number(), found: z.boolean() }),
   );
   return row?.found ? row.marked : undefined;
+}
+
+/** The reply mailbox's last look (Settings → Email). */
+export async function readerStatus(db: Db, mailbox: string): Promise<{ checked_at: string | null; error: string | null }> {
+  const [row] = await queryRows(
+    db,
+    sql`select ${isoTimestamp(sql`checked_at`)} as checked_at, last_error as error from mail_readers where mailbox = ${mailbox}`,
+    z.object({ checked_at: z.string().nullable(), error: z.string().nullable() }),
+  );
+  return row ?? { checked_at: null, error: null };
 }
