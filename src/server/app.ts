@@ -32,6 +32,7 @@ import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { emailTemplateRoutes } from './routes/email-templates.ts';
 import { replyRoutes } from './routes/replies.ts';
+import { inboxRoutes } from './routes/inbox.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
 import { leadTimelineRoutes } from './routes/lead-timeline.ts';
 import { adminRoutes } from './routes/admins.ts';
@@ -154,6 +155,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
   app.route('/', replyRoutes);
+  app.route('/', inboxRoutes);
   app.route('/', adminRoutes);
   app.route('/', availabilityRoutes);
   app.route('/', calendarRoutes);

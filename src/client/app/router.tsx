@@ -40,6 +40,7 @@ const AuditLogPage = lazy(() => import('#client/features/settings/audit-log-page
 const EmailTemplatesPage = lazy(() =>
   import('#client/features/settings/email-templates-page.tsx').then((m) => ({ default: m.EmailTemplatesPage })),
 );
+const InboxPage = lazy(() => import('#client/features/leads/inbox-page.tsx').then((m) => ({ default: m.InboxPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() =>
   import('#client/features/settings/email-settings-page.tsx').then((m) => ({ default: m.EmailSettingsPage })),
@@ -69,6 +70,7 @@ export function AppRoutes() {
           <Route index element={<OverviewPage />} />
           <Route path="leads" element={<LeadsPage />} />
           <Route path="leads/import" element={<LeadImportPage />} />
+          <Route path="inbox" element={<InboxPage />} />
           {/* A lead's own page (emails, notifications and every lead name link here). */}
           <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
           <Route path="appointments" element={<AppointmentsPage />} />

@@ -48,6 +48,8 @@ export const queryKeys = {
   team: ['team'],
   /** Settings → Email templates, and the Template picker of a lead's Send email dialog. */
   emailTemplates: ['email-templates'],
+  /** The Inbox: mail that joined no lead (under `leads`: the live stream's lead changes refresh it). */
+  inbox: (view: string) => ['leads', 'inbox', view],
   /** The newest leads, for previewing a template with real details. */
   previewLeads: ['preview-leads'],
   audit: (filters: string) => ['audit', filters],

@@ -109,6 +109,7 @@ async function snapshot(): Promise<Record<string, string>> {
     'sign_in_ips',
     'emails',
     'email_templates',
+    'inbound_emails',
     'booking_settings',
     'booking_tokens',
   ];

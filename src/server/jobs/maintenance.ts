@@ -5,6 +5,7 @@ import { describeError } from '../db/database-faults.ts';
 import { deleteExpiredAnalyticsEvents } from '../db/queries/analytics-events.ts';
 import { deleteExpiredAuditEntries } from '../db/queries/audit-log.ts';
 import { deleteExpiredBookingTokens } from '../db/queries/bookings.ts';
+import { deleteDismissedInbox } from '../db/queries/inbound-emails.ts';
 import { deleteOldBookingHolds } from '../db/queries/booking-holds.ts';
 import { deleteExpiredFormTokenUses } from '../db/queries/form-token-uses.ts';
 import { forgetOldBookingNetworks } from '../db/queries/website-bookings.ts';
@@ -115,6 +116,7 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
     { name: 'usual sign-in IP cleanup', everyMs: 60 * 60_000, run: () => deleteStaleSignInIps(database.db) },
     { name: 'session cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredSessions(database.db) },
     { name: 'booking link cleanup', everyMs: 60 * 60_000, run: () => deleteExpiredBookingTokens(database.db) },
+    { name: 'dismissed Inbox mail cleanup', everyMs: 60 * 60_000, run: () => deleteDismissedInbox(database.db) },
     // The visitor mail budget's records past 30 days (the longest of its rules).
     { name: 'visitor mail budget cleanup', everyMs: 60 * 60_000, run: () => deleteOldPublicMailSpends(database.db) },
 

@@ -12,6 +12,7 @@ import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { emailTemplateRequestSchema } from '#shared/schemas/email-template';
 import { createSession } from '../db/queries/sessions.ts';
+import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
@@ -58,6 +59,12 @@ beforeAll(async () => {
   await t.json('PUT', '/api/booking-settings', OPEN_EVERY_DAY, { cookie });
   await t.json('PUT', '/api/account/availability', WORKS_EVERY_DAY, { cookie });
   bookingToken = ((await (await t.json('POST', '/api/public/leads', validLead())).json()) as { booking_token: string }).booking_token;
+  // Mail in the Inbox, with a file: the Inbox's and the replies' operations reach real rows.
+  await execute(
+    database.db,
+    sql`with m as (insert into inbound_emails (mailbox, uidvalidity, uid, from_address, subject, body) values ('fuzz', 1, 1, 'fuzz@example.org', 'Hi', 'Text') returning id)
+        insert into inbound_attachments (email_id, filename, content_type, size, content) select id, 'a.pdf', 'application/pdf', 1, '\\x01' from m`,
+  );
   const doc = (await (await t.app.request('/api/openapi.json')).json()) as Doc;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -87,11 +94,12 @@ const TABLES: Record<string, string> = {
   email: 'emails',
   'email-templates': 'email_templates',
   replies: 'inbound_emails',
+  inbox: 'inbound_emails',
   team: 'users',
   account: 'sessions',
 };
 /** The column that orders a resource's rows by age, where it is not created_at. */
-const NEWEST_BY: Record<string, string> = { replies: 'received_at' };
+const NEWEST_BY: Record<string, string> = { replies: 'received_at', inbox: 'received_at' };
 /** A well-formed one-time link token (set-up, invitation) that matches nothing. */
 const LINK_TOKEN = 'A'.repeat(43);
 const firstInviteId = async () =>
@@ -236,6 +244,10 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { name: `Fuzz ${templateIndex++}`, subject: 'For {{first_name}}', body: 'Hello {{full_name}}: {{booking_link}}' };
     case 'POST /api/email-templates/preview':
       return { lead_id: await firstId('leads'), subject: 'For {{first_name}}', body: 'At {{property_address}}' };
+    case 'POST /api/inbox/{id}/attach':
+      return { lead_id: await firstId('leads') };
+    case 'POST /api/inbox/{id}/lead':
+      return validLead({ submission_id: undefined, fill_ms: undefined });
     case 'POST /api/leads/{id}/emails':
       return { subject: 'Hi {{first_name}}', body: 'Pick a time: {{booking_link}}' };
     default:

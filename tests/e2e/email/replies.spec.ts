@@ -113,5 +113,62 @@ test('a reply to a message written on the lead’s page shows on that page withi
 
   // The owner was told (the bell).
   await page.getByRole('button', { name: /^Notifications/ }).click();
-  await expect(page.getByText('Rhea Replier replied')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Notifications' }).getByRole('link', { name: /Rhea Replier replied/ })).toBeVisible();
+});
+
+test('mail that matches no lead waits in the Inbox: made into a lead, added to a lead’s page, or dismissed', async ({ page }) => {
+  await signIn(page);
+  const stranger = (n: number, subject: string) =>
+    dovecot.deliver(
+      'replies',
+      [
+        `From: Sol Stranger${n} <sol${n}@example.org>`,
+        'To: hello@keystone.test',
+        `Subject: ${subject}`,
+        `Message-ID: <inbox-${n}@example.org>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'We are buying a fourplex in Richmond and need a review.',
+        '',
+      ].join('\r\n'),
+    );
+  stranger(1, 'Fourplex review');
+  stranger(2, 'About my duplex');
+  stranger(3, 'Buy cheap watches');
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Inbox' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
+  const waiting = page.getByRole('list', { name: 'Waiting mail' });
+  await expect(waiting.getByRole('article')).toHaveCount(3, { timeout: 15_000 });
+
+  // A new inquiry becomes a lead: name and address filled from the mail; the message goes on its page.
+  const fourplex = waiting.getByRole('article', { name: 'Fourplex review' });
+  await fourplex.getByRole('button', { name: 'Create lead' }).click();
+  const add = page.getByRole('dialog', { name: 'Add Lead' });
+  await expect(add.getByLabel('Full Name')).toHaveValue('Sol Stranger1');
+  await expect(add.getByLabel('Email')).toHaveValue('sol1@example.org');
+  await add.getByLabel('Phone').fill('(804) 555-0101');
+  await add.getByLabel('Property Type').selectOption({ index: 1 });
+  await add.getByRole('button', { name: 'Add Lead' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Lead added successfully' })).toBeVisible();
+  await expect(waiting.getByRole('article')).toHaveCount(2);
+
+  // Another is added to that lead's page.
+  await waiting.getByRole('article', { name: 'About my duplex' }).getByRole('button', { name: 'Add to a lead' }).click();
+  const attach = page.getByRole('dialog', { name: 'Add to a lead' });
+  await attach.getByLabel('Find a lead').fill('sol1@example.org');
+  await attach.getByRole('button', { name: 'Add to Sol Stranger1' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Added to Sol Stranger1’s page' })).toBeVisible();
+
+  // Spam is dismissed, and can be brought back from Dismissed.
+  await waiting.getByRole('article', { name: 'Buy cheap watches' }).getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByText('Nothing waiting. Replies that match a lead go straight to its page.')).toBeVisible();
+  await page.getByRole('button', { name: 'Dismissed' }).click();
+  await expect(page.getByRole('list', { name: 'Dismissed mail' }).getByRole('article', { name: 'Buy cheap watches' })).toBeVisible();
+
+  // The lead's page has both messages.
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Leads' }).click();
+  await page.getByRole('link', { name: 'Sol Stranger1' }).first().click();
+  const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
+  await expect(timeline.getByRole('listitem').filter({ hasText: 'Sol Stranger1 wrote: Fourplex review' })).toBeVisible();
+  await expect(timeline.getByRole('listitem').filter({ hasText: 'Sol Stranger2 wrote: About my duplex' })).toBeVisible();
 });

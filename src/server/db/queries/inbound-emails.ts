@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { inboxMessageSchema, type InboxMessage } from '#shared/schemas/inbox';
 import type { InboundMessage } from '../../lib/inbound-message.ts';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
@@ -166,4 +167,90 @@ export async function readerStatus(db: Db, mailbox: string): Promise<{ checked_a
     z.object({ checked_at: z.string().nullable(), error: z.string().nullable() }),
   );
   return row ?? { checked_at: null, error: null };
+}
+
+const inboxColumns = sql`i.id, i.from_address as from, i.from_name, i.to_addresses as to, i.cc_addresses as cc, i.subject,
+  left(i.body, 20000) as body, length(i.body) > 20000 as truncated, ${isoTimestamp(sql`i.sent_at`)} as sent_at,
+  ${isoTimestamp(sql`i.received_at`)} as received_at, ${isoTimestamp(sql`i.dismissed_at`)} as dismissed_at,
+  (select coalesce(json_agg(json_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::json)
+     from inbound_attachments a where a.email_id = i.id) as attachments`;
+
+/** Mail that joined no lead, newest first: waiting (or dismissed, kept 30 days); and how many wait. */
+export async function listInbox(db: Db, view: 'open' | 'dismissed', limit: number): Promise<{ messages: InboxMessage[]; open: number }> {
+  const messages = await queryRows(
+    db,
+    sql`select ${inboxColumns} from inbound_emails i
+        where i.lead_id is null and i.dismissed_at is ${view === 'open' ? sql`null` : sql`not null`}
+        order by i.received_at desc, i.id desc limit ${limit}`,
+    inboxMessageSchema,
+  );
+  const [count] = await queryRows(
+    db,
+    sql`select count(*)::int as n from inbound_emails where lead_id is null and dismissed_at is null`,
+    z.object({ n: z.number() }),
+  );
+  return { messages, open: count?.n ?? 0 };
+}
+
+/** Why a message of the Inbox could not be moved: gone, or already on a lead's page. */
+export type InboxRefusal = 'not_found' | 'attached';
+
+/** Puts a message of the Inbox on a lead's page (staff chose the lead). */
+export async function attachInbound(db: Db, id: string, leadId: string): Promise<true | InboxRefusal | 'no_lead'> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    with lead as (select id from leads where id = ${leadId}),
+    moved as (
+      update inbound_emails set lead_id = (select id from lead), matched_by = 'staff', sender_verified = true, read_at = now(), dismissed_at = null
+      where id = ${id} and lead_id is null and exists (select 1 from lead)
+      returning id)
+    select exists (select 1 from moved) as moved, exists (select 1 from lead) as lead,
+      (select lead_id is not null from inbound_emails where id = ${id}) as attached`,
+    z.object({ moved: z.boolean(), lead: z.boolean(), attached: z.boolean().nullable() }),
+  );
+  if (row?.moved) return true;
+  if (row?.attached === null || row?.attached === undefined) return 'not_found';
+  if (row.attached) return 'attached';
+  return 'no_lead';
+}
+
+/** Dismisses a message of the Inbox (deleted after 30 days) or brings it back. */
+export async function dismissInbound(db: Db, id: string, dismissed: boolean): Promise<true | InboxRefusal> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    with changed as (
+      update inbound_emails set dismissed_at = ${dismissed ? sql`coalesce(dismissed_at, now())` : sql`null`}
+      where id = ${id} and lead_id is null returning id)
+    select exists (select 1 from changed) as changed, (select lead_id is not null from inbound_emails where id = ${id}) as attached`,
+    z.object({ changed: z.boolean(), attached: z.boolean().nullable() }),
+  );
+  if (row?.changed) return true;
+  return row?.attached ? 'attached' : 'not_found';
+}
+
+/** Locks a message of the Inbox for making a lead of it; false when it is gone or on a lead's page already. */
+export async function lockInboxMessage(tx: Db, id: string): Promise<boolean> {
+  const rows = await queryRows(
+    tx,
+    sql`select id from inbound_emails where id = ${id} and lead_id is null for update`,
+    z.object({ id: z.uuid() }),
+  );
+  return rows.length > 0;
+}
+
+/** Dismissed Inbox mail older than 30 days, with its attachments: deleted (the clean-up job). */
+export async function deleteDismissedInbox(db: Db): Promise<number> {
+  return execute(db, sql`delete from inbound_emails where lead_id is null and dismissed_at < now() - interval '30 days'`);
+}
+
+/** Whether a message read from the mailbox is on a lead's page (undefined: no such message). */
+export async function isOnALead(db: Db, id: string): Promise<boolean | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select lead_id is not null as attached from inbound_emails where id = ${id}`,
+    z.object({ attached: z.boolean() }),
+  );
+  return row?.attached;
 }

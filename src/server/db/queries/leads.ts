@@ -54,8 +54,11 @@ export async function createLead(
     mail,
     bookingTokenHash,
     onlyNewPerson = false,
+    source = null,
   }: {
     createdBy?: string | null;
+    /** Where it came from when no website visit says (an email read from the reply mailbox: 'Email'). */
+    source?: string | null;
     mail?: LeadMail;
     bookingTokenHash?: string;
     /** Stores nothing when a lead has this email or a lead event has this submission (the public form's path). */
@@ -78,7 +81,7 @@ export async function createLead(
                          property_address, target_closing_date, estimated_fee_cents)
       select ${lead.full_name}, ${lead.email}, ${lead.phone},
              ${pgArray(lead.property_types)}::text[], ${message}, ${lead.submission_id ?? null}::uuid,
-             ${lead.analytics_session_id ?? null}::text, s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views, s.first_hour,
+             ${lead.analytics_session_id ?? null}::text, coalesce(s.source, ${source}::text), s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views, s.first_hour,
              ${lead.property_address ?? null}::text, ${lead.target_closing_date ?? null}::date, ${lead.estimated_fee_cents ?? null}::bigint
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       ${

@@ -17,9 +17,6 @@ const sizeText = (bytes: number) =>
  * alone, which the receiving server did not see pass, says so.
  */
 export function ReplyDetails({ entry }: { entry: Reply }) {
-  const [whole, setWhole] = useState(false);
-  const long = entry.body.length > PREVIEW_CHARS;
-  const shown = long && !whole ? `${entry.body.slice(0, PREVIEW_CHARS).trimEnd()}…` : entry.body;
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-center gap-2">
@@ -38,8 +35,30 @@ export function ReplyDetails({ entry }: { entry: Reply }) {
         {entry.to ? ` · To ${entry.to}` : ''}
         {entry.cc ? ` · Cc ${entry.cc}` : ''}
       </p>
-      {entry.body.trim() ? (
-        <blockquote className="border-l-4 border-blue-200 pl-3 text-slate-800">
+      <ReplyText replyId={entry.email_in_id} body={entry.body} truncated={entry.truncated} attachments={entry.attachments} />
+    </div>
+  );
+}
+
+/** A message's text (its start, then "Show the whole message") and its files as downloads. */
+export function ReplyText({
+  replyId,
+  body,
+  truncated,
+  attachments,
+}: {
+  replyId: string;
+  body: string;
+  truncated: boolean;
+  attachments: Reply['attachments'];
+}) {
+  const [whole, setWhole] = useState(false);
+  const long = body.length > PREVIEW_CHARS;
+  const shown = long && !whole ? `${body.slice(0, PREVIEW_CHARS).trimEnd()}…` : body;
+  return (
+    <>
+      {body.trim() ? (
+        <blockquote className="border-l-4 border-blue-200 pl-3 text-sm text-slate-800">
           <LinkedText text={shown} />
         </blockquote>
       ) : (
@@ -54,15 +73,15 @@ export function ReplyDetails({ entry }: { entry: Reply }) {
           {whole ? 'Show less' : 'Show the whole message'}
         </button>
       ) : null}
-      {entry.truncated && whole ? (
+      {truncated && whole ? (
         <p className="text-xs text-slate-500">The first 20,000 characters; the whole message is in the mailbox.</p>
       ) : null}
-      {entry.attachments.length > 0 ? (
+      {attachments.length > 0 ? (
         <ul aria-label="Attachments" className="flex flex-wrap gap-2">
-          {entry.attachments.map((file) => (
+          {attachments.map((file) => (
             <li key={file.id}>
               <a
-                href={attachmentUrl(entry.email_in_id, file.id)}
+                href={attachmentUrl(replyId, file.id)}
                 download={file.filename}
                 className="inline-flex rounded-md border border-slate-300 px-2 py-1 text-xs break-all text-slate-700 hover:bg-slate-50"
               >
@@ -72,6 +91,6 @@ export function ReplyDetails({ entry }: { entry: Reply }) {
           ))}
         </ul>
       ) : null}
-    </div>
+    </>
   );
 }
