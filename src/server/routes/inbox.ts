@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { attachInboundRequestSchema, inboxIdParamSchema, inboxQuerySchema, inboxResponseSchema } from '#shared/schemas/inbox';
+import {
+  attachInboundRequestSchema,
+  inboundAttachedSchema,
+  inboxIdParamSchema,
+  inboxQuerySchema,
+  inboxResponseSchema,
+} from '#shared/schemas/inbox';
 import { createLeadRequestSchema, leadSchema } from '#shared/schemas/lead';
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
@@ -30,7 +36,7 @@ const attachRoute = createAdminRoute({
   summary: 'Put a message of the Inbox on a lead’s page',
   request: { params: inboxIdParamSchema, body: { required: true, ...jsonContent(attachInboundRequestSchema, 'The lead') } },
   responses: {
-    200: jsonContent(z.object({ id: z.uuid(), lead_id: z.uuid() }), 'On the lead’s page'),
+    200: jsonContent(inboundAttachedSchema, 'On the lead’s page'),
     ...errorResponses({ 400: 'Invalid input, or no such lead', 404: 'No such message', 409: 'On a lead’s page already' }),
   },
 });

@@ -39,3 +39,5 @@ export type InboxResponse = z.infer<typeof inboxResponseSchema>;
 export const inboxIdParamSchema = z.object({ id: z.uuid('Invalid message id') });
 
 export const attachInboundRequestSchema = z.object({ lead_id: z.uuid('Choose a lead') }).meta({ id: 'AttachInboundRequest' });
+
+export const inboundAttachedSchema = z.object({ id: z.uuid(), lead_id: z.uuid() }).meta({ id: 'InboundAttached' });
