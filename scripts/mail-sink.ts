@@ -25,6 +25,7 @@ const asJson = (m: ReceivedMail, index: number) => ({
   subject: m.parsed.subject,
   from: m.parsed.from?.text,
   replyTo: m.parsed.replyTo?.text ?? null,
+  inReplyTo: m.parsed.inReplyTo ?? null,
   to: [m.parsed.to ?? []]
     .flat()
     .map((a) => a.text)

@@ -28,6 +28,7 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
     suspected_abuse_at: null,
     do_not_email: false,
     updated_at: '2025-01-05T14:30:00.000Z',
+    unread_replies: 0,
     ...overrides,
   };
 }

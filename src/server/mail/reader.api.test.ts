@@ -127,6 +127,21 @@ describe.runIf(runIt)('reading replies', () => {
       sql`select user_id, type, message, lead_id from notifications`,
     );
     expect(notes).toEqual([{ user_id: ownerId, type: 'reply', message: 'Jane Doe replied', lead_id: leadId }]);
+
+    // Unread on the lists and the Overview until the lead's page is opened (and marks them read).
+    const lead = async () =>
+      (await (await t.json('GET', `/api/leads/${leadId}`, undefined, { cookie })).json()) as { unread_replies: number };
+    const overview = async () =>
+      (
+        (await (await t.json('GET', '/api/overview', undefined, { cookie })).json()) as {
+          replies_to_read: { lead_id: string; unread: number; subject: string }[];
+        }
+      ).replies_to_read;
+    expect((await lead()).unread_replies).toBe(1);
+    expect(await overview()).toEqual([expect.objectContaining({ lead_id: leadId, unread: 1, subject: 'Re: Your report' })]);
+    expect(await (await t.json('POST', `/api/leads/${leadId}/replies/read`, undefined, { cookie })).json()).toEqual({ marked: 1 });
+    expect((await lead()).unread_replies).toBe(0);
+    expect(await overview()).toEqual([]);
   });
 
   it('joins by the lead’s reply address, then by the sender’s address: unverified unless the receiving server saw the domain pass', async () => {

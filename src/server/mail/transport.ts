@@ -42,6 +42,7 @@ export function smtpTransport(smtp: SmtpSettings): MailTransport {
         subject: m.subject,
         text: m.text,
         html: m.html,
+        ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: m.inReplyTo } : {}),
         ...(m.icalEvent ? { icalEvent: { method: m.icalEvent.method, content: m.icalEvent.content, filename: 'invite.ics' } } : {}),
       });
     },

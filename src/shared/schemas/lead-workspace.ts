@@ -49,6 +49,8 @@ export const leadEmailRequestSchema = z
     body: messageBodySchema,
     /** The email template it was written from, if any (kept with the message). */
     template_id: z.uuid('Invalid template id').optional(),
+    /** The lead's message (a timeline entry `email_in`) this answers: it goes in the same thread. */
+    in_reply_to: z.uuid('Invalid message id').optional(),
   })
   .meta({ id: 'LeadEmailRequest' });
 export type LeadEmailRequest = z.infer<typeof leadEmailRequestSchema>;

@@ -171,6 +171,8 @@ export const leadSchema = z
     /** Staff marked them Do not email: the lead page cannot send them a message. */
     do_not_email: z.boolean(),
     updated_at: z.string(),
+    /** Replies read from the reply mailbox that nobody has read yet (the lead's page shows them). */
+    unread_replies: z.number().int(),
   })
   .meta({ id: 'Lead' });
 export type Lead = z.infer<typeof leadSchema>;

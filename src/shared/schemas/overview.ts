@@ -16,6 +16,12 @@ export const dueFollowUpSchema = z
   .meta({ id: 'DueFollowUp' });
 export type DueFollowUp = z.infer<typeof dueFollowUpSchema>;
 
+/** A lead with replies nobody has read yet. */
+export const replyToReadSchema = z
+  .object({ lead_id: z.uuid(), full_name: z.string(), unread: z.number().int(), subject: z.string(), received_at: z.string() })
+  .meta({ id: 'ReplyToRead' });
+export type ReplyToRead = z.infer<typeof replyToReadSchema>;
+
 /** Everything the Overview shows, computed by the server in SQL. */
 export const overviewSchema = z
   .object({
@@ -29,6 +35,8 @@ export const overviewSchema = z
     median_seconds_to_contacted: z.number().nullable(),
     /** Next steps due today or overdue (business time zone), oldest date first, 20 at most. */
     follow_ups: z.array(dueFollowUpSchema),
+    /** Leads with unread replies, the newest reply first, 10 at most. */
+    replies_to_read: z.array(replyToReadSchema),
   })
   .meta({ id: 'Overview' });
 export type Overview = z.infer<typeof overviewSchema>;

@@ -111,6 +111,24 @@ test('a reply to a message written on the lead’s page shows on that page withi
   await reply.getByRole('link', { name: /survey\.pdf/ }).click();
   expect((await download).suggestedFilename()).toBe('survey.pdf');
 
+  // Reply answers in the same thread: to its sender, "Re:" its subject, In-Reply-To its Message-ID.
+  await reply.getByRole('button', { name: 'Reply to Re: Your inspection' }).click();
+  const answer = page.getByRole('dialog', { name: 'Reply to Rhea Replier' });
+  await expect(answer.getByLabel('To')).toHaveValue('rhea@example.com');
+  await expect(answer.getByLabel('Subject')).toHaveValue('Re: Your inspection');
+  await answer.getByLabel('Message').fill('Thursday at 10 then.');
+  await answer.getByRole('button', { name: 'Send' }).click();
+  await expect(answer).toBeHidden();
+  await expect
+    .poll(
+      async () => {
+        const all = (await (await page.request.get(`${sink}/messages`)).json()) as { subject: string; inReplyTo: string | null }[];
+        return all.find((m) => m.subject === 'Re: Your inspection')?.inReplyTo;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe('<rhea-reply-1@example.com>');
+
   // The owner was told (the bell).
   await page.getByRole('button', { name: /^Notifications/ }).click();
   await expect(page.getByRole('dialog', { name: 'Notifications' }).getByRole('link', { name: /Rhea Replier replied/ })).toBeVisible();

@@ -22,6 +22,7 @@ const overview: Overview = {
   upcoming_appointments: 3,
   median_seconds_to_contacted: 2 * 3600 + 15 * 60 + 20,
   follow_ups: [],
+  replies_to_read: [],
   recent_leads: [
     makeLead({ full_name: 'Ada Lovelace', email: 'ada@example.com', status: 'Converted', property_types: ['single-family'] }),
     makeLead({ full_name: 'Bad Date', created_at: 'garbage' }),

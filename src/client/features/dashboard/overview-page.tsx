@@ -5,6 +5,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDuration } from '#client/lib/format.ts';
 import { useOverview } from './api/get-overview.ts';
 import { FollowUpsDue } from './components/follow-ups-due.tsx';
+import { RepliesToRead } from './components/replies-to-read.tsx';
 import { RecentLeads } from './components/recent-leads.tsx';
 import { StatCards } from './components/stat-cards.tsx';
 import { UpcomingAppointments } from './components/upcoming-appointments.tsx';
@@ -41,7 +42,10 @@ export function OverviewPage() {
               {formatDuration(overview.data?.median_seconds_to_contacted)}
             </span>
           </p>
-          <FollowUpsDue followUps={followUps} />
+          <div className="grid gap-6 lg:grid-cols-2">
+            <FollowUpsDue followUps={followUps} />
+            <RepliesToRead replies={overview.data?.replies_to_read ?? []} />
+          </div>
           <div className="grid gap-6 lg:grid-cols-2">
             <RecentLeads leads={overview.data?.recent_leads ?? []} />
             <UpcomingAppointments appointments={overview.data?.upcoming ?? []} />

@@ -16,7 +16,7 @@ import { LeadPrivacyActions } from './components/lead-privacy-actions.tsx';
 import { MergeLeadsButton } from './components/merge-leads-button.tsx';
 import { LeadDetailsCard } from './components/lead-details-card.tsx';
 import { LeadHeader } from './components/lead-header.tsx';
-import { SendEmailDialog } from './components/send-email-dialog.tsx';
+import { SendEmailDialog, type ReplyTo } from './components/send-email-dialog.tsx';
 import { LeadTimeline } from './components/lead-timeline.tsx';
 import { NextStepCard } from './components/next-step-card.tsx';
 import { NoteComposer } from './components/note-composer.tsx';
@@ -94,7 +94,8 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
   const client = useQueryClient();
   const [scheduling, setScheduling] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [emailing, setEmailing] = useState(false);
+  // Open: a new message, or a Reply to one of theirs on the timeline.
+  const [emailing, setEmailing] = useState<{ reply?: ReplyTo } | undefined>();
   const [deleting, setDeleting] = useState(false);
   // Leaves the page at once, so it never shows "Lead not found." for the lead just deleted.
   const leave = () => {
@@ -110,7 +111,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
         me={me}
         admins={admins}
         onSchedule={() => setScheduling(true)}
-        onEmail={() => setEmailing(true)}
+        onEmail={() => setEmailing({})}
         onEdit={() => setEditing(true)}
         onDelete={() => setDeleting(true)}
         moreActions={
@@ -130,11 +131,16 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
         </div>
         <div className="min-w-0 space-y-5">
           <NoteComposer leadId={lead.id} />
-          <LeadTimeline leadId={lead.id} myId={me?.id} />
+          <LeadTimeline leadId={lead.id} myId={me?.id} onReply={lead.do_not_email ? undefined : (reply) => setEmailing({ reply })} />
         </div>
       </div>
       {ScheduleDialog ? <ScheduleDialog open={scheduling} onOpenChange={setScheduling} lead={lead} /> : null}
-      <SendEmailDialog open={emailing} onOpenChange={setEmailing} lead={lead} />
+      <SendEmailDialog
+        open={emailing !== undefined}
+        onOpenChange={(open) => !open && setEmailing(undefined)}
+        lead={lead}
+        reply={emailing?.reply}
+      />
       <EditLeadDialog leadId={editing ? lead.id : null} onClose={() => setEditing(false)} />
       <DeleteLeadDialog lead={deleting ? lead : null} onClose={() => setDeleting(false)} onDeleted={leave} />
     </article>

@@ -85,6 +85,7 @@ export async function queueLeadMessage(
         jsonb_strip_nulls(jsonb_build_object('subject', ${subject}::text, 'body', ${body}::text, 'writer', ${writer.name}::text,
           'signature', (select u.email_signature from users u where u.id = ${writer.id}::uuid),
           'template_id', (select t.id from email_templates t where t.id = ${message.template_id ?? null}::uuid),
+          'in_reply_to', (select i.message_id from inbound_emails i where i.id = ${message.in_reply_to ?? null}::uuid and i.lead_id = l.id),
           'link', ${link?.path ?? null}::text))
         || jsonb_build_object('reply_to', case when ${local}::text is null then null else ${local}::text || '+' || l.reply_token || ${domain}::text end),
         l.id, ${writer.id}::uuid

@@ -26,7 +26,9 @@ export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as creat
   -- bigint arrives from node-postgres as a string; at most 1e11 cents, exact as a double.
   l.estimated_fee_cents::float8 as estimated_fee_cents,
   to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form, l.do_not_email,
-  ${isoTimestamp(sql`l.suspected_abuse_at`)} as suspected_abuse_at, ${isoTimestamp(sql`l.updated_at`)} as updated_at`;
+  ${isoTimestamp(sql`l.suspected_abuse_at`)} as suspected_abuse_at, ${isoTimestamp(sql`l.updated_at`)} as updated_at,
+  -- Replies nobody has read yet (inbound_emails_unread_idx: a probe per lead).
+  (select count(*)::int from inbound_emails i where i.lead_id = l.id and i.read_at is null) as unread_replies`;
 
 const idRow = z.object({ id: z.uuid() });
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { dueFollowUpSchema, type DueFollowUp, type Overview } from '#shared/schemas/overview';
+import { dueFollowUpSchema, replyToReadSchema, type DueFollowUp, type Overview, type ReplyToRead } from '#shared/schemas/overview';
 import type { Db } from '../client.ts';
-import { queryRows } from '../sql.ts';
+import { isoTimestamp, queryRows } from '../sql.ts';
 import { listUpcomingAppointments, upcomingWithin } from './appointments.ts';
 import { listNewestLeads } from './lead-list.ts';
 
@@ -11,6 +11,8 @@ const UPCOMING_DAYS = 7;
 const LIST_SIZE = 5;
 // Next steps due: the oldest 20.
 const FOLLOW_UPS = 20;
+// Leads with replies to read: the newest 10.
+const REPLIES = 10;
 
 /** Leads whose follow-up date is today or past in the business time zone, oldest first (leads_follow_up_on_idx). */
 function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
@@ -29,6 +31,23 @@ function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
   );
 }
 
+/** Leads with replies nobody has read, the newest reply first (inbound_emails_unread_idx). */
+function listRepliesToRead(db: Db): Promise<ReplyToRead[]> {
+  return queryRows(
+    db,
+    sql`
+    select l.id as lead_id, l.full_name, r.unread, r.subject, ${isoTimestamp(sql`r.received_at`)} as received_at
+    from (
+      select distinct on (i.lead_id) i.lead_id, i.subject, i.received_at, count(*) over (partition by i.lead_id)::int as unread
+      from inbound_emails i where i.lead_id is not null and i.read_at is null
+      order by i.lead_id, i.received_at desc
+    ) r join leads l on l.id = r.lead_id
+    order by r.received_at desc, l.id
+    limit ${REPLIES}`,
+    replyToReadSchema,
+  );
+}
+
 const countsSchema = z.object({
   total_leads: z.number().int(),
   total_appointments: z.number().int(),
@@ -39,7 +58,7 @@ const countsSchema = z.object({
 
 /** The Overview: counts, the newest leads, the next appointments, speed to lead and the next steps due. */
 export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
-  const [counts, recent, upcoming, followUps] = await Promise.all([
+  const [counts, recent, upcoming, followUps, replies] = await Promise.all([
     queryRows(
       db,
       sql`
@@ -61,6 +80,7 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
     listNewestLeads(db, LIST_SIZE),
     listUpcomingAppointments(db, timeZone, UPCOMING_DAYS, LIST_SIZE),
     listDueFollowUps(db, timeZone),
+    listRepliesToRead(db),
   ]);
-  return { ...counts[0]!, recent_leads: recent, upcoming, follow_ups: followUps };
+  return { ...counts[0]!, recent_leads: recent, upcoming, follow_ups: followUps, replies_to_read: replies };
 }

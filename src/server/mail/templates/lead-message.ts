@@ -18,6 +18,8 @@ const dataSchema = z.object({
   signature: z.string().optional(),
   /** The path of the booking link made for {{booking_link}}: kept only until the message is sent (or fails). */
   link: z.string().optional(),
+  /** The Message-ID of the lead's message this answers (Reply on the timeline). */
+  in_reply_to: z.string().optional(),
 });
 
 function parse(data: unknown) {
@@ -59,6 +61,7 @@ function leadMessage(data: unknown, ctx: MailContext): ComposedEmail {
     html: `<!doctype html><html><body style="font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:15px;line-height:1.5;color:#0f172a;max-width:600px"><div style="white-space:pre-wrap">${linkedHtml(text)}</div></body></html>`,
     fromName: writerName(writer, ctx),
     ...(reply_to ? { replyTo: { name: writerName(writer, ctx), address: reply_to } } : {}),
+    ...(parsed.in_reply_to ? { inReplyTo: parsed.in_reply_to } : {}),
   };
 }
 

@@ -29,6 +29,8 @@ export type ComposedEmail = {
   fromName?: string;
   /** Where replies go instead of MAIL_REPLY_TO (the lead's own reply address). */
   replyTo?: Mailbox;
+  /** The Message-ID it answers (a reply to a lead's message), sent as In-Reply-To and References: it stays in their thread. */
+  inReplyTo?: string;
 };
 
 /** One kind of email: its whole message, and its subject alone (the Email settings page and a lead's timeline show subjects without composing). */

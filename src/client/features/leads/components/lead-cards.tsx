@@ -1,3 +1,4 @@
+import { UnreadRepliesBadge } from './unread-replies-badge.tsx';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { LeadSort } from '#shared/schemas/lead';
@@ -76,6 +77,11 @@ export function LeadCards({ leads, busy, selection, onEdit, onDelete, sort, dir,
                     </Link>
                     <StatusBadge status={lead.status} />
                   </div>
+                  {lead.unread_replies > 0 ? (
+                    <p className="mt-1">
+                      <UnreadRepliesBadge count={lead.unread_replies} />
+                    </p>
+                  ) : null}
                   {lead.suspected_abuse_at ? (
                     <p className="mt-1">
                       <SuspectedAbuseBadge at={lead.suspected_abuse_at} />

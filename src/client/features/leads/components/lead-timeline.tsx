@@ -6,6 +6,7 @@ import { EntryMeta } from './entry-meta.tsx';
 import { LinkedText } from './linked-text.tsx';
 import { NoteEntry } from './note-entry.tsx';
 import { ReplyDetails } from './reply-entry.tsx';
+import type { ReplyTo } from './send-email-dialog.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
@@ -21,7 +22,16 @@ const EMAIL_STATUS_CLASS = {
 } as const;
 
 /** Everything that happened to the lead, newest first; older entries a page at a time. */
-export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | undefined }) {
+export function LeadTimeline({
+  leadId,
+  myId,
+  onReply,
+}: {
+  leadId: string;
+  myId: string | undefined;
+  /** Answer one of their messages (undefined: they are marked Do not email). */
+  onReply?: ((reply: ReplyTo) => void) | undefined;
+}) {
   const timeline = useTimeline(leadId);
   const entries = timeline.data?.pages.flatMap((page) => page.entries) ?? [];
   useMarkShownRepliesRead(leadId, entries);
@@ -47,7 +57,7 @@ export function LeadTimeline({ leadId, myId }: { leadId: string; myId: string | 
               {entry.kind === 'note' ? (
                 <NoteEntry note={entry.note} mine={myId !== undefined && entry.note.author_id === myId} />
               ) : (
-                <Entry entry={entry} leadId={leadId} />
+                <Entry entry={entry} leadId={leadId} onReply={onReply} />
               )}
             </li>
           ))}
@@ -77,7 +87,15 @@ function useMarkShownRepliesRead(leadId: string, entries: TimelineEntry[]) {
   }, [leadId, unread, mutate]);
 }
 
-function Entry({ entry, leadId }: { entry: Exclude<TimelineEntry, { kind: 'note' }>; leadId: string }) {
+function Entry({
+  entry,
+  leadId,
+  onReply,
+}: {
+  entry: Exclude<TimelineEntry, { kind: 'note' }>;
+  leadId: string;
+  onReply: ((reply: ReplyTo) => void) | undefined;
+}) {
   return (
     <div className="min-w-0 space-y-1 text-sm">
       <p className="font-medium break-words text-slate-900">
@@ -91,6 +109,16 @@ function Entry({ entry, leadId }: { entry: Exclude<TimelineEntry, { kind: 'note'
       <EntryMeta who={entryActor(entry)} at={entry.at} />
       <EntryDetails entry={entry} />
       {entry.kind === 'email_out' ? <EmailProblem entry={entry} leadId={leadId} /> : null}
+      {entry.kind === 'email_in' && onReply ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => onReply({ id: entry.email_in_id, from: entry.from, subject: entry.subject })}
+          aria-label={`Reply to ${entry.subject || 'this message'}`}
+        >
+          Reply
+        </Button>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { ChevronDown, ChevronUp, ChevronsUpDown, Pencil, Trash2 } from '#client/components/icons.tsx';
+import { UnreadRepliesBadge } from './unread-replies-badge.tsx';
 import type { Lead, LeadSort } from '#shared/schemas/lead';
 import { StatusBadge } from '#client/components/ui/status-badge.tsx';
 import { SuspectedAbuseBadge } from './suspected-abuse-badge.tsx';
@@ -152,6 +153,7 @@ function LeadRow({ lead, selection, onEdit, onDelete }: { lead: Lead } & Pick<Le
           className="text-blue-800 hover:underline"
         />
         {lead.source && <TruncatedText text={`Source: ${lead.source}`} className="text-xs font-normal text-slate-600" />}
+        <UnreadRepliesBadge count={lead.unread_replies} />
       </th>
       <td className={cell}>
         <TruncatedText text={lead.email} className="text-slate-900" />

@@ -13,7 +13,12 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { useFillTemplate, useTemplateChoices } from '../api/email-templates.ts';
 import { useSendLeadEmail } from '../api/send-email.ts';
 
-type Props = { open: boolean; onOpenChange: (open: boolean) => void; lead: LeadDetail };
+/** A message of theirs this answers: written to its sender, "Re: " its subject, in its thread. */
+export type ReplyTo = { id: string; from: string; subject: string };
+
+type Props = { open: boolean; onOpenChange: (open: boolean) => void; lead: LeadDetail; reply?: ReplyTo | undefined };
+
+const reSubject = (subject: string) => (/^re:/i.test(subject.trim()) ? subject.trim() : `Re: ${subject.trim()}`.trim()).slice(0, 200);
 type Values = { to: string; subject: string; body: string };
 type Errors = Partial<Record<keyof Values, string>>;
 
@@ -30,19 +35,19 @@ export function checkEmail(values: Values): Errors {
  * Write to the lead from their page: it goes out from the firm's address under your name, and
  * their reply comes back to the firm's reply address. To is the lead's address unless changed.
  */
-export function SendEmailDialog({ open, onOpenChange, lead }: Props) {
+export function SendEmailDialog({ open, onOpenChange, lead, reply }: Props) {
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={`Email ${lead.full_name}`}>
-      {open ? <EmailForm lead={lead} onDone={() => onOpenChange(false)} /> : null}
+    <Modal open={open} onOpenChange={onOpenChange} title={reply ? `Reply to ${lead.full_name}` : `Email ${lead.full_name}`}>
+      {open ? <EmailForm lead={lead} reply={reply} onDone={() => onOpenChange(false)} /> : null}
     </Modal>
   );
 }
 
-function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
+function EmailForm({ lead, reply, onDone }: { lead: LeadDetail; reply: ReplyTo | undefined; onDone: () => void }) {
   const send = useSendLeadEmail();
   const templates = useTemplateChoices();
   const fill = useFillTemplate();
-  const [values, setValues] = useState<Values>({ to: lead.email, subject: '', body: '' });
+  const [values, setValues] = useState<Values>({ to: reply?.from ?? lead.email, subject: reply ? reSubject(reply.subject) : '', body: '' });
   const [templateId, setTemplateId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
 
@@ -81,6 +86,7 @@ function EmailForm({ lead, onDone }: { lead: LeadDetail; onDone: () => void }) {
           body: values.body,
           ...(to.toLowerCase() === lead.email ? {} : { to }),
           ...(templateId ? { template_id: templateId } : {}),
+          ...(reply ? { in_reply_to: reply.id } : {}),
         },
       });
       // Email off: kept on the timeline as not sent, and the reason said now.
