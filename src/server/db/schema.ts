@@ -967,6 +967,9 @@ export const inboundEmails = pgTable(
     sender_verified: boolean('sender_verified').notNull().default(true),
     // The message of ours it answers, when it names one.
     answers_email_id: uuid('answers_email_id').references(() => emails.id, { onDelete: 'set null' }),
+    // From a person whose data was erased (their address's keyed hash is in erased_senders): never
+    // matched to a lead by its sender, and the Inbox says so.
+    erased_sender: boolean('erased_sender').notNull().default(false),
     read_at: timestamp('read_at', { withTimezone: true }),
     dismissed_at: timestamp('dismissed_at', { withTimezone: true }),
   },
@@ -980,6 +983,16 @@ export const inboundEmails = pgTable(
     check('inbound_emails_matched_by_check', sql`${t.matched_by} in ('thread', 'token', 'sender', 'staff')`),
   ],
 );
+
+/**
+ * The addresses of people whose data was erased, as HMAC-SHA256 under the app secret
+ * 'erased_senders' (never the address itself): their later mail is not matched back to anyone
+ * by its sender, and waits in the Inbox marked as theirs.
+ */
+export const erasedSenders = pgTable('erased_senders', {
+  address_hash: text('address_hash').primaryKey(),
+  erased_at: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** A file that came with inbound mail (at most 10 MB each): downloaded by staff, never shown inline. */
 export const inboundAttachments = pgTable(

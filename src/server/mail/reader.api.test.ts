@@ -71,7 +71,7 @@ describe.runIf(runIt)('reading replies', () => {
   beforeEach(async () => {
     await execute(
       database.db,
-      sql`truncate users, sessions, leads, notifications, emails, rate_limits, public_mail_spends, inbound_emails, mail_readers cascade`,
+      sql`truncate users, sessions, leads, notifications, emails, rate_limits, public_mail_spends, inbound_emails, mail_readers, erased_senders cascade`,
     );
     smtp.sink.messages.length = 0;
     // A fresh mailbox per test: Dovecot keeps what was delivered, so each test reads another user.
@@ -183,6 +183,59 @@ describe.runIf(runIt)('reading replies', () => {
       { subject: 'Forged sender', lead: true, matched_by: 'sender', sender_verified: false },
       { subject: 'A new inquiry', lead: false, matched_by: null, sender_verified: true },
     ]);
+  });
+
+  it('exports the conversation with its files; erasing removes it and keeps only a keyed hash, so later mail is not matched back', async () => {
+    dovecot.deliver(
+      'replies',
+      [
+        'From: Jane Doe <jane@example.com>',
+        'To: hello@keystone.test',
+        'Subject: Plans attached',
+        'Content-Type: multipart/mixed; boundary="p"',
+        '',
+        '--p',
+        'Content-Type: text/plain',
+        '',
+        'Here they are.',
+        '--p',
+        'Content-Type: application/pdf; name="plan.pdf"',
+        'Content-Disposition: attachment; filename="plan.pdf"',
+        'Content-Transfer-Encoding: base64',
+        '',
+        Buffer.from('%PDF plan').toString('base64'),
+        '--p--',
+        '',
+      ].join('\r\n'),
+    );
+    await t.reader!.flush();
+    const exported = (await (await t.json('GET', `/api/leads/${leadId}/export`, undefined, { cookie })).json()) as {
+      replies: { subject: string; body: string; attachments: { filename: string; content_base64: string }[] }[];
+    };
+    expect(exported.replies).toEqual([
+      expect.objectContaining({
+        subject: 'Plans attached',
+        body: 'Here they are.',
+        attachments: [expect.objectContaining({ filename: 'plan.pdf', content_base64: Buffer.from('%PDF plan').toString('base64') })],
+      }),
+    ]);
+
+    expect((await t.json('POST', `/api/leads/${leadId}/erase`, undefined, { cookie })).status).toBe(200);
+    expect(await stored()).toEqual([]);
+    expect(await rowsOf(database.db, sql`select 1 from inbound_attachments`)).toEqual([]);
+    const hashes = await rowsOf<{ address_hash: string }>(database.db, sql`select address_hash from erased_senders`);
+    expect(hashes).toHaveLength(1);
+    expect(hashes[0]!.address_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashes[0]!.address_hash).not.toContain('jane');
+
+    // They write again, and someone has since typed them in anew: not matched back by the sender, marked in the Inbox.
+    await t.json('POST', '/api/leads', validLead({ full_name: 'Jane Doe', email: 'jane@example.com' }), { cookie });
+    dovecot.deliver('replies', mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Me again' }));
+    expect(await t.reader!.flush()).toBe(1);
+    const inbox = (await (await t.json('GET', '/api/inbox', undefined, { cookie })).json()) as {
+      messages: { subject: string; erased_sender: boolean }[];
+    };
+    expect(inbox.messages).toEqual([expect.objectContaining({ subject: 'Me again', erased_sender: true })]);
   });
 
   it('threads a reply to the lead form’s acknowledgement with the lead', async () => {

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
-import { claimMailbox, releaseMailbox, restartMailbox, storeInbound } from '../db/queries/inbound-emails.ts';
+import { appSecret } from '../db/queries/app-secrets.ts';
+import { claimMailbox, releaseMailbox, restartMailbox, senderHash, storeInbound } from '../db/queries/inbound-emails.ts';
 import { describeImap, type ImapSettings, type Mailbox } from '../lib/mail-settings.ts';
 import { oneLine, readInbound, replyTokensIn, type InboundMessage } from './inbound.ts';
 
@@ -102,6 +103,7 @@ export class MailReader {
       await client.connect();
       const box = await client.mailboxOpen(imap.mailbox, { readOnly: true });
       const uidvalidity = Number(box.uidValidity);
+      const key = await appSecret(db, 'erased_senders');
       let from = start.last_uid;
       if (start.uidvalidity !== uidvalidity) {
         await restartMailbox(db, this.key, this.me, uidvalidity);
@@ -116,6 +118,7 @@ export class MailReader {
           { mailbox: this.key, me: this.me, uidvalidity, uid },
           message,
           replyTokensIn(message.recipients, this.options.replyTo),
+          senderHash(key, message.from.address),
         );
         if (result === 'not_ours') break; // our lease ran out and another process took over
         if (result !== 'duplicate') stored++;

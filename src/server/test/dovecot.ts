@@ -151,7 +151,8 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
     },
     deliver(user, raw) {
       if (!users.some((u) => u.name === user)) throw new Error(`No Dovecot user ${user}`);
-      const name = `${Date.now()}.${process.pid}_${++delivered}.${os.hostname()}`;
+      // Dovecot gives new mail its UIDs in the order of these names: zero-padded, they sort as delivered.
+      const name = `${String(Date.now()).padStart(15, '0')}.${process.pid}_${String(++delivered).padStart(9, '0')}.${os.hostname()}`;
       const maildir = path.join(home(user), 'Maildir');
       const text = typeof raw === 'string' ? raw.replace(/\r?\n/g, '\n') : raw;
       // As a delivery agent does: written in tmp, then moved into new in one step.

@@ -15,6 +15,8 @@ export const inboxMessageSchema = z
     /** Its text (HTML turned into text), the first 20,000 characters. */
     body: z.string(),
     truncated: z.boolean(),
+    /** From a person whose data was erased at their request. */
+    erased_sender: z.boolean(),
     sent_at: z.string().nullable(),
     received_at: z.string(),
     dismissed_at: z.string().nullable(),

@@ -126,6 +126,23 @@ export const leadExportSchema = z
         data: z.record(z.string(), z.unknown()),
       }),
     ),
+    /** Mail from them (or about them) read from the reply mailbox, with its files (base64). */
+    replies: z.array(
+      z.object({
+        id: z.uuid(),
+        from_address: z.string(),
+        from_name: z.string(),
+        to_addresses: z.string(),
+        cc_addresses: z.string(),
+        subject: z.string(),
+        sent_at: timestamp.nullable(),
+        received_at: timestamp,
+        body: z.string(),
+        attachments: z.array(
+          z.object({ filename: z.string(), content_type: z.string(), size: z.number().int(), content_base64: z.string() }),
+        ),
+      }),
+    ),
     /** Their visits to the site: the analytics sessions of their form submissions and those sessions' raw events. */
     visits: z.object({
       session_ids: z.array(z.string()),

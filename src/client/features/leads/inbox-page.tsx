@@ -95,6 +95,12 @@ function InboxCard({ message }: { message: InboxMessage }) {
         From {sender}
         {message.to ? ` · To ${message.to}` : ''}
       </p>
+      {message.erased_sender ? (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900">
+          This address belongs to a person whose data was erased at their request. Make a lead of it only if they ask to work with you
+          again.
+        </p>
+      ) : null}
       <ReplyText replyId={message.id} body={message.body} truncated={message.truncated} attachments={message.attachments} />
       <div className="flex flex-wrap gap-2 pt-1">
         {message.dismissed_at ? (

@@ -5,7 +5,7 @@ import { execute, queryRows } from '../sql.ts';
 import { newSecretToken } from '../../lib/secret-token.ts';
 
 /** The names of the secrets the server makes for itself. */
-export type AppSecretName = 'lead_form_token';
+export type AppSecretName = 'lead_form_token' | 'erased_senders';
 
 const cache = new WeakMap<Db, Map<AppSecretName, Promise<Buffer>>>();
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { inboxMessageSchema, type InboxMessage } from '#shared/schemas/inbox';
@@ -12,6 +13,12 @@ import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.t
  * the unique UID (and Message-ID) of inbound_emails keeps any message from being stored twice,
  * whatever process stored it first and however the last one stopped.
  */
+
+/**
+ * An address as erased_senders keeps it: HMAC-SHA256 under the app secret 'erased_senders', so
+ * the table names nobody to whoever reads it without that secret.
+ */
+export const senderHash = (key: Buffer, address: string) => createHmac('sha256', key).update(address.trim().toLowerCase()).digest('hex');
 
 const position = z.object({ uidvalidity: z.number().nullable(), last_uid: z.number() });
 export type ReaderPosition = z.infer<typeof position>;
@@ -74,6 +81,7 @@ export async function storeInbound(
   at: { mailbox: string; me: string; uidvalidity: number; uid: number },
   message: InboundMessage,
   tokens: readonly string[],
+  fromHash: string,
 ): Promise<StoredInbound> {
   return transaction(db, async (tx) => {
     const held = await execute(
@@ -95,19 +103,22 @@ export async function storeInbound(
         ) t order by rank limit 1
       ), token as (
         select id from leads where reply_token = any(${pgArray(tokens)}::text[]) order by created_at desc limit 1
+      ), erased as (
+        select exists (select 1 from erased_senders where address_hash = ${fromHash}) as yes
       ), sender as (
-        select id from leads where email = ${message.from.address} and ${message.from.address} <> '' order by created_at desc limit 1
+        select id from leads where email = ${message.from.address} and ${message.from.address} <> '' and not (select yes from erased)
+        order by created_at desc limit 1
       ), chosen as (
         select coalesce((select lead_id from thread), (select id from token), (select id from sender)) as lead_id,
           case when exists (select 1 from thread) then 'thread' when exists (select 1 from token) then 'token'
                when exists (select 1 from sender) then 'sender' end as matched_by
       ), added as (
         insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses,
-          cc_addresses, subject, sent_at, body, lead_id, matched_by, sender_verified, answers_email_id)
+          cc_addresses, subject, sent_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender)
         select ${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
           ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
           ${message.body}, c.lead_id, c.matched_by, c.matched_by is distinct from 'sender' or ${message.senderVerified},
-          (select email_id from thread)
+          (select email_id from thread), (select yes from erased)
         from chosen c
         on conflict do nothing
         returning id, lead_id
@@ -169,7 +180,7 @@ export async function readerStatus(db: Db, mailbox: string): Promise<{ checked_a
   return row ?? { checked_at: null, error: null };
 }
 
-const inboxColumns = sql`i.id, i.from_address as from, i.from_name, i.to_addresses as to, i.cc_addresses as cc, i.subject,
+const inboxColumns = sql`i.id, i.from_address as from, i.from_name, i.to_addresses as to, i.cc_addresses as cc, i.subject, i.erased_sender,
   left(i.body, 20000) as body, length(i.body) > 20000 as truncated, ${isoTimestamp(sql`i.sent_at`)} as sent_at,
   ${isoTimestamp(sql`i.received_at`)} as received_at, ${isoTimestamp(sql`i.dismissed_at`)} as dismissed_at,
   (select coalesce(json_agg(json_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::json)

@@ -43,7 +43,7 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
     );
     if (!row) return undefined;
     const sessionIds = await leadSessionIds(t, id);
-    const [statusHistory, events, notes, appointments, emails, visitEvents] = [
+    const [statusHistory, events, notes, appointments, emails, replies, visitEvents] = [
       await queryRows(
         t,
         sql`
@@ -89,6 +89,17 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
         from emails e where e.lead_id = ${id} order by e.created_at, e.id`,
         shape.emails.element,
       ),
+      await queryRows(
+        t,
+        sql`
+        select i.id, i.from_address, i.from_name, i.to_addresses, i.cc_addresses, i.subject, ${isoTimestamp(sql`i.sent_at`)} as sent_at,
+          ${isoTimestamp(sql`i.received_at`)} as received_at, i.body,
+          (select coalesce(json_agg(json_build_object('filename', a.filename, 'content_type', a.content_type, 'size', a.size,
+             'content_base64', translate(encode(a.content, 'base64'), E'\n', '')) order by a.filename, a.id), '[]'::json)
+           from inbound_attachments a where a.email_id = i.id) as attachments
+        from inbound_emails i where i.lead_id = ${id} order by i.received_at, i.id`,
+        shape.replies.element,
+      ),
       // No index leads here by session: a scan of the raw events, bounded by their retention.
       sessionIds.length === 0
         ? []
@@ -111,6 +122,7 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
       notes,
       appointments,
       emails,
+      replies,
       visits: {
         session_ids: sessionIds,
         events: visitEvents.slice(0, EXPORT_VISIT_EVENTS_LIMIT).reverse(),

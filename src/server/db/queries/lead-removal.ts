@@ -1,5 +1,7 @@
 import { redactLeadsInAudit } from './audit-log.ts';
 import { sql } from 'drizzle-orm';
+import { appSecret } from './app-secrets.ts';
+import { senderHash } from './inbound-emails.ts';
 import * as z from 'zod';
 import { APPOINTMENT_TYPES } from '#shared/constants';
 import type { AppointmentCounts, AppointmentsOnDelete, EraseResponse } from '#shared/schemas/lead-privacy';
@@ -116,6 +118,8 @@ function namingPrefixes(fullName: string): string[] {
 export type Erased = Omit<EraseResponse, 'calendars_unreachable'> & { appointment_ids: string[] };
 
 export async function eraseLead(db: Db, id: string): Promise<Erased | undefined> {
+  // Read before the transaction: made on first use in a statement of its own.
+  const hashKey = await appSecret(db, 'erased_senders');
   return transaction(db, async (t) => {
     const person = await lockLead(t, id);
     if (!person) return undefined;
@@ -149,6 +153,17 @@ export async function eraseLead(db: Db, id: string): Promise<Erased | undefined>
         ? 0
         : await execute(t, sql`delete from analytics_events where session_id = any(${pgArray([...sessionIds])}::text[])`);
     await forgetInWeeklyReports(t, ids);
+    // Their conversation goes with the leads (cascade); mail from them still in the Inbox goes
+    // too, and their address is kept only as a keyed hash, so later mail is not matched back.
+    const addresses = [...new Set(leads.map((l) => l.email))];
+    await execute(t, sql`delete from inbound_emails where lead_id is null and from_address = any(${pgArray(addresses)}::text[])`);
+    for (const address of addresses) {
+      await execute(
+        t,
+        sql`insert into erased_senders (address_hash) values (${senderHash(hashKey, address)})
+            on conflict (address_hash) do update set erased_at = now()`,
+      );
+    }
     await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
     await redactLeadsInAudit(t, ids);
     return {
