@@ -58,6 +58,12 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
         ],
       },
       {
+        heading: 'Email you send us',
+        paragraphs: [
+          'When you email us, or answer an email from us, we keep the message (its addresses, subject, date, text and attached files) with your request, so our staff see the whole conversation. If you ask us to delete your information, we delete those messages too and keep only a keyed fingerprint of your email address, never the address itself, so that later mail from you is not filed with your old request.',
+        ],
+      },
+      {
         heading: 'Your IP address',
         paragraphs: [
           'We use the IP address your request comes from to limit abuse (rate limiting repeated submissions), and our server records it in its request logs, which we use to keep the service secure and working. It is not stored with your lead.',
