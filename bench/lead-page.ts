@@ -130,14 +130,66 @@ async function seedTimelineLead(db: Db): Promise<string> {
   return id;
 }
 
-/** SCALE_LEADS leads with their background, then the lead with the long timeline; its id. */
-export async function seedLeadPage(db: Db): Promise<string> {
+/** Messages of the conversation lead: half written to them from their page, half their replies (a fifth with a file). */
+export const CONVERSATION_MESSAGES = 500;
+
+/**
+ * A lead with a long conversation: CONVERSATION_MESSAGES messages over the last year, each
+ * reply answering the message before it, their texts a few paragraphs long, some unread.
+ */
+async function seedConversationLead(db: Db): Promise<string> {
+  const [lead] = await queryRows(
+    db,
+    sql`
+    insert into leads (full_name, email, phone, property_types, status, owner_id, reply_token, created_at)
+    values ('Mia Messages', 'mia.messages@example.com', '(301) 555-0177', array['commercial'], 'Contacted',
+      (select id from users order by email limit 1), 'miamessage', now() - interval '366 days')
+    returning id`,
+    z.object({ id: z.uuid() }),
+  );
+  const id = lead!.id;
+  const half = CONVERSATION_MESSAGES / 2;
+  const at = (offset: number) => sql`now() - interval '365 days' + make_interval(mins => (i * 525000 / ${half}::int) + ${offset}::int)`;
+  await execute(
+    db,
+    sql`
+    insert into emails (message_id, status, kind, to_address, to_name, data, lead_id, sent_by, created_at, sent_at)
+    select '<conv-' || i || '@bench.example.com>', 'sent', 'lead-message', 'mia.messages@example.com', 'Mia Messages',
+      jsonb_build_object('subject', 'Your review, part ' || i, 'body', repeat('We looked at the title and the survey again. ', 20),
+        'writer', 'Bench Staff 1', 'signature', '', 'reply_to', 'replies+miamessage@keystone.test'),
+      ${id}, (select id from users order by email limit 1), ${at(0)}, ${at(0)}
+    from generate_series(1, ${half}) i`,
+  );
+  await execute(
+    db,
+    sql`
+    insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses, subject, sent_at,
+      received_at, body, lead_id, matched_by, answers_email_id, read_at)
+    select 'bench', 1, i, '<reply-' || i || '@example.com>', '<conv-' || i || '@bench.example.com>', 'mia.messages@example.com', 'Mia Messages',
+      'replies+miamessage@keystone.test', 'Re: Your review, part ' || i, ${at(30)}, ${at(30)},
+      repeat('Thank you. The seller sent the disclosures; see the attached file and my notes below. ', 30), ${id}, 'thread',
+      (select e.id from emails e where e.message_id = '<conv-' || i || '@bench.example.com>'), case when i > ${half - 5} then null else ${at(60)} end
+    from generate_series(1, ${half}) i`,
+  );
+  await execute(
+    db,
+    sql`
+    insert into inbound_attachments (email_id, filename, content_type, size, content)
+    select i.id, 'disclosures-' || i.uid || '.pdf', 'application/pdf', 20000, convert_to(repeat('x', 20000), 'UTF8')
+    from inbound_emails i where i.lead_id = ${id} and i.uid % 5 = 0`,
+  );
+  return id;
+}
+
+/** SCALE_LEADS leads with their background, then the lead with the long timeline and the one with the long conversation; their ids. */
+export async function seedLeadPage(db: Db): Promise<{ timeline: string; conversation: string }> {
   await seedAdmins(db);
   await seedLeadsAtScale(db);
   await seedBackground(db);
-  const id = await seedTimelineLead(db);
+  const timeline = await seedTimelineLead(db);
+  const conversation = await seedConversationLead(db);
   await execute(db, sql`analyze`);
-  return id;
+  return { timeline, conversation };
 }
 
 const timelineAnswer = z.object({ entries: z.array(z.object({ kind: z.string() })), has_more: z.boolean() });
@@ -146,9 +198,10 @@ const timelineAnswer = z.object({ entries: z.array(z.object({ kind: z.string() }
 export async function timeLeadPage(
   origin: string,
   cookie: string,
-  leadId: string,
+  ids: { timeline: string; conversation: string },
   samples = 300,
 ): Promise<{ timings: QueryTiming[]; kinds: Record<string, number> }> {
+  const leadId = ids.timeline;
   const res = await fetch(`${origin}/api/leads/${leadId}/timeline`, { headers: { cookie } });
   if (res.status !== 200) throw new Error(`the timeline answered ${res.status}: ${await res.text()}`);
   const { entries, has_more } = timelineAnswer.parse(await res.json());
@@ -159,6 +212,15 @@ export async function timeLeadPage(
   const timings = await timeQueries(origin, cookie, samples, 20, [
     { name: 'GET /api/leads/{id}', path: `/api/leads/${leadId}` },
     { name: `GET /api/leads/{id}/timeline (${TIMELINE_ENTRIES} entries)`, path: `/api/leads/${leadId}/timeline` },
+    { name: `GET /api/leads/{id} (${CONVERSATION_MESSAGES} messages)`, path: `/api/leads/${ids.conversation}` },
+    {
+      name: `GET /api/leads/{id}/timeline (${CONVERSATION_MESSAGES} messages, the page's first 50)`,
+      path: `/api/leads/${ids.conversation}/timeline?limit=50`,
+    },
+    {
+      name: `GET /api/leads/{id}/timeline (${CONVERSATION_MESSAGES} messages, 200)`,
+      path: `/api/leads/${ids.conversation}/timeline`,
+    },
   ]);
   return { timings, kinds };
 }
