@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
+import { startDovecot } from '../../src/server/test/dovecot.ts';
 import { startServer } from '../../src/server/test/process.ts';
 import { expect, postPublicLead, test as base } from './fixtures.ts';
 
@@ -102,6 +103,25 @@ async function seedBooking(api: APIRequestContext): Promise<string> {
   return `/booking/${booking_token}`;
 }
 
+const mail = (from: string, subject: string, body: string) =>
+  [`From: ${from}`, 'To: hello@keystone.test', `Subject: ${subject}`, 'Content-Type: text/plain; charset=utf-8', '', body, ''].join('\r\n');
+
+/** Mail in the reply mailbox: a reply from the lead the pages open (read there), one from another lead (left unread), two for the Inbox. */
+const MAIL = [
+  mail(
+    'Maria Alvarez <maria.alvarez@example.com>',
+    'Re: Rent roll and leases',
+    'Hi Dana,\n\nThe rent roll is attached; the two vacant units were leased last week.\n\nMaria',
+  ),
+  mail('Priya Natarajan <priya.n@example.com>', 'Inspection date', 'Could the inspection move to Thursday morning?'),
+  mail(
+    'Tom Reyes <tom.reyes@example.org>',
+    'Phase I for a gas station',
+    'We are buying a former gas station in Dover, DE. Do you do Phase I?',
+  ),
+  mail('Offers <deals@promo.example>', 'Grow your leads 10x', 'Click here for our offer.'),
+];
+
 async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<Omit<Showcase, 'origin' | 'admin'>> {
   await ok(await api.post('/api/auth/login', { data: admin }), 200);
   const leads: { id: string; full_name: string }[] = [];
@@ -190,6 +210,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
     async ({}, use) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-showcase-'));
       const admin = { email: 'showcase-admin@example.com', password: randomBytes(12).toString('hex') };
+      // The reply mailbox: replies on a lead's page, unread ones on the lists and the Overview, the Inbox.
+      const dovecot = await startDovecot(['replies']);
       // Only what the server needs, so a DATABASE_URL in the environment cannot leak in.
       const server = await startServer(
         {
@@ -209,6 +231,9 @@ export const test = base.extend<object, { showcase: Showcase }>({
           ADMIN_PASSWORD: admin.password,
           // The name the pages show for the admin (owners, notes, the timeline, the audit log).
           ADMIN_NAME: 'Dana Whitaker',
+          MAIL_REPLY_TO: 'replies@keystone.test',
+          IMAP_URL: dovecot.urlOf('replies'),
+          IMAP_POLL_SECONDS: '1',
         },
         { entry: 'built', isolated: true },
       );
@@ -219,10 +244,13 @@ export const test = base.extend<object, { showcase: Showcase }>({
         // The ADMIN_EMAIL admin is created just after the database opens: retry sign-in briefly.
         await expect.poll(async () => (await api.post('/api/auth/login', { data: admin })).status(), { timeout: 20_000 }).toBe(200);
         const seeded = await seed(api, admin);
+        for (const raw of MAIL) dovecot.deliver('replies', raw);
+        await expect.poll(async () => ((await (await api.get('/api/inbox')).json()) as { open: number }).open, { timeout: 20_000 }).toBe(2);
         await api.dispose();
         await use({ origin, admin, ...seeded });
       } finally {
         await server.stop();
+        await dovecot.stop();
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
@@ -367,6 +395,8 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard`);
       await expect(page.getByRole('region', { name: 'Recent Leads' }).getByRole('listitem').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Upcoming Appointments' }).getByRole('listitem').first()).toBeVisible();
+      // A lead's reply nobody has read.
+      await expect(page.getByRole('region', { name: 'Replies to read' }).getByRole('link', { name: 'Priya Natarajan' })).toBeVisible();
     },
   },
   {
@@ -375,6 +405,7 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard/leads`);
       // A table from 640 px, a card per lead below.
       await expect(page.getByRole('link', { name: s.lead.full_name, exact: true })).toBeVisible();
+      await expect(page.getByText('1 new reply').first()).toBeVisible();
     },
   },
   {
@@ -426,12 +457,33 @@ export const DASHBOARD_STATES: PageState[] = [
       await expect(page.getByTestId('next-step')).toContainText('Send the zoning report');
       // The timeline has loaded (its entries, or its error where the API is missing).
       await expect(page.getByRole('region', { name: 'Timeline' }).getByRole('status')).toHaveCount(0);
+      // Their reply, read from the mailbox.
+      await expect(page.getByText('Maria Alvarez wrote: Re: Rent roll and leases')).toBeVisible();
+    },
+  },
+  {
+    // Mail that matched no lead.
+    name: 'inbox',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/inbox`);
+      await expect(page.getByRole('list', { name: 'Waiting mail' }).getByRole('article')).toHaveCount(2);
+    },
+  },
+  {
+    // Putting one on a lead's page: the search.
+    name: 'inbox-add-to-lead',
+    open: async (page) => {
+      await page.getByRole('article', { name: 'Phase I for a gas station' }).getByRole('button', { name: 'Add to a lead' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add to a lead' });
+      await dialog.getByLabel('Find a lead').fill('a');
+      await expect(dialog.getByRole('list', { name: 'Leads found' }).getByRole('listitem').first()).toBeVisible();
     },
   },
   {
     // Writing to the lead, sent empty: each field's message under it.
     name: 'lead-send-email-modal',
     open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/leads/${s.lead.id}`);
       await page.getByRole('button', { name: 'Send email' }).click();
       const dialog = page.getByRole('dialog', { name: `Email ${s.lead.full_name}` });
       await dialog.getByRole('button', { name: 'Send' }).click();
