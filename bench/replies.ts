@@ -71,6 +71,8 @@ export async function benchReplies(engine: string, open: () => Promise<Database>
       logger: pino({ level: 'silent' }),
       pollSeconds: 3600,
       leaseSeconds: 30,
+      mail: { domain: 'keystone.test', sending: false },
+      firstDays: 14,
     });
     const started = performance.now();
     let stored = 0;

@@ -198,6 +198,8 @@ describe('email settings', () => {
       imap: { host: 'imap.firm.com', port: 993, secure: true, auth: { user: 'replies@firm.com', pass: 'p@ss' }, mailbox: 'Replies In' },
       imapCa: undefined,
       imapPollSeconds: 5,
+      imapAuthservId: undefined,
+      imapFirstDays: 14,
     });
     expect(config.publicUrl).toBe('https://crm.firm.com');
     expect(config.fixedOrigin).toBe('https://crm.firm.com');
@@ -224,6 +226,8 @@ describe('email settings', () => {
       imap: undefined,
       imapCa: undefined,
       imapPollSeconds: 15,
+      imapAuthservId: undefined,
+      imapFirstDays: 14,
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });

@@ -164,6 +164,14 @@ const envSchema = z.object({
   IMAP_URL: parsedWith(parseImapUrl),
   IMAP_TLS_CA: parsedWith(readCertificateFile),
   IMAP_POLL_SECONDS: intInRange(1, 3600, 15),
+  IMAP_AUTHSERV_ID: optionalString.pipe(
+    z
+      .string()
+      .max(253)
+      .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name such as mx.firm.com')
+      .optional(),
+  ),
+  IMAP_FIRST_DAYS: intInRange(0, 3650, 14),
   DEBUG: booleanFlag,
   LOG_LEVEL: optionalString.transform((v) => v ?? 'info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
@@ -251,6 +259,10 @@ export type Config = {
     imapCa: string | undefined;
     /** Seconds between two looks at the reply mailbox (IMAP_POLL_SECONDS). */
     imapPollSeconds: number;
+    /** The authserv-id of the firm's own mail host (IMAP_AUTHSERV_ID): only its Authentication-Results are believed. */
+    imapAuthservId: string | undefined;
+    /** How far back the reader goes the first time it reads a mailbox (IMAP_FIRST_DAYS), so an old inbox is not imported whole. */
+    imapFirstDays: number;
   };
   logLevel: string;
   /** 'json' or 'pretty'; unset: lines for people in a terminal, JSON otherwise (logger.ts). */
@@ -317,6 +329,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       imap: e.IMAP_URL,
       imapCa: e.IMAP_TLS_CA?.pem,
       imapPollSeconds: e.IMAP_POLL_SECONDS,
+      imapAuthservId: e.IMAP_AUTHSERV_ID,
+      imapFirstDays: e.IMAP_FIRST_DAYS,
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -45,6 +45,8 @@ export const users = pgTable(
     email_appointments: boolean('email_appointments').notNull().default(false),
     // The Monday analytics report by email (admins choose it; off until they do).
     email_weekly_report: boolean('email_weekly_report').notNull().default(false),
+    // "Jane Doe replied" by email too, for the leads they own (or every lead with no owner).
+    email_replies: boolean('email_replies').notNull().default(false),
     // Added under the messages this person writes to leads ('' = none), after "-- ".
     email_signature: text('email_signature').notNull().default(''),
     // Owners manage the team and the settings; staff do everything else. A trigger keeps at
@@ -904,7 +906,7 @@ export const emails = pgTable(
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
     check(
       'emails_kind_check',
-      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message')`,
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message', 'lead-reply')`,
     ),
     uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),

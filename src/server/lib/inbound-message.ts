@@ -13,6 +13,8 @@ export type InboundMessage = {
   recipients: string[];
   subject: string;
   date: Date | null;
+  /** When the mailbox received it (IMAP INTERNALDATE); null: now. */
+  receivedAt?: Date | null;
   body: string;
   attachments: InboundAttachment[];
   /** Whether the receiving server saw the From domain pass DMARC (or SPF and DKIM). */

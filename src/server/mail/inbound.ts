@@ -24,6 +24,14 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 // eslint-disable-next-line no-control-regex -- a text keeps its line breaks and tabs only
 const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
+/** A date PostgreSQL can store and people can mean (years 1900 to 9999); null otherwise. */
+export function storableDate(value: Date | string | undefined | null): Date | null {
+  if (value === undefined || value === null) return null;
+  const date = new Date(value);
+  const year = date.getUTCFullYear();
+  return Number.isNaN(date.getTime()) || year < 1900 || year > 9999 ? null : date;
+}
+
 /** One line, without control characters, at most `max` characters; lone surrogates dropped (PostgreSQL cannot store them). */
 export const oneLine = (value: string, max: number) => wellFormed(value.replace(CONTROL, ' ').trim()).slice(0, max).trim();
 const wellFormed = (value: string) => value.replace(/\p{Cs}/gu, '');
@@ -56,26 +64,57 @@ function headerLines(parsed: ParsedMail, key: string): string[] {
 }
 
 /**
- * Did the receiving server see this From domain pass? Only the topmost Authentication-Results
- * counts: the one our own mail host added last; any below it came with the message and may be
- * forged. DMARC pass for the domain, or SPF and DKIM both pass with the domain aligned.
+ * Did the receiving server see this From domain pass? Only an Authentication-Results header our
+ * own mail host wrote counts: the one whose authserv-id is `authservId` (IMAP_AUTHSERV_ID) when
+ * it is set, else the topmost (the one added last); any other came with the message and may be
+ * forged. Comments and quoted strings are removed before the results are read, so nothing in
+ * them can pose as a result. Passing: DMARC for exactly the From domain, or SPF and DKIM both
+ * for that domain or a subdomain of it.
  */
-export function senderPassed(authenticationResults: string | undefined, fromAddress: string): boolean {
-  if (!authenticationResults) return false;
+export function senderPassed(headers: readonly string[], fromAddress: string, authservId?: string): boolean {
   const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
-  const results = authenticationResults
-    .toLowerCase()
+  if (!domain) return false;
+  const cleaned = headers.map((h) => withoutComments(h).toLowerCase());
+  const ours = authservId ? cleaned.find((h) => h.split(';')[0]!.trim().split(/\s+/)[0] === authservId.toLowerCase()) : cleaned[0];
+  if (!ours) return false;
+  const results = ours
     .split(';')
+    .slice(1)
     .map((r) => r.trim());
-  const aligned = (value: string | undefined) =>
-    value !== undefined && (value === domain || value.endsWith(`.${domain}`) || domain.endsWith(`.${value}`));
   const field = (result: string, name: string) =>
-    new RegExp(`(?:^|\\s)${name.replace('.', '\\.')}=("?)([^\\s";]+)\\1`).exec(result)?.[2]?.replace(/^.*@/, '');
-  const dmarc = results.find((r) => /^dmarc=pass\b/.test(r));
-  if (dmarc && (field(dmarc, 'header.from') === undefined || aligned(field(dmarc, 'header.from')))) return true;
-  const spf = results.find((r) => /^spf=pass\b/.test(r) && aligned(field(r, 'smtp.mailfrom')));
-  const dkim = results.find((r) => /^dkim=pass\b/.test(r) && (aligned(field(r, 'header.d')) || aligned(field(r, 'header.i'))));
-  return spf !== undefined && dkim !== undefined;
+    new RegExp(`(?:^|\\s)${name.replace('.', '\\.')}=([^\\s]+)`).exec(result)?.[1]?.replace(/^.*@/, '');
+  const within = (value: string | undefined) => value !== undefined && (value === domain || value.endsWith(`.${domain}`));
+  if (results.some((r) => /^dmarc=pass\b/.test(r) && field(r, 'header.from') === domain)) return true;
+  const spf = results.some((r) => /^spf=pass\b/.test(r) && within(field(r, 'smtp.mailfrom')));
+  const dkim = results.some((r) => /^dkim=pass\b/.test(r) && (within(field(r, 'header.d')) || within(field(r, 'header.i'))));
+  return spf && dkim;
+}
+
+/** A header value without its (comments), nested ones included, and with "quoted strings" emptied. */
+function withoutComments(value: string): string {
+  let out = '';
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (quoted) {
+      if (ch === '"') quoted = false;
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      if (ch === '"') {
+        quoted = true;
+        out += '""';
+      } else out += ch;
+    }
+  }
+  return out;
 }
 
 /**
@@ -93,12 +132,13 @@ export function htmlAsText(html: string | false | undefined): string {
         options: { pathRewrite: (href: string) => (/^https?:\/\//i.test(href) ? href : ''), hideLinkHrefIfSameAsText: true },
       },
     ],
-    limits: { maxInputLength: 2_000_000 },
+    // Deep nesting (100,000 <div>s) would overflow the stack: past 200 levels, inner markup is dropped.
+    limits: { maxInputLength: 2_000_000, maxDepth: 200 },
   });
 }
 
 /** A raw message as we keep it. */
-export async function readInbound(raw: Buffer): Promise<InboundMessage> {
+export async function readInbound(raw: Buffer, authservId?: string): Promise<InboundMessage> {
   const parsed = await simpleParser(raw, {
     skipImageLinks: true,
     skipTextToHtml: true,
@@ -116,10 +156,11 @@ export async function readInbound(raw: Buffer): Promise<InboundMessage> {
     ...new Set([inReplyTo, ...references.map((r) => messageIdOf(r)).reverse()].filter((id): id is string => id !== null)),
   ].slice(0, 50);
   const tooLarge = parsed.attachments.filter((a) => a.size > ATTACHMENT_MAX_BYTES);
-  let body = wellFormed((parsed.text ?? htmlAsText(parsed.html)).replace(/\r\n?/g, '\n').replace(TEXT_CONTROL, '')).slice(0, BODY_MAX);
+  // An HTML-only message comes with an empty text: its HTML, as text, then.
+  let body = wellFormed((parsed.text || htmlAsText(parsed.html)).replace(/\r\n?/g, '\n').replace(TEXT_CONTROL, '')).slice(0, BODY_MAX);
   if (tooLarge.length > 0)
     body += `\n\n[Not kept, larger than 10 MB: ${tooLarge.map((a) => oneLine(a.filename ?? 'attachment', NAME_MAX)).join(', ')}]`;
-  const date = parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date : null;
+  const date = storableDate(parsed.date);
   return {
     messageId: messageIdOf(parsed.messageId),
     inReplyTo,
@@ -147,7 +188,7 @@ export async function readInbound(raw: Buffer): Promise<InboundMessage> {
         size: a.size,
         content: a.content,
       })),
-    senderVerified: fromAddress !== '' && senderPassed(headerLines(parsed, 'authentication-results')[0], fromAddress),
+    senderVerified: fromAddress !== '' && senderPassed(headerLines(parsed, 'authentication-results'), fromAddress, authservId),
   };
 }
 

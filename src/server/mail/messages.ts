@@ -9,6 +9,7 @@ import { passwordResetTemplate } from './templates/password-reset.ts';
 import type { ComposedEmail, MailContext, Template } from './templates/render.ts';
 import { testEmailTemplate } from './templates/test-email.ts';
 import { weeklyReportTemplate } from './templates/weekly-report.ts';
+import { leadReplyTemplate } from './templates/lead-reply.ts';
 
 /**
  * Which template writes each kind of email (one module per kind in templates/, sharing
@@ -24,6 +25,7 @@ const TEMPLATES: Record<EmailKind, Template> = {
   invite: inviteTemplate,
   'password-reset': passwordResetTemplate,
   'weekly-report': weeklyReportTemplate,
+  'lead-reply': leadReplyTemplate,
   'booking-confirmation': bookingConfirmationTemplate,
   'lead-message': leadMessageTemplate,
 };

@@ -91,6 +91,8 @@ describe.runIf(runIt)('reading replies', () => {
   });
 
   it('joins a reply to the lead by the message it answers, notifies the owner, and stores it once however often it is read', async () => {
+    // The owner asked for an email too (account menu → Email me when a lead replies).
+    expect((await t.json('PATCH', '/api/account/preferences', { email_replies: true }, { cookie })).status).toBe(200);
     const sent = (await (
       await t.json('POST', `/api/leads/${leadId}/emails`, { subject: 'Your report', body: 'Attached.' }, { cookie })
     ).json()) as LeadEmail;
@@ -127,6 +129,11 @@ describe.runIf(runIt)('reading replies', () => {
       sql`select user_id, type, message, lead_id from notifications`,
     );
     expect(notes).toEqual([{ user_id: ownerId, type: 'reply', message: 'Jane Doe replied', lead_id: leadId }]);
+    await t.outbox.flush();
+    const told = smtp.sink.messages.find((m) => m.parsed.subject === 'Jane Doe replied: Re: Your report');
+    expect(told, 'the owner is emailed').toBeDefined();
+    expect(told!.envelope.to).toEqual(['dana@keystone.test']);
+    expect(told!.parsed.text).toContain('Thursday works for me.');
 
     // Unread on the lists and the Overview until the lead's page is opened (and marks them read).
     const lead = async () =>
@@ -236,6 +243,35 @@ describe.runIf(runIt)('reading replies', () => {
       messages: { subject: string; erased_sender: boolean }[];
     };
     expect(inbox.messages).toEqual([expect.objectContaining({ subject: 'Me again', erased_sender: true })]);
+  });
+
+  it('keeps a forged sender unverified when someone answers it, and reads only recent mail the first time it opens a mailbox', async () => {
+    dovecot.deliver(
+      'replies',
+      mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Forged', 'Message-ID': '<forged-1@evil.example>' }),
+    );
+    dovecot.deliver(
+      'replies',
+      mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Re: Forged', 'In-Reply-To': '<forged-1@evil.example>' }),
+    );
+    expect(await t.reader!.flush()).toBe(2);
+    expect((await stored()).map(({ subject, matched_by, sender_verified }) => ({ subject, matched_by, sender_verified }))).toEqual([
+      { subject: 'Forged', matched_by: 'sender', sender_verified: false },
+      { subject: 'Re: Forged', matched_by: 'thread', sender_verified: false },
+    ]);
+
+    // A mailbox opened for the first time (a new IMAP_URL): mail older than IMAP_FIRST_DAYS (14) stays where it is.
+    dovecot.deliver(
+      'replies',
+      mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Last month' }),
+      new Date(Date.now() - 30 * 86_400_000),
+    );
+    dovecot.deliver('replies', mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'This morning' }));
+    await execute(database.db, sql`truncate inbound_emails, mail_readers cascade`);
+    await t.reader!.flush();
+    const subjects = (await stored()).map((s) => s.subject);
+    expect(subjects).toContain('This morning');
+    expect(subjects).not.toContain('Last month');
   });
 
   it('threads a reply to the lead form’s acknowledgement with the lead', async () => {

@@ -3,11 +3,12 @@ import { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { describeError } from '../db/database-faults.ts';
+import { databaseFault, describeError } from '../db/database-faults.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
-import { claimMailbox, releaseMailbox, restartMailbox, senderHash, storeInbound } from '../db/queries/inbound-emails.ts';
+import { queueMailOf, type QueueMail } from '../db/queries/emails.ts';
+import { advanceMailbox, claimMailbox, releaseMailbox, restartMailbox, senderHash, storeInbound } from '../db/queries/inbound-emails.ts';
 import { describeImap, type ImapSettings, type Mailbox } from '../lib/mail-settings.ts';
-import { oneLine, readInbound, replyTokensIn, type InboundMessage } from './inbound.ts';
+import { oneLine, readInbound, replyTokensIn, storableDate, type InboundMessage } from './inbound.ts';
 
 export type ReaderOptions = {
   imap: ImapSettings;
@@ -21,6 +22,12 @@ export type ReaderOptions = {
   pollSeconds: number;
   /** Seconds the mailbox stays this process's to read after each message; another takes over once they pass. */
   leaseSeconds: number;
+  /** How an owner's "Jane Doe replied" email is queued (email off: recorded not sent). */
+  mail: QueueMail;
+  /** The firm's mail host's authserv-id (IMAP_AUTHSERV_ID): only its Authentication-Results are believed. */
+  authservId?: string | undefined;
+  /** Days back the first look at a mailbox goes (IMAP_FIRST_DAYS). */
+  firstDays: number;
   /** Messages read per look (the rest at the next). */
   batchSize?: number;
 };
@@ -105,26 +112,27 @@ export class MailReader {
       const uidvalidity = Number(box.uidValidity);
       const key = await appSecret(db, 'erased_senders');
       let from = start.last_uid;
+      // A mailbox read for the first time (or rebuilt, a new UIDVALIDITY): only mail of the last
+      // IMAP_FIRST_DAYS, so a shared inbox's years of mail are not imported (nor notified) whole.
+      let since: Date | undefined;
       if (start.uidvalidity !== uidvalidity) {
         await restartMailbox(db, this.key, this.me, uidvalidity);
         from = 0;
+        since = new Date(Date.now() - this.options.firstDays * 86_400_000);
       }
-      const uids = ((await client.search({ uid: `${from + 1}:*` }, { uid: true })) || []).filter((uid) => uid > from).sort((a, b) => a - b);
+      const found = (await client.search(since ? { since } : { uid: `${from + 1}:*` }, { uid: true })) || [];
+      const uids = found.filter((uid) => uid > from).sort((a, b) => a - b);
       for (const uid of uids.slice(0, this.options.batchSize ?? 200)) {
         if (this.stopped) break;
+        // Keep the mailbox ours for the next message, however long it takes to fetch and store.
+        if (!(await claimMailbox(db, this.key, this.me, leaseSeconds))) break;
         const message = await this.fetch(client, uid);
-        const result = await storeInbound(
-          db,
-          { mailbox: this.key, me: this.me, uidvalidity, uid },
-          message,
-          replyTokensIn(message.recipients, this.options.replyTo),
-          senderHash(key, message.from.address),
-        );
+        const result = await this.store(db, { mailbox: this.key, me: this.me, uidvalidity, uid }, message, key);
         if (result === 'not_ours') break; // our lease ran out and another process took over
         if (result !== 'duplicate') stored++;
-        // Still reading: keep the mailbox ours.
-        await claimMailbox(db, this.key, this.me, leaseSeconds);
       }
+      // Nothing new past the first look's window: start there next time.
+      if (since && uids.length === 0 && box.uidNext) await advanceMailbox(db, this.key, this.me, Number(box.uidNext) - 1);
     } catch (error) {
       failure = error instanceof Error ? oneLine(error.message, 300) : 'unknown error';
       throw error;
@@ -136,9 +144,32 @@ export class MailReader {
     return stored;
   }
 
+  /**
+   * Stores one message; one the database refuses as it came (a value it cannot hold) is stored
+   * as a note of who sent it instead, so one odd message never stops the ones after it.
+   */
+  private async store(db: Database['db'], at: Parameters<typeof storeInbound>[1], message: InboundMessage, key: Buffer) {
+    const store = (m: InboundMessage) =>
+      storeInbound(db, at, m, replyTokensIn(m.recipients, this.options.replyTo), senderHash(key, m.from.address), this.options.mail);
+    try {
+      return await store(message);
+    } catch (error) {
+      if (databaseFault(error)) throw error; // the database is away: try again at the next look
+      this.options.logger.warn({ err: describeError(error), uid: at.uid }, 'a reply could not be stored as it came; keeping a note of it');
+      return store({
+        ...message,
+        to: '',
+        cc: '',
+        date: null,
+        body: '[This message could not be stored as it came: read it in the mailbox.]',
+        attachments: [],
+      });
+    }
+  }
+
   /** The message with `uid`, as we keep it: a note in its place when it is too large or cannot be read. */
   private async fetch(client: ImapFlow, uid: number): Promise<InboundMessage> {
-    const head = await client.fetchOne(String(uid), { uid: true, size: true, envelope: true }, { uid: true });
+    const head = await client.fetchOne(String(uid), { uid: true, size: true, envelope: true, internalDate: true }, { uid: true });
     if (head === false) return note(undefined, 'This message was gone from the mailbox before it could be read.');
     if ((head.size ?? 0) > MESSAGE_MAX_BYTES)
       return note(
@@ -148,7 +179,7 @@ export class MailReader {
     const full = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
     if (full === false || !full.source) return note(head.envelope, 'This message was gone from the mailbox before it could be read.');
     try {
-      return await readInbound(full.source);
+      return { ...(await readInbound(full.source, this.options.authservId)), receivedAt: storableDate(head.internalDate) };
     } catch (error) {
       return note(
         head.envelope,
@@ -159,11 +190,6 @@ export class MailReader {
 }
 
 type Envelope = { from?: { name?: string; address?: string }[]; subject?: string; date?: Date | string; messageId?: string } | undefined;
-
-const dateOf = (value: Date | string | undefined) => {
-  const date = value === undefined ? undefined : new Date(value);
-  return date && !Number.isNaN(date.getTime()) ? date : null;
-};
 
 /** A message we keep only a note of: who sent it and when, and why there is no more. */
 function note(envelope: Envelope, why: string): InboundMessage {
@@ -177,7 +203,7 @@ function note(envelope: Envelope, why: string): InboundMessage {
     cc: '',
     recipients: [],
     subject: oneLine(envelope?.subject ?? '', 500),
-    date: dateOf(envelope?.date),
+    date: storableDate(envelope?.date),
     body: `[${why}]`,
     attachments: [],
     senderVerified: false,
@@ -196,5 +222,8 @@ export function createReader(config: Config, database: () => Database | undefine
     logger,
     pollSeconds: config.mail.imapPollSeconds,
     leaseSeconds: config.mail.claimSeconds,
+    mail: queueMailOf(config.mail),
+    authservId: config.mail.imapAuthservId,
+    firstDays: config.mail.imapFirstDays,
   });
 }

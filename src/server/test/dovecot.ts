@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, readdirSync, renameSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, renameSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,8 +29,8 @@ export type Dovecot = {
   users: DovecotUser[];
   /** imap://user:password@127.0.0.1:<port>/INBOX, as IMAP_URL spells it. */
   urlOf: (user: string) => string;
-  /** Puts `raw` (a whole message, CRLF or LF line ends) into the user's INBOX; answers its file name. */
-  deliver: (user: string, raw: string | Buffer) => string;
+  /** Puts `raw` (a whole message, CRLF or LF line ends) into the user's INBOX, received at `receivedAt` (now); answers its file name. */
+  deliver: (user: string, raw: string | Buffer, receivedAt?: Date) => string;
   /** Dovecot's own log so far (for a failing test's message). */
   output: () => string;
   stop: () => Promise<void>;
@@ -149,7 +149,7 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
       if (!u) throw new Error(`No Dovecot user ${user}`);
       return `imap://${encodeURIComponent(u.name)}:${encodeURIComponent(u.password)}@127.0.0.1:${port}/INBOX`;
     },
-    deliver(user, raw) {
+    deliver(user, raw, receivedAt) {
       if (!users.some((u) => u.name === user)) throw new Error(`No Dovecot user ${user}`);
       // Dovecot gives new mail its UIDs in the order of these names: zero-padded, they sort as delivered.
       const name = `${String(Date.now()).padStart(15, '0')}.${process.pid}_${String(++delivered).padStart(9, '0')}.${os.hostname()}`;
@@ -158,6 +158,8 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
       // As a delivery agent does: written in tmp, then moved into new in one step.
       const tmp = path.join(maildir, 'tmp', name);
       writeFileSync(tmp, text);
+      // Dovecot takes a Maildir message's received date (IMAP INTERNALDATE) from its file's time.
+      if (receivedAt) utimesSync(tmp, receivedAt, receivedAt);
       if (os.userInfo().uid === 0) chownSync(tmp, who.mail.uid, who.mail.gid);
       renameSync(tmp, path.join(maildir, 'new', name));
       return name;

@@ -59,6 +59,8 @@ export const emailPreferencesSchema = z
     email_appointments: z.boolean(),
     /** Last week's analytics, every Monday morning. */
     email_weekly_report: z.boolean(),
+    /** A message when a lead of theirs (or one with no owner) replies. */
+    email_replies: z.boolean(),
   })
   .meta({ id: 'EmailPreferences' });
 export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;

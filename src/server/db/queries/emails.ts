@@ -24,6 +24,7 @@ export const EMAIL_KINDS = [
   'weekly-report',
   'booking-confirmation',
   'lead-message',
+  'lead-reply',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;

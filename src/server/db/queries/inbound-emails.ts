@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { inboxMessageSchema, type InboxMessage } from '#shared/schemas/inbox';
 import type { InboundMessage } from '../../lib/inbound-message.ts';
 import type { Db } from '../client.ts';
+import { newEmail, type QueueMail } from './emails.ts';
 import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
 
 /**
@@ -19,6 +20,14 @@ import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.t
  * the table names nobody to whoever reads it without that secret.
  */
 export const senderHash = (key: Buffer, address: string) => createHmac('sha256', key).update(address.trim().toLowerCase()).digest('hex');
+
+/** The start of a reply, for the email that tells its owner: a few lines, whole words. */
+function excerptOf(body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim();
+  if (text.length <= 500) return text;
+  const cut = text.slice(0, 500);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 300 ? cut.lastIndexOf(' ') : 500)}…`;
+}
 
 const position = z.object({ uidvalidity: z.number().nullable(), last_uid: z.number() });
 export type ReaderPosition = z.infer<typeof position>;
@@ -82,6 +91,7 @@ export async function storeInbound(
   message: InboundMessage,
   tokens: readonly string[],
   fromHash: string,
+  mail: QueueMail,
 ): Promise<StoredInbound> {
   return transaction(db, async (tx) => {
     const held = await execute(
@@ -94,13 +104,15 @@ export async function storeInbound(
       tx,
       sql`
       with thread as (
-        select lead_id, email_id from (
-          select e.lead_id, e.id as email_id, array_position(${answers}::text[], e.message_id) as rank
+        -- A message of ours vouches for the sender (only the lead had its Message-ID); one of
+        -- theirs passes on whatever it was believed to be, so a forged one cannot be answered clean.
+        select lead_id, email_id, verified from (
+          select e.lead_id, e.id as email_id, true as verified, array_position(${answers}::text[], e.message_id) as rank
           from emails e where e.message_id = any(${answers}::text[]) and e.lead_id is not null
           union all
-          select i.lead_id, null, array_position(${answers}::text[], i.message_id)
+          select i.lead_id, null, i.sender_verified, array_position(${answers}::text[], i.message_id)
           from inbound_emails i where i.message_id = any(${answers}::text[]) and i.lead_id is not null and i.mailbox = ${at.mailbox}
-        ) t order by rank limit 1
+        ) t order by rank, verified desc limit 1
       ), token as (
         select id from leads where reply_token = any(${pgArray(tokens)}::text[]) order by created_at desc limit 1
       ), erased as (
@@ -114,19 +126,31 @@ export async function storeInbound(
                when exists (select 1 from sender) then 'sender' end as matched_by
       ), added as (
         insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses,
-          cc_addresses, subject, sent_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender)
+          cc_addresses, subject, sent_at, received_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender)
         select ${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
           ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
-          ${message.body}, c.lead_id, c.matched_by, c.matched_by is distinct from 'sender' or ${message.senderVerified},
+          coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, now()), ${message.body}, c.lead_id, c.matched_by,
+          case c.matched_by when 'sender' then ${message.senderVerified} when 'thread' then (select verified from thread) else true end,
           (select email_id from thread), (select yes from erased)
         from chosen c
         on conflict do nothing
         returning id, lead_id
+      ), told as (
+        select u.id as user_id, u.email, u.email_replies, l.id as lead_id, l.full_name
+        from added a join leads l on l.id = a.lead_id
+        -- The owner; everyone, when the lead has none or its owner can no longer sign in.
+        join users u on u.deactivated_at is null and (u.id = l.owner_id or not exists (
+          select 1 from users o where o.id = l.owner_id and o.deactivated_at is null))
       ), noticed as (
         insert into notifications (user_id, type, message, lead_id)
-        select u.id, 'reply', l.full_name || ' replied', l.id
-        from added a join leads l on l.id = a.lead_id
-        join users u on u.deactivated_at is null and (u.id = l.owner_id or l.owner_id is null)
+        select user_id, 'reply', full_name || ' replied', lead_id from told
+      ), emailed as (
+        insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
+        select ${newEmail(mail)}, 'lead-reply', t.email,
+          jsonb_build_object('lead_id', t.lead_id, 'lead_name', t.full_name, 'from', ${message.from.address}::text,
+            'subject', ${message.subject}::text, 'excerpt', ${excerptOf(message.body)}::text),
+          t.lead_id
+        from told t where t.email_replies
       )
       select id, lead_id from added`,
       z.object({ id: z.uuid(), lead_id: z.uuid().nullable() }),

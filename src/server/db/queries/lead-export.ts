@@ -97,7 +97,10 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
           (select coalesce(json_agg(json_build_object('filename', a.filename, 'content_type', a.content_type, 'size', a.size,
              'content_base64', translate(encode(a.content, 'base64'), E'\n', '')) order by a.filename, a.id), '[]'::json)
            from inbound_attachments a where a.email_id = i.id) as attachments
-        from inbound_emails i where i.lead_id = ${id} order by i.received_at, i.id`,
+        from inbound_emails i
+        -- Their conversation, and mail from their address still waiting in the Inbox (erasing removes both).
+        where i.lead_id = ${id} or (i.lead_id is null and i.from_address = (select email from leads where id = ${id}))
+        order by i.received_at, i.id`,
         shape.replies.element,
       ),
       // No index leads here by session: a scan of the raw events, bounded by their retention.

@@ -51,6 +51,7 @@ const OWNED_TABLES = [
   'emails',
   'booking_tokens',
   'notifications',
+  'inbound_emails',
 ] as const;
 
 /** The update that gives this lead the other's value of each field chosen (only those that differ). */

@@ -130,13 +130,18 @@ export async function deleteUser(db: Db, email: string): Promise<boolean> {
   return (await execute(db, sql`delete from users where email = ${email.toLowerCase()}`)) > 0;
 }
 
-const preferencesRow = z.object({ email_new_leads: z.boolean(), email_appointments: z.boolean(), email_weekly_report: z.boolean() });
+const preferencesRow = z.object({
+  email_new_leads: z.boolean(),
+  email_appointments: z.boolean(),
+  email_weekly_report: z.boolean(),
+  email_replies: z.boolean(),
+});
 
 /** An admin's email preferences; undefined for an unknown admin. */
 export async function getEmailPreferences(db: Db, userId: string): Promise<z.infer<typeof preferencesRow> | undefined> {
   const [row] = await queryRows(
     db,
-    sql`select email_new_leads, email_appointments, email_weekly_report from users where id = ${userId}`,
+    sql`select email_new_leads, email_appointments, email_weekly_report, email_replies from users where id = ${userId}`,
     preferencesRow,
   );
   return row;
@@ -153,9 +158,10 @@ export async function setEmailPreferences(
     sql`update users set
       email_new_leads = coalesce(${patch.email_new_leads ?? null}::boolean, email_new_leads),
       email_appointments = coalesce(${patch.email_appointments ?? null}::boolean, email_appointments),
-      email_weekly_report = coalesce(${patch.email_weekly_report ?? null}::boolean, email_weekly_report)
+      email_weekly_report = coalesce(${patch.email_weekly_report ?? null}::boolean, email_weekly_report),
+      email_replies = coalesce(${patch.email_replies ?? null}::boolean, email_replies)
     where id = ${userId}
-    returning email_new_leads, email_appointments, email_weekly_report`,
+    returning email_new_leads, email_appointments, email_weekly_report, email_replies`,
     preferencesRow,
   );
   return row;

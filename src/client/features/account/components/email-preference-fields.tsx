@@ -10,6 +10,7 @@ const CHOICES: { key: keyof EmailPreferences; label: string; hint: string }[] = 
     label: 'Email me appointment changes',
     hint: 'A calendar invitation whenever one is scheduled, moved or cancelled',
   },
+  { key: 'email_replies', label: 'Email me when a lead replies', hint: 'Their reply’s start, for the leads you own' },
   {
     key: 'email_weekly_report',
     label: 'Weekly report',

@@ -1,0 +1,3 @@
+ALTER TABLE "emails" DROP CONSTRAINT "emails_kind_check";--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "email_replies" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "emails" ADD CONSTRAINT "emails_kind_check" CHECK ("emails"."kind" in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message', 'lead-reply'));

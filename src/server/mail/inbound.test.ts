@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { htmlAsText, readInbound, replyTokensIn, senderPassed, storableDate } from './inbound.ts';
+
+/** What a message read from the reply mailbox becomes, and whether its sender can be believed. */
+describe('senderPassed', () => {
+  const gmail =
+    'mx.google.com; dkim=pass header.i=@example.com header.s=x header.b=abc; spf=pass (google.com: domain of a@example.com designates 1.2.3.4 as permitted sender) smtp.mailfrom=a@example.com; dmarc=pass (p=NONE sp=NONE dis=NONE) header.from=example.com';
+
+  it('believes the mail host’s DMARC pass for exactly the From domain, or SPF and DKIM for it', () => {
+    expect(senderPassed([gmail], 'a@example.com')).toBe(true);
+    expect(senderPassed([gmail], 'a@example.com', 'mx.google.com')).toBe(true);
+    expect(senderPassed(['mx; spf=pass smtp.mailfrom=bounce.example.com; dkim=pass header.d=example.com'], 'a@example.com')).toBe(true);
+    expect(senderPassed(['mx; spf=pass smtp.mailfrom=example.com'], 'a@example.com')).toBe(false);
+  });
+
+  it('believes no header another server wrote, and nothing hidden in comments or quoted strings', () => {
+    // Only the topmost (or the named mail host's) header counts.
+    expect(senderPassed(['mx; dmarc=fail header.from=example.com', 'evil; dmarc=pass header.from=example.com'], 'a@example.com')).toBe(
+      false,
+    );
+    expect(senderPassed([gmail], 'a@example.com', 'mx.keystone.test')).toBe(false);
+    expect(
+      senderPassed(
+        ['evil; dmarc=pass header.from=example.com', 'mx.keystone.test; dmarc=fail header.from=example.com'],
+        'a@example.com',
+        'mx.keystone.test',
+      ),
+    ).toBe(false);
+    expect(senderPassed(['mx; spf=pass smtp.mailfrom="x;dmarc=pass"@evil.com'], 'ceo@victim.com')).toBe(false);
+    expect(senderPassed(['mx; spf=pass (a; dmarc=pass header.from=victim.com) smtp.mailfrom=evil.com'], 'ceo@victim.com')).toBe(false);
+    // A pass for another domain, or for none named, is no pass for this one.
+    expect(senderPassed(['mx; dmarc=pass'], 'ceo@victim.com')).toBe(false);
+    expect(senderPassed(['mx; dmarc=pass header.from=com'], 'ceo@victim.com')).toBe(false);
+    expect(senderPassed(['mx; dmarc=pass header.from=evilvictim.com'], 'ceo@victim.com')).toBe(false);
+    expect(senderPassed([], 'ceo@victim.com')).toBe(false);
+  });
+});
+
+describe('readInbound', () => {
+  it('reads an HTML-only message as text, and a date no database can hold as none', async () => {
+    const message = await readInbound(
+      Buffer.from(
+        'From: a@example.com\r\nDate: Fri, 1 Jan 10000 00:00:00 +0000\r\nContent-Type: text/html\r\n\r\n<p>Hello <b>there</b></p>\r\n',
+      ),
+    );
+    expect(message.body).toBe('Hello there');
+    expect(message.date).toBeNull();
+    expect(storableDate('1899-12-31T00:00:00Z')).toBeNull();
+    expect(storableDate('2026-11-27T10:00:00Z')?.toISOString()).toBe('2026-11-27T10:00:00.000Z');
+  });
+
+  it('survives HTML nested far deeper than any mail app writes', () => {
+    const deep = `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}`;
+    expect(() => htmlAsText(deep)).not.toThrow();
+  });
+
+  it('finds the lead’s token in the reply address, whatever its case, and nowhere else', () => {
+    const replyTo = { name: '', address: 'replies@keystone.test' };
+    expect(
+      replyTokensIn(['replies+k3x9abcd12@keystone.test', 'other+zzzzzzzz@keystone.test', 'replies+ab@keystone.test'], replyTo),
+    ).toEqual(['k3x9abcd12']);
+    expect(replyTokensIn(['replies+k3x9abcd12@keystone.test'], undefined)).toEqual([]);
+  });
+});
