@@ -8,7 +8,7 @@ import { eventBody } from '../../bench/analytics.ts';
 import { startMailSink, type MailSink } from './test/mail-sink.ts';
 import { BUILT_SERVER, signInOverHttp, startServer, tempDir } from './test/process.ts';
 import { sseReader } from './test/sse.ts';
-import { createPostgresDatabaseUrl, withPgClient } from './test/database.ts';
+import { countAt, createPostgresDatabaseUrl, untilTrue, withPgClient } from './test/database.ts';
 
 /**
  * Three app processes on one PostgreSQL database behind Caddy's load balancer (the shipped
@@ -35,14 +35,8 @@ afterAll(async () => {
   await dropDatabase?.();
 });
 
-const count = (url: string, query: string) => withPgClient(url, async (c) => Number((await c.query<{ n: string }>(query)).rows[0]!.n));
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const count = countAt;
+const until = untilTrue;
 
 describe.skipIf(!ready)('three app processes behind Caddy on one PostgreSQL', () => {
   it(`serve ${SECONDS} s of mixed load with no error, each write once, notifications, reminders and emails across processes, and shared limits`, async () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabaseUrl, withPgClient } from '../test/database.ts';
+import { countAt, createPostgresDatabaseUrl, untilTrue, withPgClient } from '../test/database.ts';
 import { type Dovecot, hasDovecot, startDovecot } from '../test/dovecot.ts';
 import { BUILT_SERVER, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 
@@ -23,15 +23,8 @@ afterAll(async () => {
   await dropDatabase?.();
 });
 
-const count = (url: string, query: string) => withPgClient(url, async (c) => Number((await c.query<{ n: string }>(query)).rows[0]!.n));
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const count = countAt;
+const until = (what: string, check: () => Promise<boolean>, timeoutMs: number) => untilTrue(what, check, timeoutMs, 50);
 
 describe.skipIf(!ready)('reading the reply mailbox from two processes', () => {
   it(`stores each of ${MESSAGES.toLocaleString('en-US')} replies once, with the reading process killed mid-batch`, async () => {

@@ -112,3 +112,19 @@ export function useTestDatabase(): Database {
     },
   };
 }
+
+/** A count from `query` (its column `n`) on the database at `url`, over a connection of its own. */
+export const countAt = (url: string, query: string) =>
+  withPgClient(url, async (c) => Number((await c.query<{ n: string }>(query)).rows[0]!.n));
+
+/**
+ * Waits until `check` answers true, asking again every `everyMs`: for what other processes do
+ * to a database, which nothing here can be told of. Throws naming `what` after `timeoutMs`.
+ */
+export async function untilTrue(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { storableText } from './text.ts';
 import { mergeFieldProblem } from '../rules/merge-fields.ts';
+import { receivedMailFields } from './inbox.ts';
 import { emailSchema, leadStatusSchema } from './lead.ts';
 import { EMAIL_MESSAGE_STATUSES } from './email.ts';
 import { LEAD_EMAIL_BODY_MAX, LEAD_EMAIL_SUBJECT_MAX, NOTE_MAX_LENGTH } from '../constants.ts';
@@ -166,22 +167,12 @@ export const timelineEntrySchema = z
       ...entryBase,
       kind: z.literal('email_in'),
       email_in_id: z.uuid(),
-      from: z.string(),
-      from_name: z.string(),
-      to: z.string(),
-      cc: z.string(),
-      subject: z.string(),
-      /** Its text (HTML turned into text), the first 20,000 characters. */
-      body: z.string(),
-      truncated: z.boolean(),
-      /** Its Date header, when it had a readable one. */
-      sent_at: z.string().nullable(),
+      ...receivedMailFields,
       /** False: it joined the lead by its From address alone, which the receiving server did not see pass. */
       sender_verified: z.boolean(),
       unread: z.boolean(),
       /** The message of ours it answers, when it names one. */
       answers_email_id: z.uuid().nullable(),
-      attachments: z.array(z.object({ id: z.uuid(), filename: z.string(), size: z.number().int() })),
     }),
     /** The owners before and after, by their names then (an account removed before names existed: its email). */
     z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
