@@ -86,6 +86,16 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
     },
   ],
   ['lead-message', { subject: 'Your report\r\nBcc: x@evil.test', body: 'Hi', writer: 'Dana Whitfield', reply_to: null }],
+  [
+    'lead-reply',
+    {
+      lead_id: 'l1',
+      lead_name: 'Jane Doe',
+      from: 'jane@example.com',
+      subject: 'Re: Your report\r\nBcc: x@evil.test',
+      excerpt: 'Thursday works.',
+    },
+  ],
 ];
 
 describe("a held booking's confirmation", () => {

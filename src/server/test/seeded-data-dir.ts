@@ -30,7 +30,7 @@ export const SEEDED_ADMIN = { email: 'second-admin@example.com', password: 'seco
 let pristine: string | undefined;
 
 /**
- * A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token, a visitor mail spent and a connected calendar.
+ * A data directory with rows in every table: the demo data plus sessions, a feed, a rate limit, a usual sign-in IP, reminders, booking settings, a link and its held booking, a used form token, a visitor mail spent, a connected calendar, and the reply mailbox's replies, Inbox and erased sender.
  * Seeding takes seconds, so it runs once per test file; each call gets its own copy (the same
  * rows, and the same credentials key file, which the copied calendar's link is sealed with),
  * then `more`.
@@ -102,6 +102,24 @@ async function seed(dataDir: string): Promise<string> {
       database.db,
       sql`insert into audit_log (actor_id, actor_email, action) values (${user.id}, 'second-admin@example.com', 'sign_in')`,
     );
+    // The reply mailbox: the reader's place, a reply with a file on a lead's page, one in the Inbox, an erased sender.
+    await execute(
+      database.db,
+      sql`insert into mail_readers (mailbox, uidvalidity, last_uid) values ('imap://replies@127.0.0.1:1/INBOX', 7, 2)`,
+    );
+    await execute(
+      database.db,
+      sql`with m as (
+            insert into inbound_emails (mailbox, uidvalidity, uid, message_id, from_address, from_name, subject, body, lead_id, matched_by)
+            select 'imap://replies@127.0.0.1:1/INBOX', 7, 1, '<seeded-reply@example.com>', l.email, l.full_name, 'Re: your call', 'Thursday works.', l.id, 'sender'
+            from leads l order by l.created_at limit 1 returning id)
+          insert into inbound_attachments (email_id, filename, content_type, size, content) select id, 'plan.pdf', 'application/pdf', 4, '\\x25504446'::bytea from m`,
+    );
+    await execute(
+      database.db,
+      sql`insert into inbound_emails (mailbox, uidvalidity, uid, from_address, subject, body) values ('imap://replies@127.0.0.1:1/INBOX', 7, 2, 'someone@example.org', 'A question', 'Do you do Phase I?')`,
+    );
+    await execute(database.db, sql`insert into erased_senders (address_hash) values (repeat('a', 64))`);
     // A connected calendar (its link sealed with the data directory's key file) and a busy time read from it.
     const vault = loadCredentialsVault({ ...config, credentialsKey: undefined, credentialsKeyPrevious: undefined });
     if (!vault.available) throw new Error(vault.reason);
