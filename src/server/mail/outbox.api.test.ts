@@ -200,7 +200,12 @@ describe('a new lead', () => {
       { email_new_leads: false },
       { cookie: await signIn(t.json, 'bob@keystone.test', 'bob-password') },
     );
-    expect(await res.json()).toEqual({ email_new_leads: false, email_appointments: false, email_weekly_report: false, email_replies: false });
+    expect(await res.json()).toEqual({
+      email_new_leads: false,
+      email_appointments: false,
+      email_weekly_report: false,
+      email_replies: false,
+    });
     // Ann adds a lead herself: Bob opted out, Ann typed it, and a lead entered by staff is not acknowledged.
     expect((await t.json('POST', '/api/leads', validLead({ submission_id: undefined, fill_ms: undefined }), { cookie })).status).toBe(201);
     await t.outbox.flush();
