@@ -29,6 +29,7 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
     do_not_email: false,
     updated_at: '2025-01-05T14:30:00.000Z',
     unread_replies: 0,
+    stop_request: null,
     ...overrides,
   };
 }

@@ -972,6 +972,9 @@ export const inboundEmails = pgTable(
     // From a person whose data was erased (their address's keyed hash is in erased_senders): never
     // matched to a lead by its sender, and the Inbox says so.
     erased_sender: boolean('erased_sender').notNull().default(false),
+    // Its words ask us to stop writing (inbound.ts, asksToStop): the lead's page offers to mark
+    // them Do not email, which staff confirm; false again once staff say it is not such a request.
+    asks_to_stop: boolean('asks_to_stop').notNull().default(false),
     read_at: timestamp('read_at', { withTimezone: true }),
     dismissed_at: timestamp('dismissed_at', { withTimezone: true }),
   },

@@ -17,6 +17,8 @@ export type InboundMessage = {
   receivedAt?: Date | null;
   body: string;
   attachments: InboundAttachment[];
+  /** Its subject or first lines ask us to stop writing ("unsubscribe", "stop emailing me"…). */
+  asksToStop: boolean;
   /** Whether the receiving server saw the From domain pass DMARC (or SPF and DKIM). */
   senderVerified: boolean;
 };

@@ -188,8 +188,26 @@ export async function readInbound(raw: Buffer, authservId?: string): Promise<Inb
         size: a.size,
         content: a.content,
       })),
+    asksToStop: asksToStop(parsed.subject ?? '', body),
     senderVerified: fromAddress !== '' && senderPassed(headerLines(parsed, 'authentication-results'), fromAddress, authservId),
   };
+}
+
+/**
+ * Words that ask a firm to stop writing, in a subject or the first lines of a reply (before any
+ * quoted earlier message). Only a suggestion: staff confirm it on the lead's page.
+ */
+const STOP_WORDS =
+  /\b(unsubscribe|opt[- ]?out|stop (?:e-?mailing|emailing|sending|writing to|contacting)|remove me|take me off|do not (?:e-?mail|contact|write to) me|don[’']?t (?:e-?mail|contact|write to) me|no more e-?mails?)\b/i;
+
+export function asksToStop(subject: string, body: string): boolean {
+  const opening = body
+    .split('\n')
+    .filter((line) => !line.startsWith('>'))
+    .join('\n')
+    .split(/\n(?:On .{0,200} wrote:|-----Original Message-----|From: )/)[0]!
+    .slice(0, 600);
+  return STOP_WORDS.test(subject) || STOP_WORDS.test(opening);
 }
 
 /** The reply tokens in `recipients`: `local+token@domain` of the reply address (MAIL_REPLY_TO). */

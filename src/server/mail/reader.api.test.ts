@@ -274,6 +274,61 @@ describe.runIf(runIt)('reading replies', () => {
     expect(subjects).not.toContain('Last month');
   });
 
+  it('offers to mark a lead Do not email when their reply asks us to stop; staff confirm, or say it does not', async () => {
+    const lead = async () =>
+      (await (await t.json('GET', `/api/leads/${leadId}`, undefined, { cookie })).json()) as {
+        stop_request: { id: string; subject: string } | null;
+      };
+    dovecot.deliver(
+      'replies',
+      mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Re: Your report' }, 'Please stop emailing me.'),
+    );
+    await t.reader!.flush();
+    const asked = (await lead()).stop_request;
+    expect(asked).toMatchObject({ subject: 'Re: Your report' });
+    // Not a request, staff say: the notice goes.
+    expect((await t.json('POST', `/api/leads/${leadId}/replies/${asked!.id}/not-a-stop-request`, undefined, { cookie })).status).toBe(200);
+    expect((await lead()).stop_request).toBeNull();
+    expect((await t.json('POST', `/api/leads/${leadId}/replies/${asked!.id}/not-a-stop-request`, undefined, { cookie })).status).toBe(404);
+    // Asked again: marked Do not email, the notice goes too.
+    dovecot.deliver('replies', mail({ From: 'jane@example.com', To: 'hello@keystone.test', Subject: 'Unsubscribe' }, ''));
+    await t.reader!.flush();
+    expect((await lead()).stop_request).toMatchObject({ subject: 'Unsubscribe' });
+    expect((await t.json('PATCH', `/api/leads/${leadId}`, { do_not_email: true }, { cookie })).status).toBe(200);
+    expect((await lead()).stop_request).toBeNull();
+  });
+
+  it('reads a message whose header runs to 8 MB, and threads a reply to a booking invitation with its lead', async () => {
+    dovecot.deliver(
+      'replies',
+      `From: jane@example.com\r\nX-Huge: ${'a'.repeat(8 * 1024 * 1024)}\r\nSubject: Huge header\r\n\r\nStill here.\r\n`,
+    );
+    expect(await t.reader!.flush()).toBe(1);
+    const [huge] = await stored();
+    expect(huge!.from_address).toBe('jane@example.com');
+
+    // A call booked for the lead: its invitation's Message-ID threads the lead's answer.
+    const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const booked = await t.json(
+      'POST',
+      '/api/appointments',
+      { lead_id: leadId, date: day, time: '10:00', type: 'Zoom', notes: '' },
+      { cookie },
+    );
+    expect(booked.status).toBe(201);
+    await t.outbox.flush();
+    const [invitation] = await rowsOf<{ message_id: string }>(
+      database.db,
+      sql`select message_id from emails where kind = 'appointment' and lead_id = ${leadId} and to_address = 'jane@example.com'`,
+    );
+    dovecot.deliver(
+      'replies',
+      mail({ From: 'assistant@other.example', To: 'hello@keystone.test', Subject: 'Accepted', 'In-Reply-To': invitation!.message_id }),
+    );
+    expect(await t.reader!.flush()).toBe(1);
+    expect((await stored()).at(-1)).toMatchObject({ subject: 'Accepted', lead_id: leadId, matched_by: 'thread' });
+  });
+
   it('threads a reply to the lead form’s acknowledgement with the lead', async () => {
     const visitor = { ...validLead({ full_name: 'Vera Visitor', email: 'vera@example.com' }) };
     expect((await t.json('POST', '/api/public/leads', visitor)).status).toBe(201);

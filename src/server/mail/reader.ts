@@ -206,6 +206,7 @@ function note(envelope: Envelope, why: string): InboundMessage {
     date: storableDate(envelope?.date),
     body: `[${why}]`,
     attachments: [],
+    asksToStop: false,
     senderVerified: false,
   };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { leadIdParamSchema } from '#shared/schemas/lead';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { markRepliesRead, readAttachment } from '../db/queries/inbound-emails.ts';
+import { dismissStopRequest, markRepliesRead, readAttachment } from '../db/queries/inbound-emails.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent, mediaContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -32,6 +32,20 @@ const readRoute = createAdminRoute({
   },
 });
 
+const stopParams = z.object({ id: z.uuid('Invalid lead id'), replyId: z.uuid('Invalid message id') });
+
+const notStopRoute = createAdminRoute({
+  method: 'post',
+  path: '/api/leads/{id}/replies/{replyId}/not-a-stop-request',
+  tags: ['leads'],
+  summary: 'Say a reply that seemed to ask us to stop writing does not (the lead page’s notice goes)',
+  request: { params: stopParams },
+  responses: {
+    200: jsonContent(z.object({ id: z.uuid() }), 'Noted'),
+    ...errorResponses({ 400: 'Invalid id', 404: 'No such reply asking to stop on this lead' }),
+  },
+});
+
 /** A file name as a Content-Disposition header carries it: RFC 6266 with an ASCII fallback. */
 function disposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -51,6 +65,11 @@ export const replyRoutes = createRouter()
     c.header('Content-Security-Policy', "default-src 'none'; sandbox");
     c.header('Cache-Control', 'private, no-store');
     return c.body(new Uint8Array(file.content), 200);
+  })
+  .openapi(notStopRoute, async (c) => {
+    const { id, replyId } = c.req.valid('param');
+    if (!(await dismissStopRequest(c.get('db'), id, replyId))) throw new AppError('not_found', 'No such request on this lead.');
+    return c.json({ id: replyId }, 200);
   })
   .openapi(readRoute, async (c) => {
     const marked = await markRepliesRead(c.get('db'), c.req.valid('param').id);

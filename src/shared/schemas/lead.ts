@@ -173,6 +173,8 @@ export const leadSchema = z
     updated_at: z.string(),
     /** Replies read from the reply mailbox that nobody has read yet (the lead's page shows them). */
     unread_replies: z.number().int(),
+    /** Their newest reply that seems to ask us to stop writing, while they are not marked Do not email (staff confirm). */
+    stop_request: z.object({ id: z.uuid(), subject: z.string(), received_at: z.string() }).nullable(),
   })
   .meta({ id: 'Lead' });
 export type Lead = z.infer<typeof leadSchema>;

@@ -132,6 +132,26 @@ test('a reply to a message written on the lead’s page shows on that page withi
   // The owner was told (the bell).
   await page.getByRole('button', { name: /^Notifications/ }).click();
   await expect(page.getByRole('dialog', { name: 'Notifications' }).getByRole('link', { name: /Rhea Replier replied/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // They ask us to stop: the page offers Do not email, which staff confirm.
+  dovecot.deliver(
+    'replies',
+    [
+      'From: Rhea Replier <rhea@example.com>',
+      `To: ${replyAddress}`,
+      'Subject: Re: Your inspection',
+      '',
+      'Please stop emailing me.',
+      '',
+    ].join('\r\n'),
+  );
+  const asked = page.getByRole('note', { name: 'Asked not to be emailed' });
+  await expect(asked).toContainText('seems to ask us to stop writing', { timeout: 15_000 });
+  await asked.getByRole('button', { name: 'Mark Do not email' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Marked Do not email' })).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
+  await expect(asked).toBeHidden();
 });
 
 test('mail that matches no lead waits in the Inbox: made into a lead, added to a lead’s page, or dismissed', async ({ page }) => {

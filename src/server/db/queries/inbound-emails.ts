@@ -126,12 +126,13 @@ export async function storeInbound(
                when exists (select 1 from sender) then 'sender' end as matched_by
       ), added as (
         insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses,
-          cc_addresses, subject, sent_at, received_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender)
+          cc_addresses, subject, sent_at, received_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender,
+          asks_to_stop)
         select ${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
           ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
           coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, now()), ${message.body}, c.lead_id, c.matched_by,
           case c.matched_by when 'sender' then ${message.senderVerified} when 'thread' then (select verified from thread) else true end,
-          (select email_id from thread), (select yes from erased)
+          (select email_id from thread), (select yes from erased), ${message.asksToStop}
         from chosen c
         on conflict do nothing
         returning id, lead_id
@@ -288,4 +289,11 @@ export async function isOnALead(db: Db, id: string): Promise<boolean | undefined
     z.object({ attached: z.boolean() }),
   );
   return row?.attached;
+}
+
+/** Staff say a reply does not ask to stop (the lead page's notice goes); false for no such reply of that lead. */
+export async function dismissStopRequest(db: Db, leadId: string, id: string): Promise<boolean> {
+  return (
+    (await execute(db, sql`update inbound_emails set asks_to_stop = false where id = ${id} and lead_id = ${leadId} and asks_to_stop`)) > 0
+  );
 }

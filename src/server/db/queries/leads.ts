@@ -28,7 +28,10 @@ export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as creat
   to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note, l.submission_id is not null as from_form, l.do_not_email,
   ${isoTimestamp(sql`l.suspected_abuse_at`)} as suspected_abuse_at, ${isoTimestamp(sql`l.updated_at`)} as updated_at,
   -- Replies nobody has read yet (inbound_emails_unread_idx: a probe per lead).
-  (select count(*)::int from inbound_emails i where i.lead_id = l.id and i.read_at is null) as unread_replies`;
+  (select count(*)::int from inbound_emails i where i.lead_id = l.id and i.read_at is null) as unread_replies,
+  -- The newest reply asking us to stop writing, while they are not marked Do not email.
+  case when not l.do_not_email then (select json_build_object('id', i.id, 'subject', i.subject, 'received_at', ${isoTimestamp(sql`i.received_at`)})
+    from inbound_emails i where i.lead_id = l.id and i.asks_to_stop order by i.received_at desc limit 1) end as stop_request`;
 
 const idRow = z.object({ id: z.uuid() });
 

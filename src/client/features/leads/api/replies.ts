@@ -1,4 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryKeys } from '#client/lib/query-keys.ts';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 
 /** Where a file that came with a reply downloads from. */
@@ -10,3 +11,13 @@ export const attachmentUrl = (replyId: string, attachmentId: string) => apiPath`
  */
 export const useMarkRepliesRead = () =>
   useMutation({ mutationFn: (leadId: string) => apiRequest<{ marked: number }>('POST', apiPath`/api/leads/${leadId}/replies/read`) });
+
+/** A reply that seemed to ask us to stop writing does not: the notice goes. */
+export function useNotAStopRequest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ leadId, replyId }: { leadId: string; replyId: string }) =>
+      apiRequest<{ id: string }>('POST', apiPath`/api/leads/${leadId}/replies/${replyId}/not-a-stop-request`),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.leads.all }),
+  });
+}

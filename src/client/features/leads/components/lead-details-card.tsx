@@ -1,3 +1,4 @@
+import { Button } from '#client/components/ui/button.tsx';
 import { useState } from 'react';
 import { Pencil } from '#client/components/icons.tsx';
 import { lazyDialog } from '#client/components/ui/lazy-dialog.tsx';
@@ -6,6 +7,7 @@ import type { LeadDetail } from '#shared/schemas/lead';
 import { formatDate } from '#client/lib/format.ts';
 import { formatCents } from '#client/lib/money.ts';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { useNotAStopRequest } from '../api/replies.ts';
 import { usePatchLead } from '../api/patch-lead.ts';
 import { LeadSourceDetails } from './lead-source.tsx';
 
@@ -85,15 +87,60 @@ function DoNotEmail({ lead }: { lead: LeadDetail }) {
     );
   };
   return (
-    <label className="mt-1 flex w-fit items-center gap-2 break-normal text-slate-700">
-      <input
-        type="checkbox"
-        checked={saving ?? lead.do_not_email}
-        disabled={patch.isPending}
-        onChange={(event) => change(event.currentTarget.checked)}
-        className="size-4 accent-blue-700"
-      />
-      Do not email
-    </label>
+    <>
+      <label className="mt-1 flex w-fit items-center gap-2 break-normal text-slate-700">
+        <input
+          type="checkbox"
+          checked={saving ?? lead.do_not_email}
+          disabled={patch.isPending}
+          onChange={(event) => change(event.currentTarget.checked)}
+          className="size-4 accent-blue-700"
+        />
+        Do not email
+      </label>
+      {lead.stop_request && !lead.do_not_email ? <StopRequest lead={lead} request={lead.stop_request} onMark={() => change(true)} /> : null}
+    </>
+  );
+}
+
+/** A reply of theirs seems to ask us to stop writing: staff confirm (Do not email) or say it does not. */
+function StopRequest({
+  lead,
+  request,
+  onMark,
+}: {
+  lead: LeadDetail;
+  request: NonNullable<LeadDetail['stop_request']>;
+  onMark: () => void;
+}) {
+  const notAStop = useNotAStopRequest();
+  const dismiss = () =>
+    notAStop.mutate(
+      { leadId: lead.id, replyId: request.id },
+      {
+        onError: (error) => {
+          console.error('Dismissing the request failed', error);
+          toast.error('Failed to update lead');
+        },
+      },
+    );
+  return (
+    <div
+      role="note"
+      aria-label="Asked not to be emailed"
+      className="mt-2 space-y-2 rounded-md bg-amber-50 p-3 text-sm break-normal text-amber-900"
+    >
+      <p>
+        {lead.full_name}’s reply “{request.subject || '(no subject)'}” seems to ask us to stop writing.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" onClick={onMark}>
+          Mark Do not email
+        </Button>
+        <Button size="sm" variant="secondary" onClick={dismiss} disabled={notAStop.isPending}>
+          Not a request
+        </Button>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "inbound_emails" ADD COLUMN "asks_to_stop" boolean DEFAULT false NOT NULL;
