@@ -146,6 +146,12 @@ describe.runIf(runIt)('reading replies', () => {
       ).replies_to_read;
     expect((await lead()).unread_replies).toBe(1);
     expect(await overview()).toEqual([expect.objectContaining({ lead_id: leadId, unread: 1, subject: 'Re: Your report' })]);
+    // Up to what the page showed: nothing older than the reply is unread, so an earlier cut marks nothing.
+    expect(
+      await (await t.json('POST', `/api/leads/${leadId}/replies/read?up_to=2020-01-01T00:00:00.000Z`, undefined, { cookie })).json(),
+    ).toEqual({
+      marked: 0,
+    });
     expect(await (await t.json('POST', `/api/leads/${leadId}/replies/read`, undefined, { cookie })).json()).toEqual({ marked: 1 });
     expect((await lead()).unread_replies).toBe(0);
     expect(await overview()).toEqual([]);

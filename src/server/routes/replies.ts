@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { leadIdParamSchema } from '#shared/schemas/lead';
+import { storableText } from '#shared/schemas/text';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { dismissStopRequest, markRepliesRead, readAttachment } from '../db/queries/inbound-emails.ts';
 import { AppError } from '../http/errors.ts';
@@ -24,8 +25,11 @@ const readRoute = createAdminRoute({
   method: 'post',
   path: '/api/leads/{id}/replies/read',
   tags: ['leads'],
-  summary: 'Mark the lead’s replies read (their page was opened)',
-  request: { params: leadIdParamSchema },
+  summary: 'Mark the lead’s replies read (their page showed them): those received up to `up_to` (all, without it)',
+  request: {
+    params: leadIdParamSchema,
+    query: z.object({ up_to: storableText().datetime({ offset: true, message: 'Invalid time' }).optional() }),
+  },
   responses: {
     200: jsonContent(z.object({ marked: z.number().int() }), 'How many were unread'),
     ...errorResponses({ 400: 'Invalid id', 404: 'No such lead' }),
@@ -72,7 +76,7 @@ export const replyRoutes = createRouter()
     return c.json({ id: replyId }, 200);
   })
   .openapi(readRoute, async (c) => {
-    const marked = await markRepliesRead(c.get('db'), c.req.valid('param').id);
+    const marked = await markRepliesRead(c.get('db'), c.req.valid('param').id, c.req.valid('query').up_to);
     if (marked === undefined) throw new AppError('not_found', 'Lead not found.');
     return c.json({ marked }, 200);
   });

@@ -183,12 +183,16 @@ export async function readAttachment(
 }
 
 /** Marks the lead's replies read (someone opened the lead's page); answers how many were unread, or undefined for no such lead. */
-export async function markRepliesRead(db: Db, leadId: string): Promise<number | undefined> {
+export async function markRepliesRead(db: Db, leadId: string, upTo?: string): Promise<number | undefined> {
   const [row] = await queryRows(
     db,
     sql`
     with lead as (select id from leads where id = ${leadId}),
-    marked as (update inbound_emails set read_at = now() where lead_id = ${leadId} and read_at is null returning 1)
+    -- Only what the page showed: a reply that came after it was drawn stays unread.
+    marked as (
+      update inbound_emails set read_at = now()
+      where lead_id = ${leadId} and read_at is null ${upTo ? sql`and date_trunc('milliseconds', received_at) <= ${upTo}::timestamptz` : sql``}
+      returning 1)
     select (select count(*) from marked)::int as marked, exists (select 1 from lead) as found`,
     z.object({ marked: z.number(), found: z.boolean() }),
   );

@@ -10,7 +10,13 @@ export const attachmentUrl = (replyId: string, attachmentId: string) => apiPath`
  * the live stream, so nothing is invalidated here.
  */
 export const useMarkRepliesRead = () =>
-  useMutation({ mutationFn: (leadId: string) => apiRequest<{ marked: number }>('POST', apiPath`/api/leads/${leadId}/replies/read`) });
+  useMutation({
+    mutationFn: ({ leadId, upTo }: { leadId: string; upTo: string }) =>
+      apiRequest<{ marked: number }>(
+        'POST',
+        `${apiPath`/api/leads/${leadId}/replies/read`}?${new URLSearchParams({ up_to: upTo }).toString()}`,
+      ),
+  });
 
 /** A reply that seemed to ask us to stop writing does not: the notice goes. */
 export function useNotAStopRequest() {

@@ -81,10 +81,14 @@ export function LeadTimeline({
 /** Unread replies on the page are read once shown: marked for everyone (the Unread badge stays until the next refresh). */
 function useMarkShownRepliesRead(leadId: string, entries: TimelineEntry[]) {
   const { mutate } = useMarkRepliesRead();
-  const unread = entries.some((e) => e.kind === 'email_in' && e.unread);
+  // The newest unread reply shown: those up to it are read; one that arrives after stays unread.
+  const upTo = entries.reduce<string | undefined>(
+    (newest, e) => (e.kind === 'email_in' && e.unread && (!newest || e.at > newest) ? e.at : newest),
+    undefined,
+  );
   useEffect(() => {
-    if (unread) mutate(leadId);
-  }, [leadId, unread, mutate]);
+    if (upTo) mutate({ leadId, upTo });
+  }, [leadId, upTo, mutate]);
 }
 
 function Entry({
