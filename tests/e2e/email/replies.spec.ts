@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { type Dovecot, startDovecot } from '../../../src/server/test/dovecot.ts';
 import { expect, test } from '../fixtures.ts';
@@ -11,7 +12,8 @@ import { startOwnServer, type OwnServer } from '../own-server.ts';
 const OWNER = { email: 'reply-owner@example.com', password: 'reply-owner-password' };
 let dovecot: Dovecot;
 let server: OwnServer;
-test.describe.configure({ mode: 'serial' });
+// Each test waits on the reader's looks (every second) over real IMAP: up to 90 s on a busy 2-core machine.
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   dovecot = await startDovecot(['replies']);
@@ -23,6 +25,14 @@ test.beforeAll(async () => {
     IMAP_URL: dovecot.urlOf('replies'),
     IMAP_POLL_SECONDS: '1',
   });
+});
+// A failure says what the server and Dovecot said (the reader logs a look that failed).
+// eslint-disable-next-line no-empty-pattern -- Playwright passes the test's info second, after the fixtures
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  await testInfo.attach('server log', { body: server?.log.slice(-60).join('\n') ?? '', contentType: 'text/plain' });
+  await testInfo.attach('dovecot log', { body: dovecot?.output().slice(-5000) ?? '', contentType: 'text/plain' });
+  console.log(`server log:\n${server?.log.slice(-60).join('\n')}\ndovecot:\n${dovecot?.output().slice(-3000)}`);
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -38,9 +48,11 @@ async function signIn(page: Page) {
 }
 
 test('a reply to a message written on the lead’s page shows on that page within seconds, as text, with its file', async ({ page }) => {
+  // Its own address: the suite's mail sink also holds what this spec sent in the other project's run.
+  const rhea = `rhea.${randomUUID().slice(0, 8)}@example.com`;
   await signIn(page);
   const created = await page.request.post(`${server.baseURL}/api/leads`, {
-    data: { full_name: 'Rhea Replier', email: 'rhea@example.com', phone: '(410) 555-0144', property_types: ['land'] },
+    data: { full_name: 'Rhea Replier', email: rhea, phone: '(410) 555-0144', property_types: ['land'] },
     headers: { origin: server.baseURL },
   });
   const { id } = (await created.json()) as { id: string };
@@ -50,7 +62,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
   await dialog.getByLabel('Subject').fill('Your inspection');
   await dialog.getByLabel('Message').fill('Does Thursday work?');
   await dialog.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Email to rhea@example.com is on its way' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `Email to ${rhea} is on its way` })).toBeVisible();
 
   // The message as it went out: its Message-ID and the lead's reply address (the mail sink keeps it).
   const sink = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
@@ -64,7 +76,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
           messageId: string;
           replyTo: string;
         }[];
-        sent = all.find((m) => m.to.includes('rhea@example.com') && m.subject === 'Your inspection');
+        sent = all.find((m) => m.to.includes(rhea) && m.subject === 'Your inspection');
         return sent !== undefined;
       },
       { timeout: 20_000 },
@@ -75,11 +87,11 @@ test('a reply to a message written on the lead’s page shows on that page withi
   dovecot.deliver(
     'replies',
     [
-      'From: Rhea Replier <rhea@example.com>',
+      `From: Rhea Replier <${rhea}>`,
       `To: ${replyAddress}`,
       'Subject: Re: Your inspection',
       `In-Reply-To: ${sent!.messageId}`,
-      'Message-ID: <rhea-reply-1@example.com>',
+      `Message-ID: <reply-${rhea}>`,
       'Content-Type: multipart/mixed; boundary="x1"',
       '',
       '--x1',
@@ -102,7 +114,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
     .getByRole('list', { name: 'Timeline, newest first' })
     .getByRole('listitem')
     .filter({ hasText: 'Rhea Replier replied: Re: Your inspection' });
-  await expect(reply).toBeVisible({ timeout: 15_000 });
+  await expect(reply).toBeVisible({ timeout: 30_000 });
   await expect(reply).toContainText('Thursday works.');
   await expect(reply.getByRole('link', { name: /survey\.pdf/ })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
@@ -114,7 +126,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
   // Reply answers in the same thread: to its sender, "Re:" its subject, In-Reply-To its Message-ID.
   await reply.getByRole('button', { name: 'Reply to Re: Your inspection' }).click();
   const answer = page.getByRole('dialog', { name: 'Reply to Rhea Replier' });
-  await expect(answer.getByLabel('To')).toHaveValue('rhea@example.com');
+  await expect(answer.getByLabel('To')).toHaveValue(rhea);
   await expect(answer.getByLabel('Subject')).toHaveValue('Re: Your inspection');
   await answer.getByLabel('Message').fill('Thursday at 10 then.');
   await answer.getByRole('button', { name: 'Send' }).click();
@@ -122,12 +134,16 @@ test('a reply to a message written on the lead’s page shows on that page withi
   await expect
     .poll(
       async () => {
-        const all = (await (await page.request.get(`${sink}/messages`)).json()) as { subject: string; inReplyTo: string | null }[];
-        return all.find((m) => m.subject === 'Re: Your inspection')?.inReplyTo;
+        const all = (await (await page.request.get(`${sink}/messages`)).json()) as {
+          to: string;
+          subject: string;
+          inReplyTo: string | null;
+        }[];
+        return all.find((m) => m.to.includes(rhea) && m.subject === 'Re: Your inspection')?.inReplyTo;
       },
       { timeout: 20_000 },
     )
-    .toBe('<rhea-reply-1@example.com>');
+    .toBe(`<reply-${rhea}>`);
 
   // The owner was told (the bell).
   await page.getByRole('button', { name: /^Notifications/ }).click();
@@ -137,17 +153,12 @@ test('a reply to a message written on the lead’s page shows on that page withi
   // They ask us to stop: the page offers Do not email, which staff confirm.
   dovecot.deliver(
     'replies',
-    [
-      'From: Rhea Replier <rhea@example.com>',
-      `To: ${replyAddress}`,
-      'Subject: Re: Your inspection',
-      '',
-      'Please stop emailing me.',
-      '',
-    ].join('\r\n'),
+    [`From: Rhea Replier <${rhea}>`, `To: ${replyAddress}`, 'Subject: Re: Your inspection', '', 'Please stop emailing me.', ''].join(
+      '\r\n',
+    ),
   );
   const asked = page.getByRole('note', { name: 'Asked not to be emailed' });
-  await expect(asked).toContainText('seems to ask us to stop writing', { timeout: 15_000 });
+  await expect(asked).toContainText('seems to ask us to stop writing', { timeout: 30_000 });
   await asked.getByRole('button', { name: 'Mark Do not email' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Marked Do not email' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
@@ -176,7 +187,7 @@ test('mail that matches no lead waits in the Inbox: made into a lead, added to a
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Inbox' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
   const waiting = page.getByRole('list', { name: 'Waiting mail' });
-  await expect(waiting.getByRole('article')).toHaveCount(3, { timeout: 15_000 });
+  await expect(waiting.getByRole('article')).toHaveCount(3, { timeout: 30_000 });
 
   // A new inquiry becomes a lead: name and address filled from the mail; the message goes on its page.
   const fourplex = waiting.getByRole('article', { name: 'Fourplex review' });
