@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, readdirSync, renameSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -27,8 +27,10 @@ export type Dovecot = {
   host: '127.0.0.1';
   port: number;
   users: DovecotUser[];
-  /** imap://user:password@127.0.0.1:<port>/INBOX, as IMAP_URL spells it. */
+  /** imap://user:password@127.0.0.1:<port>/INBOX (imaps:// with `tls`), as IMAP_URL spells it. */
   urlOf: (user: string) => string;
+  /** With `tls`: the path of its self-signed certificate (PEM), for IMAP_TLS_CA. */
+  certificateFile?: string;
   /** Puts `raw` (a whole message, CRLF or LF line ends) into the user's INBOX, received at `receivedAt` (now); answers its file name. */
   deliver: (user: string, raw: string | Buffer, receivedAt?: Date) => string;
   /** Dovecot's own log so far (for a failing test's message). */
@@ -37,10 +39,38 @@ export type Dovecot = {
 };
 
 /** A running Dovecot with `userNames` as its users, each with a new random password. */
-export function startDovecot(userNames: string[] = ['replies']): Promise<Dovecot> {
+export function startDovecot(userNames: string[] = ['replies'], { tls = false }: { tls?: boolean } = {}): Promise<Dovecot> {
   const users = userNames.map((name) => ({ name, password: randomBytes(12).toString('hex') }));
   const dir = tempDir('dovecot');
-  return retryOnTakenPort(() => startOnce(dir, users));
+  return retryOnTakenPort(() => startOnce(dir, users, tls ? selfSignedCertificate(dir) : undefined));
+}
+
+/** A self-signed certificate for 127.0.0.1 (openssl), its key beside it: TLS from the first byte (imaps://). */
+function selfSignedCertificate(dir: string): { cert: string; key: string } {
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'pipe' },
+  );
+  return { cert, key };
 }
 
 /** Who the mail belongs to and who Dovecot's unprivileged processes run as. */
@@ -56,7 +86,7 @@ function identities() {
   return { mail: { uid: Number(uid), gid: Number(gid) }, internal: 'dovecot', group: groupName(Number(gid)), login: 'dovenull' };
 }
 
-async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
+async function startOnce(dir: string, users: DovecotUser[], tls?: { cert: string; key: string }): Promise<Dovecot> {
   const port = await freePort();
   const who = identities();
   const home = (user: string) => path.join(dir, 'home', user);
@@ -75,7 +105,7 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
       `log_path = ${logFile}`,
       'protocols = imap',
       'listen = 127.0.0.1',
-      'ssl = no',
+      ...(tls ? ['ssl = required', `ssl_cert = <${tls.cert}`, `ssl_key = <${tls.key}`] : ['ssl = no']),
       // Plain passwords over a connection without TLS: loopback only, test users only.
       'disable_plaintext_auth = no',
       'auth_mechanisms = plain login',
@@ -99,10 +129,12 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
       'service imap-login {',
       '  inet_listener imap {',
       '    address = 127.0.0.1',
-      `    port = ${port}`,
+      `    port = ${tls ? 0 : port}`,
       '  }',
       '  inet_listener imaps {',
-      '    port = 0',
+      '    address = 127.0.0.1',
+      `    port = ${tls ? port : 0}`,
+      ...(tls ? ['    ssl = yes'] : []),
       '  }',
       '}',
       // No stats or anvil sockets outside base_dir, and nothing listening but IMAP.
@@ -147,8 +179,9 @@ async function startOnce(dir: string, users: DovecotUser[]): Promise<Dovecot> {
     urlOf(user) {
       const u = users.find((x) => x.name === user);
       if (!u) throw new Error(`No Dovecot user ${user}`);
-      return `imap://${encodeURIComponent(u.name)}:${encodeURIComponent(u.password)}@127.0.0.1:${port}/INBOX`;
+      return `${tls ? 'imaps' : 'imap'}://${encodeURIComponent(u.name)}:${encodeURIComponent(u.password)}@127.0.0.1:${port}/INBOX`;
     },
+    ...(tls ? { certificateFile: tls.cert } : {}),
     deliver(user, raw, receivedAt) {
       if (!users.some((u) => u.name === user)) throw new Error(`No Dovecot user ${user}`);
       // Dovecot gives new mail its UIDs in the order of these names: zero-padded, they sort as delivered.
