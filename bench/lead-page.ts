@@ -133,9 +133,13 @@ async function seedTimelineLead(db: Db): Promise<string> {
 /** Messages of the conversation lead: half written to them from their page, half their replies (a fifth with a file). */
 export const CONVERSATION_MESSAGES = 500;
 
+/** Messages (ours and theirs) per thread of the long conversation. */
+export const THREAD_MESSAGES = 100;
+
 /**
  * A lead with a long conversation: CONVERSATION_MESSAGES messages over the last year, each
- * reply answering the message before it, their texts a few paragraphs long, some unread.
+ * reply answering the message before it, in threads of THREAD_MESSAGES (as the reader and
+ * Reply file them), their texts a few paragraphs long, some unread.
  */
 async function seedConversationLead(db: Db): Promise<string> {
   const [lead] = await queryRows(
@@ -160,15 +164,26 @@ async function seedConversationLead(db: Db): Promise<string> {
       ${id}, (select id from users order by email limit 1), ${at(0)}, ${at(0)}
     from generate_series(1, ${half}) i`,
   );
+  // Each thread: the first message of ours in its block, and everything after it up to the next.
+  const pairs = THREAD_MESSAGES / 2;
+  await execute(
+    db,
+    sql`
+    update emails e set thread_id = first.id
+    from emails first
+    where e.lead_id = ${id} and first.lead_id = ${id} and e.id <> first.id
+      and first.message_id = '<conv-' || ((substring(e.message_id from '<conv-([0-9]+)@')::int - 1) / ${pairs}::int * ${pairs}::int + 1) || '@bench.example.com>'`,
+  );
   await execute(
     db,
     sql`
     insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses, subject, sent_at,
-      received_at, body, lead_id, matched_by, answers_email_id, read_at)
+      received_at, body, lead_id, matched_by, answers_email_id, read_at, thread_id)
     select 'bench', 1, i, '<reply-' || i || '@example.com>', '<conv-' || i || '@bench.example.com>', 'mia.messages@example.com', 'Mia Messages',
       'replies+miamessage@keystone.test', 'Re: Your review, part ' || i, ${at(30)}, ${at(30)},
       repeat('Thank you. The seller sent the disclosures; see the attached file and my notes below. ', 30), ${id}, 'thread',
-      (select e.id from emails e where e.message_id = '<conv-' || i || '@bench.example.com>'), case when i > ${half - 5} then null else ${at(60)} end
+      (select e.id from emails e where e.message_id = '<conv-' || i || '@bench.example.com>'), case when i > ${half - 5} then null else ${at(60)} end,
+      (select coalesce(e.thread_id, e.id) from emails e where e.message_id = '<conv-' || i || '@bench.example.com>')
     from generate_series(1, ${half}) i`,
   );
   await execute(
@@ -209,6 +224,15 @@ export async function timeLeadPage(
     throw new Error(`the timeline has ${entries.length} entries (has_more ${has_more}), not ${TIMELINE_ENTRIES}`);
   const kinds: Record<string, number> = {};
   for (const e of entries) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+  // The long conversation: CONVERSATION_MESSAGES / THREAD_MESSAGES threads, each shown once.
+  const conv = await fetch(`${origin}/api/leads/${ids.conversation}/timeline?limit=50`, { headers: { cookie } });
+  const heads = z
+    .object({ entries: z.array(z.object({ kind: z.string(), thread_id: z.string().optional(), thread_size: z.number().optional() })) })
+    .parse(await conv.json())
+    .entries.filter((e) => e.thread_id !== undefined);
+  if (heads.length !== CONVERSATION_MESSAGES / THREAD_MESSAGES || heads.some((e) => e.thread_size !== THREAD_MESSAGES))
+    throw new Error(`the conversation shows as ${heads.map((e) => e.thread_size).join(', ')}, not threads of ${THREAD_MESSAGES}`);
+  const thread = heads[0]!.thread_id!;
   const timings = await timeQueries(origin, cookie, samples, 20, [
     { name: 'GET /api/leads/{id}', path: `/api/leads/${leadId}` },
     { name: `GET /api/leads/{id}/timeline (${TIMELINE_ENTRIES} entries)`, path: `/api/leads/${leadId}/timeline` },
@@ -218,8 +242,8 @@ export async function timeLeadPage(
       path: `/api/leads/${ids.conversation}/timeline?limit=50`,
     },
     {
-      name: `GET /api/leads/{id}/timeline (${CONVERSATION_MESSAGES} messages, 200)`,
-      path: `/api/leads/${ids.conversation}/timeline`,
+      name: `GET /api/leads/{id}/threads/{thread} (${THREAD_MESSAGES} messages in the thread, the first 50)`,
+      path: `/api/leads/${ids.conversation}/threads/${thread}?limit=50`,
     },
   ]);
   return { timings, kinds };

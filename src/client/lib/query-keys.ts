@@ -14,6 +14,8 @@ export const queryKeys = {
     list: (view: object) => ['leads', 'list', view],
     detail: (id: string) => ['leads', 'detail', id],
     timeline: (id: string) => ['leads', 'timeline', id],
+    // Under its lead's timeline: whatever refreshes the timeline refreshes an open conversation.
+    thread: (id: string, threadId: string) => ['leads', 'timeline', id, 'thread', threadId],
     duplicates: (id: string) => ['leads', 'duplicates', id],
     appointmentCounts: (id: string) => ['leads', 'appointment-counts', id],
   },

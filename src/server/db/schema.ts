@@ -899,6 +899,10 @@ export const emails = pgTable(
     // Who wrote it, for a message a person wrote to a lead from the lead's page (null: the
     // product wrote it, or the account was removed since).
     sent_by: uuid('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    // The conversation it belongs to, as the lead's timeline groups it: the id of the thread's
+    // first message (null: it starts its own, its id). A message answering one of the lead's
+    // takes that one's thread. No foreign key: the first message may be deleted, the thread stays.
+    thread_id: uuid('thread_id'),
     created_at: createdAt(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
@@ -915,6 +919,7 @@ export const emails = pgTable(
     index('emails_sent_by_idx').on(t.sent_by).where(sql`${t.sent_by} is not null`),
     // A reply names the message it answers (In-Reply-To, References): found by its Message-ID.
     index('emails_message_id_idx').on(t.message_id),
+    index('emails_thread_idx').on(t.thread_id).where(sql`${t.thread_id} is not null`),
   ],
 );
 
@@ -969,6 +974,9 @@ export const inboundEmails = pgTable(
     sender_verified: boolean('sender_verified').notNull().default(true),
     // The message of ours it answers, when it names one.
     answers_email_id: uuid('answers_email_id').references(() => emails.id, { onDelete: 'set null' }),
+    // The conversation it belongs to (as emails.thread_id): the thread of the message it answers,
+    // ours or theirs; null when it answers none we know (it starts its own).
+    thread_id: uuid('thread_id'),
     // From a person whose data was erased (their address's keyed hash is in erased_senders): never
     // matched to a lead by its sender, and the Inbox says so.
     erased_sender: boolean('erased_sender').notNull().default(false),
@@ -985,6 +993,7 @@ export const inboundEmails = pgTable(
     index('inbound_emails_lead_idx').on(t.lead_id, t.received_at.desc()),
     index('inbound_emails_unread_idx').on(t.lead_id).where(sql`${t.read_at} is null and ${t.lead_id} is not null`),
     index('inbound_emails_inbox_idx').on(t.received_at.desc()).where(sql`${t.lead_id} is null`),
+    index('inbound_emails_thread_idx').on(t.thread_id).where(sql`${t.thread_id} is not null`),
     check('inbound_emails_matched_by_check', sql`${t.matched_by} in ('thread', 'token', 'sender', 'staff')`),
   ],
 );

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LeadEmail } from '#shared/schemas/lead-workspace';
+import type { LeadEmail, TimelineEntry } from '#shared/schemas/lead-workspace';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
@@ -354,6 +354,109 @@ describe.runIf(runIt)('reading replies', () => {
     );
     expect(await t.reader!.flush()).toBe(1);
     expect((await stored())[0]).toMatchObject({ lead_id: ack!.lead_id, matched_by: 'thread' });
+  });
+
+  it('groups a conversation into one thread on the timeline; Reply on any message of it answers in that thread', async () => {
+    // The test owns the times: each message at its own minute, in the order the story tells.
+    let minute = 0;
+    const timed = async (table: 'emails' | 'inbound_emails', id: string) => {
+      const at = new Date(Date.UTC(2026, 10, 27, 10, ++minute)).toISOString();
+      await execute(
+        database.db,
+        table === 'emails'
+          ? sql`update emails set created_at = ${at}::timestamptz where id = ${id}`
+          : sql`update inbound_emails set received_at = ${at}::timestamptz where id = ${id}`,
+      );
+    };
+    const send = async (body: Record<string, unknown>) => {
+      const res = await t.json('POST', `/api/leads/${leadId}/emails`, { body: 'Text.', ...body }, { cookie });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as LeadEmail;
+      await timed('emails', id);
+      await t.outbox.flush();
+      const [row] = await rowsOf<{ message_id: string }>(database.db, sql`select message_id from emails where id = ${id}`);
+      return { id, messageId: row!.message_id };
+    };
+    const receive = async (headers: Record<string, string>) => {
+      // Dated by the mail server a day before anything was sent.
+      dovecot.deliver(
+        'replies',
+        mail({ From: 'Jane Doe <jane@example.com>', To: 'hello@keystone.test', ...headers }),
+        new Date(Date.now() - 86_400_000),
+      );
+      expect(await t.reader!.flush()).toBe(1);
+      const [row] = await rowsOf<{ id: string; after: boolean | null }>(
+        database.db,
+        sql`select i.id, i.received_at > coalesce(e.sent_at, e.created_at) as after
+            from inbound_emails i left join emails e on e.id = i.answers_email_id order by i.uid desc limit 1`,
+      );
+      // An answer to one of ours is never put before it, whatever the mail server's date says.
+      if (headers['In-Reply-To']) expect(row!.after).toBe(true);
+      await timed('inbound_emails', row!.id);
+      return row!.id;
+    };
+    type Page = { entries: TimelineEntry[]; has_more: boolean };
+    const get = async (path: string) => (await (await t.json('GET', path, undefined, { cookie })).json()) as Page;
+    const emails = async () =>
+      (await get(`/api/leads/${leadId}/timeline`)).entries.flatMap((e) =>
+        e.kind === 'email_out' || e.kind === 'email_in'
+          ? [{ subject: e.subject, kind: e.kind, size: e.thread_size, thread: e.thread_id }]
+          : [],
+      );
+
+    const report = await send({ subject: 'Your report' });
+    // Answers our message by its headers, then we answer theirs (Reply), then they answer ours again.
+    const first = await receive({ Subject: 'Re: Your report', 'Message-ID': '<t1@example.com>', 'In-Reply-To': report.messageId });
+    const answer = await send({ subject: 'Re: Your report', in_reply_to: first });
+    const second = await receive({
+      Subject: 'Re: Your report',
+      'Message-ID': '<t2@example.com>',
+      'In-Reply-To': answer.messageId,
+      References: `${report.messageId} <t1@example.com> ${answer.messageId}`,
+    });
+    // A new subject of ours, a message of theirs that answers nothing (joined by its sender), and
+    // our Reply to our own earlier message (a follow-up): it joins that message's thread.
+    const invoice = await send({ subject: 'Invoice' });
+    const loose = await receive({ Subject: 'Another property', 'Message-ID': '<t3@example.com>' });
+    const followUp = await send({ subject: 'Re: Invoice', in_reply_to: invoice.id });
+    // Our Reply carries the message it answers in its headers, so their mail program threads it too.
+    const sentAnswer = smtp.sink.messages.find((m) => m.parsed.messageId === answer.messageId);
+    expect(sentAnswer?.parsed.inReplyTo).toBe('<t1@example.com>');
+    expect(smtp.sink.messages.find((m) => m.parsed.messageId === followUp.messageId)?.parsed.inReplyTo).toBe(invoice.messageId);
+
+    // The timeline shows each thread once, as its newest message, with how many it holds.
+    const shown = await emails();
+    expect(shown.map(({ subject, kind, size }) => ({ subject, kind, size }))).toEqual([
+      { subject: 'Re: Invoice', kind: 'email_out', size: 2 },
+      { subject: 'Another property', kind: 'email_in', size: 1 },
+      { subject: 'Re: Your report', kind: 'email_in', size: 4 },
+    ]);
+    expect(new Set(shown.map((e) => e.thread)).size).toBe(3);
+
+    // The whole conversation, newest first, a page at a time.
+    const thread = shown[2]!.thread;
+    const page1 = await get(`/api/leads/${leadId}/threads/${thread}?limit=3`);
+    const ids = (page: Page) =>
+      page.entries.map((e) => (e.kind === 'email_in' ? e.email_in_id : e.kind === 'email_out' ? e.email_id : e.id));
+    expect(ids(page1)).toEqual([second, answer.id, first]);
+    expect(page1.has_more).toBe(true);
+    const page2 = await get(`/api/leads/${leadId}/threads/${thread}?limit=3&before=${encodeURIComponent(page1.entries[2]!.id)}`);
+    expect(ids(page2)).toEqual([report.id]);
+    expect(page2.has_more).toBe(false);
+    expect(page1.entries.every((e) => e.kind === 'email_in' || e.kind === 'email_out')).toBe(true);
+    expect(page1.entries[0]).toMatchObject({ thread_id: thread, thread_size: 4, thread_unread: 2 });
+
+    // Another lead's view of the thread, an unknown thread, and an answer to a message not on the lead: refused.
+    const other = ((await (await t.json('POST', '/api/leads', validLead(), { cookie })).json()) as { id: string }).id;
+    expect((await t.json('GET', `/api/leads/${other}/threads/${thread}`, undefined, { cookie })).status).toBe(404);
+    expect((await t.json('GET', `/api/leads/${leadId}/threads/${crypto.randomUUID()}`, undefined, { cookie })).status).toBe(404);
+    const before = await rowsOf(database.db, sql`select id from emails`);
+    const refused = await t.json('POST', `/api/leads/${other}/emails`, { subject: 'Re: x', body: 'Hi', in_reply_to: loose }, { cookie });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { fields?: Record<string, string> } }).error.fields).toEqual({
+      in_reply_to: 'Not a message on this lead’s timeline',
+    });
+    expect(await rowsOf(database.db, sql`select id from emails`)).toHaveLength(before.length);
   });
 
   it('keeps hostile mail as text: HTML and scripts gone, names on one line, nested parts read, a broken message noted', async () => {

@@ -37,7 +37,7 @@ const sendRoute = createAdminRoute({
   responses: {
     201: jsonContent(leadEmailSchema, 'The message, queued'),
     ...errorResponses({
-      400: 'Invalid input',
+      400: 'Invalid input, or `in_reply_to` names no message on this lead’s timeline',
       404: 'No such lead',
       409: 'The lead is marked Do not email',
       429: 'Too many emails this hour',
@@ -77,6 +77,10 @@ export const leadEmailRoutes = createRouter()
     );
     if (sent === 'not_found') throw new AppError('not_found', 'Lead not found.');
     if (sent === 'do_not_email') throw new AppError('conflict', DO_NOT_EMAIL_REFUSAL);
+    if (sent === 'no_such_message')
+      throw new AppError('validation_failed', 'The message you are answering is not on this lead’s timeline.', {
+        in_reply_to: 'Not a message on this lead’s timeline',
+      });
     outbox.nudge();
     return c.json(sent, 201);
   })

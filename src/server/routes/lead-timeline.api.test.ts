@@ -130,6 +130,11 @@ describe('GET /api/leads/{id}/timeline', () => {
       status: 'not_sent',
       error: expect.stringContaining('Email is off'),
       subject,
+      // Each its own conversation: nobody answered.
+      thread_id: expect.any(String),
+      thread_size: 1,
+      thread_unread: 0,
+      body: null,
     });
     expect(entries.map(gist)).toEqual([
       // One statement wrote these two: in the order of their kinds (a merge after an import).

@@ -50,7 +50,10 @@ export const leadEmailRequestSchema = z
     body: messageBodySchema,
     /** The email template it was written from, if any (kept with the message). */
     template_id: z.uuid('Invalid template id').optional(),
-    /** The lead's message (a timeline entry `email_in`) this answers: it goes in the same thread. */
+    /**
+     * The message on the lead's timeline this answers (an `email_in` entry's `email_in_id`, or an
+     * `email_out` entry's `email_id`): it goes in the same thread, with In-Reply-To naming it.
+     */
     in_reply_to: z.uuid('Invalid message id').optional(),
   })
   .meta({ id: 'LeadEmailRequest' });
@@ -104,6 +107,18 @@ export const visitSchema = z
   .meta({ id: 'Visit' });
 export type Visit = z.infer<typeof visitSchema>;
 
+/**
+ * The conversation a message belongs to. The timeline shows a thread once, as its newest
+ * message; the rest come from `GET /api/leads/{id}/threads/{thread_id}`.
+ */
+const threadFields = {
+  thread_id: z.uuid(),
+  /** How many messages the thread holds (1: this one alone). */
+  thread_size: z.number().int(),
+  /** How many of them are unread replies. */
+  thread_unread: z.number().int(),
+};
+
 const entryBase = {
   /** Unique within the timeline (a row id, prefixed by its kind where tables could collide). */
   id: z.string(),
@@ -154,6 +169,7 @@ export const timelineEntrySchema = z
     z.object({
       ...entryBase,
       kind: z.literal('email_out'),
+      ...threadFields,
       email_id: z.uuid(),
       email_kind: z.string(),
       subject: z.string(),
@@ -161,12 +177,15 @@ export const timelineEntrySchema = z
       status: z.enum(['queued', 'sent', 'failed', 'not_sent']),
       /** Why it failed or was not sent, or why it is being tried again (the mail server's reply when it gave one). */
       error: z.string().nullable(),
+      /** What a person wrote, for a message written on the lead's page (the product's own mail: null). */
+      body: z.string().nullable(),
     }),
     /** Mail from the lead (or about them) read from the reply mailbox, as text. */
     z.object({
       ...entryBase,
       kind: z.literal('email_in'),
       email_in_id: z.uuid(),
+      ...threadFields,
       ...receivedMailFields,
       /** False: it joined the lead by its From address alone, which the receiving server did not see pass. */
       sender_verified: z.boolean(),
@@ -187,6 +206,16 @@ export const timelineQuerySchema = z.object({
   /** Entries strictly older than this (the previous page's last `at`), for "Show older". */
   before: storableText().datetime({ offset: true, message: 'Invalid time' }).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(200),
+});
+
+/** A page of one conversation: messages older than the entry `before`. */
+export const threadQuerySchema = z.object({
+  /** The `id` of the oldest entry shown so far (`email:…` or `email_in:…`), for the next page. */
+  before: z
+    .string()
+    .regex(/^email(_in)?:[0-9a-f-]{36}$/, 'Invalid entry id')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
 export const timelineResponseSchema = z

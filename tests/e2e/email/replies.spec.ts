@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { type Dovecot, startDovecot } from '../../../src/server/test/dovecot.ts';
@@ -124,7 +125,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
   expect((await download).suggestedFilename()).toBe('survey.pdf');
 
   // Reply answers in the same thread: to its sender, "Re:" its subject, In-Reply-To its Message-ID.
-  await reply.getByRole('button', { name: 'Reply to Re: Your inspection' }).click();
+  await reply.getByRole('button', { name: `Reply to Re: Your inspection, from ${rhea}` }).click();
   const answer = page.getByRole('dialog', { name: 'Reply to Rhea Replier' });
   await expect(answer.getByLabel('To')).toHaveValue(rhea);
   await expect(answer.getByLabel('Subject')).toHaveValue('Re: Your inspection');
@@ -144,6 +145,37 @@ test('a reply to a message written on the lead’s page shows on that page withi
       { timeout: 20_000 },
     )
     .toBe(`<reply-${rhea}>`);
+
+  // One conversation on the timeline: our answer on top, the two before it behind "Show 2 earlier messages".
+  const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
+  const conversation = timeline.getByRole('listitem').filter({ hasText: 'emailed: Re: Your inspection' });
+  await expect(conversation).toContainText('Thursday at 10 then.');
+  await expect(timeline.getByRole('listitem').filter({ hasText: 'replied: Re: Your inspection' })).toHaveCount(0);
+  const earlier = conversation.getByRole('button', { name: 'Show 2 earlier messages' });
+  await earlier.click();
+  await expect(conversation.getByRole('button', { name: 'Hide earlier messages' })).toHaveAttribute('aria-expanded', 'true');
+  // Its messages (an attachment list inside one has items of its own).
+  const messages = conversation.getByRole('list', { name: 'Earlier messages in this conversation, newest first' }).locator(':scope > li');
+  await expect(messages).toHaveCount(2);
+  await expect(messages.nth(0)).toContainText('Rhea Replier replied: Re: Your inspection');
+  await expect(messages.nth(1)).toContainText('emailed: Your inspection');
+  await expect(messages.nth(1)).toContainText('Does Thursday work?');
+  // The open conversation passes axe like every page.
+  const axe = await new AxeBuilder({ page })
+    .include('#timeline-heading + ol')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  // Reply on any message of it: our first one, answered to whom it went.
+  await messages
+    .nth(1)
+    .getByRole('button', { name: `Reply to Your inspection, to ${rhea}` })
+    .click();
+  const followUp = page.getByRole('dialog', { name: 'Reply to Rhea Replier' });
+  await expect(followUp.getByLabel('To')).toHaveValue(rhea);
+  await expect(followUp.getByLabel('Subject')).toHaveValue('Re: Your inspection');
+  await followUp.getByRole('button', { name: 'Cancel' }).click();
+  await expect(followUp).toBeHidden();
 
   // The owner was told (the bell).
   await page.getByRole('button', { name: /^Notifications/ }).click();

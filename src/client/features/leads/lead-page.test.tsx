@@ -112,6 +112,10 @@ const ENTRIES: TimelineEntry[] = [
     to: 'jane@example.com',
     status: 'failed',
     error: '550 Mailbox unavailable',
+    thread_id: '00000000-0000-4000-8000-0000000000e0',
+    thread_size: 1,
+    thread_unread: 0,
+    body: null,
   },
   {
     id: 'appt-4',
@@ -680,6 +684,88 @@ describe('LeadPage', () => {
     expect(screen.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
   });
 
+  it('shows a conversation once, as its newest message; its earlier messages open below it a page at a time, each with Reply', async () => {
+    const thread = '00000000-0000-4000-8000-0000000000f0';
+    const ours = (n: number, at: string, subject: string, body: string): TimelineEntry => ({
+      id: `email:${n}`,
+      kind: 'email_out',
+      at,
+      actor: ME.display_name,
+      email_id: `00000000-0000-4000-8000-00000000000${n}`,
+      email_kind: 'lead-message',
+      subject,
+      to: 'jane@example.com',
+      status: 'sent',
+      error: null,
+      thread_id: thread,
+      thread_size: 3,
+      thread_unread: 1,
+      body,
+    });
+    const theirs: TimelineEntry = {
+      id: 'email_in:2',
+      kind: 'email_in',
+      at: ago(2 * HOUR),
+      actor: null,
+      email_in_id: '00000000-0000-4000-8000-000000000012',
+      thread_id: thread,
+      thread_size: 3,
+      thread_unread: 1,
+      from: 'jane@example.com',
+      from_name: 'Jane Doe',
+      to: 'replies@keystone.test',
+      cc: '',
+      subject: 'Re: Your report',
+      body: 'Thursday works.',
+      truncated: false,
+      sent_at: null,
+      attachments: [],
+      sender_verified: true,
+      unread: true,
+      answers_email_id: '00000000-0000-4000-8000-000000000001',
+    };
+    const head = ours(3, ago(HOUR), 'Re: Your report', 'Thursday at 10 then.');
+    const first = ours(1, ago(3 * HOUR), 'Your report', 'Here it is.');
+    const api = serve({
+      entries: [head, ...ENTRIES],
+      handle: ({ path }) =>
+        path.startsWith(`/api/leads/${lead.id}/threads/${thread}`)
+          ? path.includes('before=')
+            ? { body: { entries: [first], has_more: false } }
+            : { body: { entries: [head, theirs], has_more: true } }
+          : path.startsWith(`/api/leads/${lead.id}/replies/read`)
+            ? { body: { marked: 1 } }
+            : undefined,
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const items = within(await waitFor(timeline)).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(`${ME.display_name} emailed: Re: Your report`);
+    expect(items[0]).toHaveTextContent('Thursday at 10 then.');
+    // The unread reply inside is marked read with the conversation shown: up to its newest message.
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.path.includes('/replies/read'))?.path).toContain(`up_to=${encodeURIComponent(head.at)}`),
+    );
+    const more = within(items[0]!).getByRole('button', { name: 'Show 2 earlier messages' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    await user.click(more);
+    const earlier = await within(items[0]!).findByRole('list', { name: 'Earlier messages in this conversation, newest first' });
+    expect(within(earlier).getAllByRole('listitem')).toHaveLength(1);
+    expect(earlier).toHaveTextContent('Jane Doe replied: Re: Your report');
+    await user.click(within(items[0]!).getByRole('button', { name: 'Show older messages' }));
+    await waitFor(() => expect(within(earlier).getAllByRole('listitem')).toHaveLength(2));
+    expect(api.calls.find((c) => c.path.includes('before='))?.path).toContain(`before=${encodeURIComponent(theirs.id)}`);
+    expect(within(earlier).getAllByRole('listitem')[1]).toHaveTextContent('Here it is.');
+    // Reply on our first message: to whom it went, "Re:" its subject.
+    await user.click(within(earlier).getByRole('button', { name: 'Reply to Your report, to jane@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reply to Jane Doe' });
+    expect(within(dialog).getByLabelText('Subject')).toHaveValue('Re: Your report');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+    await user.click(more);
+    expect(more).toHaveTextContent('Show 2 earlier messages');
+  });
+
   it('a message written here that failed shows the server’s reason and Send again; the product’s own mail shows the reason only', async () => {
     const written: TimelineEntry = {
       id: 'email:e2',
@@ -692,6 +778,10 @@ describe('LeadPage', () => {
       to: 'jane@example.com',
       status: 'failed',
       error: '550 5.1.1 Mailbox unavailable',
+      thread_id: '00000000-0000-4000-8000-0000000000e2',
+      thread_size: 1,
+      thread_unread: 0,
+      body: 'Here is your report.',
     };
     const api = serve({
       entries: [written, ...ENTRIES],

@@ -27,6 +27,8 @@ export const EMAIL_KINDS = [
   'lead-reply',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
+/** Emails written to the lead (staff copies and reports are about the lead, not to them): the lead's conversation. */
+export const EMAILS_TO_LEAD: readonly EmailKind[] = ['lead-acknowledgement', 'appointment', 'appointment-reminder', 'lead-message'];
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'not_sent'] as const;
 
 export const EMAIL_OFF_REASON = 'Email is off: set SMTP_URL (and MAIL_FROM) and restart the server to send it.';

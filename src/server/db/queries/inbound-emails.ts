@@ -82,7 +82,7 @@ export type StoredInbound = { id: string; lead_id: string | null } | 'duplicate'
  * transaction. It joins a lead when it answers a message we sent them (or one of theirs we
  * stored), else when it went to the lead's reply address (`tokens`), else when it is from a
  * lead's address (the newest such lead; "sender not verified" unless the receiving server saw
- * the domain pass). A lead's owner (everyone, for a lead with no owner) is notified. Nothing
+ * the domain pass). An answer joins the thread of the message it answers; any other starts its own. A lead's owner (everyone, for a lead with no owner) is notified. Nothing
  * happens when this process no longer holds the mailbox ('not_ours': another took it over).
  */
 export async function storeInbound(
@@ -106,11 +106,13 @@ export async function storeInbound(
       with thread as (
         -- A message of ours vouches for the sender (only the lead had its Message-ID); one of
         -- theirs passes on whatever it was believed to be, so a forged one cannot be answered clean.
-        select lead_id, email_id, verified from (
-          select e.lead_id, e.id as email_id, true as verified, array_position(${answers}::text[], e.message_id) as rank
+        select lead_id, email_id, verified, thread, at from (
+          select e.lead_id, e.id as email_id, true as verified, coalesce(e.thread_id, e.id) as thread,
+            coalesce(e.sent_at, e.created_at) as at, array_position(${answers}::text[], e.message_id) as rank
           from emails e where e.message_id = any(${answers}::text[]) and e.lead_id is not null
           union all
-          select i.lead_id, null, i.sender_verified, array_position(${answers}::text[], i.message_id)
+          select i.lead_id, null, i.sender_verified, coalesce(i.thread_id, i.id), i.received_at,
+            array_position(${answers}::text[], i.message_id)
           from inbound_emails i where i.message_id = any(${answers}::text[]) and i.lead_id is not null and i.mailbox = ${at.mailbox}
         ) t order by rank, verified desc limit 1
       ), token as (
@@ -127,12 +129,15 @@ export async function storeInbound(
       ), added as (
         insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses,
           cc_addresses, subject, sent_at, received_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender,
-          asks_to_stop)
+          asks_to_stop, thread_id)
         select ${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
           ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
-          coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, now()), ${message.body}, c.lead_id, c.matched_by,
+          -- Never before the message it answers: a mail server's clock, or its dates to the second,
+          -- could put an answer first, and the conversation would read out of order.
+          greatest(coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, now()),
+            (select at + interval '1 millisecond' from thread)), ${message.body}, c.lead_id, c.matched_by,
           case c.matched_by when 'sender' then ${message.senderVerified} when 'thread' then (select verified from thread) else true end,
-          (select email_id from thread), (select yes from erased), ${message.asksToStop}
+          (select email_id from thread), (select yes from erased), ${message.asksToStop}, (select thread from thread)
         from chosen c
         on conflict do nothing
         returning id, lead_id

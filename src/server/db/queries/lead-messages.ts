@@ -7,7 +7,7 @@ import { leadEmailSchema, type LeadEmail, type LeadEmailRequest } from '#shared/
 import type { Mailbox } from '../../lib/mail-settings.ts';
 import type { Db } from '../client.ts';
 import { queryRows } from '../sql.ts';
-import { newEmail, newMessageBookingLink, type QueueMail } from './emails.ts';
+import { EMAILS_TO_LEAD, newEmail, newMessageBookingLink, type QueueMail } from './emails.ts';
 
 /**
  * A lead's reply token: ten characters of [a-z0-9] (about 51 bits), so a reply address
@@ -60,7 +60,7 @@ export async function queueLeadMessage(
   message: LeadEmailRequest,
   mail: QueueMail,
   replyTo: Mailbox | undefined,
-): Promise<LeadEmail | 'not_found' | 'do_not_email'> {
+): Promise<LeadEmail | 'not_found' | 'do_not_email' | 'no_such_message'> {
   const merge = await mergeValuesFor(db, leadId, writer, writer.firmPhone);
   if (!merge) return 'not_found';
   const subject = fillMergeFields(message.subject, merge.values);
@@ -76,20 +76,34 @@ export async function queueLeadMessage(
     with l as (
       update leads set reply_token = coalesce(reply_token, ${token}) where id = ${leadId} and not do_not_email
       returning id, email, full_name, reply_token
+    ), parent as (
+      -- The message it answers, theirs or ours to them: its Message-ID heads the headers, its thread is this one's.
+      select i.message_id, coalesce(i.thread_id, i.id) as thread from inbound_emails i join l on l.id = i.lead_id
+        where i.id = ${message.in_reply_to ?? null}::uuid
+      union all
+      select e.message_id, coalesce(e.thread_id, e.id) from emails e join l on l.id = e.lead_id
+        where e.id = ${message.in_reply_to ?? null}::uuid and e.kind in (${sql.join(
+          EMAILS_TO_LEAD.map((k) => sql`${k}`),
+          sql`, `,
+        )})
+      limit 1
     ), link as (
       insert into booking_tokens (token_hash, lead_id, expires_at)
-      select ${link?.hash ?? null}::text, l.id, now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS}) from l where ${link !== undefined}
+      select ${link?.hash ?? null}::text, l.id, now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS}) from l
+      where ${link !== undefined} and (${message.in_reply_to === undefined} or exists (select 1 from parent))
     ), m as (
-      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, sent_by)
+      insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, sent_by, thread_id)
       select ${newEmail(mail)}, 'lead-message', coalesce(${message.to ?? null}::text, l.email), l.full_name,
         jsonb_strip_nulls(jsonb_build_object('subject', ${subject}::text, 'body', ${body}::text, 'writer', ${writer.name}::text,
           'signature', (select u.email_signature from users u where u.id = ${writer.id}::uuid),
           'template_id', (select t.id from email_templates t where t.id = ${message.template_id ?? null}::uuid),
-          'in_reply_to', (select i.message_id from inbound_emails i where i.id = ${message.in_reply_to ?? null}::uuid and i.lead_id = l.id),
+          'in_reply_to', (select p.message_id from parent p),
           'link', ${link?.path ?? null}::text))
         || jsonb_build_object('reply_to', case when ${local}::text is null then null else ${local}::text || '+' || l.reply_token || ${domain}::text end),
-        l.id, ${writer.id}::uuid
+        l.id, ${writer.id}::uuid, (select p.thread from parent p)
       from l
+      -- Answering a message that is not the lead's: nothing is sent.
+      where ${message.in_reply_to === undefined} or exists (select 1 from parent)
       returning id, to_address, data, status, last_error
     )
     select id, to_address as to, data->>'subject' as subject, status, last_error as error from m`,
@@ -97,5 +111,6 @@ export async function queueLeadMessage(
   );
   if (row) return row;
   const [lead] = await queryRows(db, sql`select do_not_email from leads where id = ${leadId}`, z.object({ do_not_email: z.boolean() }));
-  return lead ? 'do_not_email' : 'not_found';
+  if (!lead) return 'not_found';
+  return lead.do_not_email ? 'do_not_email' : 'no_such_message';
 }

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { TimelineEntry, TimelineResponse } from '#shared/schemas/lead-workspace';
 import type { Db } from '../client.ts';
 import { isoTimestamp, queryRows, queryRowsPrepared } from '../sql.ts';
-import { EMAIL_KINDS, type EmailKind } from './emails.ts';
+import { EMAIL_KINDS, EMAILS_TO_LEAD, type EmailKind } from './emails.ts';
 
 /**
  * A lead's timeline: everything that happened to it, newest first, from five tables in one
@@ -17,9 +17,6 @@ import { EMAIL_KINDS, type EmailKind } from './emails.ts';
  * - `emails` written to the lead (acknowledgement, appointment mail, reminder), whose subject
  *   the caller composes as the outbox does (db/ knows nothing of mail).
  */
-
-/** Emails the lead received (staff copies are about the lead, not to them). */
-const EMAILS_TO_LEAD: EmailKind[] = ['lead-acknowledgement', 'appointment', 'appointment-reminder', 'lead-message'];
 
 /**
  * Within one instant (one transaction writes a lead, its history and its mail at the same
@@ -82,6 +79,52 @@ const eventRank = sql`case e.kind ${sql.join(
   sql` `,
 )} end`;
 
+/** The emails of the lead's conversation (`m`, joined to the lead `l`): those written to them. */
+const emailsToLead = sql`(m.to_address = l.email or m.kind = 'lead-message') and m.kind in (${sql.join(
+  EMAILS_TO_LEAD.map((k) => sql`${k}`),
+  sql`, `,
+)})`;
+
+/**
+ * Two CTEs: `conversation`, the lead's messages both ways, each with its thread and its place in
+ * the timeline's order; `threads`, each thread's newest message (`head`, the one the timeline
+ * shows, at the thread's latest time), how many messages it holds and how many are unread.
+ */
+const conversationCtes = (leadId: string) => sql`conversation as (
+  select 'email:' || m.id::text as key, coalesce(m.thread_id, m.id) as thread, m.created_at as at, ${RANK.email_out}::int as rank,
+    false as unread
+  from emails m join leads l on l.id = m.lead_id where m.lead_id = ${leadId} and ${emailsToLead}
+  union all
+  select 'email_in:' || i.id::text, coalesce(i.thread_id, i.id), i.received_at, ${RANK.email_in}::int, i.read_at is null
+  from inbound_emails i where i.lead_id = ${leadId}
+), threads as (
+  select distinct on (thread) thread, key as head, (count(*) over (partition by thread))::int as size,
+    (count(*) filter (where unread) over (partition by thread))::int as unread
+  from conversation order by thread, at desc, rank desc, key desc
+)`;
+
+const threadData = sql`'thread_id', t.thread, 'thread_size', t.size, 'thread_unread', t.unread`;
+
+/** The emails written to the lead as entries, joined to their thread (`t`) by `joinThread`. */
+const emailOutSelect = (leadId: string, joinThread: SQL) =>
+  sql`select 'email:' || m.id::text as id, 'email_out' as kind, m.created_at as at, ${RANK.email_out}::int as rank, m.sent_by as actor_id,
+      jsonb_build_object('email_id', m.id, 'email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'error', m.last_error,
+        'email_data', m.data, ${threadData}) as data
+    from emails m join leads l on l.id = m.lead_id ${joinThread}
+    where m.lead_id = ${leadId} and ${emailsToLead}`;
+
+/** The lead's mail read from the reply mailbox as entries, joined to their thread (`t`) by `joinThread`. */
+const emailInSelect = (leadId: string, joinThread: SQL) =>
+  sql`select 'email_in:' || i.id::text as id, 'email_in' as kind, i.received_at as at, ${RANK.email_in}::int as rank, null::uuid as actor_id,
+      jsonb_build_object('email_in_id', i.id, 'from', i.from_address, 'from_name', i.from_name, 'to', i.to_addresses,
+        'cc', i.cc_addresses, 'subject', i.subject, 'body', left(i.body, ${TIMELINE_BODY_MAX}), 'truncated', length(i.body) > ${TIMELINE_BODY_MAX},
+        'sent_at', ${isoTimestamp(sql`i.sent_at`)}, 'sender_verified', i.sender_verified, 'unread', i.read_at is null,
+        'answers_email_id', i.answers_email_id, ${threadData},
+        'attachments', (select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::jsonb)
+          from inbound_attachments a where a.email_id = i.id)) as data
+    from inbound_emails i ${joinThread}
+    where i.lead_id = ${leadId}`;
+
 type Window = { before?: string; from?: string; limit: number };
 
 /**
@@ -101,7 +144,7 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
     db,
     `lead_timeline_${before ? 'b' : ''}${from ? 'f' : ''}`,
     sql`
-    with first_change as (
+    with ${conversationCtes(leadId)}, first_change as (
       select id, from_status, changed_by from lead_status_changes where lead_id = ${leadId} order by changed_at, id limit 1
     ), entries as (
       ${branch(
@@ -147,29 +190,16 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
         sql`n.id::text`,
       )}
       union all
+      -- A conversation shows as its newest message (the rest: getLeadThread).
       ${branch(
-        sql`select 'email:' || m.id::text, 'email_out', m.created_at, ${RANK.email_out}::int, m.sent_by,
-            jsonb_build_object('email_id', m.id, 'email_kind', m.kind, 'to', m.to_address, 'status', m.status, 'error', m.last_error,
-              'email_data', m.data)
-          from emails m join leads l on l.id = m.lead_id
-          where m.lead_id = ${leadId} and (m.to_address = l.email or m.kind = 'lead-message') and m.kind in (${sql.join(
-            EMAILS_TO_LEAD.map((k) => sql`${k}`),
-            sql`, `,
-          )})`,
+        emailOutSelect(leadId, sql`join threads t on t.head = 'email:' || m.id::text`),
         sql`m.created_at`,
         sql`${RANK.email_out}::int`,
         sql`m.id::text`,
       )}
       union all
       ${branch(
-        sql`select 'email_in:' || i.id::text, 'email_in', i.received_at, ${RANK.email_in}::int, null::uuid,
-            jsonb_build_object('email_in_id', i.id, 'from', i.from_address, 'from_name', i.from_name, 'to', i.to_addresses,
-              'cc', i.cc_addresses, 'subject', i.subject, 'body', left(i.body, ${TIMELINE_BODY_MAX}), 'truncated', length(i.body) > ${TIMELINE_BODY_MAX},
-              'sent_at', ${isoTimestamp(sql`i.sent_at`)}, 'sender_verified', i.sender_verified, 'unread', i.read_at is null,
-              'answers_email_id', i.answers_email_id,
-              'attachments', (select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::jsonb)
-                from inbound_attachments a where a.email_id = i.id))
-          from inbound_emails i where i.lead_id = ${leadId}`,
+        emailInSelect(leadId, sql`join threads t on t.head = 'email_in:' || i.id::text`),
         sql`i.received_at`,
         sql`${RANK.email_in}::int`,
         sql`i.id::text`,
@@ -191,11 +221,13 @@ function toEntry(row: Row, subjectOf: SubjectOf): TimelineEntry {
   if (row.kind === 'email_out') {
     const { email_data: data, ...email } = row.data;
     const kind = email.email_kind as EmailKind;
+    const written = kind === 'lead-message' ? (data as { body?: unknown }).body : undefined;
     return {
       ...base,
       kind: 'email_out',
       ...email,
       subject: EMAIL_KINDS.includes(kind) ? subjectOf(kind, data) : `(${String(kind)})`,
+      body: typeof written === 'string' ? written : null,
     } as TimelineEntry;
   }
   if (row.kind === 'note') {
@@ -246,4 +278,37 @@ export async function getLeadTimeline(
     }
   }
   return { entries: page.map((r) => toEntry(r, subjectOf)), has_more: hasMore };
+}
+
+/**
+ * A page of one conversation on the lead's timeline, newest first: `limit` messages at most,
+ * older than the message `before` (an entry id), and whether there are older ones. Undefined
+ * when the thread holds no message of the lead's.
+ */
+export async function getLeadThread(
+  db: Db,
+  leadId: string,
+  threadId: string,
+  { before, limit }: { before?: string; limit: number },
+  subjectOf: SubjectOf,
+): Promise<TimelineResponse | undefined> {
+  const inThread = (thread: SQL) => sql`join threads t on t.thread = ${threadId}::uuid and t.thread = ${thread}`;
+  const rows = await queryRowsPrepared(
+    db,
+    `lead_thread_${before ? 'b' : ''}`,
+    sql`
+    with ${conversationCtes(leadId)}, entries as (
+      ${emailOutSelect(leadId, inThread(sql`coalesce(m.thread_id, m.id)`))}
+      union all
+      ${emailInSelect(leadId, inThread(sql`coalesce(i.thread_id, i.id)`))}
+    )
+    select x.id, x.kind, ${isoTimestamp(sql`x.at`)} as at, u.display_name as actor, u.email as actor_email, x.data
+    from entries x left join users u on u.id = x.actor_id
+    ${before ? sql`where (x.at, x.rank, x.id) < (select c.at, c.rank, c.key from conversation c where c.key = ${before})` : sql``}
+    order by x.at desc, x.rank desc, x.id desc
+    limit ${limit + 1}`,
+    rowSchema,
+  );
+  if (rows.length === 0 && before === undefined) return undefined;
+  return { entries: rows.slice(0, limit).map((r) => toEntry(r, subjectOf)), has_more: rows.length > limit };
 }

@@ -5,7 +5,8 @@ import { EMAIL_STATUS_LABEL, entryActor, entryTitle, visitText } from '../timeli
 import { EntryMeta } from './entry-meta.tsx';
 import { LinkedText } from './linked-text.tsx';
 import { NoteEntry } from './note-entry.tsx';
-import { ReplyDetails } from './reply-entry.tsx';
+import { EarlierMessages, type Message } from './earlier-messages.tsx';
+import { ReplyDetails, ReplyText } from './reply-entry.tsx';
 import type { ReplyTo } from './send-email-dialog.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
@@ -78,12 +79,16 @@ export function LeadTimeline({
   );
 }
 
-/** Unread replies on the page are read once shown: marked for everyone (the Unread badge stays until the next refresh). */
+/**
+ * Unread replies on the page are read once shown: marked for everyone (the Unread badge stays
+ * until the next refresh). A conversation shows as its newest message, at its latest time: its
+ * earlier unread replies are older than that, so marked with it.
+ */
 function useMarkShownRepliesRead(leadId: string, entries: TimelineEntry[]) {
   const { mutate } = useMarkRepliesRead();
-  // The newest unread reply shown: those up to it are read; one that arrives after stays unread.
+  // The newest conversation with an unread reply: those up to it are read; one that arrives after stays unread.
   const upTo = entries.reduce<string | undefined>(
-    (newest, e) => (e.kind === 'email_in' && e.unread && (!newest || e.at > newest) ? e.at : newest),
+    (newest, e) => ((e.kind === 'email_in' || e.kind === 'email_out') && e.thread_unread > 0 && (!newest || e.at > newest) ? e.at : newest),
     undefined,
   );
   useEffect(() => {
@@ -91,15 +96,25 @@ function useMarkShownRepliesRead(leadId: string, entries: TimelineEntry[]) {
   }, [leadId, upTo, mutate]);
 }
 
+/** What answering a message is: to its sender (theirs), or to whom it went (ours), "Re:" its subject. */
+const replyTo = (message: Message): ReplyTo =>
+  message.kind === 'email_in'
+    ? { id: message.email_in_id, from: message.from, subject: message.subject }
+    : { id: message.email_id, from: message.to, subject: message.subject };
+
 function Entry({
   entry,
   leadId,
   onReply,
+  inThread = false,
 }: {
   entry: Exclude<TimelineEntry, { kind: 'note' }>;
   leadId: string;
   onReply: ((reply: ReplyTo) => void) | undefined;
+  /** Drawn inside its conversation, under the newest message (which holds the rest). */
+  inThread?: boolean;
 }) {
+  const message = entry.kind === 'email_in' || entry.kind === 'email_out' ? entry : undefined;
   return (
     <div className="min-w-0 space-y-1 text-sm">
       <p className="font-medium break-words text-slate-900">
@@ -113,15 +128,22 @@ function Entry({
       <EntryMeta who={entryActor(entry)} at={entry.at} />
       <EntryDetails entry={entry} />
       {entry.kind === 'email_out' ? <EmailProblem entry={entry} leadId={leadId} /> : null}
-      {entry.kind === 'email_in' && onReply ? (
+      {message && onReply ? (
         <Button
           variant="secondary"
           size="sm"
-          onClick={() => onReply({ id: entry.email_in_id, from: entry.from, subject: entry.subject })}
-          aria-label={`Reply to ${entry.subject || 'this message'}`}
+          onClick={() => onReply(replyTo(message))}
+          aria-label={`Reply to ${message.subject || 'this message'}, ${message.kind === 'email_in' ? 'from' : 'to'} ${replyTo(message).from}`}
         >
           Reply
         </Button>
+      ) : null}
+      {message && !inThread && message.thread_size > 1 ? (
+        <EarlierMessages
+          leadId={leadId}
+          head={message}
+          render={(earlier) => <Entry entry={earlier} leadId={leadId} onReply={onReply} inThread />}
+        />
       ) : null}
     </div>
   );
@@ -129,7 +151,13 @@ function Entry({
 
 function EntryDetails({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' }> }) {
   if (entry.kind === 'email_in') return <ReplyDetails entry={entry} />;
-  if (entry.kind === 'email_out') return <p className="text-xs break-all text-slate-500">To {entry.to}</p>;
+  if (entry.kind === 'email_out')
+    return (
+      <>
+        <p className="text-xs break-all text-slate-500">To {entry.to}</p>
+        {entry.body !== null ? <ReplyText replyId={entry.email_id} body={entry.body} truncated={false} attachments={[]} /> : null}
+      </>
+    );
   if (entry.kind !== 'created' && entry.kind !== 'inquiry') return null;
   const visit = visitText(entry.visit);
   const as = entry.kind === 'inquiry' ? [entry.full_name, entry.phone].filter(Boolean).join(', ') : '';

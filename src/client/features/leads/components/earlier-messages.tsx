@@ -1,0 +1,55 @@
+import { useId, useState, type ReactNode } from 'react';
+import type { TimelineEntry } from '#shared/schemas/lead-workspace';
+import { Button } from '#client/components/ui/button.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { useThread } from '../api/get-thread.ts';
+
+export type Message = Extract<TimelineEntry, { kind: 'email_out' | 'email_in' }>;
+
+/**
+ * The rest of a conversation the timeline shows as its newest message (`head`): closed, a
+ * button says how many earlier messages there are; open, they follow, newest first, each
+ * drawn by `render` (with its own Reply), older ones a page at a time.
+ */
+export function EarlierMessages({ leadId, head, render }: { leadId: string; head: Message; render: (m: Message) => ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const thread = useThread(leadId, head.thread_id, open);
+  const listId = useId();
+  const earlier = (thread.data?.pages.flatMap((page) => page.entries) ?? []).filter(
+    (e): e is Message => e.id !== head.id && (e.kind === 'email_out' || e.kind === 'email_in'),
+  );
+  const count = head.thread_size - 1;
+  return (
+    <div className="space-y-2">
+      <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
+        {open ? 'Hide earlier messages' : `Show ${count} earlier ${count === 1 ? 'message' : 'messages'}`}
+      </Button>
+      <div id={listId} hidden={!open}>
+        {!open ? null : thread.isPending ? (
+          <Spinner className="py-4" label="Loading the conversation..." />
+        ) : thread.isError ? (
+          <p className="text-sm text-red-700">The conversation could not be loaded. Please try again.</p>
+        ) : (
+          <ol aria-label="Earlier messages in this conversation, newest first" className="space-y-4 border-l-2 border-blue-100 pl-3">
+            {earlier.map((message) => (
+              <li key={message.id} data-kind={message.kind}>
+                {render(message)}
+              </li>
+            ))}
+          </ol>
+        )}
+        {open && thread.hasNextPage ? (
+          <Button
+            onClick={() => void thread.fetchNextPage()}
+            disabled={thread.isFetchingNextPage}
+            variant="secondary"
+            size="sm"
+            className="mt-3"
+          >
+            {thread.isFetchingNextPage ? 'Loading...' : 'Show older messages'}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
