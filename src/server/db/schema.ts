@@ -1008,6 +1008,16 @@ export const erasedSenders = pgTable('erased_senders', {
   erased_at: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The Message-IDs of mail erased with a person's data, as HMAC-SHA256 under the same secret: a
+ * mailbox read again from its start (rebuilt, a new UIDVALIDITY) still holds that mail, and the
+ * reader must not store it a second time.
+ */
+export const erasedMessages = pgTable('erased_messages', {
+  message_hash: text('message_hash').primaryKey(),
+  erased_at: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** A file that came with inbound mail (at most 10 MB each): downloaded by staff, never shown inline. */
 export const inboundAttachments = pgTable(
   'inbound_attachments',

@@ -3,8 +3,8 @@ import { migrationBefore } from '../test/migration-before.ts';
 
 /**
  * The migration that gave conversations their threads, on a database as it was just before
- * it: a chain of answers (ours, theirs, ours, theirs) becomes one thread, named by its first
- * message; a message that answers nothing stays its own.
+ * it: a chain of answers (ours, theirs, ours, theirs… 44 deep) becomes one thread, named by its
+ * first message; a message that answers nothing stays its own.
  */
 const { client, query, before, migrate } = migrationBefore('_threads');
 const ids: Record<string, string> = {};
@@ -34,6 +34,11 @@ beforeAll(async () => {
   await theirs('reply-again', 2, '<t2@x>', ids.answer!, '<o2@firm>');
   // They write again, answering their own message (no message of ours named).
   await theirs('and-more', 3, '<t3@x>', null, '<t2@x>');
+  // A long exchange: 40 more answers, each to the one before.
+  for (let n = 1; n <= 20; n++) {
+    await ours(`long-${n}`, `<lo${n}@firm>`, n === 1 ? '<t3@x>' : `<lt${n - 1}@x>`);
+    await theirs(`long-reply-${n}`, 100 + n, `<lt${n}@x>`, ids[`long-${n}`]!, `<lo${n}@firm>`);
+  }
   await ours('invoice', '<o3@firm>');
   await theirs('loose', 4, '<t4@x>', null, null);
   await migrate();
@@ -51,7 +56,9 @@ describe('the threads migration', () => {
       const row = rows.find((r) => r.id === ids[name]);
       return row?.thread_id ?? row?.id;
     };
-    for (const name of ['reply', 'answer', 'reply-again', 'and-more']) expect(thread(name), name).toBe(ids.report);
+    const chain = ['reply', 'answer', 'reply-again', 'and-more'];
+    for (let n = 1; n <= 20; n++) chain.push(`long-${n}`, `long-reply-${n}`);
+    for (const name of chain) expect(thread(name), name).toBe(ids.report);
     expect(thread('report')).toBe(ids.report);
     expect(thread('invoice')).toBe(ids.invoice);
     expect(thread('loose')).toBe(ids.loose);

@@ -6,7 +6,7 @@ import type { Database } from '../db/client.ts';
 import { databaseFault, describeError } from '../db/database-faults.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf, type QueueMail } from '../db/queries/emails.ts';
-import { advanceMailbox, claimMailbox, releaseMailbox, restartMailbox, senderHash, storeInbound } from '../db/queries/inbound-emails.ts';
+import { advanceMailbox, claimMailbox, releaseMailbox, restartMailbox, storeInbound } from '../db/queries/inbound-emails.ts';
 import { describeImap, type ImapSettings, type Mailbox } from '../lib/mail-settings.ts';
 import { oneLine, readInbound, replyTokensIn, storableDate, type InboundMessage } from './inbound.ts';
 
@@ -149,8 +149,7 @@ export class MailReader {
    * as a note of who sent it instead, so one odd message never stops the ones after it.
    */
   private async store(db: Database['db'], at: Parameters<typeof storeInbound>[1], message: InboundMessage, key: Buffer) {
-    const store = (m: InboundMessage) =>
-      storeInbound(db, at, m, replyTokensIn(m.recipients, this.options.replyTo), senderHash(key, m.from.address), this.options.mail);
+    const store = (m: InboundMessage) => storeInbound(db, at, m, replyTokensIn(m.recipients, this.options.replyTo), key, this.options.mail);
     try {
       return await store(message);
     } catch (error) {

@@ -35,7 +35,7 @@ const threadRoute = createAdminRoute({
   },
   responses: {
     200: jsonContent(timelineResponseSchema, 'A page of the conversation’s messages'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'No such conversation on this lead' }),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such conversation on this lead, or `before` is not one of its messages' }),
   },
 });
 
@@ -55,5 +55,7 @@ export const leadTimelineRoutes = createRouter()
     const { id, threadId } = c.req.valid('param');
     const thread = await getLeadThread(c.get('db'), id, threadId, c.req.valid('query'), await subjects(c));
     if (!thread) throw new AppError('not_found', 'No such conversation on this lead.');
+    if (thread === 'no_such_message')
+      throw new AppError('not_found', 'That message is no longer in this conversation. Reload the page to see it as it is now.');
     return c.json(thread, 200);
   });

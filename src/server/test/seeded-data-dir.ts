@@ -120,6 +120,7 @@ async function seed(dataDir: string): Promise<string> {
       sql`insert into inbound_emails (mailbox, uidvalidity, uid, from_address, subject, body) values ('imap://replies@127.0.0.1:1/INBOX', 7, 2, 'someone@example.org', 'A question', 'Do you do Phase I?')`,
     );
     await execute(database.db, sql`insert into erased_senders (address_hash) values (repeat('a', 64))`);
+    await execute(database.db, sql`insert into erased_messages (message_hash) values (repeat('b', 64))`);
     // A connected calendar (its link sealed with the data directory's key file) and a busy time read from it.
     const vault = loadCredentialsVault({ ...config, credentialsKey: undefined, credentialsKeyPrevious: undefined });
     if (!vault.available) throw new Error(vault.reason);

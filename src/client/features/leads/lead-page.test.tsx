@@ -746,9 +746,10 @@ describe('LeadPage', () => {
     await waitFor(() =>
       expect(api.calls.find((c) => c.path.includes('/replies/read'))?.path).toContain(`up_to=${encodeURIComponent(head.at)}`),
     );
-    const more = within(items[0]!).getByRole('button', { name: 'Show 2 earlier messages' });
-    expect(more).toHaveAttribute('aria-expanded', 'false');
-    await user.click(more);
+    // It holds an unread reply: open from the start, so that reply is shown before it counts as read.
+    const more = within(items[0]!).getByRole('button', { name: /^Hide earlier messages/ });
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    expect(more).toHaveAccessibleName('Hide earlier messages of “Re: Your report”');
     const earlier = await within(items[0]!).findByRole('list', { name: 'Earlier messages in this conversation, newest first' });
     expect(within(earlier).getAllByRole('listitem')).toHaveLength(1);
     expect(earlier).toHaveTextContent('Jane Doe replied: Re: Your report');
@@ -763,7 +764,8 @@ describe('LeadPage', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(dialog).not.toBeInTheDocument());
     await user.click(more);
-    expect(more).toHaveTextContent('Show 2 earlier messages');
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    expect(more).toHaveAccessibleName('Show 2 earlier messages (1 unread) of “Re: Your report”');
   });
 
   it('a message written here that failed shows the server’s reason and Send again; the product’s own mail shows the reason only', async () => {

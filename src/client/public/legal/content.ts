@@ -60,7 +60,7 @@ export const CONTENT_PAGES: Record<ContentPageKey, ContentDocument> = {
       {
         heading: 'Email you send us',
         paragraphs: [
-          'When you email us, or answer an email from us, we keep the message (its addresses, subject, date, text and attached files) with your request, so our staff see the whole conversation. If you ask us to delete your information, we delete those messages too and keep only a keyed fingerprint of your email address, never the address itself, so that later mail from you is not filed with your old request.',
+          'When you email us, or answer an email from us, we keep the message (its addresses, subject, date, text and attached files) with your request, so our staff see the whole conversation. If you ask us to delete your information, we delete those messages too and keep only keyed fingerprints of your email address and of those messages’ identifiers, never the address or the messages themselves, so that later mail from you is not filed with your old request and the deleted messages are not read into our system again.',
         ],
       },
       {

@@ -21,6 +21,9 @@ import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.t
  */
 export const senderHash = (key: Buffer, address: string) => createHmac('sha256', key).update(address.trim().toLowerCase()).digest('hex');
 
+/** A Message-ID as erased_messages keeps it: HMAC-SHA256 under the same secret. */
+export const messageHash = (key: Buffer, messageId: string) => createHmac('sha256', key).update(`message:${messageId}`).digest('hex');
+
 /** The start of a reply, for the email that tells its owner: a few lines, whole words. */
 function excerptOf(body: string): string {
   const text = body.replace(/\s+/g, ' ').trim();
@@ -90,9 +93,11 @@ export async function storeInbound(
   at: { mailbox: string; me: string; uidvalidity: number; uid: number },
   message: InboundMessage,
   tokens: readonly string[],
-  fromHash: string,
+  erasedKey: Buffer,
   mail: QueueMail,
 ): Promise<StoredInbound> {
+  const fromHash = senderHash(erasedKey, message.from.address);
+  const erasedCopy = message.messageId ? messageHash(erasedKey, message.messageId) : null;
   return transaction(db, async (tx) => {
     const held = await execute(
       tx,
@@ -119,6 +124,12 @@ export async function storeInbound(
         select id from leads where reply_token = any(${pgArray(tokens)}::text[]) order by created_at desc limit 1
       ), erased as (
         select exists (select 1 from erased_senders where address_hash = ${fromHash}) as yes
+      ), read_before as (
+        -- A copy of mail erased with its sender's data (the mailbox was read again from its
+        -- start): its Message-ID, or, without one, its sender's and a time before the erasure.
+        select exists (select 1 from erased_messages where message_hash = ${erasedCopy}::text)
+          or exists (select 1 from erased_senders where address_hash = ${fromHash}
+                     and erased_at > ${message.receivedAt?.toISOString() ?? null}::timestamptz and ${erasedCopy}::text is null) as yes
       ), sender as (
         select id from leads where email = ${message.from.address} and ${message.from.address} <> '' and not (select yes from erased)
         order by created_at desc limit 1
@@ -139,6 +150,7 @@ export async function storeInbound(
           case c.matched_by when 'sender' then ${message.senderVerified} when 'thread' then (select verified from thread) else true end,
           (select email_id from thread), (select yes from erased), ${message.asksToStop}, (select thread from thread)
         from chosen c
+        where not (select yes from read_before)
         on conflict do nothing
         returning id, lead_id
       ), told as (

@@ -82,7 +82,8 @@ export async function queueLeadMessage(
         where i.id = ${message.in_reply_to ?? null}::uuid
       union all
       select e.message_id, coalesce(e.thread_id, e.id) from emails e join l on l.id = e.lead_id
-        where e.id = ${message.in_reply_to ?? null}::uuid and e.kind in (${sql.join(
+        -- As the timeline shows them: to the lead's address, or written on their page (not a staff copy).
+        where e.id = ${message.in_reply_to ?? null}::uuid and (e.to_address = l.email or e.kind = 'lead-message') and e.kind in (${sql.join(
           EMAILS_TO_LEAD.map((k) => sql`${k}`),
           sql`, `,
         )})

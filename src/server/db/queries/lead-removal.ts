@@ -1,7 +1,7 @@
 import { redactLeadsInAudit } from './audit-log.ts';
 import { sql } from 'drizzle-orm';
 import { appSecret } from './app-secrets.ts';
-import { senderHash } from './inbound-emails.ts';
+import { messageHash, senderHash } from './inbound-emails.ts';
 import * as z from 'zod';
 import { APPOINTMENT_TYPES } from '#shared/constants';
 import type { AppointmentCounts, AppointmentsOnDelete, EraseResponse } from '#shared/schemas/lead-privacy';
@@ -156,6 +156,20 @@ export async function eraseLead(db: Db, id: string): Promise<Erased | undefined>
     // Their conversation goes with the leads (cascade); mail from them still in the Inbox goes
     // too, and their address is kept only as a keyed hash, so later mail is not matched back.
     const addresses = [...new Set(leads.map((l) => l.email))];
+    // What a mailbox read again from its start would bring back: kept as keyed hashes of the Message-IDs.
+    const copies = await queryRows(
+      t,
+      sql`select distinct message_id from inbound_emails
+          where message_id is not null and (lead_id = any(${pgArray(ids)}::uuid[])
+            or (lead_id is null and from_address = any(${pgArray(addresses)}::text[])))`,
+      z.object({ message_id: z.string() }),
+    );
+    if (copies.length > 0)
+      await execute(
+        t,
+        sql`insert into erased_messages (message_hash)
+            select unnest(${pgArray(copies.map((c) => messageHash(hashKey, c.message_id)))}::text[]) on conflict do nothing`,
+      );
     await execute(t, sql`delete from inbound_emails where lead_id is null and from_address = any(${pgArray(addresses)}::text[])`);
     for (const address of addresses) {
       await execute(

@@ -90,18 +90,23 @@ const emailsToLead = sql`(m.to_address = l.email or m.kind = 'lead-message') and
  * the timeline's order; `threads`, each thread's newest message (`head`, the one the timeline
  * shows, at the thread's latest time), how many messages it holds and how many are unread.
  */
-const conversationCtes = (leadId: string) => sql`conversation as (
+const conversationCtes = (leadId: string, threadId?: string) => {
+  // One thread's messages only (found by the thread indexes and the primary keys).
+  const of = (t: string) =>
+    threadId ? sql`and (${sql.raw(t)}.thread_id = ${threadId}::uuid or ${sql.raw(t)}.id = ${threadId}::uuid)` : sql``;
+  return sql`conversation as (
   select 'email:' || m.id::text as key, coalesce(m.thread_id, m.id) as thread, m.created_at as at, ${RANK.email_out}::int as rank,
     false as unread
-  from emails m join leads l on l.id = m.lead_id where m.lead_id = ${leadId} and ${emailsToLead}
+  from emails m join leads l on l.id = m.lead_id where m.lead_id = ${leadId} and ${emailsToLead} ${of('m')}
   union all
   select 'email_in:' || i.id::text, coalesce(i.thread_id, i.id), i.received_at, ${RANK.email_in}::int, i.read_at is null
-  from inbound_emails i where i.lead_id = ${leadId}
+  from inbound_emails i where i.lead_id = ${leadId} ${of('i')}
 ), threads as (
   select distinct on (thread) thread, key as head, (count(*) over (partition by thread))::int as size,
     (count(*) filter (where unread) over (partition by thread))::int as unread
   from conversation order by thread, at desc, rank desc, key desc
 )`;
+};
 
 const threadData = sql`'thread_id', t.thread, 'thread_size', t.size, 'thread_unread', t.unread`;
 
@@ -283,7 +288,8 @@ export async function getLeadTimeline(
 /**
  * A page of one conversation on the lead's timeline, newest first: `limit` messages at most,
  * older than the message `before` (an entry id), and whether there are older ones. Undefined
- * when the thread holds no message of the lead's.
+ * when the thread holds no message of the lead's; 'no_such_message' when `before` is not one of
+ * the thread's messages (it left the lead since the page was drawn).
  */
 export async function getLeadThread(
   db: Db,
@@ -291,13 +297,13 @@ export async function getLeadThread(
   threadId: string,
   { before, limit }: { before?: string; limit: number },
   subjectOf: SubjectOf,
-): Promise<TimelineResponse | undefined> {
+): Promise<TimelineResponse | undefined | 'no_such_message'> {
   const inThread = (thread: SQL) => sql`join threads t on t.thread = ${threadId}::uuid and t.thread = ${thread}`;
   const rows = await queryRowsPrepared(
     db,
     `lead_thread_${before ? 'b' : ''}`,
     sql`
-    with ${conversationCtes(leadId)}, entries as (
+    with ${conversationCtes(leadId, threadId)}, entries as (
       ${emailOutSelect(leadId, inThread(sql`coalesce(m.thread_id, m.id)`))}
       union all
       ${emailInSelect(leadId, inThread(sql`coalesce(i.thread_id, i.id)`))}
@@ -310,5 +316,14 @@ export async function getLeadThread(
     rowSchema,
   );
   if (rows.length === 0 && before === undefined) return undefined;
+  if (rows.length === 0 && before !== undefined) {
+    // Nothing older: the end of the thread, or a `before` no longer in it (merged away, erased).
+    const [found] = await queryRows(
+      db,
+      sql`with ${conversationCtes(leadId, threadId)} select count(*)::int as n from conversation where key = ${before}`,
+      z.object({ n: z.number() }),
+    );
+    if (!found?.n) return 'no_such_message';
+  }
   return { entries: rows.slice(0, limit).map((r) => toEntry(r, subjectOf)), has_more: rows.length > limit };
 }

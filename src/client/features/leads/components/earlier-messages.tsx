@@ -12,7 +12,9 @@ export type Message = Extract<TimelineEntry, { kind: 'email_out' | 'email_in' }>
  * drawn by `render` (with its own Reply), older ones a page at a time.
  */
 export function EarlierMessages({ leadId, head, render }: { leadId: string; head: Message; render: (m: Message) => ReactNode }) {
-  const [open, setOpen] = useState(false);
+  // Unread replies behind the newest message: open from the start, so they are shown before they count as read.
+  const unread = head.thread_unread - (head.kind === 'email_in' && head.unread ? 1 : 0);
+  const [open, setOpen] = useState(unread > 0);
   const thread = useThread(leadId, head.thread_id, open);
   const listId = useId();
   const earlier = (thread.data?.pages.flatMap((page) => page.entries) ?? []).filter(
@@ -23,12 +25,19 @@ export function EarlierMessages({ leadId, head, render }: { leadId: string; head
     <div className="space-y-2">
       <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
         {open ? 'Hide earlier messages' : `Show ${count} earlier ${count === 1 ? 'message' : 'messages'}`}
+        {!open && unread > 0 ? ` (${unread} unread)` : ''}
+        <span className="sr-only"> of “{head.subject || 'no subject'}”</span>
       </Button>
       <div id={listId} hidden={!open}>
         {!open ? null : thread.isPending ? (
           <Spinner className="py-4" label="Loading the conversation..." />
-        ) : thread.isError ? (
-          <p className="text-sm text-red-700">The conversation could not be loaded. Please try again.</p>
+        ) : thread.isError && earlier.length === 0 ? (
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="text-sm text-red-700">The conversation could not be loaded.</p>
+            <Button variant="secondary" size="sm" onClick={() => void thread.refetch()}>
+              Try again
+            </Button>
+          </div>
         ) : (
           <ol aria-label="Earlier messages in this conversation, newest first" className="space-y-4 border-l-2 border-blue-100 pl-3">
             {earlier.map((message) => (

@@ -50,7 +50,12 @@ export function LeadTimeline({
       ) : (
         <ol className="mt-3 space-y-4 border-l-2 border-slate-200 pl-4" aria-label="Timeline, newest first">
           {entries.map((entry) => (
-            <li key={entry.id} className="relative" data-kind={entry.kind}>
+            // A conversation keeps its place (and whether it is open) when a newer message becomes its top.
+            <li
+              key={entry.kind === 'email_in' || entry.kind === 'email_out' ? `thread:${entry.thread_id}` : entry.id}
+              className="relative"
+              data-kind={entry.kind}
+            >
               <span
                 aria-hidden="true"
                 className="absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full border-2 border-white bg-slate-400"

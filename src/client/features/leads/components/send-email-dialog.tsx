@@ -94,7 +94,8 @@ function EmailForm({ lead, reply, onDone }: { lead: LeadDetail; reply: ReplyTo |
       else toast.success(`Email to ${sent.to} is on its way`);
     } catch (error) {
       console.error('Sending the email failed', error);
-      if (error instanceof ApiError && error.fields) {
+      // A field of the form is wrong: said under it. Anything else (the message answered is gone): a toast.
+      if (error instanceof ApiError && error.fields && ['to', 'subject', 'body'].some((f) => error.fields?.[f])) {
         setErrors({ to: error.fields.to, subject: error.fields.subject, body: error.fields.body });
         return;
       }
