@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
 
 /**
  * A built server of a spec's own (`node dist/server/main.js`), on its own port and embedded
@@ -104,4 +105,13 @@ async function waitUntilHealthy(baseURL: string, child: ChildProcess, log: strin
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the server did not answer /api/health within 60 s:\n${log.join('\n')}`);
+}
+
+/** Signs `account` in on `server` through its sign-in page, and waits for the Overview. */
+export async function signInOn(page: Page, server: Pick<OwnServer, 'baseURL'>, account: { email: string; password: string }) {
+  await page.goto(`${server.baseURL}/login`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
 }

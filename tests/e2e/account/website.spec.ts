@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
-import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
 import { seriousViolations } from '../axe.ts';
 
 /*
@@ -41,13 +41,7 @@ async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-async function signIn(page: Page) {
-  await page.goto(`${server.baseURL}/login`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
-}
+const signIn = (page: Page) => signInOn(page, server, OWNER);
 
 /** Replaces a field's text. */
 const fill = async (page: Page, label: string, value: string) => page.getByLabel(label, { exact: true }).fill(value);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/booking.ts';
 import { expect, fillLeadForm, test } from '../fixtures.ts';
-import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
 
 /*
  * A booking held for the visitor's emailed confirmation (docs/security.md, "Calendar
@@ -31,13 +31,7 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function signInAsOwner(page: Page) {
-  await page.goto(`${server.baseURL}/login`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
-}
+const signInAsOwner = (page: Page) => signInOn(page, server, OWNER);
 
 test('the owner turns on "Always require email confirmation" in Settings → Booking', async ({ page }) => {
   await signInAsOwner(page);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { type Dovecot, startDovecot } from '../../../src/server/test/dovecot.ts';
 import { expect, test } from '../fixtures.ts';
-import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
 
 /**
  * Replies read from a real IMAP server (Dovecot, from Debian's package) on a server of this
@@ -40,13 +40,7 @@ test.afterAll(async () => {
   await dovecot?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${server.baseURL}/login`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
-}
+const signIn = (page: Page) => signInOn(page, server, OWNER);
 
 test('a reply to a message written on the lead’s page shows on that page within seconds, as text, with its file', async ({ page }) => {
   // Its own address: the suite's mail sink also holds what this spec sent in the other project's run.

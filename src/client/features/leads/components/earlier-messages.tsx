@@ -3,6 +3,7 @@ import type { TimelineEntry } from '#shared/schemas/lead-workspace';
 import { Button } from '#client/components/ui/button.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useThread } from '../api/get-thread.ts';
+import { ShowOlderButton } from './show-older-button.tsx';
 
 export type Message = Extract<TimelineEntry, { kind: 'email_out' | 'email_in' }>;
 
@@ -47,17 +48,7 @@ export function EarlierMessages({ leadId, head, render }: { leadId: string; head
             ))}
           </ol>
         )}
-        {open && thread.hasNextPage ? (
-          <Button
-            onClick={() => void thread.fetchNextPage()}
-            disabled={thread.isFetchingNextPage}
-            variant="secondary"
-            size="sm"
-            className="mt-3"
-          >
-            {thread.isFetchingNextPage ? 'Loading...' : 'Show older messages'}
-          </Button>
-        ) : null}
+        {open ? <ShowOlderButton pages={thread} label="Show older messages" className="mt-3" /> : null}
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import { LinkedText } from './linked-text.tsx';
 import { NoteEntry } from './note-entry.tsx';
 import { EarlierMessages, type Message } from './earlier-messages.tsx';
 import { ReplyDetails, ReplyText } from './reply-entry.tsx';
+import { ShowOlderButton } from './show-older-button.tsx';
 import type { ReplyTo } from './send-email-dialog.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
@@ -69,17 +70,7 @@ export function LeadTimeline({
           ))}
         </ol>
       )}
-      {timeline.hasNextPage ? (
-        <Button
-          onClick={() => void timeline.fetchNextPage()}
-          disabled={timeline.isFetchingNextPage}
-          variant="secondary"
-          size="sm"
-          className="mt-4"
-        >
-          {timeline.isFetchingNextPage ? 'Loading...' : 'Show older'}
-        </Button>
-      ) : null}
+      <ShowOlderButton pages={timeline} label="Show older" className="mt-4" />
     </section>
   );
 }
