@@ -31,6 +31,7 @@ import { leadRoutes } from './routes/leads.ts';
 import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { emailTemplateRoutes } from './routes/email-templates.ts';
+import { pipelineRoutes } from './routes/pipeline.ts';
 import { replyRoutes } from './routes/replies.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
@@ -154,6 +155,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadNoteRoutes);
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
+  app.route('/', pipelineRoutes);
   app.route('/', replyRoutes);
   app.route('/', inboxRoutes);
   app.route('/', adminRoutes);

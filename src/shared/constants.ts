@@ -240,3 +240,13 @@ export function percentChange(current: number, previous: number): number | null 
   if (previous === 0) return current === 0 ? null : 100;
   return Math.round(((current - previous) / previous) * 1000) / 10;
 }
+
+/** The pipeline (Settings → Pipeline): a stage's name, a lost reason, and how many of each a firm keeps. */
+export const PIPELINE_STAGE_NAME_MAX = 60;
+export const LOST_REASON_MAX = 80;
+export const PIPELINE_STAGES_MAX = 30;
+export const LOST_REASONS_MAX = 30;
+/** The lost reason of a lead moved to a Dropped stage by its status alone (nobody said why). */
+export const LOST_REASON_NOT_GIVEN = 'Not given';
+/** A new open stage's win probability when none is given. */
+export const DEFAULT_STAGE_PROBABILITY = 50;

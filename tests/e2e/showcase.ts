@@ -615,6 +615,16 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // The pipeline: stages by status (some with the seed's leads in them), lost reasons.
+    name: 'settings-pipeline',
+    open: async (page, s) => {
+      await page.keyboard.press('Escape');
+      await page.goto(`${s.origin}/dashboard/settings/pipeline`);
+      await expect(page.getByRole('list', { name: 'Contacted stages' }).getByText('Proposal sent')).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Lost reasons' }).getByText('Chose another firm')).toBeVisible();
+    },
+  },
+  {
     name: 'settings-booking',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/settings/booking`);

@@ -40,6 +40,7 @@ const AuditLogPage = lazy(() => import('#client/features/settings/audit-log-page
 const EmailTemplatesPage = lazy(() =>
   import('#client/features/settings/email-templates-page.tsx').then((m) => ({ default: m.EmailTemplatesPage })),
 );
+const PipelinePage = lazy(() => import('#client/features/settings/pipeline-page.tsx').then((m) => ({ default: m.PipelinePage })));
 const InboxPage = lazy(() => import('#client/features/leads/inbox-page.tsx').then((m) => ({ default: m.InboxPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() =>
@@ -80,6 +81,7 @@ export function AppRoutes() {
             <Route path="settings" element={<Navigate to="/dashboard/settings/email" replace />} />
             <Route path="settings/email" element={<EmailSettingsPage />} />
             <Route path="settings/email-templates" element={<EmailTemplatesPage />} />
+            <Route path="settings/pipeline" element={<PipelinePage />} />
             <Route path="settings/booking" element={<BookingSettingsPage />} />
             <Route path="settings/website" element={<WebsiteSettingsPage />} />
             <Route path="settings/team" element={<TeamPage />} />

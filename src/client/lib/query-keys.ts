@@ -22,6 +22,8 @@ export const queryKeys = {
   /** The lead picker of the appointment dialog: not under `leads`, so a lead change does not refetch an open search. */
   leadPicker: (search: string) => ['lead-picker', search],
   admins: ['admins'],
+  // Under the leads family: a stage's name or lead count changes with the leads in it.
+  pipeline: ['leads', 'pipeline'],
   appointments: {
     all: ['appointments'],
     list: (from: string, to: string, hostId = '') => ['appointments', 'list', from, to, hostId],

@@ -1,7 +1,22 @@
 import type { Appointment } from '#shared/schemas/appointment';
 import type { Lead, LeadDetail } from '#shared/schemas/lead';
+import type { PipelineStage } from '#shared/schemas/pipeline';
 
 let counter = 0;
+
+/** The pipeline a new database starts with, as `GET /api/pipeline/stages` answers it (no leads counted). */
+export const FIXTURE_STAGES: PipelineStage[] = [
+  { id: '00000000-0000-4000-8000-00000000a001', name: 'New', status: 'New', position: 1, probability: 10, leads: 0 },
+  { id: '00000000-0000-4000-8000-00000000a002', name: 'Call booked', status: 'Contacted', position: 1, probability: 25, leads: 0 },
+  { id: '00000000-0000-4000-8000-00000000a003', name: 'Proposal sent', status: 'Contacted', position: 2, probability: 50, leads: 0 },
+  { id: '00000000-0000-4000-8000-00000000a004', name: 'Engaged', status: 'Contacted', position: 3, probability: 75, leads: 0 },
+  { id: '00000000-0000-4000-8000-00000000a005', name: 'Won', status: 'Converted', position: 1, probability: null, leads: 0 },
+  { id: '00000000-0000-4000-8000-00000000a006', name: 'Lost', status: 'Dropped', position: 1, probability: null, leads: 0 },
+];
+export const FIXTURE_LOST_REASONS = [
+  { id: '00000000-0000-4000-8000-00000000b001', name: 'Price' },
+  { id: '00000000-0000-4000-8000-00000000b002', name: 'Chose another firm' },
+];
 
 /** A lead as the API returns it, with overrides. */
 export function makeLead(overrides: Partial<Lead> = {}): Lead {
@@ -30,8 +45,15 @@ export function makeLead(overrides: Partial<Lead> = {}): Lead {
     updated_at: '2025-01-05T14:30:00.000Z',
     unread_replies: 0,
     stop_request: null,
+    ...stageOf(overrides.status ?? 'New'),
     ...overrides,
   };
+}
+
+/** The first stage of a status, as a lead in it carries it. */
+function stageOf(status: Lead['status']): Pick<Lead, 'stage_id' | 'stage_name' | 'lost_reason'> {
+  const stage = FIXTURE_STAGES.find((s) => s.status === status)!;
+  return { stage_id: stage.id, stage_name: stage.name, lost_reason: status === 'Dropped' ? 'Not given' : null };
 }
 
 export function makeLeadDetail(overrides: Partial<LeadDetail> = {}): LeadDetail {

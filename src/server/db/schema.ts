@@ -218,6 +218,49 @@ export const auditLog = pgTable(
   ],
 );
 
+/**
+ * The firm's pipeline: stages it names, in order within each of the four statuses (New,
+ * Contacted, Converted, Dropped), so everything the statuses drive keeps working. Each status
+ * keeps at least one stage. Open stages (New, Contacted) carry a win probability for the
+ * forecast.
+ */
+export const pipelineStages = pgTable(
+  'pipeline_stages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    status: text('status').notNull(),
+    position: integer('position').notNull(),
+    probability: integer('probability'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('pipeline_stages_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
+    check('pipeline_stages_name_check', sql`length(${t.name}) between 1 and 60`),
+    check(
+      'pipeline_stages_probability_check',
+      sql`${t.probability} is null or (${t.probability} between 0 and 100 and ${t.status} in ('New', 'Contacted'))`,
+    ),
+    uniqueIndex('pipeline_stages_name_key').on(sql`lower(${t.name})`),
+    index('pipeline_stages_order_idx').on(t.status, t.position),
+  ],
+);
+
+/** Why deals are lost, as the firm names them: choosing a Dropped stage asks for one. */
+export const lostReasons = pgTable(
+  'lost_reasons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('lost_reasons_name_check', sql`length(${t.name}) between 1 and 80`),
+    uniqueIndex('lost_reasons_name_key').on(sql`lower(${t.name})`),
+  ],
+);
+
 export const leads = pgTable(
   'leads',
   {
@@ -264,10 +307,21 @@ export const leads = pgTable(
     // Staff marked the lead Do not email (they asked not to be written to): nobody can send them
     // a message from the product's lead page.
     do_not_email: boolean('do_not_email').notNull().default(false),
+    // The pipeline stage the lead is in; its status is always the stage's (trigger
+    // leads_stage_sync, migration 0046): setting the status alone moves the lead to that status's
+    // first stage, setting the stage sets the status.
+    stage_id: uuid('stage_id')
+      .notNull()
+      .references(() => pipelineStages.id, { onDelete: 'restrict' }),
+    // Why the deal was lost, for a lead in a Dropped stage ('Not given' when only the status was
+    // set); null for every other status.
+    lost_reason: text('lost_reason'),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
+    check('leads_lost_reason_check', sql`(${t.status} = 'Dropped') = (${t.lost_reason} is not null)`),
+    index('leads_stage_idx').on(t.stage_id, t.created_at.desc()),
     check(
       'leads_property_types_check',
       sql`cardinality(${t.property_types}) >= 1 and ${t.property_types} <@ array['single-family', 'multifamily', 'commercial', 'land', 'other']::text[]`,
@@ -346,7 +400,7 @@ export const leadEvents = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('lead_events_kind_check', sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported')`),
+    check('lead_events_kind_check', sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage')`),
     index('lead_events_lead_created_idx').on(t.lead_id, t.created_at.desc()),
     uniqueIndex('lead_events_submission_id_key').on(t.submission_id),
   ],

@@ -95,6 +95,7 @@ const TABLES: Record<string, string> = {
   'email-templates': 'email_templates',
   replies: 'inbound_emails',
   inbox: 'inbound_emails',
+  pipeline: 'pipeline_stages',
   team: 'users',
   account: 'sessions',
 };
@@ -250,11 +251,19 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return validLead({ submission_id: undefined, fill_ms: undefined });
     case 'POST /api/leads/{id}/emails':
       return { subject: 'Hi {{first_name}}', body: 'Pick a time: {{booking_link}}' };
+    case 'POST /api/pipeline/stages':
+      return { name: `Fuzz stage ${stageIndex++}`, status: 'Contacted', probability: 40 };
+    case 'PATCH /api/pipeline/stages/{id}':
+      return { name: `Fuzz stage ${stageIndex++}`, position: 1 };
+    case 'POST /api/pipeline/lost-reasons':
+    case 'PATCH /api/pipeline/lost-reasons/{id}':
+      return { name: `Fuzz reason ${stageIndex++}` };
     default:
       return {};
   }
 }
 let templateIndex = 0;
+let stageIndex = 0;
 let importIndex = 0;
 /** An open time the day after tomorrow (New York), a different one each call. */
 let slotIndex = 0;
@@ -313,6 +322,11 @@ const BODY_KEYS = [
   'ids',
   'action',
   'owner_id',
+  'name',
+  'probability',
+  'position',
+  'stage_id',
+  'lost_reason',
 ];
 
 const requestCase = fc.record({
@@ -365,7 +379,9 @@ async function send(c: RequestCase, signedIn: boolean) {
             ? LINK_TOKEN
             : op.path.startsWith('/api/team/invites')
               ? firstInviteId()
-              : firstId(resource!);
+              : op.path.startsWith('/api/pipeline/lost-reasons')
+                ? firstId('lost_reasons')
+                : firstId(resource!);
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);

@@ -196,6 +196,17 @@ export const timelineEntrySchema = z
     /** The owners before and after, by their names then (an account removed before names existed: its email). */
     z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
     z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
+    /**
+     * A move between pipeline stages of one status (a status change is a \`status\` entry), or a
+     * deal lost for a reason someone gave: the stages by their names then, the reason.
+     */
+    z.object({
+      ...entryBase,
+      kind: z.literal('stage'),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      lost_reason: z.string().nullable(),
+    }),
     z.object({ ...entryBase, kind: z.literal('merged'), full_name: z.string(), email: z.string() }),
     z.object({ ...entryBase, kind: z.literal('imported'), file: z.string().nullable() }),
   ])

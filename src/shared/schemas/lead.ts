@@ -4,6 +4,7 @@ import {
   LEAD_DEAL_LIMITS,
   LEAD_SORTS,
   LEAD_STATUSES,
+  LOST_REASON_MAX,
   PROPERTY_TYPES,
   SESSION_ID_PATTERN,
   SORT_DIRECTIONS,
@@ -175,6 +176,11 @@ export const leadSchema = z
     unread_replies: z.number().int(),
     /** Their newest reply that seems to ask us to stop writing, while they are not marked Do not email (staff confirm). */
     stop_request: z.object({ id: z.uuid(), subject: z.string(), received_at: z.string() }).nullable(),
+    /** The pipeline stage it is in (Settings → Pipeline); `status` is always that stage's status. */
+    stage_id: z.uuid(),
+    stage_name: z.string(),
+    /** Why the deal was lost, for a Dropped lead ("Not given" when only the status was set); null otherwise. */
+    lost_reason: z.string().nullable(),
   })
   .meta({ id: 'Lead' });
 export type Lead = z.infer<typeof leadSchema>;
@@ -193,6 +199,13 @@ export const updateLeadRequestSchema = leadFieldsSchema
     status: leadStatusSchema,
     owner_id: z.uuid('Invalid owner').nullable(),
     do_not_email: z.boolean({ error: 'Do not email must be Yes or No' }),
+    /** A pipeline stage: the status becomes the stage's (a `status` that differs is refused). */
+    stage_id: z.uuid('Invalid stage'),
+    /** One of the firm's lost reasons: required with a Dropped `stage_id`, refused with any other. */
+    lost_reason: storableText({ error: 'Choose why the deal was lost' })
+      .trim()
+      .min(1, { message: 'Choose why the deal was lost', abort: true })
+      .max(LOST_REASON_MAX, 'Choose one of the lost reasons in Settings → Pipeline'),
     ...leadDealFieldsSchema.shape,
     ...followUpFieldsSchema.shape,
   })

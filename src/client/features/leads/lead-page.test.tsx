@@ -10,7 +10,7 @@ import '#client/test/happy-dom-shims.ts';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { AuthProvider } from '#client/lib/auth.tsx';
 import { localDate } from '#client/lib/follow-up.ts';
-import { makeLeadDetail } from '#client/test/fixtures.ts';
+import { FIXTURE_LOST_REASONS, FIXTURE_STAGES, makeLeadDetail } from '#client/test/fixtures.ts';
 import { mockApi, renderWithProviders, type ApiCall } from '#client/test/render-with-providers.tsx';
 import { LeadPage } from './lead-page.tsx';
 
@@ -213,6 +213,7 @@ function serve({ detail = lead, entries = ENTRIES, hasMore = false, handle }: Op
     const { method, path, body } = call;
     if (path === '/api/auth/session') return { body: { user: ME } };
     if (path === '/api/admins') return { body: { admins: [ME, OTHER] } };
+    if (path === '/api/pipeline/stages') return { body: { stages: FIXTURE_STAGES, lost_reasons: FIXTURE_LOST_REASONS } };
     if (path.startsWith(`/api/leads/${current.id}/timeline`)) {
       return path.includes('before=')
         ? { body: { entries: [{ id: 'old-1', kind: 'imported', at: ago(100 * HOUR), actor: null, file: 'older.csv' }], has_more: false } }
@@ -682,6 +683,38 @@ describe('LeadPage', () => {
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription('Marked Do not email');
     expect(screen.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
+  });
+
+  it('moves the deal between stages from the Stage menu; a Lost stage asks why first, then sends both', async () => {
+    const api = serve({
+      handle: ({ method, path, body }) => {
+        if (method !== 'PATCH' || path !== `/api/leads/${lead.id}`) return undefined;
+        const patch = body as { stage_id: string; lost_reason?: string };
+        const stage = FIXTURE_STAGES.find((s) => s.id === patch.stage_id)!;
+        return {
+          body: { ...lead, stage_id: stage.id, stage_name: stage.name, status: stage.status, lost_reason: patch.lost_reason ?? null },
+        };
+      },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const menu = await screen.findByRole('combobox', { name: 'Stage' });
+    await waitFor(() => expect(menu).toBeEnabled());
+    expect(within(menu).getByRole('group', { name: 'Contacted' })).toBeInTheDocument();
+    await user.selectOptions(menu, 'Proposal sent');
+    expect(await screen.findByText('Moved to Proposal sent.')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ stage_id: FIXTURE_STAGES[2]!.id }]);
+
+    await user.selectOptions(menu, 'Lost');
+    const dialog = await screen.findByRole('dialog', { name: 'Why was Jane Doe’s deal lost?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Mark lost' }));
+    expect(within(dialog).getByText('Choose why the deal was lost')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+    await user.selectOptions(within(dialog).getByLabelText('Reason'), 'Price');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark lost' }));
+    expect(await screen.findByText('Moved to Lost: Price.')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'PATCH').at(-1)?.body).toEqual({ stage_id: FIXTURE_STAGES[5]!.id, lost_reason: 'Price' });
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
   });
 
   it('shows a conversation once, as its newest message; its earlier messages open below it a page at a time, each with Reply', async () => {

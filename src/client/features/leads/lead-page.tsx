@@ -16,6 +16,8 @@ import { LeadPrivacyActions } from './components/lead-privacy-actions.tsx';
 import { MergeLeadsButton } from './components/merge-leads-button.tsx';
 import { LeadDetailsCard } from './components/lead-details-card.tsx';
 import { LeadHeader } from './components/lead-header.tsx';
+import { LoseDealDialog } from './components/lose-deal-dialog.tsx';
+import { usePipeline } from '#client/lib/pipeline.ts';
 import { SendEmailDialog, type ReplyTo } from './components/send-email-dialog.tsx';
 import { LeadTimeline } from './components/lead-timeline.tsx';
 import { NextStepCard } from './components/next-step-card.tsx';
@@ -97,6 +99,9 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
   // Open: a new message, or a Reply to one of theirs on the timeline.
   const [emailing, setEmailing] = useState<{ reply?: ReplyTo } | undefined>();
   const [deleting, setDeleting] = useState(false);
+  const pipeline = usePipeline();
+  // The Dropped stage chosen in the Stage menu, until the reason is given.
+  const [losing, setLosing] = useState<string>();
   // Leaves the page at once, so it never shows "Lead not found." for the lead just deleted.
   const leave = () => {
     void navigate('/dashboard/leads', { replace: true });
@@ -114,6 +119,8 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
         onEmail={() => setEmailing({})}
         onEdit={() => setEditing(true)}
         onDelete={() => setDeleting(true)}
+        stages={pipeline.data?.stages}
+        onLose={setLosing}
         moreActions={
           <>
             <MergeLeadsButton lead={lead} />
@@ -143,6 +150,12 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
       />
       <EditLeadDialog leadId={editing ? lead.id : null} onClose={() => setEditing(false)} />
       <DeleteLeadDialog lead={deleting ? lead : null} onClose={() => setDeleting(false)} onDeleted={leave} />
+      <LoseDealDialog
+        lead={lead}
+        stage={pipeline.data?.stages.find((s) => s.id === losing)}
+        reasons={pipeline.data?.lost_reasons ?? []}
+        onClose={() => setLosing(undefined)}
+      />
     </article>
   );
 }

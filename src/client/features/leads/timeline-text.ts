@@ -49,6 +49,9 @@ export function entryTitle(entry: TimelineEntry): string {
       return entry.from ? `Reassigned from ${entry.from} to ${entry.to}` : `Assigned to ${entry.to}`;
     case 'follow_up':
       return entry.on ? `Next step set: ${followUpText(entry.on, entry.note)}` : 'Next step cleared';
+    case 'stage':
+      if (entry.lost_reason) return `Marked lost: ${entry.lost_reason}`;
+      return `Moved from ${entry.from ?? 'a removed stage'} to ${entry.to ?? 'a removed stage'}`;
     case 'merged':
       return `Merged with ${entry.full_name} (${entry.email})`;
     case 'imported':

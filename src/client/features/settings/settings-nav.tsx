@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 const SECTIONS = [
   { to: '/dashboard/settings/email', label: 'Email' },
   { to: '/dashboard/settings/email-templates', label: 'Email templates' },
+  { to: '/dashboard/settings/pipeline', label: 'Pipeline' },
   { to: '/dashboard/settings/booking', label: 'Booking' },
   { to: '/dashboard/settings/website', label: 'Website' },
   { to: '/dashboard/settings/team', label: 'Team' },

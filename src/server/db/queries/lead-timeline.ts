@@ -31,6 +31,7 @@ const RANK = {
   merged: 2,
   inquiry: 3,
   status: 4,
+  stage: 4,
   owner: 5,
   follow_up: 6,
   appointment: 7,
@@ -70,12 +71,15 @@ const eventData = sql`case e.kind
     || case when e.data ? 'reason' then jsonb_build_object('reason', e.data->'reason') else '{}'::jsonb end
   when 'owner' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to')
   when 'follow_up' then jsonb_build_object('on', e.data->'on', 'note', e.data->'note')
+  when 'stage' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to', 'lost_reason', e.data->'lost_reason')
   when 'merged' then jsonb_build_object('full_name', coalesce(e.data->'full_name', '""'), 'email', coalesce(e.data->'email', '""'))
   when 'imported' then jsonb_build_object('file', e.data->'file')
   else '{}'::jsonb end`;
 
 const eventRank = sql`case e.kind ${sql.join(
-  (['inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported'] as const).map((k) => sql`when ${k} then ${RANK[k]}::int`),
+  (['inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage'] as const).map(
+    (k) => sql`when ${k} then ${RANK[k]}::int`,
+  ),
   sql` `,
 )} end`;
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
+import { LOST_REASON_NOT_GIVEN } from '#shared/constants';
 import {
   leadSchema,
   leadStatusChangeSchema,
@@ -31,7 +32,8 @@ export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as creat
   (select count(*)::int from inbound_emails i where i.lead_id = l.id and i.read_at is null) as unread_replies,
   -- The newest reply asking us to stop writing, while they are not marked Do not email.
   case when not l.do_not_email then (select json_build_object('id', i.id, 'subject', i.subject, 'received_at', ${isoTimestamp(sql`i.received_at`)})
-    from inbound_emails i where i.lead_id = l.id and i.asks_to_stop order by i.received_at desc limit 1) end as stop_request`;
+    from inbound_emails i where i.lead_id = l.id and i.asks_to_stop order by i.received_at desc limit 1) end as stop_request,
+  l.stage_id, (select s.name from pipeline_stages s where s.id = l.stage_id) as stage_name, l.lost_reason`;
 
 const idRow = z.object({ id: z.uuid() });
 
@@ -175,6 +177,36 @@ export class LeadUpdateRefused extends Error {
 /** The message of a lead that came through the public form is the customer's own words. */
 export const MESSAGE_LOCKED = 'The customer’s message cannot be changed: add a note instead.';
 export const NO_SUCH_OWNER = 'No such admin';
+export const NO_SUCH_STAGE = 'No such stage: reload the page to see the pipeline as it is now.';
+export const LOST_REASON_REQUIRED = 'Choose why the deal was lost';
+export const UNKNOWN_LOST_REASON = 'Choose one of the lost reasons in Settings → Pipeline';
+export const LOST_REASON_NOT_LOST = 'A lost reason goes with a Lost stage';
+
+/**
+ * A stage and a lost reason as the pipeline allows them: the stage exists and agrees with a
+ * `status` sent beside it; a move to a Dropped stage says why (one of the firm's reasons),
+ * and a reason goes only with a lead that ends Dropped.
+ */
+function checkStageChange(
+  patch: UpdateLeadRequest,
+  check: { status: string | null; stage_id: string | null; stage_status: string | null; stage_name: string | null; reason_known: boolean },
+): void {
+  if (patch.stage_id !== undefined) {
+    if (!check.stage_status) throw new LeadUpdateRefused('stage_id', NO_SUCH_STAGE);
+    if (patch.status !== undefined && patch.status !== check.stage_status)
+      throw new LeadUpdateRefused('status', `The stage “${check.stage_name}” belongs to ${check.stage_status}, not ${patch.status}`);
+  }
+  const ends =
+    check.stage_status ??
+    patch.status ??
+    (patch.contacted === undefined ? check.status : patch.contacted ? (check.status === 'New' ? 'Contacted' : check.status) : 'New');
+  if (patch.lost_reason !== undefined) {
+    if (!check.reason_known) throw new LeadUpdateRefused('lost_reason', UNKNOWN_LOST_REASON);
+    if (ends !== 'Dropped') throw new LeadUpdateRefused('lost_reason', LOST_REASON_NOT_LOST);
+  } else if (patch.stage_id !== undefined && check.stage_status === 'Dropped' && patch.stage_id !== check.stage_id) {
+    throw new LeadUpdateRefused('lost_reason', LOST_REASON_REQUIRED);
+  }
+}
 
 /**
  * Changes only the fields given, in one statement on the locked row, so concurrent edits of
@@ -212,10 +244,27 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
     when not ${contacted}::boolean and prev.status <> 'New' then 'New'
     else prev.status end`);
 
-  const refusals = z.object({ found: z.boolean(), message_locked: z.boolean(), owner_missing: z.boolean() });
+  if (patch.stage_id !== undefined) sets.push(sql`stage_id = ${patch.stage_id}::uuid`);
+  if (patch.lost_reason !== undefined)
+    sets.push(sql`lost_reason = (select r.name from lost_reasons r where lower(r.name) = lower(${patch.lost_reason}))`);
+
+  const refusals = z.object({
+    found: z.boolean(),
+    message_locked: z.boolean(),
+    owner_missing: z.boolean(),
+    status: z.string().nullable(),
+    stage_id: z.string().nullable(),
+    stage_status: z.string().nullable(),
+    stage_name: z.string().nullable(),
+    reason_known: z.boolean(),
+  });
   const [check] = await queryRows(
     db,
     sql`select exists (select 1 from leads where id = ${id}) as found,
+      (select status from leads where id = ${id}) as status, (select stage_id::text from leads where id = ${id}) as stage_id,
+      (select status from pipeline_stages where id = ${patch.stage_id ?? null}::uuid) as stage_status,
+      (select name from pipeline_stages where id = ${patch.stage_id ?? null}::uuid) as stage_name,
+      exists (select 1 from lost_reasons where lower(name) = lower(${patch.lost_reason ?? null}::text)) as reason_known,
       exists (select 1 from leads where id = ${id} and submission_id is not null
               and ${message !== undefined} and message is distinct from ${message ?? null}::text) as message_locked,
       ${
@@ -230,19 +279,32 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
   if (!check?.found) return undefined;
   if (check.message_locked) throw new LeadUpdateRefused('message', MESSAGE_LOCKED);
   if (check.owner_missing) throw new LeadUpdateRefused('owner_id', NO_SUCH_OWNER);
+  checkStageChange(patch, check);
 
   const rows = await queryRows(
     db,
     sql`
-    with prev as (select id, status, owner_id, follow_up_on, follow_up_note, submission_id from leads where id = ${id} for update),
+    with prev as (select id, status, owner_id, follow_up_on, follow_up_note, submission_id, stage_id, lost_reason from leads where id = ${id} for update),
     updated as (
       update leads l set ${sql.join(sets, sql`, `)}
       from prev where l.id = prev.id
       returning l.*, prev.status as old_status, prev.owner_id as old_owner_id,
-        prev.follow_up_on as old_follow_up_on, prev.follow_up_note as old_follow_up_note
+        prev.follow_up_on as old_follow_up_on, prev.follow_up_note as old_follow_up_note,
+        prev.stage_id as old_stage_id, prev.lost_reason as old_lost_reason
     ), history as (
       insert into lead_status_changes (lead_id, from_status, to_status, changed_by)
       select id, old_status, status, ${adminId} from updated where status <> old_status
+    ), stage_event as (
+      -- A move between stages of one status (a status change is in the status history), and a
+      -- deal lost for a reason someone gave: on the timeline.
+      insert into lead_events (lead_id, kind, actor_id, data)
+      select u.id, 'stage', ${adminId}, jsonb_build_object(
+          'from', (select s.name from pipeline_stages s where s.id = u.old_stage_id),
+          'to', (select s.name from pipeline_stages s where s.id = u.stage_id),
+          'lost_reason', case when u.lost_reason is distinct from u.old_lost_reason and u.lost_reason <> ${LOST_REASON_NOT_GIVEN} then u.lost_reason end)
+      from updated u
+      where (u.stage_id is distinct from u.old_stage_id and u.status = u.old_status)
+         or (u.lost_reason is distinct from u.old_lost_reason and u.lost_reason is not null and u.lost_reason <> ${LOST_REASON_NOT_GIVEN})
     ), ${ownerEventCte(adminId)}, follow_up_event as (
       insert into lead_events (lead_id, kind, actor_id, data)
       select u.id, 'follow_up', ${adminId}, jsonb_build_object('on', to_char(u.follow_up_on, 'YYYY-MM-DD'), 'note', u.follow_up_note)

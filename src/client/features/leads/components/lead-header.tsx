@@ -7,6 +7,8 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { LEAD_STATUSES, type LeadStatus } from '#shared/constants';
 import type { CurrentUser } from '#shared/schemas/auth';
 import type { LeadDetail } from '#shared/schemas/lead';
+import type { PipelineStage } from '#shared/schemas/pipeline';
+import { ApiError } from '#client/lib/api-client.ts';
 import type { AdminSummary } from '#shared/schemas/lead-workspace';
 import { formatDate } from '#client/lib/format.ts';
 import { usePatchLead } from '../api/patch-lead.ts';
@@ -22,6 +24,10 @@ type Props = {
   onDelete: () => void;
   /** More actions on this lead (Merge, Export everything, Erase), after the quick actions. */
   moreActions?: ReactNode;
+  /** The pipeline's stages, in order (undefined while they load: the lead's own stage alone). */
+  stages: PipelineStage[] | undefined;
+  /** A Dropped stage was chosen: ask why the deal was lost. */
+  onLose: (stageId: string) => void;
 };
 
 const action =
@@ -33,7 +39,7 @@ const control =
 const telOf = (phone: string) => phone.replace(/[^\d+]/g, '');
 
 /** The lead's name, status and owner (each changed in place), when it came in, and the quick actions. */
-export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDelete, moreActions }: Props) {
+export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDelete, moreActions, stages, onLose }: Props) {
   const patch = usePatchLead(lead.id);
   const pending = patch.isPending ? patch.variables : undefined;
   const status = pending?.status ?? lead.status;
@@ -68,6 +74,24 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
     );
   };
 
+  const changeStage = (next: string) => {
+    if (next === lead.stage_id) return;
+    const stage = stages?.find((s) => s.id === next);
+    if (!stage) return;
+    // A deal lost says why: the dialog asks, then sends the stage and the reason together.
+    if (stage.status === 'Dropped') return onLose(stage.id);
+    patch.mutate(
+      { stage_id: next },
+      {
+        onSuccess: () => toast.success(`Moved to ${stage.name}.`),
+        onError: (error) => {
+          console.error('Changing the stage failed', error);
+          toast.error(error instanceof ApiError && error.status < 500 ? error.message : 'Failed to update lead');
+        },
+      },
+    );
+  };
+
   // The admins to choose from; until they load (or if the owner's account is not among them), the current owner alone.
   const owners = admins ?? [];
   const ownerMissing = lead.owner_id !== null && !owners.some((a) => a.id === lead.owner_id);
@@ -81,13 +105,15 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
           </h1>
           <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-slate-600">
             <StatusBadge status={status} />
+            {lead.stage_name !== lead.status ? <span className="font-medium text-slate-700">{lead.stage_name}</span> : null}
+            {lead.lost_reason ? <span>Lost: {lead.lost_reason}</span> : null}
             <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
             <span>
               Added {formatDate(lead.created_at)} (<RelativeTime iso={lead.created_at} />)
             </span>
           </p>
         </div>
-        <div className="grid w-full grid-cols-1 gap-3 sm:w-auto sm:grid-cols-[10rem_16rem] sm:items-end">
+        <div className="grid w-full grid-cols-1 gap-3 sm:w-auto sm:grid-cols-[9rem_12rem_14rem] sm:items-end">
           <div>
             <label htmlFor="lead-status" className="mb-1 block text-sm font-medium text-slate-700">
               Status
@@ -104,6 +130,34 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
                   {s}
                 </option>
               ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="lead-stage" className="mb-1 block text-sm font-medium text-slate-700">
+              Stage
+            </label>
+            <select
+              id="lead-stage"
+              value={pending?.stage_id ?? lead.stage_id}
+              disabled={patch.isPending || !stages}
+              onChange={(e) => changeStage(e.target.value)}
+              className={control}
+            >
+              {stages ? (
+                LEAD_STATUSES.map((s) => (
+                  <optgroup key={s} label={s}>
+                    {stages
+                      .filter((stage) => stage.status === s)
+                      .map((stage) => (
+                        <option key={stage.id} value={stage.id}>
+                          {stage.name}
+                        </option>
+                      ))}
+                  </optgroup>
+                ))
+              ) : (
+                <option value={lead.stage_id}>{lead.stage_name}</option>
+              )}
             </select>
           </div>
           <div>

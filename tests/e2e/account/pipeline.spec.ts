@@ -1,0 +1,109 @@
+import { expect, test } from '../fixtures.ts';
+import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
+import { seriousViolations } from '../axe.ts';
+
+/*
+ * Settings → Pipeline on a server of its own (the suite's shared server keeps the default
+ * stages): the owner adds a stage and a lost reason, moves and renames the stage; on a lead's
+ * page the Stage menu moves the deal, and a Lost stage asks why; removing the stage moves its
+ * lead. At 1280 px and on a 390 px phone; axe on the page and the dialog.
+ */
+const OWNER = { email: `pipeline.${Date.now()}@own.test`, password: 'pipeline-password-1' };
+let server: OwnServer;
+test.beforeAll(async () => {
+  // A server of its own to start and migrate: more than the default 30 s on a busy 2-core machine.
+  test.setTimeout(90_000);
+  server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+for (const width of [1280, 390]) {
+  test(`the owner shapes the pipeline and a deal moves through it (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signInOn(page, server, OWNER);
+    const stage = `Site visit ${width}`;
+    const reason = `Timing ${width}`;
+
+    await page.goto(`${server.baseURL}/dashboard/settings/pipeline`);
+    const contacted = page.getByRole('list', { name: 'Contacted stages' });
+    await expect(contacted.getByText('Proposal sent')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A new stage: refused without a name, then added at the end of Contacted.
+    const add = page.getByRole('form', { name: 'Add a stage' });
+    await add.getByRole('button', { name: 'Add stage' }).click();
+    await expect(add.getByText('Stage name is required')).toBeVisible();
+    await add.getByLabel('Stage name').fill(stage);
+    await add.getByLabel('Chance to win (%)').fill('30');
+    await add.getByRole('button', { name: 'Add stage' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `Stage “${stage}” added` })).toBeVisible();
+    await expect(contacted.getByRole('listitem').last()).toContainText(stage);
+    await expect(contacted.getByRole('listitem').last()).toContainText('0 leads · 30% chance to win');
+    // Up one place, then renamed.
+    await contacted.getByRole('button', { name: `Move ${stage} up` }).click();
+    await expect(contacted.getByRole('listitem').nth(2)).toContainText(stage);
+    await contacted.getByRole('button', { name: `Edit ${stage}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit stage' });
+    await edit.getByLabel('Name').fill(`${stage} done`);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit).toBeHidden();
+    await expect(contacted.getByText(`${stage} done`)).toBeVisible();
+
+    // A lost reason of the firm's own.
+    const reasons = page.getByRole('form', { name: 'Add a lost reason' });
+    await reasons.getByLabel('New reason').fill(reason);
+    await reasons.getByRole('button', { name: 'Add reason' }).click();
+    await expect(page.getByRole('list', { name: 'Lost reasons' }).getByText(reason)).toBeVisible();
+
+    // A lead: into the new stage, then lost, saying why.
+    const created = await page.request.post(`${server.baseURL}/api/leads`, {
+      headers: { origin: server.baseURL },
+      data: {
+        full_name: `Pia Pipeline ${width}`,
+        email: `pia.${width}.${Date.now()}@example.com`,
+        phone: '(410) 555-0170',
+        property_types: ['land'],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await page.goto(`${server.baseURL}/dashboard/leads/${id}`);
+    const menu = page.getByLabel('Stage');
+    await expect(menu).toBeEnabled();
+    await menu.selectOption({ label: `${stage} done` });
+    await expect(page.getByRole('status').filter({ hasText: `Moved to ${stage} done.` })).toBeVisible();
+    await expect(page.getByLabel('Status')).toHaveValue('Contacted');
+    await menu.selectOption({ label: 'Lost' });
+    const lose = page.getByRole('dialog', { name: `Why was Pia Pipeline ${width}’s deal lost?` });
+    await lose.getByRole('button', { name: 'Mark lost' }).click();
+    await expect(lose.getByText('Choose why the deal was lost')).toBeVisible();
+    expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([]);
+    await lose.getByLabel('Reason').selectOption(reason);
+    await lose.getByRole('button', { name: 'Mark lost' }).click();
+    await expect(lose).toBeHidden();
+    await expect(page.getByText(`Lost: ${reason}`)).toBeVisible();
+    await expect(page.getByLabel('Status')).toHaveValue('Dropped');
+    const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
+    await expect(timeline.getByText(`Marked lost: ${reason}`)).toBeVisible();
+    await expect(timeline.getByText(`Moved from Call booked to ${stage} done`)).toBeVisible();
+
+    // Back to an open stage, then its stage removed: the lead moves with a timeline entry.
+    await menu.selectOption({ label: `${stage} done` });
+    await expect(page.getByLabel('Status')).toHaveValue('Contacted');
+    await page.goto(`${server.baseURL}/dashboard/settings/pipeline`);
+    await contacted.getByRole('button', { name: `Remove ${stage} done` }).click();
+    const remove = page.getByRole('dialog', { name: `Remove ${stage} done?` });
+    await expect(remove).toContainText(`1 lead is in ${stage} done: choose where it goes.`);
+    await remove.getByLabel('Move its leads to').selectOption({ label: 'Engaged' });
+    await remove.getByRole('button', { name: 'Remove stage' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Stage removed; 1 lead moved' })).toBeVisible();
+    await expect(contacted.getByText(`${stage} done`)).toHaveCount(0);
+    await page.goto(`${server.baseURL}/dashboard/leads/${id}`);
+    await expect(page.getByLabel('Stage')).toHaveValue(/.+/);
+    await expect(page.getByRole('list', { name: 'Timeline, newest first' }).getByText(`Moved from ${stage} done to Engaged`)).toBeVisible();
+    // No sideways scrolling at either width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+}
