@@ -8,6 +8,8 @@ export const LEAD_AUDIT_FIELDS = [
   'property_types',
   'message',
   'status',
+  'stage_name',
+  'lost_reason',
   'contacted',
   'owner_id',
   'property_address',

@@ -164,6 +164,22 @@ describe('a lead’s stage', () => {
     expect(await lead(id)).toMatchObject({ status: 'Contacted', stage_name: 'Call booked', lost_reason: null });
   });
 
+  it('keeps the other lead’s stage and reason when a merge keeps its status; refuses a stage that contradicts `contacted`', async () => {
+    const id = await newLead();
+    const { email } = await lead(id);
+    const [other] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`insert into leads (full_name, email, phone, property_types, stage_id, lost_reason)
+          select 'Jane Again', ${email}, '555', array['land'], id, 'Price' from pipeline_stages where name = 'Lost' returning id`,
+    );
+    expect(await lead(other!.id)).toMatchObject({ status: 'Dropped', stage_name: 'Lost', lost_reason: 'Price' });
+    const merged = await call('POST', `/api/leads/${id}/merge`, { other_id: other!.id, keep: { status: 'other' } });
+    expect(merged.status).toBe(200);
+    expect(await lead(id)).toMatchObject({ status: 'Dropped', stage_name: 'Lost', lost_reason: 'Price' });
+    const refused = await patch(id, { stage_id: (await stage('Engaged')).id, contacted: false });
+    expect((await errorOf(refused)).fields).toEqual({ contacted: 'The stage “Engaged” belongs to Contacted' });
+  });
+
   it('asks why a deal was lost: one of the firm’s reasons, with a Lost stage only', async () => {
     const id = await newLead();
     const lost = (await stage('Lost')).id;

@@ -49,6 +49,10 @@ export const exportedLeadSchema = z
     reply_token: z.string().nullable(),
     /** Staff marked them Do not email. */
     do_not_email: z.boolean(),
+    /** The pipeline stage they are in (its name is in the stage list, Settings → Pipeline). */
+    stage_id: z.string(),
+    /** Why the deal was lost, for a Dropped lead. */
+    lost_reason: z.string().nullable(),
   })
   .meta({ id: 'ExportedLead' });
 

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { DEFAULT_STAGE_PROBABILITY, LEAD_STATUSES, type LeadStatus } from '#shared/constants';
 import type { LostReason, PipelineStage } from '#shared/schemas/pipeline';
 import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
@@ -77,6 +78,7 @@ function StageGroups({ stages }: { stages: PipelineStage[] }) {
   const [editing, setEditing] = useState<PipelineStage>();
   const [removing, setRemoving] = useState<PipelineStage>();
   const move = (stage: PipelineStage, position: number) =>
+    !update.isPending &&
     update.mutate(
       { id: stage.id, change: { position } },
       { onSuccess: () => toast.success(`${stage.name} moved`), onError: (error) => failure(error, 'Failed to move the stage') },
@@ -152,8 +154,13 @@ function StageGroups({ stages }: { stages: PipelineStage[] }) {
   );
 }
 
-/** "50" → 50; '' → undefined (the default); anything else → NaN, refused by the server's words. */
-const probabilityOf = (text: string) => (text.trim() === '' ? undefined : Number(text));
+const PROBABILITY_RULE = 'Probability must be a whole number from 0 to 100';
+
+/** "50" → 50; '' → undefined (the default); anything else → 'invalid', said under the field before anything is sent. */
+const probabilityOf = (text: string): number | undefined | 'invalid' => {
+  if (text.trim() === '') return undefined;
+  return /^\s*\d{1,3}\s*$/.test(text) && Number(text) <= 100 ? Number(text) : 'invalid';
+};
 
 function EditStageForm({ stage, onDone }: { stage: PipelineStage; onDone: () => void }) {
   const update = useUpdateStage();
@@ -163,8 +170,11 @@ function EditStageForm({ stage, onDone }: { stage: PipelineStage; onDone: () => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const open = OPEN.includes(stage.status);
+    const chance = probabilityOf(probability);
+    if (!name.trim()) return setErrors({ name: 'Stage name is required' });
+    if (open && chance === 'invalid') return setErrors({ probability: PROBABILITY_RULE });
     update.mutate(
-      { id: stage.id, change: { name, ...(open ? { probability: probabilityOf(probability) ?? null } : {}) } },
+      { id: stage.id, change: { name, ...(open && chance !== 'invalid' ? { probability: chance ?? null } : {}) } },
       {
         onSuccess: () => {
           toast.success('Stage saved');
@@ -242,10 +252,12 @@ function AddStage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim()) return setErrors({ name: 'Stage name is required' });
     const open = OPEN.includes(status);
+    const chance = probabilityOf(probability);
+    if (!name.trim()) return setErrors({ name: 'Stage name is required' });
+    if (open && chance === 'invalid') return setErrors({ probability: PROBABILITY_RULE });
     create.mutate(
-      { name, status, ...(open ? { probability: probabilityOf(probability) ?? null } : {}) },
+      { name, status, ...(open && chance !== 'invalid' ? { probability: chance ?? null } : {}) },
       {
         onSuccess: (stage) => {
           toast.success(`Stage “${stage.name}” added`);
@@ -300,6 +312,7 @@ function LostReasons({ reasons }: { reasons: LostReason[] }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
   const [editing, setEditing] = useState<LostReason>();
+  const [removing, setRemoving] = useState<LostReason>();
   const add = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setError('Reason is required');
@@ -331,16 +344,7 @@ function LostReasons({ reasons }: { reasons: LostReason[] }) {
                 <RowButton label={`Rename ${reason.name}`} onClick={() => setEditing(reason)}>
                   Rename
                 </RowButton>
-                <RowButton
-                  label={`Remove ${reason.name}`}
-                  danger
-                  onClick={() =>
-                    remove.mutate(reason.id, {
-                      onSuccess: () => toast.success(`“${reason.name}” removed`),
-                      onError: (e) => failure(e, 'Failed to remove the reason'),
-                    })
-                  }
-                >
+                <RowButton label={`Remove ${reason.name}`} danger onClick={() => setRemoving(reason)}>
                   Remove
                 </RowButton>
               </div>
@@ -361,6 +365,22 @@ function LostReasons({ reasons }: { reasons: LostReason[] }) {
           {create.isPending ? 'Adding...' : 'Add reason'}
         </Button>
       </form>
+      <ConfirmDialog
+        open={removing !== undefined}
+        onOpenChange={(open) => !open && setRemoving(undefined)}
+        title="Remove this lost reason?"
+        description={`“${removing?.name ?? ''}” will no longer be offered. Leads already lost for it keep it.`}
+        confirmLabel="Remove"
+        busy={remove.isPending}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.id, {
+            onSuccess: () => toast.success(`“${removing.name}” removed`),
+            onError: (e) => failure(e, 'Failed to remove the reason'),
+            onSettled: () => setRemoving(undefined),
+          })
+        }
+      />
       <Modal open={editing !== undefined} onOpenChange={(open) => !open && setEditing(undefined)} title="Rename lost reason">
         {editing ? (
           <RenameReason

@@ -39,6 +39,8 @@ const mergedRow = z.object({
   estimated_fee_cents: z.number().int().nullable(),
   follow_up_on: z.string().nullable(),
   follow_up_note: z.string().nullable(),
+  stage_id: z.uuid(),
+  lost_reason: z.string().nullable(),
 });
 type MergedRow = z.infer<typeof mergedRow>;
 
@@ -57,7 +59,7 @@ const OWNED_TABLES = [
 /** The update that gives this lead the other's value of each field chosen (only those that differ). */
 function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep']): UpdateLeadRequest {
   const patch: Record<string, unknown> = {};
-  const take = (field: Exclude<keyof MergedRow, 'id' | 'email'>) => {
+  const take = (field: Exclude<keyof MergedRow, 'id' | 'email' | 'stage_id' | 'lost_reason'>) => {
     if (JSON.stringify(self[field]) !== JSON.stringify(other[field])) patch[field] = other[field];
   };
   for (const [field, side] of Object.entries(keep)) {
@@ -65,7 +67,7 @@ function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep'
     if (field === 'follow_up') {
       take('follow_up_on');
       take('follow_up_note');
-    } else take(field as Exclude<keyof MergedRow, 'id' | 'email'>);
+    } else take(field as Exclude<keyof MergedRow, 'id' | 'email' | 'stage_id' | 'lost_reason'>);
   }
   return patch as UpdateLeadRequest;
 }
@@ -94,7 +96,7 @@ export async function mergeLeads(
       t,
       sql`select id, email, full_name, phone, property_types, status, owner_id, property_address,
         to_char(target_closing_date, 'YYYY-MM-DD') as target_closing_date, estimated_fee_cents::float8 as estimated_fee_cents,
-        to_char(follow_up_on, 'YYYY-MM-DD') as follow_up_on, follow_up_note
+        to_char(follow_up_on, 'YYYY-MM-DD') as follow_up_on, follow_up_note, stage_id, lost_reason
       from leads where id in (${id}, ${otherId}) order by id for update`,
       mergedRow,
     );
@@ -149,6 +151,9 @@ export async function mergeLeads(
 
     const patch = keptFields(self, other, keep);
     if (Object.keys(patch).length > 0) await updateLead(t, id, patch, adminId);
+    // The other's status kept means its stage and lost reason too (the status alone would be its first stage).
+    if (keep.status === 'other' && (self.stage_id !== other.stage_id || self.lost_reason !== other.lost_reason))
+      await execute(t, sql`update leads set stage_id = ${other.stage_id}, lost_reason = ${other.lost_reason} where id = ${id}`);
     else await execute(t, sql`update leads set updated_at = now() where id = ${id}`);
     return getLead(t, id);
   });

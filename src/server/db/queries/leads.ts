@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { LOST_REASON_NOT_GIVEN } from '#shared/constants';
+import { sqlState } from '../database-faults.ts';
 import {
   leadSchema,
   leadStatusChangeSchema,
@@ -195,6 +196,8 @@ function checkStageChange(
     if (!check.stage_status) throw new LeadUpdateRefused('stage_id', NO_SUCH_STAGE);
     if (patch.status !== undefined && patch.status !== check.stage_status)
       throw new LeadUpdateRefused('status', `The stage “${check.stage_name}” belongs to ${check.stage_status}, not ${patch.status}`);
+    if (patch.contacted !== undefined && patch.contacted !== (check.stage_status !== 'New'))
+      throw new LeadUpdateRefused('contacted', `The stage “${check.stage_name}” belongs to ${check.stage_status}`);
   }
   const ends =
     check.stage_status ??
@@ -312,6 +315,10 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
     )
     select ${leadColumns} from updated l`,
     leadSchema,
-  );
+  ).catch((error: unknown) => {
+    // The stage was removed between the check and the write (an owner's Remove in Settings → Pipeline).
+    if (patch.stage_id !== undefined && sqlState(error) === '23503') throw new LeadUpdateRefused('stage_id', NO_SUCH_STAGE);
+    throw error;
+  });
   return rows[0];
 }

@@ -140,6 +140,8 @@ export function deleteStage(
 ): Promise<{ stage: PipelineStage; moved: number; to: string } | StageRefusal> {
   return transaction(db, async (tx) => {
     await lockPipeline(tx);
+    // Held until the stage is gone: a lead being moved into it meanwhile waits, then is refused.
+    await execute(tx, sql`select 1 from pipeline_stages where id = ${id} for update`);
     const stage = await stageById(tx, id);
     if (!stage) return 'not_found';
     const target = moveTo === id ? undefined : await stageById(tx, moveTo);

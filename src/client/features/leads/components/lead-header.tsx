@@ -42,7 +42,11 @@ const telOf = (phone: string) => phone.replace(/[^\d+]/g, '');
 export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDelete, moreActions, stages, onLose }: Props) {
   const patch = usePatchLead(lead.id);
   const pending = patch.isPending ? patch.variables : undefined;
-  const status = pending?.status ?? lead.status;
+  // While a change is on its way, the menus show where it is going: a stage brings its status, a status its first stage.
+  const pendingStage = pending?.stage_id ? stages?.find((s) => s.id === pending.stage_id) : undefined;
+  const status = pendingStage?.status ?? pending?.status ?? lead.status;
+  const stageShown =
+    pending?.stage_id ?? (pending?.status ? stages?.find((s) => s.status === pending.status)?.id : undefined) ?? lead.stage_id;
   const ownerId = pending && 'owner_id' in pending ? (pending.owner_id ?? null) : lead.owner_id;
 
   const changeStatus = (next: LeadStatus) => {
@@ -138,7 +142,7 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
             </label>
             <select
               id="lead-stage"
-              value={pending?.stage_id ?? lead.stage_id}
+              value={stageShown}
               disabled={patch.isPending || !stages}
               onChange={(e) => changeStage(e.target.value)}
               className={control}
