@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 /**
  * A built server of a spec's own (`node dist/server/main.js`), on its own port and embedded
@@ -114,4 +114,23 @@ export async function signInOn(page: Page, server: Pick<OwnServer, 'baseURL'>, a
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
+}
+
+/**
+ * A server of the spec file's own, started before its tests (more than the default 30 s on a
+ * busy 2-core machine) and stopped after them; `server()` is it, once started.
+ */
+export function ownServerForFile(env: Record<string, string>): () => OwnServer {
+  let server: OwnServer | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    server = await startOwnServer(env);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the own server has not started');
+    return server;
+  };
 }

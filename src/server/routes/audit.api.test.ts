@@ -66,6 +66,8 @@ describe('the audit log', () => {
     });
     expect(update.details.changes).toEqual({
       status: { from: 'New', to: 'Contacted' },
+      // The status alone moves the lead to that status's first stage.
+      stage_name: { from: 'New', to: 'Call booked' },
       phone: { from: '301 555 0100', to: '301 555 0199' },
       contacted: { from: false, to: true },
     });

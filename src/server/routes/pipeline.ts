@@ -72,7 +72,10 @@ const deleteStageRoute = createOwnerRoute({
   summary: 'Remove a stage; its leads move to `move_to`, another stage of the same status',
   request: { params: stageIdParamSchema, query: deleteStageQuerySchema },
   responses: {
-    200: jsonContent(z.object({ id: z.uuid(), moved: z.number().int() }), 'Removed'),
+    200: jsonContent(
+      z.object({ id: z.uuid(), moved: z.number().int().describe('How many leads moved to `move_to`') }).meta({ id: 'StageRemoved' }),
+      'Removed',
+    ),
     ...errorResponses({
       400: 'Invalid input, or `move_to` is not another stage of its status',
       404: 'No such stage',

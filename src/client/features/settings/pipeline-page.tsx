@@ -162,6 +162,11 @@ const probabilityOf = (text: string): number | undefined | 'invalid' => {
   return /^\s*\d{1,3}\s*$/.test(text) && Number(text) <= 100 ? Number(text) : 'invalid';
 };
 
+/** An open stage's chance to win, as typed (checked on submit). */
+function ChanceField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
+  return <TextField label="Chance to win (%)" inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value)} error={error} />;
+}
+
 function EditStageForm({ stage, onDone }: { stage: PipelineStage; onDone: () => void }) {
   const update = useUpdateStage();
   const [name, setName] = useState(stage.name);
@@ -188,15 +193,7 @@ function EditStageForm({ stage, onDone }: { stage: PipelineStage; onDone: () => 
   return (
     <form noValidate onSubmit={submit} className="space-y-4" aria-label="Edit stage">
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} maxLength={60} required />
-      {OPEN.includes(stage.status) ? (
-        <TextField
-          label="Chance to win (%)"
-          inputMode="numeric"
-          value={probability}
-          onChange={(e) => setProbability(e.target.value)}
-          error={errors.probability}
-        />
-      ) : null}
+      {OPEN.includes(stage.status) ? <ChanceField value={probability} onChange={setProbability} error={errors.probability} /> : null}
       <FormActions busy={update.isPending} label="Save" busyLabel="Saving..." onCancel={onDone} />
     </form>
   );
@@ -288,15 +285,7 @@ function AddStage() {
             </option>
           ))}
         </SelectField>
-        {OPEN.includes(status) ? (
-          <TextField
-            label="Chance to win (%)"
-            inputMode="numeric"
-            value={probability}
-            onChange={(e) => setProbability(e.target.value)}
-            error={errors.probability}
-          />
-        ) : null}
+        {OPEN.includes(status) ? <ChanceField value={probability} onChange={setProbability} error={errors.probability} /> : null}
       </div>
       <Button type="submit" disabled={create.isPending}>
         {create.isPending ? 'Adding...' : 'Add stage'}
