@@ -32,6 +32,7 @@ import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { emailTemplateRoutes } from './routes/email-templates.ts';
 import { pipelineRoutes } from './routes/pipeline.ts';
+import { leadCallRoutes } from './routes/lead-calls.ts';
 import { replyRoutes } from './routes/replies.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
@@ -153,6 +154,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadPrivacyRoutes);
   app.route('/', leadTimelineRoutes);
   app.route('/', leadNoteRoutes);
+  app.route('/', leadCallRoutes);
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
   app.route('/', pipelineRoutes);

@@ -250,3 +250,16 @@ export const LOST_REASONS_MAX = 30;
 export const LOST_REASON_NOT_GIVEN = 'Not given';
 /** A new open stage's win probability when none is given. */
 export const DEFAULT_STAGE_PROBABILITY = 50;
+
+/** A call logged on a lead's page: how it went, as the API names it and as people read it. */
+export const CALL_OUTCOMES = ['connected', 'left_voicemail', 'no_answer', 'wrong_number'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+export const CALL_OUTCOME_LABELS: Record<CallOutcome, string> = {
+  connected: 'Connected',
+  left_voicemail: 'Left voicemail',
+  no_answer: 'No answer',
+  wrong_number: 'Wrong number',
+};
+/** A logged call's longest duration (10 hours) and notes. */
+export const CALL_DURATION_MAX = 600;
+export const CALL_NOTES_MAX = 5000;

@@ -400,7 +400,10 @@ export const leadEvents = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('lead_events_kind_check', sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage')`),
+    check(
+      'lead_events_kind_check',
+      sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage', 'call')`,
+    ),
     index('lead_events_lead_created_idx').on(t.lead_id, t.created_at.desc()),
     uniqueIndex('lead_events_submission_id_key').on(t.submission_id),
   ],

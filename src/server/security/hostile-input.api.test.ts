@@ -251,6 +251,8 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return validLead({ submission_id: undefined, fill_ms: undefined });
     case 'POST /api/leads/{id}/emails':
       return { subject: 'Hi {{first_name}}', body: 'Pick a time: {{booking_link}}' };
+    case 'POST /api/leads/{id}/calls':
+      return { outcome: 'connected', duration_minutes: 12, notes: 'Wants the survey first.' };
     case 'POST /api/pipeline/stages':
       return { name: `Fuzz stage ${stageIndex++}`, status: 'Contacted', probability: 40 };
     case 'PATCH /api/pipeline/stages/{id}':
@@ -327,6 +329,7 @@ const BODY_KEYS = [
   'position',
   'stage_id',
   'lost_reason',
+  'outcome',
 ];
 
 const requestCase = fc.record({

@@ -4,7 +4,14 @@ import { mergeFieldProblem } from '../rules/merge-fields.ts';
 import { receivedMailFields } from './inbox.ts';
 import { emailSchema, leadStatusSchema } from './lead.ts';
 import { EMAIL_MESSAGE_STATUSES } from './email.ts';
-import { LEAD_EMAIL_BODY_MAX, LEAD_EMAIL_SUBJECT_MAX, NOTE_MAX_LENGTH } from '../constants.ts';
+import {
+  CALL_DURATION_MAX,
+  CALL_NOTES_MAX,
+  CALL_OUTCOMES,
+  LEAD_EMAIL_BODY_MAX,
+  LEAD_EMAIL_SUBJECT_MAX,
+  NOTE_MAX_LENGTH,
+} from '../constants.ts';
 
 export { NOTE_MAX_LENGTH };
 
@@ -200,6 +207,14 @@ export const timelineEntrySchema = z
      * A move between pipeline stages of one status (a status change is a \`status\` entry), or a
      * deal lost for a reason someone gave: the stages by their names then, the reason.
      */
+    /** A call someone logged: how it went, how long (minutes), what was said. */
+    z.object({
+      ...entryBase,
+      kind: z.literal('call'),
+      outcome: z.enum(CALL_OUTCOMES),
+      duration_minutes: z.number().int().nullable(),
+      notes: z.string().nullable(),
+    }),
     z.object({
       ...entryBase,
       kind: z.literal('stage'),
@@ -238,3 +253,33 @@ export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
 export const adminSummarySchema = z.object({ id: z.uuid(), email: z.string(), display_name: z.string() }).meta({ id: 'AdminSummary' });
 export const adminListSchema = z.object({ admins: z.array(adminSummarySchema) }).meta({ id: 'AdminList' });
 export type AdminSummary = z.infer<typeof adminSummarySchema>;
+
+/** Log a call (lead page → Log call): how it went, how long, what was said. */
+export const logCallRequestSchema = z
+  .object({
+    outcome: z.enum(CALL_OUTCOMES, { error: 'Choose how the call went' }),
+    /** Whole minutes, 0–600 (0 or absent for a call nobody answered). */
+    duration_minutes: z
+      .number({ error: 'Duration must be whole minutes from 0 to 600' })
+      .int('Duration must be whole minutes from 0 to 600')
+      .min(0, 'Duration must be whole minutes from 0 to 600')
+      .max(CALL_DURATION_MAX, 'Duration must be whole minutes from 0 to 600')
+      .optional(),
+    notes: storableText({ error: 'Invalid notes' })
+      .trim()
+      .max(CALL_NOTES_MAX, `Notes must be at most ${CALL_NOTES_MAX.toLocaleString('en-US')} characters`)
+      .optional(),
+  })
+  .meta({ id: 'LogCallRequest' });
+export type LogCallRequest = z.infer<typeof logCallRequestSchema>;
+
+export const loggedCallSchema = z
+  .object({
+    id: z.uuid(),
+    outcome: z.enum(CALL_OUTCOMES),
+    duration_minutes: z.number().int().nullable(),
+    notes: z.string().nullable(),
+    at: z.string(),
+  })
+  .meta({ id: 'LoggedCall' });
+export type LoggedCall = z.infer<typeof loggedCallSchema>;

@@ -5,8 +5,8 @@ import { seriousViolations } from '../axe.ts';
 /*
  * Settings → Pipeline on a server of its own (the suite's shared server keeps the default
  * stages): the owner adds a stage and a lost reason, moves and renames the stage; on a lead's
- * page the Stage menu moves the deal, and a Lost stage asks why; removing the stage moves its
- * lead. At 1280 px and on a 390 px phone; axe on the page and the dialog.
+ * page the Stage menu moves the deal, and a Lost stage asks why; a call is logged; removing the
+ * stage moves its lead. At 1280 px and on a 390 px phone; axe on the page and the dialog.
  */
 const OWNER = { email: `pipeline.${Date.now()}@own.test`, password: 'pipeline-password-1' };
 const ownServer = ownServerForFile({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password });
@@ -81,6 +81,21 @@ for (const width of [1280, 390]) {
     await expect(page.getByLabel('Status')).toHaveValue('Dropped');
     const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
     await expect(timeline.getByText(`Marked lost: ${reason}`)).toBeVisible();
+
+    // A call logged: how it went, its minutes and notes, on the timeline.
+    await page.getByRole('button', { name: 'Log call' }).click();
+    const call = page.getByRole('dialog', { name: `Log a call with Pia Pipeline ${width}` });
+    await call.getByRole('radio', { name: 'Left voicemail' }).check();
+    await call.getByLabel('Duration (minutes)').fill('601');
+    await call.getByRole('button', { name: 'Log call' }).click();
+    await expect(call.getByText('Duration must be whole minutes from 0 to 600')).toBeVisible();
+    await call.getByLabel('Duration (minutes)').fill('3');
+    await call.getByLabel('Notes').fill('Asked for the survey by Friday.');
+    expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([]);
+    await call.getByRole('button', { name: 'Log call' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Call logged' })).toBeVisible();
+    const logged = timeline.getByRole('listitem').filter({ hasText: 'logged a call: Left voicemail, 3 min' });
+    await expect(logged).toContainText('Asked for the survey by Friday.');
 
     // Back to an open stage, then its stage removed: the lead moves with a timeline entry.
     await menu.selectOption({ label: `${stage} done` });

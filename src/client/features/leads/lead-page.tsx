@@ -17,6 +17,7 @@ import { MergeLeadsButton } from './components/merge-leads-button.tsx';
 import { LeadDetailsCard } from './components/lead-details-card.tsx';
 import { LeadHeader } from './components/lead-header.tsx';
 import { LoseDealDialog } from './components/lose-deal-dialog.tsx';
+import { LogCallDialog } from './components/log-call-dialog.tsx';
 import { usePipeline } from '#client/lib/pipeline.ts';
 import { SendEmailDialog, type ReplyTo } from './components/send-email-dialog.tsx';
 import { LeadTimeline } from './components/lead-timeline.tsx';
@@ -102,6 +103,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
   const pipeline = usePipeline();
   // The Dropped stage chosen in the Stage menu, until the reason is given.
   const [losing, setLosing] = useState<string>();
+  const [loggingCall, setLoggingCall] = useState(false);
   // Leaves the page at once, so it never shows "Lead not found." for the lead just deleted.
   const leave = () => {
     void navigate('/dashboard/leads', { replace: true });
@@ -121,6 +123,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
         onDelete={() => setDeleting(true)}
         stages={pipeline.data?.stages}
         onLose={setLosing}
+        onLogCall={() => setLoggingCall(true)}
         moreActions={
           <>
             <MergeLeadsButton lead={lead} />
@@ -150,6 +153,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
       />
       <EditLeadDialog leadId={editing ? lead.id : null} onClose={() => setEditing(false)} />
       <DeleteLeadDialog lead={deleting ? lead : null} onClose={() => setDeleting(false)} onDeleted={leave} />
+      <LogCallDialog leadId={lead.id} name={lead.full_name} open={loggingCall} onClose={() => setLoggingCall(false)} />
       <LoseDealDialog
         lead={lead}
         stage={pipeline.data?.stages.find((s) => s.id === losing)}

@@ -1,4 +1,5 @@
 import type { TimelineEntry, Visit } from '#shared/schemas/lead-workspace';
+import { CALL_OUTCOME_LABELS } from '#shared/constants';
 import { formatAppointmentTime } from '#client/lib/format.ts';
 import { followUpText } from '#client/lib/follow-up.ts';
 import { SUSPECTED_ABUSE_LABEL } from './components/suspected-abuse-badge.tsx';
@@ -49,6 +50,10 @@ export function entryTitle(entry: TimelineEntry): string {
       return entry.from ? `Reassigned from ${entry.from} to ${entry.to}` : `Assigned to ${entry.to}`;
     case 'follow_up':
       return entry.on ? `Next step set: ${followUpText(entry.on, entry.note)}` : 'Next step cleared';
+    case 'call': {
+      const minutes = entry.duration_minutes ? `, ${entry.duration_minutes} min` : '';
+      return `${entry.actor ? `${entry.actor} logged a call` : 'Call logged'}: ${CALL_OUTCOME_LABELS[entry.outcome]}${minutes}`;
+    }
     case 'stage':
       if (entry.lost_reason) return `Marked lost: ${entry.lost_reason}`;
       return `Moved from ${entry.from ?? 'a removed stage'} to ${entry.to ?? 'a removed stage'}`;

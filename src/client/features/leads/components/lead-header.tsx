@@ -28,6 +28,7 @@ type Props = {
   stages: PipelineStage[] | undefined;
   /** A Dropped stage was chosen: ask why the deal was lost. */
   onLose: (stageId: string) => void;
+  onLogCall: () => void;
 };
 
 const action =
@@ -39,7 +40,7 @@ const control =
 const telOf = (phone: string) => phone.replace(/[^\d+]/g, '');
 
 /** The lead's name, status and owner (each changed in place), when it came in, and the quick actions. */
-export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDelete, moreActions, stages, onLose }: Props) {
+export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDelete, moreActions, stages, onLose, onLogCall }: Props) {
   const patch = usePatchLead(lead.id);
   const pending = patch.isPending ? patch.variables : undefined;
   // While a change is on its way, the menus show where it is going: a stage brings its status, a status its first stage.
@@ -216,6 +217,10 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
           <Phone aria-hidden="true" className="size-4" />
           Call
         </a>
+        <button type="button" onClick={onLogCall} className={action}>
+          <Phone aria-hidden="true" className="size-4" />
+          Log call
+        </button>
         <button type="button" onClick={onSchedule} className={action}>
           <CalendarPlus aria-hidden="true" className="size-4" />
           Schedule appointment

@@ -154,6 +154,12 @@ function EntryDetails({ entry }: { entry: Exclude<TimelineEntry, { kind: 'note' 
         {entry.body !== null ? <ReplyText replyId={entry.email_id} body={entry.body} truncated={false} attachments={[]} /> : null}
       </>
     );
+  if (entry.kind === 'call')
+    return entry.notes ? (
+      <blockquote className="border-l-4 border-slate-200 pl-3 text-slate-700">
+        <LinkedText text={entry.notes} />
+      </blockquote>
+    ) : null;
   if (entry.kind !== 'created' && entry.kind !== 'inquiry') return null;
   const visit = visitText(entry.visit);
   const as = entry.kind === 'inquiry' ? [entry.full_name, entry.phone].filter(Boolean).join(', ') : '';

@@ -1,0 +1,2 @@
+ALTER TABLE "lead_events" DROP CONSTRAINT "lead_events_kind_check";--> statement-breakpoint
+ALTER TABLE "lead_events" ADD CONSTRAINT "lead_events_kind_check" CHECK ("lead_events"."kind" in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage', 'call'));
