@@ -51,6 +51,18 @@ describe('seedDemo', () => {
       sql`select count(*)::int as contacted from lead_status_changes where to_status = 'Contacted'`,
     );
     expect(history!.contacted).toBeGreaterThan(100);
+    // Deals in progress spread over the pipeline's Contacted stages; the lost ones lost for a reason of the list.
+    const stages = await rowsOf<{ name: string; n: number }>(
+      database.db,
+      sql`select s.name, count(*)::int as n from leads l join pipeline_stages s on s.id = l.stage_id
+          where l.status = 'Contacted' group by s.name order by s.name`,
+    );
+    expect(stages.map((s) => s.name)).toEqual(['Call booked', 'Engaged', 'Proposal sent']);
+    const unlisted = await rowsOf(
+      database.db,
+      sql`select 1 from leads where status = 'Dropped' and lost_reason not in (select name from lost_reasons)`,
+    );
+    expect(unlisted).toEqual([]);
 
     const [range] = await rowsOf<{ past: number; upcoming: number; oldest_event_days: number; future_events: number }>(
       database.db,

@@ -99,6 +99,22 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         select u.id, 'lead', 'New lead: ' || l.full_name || ' (' || l.email || ')', l.id, l.created_at < now() - interval '2 days', l.created_at
         from leads l cross join users u where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`,
       );
+      // Their places in the pipeline: deals in progress spread over the Contacted stages, and
+      // the lost ones lost for one of the firm's reasons (the status alone gives the first stage
+      // and "Not given"). Deterministic: by each lead's id.
+      await execute(
+        db,
+        sql`
+        with contacted as (select id, row_number() over (order by position, id) - 1 as n, count(*) over () as k
+                           from pipeline_stages where status = 'Contacted'),
+             reasons as (select name, row_number() over (order by position, id) - 1 as n, count(*) over () as k from lost_reasons)
+        update leads l set
+          stage_id = case when l.status = 'Contacted'
+            then (select c.id from contacted c where c.n = (hashtext(l.id::text)::bigint & 2147483647) % c.k) else l.stage_id end,
+          lost_reason = case when l.status = 'Dropped'
+            then coalesce((select r.name from reasons r where r.n = (hashtext(l.id::text)::bigint & 2147483647) % r.k), l.lost_reason) else l.lost_reason end
+        where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.status in ('Contacted', 'Dropped')`,
+      );
       const noted = leads.filter((r) => r.note);
       await execute(
         db,
