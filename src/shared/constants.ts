@@ -21,7 +21,8 @@ export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
 export const BOOKABLE_TYPES = ['Call', 'Zoom'] as const;
 export type BookableType = (typeof BOOKABLE_TYPES)[number];
 
-export const APPOINTMENT_STATUSES = ['scheduled', 'cancelled', 'completed'] as const;
+/** `no_show`: staff marked that the lead did not come to the call. */
+export const APPOINTMENT_STATUSES = ['scheduled', 'cancelled', 'completed', 'no_show'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 
 /** Bounds of the booking settings and of an appointment's length, in minutes unless named. */

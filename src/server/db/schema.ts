@@ -506,7 +506,7 @@ export const appointments = pgTable(
   (t) => [
     check('appointments_type_check', sql`${t.type} in ('Call', 'Zoom', 'On-site')`),
     check('appointments_notes_check', sql`${t.notes} is null or length(${t.notes}) <= 5000`),
-    check('appointments_status_check', sql`${t.status} in ('scheduled', 'cancelled', 'completed')`),
+    check('appointments_status_check', sql`${t.status} in ('scheduled', 'cancelled', 'completed', 'no_show')`),
     check('appointments_cancelled_by_check', sql`${t.cancelled_by} is null or ${t.cancelled_by} in ('lead', 'staff')`),
     check('appointments_source_check', sql`${t.source} in ('staff', 'booking')`),
     check('appointments_duration_check', sql`${t.duration_minutes} between 5 and 720`),

@@ -353,6 +353,7 @@ describe('GET /api/analytics/report and /api/analytics/sources', () => {
       sent: 2,
       booked: 0,
       converted: 0,
+      no_shows: 0,
       clients_without_call: 2,
       clients_without_visit: 1,
     });
@@ -362,8 +363,18 @@ describe('GET /api/analytics/report and /api/analytics/sources', () => {
       select id, '2026-11-20', '10:00', 'Call', ${status}, true from leads where analytics_session_id = ${seen}`;
     await execute(database.db, call('cancelled'));
     expect(await funnel()).toMatchObject({ sent: 2, booked: 0, converted: 0, clients_without_call: 2 });
+    // A call they did not come to is no conversation either: counted as a no-show beside the funnel.
+    await execute(database.db, call('no_show'));
+    expect(await funnel()).toMatchObject({ sent: 2, booked: 0, no_shows: 1, clients_without_call: 2 });
     await execute(database.db, call('scheduled'));
-    expect(await funnel()).toMatchObject({ sent: 2, booked: 1, converted: 1, clients_without_call: 1, clients_without_visit: 1 });
+    expect(await funnel()).toMatchObject({
+      sent: 2,
+      booked: 1,
+      converted: 1,
+      no_shows: 0,
+      clients_without_call: 1,
+      clients_without_visit: 1,
+    });
     await execute(database.db, sql`update leads set status = 'Contacted' where analytics_session_id = ${seen}`);
     expect(await funnel()).toMatchObject({ booked: 1, converted: 0, clients_without_call: 1 });
   });

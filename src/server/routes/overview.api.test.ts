@@ -5,7 +5,7 @@ import type { Overview } from '#shared/schemas/overview';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { createTestApp, signIn } from '../test/app.ts';
-import { useTestDatabase } from '../test/database.ts';
+import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const database = useTestDatabase();
 
@@ -57,5 +57,19 @@ describe('GET /api/overview', () => {
     expect(o.upcoming[1]!.time).toMatch(/^\d\d:\d\d$/);
     expect(o.median_seconds_to_contacted).toBeGreaterThan(2 * 3600 - 60);
     expect(o.median_seconds_to_contacted).toBeLessThan(2 * 3600 + 60);
+    expect(o.no_shows_30_days).toBe(0);
+
+    // The past call marked no-show (through the API, as the Appointments page does): counted, and on the lead's timeline.
+    const [past] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`select id from appointments where lead_id = ${leads[1]!.id} order by date, time limit 1`,
+    );
+    expect((await t.json('PATCH', `/api/appointments/${past!.id}`, { status: 'no_show' }, { cookie })).status).toBe(200);
+    const after = (await (await t.app.request('/api/overview', { headers: { cookie } })).json()) as Overview;
+    expect(after).toMatchObject({ no_shows_30_days: 1, upcoming_appointments: 7 });
+    const timeline = (await (await t.json('GET', `/api/leads/${leads[1]!.id}/timeline`, undefined, { cookie })).json()) as {
+      entries: { kind: string; action?: string; actor: string | null }[];
+    };
+    expect(timeline.entries.find((e) => e.kind === 'appointment' && e.action === 'no_show')).toBeDefined();
   });
 });

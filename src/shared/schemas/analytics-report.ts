@@ -86,6 +86,8 @@ export const analyticsFunnelSchema = z
     booked: count,
     /** Of those, the visitors who became clients. */
     converted: count,
+    /** Visitors who sent the form and booked a call, but whose calls were all marked no-show (not in `booked`). */
+    no_shows: count,
     /** The period's visitors who became clients without a conversation: not in the funnel. */
     clients_without_call: count,
     /** Clients whose lead has no recorded visit (typed in, imported, or not tracked), added in the period: not in the funnel. */

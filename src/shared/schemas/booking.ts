@@ -177,7 +177,7 @@ export type RescheduleBookingRequest = z.infer<typeof rescheduleBookingRequestSc
 
 export const bookingTokenParamSchema = z.object({ token: bookingTokenSchema });
 
-export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'completed'] as const;
+export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'completed', 'no_show'] as const;
 
 /** What the holder of a booking link sees: their own call, never anyone else's. */
 export const publicBookingSchema = z

@@ -159,7 +159,7 @@ export const timelineEntrySchema = z
     z.object({
       ...entryBase,
       kind: z.literal('appointment'),
-      action: z.enum(['scheduled', 'moved', 'cancelled', 'completed']),
+      action: z.enum(['scheduled', 'moved', 'cancelled', 'completed', 'no_show']),
       appointment_id: z.string(),
       type: z.string(),
       date: z.string(),

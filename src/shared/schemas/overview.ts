@@ -33,6 +33,8 @@ export const overviewSchema = z
     upcoming: z.array(appointmentSchema),
     /** Median seconds from a lead's creation to Contacted, for leads of the last 30 days; null with none. */
     median_seconds_to_contacted: z.number().nullable(),
+    /** Calls of the last 30 days marked no-show (the lead did not come). */
+    no_shows_30_days: z.number().int(),
     /** Next steps due today or overdue (business time zone), oldest date first, 20 at most. */
     follow_ups: z.array(dueFollowUpSchema),
     /** Leads with unread replies, the newest reply first, 10 at most. */

@@ -115,3 +115,36 @@ for (const width of [1280, 390]) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 }
+
+test('staff mark a call the lead did not come to as a no-show: on the list, the Overview and the lead’s timeline', async ({ page }) => {
+  const server = ownServer();
+  await signInOn(page, server, OWNER);
+  const headers = { origin: server.baseURL };
+  const lead = await page.request.post(`${server.baseURL}/api/leads`, {
+    headers,
+    data: { full_name: 'Nora Noshow', email: `nora.${Date.now()}@example.com`, phone: '(410) 555-0171', property_types: ['land'] },
+  });
+  const { id } = (await lead.json()) as { id: string };
+  const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const made = await page.request.post(`${server.baseURL}/api/appointments`, {
+    headers,
+    data: { lead_id: id, date: day, time: '10:00', type: 'Call' },
+  });
+  expect(made.status()).toBe(201);
+
+  await page.goto(`${server.baseURL}/dashboard/appointments?month=${day.slice(0, 7)}`);
+  await page.getByRole('button', { name: 'List', exact: true }).click();
+  const row = page.locator('tbody tr').filter({ hasText: 'Nora Noshow' });
+  await row.getByRole('button', { name: /^View Details/ }).click();
+  const details = page.getByRole('dialog', { name: 'Appointment Details' });
+  await details.getByRole('button', { name: 'Mark as no-show' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Appointment marked as a no-show' })).toBeVisible();
+  await expect(details).toContainText('No-show');
+  await details.getByRole('button', { name: 'Close' }).first().click();
+  await expect(row).toContainText('No-show');
+
+  await page.goto(`${server.baseURL}/dashboard`);
+  await expect(page.getByTestId('no-shows')).toHaveText('1');
+  await page.goto(`${server.baseURL}/dashboard/leads/${id}`);
+  await expect(page.getByRole('list', { name: 'Timeline, newest first' }).getByText(/^Call on .* marked as a no-show$/)).toBeVisible();
+});

@@ -52,6 +52,7 @@ const REPORT: AnalyticsReport = {
     sent: 20,
     booked: 10,
     converted: 4,
+    no_shows: 0,
     clients_without_call: 2,
     clients_without_visit: 1,
   },

@@ -43,6 +43,7 @@ const AppointmentDetailsDialog = lazyDialog(
 const STATUS_TOASTS = {
   cancelled: 'Appointment cancelled',
   completed: 'Appointment marked as completed',
+  no_show: 'Appointment marked as a no-show',
   scheduled: 'Appointment scheduled again',
 } as const;
 

@@ -21,6 +21,7 @@ const overview: Overview = {
   new_leads: 7,
   upcoming_appointments: 3,
   median_seconds_to_contacted: 2 * 3600 + 15 * 60 + 20,
+  no_shows_30_days: 3,
   follow_ups: [],
   replies_to_read: [],
   recent_leads: [
@@ -76,6 +77,7 @@ describe('OverviewPage', () => {
     expect(screen.getByRole('link', { name: /Upcoming Appointments\s*3/ })).toHaveAttribute('href', '/dashboard/appointments');
     expect(screen.getByText('New Leads').parentElement).toHaveTextContent('New Leads7');
     expect(screen.getByTestId('median-time-to-contact')).toHaveTextContent('2h 15m');
+    expect(screen.getByTestId('no-shows')).toHaveTextContent('3');
 
     const recent = screen.getByRole('region', { name: 'Recent Leads' });
     const [ada, bad] = within(recent).getAllByRole('listitem');

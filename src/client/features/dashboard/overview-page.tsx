@@ -41,6 +41,11 @@ export function OverviewPage() {
             <span className="font-semibold text-slate-900" data-testid="median-time-to-contact">
               {formatDuration(overview.data?.median_seconds_to_contacted)}
             </span>
+            <span aria-hidden="true">·</span>
+            <span>No-shows (30 days):</span>
+            <span className="font-semibold text-slate-900" data-testid="no-shows">
+              {(overview.data?.no_shows_30_days ?? 0).toLocaleString('en-US')}
+            </span>
           </p>
           <div className="grid gap-6 lg:grid-cols-2">
             <FollowUpsDue followUps={followUps} />

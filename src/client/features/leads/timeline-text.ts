@@ -17,7 +17,13 @@ export function entryActor(entry: TimelineEntry): string {
   return 'System';
 }
 
-const APPOINTMENT_ACTION = { scheduled: 'scheduled', moved: 'moved', cancelled: 'cancelled', completed: 'marked as completed' } as const;
+const APPOINTMENT_ACTION = {
+  scheduled: 'scheduled',
+  moved: 'moved',
+  cancelled: 'cancelled',
+  completed: 'marked as completed',
+  no_show: 'marked as a no-show',
+} as const;
 export const EMAIL_STATUS_LABEL = { queued: 'Queued', sent: 'Sent', failed: 'Failed', not_sent: 'Not sent' } as const;
 
 export function entryTitle(entry: TimelineEntry): string {

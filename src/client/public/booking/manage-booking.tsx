@@ -181,6 +181,11 @@ export function ManageBooking() {
         </p>
       ) : call.status === 'completed' ? (
         <p className="text-slate-700">Your call on {whenLabel(call.start, booking.time_zone)} has taken place. Thank you!</p>
+      ) : call.status === 'no_show' ? (
+        <p className="text-slate-700">
+          Your call on {whenLabel(call.start, booking.time_zone)} did not take place: we could not reach you. Reply to our email to find
+          another time.
+        </p>
       ) : (
         <>
           <p className="text-lg text-slate-800">

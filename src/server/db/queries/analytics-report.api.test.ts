@@ -50,7 +50,17 @@ type Event = {
   utm_campaign: string | null;
   at: number;
 };
-type Lead = { id: string; session: string | null; submission: boolean; at: number; status: string; fee: number | null; booked: boolean };
+type Lead = {
+  id: string;
+  session: string | null;
+  submission: boolean;
+  at: number;
+  status: string;
+  fee: number | null;
+  booked: boolean;
+  /** A call they did not come to (no-show), whether or not they booked another. */
+  noShow: boolean;
+};
 
 function world(seed: number) {
   const next = random(seed);
@@ -86,6 +96,7 @@ function world(seed: number) {
     status: pick(['New', 'Contacted', 'Converted', 'Converted', 'Dropped']),
     fee: next() < 0.8 ? Math.floor(next() * 1_000_000) : null,
     booked: next() < 0.5,
+    noShow: next() < 0.3,
   }));
   return { events, leads, cancelledToo: next() < 0.5 };
 }
@@ -118,6 +129,11 @@ async function store({ events, leads }: ReturnType<typeof world>) {
       await execute(
         database.db,
         sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-20', '10:00', 'Call', ${Number(l.id.at(-1)) % 2 ? 'scheduled' : 'completed'}, true)`,
+      );
+    if (l.noShow)
+      await execute(
+        database.db,
+        sql`insert into appointments (lead_id, date, time, type, status, overlap_allowed) values (${l.id}::uuid, '2026-11-19', '10:00', 'Call', 'no_show', true)`,
       );
     // A cancelled call is no conversation.
     await execute(
@@ -162,6 +178,8 @@ function expected({ events, leads }: ReturnType<typeof world>, range: DayRange, 
     sent: sent.size,
     booked: sessionsOf(visitLeads.filter((l) => l.booked)).size,
     converted: wonAfterCall.size,
+    no_shows: [...sessionsOf(visitLeads.filter((l) => l.noShow))].filter((id) => !sessionsOf(visitLeads.filter((l) => l.booked)).has(id))
+      .length,
     clients_without_call: [...sessionsOf(visitLeads.filter((l) => l.status === 'Converted'))].filter((id) => !wonAfterCall.has(id)).length,
     clients_without_visit: leads.filter((l) => !(l.session && sessions.get(l.session)?.first) && inRange(l.at) && l.status === 'Converted')
       .length,

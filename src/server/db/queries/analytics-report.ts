@@ -37,6 +37,8 @@ const int = z.number().int();
  * it is put here. `l` is the leads alias; appointments_lead_id_idx.
  */
 const HAD_CONVERSATION = sql`exists (select 1 from appointments a where a.lead_id = l.id and a.status in ('scheduled', 'completed'))`;
+/** A call the lead did not come to (staff marked it no-show). */
+const HAD_NO_SHOW = sql`exists (select 1 from appointments a where a.lead_id = l.id and a.status = 'no_show')`;
 
 /**
  * A lead's period: the hour of the visit that brought it (`visit_hour`), or, with no visit
@@ -106,7 +108,14 @@ async function dayCounts(db: Db, window: AnalyticsWindow, previous: AnalyticsWin
   return { current: days[0]!, previous: days[1]! };
 }
 
-const cohortRow = z.object({ sent: int, booked: int, converted: int, clients_without_call: int, clients_without_visit: int });
+const cohortRow = z.object({
+  sent: int,
+  booked: int,
+  converted: int,
+  no_shows: int,
+  clients_without_call: int,
+  clients_without_visit: int,
+});
 const formStepsRow = z.object({ sent_unstarted: int, sent_unseen: int });
 
 /** The period's visitors who sent the form (`l`: their leads), one row per visitor. */
@@ -127,14 +136,17 @@ async function cohortCounts(db: Db, window: AnalyticsWindow) {
     select count(*)::int as sent,
            (count(*) filter (where conversation))::int as booked,
            (count(*) filter (where client_after_conversation))::int as converted,
+           (count(*) filter (where no_show and not conversation))::int as no_shows,
            (count(*) filter (where client and not client_after_conversation))::int as clients_without_call,
            (select count(*)::int from leads l where l.visit_hour is null and l.created_at >= ${start} and l.created_at < ${end}
               and l.status = 'Converted') as clients_without_visit
     from (
-      select session_id, bool_or(conversation) as conversation, bool_or(client) as client, bool_or(client and conversation) as client_after_conversation
+      select session_id, bool_or(conversation) as conversation, bool_or(client) as client, bool_or(client and conversation) as client_after_conversation,
+        bool_or(no_show) as no_show
       from (
         -- offset 0 keeps the conversation's subquery from being planned once per use above.
-        select l.analytics_session_id as session_id, ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client
+        select l.analytics_session_id as session_id, ${HAD_CONVERSATION} as conversation, l.status = 'Converted' as client,
+          ${HAD_NO_SHOW} as no_show
         from ${senders(start, end)} offset 0
       ) lead group by session_id
     ) visitor`,
@@ -236,6 +248,7 @@ async function readFunnel(db: Db, window: AnalyticsWindow) {
     sent: cohort.sent,
     booked: cohort.booked,
     converted: cohort.converted,
+    no_shows: cohort.no_shows,
     clients_without_call: cohort.clients_without_call,
     clients_without_visit: cohort.clients_without_visit,
   };

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { APPOINTMENT_STATUSES } from '#shared/constants';
 import { bookingSettingsSchema, DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
 import { execute, queryRows, queryRowsPrepared } from '../sql.ts';
@@ -93,7 +94,7 @@ const bookingRow = z.object({
       start: z.number(),
       duration_minutes: z.number().int(),
       type: z.string(),
-      status: z.enum(['scheduled', 'cancelled', 'completed']),
+      status: z.enum(APPOINTMENT_STATUSES),
       /** The SEQUENCE of the invitation the lead holds (the .ics download carries it too). */
       sequence: z.number().int(),
       /** Who takes it (null once their account is gone). */

@@ -54,6 +54,7 @@ const countsSchema = z.object({
   new_leads: z.number().int(),
   upcoming_appointments: z.number().int(),
   median_seconds_to_contacted: z.number().nullable(),
+  no_shows_30_days: z.number().int(),
 });
 
 /** The Overview: counts, the newest leads, the next appointments, speed to lead and the next steps due. */
@@ -74,7 +75,10 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
                  where to_status = 'Contacted' and changed_at >= now() - interval '30 days'
                  group by lead_id) c
            join leads l on l.id = c.lead_id
-           where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted`,
+           where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted,
+        -- Calls of the last 30 days (business time zone) the lead did not come to.
+        (select count(*)::int from appointments a where a.status = 'no_show'
+           and a.date >= (now() at time zone ${timeZone})::date - 30) as no_shows_30_days`,
       countsSchema,
     ),
     listNewestLeads(db, LIST_SIZE),

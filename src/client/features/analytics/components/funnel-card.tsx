@@ -69,6 +69,12 @@ export function FunnelCard({ funnel, period }: { funnel: AnalyticsFunnel; period
           })}
         </ol>
       )}
+      {funnel.no_shows > 0 && (
+        <p className="mt-4 text-xs text-slate-600" data-testid="funnel-no-shows">
+          {funnel.no_shows.toLocaleString('en-US')} {funnel.no_shows === 1 ? 'visitor' : 'visitors'} who sent the form booked a call but did
+          not come (marked no-show), so {funnel.no_shows === 1 ? 'is' : 'are'} not counted under “{FUNNEL_CONVERSATION.label}”.
+        </p>
+      )}
       {outside && (
         <p className="mt-4 text-xs text-slate-600" data-testid="funnel-outside">
           {outside}

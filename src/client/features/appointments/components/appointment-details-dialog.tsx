@@ -13,12 +13,12 @@ type Props = {
   onClose: () => void;
   onDelete: (appointment: Appointment) => void;
   onEdit: (appointment: Appointment) => void;
-  onStatus: (appointment: Appointment, status: 'cancelled' | 'completed' | 'scheduled') => void;
+  onStatus: (appointment: Appointment, status: Appointment['status']) => void;
 };
 
 const secondary = 'rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50';
 
-const STATUS_LABEL = { scheduled: 'Scheduled', completed: 'Completed', cancelled: 'Cancelled' } as const;
+const STATUS_LABEL = { scheduled: 'Scheduled', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show' } as const;
 
 /** Appointment Details: lead, date and time, type, notes, .ics download, delete and Close. */
 export function AppointmentDetailsDialog({ appointment, ...actions }: Props) {
@@ -118,6 +118,9 @@ function Details({ appointment, onClose, onDelete, onEdit, onStatus }: Omit<Prop
             </button>
             <button type="button" onClick={() => onStatus(appointment, 'completed')} className={secondary}>
               Mark as completed
+            </button>
+            <button type="button" onClick={() => onStatus(appointment, 'no_show')} className={secondary}>
+              Mark as no-show
             </button>
           </>
         ) : (

@@ -9,6 +9,9 @@ type Props = {
   onDelete: (appointment: Appointment) => void;
 };
 
+/** What a call that is no longer to come became. */
+const STATUS_WORD = { scheduled: 'Scheduled', cancelled: 'Cancelled', completed: 'Completed', no_show: 'No-show' } as const;
+
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase';
 
 /** Date & Time, Lead, Type, Notes, Actions; ascending by date and time (the server's order). */
@@ -53,9 +56,7 @@ export function AppointmentsList({ appointments, onView, onDelete }: Props) {
                 <td className="min-w-40 px-4 py-3">
                   <div className={`font-medium text-slate-900 ${cancelledClass(appointment)}`}>{name}</div>
                   {appointment.status !== 'scheduled' ? (
-                    <div className="text-xs font-semibold text-slate-600 uppercase">
-                      {appointment.status === 'cancelled' ? 'Cancelled' : 'Completed'}
-                    </div>
+                    <div className="text-xs font-semibold text-slate-600 uppercase">{STATUS_WORD[appointment.status]}</div>
                   ) : null}
                   {appointment.lead ? <div className="break-all text-slate-500">{appointment.lead.email}</div> : null}
                 </td>

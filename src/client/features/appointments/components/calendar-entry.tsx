@@ -28,7 +28,7 @@ export function CalendarEntry({ appointment, onOpen, layout }: Props) {
       </span>
       <span className={`block font-medium [overflow-wrap:anywhere] ${row ? 'sm:flex-1' : ''} ${cancelledClass(appointment)}`}>
         {appointment.lead?.full_name ?? 'Unknown'}
-        {appointment.status === 'cancelled' ? ' (cancelled)' : ''}
+        {appointment.status === 'cancelled' ? ' (cancelled)' : appointment.status === 'no_show' ? ' (no-show)' : ''}
       </span>
       <span className="block">{appointment.type}</span>
     </button>
