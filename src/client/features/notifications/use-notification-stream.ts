@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { NOTIFICATION_TYPES, notificationTitle } from '#shared/constants';
 import type { Notification } from '#shared/schemas/notification';
@@ -20,6 +20,22 @@ const LIVE_CHANGE_QUERIES: Record<string, readonly (readonly string[])[]> = {
   analytics: [analytics.now],
 };
 
+/**
+ * What the stream says on `ready` (its first connect, and every reconnect): changes made before
+ * it listened were never announced, so every live query whose data arrived before now is
+ * refetched (the active ones; the rest are marked stale), and the bell's list.
+ */
+export function refreshOnReady(client: QueryClient, readyAt = Date.now()): void {
+  void client.invalidateQueries({ queryKey: queryKeys.notifications });
+  const keys = new Map(
+    Object.values(LIVE_CHANGE_QUERIES)
+      .flat()
+      .map((key) => [JSON.stringify(key), key] as const),
+  );
+  for (const queryKey of keys.values())
+    void client.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt < readyAt });
+}
+
 /** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
 function readNotification(data: string): Notification | undefined {
   try {
@@ -37,8 +53,9 @@ function readNotification(data: string): Notification | undefined {
 }
 
 /**
- * One EventSource per tab. On every (re)connect the server sends `ready` and we refetch,
- * so nothing created while disconnected (a server restart) is missed. Each new
+ * One EventSource per tab. On every (re)connect the server sends `ready` and we refetch
+ * (refreshOnReady), so nothing created before the stream listened (the page's first data, a
+ * server restart) is missed. Each new
  * notification goes into the bell and shows a toast titled New Lead / Appointment Reminder.
  * `onClosed` runs when the server refuses the stream (for example a 401), so the caller can
  * re-check the session.
@@ -52,7 +69,7 @@ export function useNotificationStream(onClosed: () => void) {
 
     const open = () => {
       source = new EventSource('/api/notifications/stream');
-      source.addEventListener('ready', () => void client.invalidateQueries({ queryKey: queryKeys.notifications }));
+      source.addEventListener('ready', () => refreshOnReady(client));
       source.addEventListener('notification', (event) => {
         const notification = readNotification((event as MessageEvent<string>).data);
         if (!notification) return;
