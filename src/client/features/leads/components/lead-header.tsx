@@ -110,8 +110,14 @@ export function LeadHeader({ lead, me, admins, onSchedule, onEmail, onEdit, onDe
           </h1>
           <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-slate-600">
             <StatusBadge status={status} />
-            {lead.stage_name !== lead.status ? <span className="font-medium text-slate-700">{lead.stage_name}</span> : null}
-            {lead.lost_reason ? <span>Lost: {lead.lost_reason}</span> : null}
+            {/* The stage, unless it is named as its status; a lost deal's reason with it ("Lost: Price"). */}
+            {lead.lost_reason ? (
+              <span className="font-medium text-slate-700">
+                {lead.stage_name}: {lead.lost_reason}
+              </span>
+            ) : lead.stage_name !== lead.status ? (
+              <span className="font-medium text-slate-700">{lead.stage_name}</span>
+            ) : null}
             <SuspectedAbuseBadge at={lead.suspected_abuse_at} />
             <span>
               Added {formatDate(lead.created_at)} (<RelativeTime iso={lead.created_at} />)
