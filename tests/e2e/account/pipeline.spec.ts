@@ -22,6 +22,8 @@ for (const width of [1280, 390]) {
     await page.goto(`${server.baseURL}/dashboard/settings/pipeline`);
     const contacted = page.getByRole('list', { name: 'Contacted stages' });
     await expect(contacted.getByText('Proposal sent')).toBeVisible();
+    // A stage's name reads on one line beside or above its buttons, never a letter a line.
+    expect((await contacted.getByText('Proposal sent', { exact: true }).boundingBox())!.height).toBeLessThan(40);
     expect(await seriousViolations(page)).toEqual([]);
 
     // A new stage: refused without a name, then added at the end of Contacted.

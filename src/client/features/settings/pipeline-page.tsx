@@ -100,7 +100,8 @@ function StageGroups({ stages }: { stages: PipelineStage[] }) {
             <ol aria-label={`${status} stages`} className="mt-3 divide-y divide-slate-200">
               {group.map((stage, i) => (
                 <li key={stage.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                  <div className="min-w-0 flex-1">
+                  {/* At least 10rem for the name: on a phone the buttons go to the next line, not the name to letters. */}
+                  <div className="min-w-40 flex-1">
                     <p className="font-medium break-words text-slate-900">{stage.name}</p>
                     <p className="text-xs text-slate-500">
                       {stage.leads === 1 ? '1 lead' : `${stage.leads.toLocaleString('en-US')} leads`}
@@ -328,7 +329,7 @@ function LostReasons({ reasons }: { reasons: LostReason[] }) {
         <ul aria-label="Lost reasons" className="divide-y divide-slate-200">
           {reasons.map((reason) => (
             <li key={reason.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
-              <span className="min-w-0 flex-1 break-words text-slate-900">{reason.name}</span>
+              <span className="min-w-40 flex-1 break-words text-slate-900">{reason.name}</span>
               <div className="flex shrink-0 gap-2">
                 <RowButton label={`Rename ${reason.name}`} onClick={() => setEditing(reason)}>
                   Rename
