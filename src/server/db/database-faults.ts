@@ -53,6 +53,19 @@ export function sqlState(err: unknown): string | undefined {
 }
 
 /**
+ * Two saves of one name at once (a template, a stage, a lost reason): the unique index decides,
+ * and the loser hears the name is taken.
+ */
+export async function unlessNameTaken<T>(write: Promise<T>): Promise<T | 'name_taken'> {
+  try {
+    return await write;
+  } catch (error) {
+    if (sqlState(error) === '23505') return 'name_taken';
+    throw error;
+  }
+}
+
+/**
  * Did another appointment take the time meanwhile? The no-overlap constraint refused this one
  * (23P01), or two overlapping inserts waited on each other's check and PostgreSQL cancelled
  * this one as a deadlock (40P01): either way the time went to the other.

@@ -11,6 +11,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { usePipeline } from '#client/lib/pipeline.ts';
+import { wholeNumberIn } from '#client/lib/whole-number.ts';
 import {
   useCreateLostReason,
   useCreateStage,
@@ -157,12 +158,6 @@ function StageGroups({ stages }: { stages: PipelineStage[] }) {
 
 const PROBABILITY_RULE = 'Probability must be a whole number from 0 to 100';
 
-/** "50" → 50; '' → undefined (the default); anything else → 'invalid', said under the field before anything is sent. */
-const probabilityOf = (text: string): number | undefined | 'invalid' => {
-  if (text.trim() === '') return undefined;
-  return /^\s*\d{1,3}\s*$/.test(text) && Number(text) <= 100 ? Number(text) : 'invalid';
-};
-
 /** An open stage's chance to win, as typed (checked on submit). */
 function ChanceField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
   return <TextField label="Chance to win (%)" inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value)} error={error} />;
@@ -176,7 +171,7 @@ function EditStageForm({ stage, onDone }: { stage: PipelineStage; onDone: () => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const open = OPEN.includes(stage.status);
-    const chance = probabilityOf(probability);
+    const chance = wholeNumberIn(probability, 100);
     if (!name.trim()) return setErrors({ name: 'Stage name is required' });
     if (open && chance === 'invalid') return setErrors({ probability: PROBABILITY_RULE });
     update.mutate(
@@ -251,7 +246,7 @@ function AddStage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const open = OPEN.includes(status);
-    const chance = probabilityOf(probability);
+    const chance = wholeNumberIn(probability, 100);
     if (!name.trim()) return setErrors({ name: 'Stage name is required' });
     if (open && chance === 'invalid') return setErrors({ probability: PROBABILITY_RULE });
     create.mutate(

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { EMAIL_TEMPLATES_MAX } from '#shared/constants';
 import { emailTemplateSchema, type EmailTemplate, type EmailTemplateRequest } from '#shared/schemas/email-template';
 import type { Db } from '../client.ts';
-import { sqlState } from '../database-faults.ts';
+import { unlessNameTaken } from '../database-faults.ts';
 import { isoTimestamp, queryRows } from '../sql.ts';
 
 /** Email templates (Settings → Email templates): the owners write them, everyone uses them. */
@@ -23,16 +23,6 @@ export async function getEmailTemplate(db: Db, id: string): Promise<EmailTemplat
 
 /** Why a template could not be saved: its name is another's (whatever the case), or the firm has as many as it may keep. */
 export type TemplateRefusal = 'name_taken' | 'too_many' | 'not_found';
-
-/** Two saves of one name at once: the unique index decides, and the loser hears the name is taken. */
-async function unlessNameTaken<T>(write: Promise<T>): Promise<T | 'name_taken'> {
-  try {
-    return await write;
-  } catch (error) {
-    if (sqlState(error) === '23505') return 'name_taken';
-    throw error;
-  }
-}
 
 export async function createEmailTemplate(db: Db, by: string, t: EmailTemplateRequest): Promise<EmailTemplate | TemplateRefusal> {
   const rows = await unlessNameTaken(

@@ -11,7 +11,7 @@ import {
   type UpdateStageRequest,
 } from '#shared/schemas/pipeline';
 import type { Db } from '../client.ts';
-import { sqlState } from '../database-faults.ts';
+import { unlessNameTaken } from '../database-faults.ts';
 import { execute, pgArray, queryRows, transaction } from '../sql.ts';
 
 /**
@@ -43,16 +43,6 @@ export type StageRefusal = 'name_taken' | 'too_many' | 'not_found' | 'no_probabi
 /** The one lock every change to the stages or reasons takes, in its transaction. */
 const lockPipeline = (tx: Db) => execute(tx, sql`select pg_advisory_xact_lock(hashtext('pipeline_settings'))`);
 
-/** Two saves of one name at once: the unique index decides, and the loser hears the name is taken. */
-async function unlessNameTaken<T>(write: () => Promise<T>): Promise<T | 'name_taken'> {
-  try {
-    return await write();
-  } catch (error) {
-    if (sqlState(error) === '23505') return 'name_taken';
-    throw error;
-  }
-}
-
 async function stageById(db: Db, id: string): Promise<PipelineStage | undefined> {
   const [row] = await queryRows(db, sql`select ${stageColumns} from pipeline_stages s where s.id = ${id}`, pipelineStageSchema);
   return row;
@@ -74,7 +64,7 @@ export function createStage(db: Db, req: CreateStageRequest): Promise<PipelineSt
   const open = OPEN.includes(req.status);
   if (!open && req.probability !== undefined && req.probability !== null) return Promise.resolve('no_probability');
   const probability = open ? (req.probability ?? DEFAULT_STAGE_PROBABILITY) : null;
-  return unlessNameTaken(() =>
+  return unlessNameTaken(
     transaction(db, async (tx) => {
       await lockPipeline(tx);
       const [row] = await queryRows(
@@ -98,7 +88,7 @@ export function updateStage(
   id: string,
   req: UpdateStageRequest,
 ): Promise<{ before: PipelineStage; after: PipelineStage } | StageRefusal> {
-  return unlessNameTaken(() =>
+  return unlessNameTaken(
     transaction(db, async (tx) => {
       await lockPipeline(tx);
       const before = await stageById(tx, id);
@@ -170,7 +160,7 @@ const reasonById = async (db: Db, id: string): Promise<LostReason | undefined> =
   (await queryRows(db, sql`select id, name from lost_reasons where id = ${id}`, lostReasonSchema))[0];
 
 export function createLostReason(db: Db, name: string): Promise<LostReason | ReasonRefusal> {
-  return unlessNameTaken(() =>
+  return unlessNameTaken(
     transaction(db, async (tx) => {
       await lockPipeline(tx);
       const [row] = await queryRows(
@@ -191,7 +181,7 @@ export async function renameLostReason(
   id: string,
   name: string,
 ): Promise<{ before: LostReason; after: LostReason } | ReasonRefusal> {
-  return unlessNameTaken(() =>
+  return unlessNameTaken(
     transaction(db, async (tx) => {
       await lockPipeline(tx);
       const before = await reasonById(tx, id);
@@ -206,10 +196,4 @@ export async function renameLostReason(
 export async function deleteLostReason(db: Db, id: string): Promise<LostReason | undefined> {
   const [row] = await queryRows(db, sql`delete from lost_reasons where id = ${id} returning id, name`, lostReasonSchema);
   return row;
-}
-
-/** The reason as the list spells it, or undefined when the list has no such reason (whatever its case). */
-export async function knownLostReason(db: Db, name: string): Promise<string | undefined> {
-  const [row] = await queryRows(db, sql`select name from lost_reasons where lower(name) = lower(${name})`, z.object({ name: z.string() }));
-  return row?.name;
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { CALL_OUTCOME_LABELS, CALL_OUTCOMES, type CallOutcome } from '#shared/constants';
+import { CALL_DURATION_MAX, CALL_OUTCOME_LABELS, CALL_OUTCOMES, type CallOutcome } from '#shared/constants';
 import { FormActions } from '#client/components/ui/form-actions.tsx';
 import { Modal } from '#client/components/ui/modal.tsx';
 import { RadioGroup } from '#client/components/ui/radio-group.tsx';
@@ -7,6 +7,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
+import { wholeNumberIn } from '#client/lib/whole-number.ts';
 import { useLogCall } from '../api/log-call.ts';
 
 const DURATION_RULE = 'Duration must be whole minutes from 0 to 600';
@@ -28,8 +29,8 @@ function LogCallForm({ leadId, onClose }: { leadId: string; onClose: () => void 
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const duration = minutes.trim() === '' ? undefined : /^\s*\d{1,3}\s*$/.test(minutes) && Number(minutes) <= 600 ? Number(minutes) : NaN;
-    if (Number.isNaN(duration)) return setErrors({ duration_minutes: DURATION_RULE });
+    const duration = wholeNumberIn(minutes, CALL_DURATION_MAX);
+    if (duration === 'invalid') return setErrors({ duration_minutes: DURATION_RULE });
     log.mutate(
       { outcome, ...(duration !== undefined && { duration_minutes: duration }), ...(notes.trim() && { notes }) },
       {
