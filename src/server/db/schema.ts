@@ -47,6 +47,8 @@ export const users = pgTable(
     email_weekly_report: boolean('email_weekly_report').notNull().default(false),
     // "Jane Doe replied" by email too, for the leads they own (or every lead with no owner).
     email_replies: boolean('email_replies').notNull().default(false),
+    // The morning email listing this person's tasks due that day (off until they choose it).
+    email_task_digest: boolean('email_task_digest').notNull().default(false),
     // Added under the messages this person writes to leads ('' = none), after "-- ".
     email_signature: text('email_signature').notNull().default(''),
     // Owners manage the team and the settings; staff do everything else. A trigger keeps at
@@ -295,10 +297,10 @@ export const leads = pgTable(
     target_closing_date: date('target_closing_date', { mode: 'string' }),
     // Whole cents, so sums are exact.
     estimated_fee_cents: bigint('estimated_fee_cents', { mode: 'number' }),
+    // The next step: the lead's earliest open task, its day in the business time zone and its
+    // title, kept by the task writes (db/queries/lead-tasks.ts) so lists sort and filter by it.
     follow_up_on: date('follow_up_on', { mode: 'string' }),
     follow_up_note: text('follow_up_note'),
-    // The follow-up date the owner was last notified of: a new date is notified again, the same one never twice.
-    follow_up_notified_on: date('follow_up_notified_on', { mode: 'string' }),
     // When staff last cancelled its website bookings as suspected abuse (the lead's badge).
     suspected_abuse_at: timestamp('suspected_abuse_at', { withTimezone: true }),
     // The token in the reply address of the messages staff write to the lead (MAIL_REPLY_TO with
@@ -316,6 +318,8 @@ export const leads = pgTable(
     // Why the deal was lost, for a lead in a Dropped stage ('Not given' when only the status was
     // set); null for every other status.
     lost_reason: text('lost_reason'),
+    // When the lead entered its stage (the board's age in stage), set by leads_stage_sync.
+    stage_entered_at: timestamp('stage_entered_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -402,10 +406,65 @@ export const leadEvents = pgTable(
   (t) => [
     check(
       'lead_events_kind_check',
-      sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage', 'call')`,
+      sql`${t.kind} in ('inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage', 'call', 'task')`,
     ),
     index('lead_events_lead_created_idx').on(t.lead_id, t.created_at.desc()),
     uniqueIndex('lead_events_submission_id_key').on(t.submission_id),
+  ],
+);
+
+/**
+ * Every stage a lead entered, and from where, written by a trigger on leads (migration 0050):
+ * the Analytics stage-to-stage conversion. A removed stage leaves its rows with a null stage.
+ */
+export const leadStageChanges = pgTable(
+  'lead_stage_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lead_id: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    from_stage_id: uuid('from_stage_id').references(() => pipelineStages.id, { onDelete: 'set null' }),
+    to_stage_id: uuid('to_stage_id').references(() => pipelineStages.id, { onDelete: 'set null' }),
+    changed_at: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('lead_stage_changes_lead_idx').on(t.lead_id, t.changed_at)],
+);
+
+/**
+ * A lead's tasks (Call, Email, Meeting, To-do): what is due when, and for whom (nobody: every
+ * admin is told). The earliest open one is the lead's next step. Its due time is told once
+ * (`notified_at`); a new due time is told again.
+ */
+export const leadTasks = pgTable(
+  'lead_tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lead_id: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    // Null for a next step set without text ("Follow up with Jane Doe").
+    title: text('title'),
+    due_at: timestamp('due_at', { withTimezone: true }).notNull(),
+    assignee_id: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    done_at: timestamp('done_at', { withTimezone: true }),
+    done_by: uuid('done_by').references(() => users.id, { onDelete: 'set null' }),
+    notified_at: timestamp('notified_at', { withTimezone: true }),
+    created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('lead_tasks_type_check', sql`${t.type} in ('call', 'email', 'meeting', 'todo')`),
+    check('lead_tasks_title_check', sql`${t.title} is null or char_length(${t.title}) between 1 and 200`),
+    check('lead_tasks_done_check', sql`${t.done_by} is null or ${t.done_at} is not null`),
+    index('lead_tasks_lead_idx').on(t.lead_id, t.due_at, t.id),
+    // My tasks: open ones by due time, done ones newest first; per assignee and for everyone.
+    index('lead_tasks_open_assignee_idx').on(t.assignee_id, t.due_at, t.id).where(sql`${t.done_at} is null`),
+    index('lead_tasks_open_due_idx').on(t.due_at, t.id).where(sql`${t.done_at} is null`),
+    index('lead_tasks_done_assignee_idx').on(t.assignee_id, t.done_at.desc(), t.id).where(sql`${t.done_at} is not null`),
+    index('lead_tasks_done_idx').on(t.done_at.desc(), t.id).where(sql`${t.done_at} is not null`),
   ],
 );
 
@@ -967,7 +1026,7 @@ export const emails = pgTable(
     check('emails_status_check', sql`${t.status} in ('queued', 'sent', 'failed', 'not_sent')`),
     check(
       'emails_kind_check',
-      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message', 'lead-reply')`,
+      sql`${t.kind} in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message', 'lead-reply', 'task-digest')`,
     ),
     uniqueIndex('emails_dedupe_key_key').on(t.dedupe_key).where(sql`${t.dedupe_key} is not null`),
     index('emails_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'queued'`),

@@ -54,11 +54,12 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
       },
     },
     {
-      // A lead's next step, on its day (business time zone): its owner, or every admin, is told once per date.
+      // A task at its due time (a next step set as a date: that day's start, business time zone):
+      // its assignee, or every admin, is told once per due time.
       name: 'follow-up notifications',
       everyMs: 60_000,
       run: async () => {
-        const sent = await notifyDueFollowUps(database.db, config.businessTimeZone);
+        const sent = await notifyDueFollowUps(database.db);
         if (sent > 0) logger.info({ event: 'follow_ups_notified', notifications: sent }, 'sent follow-up notifications');
       },
     },

@@ -43,7 +43,6 @@ export const exportedLeadSchema = z
     estimated_fee_cents: z.number().int().nullable(),
     follow_up_on: z.string().nullable(),
     follow_up_note: z.string().nullable(),
-    follow_up_notified_on: z.string().nullable(),
     suspected_abuse_at: nullableTimestamp,
     /** The token in the reply address of the messages staff wrote to them (null until the first). */
     reply_token: z.string().nullable(),

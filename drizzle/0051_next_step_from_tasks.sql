@@ -1,0 +1,1 @@
+ALTER TABLE "leads" DROP COLUMN "follow_up_notified_on";
