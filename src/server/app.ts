@@ -33,6 +33,7 @@ import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { emailTemplateRoutes } from './routes/email-templates.ts';
 import { pipelineRoutes } from './routes/pipeline.ts';
 import { leadCallRoutes } from './routes/lead-calls.ts';
+import { leadTaskRoutes } from './routes/lead-tasks.ts';
 import { replyRoutes } from './routes/replies.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { leadNoteRoutes } from './routes/lead-notes.ts';
@@ -155,6 +156,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadTimelineRoutes);
   app.route('/', leadNoteRoutes);
   app.route('/', leadCallRoutes);
+  app.route('/', leadTaskRoutes);
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
   app.route('/', pipelineRoutes);

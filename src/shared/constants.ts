@@ -179,7 +179,6 @@ export const MERGE_FIELDS = [
   ['property_address', 'Property address'],
   ['target_closing_date', 'Target closing date'],
   ['estimated_fee_cents', 'Estimated fee'],
-  ['follow_up', 'Next step'],
 ] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number][0];
 
@@ -264,3 +263,13 @@ export const CALL_OUTCOME_LABELS: Record<CallOutcome, string> = {
 /** A logged call's longest duration (10 hours) and notes. */
 export const CALL_DURATION_MAX = 600;
 export const CALL_NOTES_MAX = 5000;
+
+/** A lead's tasks: what kind of thing is due. */
+export const TASK_TYPES = ['call', 'email', 'meeting', 'todo'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+export const TASK_TYPE_LABELS: Record<TaskType, string> = { call: 'Call', email: 'Email', meeting: 'Meeting', todo: 'To-do' };
+/** A task's title, as long as a next step's text. */
+export const TASK_TITLE_MAX = 200;
+/** My tasks: the four lists. */
+export const TASK_BUCKETS = ['overdue', 'today', 'upcoming', 'done'] as const;
+export type TaskBucket = (typeof TASK_BUCKETS)[number];

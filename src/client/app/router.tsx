@@ -41,6 +41,7 @@ const EmailTemplatesPage = lazy(() =>
   import('#client/features/settings/email-templates-page.tsx').then((m) => ({ default: m.EmailTemplatesPage })),
 );
 const PipelinePage = lazy(() => import('#client/features/settings/pipeline-page.tsx').then((m) => ({ default: m.PipelinePage })));
+const MyTasksPage = lazy(() => import('#client/features/tasks/my-tasks-page.tsx').then((m) => ({ default: m.MyTasksPage })));
 const InboxPage = lazy(() => import('#client/features/leads/inbox-page.tsx').then((m) => ({ default: m.InboxPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() =>
@@ -72,6 +73,7 @@ export function AppRoutes() {
           <Route path="leads" element={<LeadsPage />} />
           <Route path="leads/import" element={<LeadImportPage />} />
           <Route path="inbox" element={<InboxPage />} />
+          <Route path="tasks" element={<MyTasksPage />} />
           {/* A lead's own page (emails, notifications and every lead name link here). */}
           <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
           <Route path="appointments" element={<AppointmentsPage />} />

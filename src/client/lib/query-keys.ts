@@ -18,6 +18,9 @@ export const queryKeys = {
     thread: (id: string, threadId: string) => ['leads', 'timeline', id, 'thread', threadId],
     duplicates: (id: string) => ['leads', 'duplicates', id],
     appointmentCounts: (id: string) => ['leads', 'appointment-counts', id],
+    // A task's change is the lead's (its next step), so tasks live under the leads family.
+    tasks: (id: string) => ['leads', 'tasks', id],
+    myTasks: (view: object) => ['leads', 'my-tasks', view],
   },
   /** The lead picker of the appointment dialog: not under `leads`, so a lead change does not refetch an open search. */
   leadPicker: (search: string) => ['lead-picker', search],

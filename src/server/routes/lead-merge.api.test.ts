@@ -114,6 +114,10 @@ describe('GET /api/leads/{id}/duplicates', () => {
 describe('POST /api/leads/{id}/merge', () => {
   it('moves everything of the other lead here, keeps the fields chosen, records the merge and deletes the other', async () => {
     const { form, typed, appointment } = await duplicates();
+    // This lead has a later task of its own: both are kept, and the earlier one is the next step.
+    expect(
+      (await api('POST', `/api/leads/${typed.id}/tasks`, { type: 'call', title: 'Later call', due_at: `${day(12)}T15:00:00Z` })).status,
+    ).toBe(201);
     const owned = (id: string) =>
       Promise.all(
         ['lead_events', 'lead_notes', 'lead_status_changes', 'appointments', 'emails', 'booking_tokens', 'notifications'].map(
@@ -131,7 +135,6 @@ describe('POST /api/leads/{id}/merge', () => {
         status: 'other',
         owner_id: 'other',
         estimated_fee_cents: 'other',
-        follow_up: 'other',
         phone: 'this',
         property_address: 'this',
       },
@@ -150,12 +153,14 @@ describe('POST /api/leads/{id}/merge', () => {
       follow_up_note: 'Send the report',
     });
     expect((await api('GET', `/api/leads/${form.id}`)).status).toBe(404);
+    const kept = await api<{ tasks: { title: string | null }[] }>('GET', `/api/leads/${typed.id}/tasks`);
+    expect(kept.body.tasks.map((task) => task.title)).toEqual(['Send the report', 'Later call']);
 
     // Everything the other lead owned is here now (plus the merge's own entries).
     const after = Object.fromEntries(await owned(typed.id));
     for (const [table, n] of before[0]!) {
-      // The merge's inquiry and merged entries, the kept owner and next step; the kept status.
-      const extra = table === 'lead_events' ? 4 : table === 'lead_status_changes' ? 1 : 0;
+      // The merge's inquiry and merged entries, the kept owner; the kept status.
+      const extra = table === 'lead_events' ? 3 : table === 'lead_status_changes' ? 1 : 0;
       expect({ table, n: after[table] }).toEqual({ table, n: n + Object.fromEntries(before[1]!)[table]! + extra });
     }
     expect((await api<Appointment>('GET', `/api/appointments/${appointment.id}`)).body.lead).toMatchObject({ full_name: 'Sam Same' });
@@ -225,7 +230,9 @@ describe('POST /api/leads/{id}/merge', () => {
       status: 'Contacted',
       owner_id: null,
       estimated_fee_cents: null,
-      follow_up_on: null,
+      // The other's tasks are kept whatever is chosen: its next step is this lead's now.
+      follow_up_on: day(9),
+      follow_up_note: 'Send the report',
     });
     // Only the other lead's own owner and next-step entries, moved here: none for values not taken.
     expect(await count(sql`select count(*)::int as n from lead_events where lead_id = ${typed.id} and kind = 'owner'`)).toBe(1);

@@ -141,7 +141,13 @@ export const leadPrivacyRoutes = createRouter()
   .openapi(mergeRoute, async (c) => {
     const { other_id, keep } = c.req.valid('json');
     const merged = await getLead(c.get('db'), other_id);
-    const lead = await mergeLeads(c.get('db'), c.req.valid('param').id, c.req.valid('json'), c.get('user').id).catch((err: unknown) => {
+    const lead = await mergeLeads(
+      c.get('db'),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      c.get('user').id,
+      c.get('deps').config.businessTimeZone,
+    ).catch((err: unknown) => {
       if (err instanceof MergeRefused) throw new AppError('bad_request', err.message, { other_id: err.message });
       throw err;
     });

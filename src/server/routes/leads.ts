@@ -235,10 +235,12 @@ export const leadRoutes = createRouter()
   .openapi(updateRoute, async (c) => {
     const { id } = c.req.valid('param');
     const before = await getLead(c.get('db'), id);
-    const lead = await updateLead(c.get('db'), id, c.req.valid('json'), c.get('user').id).catch((err: unknown) => {
-      if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
-      throw err;
-    });
+    const lead = await updateLead(c.get('db'), id, c.req.valid('json'), c.get('user').id, c.get('deps').config.businessTimeZone).catch(
+      (err: unknown) => {
+        if (err instanceof LeadUpdateRefused) throw new AppError('validation_failed', err.message, { [err.field]: err.message });
+        throw err;
+      },
+    );
     if (!lead) throw leadNotFound();
     const changes = before ? leadChanges(before, lead) : {};
     if (Object.keys(changes).length > 0) {

@@ -238,7 +238,7 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
         sql`
         select d.id from leads d join (select id, email from leads order by created_at desc limit 1) n on d.email = n.email and d.id <> n.id limit 1`,
       );
-      return { other_id: other?.id ?? ZERO_ID, keep: { full_name: 'other', status: 'this', follow_up: 'other' } };
+      return { other_id: other?.id ?? ZERO_ID, keep: { full_name: 'other', status: 'this', owner_id: 'other' } };
     }
     case 'POST /api/email-templates':
     case 'PUT /api/email-templates/{id}':
@@ -253,6 +253,10 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
       return { subject: 'Hi {{first_name}}', body: 'Pick a time: {{booking_link}}' };
     case 'POST /api/leads/{id}/calls':
       return { outcome: 'connected', duration_minutes: 12, notes: 'Wants the survey first.' };
+    case 'POST /api/leads/{id}/tasks':
+      return { type: 'call', title: 'Call about the survey', due_at: new Date(Date.now() + 3_600_000).toISOString() };
+    case 'PATCH /api/leads/{id}/tasks/{task_id}':
+      return { done: true, title: 'Done in the fuzz' };
     case 'POST /api/pipeline/stages':
       return { name: `Fuzz stage ${stageIndex++}`, status: 'Contacted', probability: 40 };
     case 'PATCH /api/pipeline/stages/{id}':
@@ -384,7 +388,9 @@ async function send(c: RequestCase, signedIn: boolean) {
               ? firstInviteId()
               : op.path.startsWith('/api/pipeline/lost-reasons')
                 ? firstId('lost_reasons')
-                : firstId(resource!);
+                : name === 'task_id'
+                  ? firstId('lead_tasks')
+                  : firstId(resource!);
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);

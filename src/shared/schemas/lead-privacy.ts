@@ -52,6 +52,8 @@ export const exportedLeadSchema = z
     stage_id: z.string(),
     /** Why the deal was lost, for a Dropped lead. */
     lost_reason: z.string().nullable(),
+    /** When they entered that stage. */
+    stage_entered_at: timestamp,
   })
   .meta({ id: 'ExportedLead' });
 
@@ -114,6 +116,18 @@ export const leadExportSchema = z
       z.object({ id: z.uuid(), body: z.string(), author: z.string().nullable(), created_at: timestamp, updated_at: timestamp }),
     ),
     appointments: z.array(exportedAppointmentSchema),
+    /** Tasks about them (calls, emails, meetings, to-dos), done or not, and for whom (emails). */
+    tasks: z.array(
+      z.object({
+        id: z.uuid(),
+        type: z.string(),
+        title: z.string().nullable(),
+        due_at: timestamp,
+        assignee: z.string().nullable(),
+        done_at: timestamp.nullable(),
+        created_at: timestamp,
+      }),
+    ),
     /** Emails to the person, or to staff about them, with the snapshot each was written from. */
     emails: z.array(
       z.object({

@@ -11,6 +11,7 @@ import {
   LEAD_EMAIL_BODY_MAX,
   LEAD_EMAIL_SUBJECT_MAX,
   NOTE_MAX_LENGTH,
+  TASK_TYPES,
 } from '../constants.ts';
 
 export { NOTE_MAX_LENGTH };
@@ -215,6 +216,8 @@ export const timelineEntrySchema = z
       duration_minutes: z.number().int().nullable(),
       notes: z.string().nullable(),
     }),
+    /** A task someone marked done: its kind and title then. */
+    z.object({ ...entryBase, kind: z.literal('task'), task_type: z.enum(TASK_TYPES), title: z.string().nullable() }),
     z.object({
       ...entryBase,
       kind: z.literal('stage'),

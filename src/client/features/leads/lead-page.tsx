@@ -22,6 +22,7 @@ import { usePipeline } from '#client/lib/pipeline.ts';
 import { SendEmailDialog, type ReplyTo } from './components/send-email-dialog.tsx';
 import { LeadTimeline } from './components/lead-timeline.tsx';
 import { NextStepCard } from './components/next-step-card.tsx';
+import { TasksCard } from './components/tasks-card.tsx';
 import { NoteComposer } from './components/note-composer.tsx';
 
 const EditLeadDialog = lazyDialog(
@@ -138,6 +139,7 @@ function LeadWorkspace({ lead, me, admins, ScheduleDialog, moreActions }: Worksp
           <LeadDetailsCard lead={lead} />
           <CustomerMessage lead={lead} />
           <NextStepCard lead={lead} />
+          <TasksCard lead={lead} />
         </div>
         <div className="min-w-0 space-y-5">
           <NoteComposer leadId={lead.id} />

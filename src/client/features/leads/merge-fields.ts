@@ -27,8 +27,6 @@ export function mergeFieldText(field: MergeField, lead: Lead): string {
       return lead.target_closing_date ? formatDate(lead.target_closing_date) : none;
     case 'estimated_fee_cents':
       return lead.estimated_fee_cents === null ? none : dollars(lead.estimated_fee_cents);
-    case 'follow_up':
-      return lead.follow_up_on ? `${formatDate(lead.follow_up_on)}${lead.follow_up_note ? `: ${lead.follow_up_note}` : ''}` : none;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { TimelineEntry, Visit } from '#shared/schemas/lead-workspace';
-import { CALL_OUTCOME_LABELS } from '#shared/constants';
+import { CALL_OUTCOME_LABELS, TASK_TYPE_LABELS } from '#shared/constants';
 import { formatAppointmentTime } from '#client/lib/format.ts';
 import { followUpText } from '#client/lib/follow-up.ts';
 import { SUSPECTED_ABUSE_LABEL } from './components/suspected-abuse-badge.tsx';
@@ -59,6 +59,10 @@ export function entryTitle(entry: TimelineEntry): string {
     case 'call': {
       const minutes = entry.duration_minutes ? `, ${entry.duration_minutes} min` : '';
       return `${entry.actor ? `${entry.actor} logged a call` : 'Call logged'}: ${CALL_OUTCOME_LABELS[entry.outcome]}${minutes}`;
+    }
+    case 'task': {
+      const what = entry.title ? `${TASK_TYPE_LABELS[entry.task_type]}: ${entry.title}` : TASK_TYPE_LABELS[entry.task_type];
+      return entry.actor ? `${entry.actor} completed a task: ${what}` : `Task completed: ${what}`;
     }
     case 'stage':
       if (entry.lost_reason) return `Marked lost: ${entry.lost_reason}`;

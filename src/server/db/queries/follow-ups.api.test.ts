@@ -46,7 +46,7 @@ const followUps = () =>
     database.db,
     sql`select u.email, n.message, n.lead_id from notifications n join users u on u.id = n.user_id where n.type = 'follow_up' order by u.email, n.message`,
   );
-const run = () => notifyDueFollowUps(database.db, TZ);
+const run = () => notifyDueFollowUps(database.db);
 
 describe('follow-up notifications', () => {
   it('tells the owner once on the day, however many processes run the job at once', async () => {
@@ -60,11 +60,12 @@ describe('follow-up notifications', () => {
       { email: 'owner@example.com', message: 'Follow up with Jane Doe: send the zoning report', lead_id: jane.id },
     ]);
     expect(await run()).toBe(0);
-    const [marked] = await rowsOf<{ notified: string }>(
+    // The next step is its task, due at the start of that day in the business time zone, now told.
+    const [marked] = await rowsOf<{ day: string; told: boolean }>(
       database.db,
-      sql`select to_char(follow_up_notified_on, 'YYYY-MM-DD') as notified from leads where id = ${jane.id}`,
+      sql`select to_char(due_at at time zone ${TZ}, 'YYYY-MM-DD HH24:MI') as day, notified_at is not null as told from lead_tasks where lead_id = ${jane.id}`,
     );
-    expect(marked!.notified).toBe(today());
+    expect(marked).toEqual({ day: `${today()} 00:00`, told: true });
   });
 
   it('tells every admin when nobody owns the lead, without a note when there is none', async () => {

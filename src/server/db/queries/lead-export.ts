@@ -36,14 +36,15 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
     const [row] = await queryRows(
       t,
       sql`select to_jsonb(l) || jsonb_build_object('created_at', ${isoTimestamp(sql`l.created_at`)}, 'updated_at', ${isoTimestamp(sql`l.updated_at`)},
-        'visit_hour', ${isoTimestamp(sql`l.visit_hour`)}, 'suspected_abuse_at', ${isoTimestamp(sql`l.suspected_abuse_at`)}) as lead,
+        'visit_hour', ${isoTimestamp(sql`l.visit_hour`)}, 'suspected_abuse_at', ${isoTimestamp(sql`l.suspected_abuse_at`)},
+        'stage_entered_at', ${isoTimestamp(sql`l.stage_entered_at`)}) as lead,
         (select u.email from users u where u.id = l.owner_id) as owner_email
       from leads l where l.id = ${id}`,
       leadRow,
     );
     if (!row) return undefined;
     const sessionIds = await leadSessionIds(t, id);
-    const [statusHistory, events, notes, appointments, emails, replies, visitEvents] = [
+    const [statusHistory, events, notes, appointments, tasks, emails, replies, visitEvents] = [
       await queryRows(
         t,
         sql`
@@ -79,6 +80,15 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
           z.object({ appointment: shape.appointments.element }),
         )
       ).map((r) => r.appointment),
+      await queryRows(
+        t,
+        sql`
+        select k.id, k.type, k.title, ${isoTimestamp(sql`k.due_at`)} as due_at, u.email as assignee,
+          ${isoTimestamp(sql`k.done_at`)} as done_at, ${isoTimestamp(sql`k.created_at`)} as created_at
+        from lead_tasks k left join users u on u.id = k.assignee_id
+        where k.lead_id = ${id} order by k.due_at, k.id`,
+        shape.tasks.element,
+      ),
       // Without the one-time links a message still waiting holds (its booking's private link):
       // the export is a copy that leaves the firm, and such a link moves or cancels the call.
       await queryRows(
@@ -124,6 +134,7 @@ export async function exportLead(db: Db, id: string): Promise<LeadExport | undef
       events,
       notes,
       appointments,
+      tasks,
       emails,
       replies,
       visits: {

@@ -6,6 +6,7 @@ import type { Db } from '../client.ts';
 import { execute, queryRows, transaction } from '../sql.ts';
 import { lockEmail } from './lead-inquiries.ts';
 import { getLead, leadColumns, updateLead } from './leads.ts';
+import { syncNextStep } from './lead-tasks.ts';
 
 /**
  * Duplicates of a person (leads of one email, from before the public form joined a known email
@@ -54,6 +55,8 @@ const OWNED_TABLES = [
   'booking_tokens',
   'notifications',
   'inbound_emails',
+  'lead_tasks',
+  'lead_stage_changes',
 ] as const;
 
 /** The update that gives this lead the other's value of each field chosen (only those that differ). */
@@ -64,10 +67,7 @@ function keptFields(self: MergedRow, other: MergedRow, keep: MergeRequest['keep'
   };
   for (const [field, side] of Object.entries(keep)) {
     if (side !== 'other') continue;
-    if (field === 'follow_up') {
-      take('follow_up_on');
-      take('follow_up_note');
-    } else take(field as Exclude<keyof MergedRow, 'id' | 'email' | 'stage_id' | 'lost_reason'>);
+    take(field as Exclude<keyof MergedRow, 'id' | 'email' | 'stage_id' | 'lost_reason'>);
   }
   return patch as UpdateLeadRequest;
 }
@@ -85,6 +85,7 @@ export async function mergeLeads(
   id: string,
   { other_id: otherId, keep }: MergeRequest,
   adminId: string,
+  timeZone: string,
 ): Promise<LeadDetail | undefined> {
   if (id === otherId) throw new MergeRefused('A lead cannot be merged with itself.');
   return transaction(db, async (t) => {
@@ -150,7 +151,9 @@ export async function mergeLeads(
     }
 
     const patch = keptFields(self, other, keep);
-    if (Object.keys(patch).length > 0) await updateLead(t, id, patch, adminId);
+    if (Object.keys(patch).length > 0) await updateLead(t, id, patch, adminId, timeZone);
+    // Both leads' tasks are kept: the next step is the earliest open one of them all.
+    await syncNextStep(t, id, timeZone);
     // The other's status kept means its stage and lost reason too (the status alone would be its first stage).
     if (keep.status === 'other' && (self.stage_id !== other.stage_id || self.lost_reason !== other.lost_reason))
       await execute(t, sql`update leads set stage_id = ${other.stage_id}, lost_reason = ${other.lost_reason} where id = ${id}`);

@@ -37,6 +37,7 @@ const RANK = {
   appointment: 7,
   note: 8,
   call: 8,
+  task: 8,
   email_out: 9,
   email_in: 10,
 } as const;
@@ -74,12 +75,13 @@ const eventData = sql`case e.kind
   when 'follow_up' then jsonb_build_object('on', e.data->'on', 'note', e.data->'note')
   when 'stage' then jsonb_build_object('from', e.data->'from', 'to', e.data->'to', 'lost_reason', e.data->'lost_reason')
   when 'call' then jsonb_build_object('outcome', e.data->'outcome', 'duration_minutes', e.data->'duration_minutes', 'notes', e.data->'notes')
+  when 'task' then jsonb_build_object('task_type', e.data->'type', 'title', e.data->'title')
   when 'merged' then jsonb_build_object('full_name', coalesce(e.data->'full_name', '""'), 'email', coalesce(e.data->'email', '""'))
   when 'imported' then jsonb_build_object('file', e.data->'file')
   else '{}'::jsonb end`;
 
 const eventRank = sql`case e.kind ${sql.join(
-  (['inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage', 'call'] as const).map(
+  (['inquiry', 'appointment', 'owner', 'follow_up', 'merged', 'imported', 'stage', 'call', 'task'] as const).map(
     (k) => sql`when ${k} then ${RANK[k]}::int`,
   ),
   sql` `,

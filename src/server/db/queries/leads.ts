@@ -12,7 +12,8 @@ import {
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
-import { isoTimestamp, pgArray, queryRows, queryRowsPrepared } from '../sql.ts';
+import { isoTimestamp, pgArray, queryRows, queryRowsPrepared, transaction } from '../sql.ts';
+import { nextStepSets, setNextStepTask } from './lead-tasks.ts';
 import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
 import { leadSnapshotOfRow } from './lead-snapshot.ts';
 
@@ -219,7 +220,13 @@ function checkStageChange(
  * (on the lead's timeline). A public lead's message cannot be changed (MESSAGE_LOCKED), and
  * the owner must be an admin (NO_SUCH_OWNER): both refuse the whole update.
  */
-export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, adminId: string): Promise<Lead | undefined> {
+export async function updateLead(
+  db: Db,
+  id: string,
+  patch: UpdateLeadRequest,
+  adminId: string,
+  timeZone: string,
+): Promise<Lead | undefined> {
   const has = (key: keyof UpdateLeadRequest) => Object.prototype.hasOwnProperty.call(patch, key) && patch[key] !== undefined;
   const sets: SQL[] = [sql`updated_at = now()`];
   if (patch.full_name !== undefined) sets.push(sql`full_name = ${patch.full_name}`);
@@ -233,12 +240,10 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
   if (has('estimated_fee_cents')) sets.push(sql`estimated_fee_cents = ${patch.estimated_fee_cents ?? null}::bigint`);
   if (has('owner_id')) sets.push(sql`owner_id = ${patch.owner_id ?? null}::uuid`);
   if (patch.do_not_email !== undefined) sets.push(sql`do_not_email = ${patch.do_not_email}`);
-  if (has('follow_up_on') || has('follow_up_note')) {
-    // A cleared date clears its text; a new date may be notified again.
-    const on = has('follow_up_on') ? sql`${patch.follow_up_on ?? null}::date` : sql`prev.follow_up_on`;
-    const note = has('follow_up_note') ? sql`${patch.follow_up_note ?? null}::text` : sql`prev.follow_up_note`;
-    sets.push(sql`follow_up_on = ${on}`, sql`follow_up_note = case when ${on} is null then null else ${note} end`);
-  }
+  // The next step is the earliest open task: a date and text set here are written to that task
+  // first (setNextStepTask), then read back from the tasks.
+  const nextStep = has('follow_up_on') || has('follow_up_note');
+  if (nextStep) sets.push(nextStepSets(timeZone));
   const status = patch.status ?? null;
   const contacted = patch.contacted ?? null;
   sets.push(sql`status = case
@@ -284,9 +289,24 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
   if (check.owner_missing) throw new LeadUpdateRefused('owner_id', NO_SUCH_OWNER);
   checkStageChange(patch, check);
 
-  const rows = await queryRows(
-    db,
-    sql`
+  const write = async (tx: Db) => {
+    if (nextStep) {
+      const [prev] = await queryRows(
+        tx,
+        sql`select to_char(follow_up_on, 'YYYY-MM-DD') as on, follow_up_note as note from leads where id = ${id} for update`,
+        z.object({ on: z.string().nullable(), note: z.string().nullable() }),
+      );
+      if (!prev) return [];
+      const on = has('follow_up_on') ? (patch.follow_up_on ?? null) : prev.on;
+      const note = has('follow_up_note') ? (patch.follow_up_note ?? null) : prev.note;
+      await setNextStepTask(tx, id, on, on === null ? null : note, adminId, timeZone);
+    }
+    return updateRow(tx);
+  };
+  const updateRow = (tx: Db) =>
+    queryRows(
+      tx,
+      sql`
     with prev as (select id, status, owner_id, follow_up_on, follow_up_note, submission_id, stage_id, lost_reason from leads where id = ${id} for update),
     updated as (
       update leads l set ${sql.join(sets, sql`, `)}
@@ -308,14 +328,20 @@ export async function updateLead(db: Db, id: string, patch: UpdateLeadRequest, a
       from updated u
       where (u.stage_id is distinct from u.old_stage_id and u.status = u.old_status)
          or (u.lost_reason is distinct from u.old_lost_reason and u.lost_reason is not null and u.lost_reason <> ${LOST_REASON_NOT_GIVEN})
-    ), ${ownerEventCte(adminId)}, follow_up_event as (
+    ), ${ownerEventCte(adminId)}, tasks_follow_owner as (
+      -- The open tasks of the owner before (or nobody's) go to the new owner.
+      update lead_tasks t set assignee_id = u.owner_id, updated_at = now()
+      from updated u where t.lead_id = u.id and u.owner_id is distinct from u.old_owner_id
+        and t.done_at is null and t.assignee_id is not distinct from u.old_owner_id
+    ), follow_up_event as (
       insert into lead_events (lead_id, kind, actor_id, data)
       select u.id, 'follow_up', ${adminId}, jsonb_build_object('on', to_char(u.follow_up_on, 'YYYY-MM-DD'), 'note', u.follow_up_note)
       from updated u where u.follow_up_on is distinct from u.old_follow_up_on or u.follow_up_note is distinct from u.old_follow_up_note
     )
     select ${leadColumns} from updated l`,
-    leadSchema,
-  ).catch((error: unknown) => {
+      leadSchema,
+    );
+  const rows = await (nextStep ? transaction(db, write) : write(db)).catch((error: unknown) => {
     // The stage was removed between the check and the write (an owner's Remove in Settings → Pipeline).
     if (patch.stage_id !== undefined && sqlState(error) === '23503') throw new LeadUpdateRefused('stage_id', NO_SUCH_STAGE);
     throw error;

@@ -1,0 +1,158 @@
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { TASK_BUCKETS, type TaskBucket } from '#shared/constants';
+import type { TaskListItem } from '#shared/schemas/lead-tasks';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { SelectField } from '#client/components/ui/select-field.tsx';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { useAdmins } from '#client/lib/admins.ts';
+import { useAuth } from '#client/lib/auth.tsx';
+import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
+import { useMyTasks, useUpdateTask } from '#client/lib/tasks.ts';
+
+const BUCKET_LABELS: Record<TaskBucket, string> = { overdue: 'Overdue', today: 'Today', upcoming: 'Upcoming', done: 'Done' };
+const EMPTY: Record<TaskBucket, string> = {
+  overdue: 'Nothing overdue.',
+  today: 'No tasks due today.',
+  upcoming: 'No upcoming tasks.',
+  done: 'No tasks done yet.',
+};
+const linkButton = 'rounded text-sm font-medium text-blue-700 underline-offset-2 hover:underline';
+
+/** The list and person in the URL (`?bucket=overdue&assignee=anyone`); staff always see their own. */
+function useTasksView(isOwner: boolean) {
+  const [params, setParams] = useSearchParams();
+  const bucket = (TASK_BUCKETS as readonly string[]).includes(params.get('bucket') ?? '') ? (params.get('bucket') as TaskBucket) : 'today';
+  const assignee = isOwner ? (params.get('assignee') ?? 'me') : 'me';
+  const set = (next: { bucket?: TaskBucket; assignee?: string }) => {
+    const merged = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) merged.set(key, value);
+    if (merged.get('assignee') === 'me') merged.delete('assignee');
+    setParams(merged, { replace: true });
+  };
+  return { bucket, assignee, set };
+}
+
+/**
+ * /dashboard/tasks: my tasks, overdue, today's, upcoming and done, each a list of its own with
+ * how many it holds; a tick marks one done. Owners may look at anyone's.
+ */
+export function MyTasksPage() {
+  const { user } = useAuth();
+  const isOwner = user?.role === 'owner';
+  const { bucket, assignee, set } = useTasksView(isOwner);
+  const tasks = useMyTasks({ bucket, assignee });
+  const admins = useAdmins(isOwner);
+  const pages = tasks.data?.pages ?? [];
+  const items = pages.flatMap((page) => page.tasks);
+  const counts = pages[0]?.counts;
+
+  useEffect(() => {
+    if (tasks.isError) console.error('Loading tasks failed', tasks.error);
+  }, [tasks.isError, tasks.error]);
+
+  return (
+    <section aria-labelledby="tasks-heading" className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 id="tasks-heading" className="text-2xl font-bold text-slate-900">
+            {assignee === 'me' ? 'My tasks' : 'Tasks'}
+          </h1>
+          <p className="mt-1 text-slate-600">Calls, emails, meetings and to-dos on your leads.</p>
+        </div>
+        {isOwner ? (
+          <SelectField label="Whose tasks" value={assignee} onChange={(e) => set({ assignee: e.target.value })} className="w-full sm:w-64">
+            <option value="me">Mine</option>
+            <option value="anyone">Anyone’s</option>
+            <option value="unassigned">Nobody’s</option>
+            {(admins.data?.admins ?? [])
+              .filter((person) => person.id !== user?.id)
+              .map((person) => (
+                <option key={person.id} value={person.id}>
+                  {person.display_name}
+                </option>
+              ))}
+          </SelectField>
+        ) : null}
+      </div>
+      <nav aria-label="Task lists" className="flex flex-wrap gap-2">
+        {TASK_BUCKETS.map((b) => (
+          <button
+            key={b}
+            type="button"
+            aria-pressed={b === bucket}
+            onClick={() => set({ bucket: b })}
+            className={`rounded-full border px-3 py-1.5 text-sm font-medium ${
+              b === bucket ? 'border-blue-700 bg-blue-700 text-white' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50'
+            } ${b === 'overdue' && (counts?.overdue ?? 0) > 0 && b !== bucket ? 'text-red-700' : ''}`}
+          >
+            {BUCKET_LABELS[b]}
+            {counts ? ` (${counts[b].toLocaleString('en-US')})` : ''}
+          </button>
+        ))}
+      </nav>
+      <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
+        {tasks.isPending ? (
+          <Spinner className="py-12" label="Loading tasks..." />
+        ) : tasks.isError ? (
+          <p className="p-4 text-sm text-red-700">Failed to load tasks.</p>
+        ) : items.length === 0 ? (
+          <p className="p-4 text-sm text-slate-500">{EMPTY[bucket]}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label={`${BUCKET_LABELS[bucket]} tasks`}>
+            {items.map((task) => (
+              <TaskItem key={task.id} task={task} showAssignee={assignee !== 'me'} />
+            ))}
+          </ul>
+        )}
+      </div>
+      {tasks.hasNextPage ? (
+        <button type="button" className={linkButton} disabled={tasks.isFetchingNextPage} onClick={() => void tasks.fetchNextPage()}>
+          {tasks.isFetchingNextPage ? 'Loading...' : 'Show more'}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+function TaskItem({ task, showAssignee }: { task: TaskListItem; showAssignee: boolean }) {
+  const update = useUpdateTask();
+  const isDone = task.done_at !== null;
+  const label = taskLabel(task);
+  const overdue = isTaskOverdue(task);
+  const toggle = () =>
+    update.mutate(
+      { leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } },
+      {
+        onSuccess: () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+        onError: (error) => {
+          console.error('Changing the task failed', error);
+          toast.error('Failed to change the task');
+        },
+      },
+    );
+  return (
+    <li className="flex items-start gap-3 p-4" data-testid="task">
+      <input
+        type="checkbox"
+        className="mt-1 size-4 shrink-0 rounded border-slate-300"
+        checked={isDone}
+        disabled={update.isPending}
+        onChange={toggle}
+        aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}
+      />
+      <div className="min-w-0 flex-1">
+        <p className={`text-sm break-words ${isDone ? 'text-slate-500 line-through' : 'font-medium text-slate-900'}`}>{label}</p>
+        <p className="text-sm break-words text-slate-600">
+          <Link to={`/dashboard/leads/${encodeURIComponent(task.lead.id)}`} className="font-medium text-blue-700 hover:underline">
+            {task.lead.full_name}
+          </Link>
+          {showAssignee ? ` · ${task.assignee ? task.assignee.name : 'Nobody'}` : ''}
+        </p>
+      </div>
+      <p className={`shrink-0 text-right text-xs ${overdue ? 'font-semibold text-red-700' : 'text-slate-500'}`}>
+        {isDone && task.done_at ? `Done ${taskDueText(task.done_at)}` : taskDueText(task.due_at)}
+      </p>
+    </li>
+  );
+}
