@@ -62,3 +62,10 @@ export function useDeleteTask() {
     onSuccess: refresh,
   });
 }
+
+/** The first few of my tasks of one list, with the counts (the Overview's My tasks). */
+export const useTaskPreview = (bucket: 'overdue' | 'today', limit = 5) =>
+  useQuery({
+    queryKey: queryKeys.leads.myTasks({ bucket, assignee: 'me', limit }),
+    queryFn: () => apiRequest<TaskList>('GET', `/api/tasks?bucket=${bucket}&limit=${limit}`),
+  });

@@ -14,6 +14,7 @@ import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointment
 import { sendDueReminders } from '../db/queries/reminders.ts';
 import { notifyDueFollowUps } from '../db/queries/follow-ups.ts';
 import { deleteOldPublicMailSpends, queueMailOf } from '../db/queries/emails.ts';
+import { queueTaskDigests } from '../db/queries/task-digest.ts';
 import { queueWeeklyReports } from '../db/queries/weekly-report.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { writeDueCopies } from '../calendars/calendar-copies.ts';
@@ -75,6 +76,22 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
         });
         if (queued > 0) {
           logger.info({ event: 'weekly_reports_queued', emails: queued }, 'queued the weekly report');
+          outbox.nudge();
+        }
+      },
+    },
+    {
+      // Every morning from 7:00 (business time zone): the day's tasks to each person who asked, once a day whichever process runs it.
+      name: 'morning task list',
+      everyMs: 60_000,
+      run: async () => {
+        const queued = await queueTaskDigests(database.db, {
+          now: new Date(),
+          timeZone: config.businessTimeZone,
+          mail: queueMailOf(config.mail),
+        });
+        if (queued > 0) {
+          logger.info({ event: 'task_digests_queued', emails: queued }, 'queued the morning task lists');
           outbox.nudge();
         }
       },

@@ -96,6 +96,18 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
       excerpt: 'Thursday works.',
     },
   ],
+  [
+    'task-digest',
+    {
+      date: '2030-12-02',
+      time_zone: 'America/New_York',
+      overdue: 2,
+      today: 3,
+      tasks: [
+        { due_at: '2030-12-02T14:00:00.000Z', type: 'call', title: 'Survey\r\nBcc: x@evil.test', lead_id: 'l1', lead_name: 'Jane Doe' },
+      ],
+    },
+  ],
 ];
 
 describe("a held booking's confirmation", () => {

@@ -10,6 +10,7 @@ import type { ComposedEmail, MailContext, Template } from './templates/render.ts
 import { testEmailTemplate } from './templates/test-email.ts';
 import { weeklyReportTemplate } from './templates/weekly-report.ts';
 import { leadReplyTemplate } from './templates/lead-reply.ts';
+import { taskDigestTemplate } from './templates/task-digest.ts';
 
 /**
  * Which template writes each kind of email (one module per kind in templates/, sharing
@@ -28,6 +29,7 @@ const TEMPLATES: Record<EmailKind, Template> = {
   'lead-reply': leadReplyTemplate,
   'booking-confirmation': bookingConfirmationTemplate,
   'lead-message': leadMessageTemplate,
+  'task-digest': taskDigestTemplate,
 };
 
 /** The message an outbox row stands for. Throws EmailDataError when its snapshot does not fit. */

@@ -205,6 +205,7 @@ describe('a new lead', () => {
       email_appointments: false,
       email_weekly_report: false,
       email_replies: false,
+      email_task_digest: false,
     });
     // Ann adds a lead herself: Bob opted out, Ann typed it, and a lead entered by staff is not acknowledged.
     expect((await t.json('POST', '/api/leads', validLead({ submission_id: undefined, fill_ms: undefined }), { cookie })).status).toBe(201);

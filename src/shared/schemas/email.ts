@@ -61,6 +61,8 @@ export const emailPreferencesSchema = z
     email_weekly_report: z.boolean(),
     /** A message when a lead of theirs (or one with no owner) replies. */
     email_replies: z.boolean(),
+    /** The day's tasks, every morning. */
+    email_task_digest: z.boolean(),
   })
   .meta({ id: 'EmailPreferences' });
 export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;

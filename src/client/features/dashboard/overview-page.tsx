@@ -5,6 +5,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDuration } from '#client/lib/format.ts';
 import { useOverview } from './api/get-overview.ts';
 import { FollowUpsDue } from './components/follow-ups-due.tsx';
+import { MyTasksDue } from './components/my-tasks-due.tsx';
 import { RepliesToRead } from './components/replies-to-read.tsx';
 import { RecentLeads } from './components/recent-leads.tsx';
 import { StatCards } from './components/stat-cards.tsx';
@@ -48,6 +49,7 @@ export function OverviewPage() {
             </span>
           </p>
           <div className="grid gap-6 lg:grid-cols-2">
+            <MyTasksDue />
             <FollowUpsDue followUps={followUps} />
             <RepliesToRead replies={overview.data?.replies_to_read ?? []} />
           </div>

@@ -25,6 +25,7 @@ export const EMAIL_KINDS = [
   'booking-confirmation',
   'lead-message',
   'lead-reply',
+  'task-digest',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** Emails written to the lead (staff copies and reports are about the lead, not to them): the lead's conversation. */

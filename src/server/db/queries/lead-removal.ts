@@ -78,7 +78,8 @@ export async function deleteLeadWithAppointments(
 }
 
 /**
- * A weekly report names the leads whose follow-up was due; it is about several leads, so it
+ * A weekly report names the leads whose follow-up was due (a morning task list, the leads of its
+ * tasks); it is about several leads, so it
  * is not deleted with one of them: those leads' entries are taken out of it instead (the
  * count of follow-ups due stays as it was).
  */
@@ -90,6 +91,15 @@ async function forgetInWeeklyReports(t: Db, ids: string[]): Promise<void> {
       (select jsonb_agg(x) from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' <> all(${pgArray(ids)}::text[])), '[]'::jsonb))
     where kind = 'weekly-report' and jsonb_typeof(data->'follow_ups'->'leads') = 'array'
       and exists (select 1 from jsonb_array_elements(data->'follow_ups'->'leads') x where x->>'lead_id' = any(${pgArray(ids)}::text[]))`,
+  );
+  // The morning task list likewise: its tasks of those leads go, its counts stay.
+  await execute(
+    t,
+    sql`
+    update emails set data = jsonb_set(data, '{tasks}', coalesce(
+      (select jsonb_agg(x) from jsonb_array_elements(data->'tasks') x where x->>'lead_id' <> all(${pgArray(ids)}::text[])), '[]'::jsonb))
+    where kind = 'task-digest' and jsonb_typeof(data->'tasks') = 'array'
+      and exists (select 1 from jsonb_array_elements(data->'tasks') x where x->>'lead_id' = any(${pgArray(ids)}::text[]))`,
   );
 }
 

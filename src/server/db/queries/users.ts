@@ -135,13 +135,14 @@ const preferencesRow = z.object({
   email_appointments: z.boolean(),
   email_weekly_report: z.boolean(),
   email_replies: z.boolean(),
+  email_task_digest: z.boolean(),
 });
 
 /** An admin's email preferences; undefined for an unknown admin. */
 export async function getEmailPreferences(db: Db, userId: string): Promise<z.infer<typeof preferencesRow> | undefined> {
   const [row] = await queryRows(
     db,
-    sql`select email_new_leads, email_appointments, email_weekly_report, email_replies from users where id = ${userId}`,
+    sql`select email_new_leads, email_appointments, email_weekly_report, email_replies, email_task_digest from users where id = ${userId}`,
     preferencesRow,
   );
   return row;
@@ -159,9 +160,10 @@ export async function setEmailPreferences(
       email_new_leads = coalesce(${patch.email_new_leads ?? null}::boolean, email_new_leads),
       email_appointments = coalesce(${patch.email_appointments ?? null}::boolean, email_appointments),
       email_weekly_report = coalesce(${patch.email_weekly_report ?? null}::boolean, email_weekly_report),
-      email_replies = coalesce(${patch.email_replies ?? null}::boolean, email_replies)
+      email_replies = coalesce(${patch.email_replies ?? null}::boolean, email_replies),
+      email_task_digest = coalesce(${patch.email_task_digest ?? null}::boolean, email_task_digest)
     where id = ${userId}
-    returning email_new_leads, email_appointments, email_weekly_report, email_replies`,
+    returning email_new_leads, email_appointments, email_weekly_report, email_replies, email_task_digest`,
     preferencesRow,
   );
   return row;

@@ -262,7 +262,13 @@ describe('the weekly report job', () => {
     // Carl opts in on Wednesday: he gets that week's report at the next run, nobody else again.
     const carl = await signIn(t.json, 'carl@keystone.test', 'carl-password');
     const res = await t.json('PATCH', '/api/account/preferences', { email_weekly_report: true }, { cookie: carl });
-    expect(await res.json()).toEqual({ email_new_leads: true, email_appointments: false, email_weekly_report: true, email_replies: false });
+    expect(await res.json()).toEqual({
+      email_new_leads: true,
+      email_appointments: false,
+      email_weekly_report: true,
+      email_replies: false,
+      email_task_digest: false,
+    });
     expect(await run(WEDNESDAY)).toBe(1);
     expect((await queued()).map((e) => e.to_address)).toEqual(['ann@keystone.test', 'bob@keystone.test', 'carl@keystone.test']);
     expect(await run(NEXT_MONDAY_0800)).toBe(3);

@@ -11,6 +11,7 @@ const CHOICES: { key: keyof EmailPreferences; label: string; hint: string }[] = 
     hint: 'A calendar invitation whenever one is scheduled, moved or cancelled',
   },
   { key: 'email_replies', label: 'Email me when a lead replies', hint: 'Their reply’s start, for the leads you own' },
+  { key: 'email_task_digest', label: 'Morning task list', hint: 'Your tasks due that day, every morning at 7:00 AM' },
   {
     key: 'email_weekly_report',
     label: 'Weekly report',
