@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [write-paths] [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [replies] [booking] [availability] [calendars] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [write-paths] [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [tasks] [replies] [booking] [availability] [calendars] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
  *
  * `write-paths` (bench/write-paths.ts): analytics events and lead submissions with email on, on
  * PGlite and PostgreSQL, each the median of three rounds of BENCH_SECONDS as a ratio to a bare Hono
@@ -36,6 +36,10 @@
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through
  * HTTP, on PGlite (target p95 < 150 ms) and PostgreSQL (target p95 < 50 ms); among them phone
  * searches typed three ways, whose plans (EXPLAIN) must use the phone digits' index.
+ *
+ * `tasks` (bench/tasks.ts): My tasks (GET /api/tasks, each list, the owner's and everyone's) and a lead's
+ * tasks at 50,000 tasks over 10,000 leads, p50/p95 through HTTP, on PGlite (no target) and PostgreSQL
+ * (target p95 < 50 ms).
  *
  * `lead-page` (bench/lead-page.ts): the lead page's reads (GET /api/leads/{id} and its
  * 200-entry timeline) at 100,000 leads, p50/p95 through HTTP, on PGlite (no target) and
@@ -93,6 +97,7 @@ import { describePageWeight, measurePageWeight, WEIGHT_BUDGETS } from './page-we
 import { measureFanout, measureSignIn, measureTwoFactorSignIn } from './auth-realtime.ts';
 import { phoneSearchPlans, SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { seedLeadPage, timeLeadPage, TIMELINE_ENTRIES } from './lead-page.ts';
+import { seedTasks, TASKS, timeTasks } from './tasks.ts';
 import { benchReplies } from './replies.ts';
 import { leadsFor, measureIngestion, seedEventsAndLeads, timeReport, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
@@ -581,6 +586,30 @@ async function benchLeadPage(engine: keyof typeof LEAD_PAGE_TARGET_MS, open: () 
   await runCleanups();
 }
 
+const TASKS_TARGET_MS = { PGlite: undefined, PostgreSQL: 50 } as const;
+
+/** My tasks at 50,000 tasks (bench/tasks.ts). */
+async function benchTasks(engine: keyof typeof TASKS_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
+  console.log(`\nMy tasks at ${TASKS.toLocaleString('en-US')} tasks, ${engine}`);
+  let leadId = '';
+  const { server, cookie } = await seedThenServe(
+    open,
+    async (db) => {
+      leadId = (await seedTasks(db, { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD })).leadId;
+    },
+    env,
+  );
+  for (const t of await timeTasks(server.url, cookie, leadId)) {
+    const target = TASKS_TARGET_MS[engine];
+    verdict(
+      `${engine} tasks: ${t.name}`,
+      (target === undefined || t.p95Ms < target) && t.failures === 0,
+      `p50 ${t.p50Ms.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms over 300 requests (${target === undefined ? 'no target' : `target p95 < ${target} ms`})${t.failures ? `, ${t.failures} failed` : ''}`,
+    );
+  }
+  await runCleanups();
+}
+
 async function benchIngest(engine: Engine, env: Record<string, string>, countStored: () => Promise<number>) {
   const seconds = envInt('BENCH_INGEST_SECONDS', 60, 1, 600);
   console.log(`\nAnalytics ingestion through HTTP, ${engine} (${seconds} s, 64 connections)`);
@@ -752,6 +781,17 @@ async function main() {
       const database = await createFreshDatabase(pgServer.url);
       cleanups.push(database.drop);
       await benchLeadPage('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
+      await runCleanups();
+    }
+    if (wants('tasks')) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-tasks-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      await benchTasks('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir });
+      const pgServer = await acquirePostgres();
+      cleanups.push(pgServer.release);
+      const database = await createFreshDatabase(pgServer.url);
+      cleanups.push(database.drop);
+      await benchTasks('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
       await runCleanups();
     }
     if (wants('replies')) {
