@@ -22,7 +22,7 @@ export function HowWeCount({ report, asOf }: { report: AnalyticsReport; asOf: nu
     { term: 'Avg. time on site', text: "The time spent on the site in the period, divided by the period's visitors." },
     {
       term: 'Stage conversion',
-      text: "The period's leads (as above) by the furthest stage each has reached since, a skipped stage included, whatever came after. Lost is not a stage.",
+      text: "The period's leads (as above), each counted at every stage up to the furthest it has reached since, one it skipped included, even if it went back or was lost later. Lost is not a stage.",
     },
     {
       term: 'Lost deal',
