@@ -153,7 +153,49 @@ export async function seedEventsAndLeads(db: Db, count: number): Promise<void> {
   await execute(db, sql`truncate leads, appointments cascade`);
   const sessions = await seedEvents(db, count);
   await seedLeads(db, leadsFor(count), sessions);
-  for (const table of ['leads', 'appointments']) await execute(db, sql.raw(`vacuum analyze ${table}`));
+  await seedStageHistory(db);
+  for (const table of ['leads', 'appointments', 'lead_stage_changes']) await execute(db, sql.raw(`vacuum analyze ${table}`));
+}
+
+/**
+ * A stage history for the seeded leads in place of the one the trigger wrote at seed time (every
+ * lead entering its stage now): each entered New when it was added; those past New entered Call
+ * booked 1-3 days later (a quarter of the won and lost skip it), the won and lost and half the
+ * others Proposal sent on the 5th day (where they are now), and the won and lost their stage on
+ * the 10th (never after now). The lost ones get one of the five default reasons, a tenth none ("Not given").
+ */
+async function seedStageHistory(db: Db): Promise<void> {
+  await execute(
+    db,
+    sql`update leads set lost_reason = case when abs(hashtext(id::text)) % 10 = 0 then 'Not given'
+          else (array['Price', 'Chose another firm', 'Deal fell through', 'No response', 'Not a fit'])[1 + abs(hashtext(email)) % 5] end
+        where status = 'Dropped'`,
+  );
+  await execute(
+    db,
+    sql`update leads set stage_id = (select id from pipeline_stages where name = 'Proposal sent')
+        where status = 'Contacted' and abs(hashtext(id::text)) / 4 % 2 = 0`,
+  );
+  await execute(db, sql`truncate lead_stage_changes`);
+  await execute(
+    db,
+    sql`
+    with stage as (select name, id from pipeline_stages),
+    lead as (select id, status, stage_id, created_at, abs(hashtext(id::text)) as h from leads),
+    step as (
+      select id, 0 as k, (select id from stage where name = 'New') as to_stage, created_at as at from lead
+      union all
+      select id, 1, (select id from stage where name = 'Call booked'), created_at + make_interval(days => 1 + h % 3) from lead
+      where status = 'Contacted' or (status in ('Converted', 'Dropped') and h % 4 <> 0)
+      union all
+      select id, 2, (select id from stage where name = 'Proposal sent'), created_at + interval '5 days' from lead
+      where status in ('Converted', 'Dropped') or (status = 'Contacted' and h / 4 % 2 = 0)
+      union all
+      select id, 3, stage_id, created_at + interval '10 days' from lead where status in ('Converted', 'Dropped')
+    )
+    insert into lead_stage_changes (lead_id, from_stage_id, to_stage_id, changed_at)
+    select id, lag(to_stage) over (partition by id order by k), to_stage, least(at, now()) from step`,
+  );
 }
 
 /**
@@ -241,12 +283,16 @@ export async function timeSummary(
 export type ReportTiming = { name: string; p50: number; p95: number };
 const SOURCE_GROUPS = ['referrer', 'utm', 'landing'] as const;
 
-/** p50/p95 over `samples` requests after 3 warm-ups of the report (funnel and trend) and of each sources group, for 90 and 30 days. */
+/**
+ * p50/p95 over `samples` requests after 3 warm-ups of the report (funnel and trend), the pipeline
+ * (lost reasons and stage conversion) and each sources group, for 90 and 30 days.
+ */
 export async function timeReport(origin: string, cookie: string, samples = 30): Promise<ReportTiming[]> {
   const out: ReportTiming[] = [];
   for (const days of [90, 30]) {
     const paths = [
       { name: `report ${days}d`, path: `/api/analytics/report?days=${days}` },
+      { name: `pipeline ${days}d`, path: `/api/analytics/pipeline?days=${days}` },
       ...SOURCE_GROUPS.map((group) => ({ name: `sources ${group} ${days}d`, path: `/api/analytics/sources?days=${days}&group=${group}` })),
     ];
     for (const { name, path } of paths) {

@@ -27,10 +27,11 @@
  * on PGlite and PostgreSQL, against a bare Hono hello-world (bench/lib/hello-world.ts) in the same run;
  * acknowledged must equal stored; the per-IP limit is off unless BENCH_ANALYTICS_LIMIT sets it (all
  * the load comes from one address, so a high limit measures the shared counter's cost). `analytics`: the
- * summary's p50/p95 per period, and the report (funnel and daily trend) and sources table (per
- * group) for 90 and 30 days, with 1M and 10M events (10,000 and 100,000 leads) on PostgreSQL
- * (targets p95 < 100 ms for the summary's 30 days and < 150 ms for the report and each sources
- * group at 90 days, at 10M) and 1M on PGlite (report and sources at 90 days p95 < 400 ms).
+ * summary's p50/p95 per period, and the report (funnel and daily trend), the pipeline (lost reasons
+ * and stage conversion, over a seeded stage history) and sources table (per group) for 90 and 30
+ * days, with 1M and 10M events (10,000 and 100,000 leads) on PostgreSQL (targets p95 < 100 ms for
+ * the summary's 30 days and < 150 ms for the report, the pipeline and each sources group at 90
+ * days, at 10M) and 1M on PGlite (each at 90 days p95 < 400 ms).
  * The seed: bench/analytics.ts.
  *
  * `scale`: the Leads Manager and Overview queries at 100,000 seeded leads, p50/p95 through

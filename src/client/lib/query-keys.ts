@@ -43,6 +43,7 @@ export const queryKeys = {
     summary: { all: ['analytics-summary'], period: (period: string) => ['analytics-summary', period] },
     report: { all: ['analytics-report'], range: (range: object) => ['analytics-report', range] },
     sources: { all: ['analytics-sources'], range: (range: object, group: string) => ['analytics-sources', range, group] },
+    pipeline: { all: ['analytics-pipeline'], range: (range: object) => ['analytics-pipeline', range] },
   },
   account: {
     sessions: ['account', 'sessions'],

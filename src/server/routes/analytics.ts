@@ -6,7 +6,9 @@ import {
   analyticsSourcesQuerySchema,
   analyticsSourcesSchema,
 } from '#shared/schemas/analytics-report';
+import { analyticsPipelineSchema } from '#shared/schemas/analytics-pipeline';
 import { getAnalyticsNow } from '../db/queries/analytics-now.ts';
+import { getAnalyticsPipeline } from '../db/queries/analytics-pipeline.ts';
 import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report.ts';
 import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
 import { resolveWindow } from '../db/queries/analytics-window.ts';
@@ -54,6 +56,19 @@ const sourcesRoute = createAdminRoute({
   responses: { 200: jsonContent(analyticsSourcesSchema, 'The rows'), ...errorResponses({ 400: 'Invalid dates, range or group' }) },
 });
 
+const pipelineRoute = createAdminRoute({
+  method: 'get',
+  path: '/api/analytics/pipeline',
+  tags: ['analytics'],
+  summary:
+    "The deals lost in a period by reason, with their fees, and the stage-to-stage conversion of the period's leads (the report's period parameters)",
+  request: { query: analyticsRangeQuerySchema },
+  responses: {
+    200: jsonContent(analyticsPipelineSchema, 'Lost reasons and stage conversion'),
+    ...errorResponses({ 400: 'Invalid dates or a range longer than 2 years' }),
+  },
+});
+
 export const analyticsRoutes = createRouter()
   .openapi(summaryRoute, async (c) =>
     c.json(await getAnalyticsSummary(c.get('db'), c.req.valid('query').period, c.get('deps').config.businessTimeZone), 200),
@@ -62,6 +77,10 @@ export const analyticsRoutes = createRouter()
   .openapi(reportRoute, async (c) => {
     const window = resolveWindow(c.req.valid('query'), Date.now(), c.get('deps').config.businessTimeZone);
     return c.json(await getAnalyticsReport(c.get('db'), window), 200);
+  })
+  .openapi(pipelineRoute, async (c) => {
+    const window = resolveWindow(c.req.valid('query'), Date.now(), c.get('deps').config.businessTimeZone);
+    return c.json(await getAnalyticsPipeline(c.get('db'), window), 200);
   })
   .openapi(sourcesRoute, async (c) => {
     const query = c.req.valid('query');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from '../axe.ts';
 import { expect, fillLeadForm, openPage, postPublicLead, signInAsAdmin, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
 
@@ -189,13 +190,25 @@ test.describe('one period, one count', () => {
     expect((await api.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
     const { leads } = (await (await api.get('/api/leads')).json()) as { leads: { id: string }[] };
     expect((await api.patch(`/api/leads/${leads[0]!.id}`, { data: { status: 'Converted' } })).status()).toBe(200);
+    // A deal typed in by staff and lost for a reason: the Lost reasons table's one row (and a second lead of the period).
+    const typed = await api.post('/api/leads', {
+      data: { ...lead, full_name: 'Lost On Price', email: `lost.${Date.now()}@example.com`, estimated_fee_cents: 420_000 },
+    });
+    expect(typed.status()).toBe(201);
+    const { stages } = (await (await api.get('/api/pipeline/stages')).json()) as { stages: { id: string; name: string }[] };
+    const lostStage = stages.find((s) => s.name === 'Lost')!.id;
+    const lost = await api.patch(`/api/leads/${((await typed.json()) as { id: string }).id}`, {
+      data: { stage_id: lostStage, lost_reason: 'Price' },
+    });
+    expect(lost.status()).toBe(200);
     await api.dispose();
   });
   test.afterAll(async () => {
     await server?.stop();
   });
 
-  for (const width of [1280, 390]) {
+  // 360 px: the narrowest phone the admin app is held to, where the pipeline tables sit one under the other.
+  for (const width of [1280, 390, 360]) {
     test(`at ${width} px: the cards, the trend, the funnel and the sources agree, and the page says how it counts`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${server.baseURL}/login`);
@@ -237,6 +250,24 @@ test.describe('one period, one count', () => {
             : /, \d{1,2}:00\s[AP]M – now, Central Time \(the current hour and the 23 before it\)$/,
         );
         await expect(note).toContainText('A browser on the site, counted once: in the period of its first recorded page view.');
+        // The period's two leads: one won straight from New (so it passed every stage), one lost from New.
+        const conversion = page.getByRole('table', {
+          name: "The period's leads by the furthest stage they reached, and the share that went on to the next stage",
+        });
+        await expect(conversion.getByRole('row')).toHaveText([
+          'StageReachedTo the next stage',
+          'New250%',
+          'Call booked1100%',
+          'Proposal sent1100%',
+          'Engaged1100%',
+          'Won1—',
+        ]);
+        const lostReasons = page.getByRole('table', {
+          name: 'Deals lost in the period by reason, with their share and the estimated fees lost',
+        });
+        await expect(lostReasons.getByRole('row')).toHaveText(['ReasonDealsShareFees lost', 'Price1100%$4,200', 'Total1100%$4,200']);
+        for (const section of ['stage-conversion-heading', 'lost-reasons-heading'])
+          expect(await seriousViolations(page, { include: `section[aria-labelledby="${section}"]` })).toEqual([]);
         await expect(page.getByRole('heading', { name: 'Top Referrers' })).toHaveCount(0);
         const now = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Now' }) });
         await expect(now.getByRole('status', { name: '3 visitors now, active in the last 5 minutes' })).toBeVisible();

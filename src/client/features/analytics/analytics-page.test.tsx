@@ -3,6 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
+import type { AnalyticsPipeline } from '#shared/schemas/analytics-pipeline';
 import type { AnalyticsReport, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { getToasts, toast } from '#client/components/ui/toast-store.ts';
 import { mockApi, renderWithProviders } from '#client/test/render-with-providers.tsx';
@@ -13,6 +14,7 @@ afterEach(() => {
   act(() => toast.clear());
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  pipelineAnswer = PIPELINE;
 });
 
 const hourly = Array.from({ length: 24 }, (_, hour) => ({ hour, views: hour === 14 ? 12 : hour % 3, time_spent: hour === 14 ? 200 : 0 }));
@@ -81,6 +83,30 @@ const SOURCES: AnalyticsSources = {
   ],
 };
 
+const PIPELINE: AnalyticsPipeline = {
+  from: '2026-11-19',
+  to: '2026-11-25',
+  hours: null,
+  lost: {
+    deals: 4,
+    fees_cents: 701_000,
+    reasons: [
+      { reason: 'Price', deals: 2, share_percent: 50, fees_cents: 200_000 },
+      { reason: 'Chose another firm', deals: 1, share_percent: 25, fees_cents: 500_000 },
+      { reason: 'Not given', deals: 1, share_percent: 25, fees_cents: 1_000 },
+    ],
+  },
+  conversion: {
+    leads: 10,
+    steps: [
+      { stage_id: '00000000-0000-4000-8000-000000000001', name: 'New', status: 'New', reached: 9, to_next_percent: 55.6 },
+      { stage_id: '00000000-0000-4000-8000-000000000002', name: 'Call booked', status: 'Contacted', reached: 5, to_next_percent: 80 },
+      { stage_id: null, name: 'Won', status: 'Converted', reached: 4, to_next_percent: null },
+    ],
+  },
+};
+let pipelineAnswer: AnalyticsPipeline = PIPELINE;
+
 const NOW = {
   minutes: 5,
   visitors: 3,
@@ -95,6 +121,7 @@ function serve(answer: (period: string) => { status?: number; body: unknown }) {
   return mockApi(({ path }) => {
     if (path === '/api/analytics/now') return { body: NOW };
     if (path.startsWith('/api/analytics/report?')) return { body: REPORT };
+    if (path.startsWith('/api/analytics/pipeline?')) return { body: pipelineAnswer };
     if (path.startsWith('/api/analytics/sources?'))
       return { body: { ...SOURCES, group: new URLSearchParams(path.split('?')[1]).get('group') } };
     const match = /^\/api\/analytics\/summary\?period=(\w+)$/.exec(path);
@@ -309,6 +336,52 @@ describe('AnalyticsPage', () => {
     expect(screen.getByTestId('funnel-outside')).toHaveTextContent(
       '2 clients won without a call this period are not in the funnel. 1 client won this period with no recorded visit (typed in, imported or not tracked) is not in the funnel. The Sources table counts every client.',
     );
+  });
+
+  it('shows the lost reasons and the stage conversion of the period as tables, and says when there are none', async () => {
+    const { calls } = serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics' });
+    const lost = await screen.findByRole('table', {
+      name: 'Deals lost in the period by reason, with their share and the estimated fees lost',
+    });
+    expect(
+      within(lost)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Reason', 'Deals', 'Share', 'Fees lost']);
+    expect(
+      within(lost)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['ReasonDealsShareFees lost', 'Price250%$2,000', 'Chose another firm125%$5,000', 'Not given125%$10', 'Total4100%$7,010']);
+    expect(within(lost).getByRole('rowheader', { name: 'Price' })).toBeInTheDocument();
+    expect(screen.getByText('Deals lost from Nov 19, 2026 to Nov 25, 2026 and still lost, by the reason given.')).toBeInTheDocument();
+
+    const conversion = screen.getByRole('table', {
+      name: "The period's leads by the furthest stage they reached, and the share that went on to the next stage",
+    });
+    expect(
+      within(conversion)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['StageReachedTo the next stage', 'New955.6%', 'Call booked580%', 'Won4—']);
+    expect(
+      screen.getByText(/^The 10 leads that came in from Nov 19, 2026 to Nov 25, 2026, and how far each has got since\./),
+    ).toBeInTheDocument();
+    expect(calls.map((c) => c.path)).toContain('/api/analytics/pipeline?period=7d');
+
+    cleanup();
+    pipelineAnswer = {
+      ...PIPELINE,
+      lost: { deals: 0, fees_cents: 0, reasons: [] },
+      conversion: { leads: 0, steps: PIPELINE.conversion.steps },
+    };
+    serve(() => ({ body: summary() }));
+    renderWithProviders(<AnalyticsPage />, { url: '/dashboard/analytics?period=30d' });
+    expect(await screen.findByText('No deals lost in this period')).toBeInTheDocument();
+    expect(screen.getByText('No leads in this period')).toBeInTheDocument();
+    expect(screen.queryByTestId('lost-reasons-table')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('stage-conversion-table')).not.toBeInTheDocument();
   });
 
   it("lists the sources, sorts by any column, opens each row's leads, and switches grouping in the URL", async () => {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDate } from '#client/lib/format.ts';
+import { useAnalyticsPipeline } from './api/get-analytics-pipeline.ts';
 import { useAnalyticsReport, useAnalyticsSources } from './api/get-analytics-report.ts';
 import { useAnalyticsSummary } from './api/get-analytics-summary.ts';
 import { periodBoundsText } from './analytics-format.ts';
@@ -9,9 +10,11 @@ import { DailyTrendChart } from './components/daily-trend-chart.tsx';
 import { DevicesCard } from './components/devices-card.tsx';
 import { FunnelCard } from './components/funnel-card.tsx';
 import { HowWeCount } from './components/how-we-count.tsx';
+import { LostReasonsTable } from './components/lost-reasons-table.tsx';
 import { NowCard } from './components/now-card.tsx';
 import { PeriodPicker } from './components/period-picker.tsx';
 import { SourcesTable } from './components/sources-table.tsx';
+import { StageConversionTable } from './components/stage-conversion-table.tsx';
 import { SummaryCards } from './components/summary-cards.tsx';
 import { TopPages } from './components/top-pages.tsx';
 import { DEFAULT_ANALYTICS_PERIOD, useAnalyticsPeriod } from './use-analytics-period.ts';
@@ -29,7 +32,7 @@ const periodText = ({ from, to, hours }: { from: string; to: string; hours: numb
 /**
  * /dashboard/analytics: page views, visitors, time and top pages of a period (its summary);
  * visitors on the site now; the daily trend; the funnel from visitor to client; the sources
- * table; and how all of them count. The period (a preset or a custom range of days) lives in
+ * table; the lost reasons and the stage conversion; and how all of them count. The period (a preset or a custom range of days) lives in
  * the URL; every part of the page counts that one period the same way.
  */
 export function AnalyticsPage() {
@@ -39,14 +42,17 @@ export function AnalyticsPage() {
   const summary = useAnalyticsSummary(preset ?? DEFAULT_ANALYTICS_PERIOD);
   const report = useAnalyticsReport(view.range);
   const sources = useAnalyticsSources(view.range, group);
+  const pipeline = useAnalyticsPipeline(view.range);
 
   // A failed analytics load is only logged, never toasted (docs/product-rules.md, "Silent errors").
-  const [summaryError, reportError, sourcesError] = [summary.error, report.error, sources.error];
+  const [summaryError, reportError, sourcesError, pipelineError] = [summary.error, report.error, sources.error, pipeline.error];
   useEffect(() => {
-    for (const error of [summaryError, reportError, sourcesError]) if (error) console.error('Loading analytics failed', error);
-  }, [summaryError, reportError, sourcesError]);
+    for (const error of [summaryError, reportError, sourcesError, pipelineError])
+      if (error) console.error('Loading analytics failed', error);
+  }, [summaryError, reportError, sourcesError, pipelineError]);
 
   const period = report.data ? periodText(report.data) : '';
+  const pipelinePeriod = pipeline.data ? periodText(pipeline.data) : period;
   return (
     <section aria-labelledby="analytics-heading" className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -95,6 +101,10 @@ export function AnalyticsPage() {
       )}
       {preset === '24h' && report.data && <FunnelCard funnel={report.data.funnel} period={period} />}
       <SourcesTable data={sources.data} group={group} onGroup={setGroup} loading={sources.isFetching} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <StageConversionTable data={pipeline.data} period={pipelinePeriod} loading={pipeline.isFetching} />
+        <LostReasonsTable data={pipeline.data} period={pipelinePeriod} loading={pipeline.isFetching} />
+      </div>
       {preset && summary.data && (
         <div className="grid gap-6 lg:grid-cols-3">
           {preset !== '24h' && (

@@ -12,9 +12,16 @@ const { analytics } = queryKeys;
 const LIVE_BOOKING_QUERIES = [queryKeys.appointments.all, queryKeys.overview];
 /** What to refetch when the server says a resource changed (anyone's edit, in any process). */
 const LIVE_CHANGE_QUERIES: Record<string, readonly (readonly string[])[]> = {
-  // A lead sent, converted or given a fee, a call booked or cancelled: the Analytics page's
-  // funnel, sources and conversion rate count them.
-  leads: [queryKeys.leads.all, queryKeys.overview, analytics.report.all, analytics.sources.all, analytics.summary.all],
+  // A lead sent, converted, moved or lost, given a fee, a call booked or cancelled: the Analytics
+  // page's funnel, sources, conversion rate, lost reasons and stage conversion count them.
+  leads: [
+    queryKeys.leads.all,
+    queryKeys.overview,
+    analytics.report.all,
+    analytics.sources.all,
+    analytics.summary.all,
+    analytics.pipeline.all,
+  ],
   appointments: [queryKeys.appointments.all, queryKeys.overview, queryKeys.leads.all, analytics.report.all, analytics.sources.all],
   // Visitors came or moved: the Analytics page's "Now".
   analytics: [analytics.now],

@@ -42,9 +42,10 @@ const HAD_NO_SHOW = sql`exists (select 1 from appointments a where a.lead_id = l
 
 /**
  * A lead's period: the hour of the visit that brought it (`visit_hour`), or, with no visit
- * recorded, when it was added. The union keeps each half on its own index.
+ * recorded, when it was added. The union keeps each half on its own index. The trend, the
+ * sources table and the stage conversion (analytics-pipeline.ts) all count leads through it.
  */
-const leadsOfPeriod = (columns: SQL, start: SQL, end: SQL) => sql`
+export const leadsOfPeriod = (columns: SQL, start: SQL, end: SQL) => sql`
   select ${columns}, l.visit_hour as at from leads l where l.visit_hour >= ${start} and l.visit_hour < ${end}
   union all
   select ${columns}, l.created_at from leads l where l.visit_hour is null and l.created_at >= ${start} and l.created_at < ${end}`;
