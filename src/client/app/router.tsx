@@ -41,6 +41,10 @@ const EmailTemplatesPage = lazy(() =>
   import('#client/features/settings/email-templates-page.tsx').then((m) => ({ default: m.EmailTemplatesPage })),
 );
 const PipelinePage = lazy(() => import('#client/features/settings/pipeline-page.tsx').then((m) => ({ default: m.PipelinePage })));
+// The board brings the drag and drop library with it: only its own chunk carries it.
+const PipelineBoardPage = lazy(() =>
+  import('#client/features/pipeline/pipeline-board-page.tsx').then((m) => ({ default: m.PipelineBoardPage })),
+);
 const InboxPage = lazy(() => import('#client/features/leads/inbox-page.tsx').then((m) => ({ default: m.InboxPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() =>
@@ -74,6 +78,7 @@ export function AppRoutes() {
           <Route path="inbox" element={<InboxPage />} />
           {/* A lead's own page (emails, notifications and every lead name link here). */}
           <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
+          <Route path="pipeline" element={<PipelineBoardPage />} />
           <Route path="appointments" element={<AppointmentsPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
           <Route path="account" element={<AccountPage />} />

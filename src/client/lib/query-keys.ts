@@ -18,6 +18,10 @@ export const queryKeys = {
     thread: (id: string, threadId: string) => ['leads', 'timeline', id, 'thread', threadId],
     duplicates: (id: string) => ['leads', 'duplicates', id],
     appointmentCounts: (id: string) => ['leads', 'appointment-counts', id],
+    /** The pipeline board under its filters, and one column's further pages from the first page's end. */
+    boardAll: ['leads', 'board'],
+    board: (view: object) => ['leads', 'board', view],
+    boardColumn: (view: object, stageId: string, cursor: string) => ['leads', 'board-column', view, stageId, cursor],
   },
   /** The lead picker of the appointment dialog: not under `leads`, so a lead change does not refetch an open search. */
   leadPicker: (search: string) => ['lead-picker', search],
