@@ -76,8 +76,11 @@ export function BoardDnd({
 
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
-    onDragOver: ({ active, over }) =>
-      over ? `${name(active.id)} is over ${lookup.stage(over.id)}.` : `${name(active.id)} is not over a stage.`,
+    // Over its own stage (where it is picked up) says nothing, so "Picked up" is heard.
+    onDragOver: ({ active, over }) => {
+      if (over?.id === lookup.card(active.id)?.stageId) return undefined;
+      return over ? `${name(active.id)} is over ${lookup.stage(over.id)}.` : `${name(active.id)} is not over a stage.`;
+    },
     onDragEnd: ({ active, over }) => {
       const from = lookup.card(active.id)?.stageId;
       if (!over || over.id === from) return `${name(active.id)} was dropped and stays in ${lookup.stage(from)}.`;
