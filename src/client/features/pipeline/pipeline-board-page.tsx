@@ -94,7 +94,7 @@ export function PipelineBoardPage() {
         <BoardDnd board={board.data} onDrop={(card, from, to) => requestMove(card, from, to)}>
           <div className="flex items-start gap-3 overflow-x-auto pb-2" data-testid="board">
             {columns.filter(isOpen).map((column) => (
-              <div key={column.stage.id} className="w-60 shrink-0 lg:w-auto lg:min-w-52 lg:flex-1">
+              <div key={column.stage.id} className="w-56 shrink-0 lg:w-auto lg:min-w-44 lg:flex-1">
                 <BoardColumn
                   column={column}
                   filters={view.filters}
@@ -104,7 +104,7 @@ export function PipelineBoardPage() {
                 />
               </div>
             ))}
-            <div className="flex w-44 shrink-0 flex-col gap-3">
+            <div className="flex w-36 shrink-0 flex-col gap-3">
               {columns
                 .filter((c) => !isOpen(c))
                 .map((column) => (

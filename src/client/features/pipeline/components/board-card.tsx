@@ -84,12 +84,17 @@ export function BoardCard({
             <GripVertical aria-hidden="true" className="size-4" />
           </button>
         ) : null}
-        <Link to={`/dashboard/leads/${card.id}`} className="min-w-0 flex-1 font-medium break-words text-blue-700 hover:underline">
+        <Link
+          to={`/dashboard/leads/${card.id}`}
+          className="min-w-0 flex-1 font-medium [overflow-wrap:anywhere] text-blue-700 hover:underline"
+        >
           {card.full_name}
         </Link>
-        <MoveToMenu leadName={card.full_name} stages={stages.filter((s) => s.id !== stageId)} onMove={onMove} />
       </div>
       <CardBody card={card} />
+      <div className="flex justify-end">
+        <MoveToMenu leadName={card.full_name} stages={stages.filter((s) => s.id !== stageId)} onMove={onMove} />
+      </div>
     </li>
   );
 }
