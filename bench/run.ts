@@ -3,7 +3,7 @@
  * load, and lead-submission throughput through HTTP on PGlite and on PostgreSQL, against the
  * built server.
  *
- *   tsx bench/run.ts [write-paths] [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [tasks] [replies] [booking] [availability] [calendars] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
+ *   tsx bench/run.ts [write-paths] [page] [auth] [pglite] [postgres] [email] [mixed] [scale] [lead-page] [board] [tasks] [replies] [booking] [availability] [calendars] [import] [ingest] [analytics] [move] [cluster] [lighthouse]     (default: all)
  *
  * `write-paths` (bench/write-paths.ts): analytics events and lead submissions with email on, on
  * PGlite and PostgreSQL, each the median of three rounds of BENCH_SECONDS as a ratio to a bare Hono
@@ -46,6 +46,11 @@
  * 200-entry timeline) at 100,000 leads, p50/p95 through HTTP, on PGlite (no target) and
  * PostgreSQL (target p95 < 30 ms); and the same reads for a lead with a 500-message conversation
  * (half their replies, a fifth of those with a file), PostgreSQL target p95 < 50 ms.
+ *
+ * `board` (bench/board.ts): the pipeline board with 10,000 open leads (and 2,000 won or lost), p50/p95
+ * through HTTP on PGlite (no target) and PostgreSQL: a column's page by its cursor (target p95
+ * < 150 ms) and a move, PATCH /api/leads/{id} with stage_id (target p95 < 30 ms); each p95 also as
+ * a share of its target.
  *
  * `replies` (bench/replies.ts): 1,000 replies in a real Dovecot read and matched by the reply
  * reader (a quarter each by thread, reply address, sender, and to the Inbox), on PGlite and
@@ -99,6 +104,7 @@ import { measureFanout, measureSignIn, measureTwoFactorSignIn } from './auth-rea
 import { phoneSearchPlans, SCALE_LEADS, seedLeadsAtScale, timeQueries } from './leads-at-scale.ts';
 import { seedLeadPage, timeLeadPage, TIMELINE_ENTRIES } from './lead-page.ts';
 import { seedTasks, TASKS, timeTasks } from './tasks.ts';
+import { BOARD_OPEN_LEADS, seedBoard, timeBoard } from './board.ts';
 import { benchReplies } from './replies.ts';
 import { leadsFor, measureIngestion, seedEventsAndLeads, timeReport, timeSummary } from './analytics.ts';
 import { acknowledged, describeMixed, measureMixedLoad, MIX } from './mixed-load.ts';
@@ -611,6 +617,33 @@ async function benchTasks(engine: keyof typeof TASKS_TARGET_MS, open: () => Prom
   await runCleanups();
 }
 
+/** The board's targets on PostgreSQL: a column's page, a move (p95). PGlite: figures only. */
+const BOARD_TARGET_MS = { PGlite: undefined, PostgreSQL: { page: 150, move: 30 } } as const;
+
+/** Seeds the board's leads (the server must not be running), then times its reads and moves. */
+async function benchBoard(engine: keyof typeof BOARD_TARGET_MS, open: () => Promise<Database>, env: Record<string, string>) {
+  console.log(`\nThe pipeline board with ${BOARD_OPEN_LEADS.toLocaleString('en-US')} open leads, ${engine}`);
+  const { server, cookie } = await seedThenServe(open, (db) => seedBoard(db), env);
+  for (const t of await timeBoard(server.url, cookie)) {
+    const targets = BOARD_TARGET_MS[engine];
+    const target =
+      targets === undefined
+        ? undefined
+        : t.name.startsWith('a move')
+          ? targets.move
+          : t.name.includes('whole board')
+            ? undefined
+            : targets.page;
+    const share = target === undefined ? '' : `, ${((t.p95Ms / target) * 100).toFixed(0)}% of the target`;
+    verdict(
+      `${engine} board: ${t.name}`,
+      (target === undefined || t.p95Ms < target) && t.failures === 0,
+      `p50 ${t.p50Ms.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms (${target === undefined ? 'no target' : `target p95 < ${target} ms`}${share})${t.failures ? `, ${t.failures} failed` : ''}`,
+    );
+  }
+  await runCleanups();
+}
+
 async function benchIngest(engine: Engine, env: Record<string, string>, countStored: () => Promise<number>) {
   const seconds = envInt('BENCH_INGEST_SECONDS', 60, 1, 600);
   console.log(`\nAnalytics ingestion through HTTP, ${engine} (${seconds} s, 64 connections)`);
@@ -784,15 +817,19 @@ async function main() {
       await benchLeadPage('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
       await runCleanups();
     }
-    if (wants('tasks')) {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-tasks-'));
+    for (const [part, bench] of [
+      ['board', benchBoard],
+      ['tasks', benchTasks],
+    ] as const) {
+      if (!wants(part)) continue;
+      const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${part}-`));
       cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-      await benchTasks('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir });
+      await bench('PGlite', () => openPglite(dataDir), { DATA_DIR: dataDir });
       const pgServer = await acquirePostgres();
       cleanups.push(pgServer.release);
       const database = await createFreshDatabase(pgServer.url);
       cleanups.push(database.drop);
-      await benchTasks('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
+      await bench('PostgreSQL', async () => openPostgres(database.url, 2), { DATABASE_URL: database.url });
       await runCleanups();
     }
     if (wants('replies')) {

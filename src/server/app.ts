@@ -32,6 +32,7 @@ import { leadPrivacyRoutes } from './routes/lead-privacy.ts';
 import { leadEmailRoutes } from './routes/lead-emails.ts';
 import { emailTemplateRoutes } from './routes/email-templates.ts';
 import { pipelineRoutes } from './routes/pipeline.ts';
+import { pipelineBoardRoutes } from './routes/pipeline-board.ts';
 import { leadCallRoutes } from './routes/lead-calls.ts';
 import { leadTaskRoutes } from './routes/lead-tasks.ts';
 import { replyRoutes } from './routes/replies.ts';
@@ -160,6 +161,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
   app.route('/', pipelineRoutes);
+  app.route('/', pipelineBoardRoutes);
   app.route('/', replyRoutes);
   app.route('/', inboxRoutes);
   app.route('/', adminRoutes);

@@ -625,6 +625,15 @@ export const DASHBOARD_STATES: PageState[] = [
     },
   },
   {
+    // The pipeline board: the seed's open deals in their stages (one stage at a time on a phone), the forecast.
+    name: 'pipeline-board',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/pipeline`);
+      await expect(page.getByTestId('expected-fees')).toBeVisible();
+      await expect(page.getByTestId('board-card').filter({ hasText: 'Priya Natarajan' })).toBeVisible();
+    },
+  },
+  {
     name: 'settings-booking',
     open: async (page, s) => {
       await page.goto(`${s.origin}/dashboard/settings/booking`);

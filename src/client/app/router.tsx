@@ -42,6 +42,10 @@ const EmailTemplatesPage = lazy(() =>
 );
 const PipelinePage = lazy(() => import('#client/features/settings/pipeline-page.tsx').then((m) => ({ default: m.PipelinePage })));
 const MyTasksPage = lazy(() => import('#client/features/tasks/my-tasks-page.tsx').then((m) => ({ default: m.MyTasksPage })));
+// The board brings the drag and drop library with it: only its own chunk carries it.
+const PipelineBoardPage = lazy(() =>
+  import('#client/features/pipeline/pipeline-board-page.tsx').then((m) => ({ default: m.PipelineBoardPage })),
+);
 const InboxPage = lazy(() => import('#client/features/leads/inbox-page.tsx').then((m) => ({ default: m.InboxPage })));
 const TeamPage = lazy(() => import('#client/features/settings/team-page.tsx').then((m) => ({ default: m.TeamPage })));
 const EmailSettingsPage = lazy(() =>
@@ -76,6 +80,7 @@ export function AppRoutes() {
           <Route path="tasks" element={<MyTasksPage />} />
           {/* A lead's own page (emails, notifications and every lead name link here). */}
           <Route path="leads/:id" element={<LeadPage scheduleDialog={ScheduleAppointmentDialog} />} />
+          <Route path="pipeline" element={<PipelineBoardPage />} />
           <Route path="appointments" element={<AppointmentsPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
           <Route path="account" element={<AccountPage />} />

@@ -1,4 +1,4 @@
-import { CalendarDays, ChartColumn, CircleCheck, LayoutDashboard, LogOut, Mail, Settings, Users, X } from '#client/components/icons.tsx';
+import { CalendarDays, ChartColumn, CircleCheck, LayoutDashboard, LogOut, Mail, Settings, SquareKanban, Users, X } from '#client/components/icons.tsx';
 import { useEffect, useRef } from 'react';
 import { NavLink } from 'react-router';
 import { useAuth } from '#client/lib/auth.tsx';
@@ -6,6 +6,7 @@ import { useAuth } from '#client/lib/auth.tsx';
 const LINKS = [
   { to: '/dashboard', label: 'Overview', icon: LayoutDashboard, end: true },
   { to: '/dashboard/leads', label: 'Leads', icon: Users, end: false },
+  { to: '/dashboard/pipeline', label: 'Pipeline', icon: SquareKanban, end: false },
   { to: '/dashboard/inbox', label: 'Inbox', icon: Mail, end: false },
   { to: '/dashboard/tasks', label: 'My tasks', icon: CircleCheck, end: false },
   { to: '/dashboard/appointments', label: 'Appointments', icon: CalendarDays, end: false },

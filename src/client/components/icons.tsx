@@ -348,3 +348,21 @@ export const Settings = /* @__PURE__ */ icon('settings', [
   ],
   ['circle', { cx: '12', cy: '12', r: '3' }],
 ]);
+export const DollarSign = /* @__PURE__ */ icon('dollar-sign', [
+  ['line', { x1: '12', x2: '12', y1: '2', y2: '22' }],
+  ['path', { d: 'M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6' }],
+]);
+export const SquareKanban = /* @__PURE__ */ icon('square-kanban', [
+  ['rect', { width: '18', height: '18', x: '3', y: '3', rx: '2' }],
+  ['path', { d: 'M8 7v7' }],
+  ['path', { d: 'M12 7v4' }],
+  ['path', { d: 'M16 7v9' }],
+]);
+export const GripVertical = /* @__PURE__ */ icon('grip-vertical', [
+  ['circle', { cx: '9', cy: '12', r: '1' }],
+  ['circle', { cx: '9', cy: '5', r: '1' }],
+  ['circle', { cx: '9', cy: '19', r: '1' }],
+  ['circle', { cx: '15', cy: '12', r: '1' }],
+  ['circle', { cx: '15', cy: '5', r: '1' }],
+  ['circle', { cx: '15', cy: '19', r: '1' }],
+]);

@@ -21,6 +21,10 @@ export const queryKeys = {
     // A task's change is the lead's (its next step), so tasks live under the leads family.
     tasks: (id: string) => ['leads', 'tasks', id],
     myTasks: (view: object) => ['leads', 'my-tasks', view],
+    /** The pipeline board under its filters, and one column's further pages from the first page's end. */
+    boardAll: ['leads', 'board'],
+    board: (view: object) => ['leads', 'board', view],
+    boardColumn: (view: object, stageId: string, cursor: string) => ['leads', 'board-column', view, stageId, cursor],
   },
   /** The lead picker of the appointment dialog: not under `leads`, so a lead change does not refetch an open search. */
   leadPicker: (search: string) => ['lead-picker', search],

@@ -326,6 +326,8 @@ export const leads = pgTable(
     check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
     check('leads_lost_reason_check', sql`(${t.status} = 'Dropped') = (${t.lost_reason} is not null)`),
     index('leads_stage_idx').on(t.stage_id, t.created_at.desc()),
+    // The board's column pages: a stage's leads, the latest to enter it first (db/queries/pipeline-board.ts).
+    index('leads_stage_entered_idx').on(t.stage_id, t.stage_entered_at.desc(), t.id.desc()),
     check(
       'leads_property_types_check',
       sql`cardinality(${t.property_types}) >= 1 and ${t.property_types} <@ array['single-family', 'multifamily', 'commercial', 'land', 'other']::text[]`,

@@ -8,7 +8,7 @@ const overviewRoute = createAdminRoute({
   method: 'get',
   path: '/api/overview',
   tags: ['overview'],
-  summary: 'The Overview: counts, recent leads, upcoming appointments, speed to lead, next steps due',
+  summary: 'The Overview: counts, recent leads, upcoming appointments, speed to lead, next steps due, the expected fees',
   responses: { 200: jsonContent(overviewSchema, 'The overview') },
 });
 

@@ -39,6 +39,8 @@ export const overviewSchema = z
     follow_ups: z.array(dueFollowUpSchema),
     /** Leads with unread replies, the newest reply first, 10 at most. */
     replies_to_read: z.array(replyToReadSchema),
+    /** The pipeline's forecast (the board's Expected fees): open leads' fee × their stage's probability, whole cents. */
+    expected_fees_cents: z.number().int(),
   })
   .meta({ id: 'Overview' });
 export type Overview = z.infer<typeof overviewSchema>;

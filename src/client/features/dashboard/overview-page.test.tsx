@@ -22,6 +22,7 @@ const overview: Overview = {
   upcoming_appointments: 3,
   median_seconds_to_contacted: 2 * 3600 + 15 * 60 + 20,
   no_shows_30_days: 3,
+  expected_fees_cents: 4_830_000,
   follow_ups: [],
   replies_to_read: [],
   recent_leads: [

@@ -46,7 +46,7 @@ export const NEWEST_FIRST: LeadOrder = { sort: 'created', dir: 'desc' };
  * every filter, combined. Each alternative has its trigram index (leads_*_trgm_idx), which the
  * planner ORs together.
  */
-function leadConditions(filters: LeadFilters): SQL[] {
+export function leadConditions(filters: LeadFilters): SQL[] {
   const parts: SQL[] = [];
   if (filters.search) {
     const like = `%${escapeLike(filters.search)}%`;

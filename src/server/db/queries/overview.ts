@@ -5,6 +5,7 @@ import type { Db } from '../client.ts';
 import { isoTimestamp, queryRows } from '../sql.ts';
 import { listUpcomingAppointments, upcomingWithin } from './appointments.ts';
 import { listNewestLeads } from './lead-list.ts';
+import { getExpectedFees } from './pipeline-board.ts';
 
 // The Overview's lists: the 5 newest leads, and the next 5 appointments within 7 days.
 const UPCOMING_DAYS = 7;
@@ -57,9 +58,9 @@ const countsSchema = z.object({
   no_shows_30_days: z.number().int(),
 });
 
-/** The Overview: counts, the newest leads, the next appointments, speed to lead and the next steps due. */
+/** The Overview: counts, the newest leads, the next appointments, speed to lead, the next steps due and the forecast. */
 export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
-  const [counts, recent, upcoming, followUps, replies] = await Promise.all([
+  const [counts, recent, upcoming, followUps, replies, expected] = await Promise.all([
     queryRows(
       db,
       sql`
@@ -85,6 +86,7 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
     listUpcomingAppointments(db, timeZone, UPCOMING_DAYS, LIST_SIZE),
     listDueFollowUps(db, timeZone),
     listRepliesToRead(db),
+    getExpectedFees(db),
   ]);
-  return { ...counts[0]!, recent_leads: recent, upcoming, follow_ups: followUps, replies_to_read: replies };
+  return { ...counts[0]!, recent_leads: recent, upcoming, follow_ups: followUps, replies_to_read: replies, expected_fees_cents: expected };
 }

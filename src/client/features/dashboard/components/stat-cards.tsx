@@ -1,9 +1,10 @@
-import { CalendarClock, CalendarDays, Sparkles, Users, type Icon } from '#client/components/icons.tsx';
+import { CalendarClock, CalendarDays, DollarSign, Sparkles, Users, type Icon } from '#client/components/icons.tsx';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Overview } from '#shared/schemas/overview';
+import { formatCents } from '#client/lib/money.ts';
 
-type Card = { label: string; value: number | undefined; icon: Icon; to?: string; tint: string };
+type Card = { label: string; value: number | undefined; icon: Icon; to?: string; tint: string; money?: boolean };
 
 function cardsOf(overview: Overview | undefined): Card[] {
   return [
@@ -23,14 +24,23 @@ function cardsOf(overview: Overview | undefined): Card[] {
       to: '/dashboard/appointments',
       tint: 'bg-amber-100 text-amber-700',
     },
+    // The board's forecast: open deals' fees weighted by their stages' chance to win.
+    {
+      label: 'Expected fees',
+      value: overview?.expected_fees_cents,
+      icon: DollarSign,
+      to: '/dashboard/pipeline',
+      tint: 'bg-emerald-100 text-emerald-700',
+      money: true,
+    },
   ];
 }
 
-/** The four counts; three of them lead to their pages. */
+/** The four counts and the forecast; four of them lead to their pages. */
 export function StatCards({ overview }: { overview: Overview | undefined }) {
   return (
-    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      {cardsOf(overview).map(({ label, value, icon: Icon, to, tint }) => {
+    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5">
+      {cardsOf(overview).map(({ label, value, icon: Icon, to, tint, money }) => {
         const content: ReactNode = (
           <>
             <span className={`flex size-11 shrink-0 items-center justify-center rounded-full ${tint}`}>
@@ -39,7 +49,7 @@ export function StatCards({ overview }: { overview: Overview | undefined }) {
             <span>
               <span className="block text-sm text-slate-600">{label}</span>
               <span className="block text-2xl font-bold text-slate-900" data-testid="stat-value">
-                {value === undefined ? '—' : value.toLocaleString('en-US')}
+                {value === undefined ? '—' : money ? formatCents(value) : value.toLocaleString('en-US')}
               </span>
             </span>
           </>

@@ -1,0 +1,1 @@
+CREATE INDEX "leads_stage_entered_idx" ON "leads" USING btree ("stage_id","stage_entered_at" DESC NULLS LAST,"id" DESC NULLS LAST);
