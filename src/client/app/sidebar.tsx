@@ -1,4 +1,15 @@
-import { CalendarDays, ChartColumn, CircleCheck, LayoutDashboard, LogOut, Mail, Settings, SquareKanban, Users, X } from '#client/components/icons.tsx';
+import {
+  CalendarDays,
+  ChartColumn,
+  CircleCheck,
+  LayoutDashboard,
+  LogOut,
+  Mail,
+  Settings,
+  SquareKanban,
+  Users,
+  X,
+} from '#client/components/icons.tsx';
 import { useEffect, useRef } from 'react';
 import { NavLink } from 'react-router';
 import { useAuth } from '#client/lib/auth.tsx';

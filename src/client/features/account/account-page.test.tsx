@@ -26,7 +26,15 @@ function serve(profile: (body: unknown) => { status?: number; body: unknown }) {
   return mockApi((call) => {
     if (call.path === '/api/account/sessions') return { body: { sessions: [] } };
     if (call.path === '/api/account/preferences')
-      return { body: { email_new_leads: true, email_appointments: false, email_weekly_report: false, email_replies: false, email_task_digest: false } };
+      return {
+        body: {
+          email_new_leads: true,
+          email_appointments: false,
+          email_weekly_report: false,
+          email_replies: false,
+          email_task_digest: false,
+        },
+      };
     if (call.path === '/api/account/two-factor') return { body: { enabled: false, recovery_codes_left: 0, required: false } };
     if (call.method === 'PUT' && call.path === '/api/account/profile') return profile(call.body);
     if (call.path === '/api/account/signature')
