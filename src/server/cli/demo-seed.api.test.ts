@@ -63,6 +63,22 @@ describe('seedDemo', () => {
       sql`select 1 from leads where status = 'Dropped' and lost_reason not in (select name from lost_reasons)`,
     );
     expect(unlisted).toEqual([]);
+    // Next steps are open tasks (some done ones besides), each lead's next step its earliest; stages entered in the past.
+    const [tasks] = await rowsOf<{ open: number; done: number; stepped: number; mismatched: number; entered_now: number }>(
+      database.db,
+      sql`select (select count(*)::int from lead_tasks where done_at is null) as open,
+        (select count(*)::int from lead_tasks where done_at is not null) as done,
+        (select count(*)::int from leads where follow_up_on is not null) as stepped,
+        (select count(*)::int from leads l where (l.follow_up_on, l.follow_up_note) is distinct from (
+          select ((t.due_at at time zone ${timeZone})::date, t.title) from lead_tasks t
+          where t.lead_id = l.id and t.done_at is null order by t.due_at, t.id limit 1)
+          and (l.follow_up_on is not null or exists (select 1 from lead_tasks t where t.lead_id = l.id and t.done_at is null))) as mismatched,
+        (select count(*)::int from leads where stage_entered_at > now() - interval '1 minute') as entered_now`,
+    );
+    expect(tasks).toMatchObject({ mismatched: 0, entered_now: 0 });
+    expect(tasks!.open).toBe(tasks!.stepped);
+    expect(tasks!.open).toBeGreaterThan(10);
+    expect(tasks!.done).toBeGreaterThan(5);
 
     const [range] = await rowsOf<{ past: number; upcoming: number; oldest_event_days: number; future_events: number }>(
       database.db,

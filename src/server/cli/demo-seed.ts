@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { execute, pgArray, queryRows } from '../db/sql.ts';
 import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
+import { nextStepSets } from '../db/queries/lead-tasks.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -115,6 +116,39 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
             then coalesce((select r.name from reasons r where r.n = (hashtext(l.id::text)::bigint & 2147483647) % r.k), l.lost_reason) else l.lost_reason end
         where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.status in ('Contacted', 'Dropped')`,
       );
+      // Stages were entered when the lead reached its status (the triggers said now()).
+      await execute(
+        db,
+        sql`
+        with entered as (
+          update leads l set stage_entered_at = coalesce((select max(c.changed_at) from lead_status_changes c where c.lead_id = l.id), l.created_at)
+          where l.id = any(${arr(leads, (r) => r.id)}::uuid[])
+          returning l.id, l.created_at, l.stage_entered_at
+        )
+        update lead_stage_changes s set changed_at = case when s.from_stage_id is null then e.created_at else e.stage_entered_at end
+        from entered e where s.lead_id = e.id`,
+      );
+      // Next steps are tasks: each one a call or a to-do at 10:00 on its day for the lead's owner
+      // (everyone, for a lead nobody owns); some worked leads also have an email already sent.
+      await execute(
+        db,
+        sql`
+        insert into lead_tasks (lead_id, type, title, due_at, assignee_id, created_by, created_at, notified_at)
+        select l.id, case when hashtext(l.id::text) % 2 = 0 then 'call' else 'todo' end, l.follow_up_note,
+          (l.follow_up_on + time '10:00') at time zone ${config.businessTimeZone}, l.owner_id, ${adminId}::uuid, l.updated_at,
+          case when l.follow_up_on < current_date then now() end
+        from leads l where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.follow_up_on is not null`,
+      );
+      await execute(
+        db,
+        sql`
+        insert into lead_tasks (lead_id, type, title, due_at, assignee_id, done_at, done_by, created_by, created_at, notified_at)
+        select l.id, 'email', 'Send the engagement letter', l.created_at + interval '2 days', l.owner_id, l.created_at + interval '2 days',
+          ${adminId}::uuid, ${adminId}::uuid, l.created_at, l.created_at + interval '2 days'
+        from leads l where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.status in ('Contacted', 'Converted')
+          and l.created_at < now() - interval '3 days' and hashtext(l.id::text) % 3 = 0`,
+      );
+      await execute(db, sql`update leads l set ${nextStepSets(config.businessTimeZone)} where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`);
       const noted = leads.filter((r) => r.note);
       await execute(
         db,
