@@ -176,6 +176,24 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
     }),
     200,
   );
+  // My tasks: one overdue, one due tonight, two ahead and one done, on other leads than the
+  // first (its next step stays the one above), for the admin.
+  const { admins } = (await ok(await api.get('/api/admins'), 200)) as { admins: { id: string }[] };
+  const at = (offset: number, time: string) => `${ymd(new Date(today + offset * DAY))}T${time}:00Z`;
+  const tasks = [
+    { lead: 2, type: 'email', title: 'Send the engagement letter', due_at: at(-1, '15:00') },
+    { lead: 4, type: 'call', title: 'Confirm the closing date with the lender', due_at: at(0, '23:59') },
+    { lead: 1, type: 'meeting', title: 'Walk the site with the surveyor', due_at: at(1, '10:00') },
+    { lead: 3, type: 'todo', title: 'Check the wetlands map', due_at: at(3, '14:00') },
+    { lead: 2, type: 'call', title: 'Ask for the seller’s disclosures', due_at: at(-2, '11:00'), done: true },
+  ] as const;
+  for (const { lead, done, ...task } of tasks.map((t) => ({ done: false, ...t }))) {
+    const leadId = leads[lead]!.id;
+    const made = (await ok(await api.post(`/api/leads/${leadId}/tasks`, { data: { ...task, assignee_id: admins[0]!.id } }), 201)) as {
+      id: string;
+    };
+    if (done) await ok(await api.patch(`/api/leads/${leadId}/tasks/${made.id}`, { data: { done: true } }), 200);
+  }
   const note = await api.post(`/api/leads/${worked}/notes`, {
     data: { body: 'Spoke with Maria: she wants the rent roll checked first.\nListing: https://example.com/listing/210-n-market' },
   });
@@ -631,6 +649,18 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard/pipeline`);
       await expect(page.getByTestId('expected-fees')).toBeVisible();
       await expect(page.getByTestId('board-card').filter({ hasText: 'Priya Natarajan' })).toBeVisible();
+    },
+  },
+  {
+    // My tasks: today's, with how many each list holds (the seed's overdue, today's, upcoming and done).
+    name: 'my-tasks',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/tasks`);
+      await expect(page.getByRole('heading', { level: 1, name: 'My tasks' })).toBeVisible();
+      const lists = page.getByRole('navigation', { name: 'Task lists' });
+      await expect(lists.getByRole('button', { name: /^Upcoming/ })).toHaveText('Upcoming (2)');
+      await expect(lists.getByRole('button', { name: /^Today/ })).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByRole('list', { name: 'Today tasks' }).or(page.getByText('No tasks due today.'))).toBeVisible();
     },
   },
   {

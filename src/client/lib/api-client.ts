@@ -90,7 +90,7 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-/** A JSON request to our API; non-2xx answers throw ApiError (401s also notify onUnauthorized). */
+/** A JSON request to our API (undefined for a 204); non-2xx answers throw ApiError (401s also notify onUnauthorized). */
 export async function apiRequest<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
@@ -103,5 +103,7 @@ export async function apiRequest<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | '
     if (response.status === 401) for (const listener of unauthorizedListeners) listener();
     throw error;
   }
+  // 204 No Content (a task removed, a calendar disconnected): no body to read.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -58,7 +58,7 @@ export function useDeleteTask() {
   const refresh = useRefreshAfterTask();
   return useMutation({
     mutationFn: ({ leadId, taskId }: { leadId: string; taskId: string }) =>
-      apiRequest<null>('DELETE', apiPath`/api/leads/${leadId}/tasks/${taskId}`),
+      apiRequest<undefined>('DELETE', apiPath`/api/leads/${leadId}/tasks/${taskId}`),
     onSuccess: refresh,
   });
 }

@@ -120,15 +120,14 @@ function TaskItem({ task, showAssignee }: { task: TaskListItem; showAssignee: bo
   const isDone = task.done_at !== null;
   const label = taskLabel(task);
   const overdue = isTaskOverdue(task);
+  // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
+  // to another list, this row unmounts, and mutate's callbacks would never run (no toast).
   const toggle = () =>
-    update.mutate(
-      { leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } },
-      {
-        onSuccess: () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
-        onError: (error) => {
-          console.error('Changing the task failed', error);
-          toast.error('Failed to change the task');
-        },
+    void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
+      () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+      (error: unknown) => {
+        console.error('Changing the task failed', error);
+        toast.error('Failed to change the task');
       },
     );
   return (
@@ -136,7 +135,7 @@ function TaskItem({ task, showAssignee }: { task: TaskListItem; showAssignee: bo
       <input
         type="checkbox"
         className="mt-1 size-4 shrink-0 rounded border-slate-300"
-        checked={isDone}
+        checked={update.isPending ? (update.variables?.patch.done ?? isDone) : isDone}
         disabled={update.isPending}
         onChange={toggle}
         aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}

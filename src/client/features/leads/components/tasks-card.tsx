@@ -105,15 +105,14 @@ function TaskRow({ task, onEdit, onRemove }: { task: Task; onEdit: () => void; o
   const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const overdue = isTaskOverdue(task);
+  // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
+  // to another list, this row unmounts, and mutate's callbacks would never run (no toast).
   const toggle = () =>
-    update.mutate(
-      { leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } },
-      {
-        onSuccess: () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
-        onError: (error) => {
-          console.error('Changing the task failed', error);
-          toast.error('Failed to change the task');
-        },
+    void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
+      () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+      (error: unknown) => {
+        console.error('Changing the task failed', error);
+        toast.error('Failed to change the task');
       },
     );
   const label = taskLabel(task);
@@ -122,7 +121,7 @@ function TaskRow({ task, onEdit, onRemove }: { task: Task; onEdit: () => void; o
       <input
         type="checkbox"
         className="mt-1 size-4 shrink-0 rounded border-slate-300"
-        checked={isDone}
+        checked={update.isPending ? (update.variables?.patch.done ?? isDone) : isDone}
         disabled={update.isPending}
         onChange={toggle}
         aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}
