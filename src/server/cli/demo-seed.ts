@@ -148,7 +148,10 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         from leads l where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.status in ('Contacted', 'Converted')
           and l.created_at < now() - interval '3 days' and hashtext(l.id::text) % 3 = 0`,
       );
-      await execute(db, sql`update leads l set ${nextStepSets(config.businessTimeZone)} where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`);
+      await execute(
+        db,
+        sql`update leads l set ${nextStepSets(config.businessTimeZone)} where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`,
+      );
       const noted = leads.filter((r) => r.note);
       await execute(
         db,

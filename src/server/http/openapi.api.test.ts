@@ -19,9 +19,10 @@ import { useTestDatabase } from '../test/database.ts';
  * when every schema was inlined (the error envelope alone 244 times), 137,939 with the shared
  * schemas as components; 163,606 with 101 (the email templates added 4.7 kB of plain paths, nothing
  * inlined); 187,232 with 112 (the conversation threads, the pipeline's stages and lost reasons,
+ * nothing inlined); 203,374 with 119 (tasks and My tasks, the board, the Analytics pipeline,
  * nothing inlined). Past this, look for a schema inlined again before raising it.
  */
-const MAX_DOCUMENT_BYTES = 200_000;
+const MAX_DOCUMENT_BYTES = 220_000;
 
 type Schema = { $ref?: string; [key: string]: unknown };
 type Response = { content?: Record<string, { schema: Schema }> };

@@ -234,8 +234,10 @@ describe('POST /api/leads/{id}/erase', () => {
     ).toEqual([]);
 
     const overviewAfter = (await api<Overview>('GET', '/api/overview')).body;
-    // Speed to lead is measured on leads: it may move. Everything else stays, but the lead count.
-    const counts = (o: Overview) => ({ ...o, recent_leads: [], upcoming: [], median_seconds_to_contacted: null });
+    // Speed to lead is measured on leads: it may move. Everything else stays, but the lead count
+    // and the forecast, which loses the erased deals' share.
+    const counts = (o: Overview) => ({ ...o, recent_leads: [], upcoming: [], median_seconds_to_contacted: null, expected_fees_cents: 0 });
+    expect(overviewAfter.expected_fees_cents).toBeLessThan(overview.expected_fees_cents);
     expect(counts(overviewAfter)).toEqual({
       ...counts(overview),
       total_leads: overview.total_leads - 2,
