@@ -153,9 +153,12 @@ for (const width of [1280, 390]) {
     await expect(nextStep.getByTestId('next-step')).toHaveText(`Follow up on ${shortDate(day(3))}: ${renamed}`);
 
     // Completed with its checkbox: off the open list and the next step, on the timeline.
-    await card.getByRole('checkbox', { name: `Mark Call: ${renamed} done` }).check();
+    // By keyboard: once its row is gone, the keyboard goes on from the card's heading.
+    await card.getByRole('checkbox', { name: `Mark Call: ${renamed} done` }).focus();
+    await page.keyboard.press('Space');
     await expect(toast(page, 'Task done.')).toBeVisible();
     await expect(card.getByText('No open tasks.')).toBeVisible();
+    await expect(card.getByRole('heading', { name: 'Tasks' })).toBeFocused();
     await expect(nextStep.getByText('No next step set.')).toBeVisible();
     const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
     await expect(timeline.getByText(`${OWNER.name} completed a task: Call: ${renamed}`)).toBeVisible();
@@ -239,11 +242,13 @@ for (const width of [1280, 390]) {
     await page
       .getByRole('list', { name: 'Today tasks' })
       .getByRole('checkbox', { name: `Mark Call: ${today} done` })
-      .check();
+      .focus();
+    await page.keyboard.press('Space');
     await expect(toast(page, 'Task done.')).toBeVisible();
     await expect(listButton('Today')).toHaveText(`Today (${mine.today})`);
     await expect(listButton('Done')).toHaveText(`Done (${mine.done + 2})`);
     await expect(page.getByText(`Call: ${today}`)).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
     await listButton('Done').click();
     await expect(page).toHaveURL(/[?&]bucket=done/);
     const doneList = page.getByRole('list', { name: 'Done tasks' });

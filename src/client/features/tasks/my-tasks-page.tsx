@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { TASK_BUCKETS, type TaskBucket } from '#shared/constants';
 import type { TaskListItem } from '#shared/schemas/lead-tasks';
@@ -9,6 +9,7 @@ import { useAdmins } from '#client/lib/admins.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
 import { useMyTasks, useUpdateTask } from '#client/lib/tasks.ts';
+import { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
 
 const BUCKET_LABELS: Record<TaskBucket, string> = { overdue: 'Overdue', today: 'Today', upcoming: 'Upcoming', done: 'Done' };
 const EMPTY: Record<TaskBucket, string> = {
@@ -42,6 +43,8 @@ export function MyTasksPage() {
   const isOwner = user?.role === 'owner';
   const { bucket, assignee, set } = useTasksView(isOwner);
   const tasks = useMyTasks({ bucket, assignee });
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const refocus = useRefocusWhenGone(headingRef, tasks.data);
   const admins = useAdmins(isOwner);
   const pages = tasks.data?.pages ?? [];
   const items = pages.flatMap((page) => page.tasks);
@@ -55,7 +58,7 @@ export function MyTasksPage() {
     <section aria-labelledby="tasks-heading" className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 id="tasks-heading" className="text-2xl font-bold text-slate-900">
+          <h1 ref={headingRef} id="tasks-heading" tabIndex={-1} className="text-2xl font-bold text-slate-900 focus:outline-none">
             {assignee === 'me' ? 'My tasks' : 'Tasks'}
           </h1>
           <p className="mt-1 text-slate-600">Calls, emails, meetings and to-dos on your leads.</p>
@@ -101,7 +104,7 @@ export function MyTasksPage() {
         ) : (
           <ul className="divide-y divide-slate-100" aria-label={`${BUCKET_LABELS[bucket]} tasks`}>
             {items.map((task) => (
-              <TaskItem key={task.id} task={task} showAssignee={assignee !== 'me'} />
+              <TaskItem key={task.id} task={task} showAssignee={assignee !== 'me'} refocus={refocus} />
             ))}
           </ul>
         )}
@@ -115,21 +118,34 @@ export function MyTasksPage() {
   );
 }
 
-function TaskItem({ task, showAssignee }: { task: TaskListItem; showAssignee: boolean }) {
+function TaskItem({
+  task,
+  showAssignee,
+  refocus,
+}: {
+  task: TaskListItem;
+  showAssignee: boolean;
+  refocus: ReturnType<typeof useRefocusWhenGone>;
+}) {
   const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const label = taskLabel(task);
   const overdue = isTaskOverdue(task);
   // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
   // to another list, this row unmounts, and mutate's callbacks would never run (no toast).
-  const toggle = () =>
+  const toggle = () => {
+    refocus.expect();
     void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
-      () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+      () => {
+        toast.success(isDone ? 'Task reopened.' : 'Task done.');
+      },
       (error: unknown) => {
+        refocus.cancel();
         console.error('Changing the task failed', error);
         toast.error('Failed to change the task');
       },
     );
+  };
   return (
     <li className="flex items-start gap-3 p-4" data-testid="task">
       <input

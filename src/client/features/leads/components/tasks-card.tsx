@@ -5,6 +5,7 @@ import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
 import { useDeleteTask, useLeadTasks, useUpdateTask } from '#client/lib/tasks.ts';
+import { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
 import { TaskDialog } from './task-dialog.tsx';
 
 const button =
@@ -17,6 +18,8 @@ const linkButton = 'rounded text-sm font-medium text-blue-700 underline-offset-2
  */
 export function TasksCard({ lead }: { lead: LeadDetail }) {
   const tasks = useLeadTasks(lead.id);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const refocus = useRefocusWhenGone(headingRef, tasks.data);
   const [editing, setEditing] = useState<Task | 'new' | null>(null);
   const [removing, setRemoving] = useState<Task | null>(null);
   const [showDone, setShowDone] = useState(false);
@@ -29,7 +32,7 @@ export function TasksCard({ lead }: { lead: LeadDetail }) {
   return (
     <section aria-labelledby="tasks-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="tasks-heading" className="text-lg font-semibold text-slate-900">
+        <h2 ref={headingRef} id="tasks-heading" tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
           Tasks
         </h2>
         <button ref={addRef} type="button" className={button} onClick={() => setEditing('new')}>
@@ -45,7 +48,7 @@ export function TasksCard({ lead }: { lead: LeadDetail }) {
           {open.length === 0 ? <p className="mt-2 text-sm text-slate-500">No open tasks.</p> : null}
           <ul className="mt-2 divide-y divide-slate-100">
             {open.map((task) => (
-              <TaskRow key={task.id} task={task} onEdit={() => setEditing(task)} onRemove={() => setRemoving(task)} />
+              <TaskRow key={task.id} task={task} refocus={refocus} onEdit={() => setEditing(task)} onRemove={() => setRemoving(task)} />
             ))}
           </ul>
           {done.length > 0 ? (
@@ -56,7 +59,13 @@ export function TasksCard({ lead }: { lead: LeadDetail }) {
               {showDone ? (
                 <ul className="mt-1 divide-y divide-slate-100">
                   {done.map((task) => (
-                    <TaskRow key={task.id} task={task} onEdit={() => setEditing(task)} onRemove={() => setRemoving(task)} />
+                    <TaskRow
+                      key={task.id}
+                      task={task}
+                      refocus={refocus}
+                      onEdit={() => setEditing(task)}
+                      onRemove={() => setRemoving(task)}
+                    />
                   ))}
                 </ul>
               ) : null}
@@ -101,20 +110,27 @@ export function TasksCard({ lead }: { lead: LeadDetail }) {
   );
 }
 
-function TaskRow({ task, onEdit, onRemove }: { task: Task; onEdit: () => void; onRemove: () => void }) {
+type Refocus = ReturnType<typeof useRefocusWhenGone>;
+
+function TaskRow({ task, refocus, onEdit, onRemove }: { task: Task; refocus: Refocus; onEdit: () => void; onRemove: () => void }) {
   const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const overdue = isTaskOverdue(task);
   // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
   // to another list, this row unmounts, and mutate's callbacks would never run (no toast).
-  const toggle = () =>
+  const toggle = () => {
+    refocus.expect();
     void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
-      () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+      () => {
+        toast.success(isDone ? 'Task reopened.' : 'Task done.');
+      },
       (error: unknown) => {
+        refocus.cancel();
         console.error('Changing the task failed', error);
         toast.error('Failed to change the task');
       },
     );
+  };
   const label = taskLabel(task);
   return (
     <li className="flex items-start gap-3 py-2" data-testid="task">
