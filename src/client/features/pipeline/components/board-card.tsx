@@ -3,7 +3,7 @@ import type { KeyboardEventHandler, PointerEventHandler } from 'react';
 import { Link } from 'react-router';
 import type { BoardCard as Card } from '#shared/schemas/pipeline-board';
 import { GripVertical } from '#client/components/icons.tsx';
-import { formatDate } from '#client/lib/format.ts';
+import { formatFollowUpDate } from '#client/lib/follow-up.ts';
 import { formatCents } from '#client/lib/money.ts';
 import { MoveToMenu, type MenuStage } from './move-to-menu.tsx';
 
@@ -29,7 +29,7 @@ export function CardBody({ card }: { card: Card }) {
       <p className="text-xs text-slate-600">
         {card.next_step ? (
           <>
-            Next: {formatDate(card.next_step.on)}
+            Next: {formatFollowUpDate(card.next_step.on)}
             {card.next_step.title ? ` — ${card.next_step.title}` : ''}
           </>
         ) : (
