@@ -227,6 +227,8 @@ export const AUDIT_ACTIONS = {
   appointment_deleted: 'Deleted an appointment',
   appointments_bulk_cancelled: 'Cancelled website bookings in bulk',
   settings_changed: 'Changed settings',
+  api_key_created: 'Made an API key',
+  api_key_revoked: 'Revoked an API key',
   backup: 'Made a backup',
 } as const;
 
