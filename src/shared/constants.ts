@@ -275,3 +275,10 @@ export const TASK_TITLE_MAX = 200;
 /** My tasks: the four lists. */
 export const TASK_BUCKETS = ['overdue', 'today', 'upcoming', 'done'] as const;
 export type TaskBucket = (typeof TASK_BUCKETS)[number];
+
+/**
+ * What an API key may do (Settings → Integrations): `:read` is GET, `:write` is POST, PATCH,
+ * PUT and DELETE; a key needs both for both. docs/api.md lists the operations of each.
+ */
+export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'appointments:read', 'appointments:write', 'analytics:read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

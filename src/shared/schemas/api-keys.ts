@@ -1,27 +1,23 @@
 import * as z from 'zod';
-import { storableText } from './text.ts';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../constants.ts';
+import { API_KEY_NAME_RULE, NO_SCOPE_MESSAGE } from '../rules/api-keys.ts';
+import { zodText } from './text.ts';
 
 /**
  * API keys (Settings → Integrations): another program calls the API with
  * `Authorization: Bearer <key>`, as the owner who made the key, on the operations its scopes
  * cover. `:read` is GET, `:write` is POST/PATCH/PUT/DELETE; a key needs both for both.
  */
-export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'appointments:read', 'appointments:write', 'analytics:read'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-
-export const API_KEY_NAME_MAX = 60;
+export { API_KEY_SCOPES, type ApiKeyScope };
 
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: `Scopes must be among ${API_KEY_SCOPES.join(', ')}` });
 
 export const createApiKeyRequestSchema = z
   .object({
-    name: storableText({ error: 'Name is required' })
-      .trim()
-      .min(1, { message: 'Name is required', abort: true })
-      .max(API_KEY_NAME_MAX, `Name must be at most ${API_KEY_NAME_MAX} characters`),
+    name: zodText(API_KEY_NAME_RULE),
     scopes: z
       .array(apiKeyScopeSchema, { error: 'Choose at least one scope' })
-      .min(1, 'Choose at least one scope')
+      .min(1, NO_SCOPE_MESSAGE)
       .max(API_KEY_SCOPES.length, 'Each scope at most once')
       .refine((scopes) => new Set(scopes).size === scopes.length, { message: 'Each scope at most once' }),
   })
