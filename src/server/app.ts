@@ -10,6 +10,7 @@ import { AppError, errorBody } from './http/errors.ts';
 import { hasMetricsToken, Metrics } from './http/metrics.ts';
 import { isMisdirected, requestTarget } from './http/public-origin.ts';
 import { checkRequestSource } from './http/request-source.ts';
+import { bearerKeyOf } from './auth/bearer.ts';
 import { withDatabase } from './http/router.ts';
 import { defaultHeader, securityHeaders } from './http/security-headers.ts';
 import { clientAddress } from './lib/client-address.ts';
@@ -48,6 +49,7 @@ import { teamRoutes } from './routes/team.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
 import { deploymentRoutes } from './routes/deployment.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -121,7 +123,8 @@ export function createApp(deps: AppDeps) {
     defaultHeader(c, 'Cache-Control', 'no-store');
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      checkRequestSource(c);
+      // A request with an API key is no browser's (auth/bearer.ts): no cookie counts on it.
+      if (bearerKeyOf(c) === undefined) checkRequestSource(c);
       const type = c.req.header('content-type') ?? '';
       if (c.req.header('content-length') !== '0' && !type.toLowerCase().startsWith('application/json') && type !== '') {
         throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
@@ -179,6 +182,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', passwordResetRoutes);
   app.route('/', twoFactorRoutes);
   app.route('/', auditRoutes);
+  app.route('/', apiKeyRoutes);
   app.route('/', deploymentRoutes);
   app.route('/', websiteRoutes);
 
@@ -192,6 +196,15 @@ export function createApp(deps: AppDeps) {
     type: 'apiKey',
     in: 'cookie',
     name: 'session',
+  });
+  // API keys (Settings → Integrations); each operation a key may call lists its scope (auth/api-key-scopes.ts).
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key made in Settings → Integrations (owners), acting as the person who made it, with the scope the operation ' +
+      'lists. A key without that scope: 403. Limited per key per minute (API_KEY_RATE_LIMIT, 600): then 429 with Retry-After. ' +
+      'See docs/api.md.',
   });
 
   app.all('/api/*', (c) => c.json(errorBody(c, 'not_found', 'No such API endpoint.'), 404));

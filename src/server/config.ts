@@ -144,6 +144,7 @@ const envSchema = z.object({
   BOOKING_HOLD_ABOVE_PER_HOUR: intInRange(0, 1_000_000, 6),
   ANALYTICS_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   AVAILABILITY_RATE_LIMIT: intInRange(0, 1_000_000, 120),
+  API_KEY_RATE_LIMIT: intInRange(0, 10_000_000, 600),
   ANALYTICS_RETENTION_DAYS: intInRange(1, 36_500, 400),
   AUDIT_RETENTION_DAYS: intInRange(30, 36_500, 730),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters (a random secret)').max(256).optional()),
@@ -202,6 +203,8 @@ export type Config = {
   analyticsRateLimit: number;
   /** GET /api/public/availability requests per client address per minute, shared by every process; 0 = no limit. */
   availabilityRateLimit: number;
+  /** Requests per API key per minute, shared by every process; 0 = no limit. */
+  apiKeyRateLimit: number;
   /** Raw analytics events older than this many days are deleted (the rollups stay). */
   analyticsRetentionDays: number;
   /** Audit log entries older than this many days are deleted by a daily job (AUDIT_RETENTION_DAYS, 2 years by default). */
@@ -306,6 +309,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bookingHoldAbovePerHour: e.BOOKING_HOLD_ABOVE_PER_HOUR,
     analyticsRateLimit: e.ANALYTICS_RATE_LIMIT,
     availabilityRateLimit: e.AVAILABILITY_RATE_LIMIT,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,

@@ -227,6 +227,8 @@ export const AUDIT_ACTIONS = {
   appointment_deleted: 'Deleted an appointment',
   appointments_bulk_cancelled: 'Cancelled website bookings in bulk',
   settings_changed: 'Changed settings',
+  api_key_created: 'Made an API key',
+  api_key_revoked: 'Revoked an API key',
   backup: 'Made a backup',
 } as const;
 
@@ -273,3 +275,10 @@ export const TASK_TITLE_MAX = 200;
 /** My tasks: the four lists. */
 export const TASK_BUCKETS = ['overdue', 'today', 'upcoming', 'done'] as const;
 export type TaskBucket = (typeof TASK_BUCKETS)[number];
+
+/**
+ * What an API key may do (Settings → Integrations): `:read` is GET, `:write` is POST, PATCH,
+ * PUT and DELETE; a key needs both for both. docs/api.md lists the operations of each.
+ */
+export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'appointments:read', 'appointments:write', 'analytics:read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

@@ -212,6 +212,7 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
   const invite = (await ok(await api.post('/api/team/invites', { data: { email: 'new.analyst@example.com', role: 'staff' } }), 201)) as {
     link: string;
   };
+  await seedApiKeys(api);
   return {
     month,
     appointmentsFrom: day(0),
@@ -220,6 +221,19 @@ async function seed(api: APIRequestContext, admin: Showcase['admin']): Promise<O
     bookingPath: await seedBooking(api),
     invitePath: new URL(invite.link).pathname,
   };
+}
+
+/** Settings → Integrations: a key used once by a partner's form (last used shown), and one never used. */
+async function seedApiKeys(api: APIRequestContext): Promise<void> {
+  const used = (await ok(
+    await api.post('/api/api-keys', { data: { name: 'Partner site form', scopes: ['leads:read', 'leads:write'] } }),
+    201,
+  )) as { key: string };
+  await ok(await api.get('/api/leads?limit=1', { headers: { authorization: `Bearer ${used.key}` } }), 200);
+  await ok(
+    await api.post('/api/api-keys', { data: { name: 'Monthly report script', scopes: ['analytics:read', 'appointments:read'] } }),
+    201,
+  );
 }
 
 export const test = base.extend<object, { showcase: Showcase }>({
@@ -640,6 +654,15 @@ export const DASHBOARD_STATES: PageState[] = [
       await page.goto(`${s.origin}/dashboard/settings/pipeline`);
       await expect(page.getByRole('list', { name: 'Contacted stages' }).getByText('Proposal sent')).toBeVisible();
       await expect(page.getByRole('list', { name: 'Lost reasons' }).getByText('Chose another firm')).toBeVisible();
+    },
+  },
+  {
+    // Integrations: the API keys, one used by a partner's form (its last use), one never used.
+    name: 'settings-integrations',
+    open: async (page, s) => {
+      await page.goto(`${s.origin}/dashboard/settings/integrations`);
+      await expect(page.getByTestId('api-key').filter({ hasText: 'Partner site form' })).toContainText('last used');
+      await expect(page.getByTestId('api-key').filter({ hasText: 'Monthly report script' })).toContainText('never used');
     },
   },
   {

@@ -41,6 +41,9 @@ const EmailTemplatesPage = lazy(() =>
   import('#client/features/settings/email-templates-page.tsx').then((m) => ({ default: m.EmailTemplatesPage })),
 );
 const PipelinePage = lazy(() => import('#client/features/settings/pipeline-page.tsx').then((m) => ({ default: m.PipelinePage })));
+const IntegrationsPage = lazy(() =>
+  import('#client/features/settings/integrations-page.tsx').then((m) => ({ default: m.IntegrationsPage })),
+);
 const MyTasksPage = lazy(() => import('#client/features/tasks/my-tasks-page.tsx').then((m) => ({ default: m.MyTasksPage })));
 // The board brings the drag and drop library with it: only its own chunk carries it.
 const PipelineBoardPage = lazy(() =>
@@ -93,6 +96,7 @@ export function AppRoutes() {
             <Route path="settings/website" element={<WebsiteSettingsPage />} />
             <Route path="settings/team" element={<TeamPage />} />
             <Route path="settings/security" element={<SecuritySettingsPage />} />
+            <Route path="settings/integrations" element={<IntegrationsPage />} />
             <Route path="settings/audit" element={<AuditLogPage />} />
           </Route>
           <Route path="*" element={<Navigate to="/dashboard" replace />} />

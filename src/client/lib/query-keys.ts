@@ -71,6 +71,7 @@ export const queryKeys = {
     booking: ['booking-settings'],
     security: ['settings', 'security'],
     deployment: ['settings', 'deployment'],
+    apiKeys: ['settings', 'api-keys'],
   },
   /** The one-time links of the sign-in pages: each token is checked once, never retried. */
   links: {

@@ -5,13 +5,14 @@ import type { AppEnv } from '../http/context.ts';
 /** Who acts in a request, or outside one; writing entries is db/queries/audit-log.ts's. */
 export { auditInsert, changedFields, recordAudit, type AuditActor, type AuditEntry } from '../db/queries/audit-log.ts';
 
-/** The request's actor: its signed-in admin, if any, its client IP and user agent. */
+/** The request's actor: its signed-in admin, if any (and the API key they act through), its client IP and user agent. */
 export function actorOf(c: Context<AppEnv>, user: { id: string; email: string } | undefined = c.get('user')): AuditActor {
   return {
     id: user?.id ?? null,
     email: user?.email ?? null,
     ip: c.get('clientIp') ?? null,
     userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null,
+    apiKeyName: c.get('apiKey')?.name ?? null,
   };
 }
 

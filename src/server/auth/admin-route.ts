@@ -5,10 +5,14 @@ import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { errorResponses } from '../http/openapi.ts';
 import { TWO_FACTOR_SETUP_REQUIRED } from '#shared/schemas/auth';
+import { apiKeyScopeOf } from './api-key-scopes.ts';
+import { requireUserOrApiKey } from './api-key-auth.ts';
 import { requireUser } from './require-user.ts';
 
 const unauthorized = errorResponses({ 401: 'Not signed in, or the session expired' });
 const forbidden = errorResponses({ 403: 'Signed in as staff: only an owner of the team may do this' });
+// Short: they repeat on every operation a key may call (the scheme's description says more).
+const keyRefused = errorResponses({ 403: 'API key without this scope', 429: 'API key over its rate limit' });
 
 export const OWNERS_ONLY = 'Only an owner of the team can do this.';
 
@@ -31,18 +35,26 @@ export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * An admin operation: documented as needing the session cookie and guarded by requireUser,
  * in one place, so a route cannot be documented as protected and left open (or the reverse).
- * `afterSignIn` runs once the session is known, before the body is read (the lead import's
- * larger body limit: nobody without a session gets to send megabytes).
+ * When the API key table (api-key-scopes.ts) gives the operation a scope, it is documented
+ * with the `bearerApiKey` scheme and that scope as the other way in, and guarded by
+ * requireUserOrApiKey with the same scope. `afterSignIn` runs once the session (or key) is
+ * known, before the body is read (the lead import's larger body limit: nobody without a
+ * session gets to send megabytes).
  */
 export function createAdminRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(
   route: R,
   afterSignIn: MiddlewareHandler[] = [],
 ) {
+  const scope = apiKeyScopeOf(route.method, route.path);
+  const signIn: MiddlewareHandler<AppEnv> = scope ? requireUserOrApiKey(scope) : requireUser;
+  // Typed as the route's own answers and 401: a handler never answers the key's 403 or 429 itself.
+  const responses = { ...(scope ? keyRefused : {}), ...route.responses, ...unauthorized } as R['responses'] & typeof unauthorized;
   return createRoute({
     ...route,
-    security: [{ sessionCookie: [] }],
-    middleware: [requireUser, requireTwoFactorIfAsked, ...afterSignIn] as const,
-    responses: { ...route.responses, ...unauthorized },
+    // Cast to one shape: createRoute infers the handler's input wrongly from a union here.
+    security: (scope ? [{ sessionCookie: [] }, { bearerApiKey: [scope] }] : [{ sessionCookie: [] }]) as [{ sessionCookie: [] }],
+    middleware: [signIn, requireTwoFactorIfAsked, ...afterSignIn] as const,
+    responses,
   });
 }
 

@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_ABSOLUTE_DAYS } from '../db/queries/sessions.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requestScheme } from '../http/public-origin.ts';
+import { bearerKeyOf } from './bearer.ts';
 
 export const SESSION_COOKIE = 'session';
 
@@ -12,7 +13,8 @@ function isHttps(c: Context<AppEnv>): boolean {
   return requestScheme(c) === 'https';
 }
 
-export const readSessionToken = (c: Context<AppEnv>) => getCookie(c, SESSION_COOKIE);
+/** The session's token; none on a request with an API key (bearer.ts): it acts only as the key. */
+export const readSessionToken = (c: Context<AppEnv>) => (bearerKeyOf(c) === undefined ? getCookie(c, SESSION_COOKIE) : undefined);
 
 export function writeSessionCookie(c: Context<AppEnv>, token: string) {
   setCookie(c, SESSION_COOKIE, token, {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_EXPIRED } from '../routes/auth.ts';
 import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
+import { API_KEY_SCOPES } from '#shared/schemas/api-keys';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from './accounts.ts';
 import { deleteUser } from '../db/queries/users.ts';
@@ -44,7 +45,9 @@ async function protectedOperations() {
     for (const [method, op] of Object.entries(methods)) {
       const security = op.security ?? doc.security ?? [];
       if (security.length === 0) continue; // public
-      expect([[{ sessionCookie: [] }], [{ sessionCookie: ['owner'] }]]).toContainEqual(security);
+      // A session, an owner's session, or a session or an API key with one scope (api-key-walk.api.test.ts).
+      const keyScopes = API_KEY_SCOPES.map((scope) => [{ sessionCookie: [] }, { bearerApiKey: [scope] }]);
+      expect([[{ sessionCookie: [] }], [{ sessionCookie: ['owner'] }], ...keyScopes]).toContainEqual(security);
       // Fill path parameters with a well-formed id, so the request reaches the auth check.
       ops.push({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000') });
     }

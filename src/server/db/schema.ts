@@ -102,6 +102,35 @@ export const sessions = pgTable(
 );
 
 /**
+ * API keys (Settings → Integrations): a program calls the API as the person who made the key,
+ * within its scopes. Only the SHA-256 of the key is kept (as for sessions); `prefix` is its
+ * first characters, to recognise it in the list. Removing the person removes their keys; a
+ * deactivated person's keys are refused at look-up. Revoking deletes the row.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    key_hash: text('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    scopes: text('scopes').array().notNull(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    last_used_ip: text('last_used_ip'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.key_hash),
+    index('api_keys_user_id_idx').on(t.user_id),
+    check('api_keys_name_check', sql`length(${t.name}) between 1 and 60`),
+    check('api_keys_scopes_check', sql`cardinality(${t.scopes}) between 1 and 5`),
+  ],
+);
+
+/**
  * Single-use links sent to a person: an invitation to join the team (72 hours) or a password
  * reset (30 minutes). Only the SHA-256 of the link's token is stored.
  */
@@ -211,6 +240,8 @@ export const auditLog = pgTable(
     details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
     ip: text('ip'),
     user_agent: text('user_agent'),
+    // The API key's name when the act came through one (Settings → Integrations); null for a session.
+    api_key_name: text('api_key_name'),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at.desc()),

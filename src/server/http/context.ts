@@ -46,7 +46,9 @@ export type AppEnv = {
     viaTrustedProxy: boolean;
     /** The open database (set by withDatabase on every /api route but /api/health). */
     db: Db;
-    /** Set by requireUser on admin routes. */
+    /** Set by requireUser on admin routes (the key's maker when an API key is used). */
     user: CurrentUser;
+    /** Set when the request is authorised by an API key (auth/api-key-auth.ts), never with a session. */
+    apiKey: { id: string; name: string } | undefined;
   };
 };

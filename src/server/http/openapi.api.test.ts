@@ -20,9 +20,11 @@ import { useTestDatabase } from '../test/database.ts';
  * schemas as components; 163,606 with 101 (the email templates added 4.7 kB of plain paths, nothing
  * inlined); 187,232 with 112 (the conversation threads, the pipeline's stages and lost reasons,
  * nothing inlined); 203,374 with 119 (tasks and My tasks, the board, the Analytics pipeline,
- * nothing inlined). Past this, look for a schema inlined again before raising it.
+ * nothing inlined); 219,648 with 122 (API keys: the bearer scheme, and each operation a key may
+ * call lists its scope and the key's 403 and 429; nothing inlined). Past this, look for a schema
+ * inlined again before raising it.
  */
-const MAX_DOCUMENT_BYTES = 220_000;
+const MAX_DOCUMENT_BYTES = 240_000;
 
 type Schema = { $ref?: string; [key: string]: unknown };
 type Response = { content?: Record<string, { schema: Schema }> };

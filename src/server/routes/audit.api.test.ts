@@ -157,11 +157,11 @@ describe('the audit log', () => {
 
     const csv = (await as<string>('GET', '/api/audit/export?action=lead_created')).body;
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('"When (UTC)","Who","Email","Action","Target","Target id","Details","IP","Device","User agent"');
+    expect(lines[0]).toBe('"When (UTC)","Who","Email","Action","Target","Target id","Details","IP","Device","User agent","API key"');
     expect(lines).toHaveLength(6);
     expect(lines[1]).toContain('"Olive Owner","olive@example.com","Created a lead","lead"');
     // The device in words, as on the page (this test's browser is unknown), and the user agent as sent.
-    expect(lines[1]).toMatch(/,"Unknown device","Audit Browser"$/);
+    expect(lines[1]).toMatch(/,"Unknown device","Audit Browser",""$/);
     // The name inside the details cell is data, never a formula.
     expect(lines.every((l) => !l.includes(',"=Lead'))).toBe(true);
   });

@@ -30,7 +30,7 @@ const exportRoute = createOwnerRoute({
   responses: { 200: mediaContent('text/csv', 'CSV', z.string()), ...errorResponses({ 400: 'Invalid input' }) },
 });
 
-const HEADER = ['When (UTC)', 'Who', 'Email', 'Action', 'Target', 'Target id', 'Details', 'IP', 'Device', 'User agent'];
+const HEADER = ['When (UTC)', 'Who', 'Email', 'Action', 'Target', 'Target id', 'Details', 'IP', 'Device', 'User agent', 'API key'];
 
 /** Who acted, as the page says it: their name, else the email they used (a removed account, a failed sign-in), else the system. */
 const who = (e: { actor_id: string | null; actor_name: string | null; actor_email: string | null }) =>
@@ -66,6 +66,7 @@ export const auditRoutes = createRouter()
                 // A person's device; the system's entries carry the tool's name there (npm run admin), not a device.
                 e.actor_email ? deviceName(e.user_agent) : null,
                 e.user_agent,
+                e.api_key_name,
               ]),
             )
             .join(''),

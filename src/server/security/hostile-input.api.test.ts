@@ -11,6 +11,7 @@ import { ERROR_CODES, errorResponseSchema } from '#shared/schemas/error';
 import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { emailTemplateRequestSchema } from '#shared/schemas/email-template';
+import { createApiKeyRequestSchema } from '#shared/schemas/api-keys';
 import { createSession } from '../db/queries/sessions.ts';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -98,6 +99,7 @@ const TABLES: Record<string, string> = {
   pipeline: 'pipeline_stages',
   team: 'users',
   account: 'sessions',
+  'api-keys': 'api_keys',
 };
 /** The column that orders a resource's rows by age, where it is not created_at. */
 const NEWEST_BY: Record<string, string> = { replies: 'received_at', inbox: 'received_at' };
@@ -264,6 +266,8 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'POST /api/pipeline/lost-reasons':
     case 'PATCH /api/pipeline/lost-reasons/{id}':
       return { name: `Fuzz reason ${stageIndex++}` };
+    case 'POST /api/api-keys':
+      return { name: `Fuzz key ${stageIndex++}`, scopes: ['leads:read', 'appointments:write'] };
     default:
       return {};
   }
@@ -447,6 +451,8 @@ const storedLead = leadFieldsSchema.extend({ status: leadStatusSchema, contacted
 
 /** Every stored row still obeys the shared schemas and references rows that exist. */
 async function checkDatabase() {
+  const keys = await rowsOf<{ name: string; scopes: string[] }>(database.db, sql`select name, scopes from api_keys`);
+  for (const key of keys) expect(createApiKeyRequestSchema.parse(key), `invalid API key row ${JSON.stringify(key)}`).toEqual(key);
   const leads = await rowsOf<Record<string, unknown>>(
     database.db,
     sql`select full_name, email, phone, property_types, message, status, contacted from leads`,

@@ -7,7 +7,7 @@ export type { AuditAction };
 export const auditActionSchema = z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]).meta({ id: 'AuditAction' });
 
 /** What an entry is about. */
-export const AUDIT_TARGETS = ['account', 'invite', 'lead', 'appointment', 'settings', 'backup'] as const;
+export const AUDIT_TARGETS = ['account', 'invite', 'lead', 'appointment', 'settings', 'backup', 'api_key'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** A change of one field: its value before and after (values as JSON). */
@@ -29,6 +29,8 @@ export const auditEntrySchema = z
     details: z.record(z.string(), z.unknown()),
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
+    /** The API key the actor acted through (its name), or null for a session. */
+    api_key_name: z.string().nullable(),
   })
   .meta({ id: 'AuditEntry' });
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;

@@ -33,6 +33,7 @@ const entry = (id: number, over: Partial<AuditEntryView> = {}): AuditEntryView =
   },
   ip: '203.0.113.7',
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  api_key_name: null,
   ...over,
 });
 

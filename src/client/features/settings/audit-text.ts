@@ -95,5 +95,6 @@ export function auditNotes(entry: AuditEntryView): string[] {
 export function auditSource(entry: AuditEntryView): string {
   // The system's entries carry the tool's name where a browser's user agent would be (it names them, in auditWho).
   const device = entry.actor_email && entry.user_agent ? deviceName(entry.user_agent) : undefined;
-  return [entry.ip, device].filter(Boolean).join(' · ');
+  const key = entry.api_key_name ? `API key “${entry.api_key_name}”` : undefined;
+  return [key, entry.ip, device].filter(Boolean).join(' · ');
 }

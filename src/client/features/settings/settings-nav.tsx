@@ -8,6 +8,7 @@ const SECTIONS = [
   { to: '/dashboard/settings/website', label: 'Website' },
   { to: '/dashboard/settings/team', label: 'Team' },
   { to: '/dashboard/settings/security', label: 'Security' },
+  { to: '/dashboard/settings/integrations', label: 'Integrations' },
   { to: '/dashboard/settings/audit', label: 'Audit log' },
 ];
 

@@ -18,7 +18,14 @@ import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
  */
 
 /** Who acts, and from where. `id` is null for someone not signed in (a failed sign-in, a reset link). */
-export type AuditActor = { id: string | null; email: string | null; ip: string | null; userAgent: string | null };
+export type AuditActor = {
+  id: string | null;
+  email: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  /** The API key's name when the person acts through one (their key, their act). */
+  apiKeyName?: string | null;
+};
 
 export type AuditEntry = {
   action: AuditAction;
@@ -34,9 +41,10 @@ export type AuditEntry = {
  * once the account is removed.
  */
 export function auditInsert(actor: AuditActor, entry: AuditEntry): SQL {
-  return sql`insert into audit_log (actor_id, actor_email, actor_name, action, target_type, target_id, details, ip, user_agent)
+  return sql`insert into audit_log (actor_id, actor_email, actor_name, action, target_type, target_id, details, ip, user_agent, api_key_name)
     values (${actor.id}, ${actor.email}, (select u.display_name from users u where u.id = ${actor.id}::uuid), ${entry.action},
-      ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb, ${actor.ip}, ${actor.userAgent})`;
+      ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb, ${actor.ip}, ${actor.userAgent},
+      ${actor.apiKeyName ?? null})`;
 }
 
 /** Records one entry (inside the caller's transaction when `db` is one). */
@@ -87,7 +95,7 @@ const entryColumns = sql`a.id::text as id, ${isoTimestamp(sql`a.at`)} as at, a.a
     when 'lead' then exists (select 1 from leads l where l.id::text = a.target_id)
     when 'appointment' then exists (select 1 from appointments p where p.id::text = a.target_id)
     else false end as target_exists,
-  a.details, a.ip, a.user_agent`;
+  a.details, a.ip, a.user_agent, a.api_key_name`;
 
 /** One page of entries, newest first, after `cursor` (keyset: the id, which grows with time). */
 export async function listAuditEntries(
