@@ -351,7 +351,8 @@ describe('hostile endpoints', () => {
     await submitLead();
     const tls = await addEndpoint(['lead.created'], `https://127.0.0.1:${receiver.port}/tls`);
     await submitLead({ full_name: 'Second Lead' });
-    await workerOf({ timeoutMs: 300 }).runOnce(new Date());
+    // A real wait: the silent endpoint must be timed out (1.5 s, to leave the others room on a busy machine).
+    await workerOf({ timeoutMs: 1500 }).runOnce(new Date());
     const log = async (endpointId: string) =>
       ((await (await t.json('GET', `/api/webhooks/${endpointId}/deliveries`, undefined, { cookie: owner })).json()) as WebhookAttemptList)
         .attempts;

@@ -170,7 +170,7 @@ export async function notifyEndpointPaused(db: Db, createdBy: string | null, mes
 export function listAttempts(db: Db, endpointId: string, limit = 100): Promise<WebhookAttempt[]> {
   return queryRows(
     db,
-    sql`select a.id, a.delivery_id, d.event_id, e.type as event_type, d.status as delivery_status, ${isoTimestamp(sql`a.at`)} as at,
+    sql`select a.id::float8 as id, a.delivery_id, d.event_id, e.type as event_type, d.status as delivery_status, ${isoTimestamp(sql`a.at`)} as at,
           a.http_status, a.duration_ms, a.response_body, a.error
         from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_events e on e.id = d.event_id
         where a.endpoint_id = ${endpointId}
