@@ -71,6 +71,10 @@ export const queryKeys = {
     booking: ['booking-settings'],
     security: ['settings', 'security'],
     deployment: ['settings', 'deployment'],
+    /** Settings → Integrations → Webhooks; an endpoint's secret and delivery log under it. */
+    webhooks: ['settings', 'webhooks'],
+    webhookSecret: (id: string) => ['settings', 'webhooks', id, 'secret'],
+    webhookLog: (id: string) => ['settings', 'webhooks', id, 'log'],
   },
   /** The one-time links of the sign-in pages: each token is checked once, never retried. */
   links: {
