@@ -7,13 +7,15 @@ import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
-import { useWebhookReceiver, verifyStandardWebhook } from '../test/webhook-receiver.ts';
+import { useWebhookReceiver, verifyStandardWebhook, verifyWithLibrary } from '../test/webhook-receiver.ts';
 import { WebhookWorker } from './worker.ts';
 
 /**
  * Webhooks out, end to end on a real database and a real receiver on loopback: events recorded
  * with the change, signed per Standard Webhooks, retried, in order per object, paused after 3
- * days, rotated, erased. The tests own the clock: the worker runs one batch at the time given.
+ * days, rotated, erased. The tests own the clock: the worker runs one batch at the time given,
+ * and the receiver checks the timestamps against that time. The receiver verifies every request
+ * with the reference library (`standardwebhooks`) and answers 401 to one that does not verify.
  */
 const database = useTestDatabase();
 const receiver = useWebhookReceiver();
@@ -23,16 +25,23 @@ let staff: string;
 const logger = pino({ level: 'silent' });
 const HOUR = 3600_000;
 
-const workerOf = (options: Partial<ConstructorParameters<typeof WebhookWorker>[0]> = {}) =>
-  new WebhookWorker({ database: () => database, config: t.config, logger, ...options });
+/** A worker whose batches move the receiver's clock to the time they run at. */
+const workerOf = (options: Partial<ConstructorParameters<typeof WebhookWorker>[0]> = {}) => {
+  const worker = new WebhookWorker({ database: () => database, config: t.config, logger, ...options });
+  const runOnce = worker.runOnce.bind(worker);
+  worker.runOnce = (at = new Date()) => {
+    receiver.now = () => at.getTime();
+    return runOnce(at);
+  };
+  return worker;
+};
 
 beforeEach(async () => {
   await execute(
     database.db,
     sql`truncate users, sessions, leads, notifications, emails, audit_log, webhook_endpoints, webhook_events cascade`,
   );
-  receiver.received.length = 0;
-  receiver.answer = (_r, res) => res.writeHead(204).end();
+  receiver.reset();
   t = createTestApp(database, { OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
   await ensureAdmin(database.db, 'dana@keystone.test', 'dana-password', 'owner', 'Dana Whitfield');
   await ensureAdmin(database.db, 'sam@keystone.test', 'sam-password', 'staff', 'Sam Staff');
@@ -40,10 +49,13 @@ beforeEach(async () => {
   staff = await signIn(t.json, 'sam@keystone.test', 'sam-password');
 });
 
-async function addEndpoint(events: string[], url = receiver.url): Promise<WebhookEndpointCreated> {
+/** Adds an endpoint; the receiver is given its secret unless `receiverKnowsSecret` is false. */
+async function addEndpoint(events: string[], url = receiver.url, { receiverKnowsSecret = true } = {}): Promise<WebhookEndpointCreated> {
   const res = await t.json('POST', '/api/webhooks', { url, events }, { cookie: owner });
   expect(res.status).toBe(201);
-  return (await res.json()) as WebhookEndpointCreated;
+  const created = (await res.json()) as WebhookEndpointCreated;
+  if (receiverKnowsSecret) receiver.secrets.push(created.secret);
+  return created;
 }
 
 async function submitLead(overrides: Record<string, unknown> = {}): Promise<string> {
@@ -116,8 +128,17 @@ describe('delivery', () => {
     expect(await workerOf().runOnce(now)).toBe(1);
     expect(receiver.received).toHaveLength(1);
     const [got] = receiver.received;
+    expect(got!.verified).toBe(true);
+    expect(verifyWithLibrary(secret, got!.headers, got!.body, now.getTime())).toBeNull();
+    // Tampered, another secret, too old: the library refuses each; the docs' no-library check agrees.
+    const tampered = got!.body.replace('lead', 'Lead');
+    expect(verifyWithLibrary(secret, got!.headers, tampered, now.getTime())).toBe('No matching signature found');
+    expect(verifyWithLibrary(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, got!.headers, got!.body, now.getTime())).toBe(
+      'No matching signature found',
+    );
+    expect(verifyWithLibrary(secret, got!.headers, got!.body, now.getTime() + 6 * 60_000)).toBe('Message timestamp too old');
     expect(verifyStandardWebhook(secret, got!.headers, got!.body, Math.floor(now.getTime() / 1000))).toBe(true);
-    expect(verifyStandardWebhook(secret, got!.headers, got!.body.replace('lead', 'Lead'), Math.floor(now.getTime() / 1000))).toBe(false);
+    expect(verifyStandardWebhook(secret, got!.headers, tampered, Math.floor(now.getTime() / 1000))).toBe(false);
     const lead = (await (await t.json('GET', `/api/leads/${leadId}`, undefined, { cookie: owner })).json()) as LeadDetail;
     expect(JSON.parse(got!.body)).toEqual({ type: 'lead.created', timestamp: expect.any(String), data: lead });
     const log = (await (
@@ -185,6 +206,7 @@ describe('delivery', () => {
     const one = workerOf({ batchSize: 7 });
     const two = workerOf({ batchSize: 7 });
     await Promise.all([drain(one, now), drain(two, now)]);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
@@ -250,14 +272,28 @@ describe('delivery', () => {
     const [got] = receiver.received;
     const seconds = Math.floor(now.getTime() / 1000);
     expect(String(got!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyWithLibrary(created.secret, got!.headers, got!.body, now.getTime())).toBeNull();
+    expect(verifyWithLibrary(secrets.secret, got!.headers, got!.body, now.getTime())).toBeNull();
     expect(verifyStandardWebhook(created.secret, got!.headers, got!.body, seconds)).toBe(true);
     expect(verifyStandardWebhook(secrets.secret, got!.headers, got!.body, seconds)).toBe(true);
     await submitLead();
     const later = new Date(now.getTime() + 25 * HOUR);
+    // A receiver still holding only the old secret refuses what the new one alone signs (401), and it is retried.
     await workerOf().runOnce(later);
+    const refused = receiver.received.at(-1)!;
+    expect(refused).toMatchObject({ verified: false, verifyError: 'No matching signature found' });
+    expect(await rowsOf(database.db, sql`select status, attempts from webhook_deliveries order by created_at desc limit 1`)).toEqual([
+      { status: 'pending', attempts: 1 },
+    ]);
+    receiver.secrets.push(secrets.secret);
+    await drain(workerOf(), new Date(later.getTime() + HOUR));
     const last = receiver.received.at(-1)!;
+    expect(last.verified).toBe(true);
+    expect(last.headers['webhook-id']).toBe(refused.headers['webhook-id']);
     expect(String(last.headers['webhook-signature']).split(' ')).toHaveLength(1);
-    expect(verifyStandardWebhook(secrets.secret, last.headers, last.body, Math.floor(later.getTime() / 1000))).toBe(true);
+    expect(verifyWithLibrary(created.secret, last.headers, last.body, Number(last.headers['webhook-timestamp']) * 1000)).toBe(
+      'No matching signature found',
+    );
   });
 
   it('erasing a lead clears its payloads and log, cancels what waited and sends lead.erased with the id alone', async () => {
