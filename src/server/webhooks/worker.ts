@@ -46,12 +46,14 @@ export function retryDelaySeconds(attempt: number, random = Math.random): number
 
 export type WebhookWorkerOptions = {
   database: () => Database | undefined;
-  config: Pick<Config, 'outboundAllowHosts' | 'credentialsKey' | 'credentialsKeyPrevious' | 'dataDir' | 'databaseUrl'>;
+  config: Pick<Config, 'outboundAllowHosts' | 'credentialsKey' | 'credentialsKeyPrevious' | 'dataDir' | 'databaseUrl'> &
+    Partial<Pick<Config, 'webhookLeaseSeconds'>>;
   logger: Logger;
   pollMs?: number;
   batchSize?: number;
   /** Deliveries sent at once within a batch (to different objects or endpoints). */
   concurrency?: number;
+  /** Default: the config's WEBHOOK_LEASE_SECONDS (60). */
   leaseSeconds?: number;
   /** Each POST, answer included (5 s). */
   timeoutMs?: number;
@@ -82,7 +84,7 @@ export class WebhookWorker {
     this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 50;
     this.concurrency = options.concurrency ?? 8;
-    this.leaseSeconds = options.leaseSeconds ?? 60;
+    this.leaseSeconds = options.leaseSeconds ?? options.config.webhookLeaseSeconds ?? 60;
     this.vault = loadCredentialsVault(options.config);
   }
 
