@@ -18,6 +18,7 @@ import type { Context } from 'hono';
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { createOwnerRoute } from '../auth/admin-route.ts';
 import { createTestDelivery, listAttempts, replayDelivery } from '../db/queries/webhook-deliveries.ts';
+import { webhookSecretContext } from '../db/sealed-secrets.ts';
 import {
   countWebhookEndpoints,
   createWebhookEndpoint,
@@ -132,8 +133,6 @@ function vaultOf(c: Context<AppEnv>) {
   return vault;
 }
 
-const secretContext = (id: string) => `webhook_endpoints:${id}`;
-
 function checkUrl(c: Context<AppEnv>, url: string) {
   const problem = endpointUrlProblem(url, c.get('deps').config.outboundAllowHosts);
   if (problem) throw new AppError('validation_failed', problem, { url: problem });
@@ -171,7 +170,7 @@ export const webhookRoutes = createRouter()
       id,
       url: body.url,
       events: body.events,
-      sealedSecret: vault.seal(secret, secretContext(id)),
+      sealedSecret: vault.seal(secret, webhookSecretContext(id)),
       createdBy: c.get('user').id,
     });
     await audit(c, id, body.url, 'created', { events: body.events });
@@ -184,8 +183,8 @@ export const webhookRoutes = createRouter()
     if (!sealed) throw new AppError('not_found', 'Webhook not found.');
     return c.json(
       {
-        secret: vault.open(sealed.secret, secretContext(id)),
-        previous_secret: sealed.previous_secret ? vault.open(sealed.previous_secret, secretContext(id)) : null,
+        secret: vault.open(sealed.secret, webhookSecretContext(id)),
+        previous_secret: sealed.previous_secret ? vault.open(sealed.previous_secret, webhookSecretContext(id)) : null,
         previous_secret_until: sealed.previous_secret_until,
       },
       200,
@@ -195,7 +194,7 @@ export const webhookRoutes = createRouter()
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
     if (body.url !== undefined) checkUrl(c, body.url);
-    const rotatedSecret = body.rotate_secret ? vaultOf(c).seal(newWebhookSecret(), secretContext(id)) : undefined;
+    const rotatedSecret = body.rotate_secret ? vaultOf(c).seal(newWebhookSecret(), webhookSecretContext(id)) : undefined;
     const before = await existing(c, id);
     const saved = await updateWebhookEndpoint(c.get('db'), id, {
       ...(body.url !== undefined && { url: body.url }),

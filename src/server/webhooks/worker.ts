@@ -15,6 +15,7 @@ import {
   type ClaimedDelivery,
 } from '../db/queries/webhook-deliveries.ts';
 import { getSealedSecrets } from '../db/queries/webhook-endpoints.ts';
+import { webhookSecretContext } from '../db/sealed-secrets.ts';
 import { loadCredentialsVault, type CredentialsVault } from '../lib/credentials.ts';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
@@ -187,7 +188,7 @@ export class WebhookWorker {
       if (!this.vault.available) throw new OutboundError('bad_url', this.vault.reason);
       const sealed = await getSealedSecrets(db, delivery.endpoint_id, now);
       if (!sealed) throw new OutboundError('bad_url', 'The endpoint was removed.');
-      const context = `webhook_endpoints:${delivery.endpoint_id}`;
+      const context = webhookSecretContext(delivery.endpoint_id);
       const secrets = [this.vault.open(sealed.secret, context)];
       if (sealed.previous_secret) secrets.push(this.vault.open(sealed.previous_secret, context));
       const answer = await guardedFetch(delivery.url, {
