@@ -68,13 +68,31 @@ const serverLayers = {
             message: 'db/ may use lib/, config and the logger only: it knows nothing of HTTP, auth or features.',
           },
           {
-            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`, `${S}/outbound`, `${S}/calendars`],
+            target: [
+              `${S}/analytics`,
+              `${S}/realtime`,
+              `${S}/jobs`,
+              `${S}/mail`,
+              `${S}/booking`,
+              `${S}/outbound`,
+              `${S}/calendars`,
+              `${S}/webhooks`,
+            ],
             from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
           },
           {
             // A domain rule may refuse with the API's error vocabulary (AppError), nothing else of http/.
-            target: [`${S}/analytics`, `${S}/realtime`, `${S}/jobs`, `${S}/mail`, `${S}/booking`, `${S}/outbound`, `${S}/calendars`],
+            target: [
+              `${S}/analytics`,
+              `${S}/realtime`,
+              `${S}/jobs`,
+              `${S}/mail`,
+              `${S}/booking`,
+              `${S}/outbound`,
+              `${S}/calendars`,
+              `${S}/webhooks`,
+            ],
             from: `${S}/http`,
             except: ['./errors.ts'],
             message: 'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError).',

@@ -86,6 +86,11 @@ import on PGlite and
  * `auth`: sign-in latency (p50), a full sign-in with two-factor (p50 < 50 ms), and how many live notification streams one process holds
  * with one notification delivered to all of them within 1 s (target: 1,000).
  *
+ * `webhooks` (bench/webhooks.ts), PostgreSQL: one endpoint for lead.created on a receiver on
+ * loopback verifying with `standardwebhooks`; 1,000 lead submissions through HTTP make 1,000
+ * signed deliveries, the last within 10 s of the last submission's answer; and lead
+ * submissions/s with that endpoint within 10% of none (median of BENCH_WEBHOOK_ROUNDS, 3).
+ *
  * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32), BENCH_EMAIL_ROUNDS (3), BENCH_BOOKING_RACES (3),
  * BENCH_DATABASE_URL (a PostgreSQL server to use; default: a throwaway cluster).
  * Exits 1 if a target is missed.
@@ -115,6 +120,7 @@ import { benchCalendarAvailability } from './calendar-availability.ts';
 import { benchBooking } from './booking.ts';
 import { benchImport } from './lead-import.ts';
 import { benchMove } from './db-move.ts';
+import { benchWebhooks } from './webhooks.ts';
 import { startCluster } from './lib/cluster.ts';
 import { runLoad } from './lib/load.ts';
 import { describeReport, freshDatabases, passes, runWritePaths, startHelloWorld, WRITE_PATHS, type Engine } from './write-paths.ts';
@@ -741,7 +747,7 @@ async function main() {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run npm run build first`);
   console.log(`bench: ${load.connections} connections, ${load.warmupMs / 1000} s warm-up, ${load.durationMs / 1000} s per run`);
   try {
-    if (['pglite', 'postgres', 'email', 'mixed', 'booking', 'cluster'].some(wants)) {
+    if (['pglite', 'postgres', 'email', 'mixed', 'booking', 'cluster', 'webhooks'].some(wants)) {
       const hello = await startHelloWorld();
       cleanups.push(hello.stop);
       helloRps = (
@@ -885,6 +891,17 @@ async function main() {
       await runCleanups();
     }
     if (wants('cluster')) await benchCluster();
+    if (wants('webhooks')) {
+      await benchWebhooks({
+        serve: (env) => startBuiltServer({ ...serverEnv, ...env }),
+        admin: { email: adminEnv.ADMIN_EMAIL, password: adminEnv.ADMIN_PASSWORD },
+        load,
+        cleanups,
+        verdict,
+        ofHello,
+      });
+      await runCleanups();
+    }
     if (wants('move')) {
       await benchMove({ cleanups, verdict });
       await runCleanups();

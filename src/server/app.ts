@@ -50,6 +50,7 @@ import { passwordResetRoutes } from './routes/password-reset.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { deploymentRoutes } from './routes/deployment.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -163,6 +164,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', leadTaskRoutes);
   app.route('/', leadEmailRoutes);
   app.route('/', emailTemplateRoutes);
+  app.route('/', webhookRoutes);
   app.route('/', pipelineRoutes);
   app.route('/', pipelineBoardRoutes);
   app.route('/', replyRoutes);

@@ -161,6 +161,7 @@ const envSchema = z.object({
   PUBLIC_MAIL_PER_ADDRESS_PER_DAY: intInRange(0, 1000, 5),
   MAIL_RETRY_SECONDS: intInRange(1, 3600, 10),
   MAIL_CLAIM_SECONDS: intInRange(4, 3600, 30),
+  WEBHOOK_LEASE_SECONDS: intInRange(2, 3600, 60),
   LEAD_EMAIL_PER_HOUR: intInRange(0, 100_000, 100),
   IMAP_URL: parsedWith(parseImapUrl),
   IMAP_TLS_CA: parsedWith(readCertificateFile),
@@ -236,6 +237,11 @@ export type Config = {
   credentialsKey: CredentialsKey | undefined;
   /** A key that still opens what it sealed, while rotate-credentials-key moves everything to the new one (CREDENTIALS_KEY_PREVIOUS). */
   credentialsKeyPrevious: CredentialsKey | undefined;
+  /**
+   * Seconds a webhook delivery a process took stays its own (WEBHOOK_LEASE_SECONDS): one a
+   * killed process left is sent again by another process once they are over.
+   */
+  webhookLeaseSeconds: number;
   mail: {
     /** Undefined: email is off, and messages are recorded but not sent. */
     smtp: SmtpSettings | undefined;
@@ -320,6 +326,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS ?? [],
     credentialsKey: e.CREDENTIALS_KEY,
     credentialsKeyPrevious: e.CREDENTIALS_KEY_PREVIOUS,
+    webhookLeaseSeconds: e.WEBHOOK_LEASE_SECONDS,
     mail: {
       smtp: e.SMTP_URL,
       from: e.MAIL_FROM ?? { name: e.SITE_NAME, address: e.SITE_EMAIL },

@@ -13,6 +13,7 @@ import { setRowChecks } from './db/sql.ts';
 import { releaseAllEmailClaims } from './db/queries/emails.ts';
 import { sealedSecretsProblem } from './db/sealed-secrets.ts';
 import { loadCredentialsVault } from './lib/credentials.ts';
+import { webhookWorkerOf } from './webhooks/worker.ts';
 import { describeImap, describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
@@ -132,6 +133,9 @@ async function main() {
   // One process per embedded database: a claim left on a message is a killed process's.
   if (database.kind === 'pglite') await releaseAllEmailClaims(database.db);
   outbox.start();
+  // Webhooks out: every process sends, claiming deliveries as the outbox claims mail.
+  const webhooks = webhookWorkerOf({ database: () => database, config, logger });
+  webhooks.start();
   logger.info(
     { email: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'off', from: config.mail.from.address },
     config.mail.smtp
@@ -177,7 +181,7 @@ async function main() {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     stopJobs();
     hub.closeAllStreams();
-    const stoppingOutbox = Promise.all([outbox.stop(), reader?.stop()]);
+    const stoppingOutbox = Promise.all([outbox.stop(), reader?.stop(), webhooks.stop()]);
     const force = setTimeout(() => {
       logger.warn('requests still open after 10 s: closing them');
       server.closeAllConnections();

@@ -47,7 +47,7 @@ export const BOOKING_LIMITS = {
  */
 export const AVAILABILITY_MAX_DAYS = 31;
 
-export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up', 'calendar', 'reply'] as const;
+export const NOTIFICATION_TYPES = ['lead', 'appointment', 'booking', 'follow_up', 'calendar', 'reply', 'webhook'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 const NOTIFICATION_TITLES: Record<NotificationType, string> = {
@@ -57,7 +57,25 @@ const NOTIFICATION_TITLES: Record<NotificationType, string> = {
   follow_up: 'Follow-up',
   calendar: 'Calendar',
   reply: 'Reply',
+  webhook: 'Webhook',
 };
+
+/** The events a webhook endpoint may subscribe to (docs/webhooks.md); `webhook.test` is sent only by Send test. */
+export const WEBHOOK_EVENT_TYPES = [
+  'lead.created',
+  'lead.updated',
+  'lead.stage_changed',
+  'lead.merged',
+  'lead.erased',
+  'appointment.booked',
+  'appointment.rescheduled',
+  'appointment.cancelled',
+  'email.replied',
+  'task.due',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** At most this many endpoints per firm. */
+export const WEBHOOK_ENDPOINTS_MAX = 20;
 /** The title of a live notification's toast. */
 export const notificationTitle = (type: NotificationType) => NOTIFICATION_TITLES[type];
 /** form_view: the lead form scrolled into view; form_start: its first field was focused (once per page). */

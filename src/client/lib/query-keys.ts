@@ -72,6 +72,10 @@ export const queryKeys = {
     security: ['settings', 'security'],
     deployment: ['settings', 'deployment'],
     apiKeys: ['settings', 'api-keys'],
+    /** Settings → Integrations → Webhooks; an endpoint's secret and delivery log under it. */
+    webhooks: ['settings', 'webhooks'],
+    webhookSecret: (id: string) => ['settings', 'webhooks', id, 'secret'],
+    webhookLog: (id: string) => ['settings', 'webhooks', id, 'log'],
   },
   /** The one-time links of the sign-in pages: each token is checked once, never retried. */
   links: {

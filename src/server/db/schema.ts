@@ -850,7 +850,7 @@ export const notifications = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up', 'calendar', 'reply')`),
+    check('notifications_type_check', sql`${t.type} in ('lead', 'appointment', 'booking', 'follow_up', 'calendar', 'reply', 'webhook')`),
     index('notifications_lead_id_idx').on(t.lead_id),
     index('notifications_user_created_idx').on(t.user_id, t.created_at.desc()),
   ],
@@ -1227,4 +1227,126 @@ export const formTokenUses = pgTable(
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('form_token_uses_expires_at_idx').on(t.expires_at)],
+);
+
+/**
+ * Webhooks out (docs/webhooks.md). An endpoint's secret (`whsec_…`) is sealed with the
+ * credentials key (lib/credentials.ts, context `webhook_endpoints:<id>`); after a rotation the
+ * previous one keeps signing beside it until `previous_secret_until` (24 hours).
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    secret: text('secret').notNull(),
+    previous_secret: text('previous_secret'),
+    previous_secret_until: timestamp('previous_secret_until', { withTimezone: true }),
+    // Paused by an owner, or by the worker after 3 days of failures (or a 410 Gone): no new
+    // deliveries are queued and none is sent until it is resumed.
+    paused_at: timestamp('paused_at', { withTimezone: true }),
+    paused_reason: text('paused_reason'),
+    // The first failure since the last success: 3 days of it pause the endpoint.
+    failing_since: timestamp('failing_since', { withTimezone: true }),
+    created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('webhook_endpoints_url_check', sql`length(${t.url}) between 8 and 2000`),
+    check('webhook_endpoints_paused_reason_check', sql`${t.paused_reason} is null or ${t.paused_at} is not null`),
+    // The triggers' one indexed check: is any endpoint listening at all?
+    index('webhook_endpoints_active_idx').using('gin', t.events).where(sql`${t.paused_at} is null`),
+  ],
+);
+
+/**
+ * What happened, recorded by triggers in the transaction of the change (hand-written SQL at the
+ * end of migration 0054). `payload` (the JSON body sent, as text so its bytes never change) is
+ * frozen at the event's first delivery attempt and reused by every retry and replay; `lead_id`
+ * names the person it is about, so an erasure finds and clears it. `tx` folds several changes
+ * of one object in one transaction into one event.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    object_id: uuid('object_id'),
+    lead_id: uuid('lead_id'),
+    data: jsonb('data'),
+    payload: text('payload'),
+    erased: boolean('erased').notNull().default(false),
+    tx: bigint('tx', { mode: 'number' }).notNull().default(sql`txid_current()`),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_events_seq_key').on(t.seq),
+    index('webhook_events_object_tx_idx').on(t.object_id, t.tx),
+    index('webhook_events_lead_idx').on(t.lead_id).where(sql`${t.lead_id} is not null`),
+    index('webhook_events_created_idx').on(t.created_at),
+  ],
+);
+
+/**
+ * One event to one endpoint (a replay is another row, `replay_of`). Claimed with a lease
+ * (`locked_until`, `for update skip locked`); a later event of the same object waits for every
+ * earlier one to that endpoint (`object_id`, `event_seq` copied from the event for that check).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    endpoint_id: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    event_id: uuid('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    object_id: uuid('object_id'),
+    event_seq: bigint('event_seq', { mode: 'number' }).notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+    last_status: integer('last_status'),
+    last_error: text('last_error'),
+    replay_of: uuid('replay_of'),
+    created_at: createdAt(),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'delivered', 'failed', 'cancelled')`),
+    uniqueIndex('webhook_deliveries_once_key').on(t.endpoint_id, t.event_id).where(sql`${t.replay_of} is null`),
+    index('webhook_deliveries_due_idx').on(t.next_attempt_at).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_order_idx').on(t.endpoint_id, t.object_id, t.event_seq).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_event_idx').on(t.event_id),
+  ],
+);
+
+/** The delivery log: one row per attempt, kept 30 days; the API shows an endpoint's last 100. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    delivery_id: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    endpoint_id: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    http_status: integer('http_status'),
+    duration_ms: integer('duration_ms').notNull(),
+    // The answer's first 1 KB (as text), or null.
+    response_body: text('response_body'),
+    error: text('error'),
+  },
+  (t) => [
+    index('webhook_attempts_endpoint_idx').on(t.endpoint_id, t.at.desc(), t.id.desc()),
+    index('webhook_attempts_delivery_idx').on(t.delivery_id),
+    index('webhook_attempts_at_idx').on(t.at),
+  ],
 );

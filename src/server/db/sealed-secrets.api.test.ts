@@ -13,6 +13,7 @@ import {
   resealSecrets,
   rotateCredentialsKey,
   sealedSecretsProblem,
+  webhookSecretContext,
 } from './sealed-secrets.ts';
 import { execute } from './sql.ts';
 
@@ -63,10 +64,48 @@ async function opens(vault: CredentialsVault, id: string): Promise<boolean> {
   }
 }
 
+const HOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const PREVIOUS_HOOK_SECRET = 'whsec_c2VjcmV0LWJlZm9yZS10aGUtcm90YXRpb24tMDE=';
+
+/** A webhook endpoint whose secret `vault` sealed, and its previous secret `previousVault` (a rotation within 24 hours): its id. */
+async function addWebhook(vault: CredentialsVault, previousVault?: CredentialsVault): Promise<string> {
+  const id = crypto.randomUUID();
+  const context = webhookSecretContext(id);
+  const previous = previousVault ? usable(previousVault).seal(PREVIOUS_HOOK_SECRET, context) : null;
+  await execute(
+    database.db,
+    sql`insert into webhook_endpoints (id, url, events, secret, previous_secret, previous_secret_until)
+        values (${id}, 'https://hooks.example.com/crm', array['lead.created'], ${usable(vault).seal(HOOK_SECRET, context)},
+                ${previous}, ${previous ? sql`now() + interval '1 day'` : null})`,
+  );
+  return id;
+}
+
+const hookSecretsOf = async (id: string) =>
+  (
+    await rowsOf<{ secret: string; previous_secret: string | null }>(
+      database.db,
+      sql`select secret, previous_secret from webhook_endpoints where id = ${id}`,
+    )
+  )[0];
+
+/** Whether `vault` opens endpoint `id`'s secret, and its previous one (null when it has none), to what was sealed. */
+async function opensHook(vault: CredentialsVault, id: string): Promise<[boolean, boolean | null]> {
+  const row = (await hookSecretsOf(id))!;
+  const tryOpen = (sealed: string, plain: string) => {
+    try {
+      return usable(vault).open(sealed, webhookSecretContext(id)) === plain;
+    } catch {
+      return false;
+    }
+  };
+  return [tryOpen(row.secret, HOOK_SECRET), row.previous_secret === null ? null : tryOpen(row.previous_secret, PREVIOUS_HOOK_SECRET)];
+}
+
 const keyIn = (dataDir: string, name: string) => parseCredentialsKey(readFileSync(path.join(dataDir, name), 'utf8')) as CredentialsKey;
 
 beforeEach(async () => {
-  await execute(database.db, sql`truncate calendar_connections, users cascade`);
+  await execute(database.db, sql`truncate calendar_connections, webhook_endpoints, users cascade`);
 });
 
 describe('the start-up check', () => {
@@ -113,6 +152,24 @@ describe('the start-up check', () => {
     for (const message of [withEnv!, fromFile!]) {
       for (const key of [lost, current]) expect(message).not.toContain(key.toBase64());
     }
+  });
+});
+
+describe('the start-up check and webhook secrets', () => {
+  it('counts webhook secrets, current and previous: refused on PostgreSQL without the key, and when sealed with a key it lacks', async () => {
+    const [lost, current] = [CredentialsKey.random(), CredentialsKey.random()];
+    await addWebhook(createVault(current), createVault(lost));
+    const noKey = { ...fileSettings(tempDir('hooks-postgres')), databaseUrl: 'postgres://db/crm' };
+    expect(await sealedSecretsProblem(database.db, loadCredentialsVault(noKey), noKey)).toMatch(
+      /^The database holds 2 webhook signing secrets, sealed with key [0-9a-f]+, [0-9a-f]+, and CREDENTIALS_KEY is not set\./,
+    );
+    const both = { ...fileSettings(tempDir('hooks-both')), credentialsKey: current, credentialsKeyPrevious: lost };
+    expect(await sealedSecretsProblem(database.db, loadCredentialsVault(both), both)).toBeUndefined();
+    const withEnv = { ...fileSettings(tempDir('hooks-env')), credentialsKey: current };
+    await connect(createVault(current));
+    expect(await sealedSecretsProblem(database.db, loadCredentialsVault(withEnv), withEnv)).toBe(
+      `1 webhook signing secret (of 1 connected calendar and 2 webhook signing secrets) was sealed with a key this server does not have (key ${lost.id}). Set CREDENTIALS_KEY to the key it was sealed with (or keep that key as CREDENTIALS_KEY_PREVIOUS until rotate-credentials-key has run), then start again. If that key is lost, npm run admin -- rotate-credentials-key --forget-unreadable removes it, and an owner adds that webhook endpoint again, with a new secret.`,
+    );
   });
 });
 
@@ -163,7 +220,12 @@ describe('rotate-credentials-key with the key file', () => {
     expect(prepareNextKey(dataDir).id).toBe(b.id);
 
     // Stopped after the transaction: every row sealed with .next, no file renamed.
-    expect(await resealSecrets(database.db, createVault(b, [a]))).toEqual({ total: 1, resealed: 1, forgotten: 0 });
+    expect(await resealSecrets(database.db, createVault(b, [a]))).toEqual({
+      total: 1,
+      resealed: 1,
+      forgotten: 0,
+      webhooks: { total: 0, resealed: 0, forgotten: 0 },
+    });
     expect(await afterRestart()).toEqual(fine);
 
     // Stopped between the renames: the key is .previous, .next not yet the key. The next load finishes it.
@@ -205,6 +267,51 @@ describe('rotate-credentials-key with the key file', () => {
     );
     expect(await secretOf(lost)).toBeUndefined();
     expect(await opens(createVault(keyIn(dataDir, KEY_FILE)), kept)).toBe(true);
+  });
+});
+
+describe('rotate-credentials-key and webhook secrets', () => {
+  it('reseals every endpoint’s secret and previous secret with the new key, which alone opens them', async () => {
+    const dataDir = tempDir('rotate-hooks');
+    const vault = usable(loadCredentialsVault(fileSettings(dataDir)));
+    const old = keyIn(dataDir, KEY_FILE);
+    const calendar = await connect(vault);
+    const rotated = await addWebhook(vault, vault);
+    const plain = await addWebhook(vault);
+    expect(await rotateCredentialsKey(database.db, fileSettings(dataDir))).toMatch(
+      /^Resealed 1 of 1 calendar password; resealed 3 of 3 webhook signing secrets, with a new key \(key [0-9a-f]+\)/,
+    );
+    const fresh = keyIn(dataDir, KEY_FILE);
+    expect(fresh.id).not.toBe(old.id);
+    expect(await opensHook(createVault(fresh), rotated)).toEqual([true, true]);
+    expect(await opensHook(createVault(fresh), plain)).toEqual([true, null]);
+    expect(await opensHook(createVault(old), rotated)).toEqual([false, false]);
+    expect(await opens(createVault(fresh), calendar)).toBe(true);
+    expect((await hookSecretsOf(rotated))!.secret.split('.')[1]).toBe(fresh.id);
+    expect(await sealedSecretsProblem(database.db, loadCredentialsVault(fileSettings(dataDir)), fileSettings(dataDir))).toBeUndefined();
+  });
+
+  it('changes nothing when a webhook secret opens with no key; --forget-unreadable removes that endpoint, or drops only a previous secret', async () => {
+    const dataDir = tempDir('rotate-hooks-lost');
+    const vault = usable(loadCredentialsVault(fileSettings(dataDir)));
+    const gone = createVault(CredentialsKey.random());
+    const kept = await addWebhook(vault);
+    const lostEndpoint = await addWebhook(gone);
+    const lostPrevious = await addWebhook(vault, gone);
+    const before = [await hookSecretsOf(kept), await hookSecretsOf(lostEndpoint), await hookSecretsOf(lostPrevious)];
+    await expect(rotateCredentialsKey(database.db, fileSettings(dataDir))).rejects.toThrow(
+      /^2 webhook signing secrets cannot be opened with any key this server has \(sealed with key [0-9a-f]+\); nothing was changed\./,
+    );
+    expect([await hookSecretsOf(kept), await hookSecretsOf(lostEndpoint), await hookSecretsOf(lostPrevious)]).toEqual(before);
+
+    const output = await rotateCredentialsKey(database.db, fileSettings(dataDir), { forgetUnreadable: true });
+    expect(output).toMatch(
+      /^Resealed 2 of 4 webhook signing secrets; dropped 2 webhook signing secrets that no key opened \(an owner adds those webhook endpoints again, with a new secret\), with a new key/,
+    );
+    const fresh = createVault(keyIn(dataDir, KEY_FILE));
+    expect(await hookSecretsOf(lostEndpoint)).toBeUndefined();
+    expect(await opensHook(fresh, kept)).toEqual([true, null]);
+    expect(await opensHook(fresh, lostPrevious)).toEqual([true, null]);
   });
 });
 

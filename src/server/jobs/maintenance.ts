@@ -20,6 +20,7 @@ import type { MailOutbox } from '../mail/outbox.ts';
 import { writeDueCopies } from '../calendars/calendar-copies.ts';
 import { calendarAccess, syncDueCalendars } from '../calendars/sync.ts';
 import { deleteExpiredSessions } from '../db/queries/sessions.ts';
+import { deleteOldWebhookLog } from '../db/queries/webhook-deliveries.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips.ts';
 
 /** `run`, skipped while its previous call is still going (a slow calendar server outlasts a tick). */
@@ -166,6 +167,12 @@ export function startJobs(database: Database, config: Config, logger: Logger, ou
             'deleted old audit log entries',
           );
       },
+    },
+    {
+      // The webhook delivery log is kept 30 days (docs/webhooks.md).
+      name: 'webhook log retention',
+      everyMs: 60 * 60_000,
+      run: () => deleteOldWebhookLog(database.db, new Date()),
     },
   ];
   const timers = jobs.map((job) => {

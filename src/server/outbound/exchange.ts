@@ -21,6 +21,8 @@ export type ExchangeRequest = {
   maxBodyBytes: number;
   /** Aborted with an OutboundError when the whole request's time is up. */
   signal: AbortSignal;
+  /** Over maxBodyBytes: answer the first maxBodyBytes and close the connection, rather than fail (a webhook keeps 1 KB of any answer). */
+  truncateBody?: boolean;
   /** Answer at once, without reading the body (a redirect's body is not wanted). */
   skipBody: (status: number, headers: IncomingHttpHeaders) => boolean;
 };
@@ -95,13 +97,20 @@ export function exchange(request: ExchangeRequest): Promise<Answer> {
           `The answer from ${host} is larger than ${size(request.maxBodyBytes)}, the most this server accepts.`,
         );
       // A declared length over the cap is refused before a byte of the body is read.
-      if (Number(headers['content-length']) > request.maxBodyBytes) return fail(tooLarge(), false);
+      if (!request.truncateBody && Number(headers['content-length']) > request.maxBodyBytes) return fail(tooLarge(), false);
       const chunks: Buffer[] = [];
       let received = 0;
       res.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received > request.maxBodyBytes) fail(tooLarge(), false);
-        else chunks.push(chunk);
+        if (received <= request.maxBodyBytes) chunks.push(chunk);
+        else if (!request.truncateBody) fail(tooLarge(), false);
+        else {
+          chunks.push(chunk.subarray(0, chunk.length - (received - request.maxBodyBytes)));
+          settle(() => {
+            req.destroy();
+            resolve({ status, headers, body: Buffer.concat(chunks, request.maxBodyBytes) });
+          });
+        }
       });
       res.once('end', () => settle(() => resolve({ status, headers, body: Buffer.concat(chunks, received) })));
       const cutShort = () => fail(new OutboundError('network', `The connection to ${host} closed before the whole answer arrived.`), false);

@@ -40,6 +40,10 @@ export type GuardedFetchOptions = {
   connectTimeoutMs?: number;
   /** The answer's body (5 MB); the connection is closed as soon as more arrives. */
   maxBodyBytes?: number;
+  /** Redirects followed, each checked (5); 0 answers a redirect as it is (webhooks). */
+  maxRedirects?: number;
+  /** Over maxBodyBytes: keep the first maxBodyBytes and close the connection instead of failing. */
+  truncateBody?: boolean;
   /** A name's addresses (default: the system's resolver); tests hand in their own so no lookup leaves the machine. */
   lookupAddresses?: (name: string) => Promise<string[]>;
 };
@@ -63,6 +67,7 @@ const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'con
 /** The answer to `input`, or an OutboundError whose message can be shown to the person who typed it. */
 export async function guardedFetch(input: string | URL, options: GuardedFetchOptions = {}): Promise<GuardedResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   let url = requestUrl(input, { webcal: options.webcal });
   const firstOrigin = url.origin;
   let method = (options.method ?? 'GET').toUpperCase();
@@ -85,16 +90,17 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
           body,
           connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
           maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+          truncateBody: options.truncateBody ?? false,
           signal: controller.signal,
-          skipBody: (status, h) => REDIRECTS.has(status) && h.location !== undefined,
+          skipBody: (status, h) => maxRedirects > 0 && REDIRECTS.has(status) && h.location !== undefined,
         }),
       );
-      const location = REDIRECTS.has(answer.status) ? answer.headers.location : undefined;
+      const location = maxRedirects > 0 && REDIRECTS.has(answer.status) ? answer.headers.location : undefined;
       if (location === undefined) return response(answer, url);
-      if (redirects === MAX_REDIRECTS) {
+      if (redirects === maxRedirects) {
         throw new OutboundError(
           'too_many_redirects',
-          `${url.hostname} redirected more than ${MAX_REDIRECTS} times, so the request was stopped.`,
+          `${url.hostname} redirected more than ${maxRedirects} times, so the request was stopped.`,
         );
       }
       const next = redirectTarget(location, url);

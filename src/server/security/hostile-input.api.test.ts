@@ -52,7 +52,8 @@ let t: ReturnType<typeof createTestApp>;
 beforeAll(async () => {
   adminId = (await ensureAdmin(database.db, 'fuzz-admin@example.com', 'fuzz-admin-password')).user.id;
   // TRUST_PROXY, so each case can come from its own address and the per-IP limits rarely end the fun.
-  t = createTestApp(database, { TRUST_PROXY: 'on' });
+  // Webhook endpoints may name 127.0.0.1:9 (nothing listens there: refused at once); calendars' 127.0.0.1:1 stays refused.
+  t = createTestApp(database, { TRUST_PROXY: 'on', OUTBOUND_ALLOW_HOSTS: '127.0.0.1:9' });
   const cookie = `session=${await createSession(database.db, adminId)}`;
   const feed = (await (await t.json('POST', '/api/calendar-feed', undefined, { cookie })).json()) as { url: string };
   feedToken = new URL(feed.url).pathname.split('/')[3]!;
@@ -100,6 +101,7 @@ const TABLES: Record<string, string> = {
   team: 'users',
   account: 'sessions',
   'api-keys': 'api_keys',
+  webhooks: 'webhook_endpoints',
 };
 /** The column that orders a resource's rows by age, where it is not created_at. */
 const NEWEST_BY: Record<string, string> = { replies: 'received_at', inbox: 'received_at' };
@@ -245,6 +247,10 @@ async function validBody(key: string): Promise<Record<string, unknown>> {
     case 'POST /api/email-templates':
     case 'PUT /api/email-templates/{id}':
       return { name: `Fuzz ${templateIndex++}`, subject: 'For {{first_name}}', body: 'Hello {{full_name}}: {{booking_link}}' };
+    case 'POST /api/webhooks':
+      return { url: 'http://127.0.0.1:9/fuzz', events: ['lead.created', 'lead.updated'] };
+    case 'PATCH /api/webhooks/{id}':
+      return { events: ['lead.updated'], paused: false, rotate_secret: true };
     case 'POST /api/email-templates/preview':
       return { lead_id: await firstId('leads'), subject: 'For {{first_name}}', body: 'At {{property_address}}' };
     case 'POST /api/inbox/{id}/attach':
@@ -394,7 +400,9 @@ async function send(c: RequestCase, signedIn: boolean) {
                 ? firstId('lost_reasons')
                 : name === 'task_id'
                   ? firstId('lead_tasks')
-                  : firstId(resource!);
+                  : name === 'delivery_id'
+                    ? firstId('webhook_deliveries')
+                    : firstId(resource!);
     const p = c.pathParam;
     const value = p === 'real' ? await real() : p === 'zero' ? ZERO_ID : 'raw' in p ? p.raw : encodeURIComponent(wellFormed(p.text));
     path = path.replace(`{${name}}`, value);

@@ -14,7 +14,7 @@ import { mintToken } from '../lib/secret-token.ts';
 import { saveWebsiteContent } from '../db/queries/website.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { createCalendarFeed } from '../db/queries/calendar-feeds.ts';
-import { calendarSecretContext } from '../db/sealed-secrets.ts';
+import { calendarSecretContext, webhookSecretContext } from '../db/sealed-secrets.ts';
 import { loadCredentialsVault } from '../lib/credentials.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { sendDueReminders } from '../db/queries/reminders.ts';
@@ -142,6 +142,34 @@ async function seed(dataDir: string): Promise<string> {
       sql`insert into calendar_writes (appointment_id, connection_id, uid, event_url, version, written_version)
       select a.id, ${connection}, a.id || '@keystone.test', 'https://calendar.example.com/work/' || a.id || '.ics', 1, 1
       from appointments a order by a.id limit 1`,
+    );
+    // An API key, and a paused webhook endpoint (nothing is sent from the seeded server) with one
+    // event delivered to it and its log.
+    await execute(
+      database.db,
+      sql`insert into api_keys (name, key_hash, prefix, scopes, user_id, last_used_at, last_used_ip)
+      values ('Partner form', repeat('c', 64), 'crm_seeded00', '{leads:write}', ${user.id}, now(), '203.0.113.9')`,
+    );
+    const endpoint = crypto.randomUUID();
+    const endpointSecret = vault.seal('whsec_c2VlZGVkLXNlY3JldC1mb3ItdGVzdHM=', webhookSecretContext(endpoint));
+    await execute(
+      database.db,
+      sql`insert into webhook_endpoints (id, url, events, secret, paused_at, paused_reason, created_by)
+      values (${endpoint}, 'https://hooks.example.com/crm', '{lead.created}', ${endpointSecret}, now(), 'Paused by an owner', ${user.id})`,
+    );
+    await execute(
+      database.db,
+      sql`with event as (
+        insert into webhook_events (type, object_id, lead_id, payload)
+        select 'lead.created', id, id, '{"type":"lead.created"}' from leads order by created_at limit 1
+        returning id, seq, object_id
+      ), delivery as (
+        insert into webhook_deliveries (endpoint_id, event_id, object_id, event_seq, status, attempts, last_status, finished_at)
+        select ${endpoint}, id, object_id, seq, 'delivered', 1, 200, now() from event
+        returning id
+      )
+      insert into webhook_attempts (delivery_id, endpoint_id, http_status, duration_ms, response_body)
+      select id, ${endpoint}, 200, 42, 'ok' from delivery`,
     );
     // Every reminder due in the coming week is sent now, so the server's reminder job adds none while the test runs.
     await sendDueReminders(database.db, config.businessTimeZone, 7 * 24 * 60);

@@ -226,7 +226,7 @@ export async function readerStatus(db: Db, mailbox: string): Promise<{ checked_a
   return row ?? { checked_at: null, error: null };
 }
 
-const inboxColumns = sql`i.id, i.from_address as from, i.from_name, i.to_addresses as to, i.cc_addresses as cc, i.subject, i.erased_sender,
+export const inboxColumns = sql`i.id, i.from_address as from, i.from_name, i.to_addresses as to, i.cc_addresses as cc, i.subject, i.erased_sender,
   left(i.body, 20000) as body, length(i.body) > 20000 as truncated, ${isoTimestamp(sql`i.sent_at`)} as sent_at,
   ${isoTimestamp(sql`i.received_at`)} as received_at, ${isoTimestamp(sql`i.dismissed_at`)} as dismissed_at,
   (select coalesce(json_agg(json_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::json)

@@ -137,6 +137,8 @@ export async function mergeLeads(
     );
     // What the other's record says about writing to them survives it: a Do not email mark, and
     // the reply token of the messages sent to it when the kept one has none.
+    // Trigger leads_webhooks_deleted (migration 0054) reads this: lead.merged on the kept lead.
+    await execute(t, sql`select set_config('crm.lead_merged_into', ${id}, true)`);
     const [absorbed] = await queryRows(
       t,
       sql`delete from leads where id = ${otherId} returning do_not_email, reply_token`,

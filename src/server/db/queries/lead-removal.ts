@@ -188,6 +188,9 @@ export async function eraseLead(db: Db, id: string): Promise<Erased | undefined>
             on conflict (address_hash) do update set erased_at = now()`,
       );
     }
+    // Trigger leads_webhooks_deleted (migration 0054) reads this: it clears every webhook payload
+    // about them, cancels what was pending and sends lead.erased with the ids alone.
+    await execute(t, sql`select set_config('crm.lead_erasure', 'on', true)`);
     await execute(t, sql`delete from leads where id = any(${pgArray(ids)}::uuid[])`);
     await redactLeadsInAudit(t, ids);
     return {

@@ -24,7 +24,7 @@ export class TaskRefused extends Error {
 }
 export const NO_SUCH_ASSIGNEE = 'Choose someone on the team';
 
-const taskColumns = sql`t.id, t.lead_id, t.type, t.title, ${isoTimestamp(sql`t.due_at`)} as due_at,
+export const taskColumns = sql`t.id, t.lead_id, t.type, t.title, ${isoTimestamp(sql`t.due_at`)} as due_at,
   case when t.assignee_id is null then null else jsonb_build_object('id', t.assignee_id,
     'name', (select display_name from users where id = t.assignee_id)) end as assignee,
   ${isoTimestamp(sql`t.done_at`)} as done_at,
