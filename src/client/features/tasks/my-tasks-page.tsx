@@ -4,11 +4,11 @@ import { TASK_BUCKETS, type TaskBucket } from '#shared/constants';
 import type { TaskListItem } from '#shared/schemas/lead-tasks';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
-import { toast } from '#client/components/ui/toast-store.ts';
 import { useAdmins } from '#client/lib/admins.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
-import { useMyTasks, useUpdateTask } from '#client/lib/tasks.ts';
+import { useMyTasks } from '#client/lib/tasks.ts';
+import { TaskDoneCheckbox } from '#client/components/task-done-checkbox.tsx';
 import { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
 
 const BUCKET_LABELS: Record<TaskBucket, string> = { overdue: 'Overdue', today: 'Today', upcoming: 'Upcoming', done: 'Done' };
@@ -127,35 +127,12 @@ function TaskItem({
   showAssignee: boolean;
   refocus: ReturnType<typeof useRefocusWhenGone>;
 }) {
-  const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const label = taskLabel(task);
   const overdue = isTaskOverdue(task);
-  // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
-  // to another list, this row unmounts, and mutate's callbacks would never run (no toast).
-  const toggle = () => {
-    refocus.expect();
-    void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
-      () => {
-        toast.success(isDone ? 'Task reopened.' : 'Task done.');
-      },
-      (error: unknown) => {
-        refocus.cancel();
-        console.error('Changing the task failed', error);
-        toast.error('Failed to change the task');
-      },
-    );
-  };
   return (
     <li className="flex items-start gap-3 p-4" data-testid="task">
-      <input
-        type="checkbox"
-        className="mt-1 size-4 shrink-0 rounded border-slate-300"
-        checked={update.isPending ? (update.variables?.patch.done ?? isDone) : isDone}
-        disabled={update.isPending}
-        onChange={toggle}
-        aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}
-      />
+      <TaskDoneCheckbox task={task} refocus={refocus} />
       <div className="min-w-0 flex-1">
         <p className={`text-sm break-words ${isDone ? 'text-slate-500 line-through' : 'font-medium text-slate-900'}`}>{label}</p>
         <p className="text-sm break-words text-slate-600">

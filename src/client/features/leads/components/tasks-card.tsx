@@ -4,7 +4,8 @@ import type { Task } from '#shared/schemas/lead-tasks';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
-import { useDeleteTask, useLeadTasks, useUpdateTask } from '#client/lib/tasks.ts';
+import { useDeleteTask, useLeadTasks } from '#client/lib/tasks.ts';
+import { TaskDoneCheckbox } from '#client/components/task-done-checkbox.tsx';
 import { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
 import { TaskDialog } from './task-dialog.tsx';
 
@@ -113,35 +114,12 @@ export function TasksCard({ lead }: { lead: LeadDetail }) {
 type Refocus = ReturnType<typeof useRefocusWhenGone>;
 
 function TaskRow({ task, refocus, onEdit, onRemove }: { task: Task; refocus: Refocus; onEdit: () => void; onRemove: () => void }) {
-  const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const overdue = isTaskOverdue(task);
-  // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
-  // to another list, this row unmounts, and mutate's callbacks would never run (no toast).
-  const toggle = () => {
-    refocus.expect();
-    void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
-      () => {
-        toast.success(isDone ? 'Task reopened.' : 'Task done.');
-      },
-      (error: unknown) => {
-        refocus.cancel();
-        console.error('Changing the task failed', error);
-        toast.error('Failed to change the task');
-      },
-    );
-  };
   const label = taskLabel(task);
   return (
     <li className="flex items-start gap-3 py-2" data-testid="task">
-      <input
-        type="checkbox"
-        className="mt-1 size-4 shrink-0 rounded border-slate-300"
-        checked={update.isPending ? (update.variables?.patch.done ?? isDone) : isDone}
-        disabled={update.isPending}
-        onChange={toggle}
-        aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}
-      />
+      <TaskDoneCheckbox task={task} refocus={refocus} />
       <div className="min-w-0 flex-1">
         <p className={`text-sm break-words ${isDone ? 'text-slate-500 line-through' : 'font-medium text-slate-900'}`}>{label}</p>
         <p className={`text-xs ${overdue ? 'font-semibold text-red-700' : 'text-slate-500'}`}>

@@ -1,0 +1,39 @@
+import type { Task } from '#shared/schemas/lead-tasks';
+import { toast } from '#client/components/ui/toast-store.ts';
+import { taskLabel } from '#client/lib/task-format.ts';
+import { useUpdateTask } from '#client/lib/tasks.ts';
+import type { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
+
+/**
+ * A task's tick: marks it done (or reopens it), shows the new state at once, toasts the result,
+ * and lets the list move the focus on when the task's row leaves it (the lead page's Tasks card
+ * and My tasks).
+ */
+export function TaskDoneCheckbox({ task, refocus }: { task: Task; refocus: ReturnType<typeof useRefocusWhenGone> }) {
+  const update = useUpdateTask();
+  const isDone = task.done_at !== null;
+  const label = taskLabel(task);
+  // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
+  // to another list, its row unmounts, and mutate's callbacks would never run (no toast).
+  const toggle = () => {
+    refocus.expect();
+    void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
+      () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+      (error: unknown) => {
+        refocus.cancel();
+        console.error('Changing the task failed', error);
+        toast.error('Failed to change the task');
+      },
+    );
+  };
+  return (
+    <input
+      type="checkbox"
+      className="mt-1 size-4 shrink-0 rounded border-slate-300"
+      checked={update.isPending ? (update.variables?.patch.done ?? isDone) : isDone}
+      disabled={update.isPending}
+      onChange={toggle}
+      aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}
+    />
+  );
+}
