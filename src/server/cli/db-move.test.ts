@@ -131,7 +131,9 @@ describe.skipIf(!serverUrl)('npm run db:move', () => {
     // database: the same accounts sign in, new rows take new ids.
     const keyless = runNode('src/server/main.ts', { DATABASE_URL: url, CREDENTIALS_KEY: '', PORT: '0' });
     expect(await keyless.exited).toBe(1);
-    expect(keyless.output()).toMatch(/connected calendars?, sealed with key [0-9a-f]{8}, and CREDENTIALS_KEY is not set/);
+    expect(keyless.output()).toMatch(
+      /2 connected calendars and 1 webhook signing secret, sealed with key [0-9a-f]{8}, and CREDENTIALS_KEY is not set/,
+    );
     const server = await startServer({ DATABASE_URL: url, CREDENTIALS_KEY: readFileSync(keyFile, 'utf8').trim() });
     running.push(server);
     const cookie = await signInOverHttp(server.url, SEEDED_ADMIN);
