@@ -50,7 +50,9 @@ test('a lead created, edited and deleted is in the audit log with the changed fi
   const csv = await page.request.get('/api/audit/export?action=lead_updated');
   expect(csv.headers()['content-type']).toContain('text/csv');
   const text = await csv.text();
-  expect(text.split('\r\n')[0]).toBe('"When (UTC)","Who","Email","Action","Target","Target id","Details","IP","Device","User agent"');
+  expect(text.split('\r\n')[0]).toBe(
+    '"When (UTC)","Who","Email","Action","Target","Target id","Details","IP","Device","User agent","API key"',
+  );
   expect(text).toContain(`"${E2E_ADMIN.name}","${E2E_ADMIN.email}","Updated a lead","lead","${id}"`);
 });
 
