@@ -31,7 +31,8 @@ export const SCALE_OWNER_IDS = [
 
 /**
  * Believable leads spread over two years, a quarter contacted with history, and appointments;
- * three in four owned by one of three admins, one in ten with a next step in the coming 60 days.
+ * three in four owned by one of three admins, one in ten with a next step in the coming 60 days,
+ * one in five with an estimated fee.
  */
 export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<void> {
   await execute(
@@ -43,7 +44,7 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
   await execute(
     db,
     sql`
-    insert into leads (full_name, email, phone, property_types, status, message, created_at, owner_id, follow_up_on)
+    insert into leads (full_name, email, phone, property_types, status, message, created_at, owner_id, follow_up_on, estimated_fee_cents)
     select
       ${SEED_PERSON},
       (array['New','New','Contacted','Converted','Dropped'])[1 + ((i / 7) % 5)],
@@ -52,7 +53,9 @@ export async function seedLeadsAtScale(db: Db, count = SCALE_LEADS): Promise<voi
       -- By a hash of i, not i % 4: that would tie each owner to a few first names (i % 20),
       -- an artificial correlation that made sorting one owner's leads by name scan 10,000 rows.
       (${`{${SCALE_OWNER_IDS.join(',')}}`}::uuid[])[1 + abs(hashtext('owner' || i)) % 4],
-      case when abs(hashtext('next' || i)) % 10 = 0 then current_date + abs(hashtext('on' || i)) % 60 end
+      case when abs(hashtext('next' || i)) % 10 = 0 then current_date + abs(hashtext('on' || i)) % 60 end,
+      -- One lead in five has an estimated fee, $1,500 to $6,400 (the Overview's and the board's forecast).
+      case when abs(hashtext('fee' || i)) % 5 = 0 then (1500 + abs(hashtext('amount' || i)) % 50 * 100) * 100 end
     from generate_series(1, ${count}) as i`,
   );
   await execute(

@@ -359,6 +359,9 @@ export const leads = pgTable(
     index('leads_stage_idx').on(t.stage_id, t.created_at.desc()),
     // The board's column pages: a stage's leads, the latest to enter it first (db/queries/pipeline-board.ts).
     index('leads_stage_entered_idx').on(t.stage_id, t.stage_entered_at.desc(), t.id.desc()),
+    // The forecast (the Overview's Expected fees, the board's): only leads with a fee count, read
+    // from this index alone rather than every open lead's row.
+    index('leads_stage_fee_idx').on(t.stage_id, t.estimated_fee_cents).where(sql`${t.estimated_fee_cents} is not null`),
     check(
       'leads_property_types_check',
       sql`cardinality(${t.property_types}) >= 1 and ${t.property_types} <@ array['single-family', 'multifamily', 'commercial', 'land', 'other']::text[]`,

@@ -138,17 +138,26 @@ function nextStepPage(filters: LeadFilters, dir: 'asc' | 'desc', limit: number, 
   const undated = whereOf([...parts, sql`l.follow_up_on is null`]);
   const dateOrder = dir === 'asc' ? sql`order by l.follow_up_on asc, l.id asc` : sql`order by l.follow_up_on desc, l.id desc`;
   return sql`select ${leadColumns} from (
-      (select l.* from leads l ${dated} ${dateOrder} limit ${limit + offset})
-      union all
-      (select l.* from leads l ${undated} ${idOrder} limit ${limit + offset})
-    ) l ${order} limit ${limit} offset ${offset}`;
+      select l.* from (
+        (select l.* from leads l ${dated} ${dateOrder} limit ${limit + offset})
+        union all
+        (select l.* from leads l ${undated} ${idOrder} limit ${limit + offset})
+      ) l ${order} limit ${limit} offset ${offset}
+    ) l ${order}`;
 }
 
-/** The statement of the leads matching the filters, in the given order, `limit` of them from `offset`. */
+/**
+ * The statement of the leads matching the filters, in the given order, `limit` of them from
+ * `offset`. The page is cut first and only its rows get the list's columns: the planner may
+ * otherwise compute a column's subqueries (unread replies, a stop request) for every matching
+ * row before the sort, which for a search matching 1,100 of 100,000 leads cost 10–40 ms.
+ */
 export function leadPageQuery(filters: LeadFilters, limit: number, offset = 0, order: LeadOrder = NEWEST_FIRST): SQL {
-  return order.sort === 'next_step'
-    ? nextStepPage(filters, order.dir, limit, offset)
-    : sql`select ${leadColumns} from leads l ${leadWhere(filters)} ${orderBy(order)} limit ${limit} offset ${offset}`;
+  if (order.sort === 'next_step') return nextStepPage(filters, order.dir, limit, offset);
+  const sorted = orderBy(order);
+  return sql`select ${leadColumns} from (
+      select l.* from leads l ${leadWhere(filters)} ${sorted} limit ${limit} offset ${offset}
+    ) l ${sorted}`;
 }
 
 /** The statement counting the leads matching the filters (the list's total). */
