@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { WEBHOOK_EVENT_TYPES } from '#shared/constants';
 import type { WebhookEndpoint } from '#shared/schemas/webhook';
 import { Button } from '#client/components/ui/button.tsx';
@@ -23,10 +23,11 @@ import {
  */
 export function WebhooksSection() {
   const endpoints = useWebhooks();
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <section aria-labelledby="webhooks-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
       <div className="space-y-1">
-        <h2 id="webhooks-heading" className="text-lg font-semibold text-slate-900">
+        <h2 id="webhooks-heading" ref={heading} tabIndex={-1} className="text-lg font-semibold text-slate-900">
           Webhooks
         </h2>
         <p className="text-sm text-slate-600">
@@ -37,7 +38,7 @@ export function WebhooksSection() {
       {endpoints.isError && <p className="text-sm text-red-700">The webhooks could not be loaded.</p>}
       <ul className="space-y-3">
         {endpoints.data?.map((endpoint) => (
-          <EndpointItem key={endpoint.id} endpoint={endpoint} />
+          <EndpointItem key={endpoint.id} endpoint={endpoint} heading={heading} />
         ))}
       </ul>
     </section>
@@ -52,6 +53,7 @@ function AddEndpointForm() {
   const [newSecret, setNewSecret] = useState<string>();
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (add.isPending) return;
     setError(undefined);
     add.mutate(
       { url, events: events as never },
@@ -91,7 +93,8 @@ function AddEndpointForm() {
           ))}
         </div>
       </fieldset>
-      <Button type="submit" variant="primary" disabled={add.isPending || events.length === 0}>
+      {/* Not disabled while it saves: a disabled button loses the keyboard focus (to the page's body). */}
+      <Button type="submit" variant="primary" disabled={events.length === 0}>
         Add webhook
       </Button>
       {newSecret && <SecretBox label="Its signing secret" secret={newSecret} />}
@@ -117,13 +120,15 @@ function SecretBox({ label, secret }: { label: string; secret: string }) {
   );
 }
 
-function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
+function EndpointItem({ endpoint, heading }: { endpoint: WebhookEndpoint; heading: RefObject<HTMLHeadingElement | null> }) {
   const update = useUpdateWebhook();
   const remove = useDeleteWebhook();
   const test = useTestWebhook();
   const [showSecret, setShowSecret] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // Cancelled (or refused), focus goes back to Delete; deleted, Delete is gone with the endpoint: focus goes to the section's heading.
+  const afterDelete = useRef<HTMLElement | null>(null);
   const secret = useWebhookSecret(endpoint.id, showSecret);
   const failed = () => toast.error('That did not work. Please try again.');
   return (
@@ -182,7 +187,14 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
         <Button size="sm" variant="secondary" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide log' : 'Delivery log'}
         </Button>
-        <Button size="sm" variant="danger" onClick={() => setConfirming(true)}>
+        <Button
+          size="sm"
+          variant="danger"
+          onClick={() => {
+            afterDelete.current = null;
+            setConfirming(true);
+          }}
+        >
           Delete
         </Button>
       </div>
@@ -205,7 +217,18 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
         description={`Nothing more is sent to ${endpoint.url}; its queue and log go too.`}
         confirmLabel="Delete"
         busy={remove.isPending}
-        onConfirm={() => remove.mutate(endpoint.id, { onSuccess: () => setConfirming(false), onError: failed })}
+        returnFocusRef={afterDelete}
+        onConfirm={() => {
+          // Set before: once deleted, this item (and the dialog) may unmount before mutate's callbacks, which then never run.
+          afterDelete.current = heading.current;
+          remove.mutate(endpoint.id, {
+            onSuccess: () => setConfirming(false),
+            onError: () => {
+              afterDelete.current = null;
+              failed();
+            },
+          });
+        }}
       />
     </li>
   );
@@ -239,9 +262,10 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
               Replay
             </Button>
           </div>
+          {/* A non-2xx answer has both: the error (HTTP 500) and what the receiver said, which tells why. */}
           {(a.error || a.response_body) && (
             <pre className="max-h-24 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs text-slate-700">
-              {a.error ?? a.response_body}
+              {[a.error, a.response_body].filter(Boolean).join('\n')}
             </pre>
           )}
         </li>
