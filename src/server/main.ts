@@ -134,7 +134,7 @@ async function main() {
   if (database.kind === 'pglite') await releaseAllEmailClaims(database.db);
   outbox.start();
   // Webhooks out: every process sends, claiming deliveries as the outbox claims mail.
-  const webhooks = webhookWorkerOf({ database: () => database, config, logger });
+  const webhooks = webhookWorkerOf({ database: () => database, config, logger, busy: () => requests.busy() });
   webhooks.start();
   logger.info(
     { email: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'off', from: config.mail.from.address },

@@ -1,8 +1,15 @@
 import { performance } from 'node:perf_hooks';
 
 /**
+ * Above this many requests per second the server is busy serving people: background work (the
+ * email outbox, the webhook worker) then sends one batch at a time with a pause between, and
+ * catches up after.
+ */
+export const BUSY_REQUESTS_PER_SECOND = 50;
+
+/**
  * How many requests per second this process is serving, over the last half second or so:
- * background work (the email outbox) asks it to step aside while visitors are being served.
+ * background work (the email outbox, webhooks) asks it to step aside while visitors are being served.
  * Counting is one addition per request; windows of `windowMs`, the rate over the previous
  * window and the current one.
  */
@@ -21,6 +28,11 @@ export class RequestRate {
   hit(): void {
     this.roll();
     this.current += 1;
+  }
+
+  /** Serving more than BUSY_REQUESTS_PER_SECOND. */
+  busy(): boolean {
+    return this.perSecond() > BUSY_REQUESTS_PER_SECOND;
   }
 
   perSecond(): number {

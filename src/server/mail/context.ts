@@ -43,12 +43,6 @@ export async function currentMailContext(db: Db, config: Config): Promise<MailCo
   return { ...mailContext(config), site: await mailSite(db, config) };
 }
 
-/**
- * Above this many requests per second the server is busy serving people: the outbox then
- * sends one batch at a time with a pause between (see MailOutbox), and catches up after.
- */
-export const BUSY_REQUESTS_PER_SECOND = 50;
-
 /** The outbox of this process, sending through SMTP_URL, or recording mail as not sent without it. */
 export function createOutbox(
   config: Config,
@@ -58,7 +52,7 @@ export function createOutbox(
   options: Partial<OutboxOptions> = {},
 ): MailOutbox {
   return new MailOutbox({
-    busy: () => requests.perSecond() > BUSY_REQUESTS_PER_SECOND,
+    busy: () => requests.busy(),
     database,
     transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
     // Read at send time: the brand may have been saved since, and PORT=0 learns its port on listening.

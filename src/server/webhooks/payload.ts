@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { getAppointment } from '../db/queries/appointments.ts';
 import { inboxColumns } from '../db/queries/inbound-emails.ts';
 import { taskColumns } from '../db/queries/lead-tasks.ts';
-import { getLead } from '../db/queries/leads.ts';
+import { getLead, getLeads } from '../db/queries/leads.ts';
 import { queryRows } from '../db/sql.ts';
 
 /**
@@ -20,13 +20,33 @@ import { queryRows } from '../db/sql.ts';
  * is sent as `{ "id" }`. What the trigger knew of the change goes beside `data` (`previous` for
  * stage changes and reschedules, `merged_lead_ids` for merges).
  */
-export async function buildPayload(
-  db: Db,
-  event: { event_type: string; event_created_at: string; object_id: string | null; data: Record<string, unknown> | null },
-): Promise<string> {
+type PayloadEvent = { event_type: string; event_created_at: string; object_id: string | null; data: Record<string, unknown> | null };
+
+export async function buildPayload(db: Db, event: PayloadEvent): Promise<string> {
   const data = event.object_id === null ? {} : ((await objectOf(db, event.event_type, event.object_id)) ?? { id: event.object_id });
-  return JSON.stringify({ type: event.event_type, timestamp: event.event_created_at, data, ...event.data });
+  return payloadText(event, data);
 }
+
+/**
+ * buildPayload for many events at once (a worker's batch), keyed by event id: the leads of every
+ * lead event are read together (two statements for the batch); the rarer objects one by one.
+ */
+export async function buildPayloads(db: Db, events: readonly (PayloadEvent & { event_id: string })[]): Promise<Map<string, string>> {
+  const leadEvents = events.filter((e) => e.event_type.startsWith('lead.') && e.object_id !== null);
+  const leads = await getLeads(db, [...new Set(leadEvents.map((e) => e.object_id!))]);
+  const built = new Map<string, string>();
+  for (const event of events) {
+    if (event.object_id !== null && event.event_type.startsWith('lead.')) {
+      built.set(event.event_id, payloadText(event, leads.get(event.object_id) ?? { id: event.object_id }));
+    } else {
+      built.set(event.event_id, await buildPayload(db, event));
+    }
+  }
+  return built;
+}
+
+const payloadText = (event: PayloadEvent, data: unknown) =>
+  JSON.stringify({ type: event.event_type, timestamp: event.event_created_at, data, ...event.data });
 
 async function objectOf(db: Db, type: string, id: string): Promise<unknown> {
   if (type.startsWith('lead.')) return getLead(db, id);

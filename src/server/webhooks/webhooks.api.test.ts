@@ -6,7 +6,7 @@ import type { WebhookAttemptList, WebhookEndpointCreated, WebhookSecret, Webhook
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { rowsOf, untilTrue, useTestDatabase } from '../test/database.ts';
 import { useWebhookReceiver, verifyStandardWebhook, verifyWithLibrary } from '../test/webhook-receiver.ts';
 import { WebhookWorker } from './worker.ts';
 
@@ -210,6 +210,78 @@ describe('delivery', () => {
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
+  });
+
+  it('one batch of many leads to two endpoints: each delivery its own lead’s body, signed with its endpoint’s secret', async () => {
+    const first = await addEndpoint(['lead.created']);
+    const second = await addEndpoint(['lead.created'], `${receiver.url}?second`);
+    const leads = [];
+    for (let i = 0; i < 12; i++) leads.push(await submitLead({ full_name: `Batch Person ${i}` }));
+    const now = new Date();
+    expect(await workerOf({ batchSize: 50 }).runOnce(now)).toBe(24);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+    for (const id of leads) {
+      const lead = (await (await t.json('GET', `/api/leads/${id}`, undefined, { cookie: owner })).json()) as LeadDetail;
+      const sent = receiver.received.filter((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id === id);
+      expect(sent.map((r) => r.path).sort()).toEqual(['/hook', '/hook?second']);
+      for (const r of sent) expect(JSON.parse(r.body)).toEqual({ type: 'lead.created', timestamp: expect.any(String), data: lead });
+      // Both endpoints get the same bytes (the payload frozen once), each signed with its own secret only.
+      expect(sent[0]!.body).toBe(sent[1]!.body);
+      for (const r of sent) {
+        const [own, other] = r.path === '/hook' ? [first.secret, second.secret] : [second.secret, first.secret];
+        expect(verifyWithLibrary(own, r.headers, r.body, now.getTime())).toBeNull();
+        expect(verifyWithLibrary(other, r.headers, r.body, now.getTime())).not.toBeNull();
+      }
+    }
+    const rows = await rowsOf(database.db, sql`select status, count(*)::int as n from webhook_deliveries group by status`);
+    expect(rows).toEqual([{ status: 'delivered', n: 24 }]);
+    const attempts = await rowsOf(
+      database.db,
+      sql`select count(*)::int as n from webhook_attempts where endpoint_id = ${second.id} and http_status = 204`,
+    );
+    expect(attempts).toEqual([{ n: 12 }]);
+  });
+
+  it('while the server is busy serving requests, it pauses after each full batch; idle, it drains at once', async () => {
+    await addEndpoint(['lead.created']);
+    for (let i = 0; i < 12; i++) await submitLead();
+    const pending = async () =>
+      (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from webhook_deliveries where status = 'pending'`))[0]!.n;
+    // The test holds each pause: the worker asks for one and waits until the test lets it go.
+    const pauses: { ms: number; resume: () => void }[] = [];
+    let asked: (() => void) | undefined;
+    const nextPause = () => new Promise<void>((resolve) => (asked = resolve));
+    const pause = (ms: number) =>
+      new Promise<void>((resume) => {
+        pauses.push({ ms, resume });
+        asked?.();
+      });
+    const busy = workerOf({ batchSize: 5, pollMs: 3_600_000, busyPauseMs: 250, busy: () => true, pause });
+    let paused = nextPause();
+    busy.start();
+    await paused; // a full first batch, then a pause of 250 ms
+    expect(pauses.map((p) => p.ms)).toEqual([250]);
+    expect(receiver.received).toHaveLength(5);
+    expect(await pending()).toBe(7);
+    paused = nextPause();
+    pauses[0]!.resume();
+    await paused; // the second full batch, then another pause
+    expect(receiver.received).toHaveLength(10);
+    expect(await pending()).toBe(2);
+    pauses[1]!.resume();
+    await untilTrue('the last batch is delivered', async () => (await pending()) === 0, 10_000, 20);
+    await busy.stop();
+    expect(receiver.received).toHaveLength(12);
+    expect(pauses).toHaveLength(2); // the last batch was not full: nothing more was due
+
+    await submitLead();
+    await submitLead();
+    const idle = workerOf({ batchSize: 1, pollMs: 3_600_000, busy: () => false, pause });
+    idle.start();
+    await untilTrue('the rest is delivered', async () => (await pending()) === 0, 10_000, 20);
+    await idle.stop();
+    expect(receiver.received).toHaveLength(14);
+    expect(pauses).toHaveLength(2);
   });
 
   it('a lease that ran out (a process killed mid-delivery) is sent again, with the same id', async () => {

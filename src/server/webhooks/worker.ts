@@ -6,7 +6,7 @@ import { describeError } from '../db/database-faults.ts';
 import {
   cancelDelivery,
   claimDueDeliveries,
-  freezePayload,
+  freezePayloads,
   notifyEndpointPaused,
   recordDelivered,
   recordFailed,
@@ -14,12 +14,13 @@ import {
   type AttemptOutcome,
   type ClaimedDelivery,
 } from '../db/queries/webhook-deliveries.ts';
-import { getSealedSecrets } from '../db/queries/webhook-endpoints.ts';
+import { getSealedSecretsOf } from '../db/queries/webhook-endpoints.ts';
 import { webhookSecretContext } from '../db/sealed-secrets.ts';
 import { loadCredentialsVault, type CredentialsVault } from '../lib/credentials.ts';
+import { GroupCommit } from '../lib/group-commit.ts';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
-import { buildPayload } from './payload.ts';
+import { buildPayloads } from './payload.ts';
 import { webhookHeaders } from './signature.ts';
 
 /**
@@ -32,6 +33,9 @@ import { webhookHeaders } from './signature.ts';
  * lease to run out; the delivery is then sent again (at least once), with the same webhook-id.
  * An object's events reach an endpoint in order: the claim skips an event while an earlier one
  * of the same object to that endpoint is pending (db/queries/webhook-deliveries.ts).
+ * A batch reads its payloads and secrets together and records its successes in group commits.
+ * While the server is busy with requests (`busy`), it pauses between batches, as the email
+ * outbox does: receivers can wait a moment, a visitor's form should not.
  */
 
 export const GIVE_UP_SECONDS = 3 * 86_400;
@@ -50,6 +54,11 @@ export type WebhookWorkerOptions = {
   config: Pick<Config, 'outboundAllowHosts' | 'credentialsKey' | 'credentialsKeyPrevious' | 'dataDir' | 'databaseUrl'> &
     Partial<Pick<Config, 'webhookLeaseSeconds'>>;
   logger: Logger;
+  /** True while the server is busy serving requests: one batch, then a pause of `busyPauseMs` (250 ms). */
+  busy?: () => boolean;
+  busyPauseMs?: number;
+  /** Tests hold the pause themselves (default: a timer that stopping ends). */
+  pause?: (ms: number) => Promise<void>;
   pollMs?: number;
   batchSize?: number;
   /** Deliveries sent at once within a batch (to different objects or endpoints). */
@@ -80,6 +89,7 @@ export class WebhookWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private endPause: (() => void) | undefined;
 
   constructor(private readonly options: WebhookWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
@@ -98,6 +108,7 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    this.endPause?.();
     await this.running;
   }
 
@@ -119,27 +130,55 @@ export class WebhookWorker {
         const database = this.options.database();
         if (!database) return;
         if ((await this.runOnce(new Date())) === this.batchSize) this.again = true;
-        if (this.again) await new Promise((r) => setImmediate(r));
+        if (this.again) await this.yieldToRequests();
       } while (this.again && !this.stopped);
     } catch (err) {
       this.options.logger.warn(describeError(err), 'webhooks: a batch failed; it is tried again shortly');
     }
   }
 
+  /**
+   * Between full batches: a pause while the server is busy with requests, else a turn of the
+   * event loop. A visitor's form comes first; the backlog goes out at full speed once it is quiet.
+   */
+  private async yieldToRequests(): Promise<void> {
+    if (!(this.options.busy?.() ?? false)) return new Promise((r) => setImmediate(r));
+    const ms = this.options.busyPauseMs ?? 250;
+    if (this.options.pause) return this.options.pause(ms);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      // Stopping ends the pause at once.
+      this.endPause = () => (clearTimeout(timer), resolve());
+    });
+    this.endPause = undefined;
+  }
+
   /** One batch due at `now` (tests pass their own time); how many deliveries it claimed. */
   async runOnce(now: Date = new Date()): Promise<number> {
     const database = this.options.database();
     if (!database) return 0;
-    const batch = await claimDueDeliveries(database.db, now, this.batchSize, this.leaseSeconds);
+    const db = database.db;
+    const batch = await claimDueDeliveries(db, now, this.batchSize, this.leaseSeconds);
+    if (batch.length === 0) return 0;
+    const prepared = await this.prepare(db, batch, now);
+    // Successes are recorded as they come, those arriving together in one statement (one write
+    // at a time), so a kill -9 re-sends little more than the requests in flight.
+    const recorder = new GroupCommit((outcomes: AttemptOutcome[]) => recordDelivered(db, outcomes), {
+      maxBatch: this.batchSize,
+      maxWaitMs: 0,
+      maxInFlight: 1,
+      isolates: () => false,
+    });
+    const record = (outcome: AttemptOutcome) => recorder.add(outcome);
     let next = 0;
     const workers = Array.from({ length: Math.min(this.concurrency, batch.length) }, async () => {
       while (next < batch.length) {
         const delivery = batch[next++]!;
         if (this.stopped) {
-          await releaseDeliveries(database.db, [delivery.id]);
+          await releaseDeliveries(db, [delivery.id]);
           continue;
         }
-        await this.deliver(database.db, delivery, now);
+        await this.send(db, delivery, prepared, now, { retry: true, record });
       }
     });
     await Promise.all(workers);
@@ -148,17 +187,53 @@ export class WebhookWorker {
 
   /** Sends one claimed delivery and records the outcome; `retry: false` fails it at once (Send test). */
   async deliver(db: Db, delivery: ClaimedDelivery, now: Date, { retry = true } = {}): Promise<SendResult> {
-    const payload = delivery.erased
-      ? undefined
-      : (delivery.payload ?? (await freezePayload(db, delivery.event_id, await buildPayload(db, delivery))));
+    const prepared = await this.prepare(db, [delivery], now);
+    return this.send(db, delivery, prepared, now, { retry, record: (outcome) => recordDelivered(db, [outcome]) });
+  }
+
+  /**
+   * What a batch's requests need from the database, read together: each event's payload (built
+   * and frozen at its first attempt; undefined once erased) and each endpoint's signing secrets.
+   */
+  private async prepare(db: Db, batch: readonly ClaimedDelivery[], now: Date): Promise<PreparedBatch> {
+    const unfrozen = new Map(batch.filter((d) => !d.erased && d.payload === null).map((d) => [d.event_id, d]));
+    const frozen = await freezePayloads(db, await buildPayloads(db, [...unfrozen.values()]));
+    const payloads = new Map(batch.map((d) => [d.event_id, d.erased ? undefined : (d.payload ?? frozen.get(d.event_id))] as const));
+    const secrets = new Map<string, string[] | Error>();
+    const vault = this.vault;
+    if (!vault.available) return { payloads, secrets };
+    const sealed = await getSealedSecretsOf(db, [...new Set(batch.map((d) => d.endpoint_id))], now);
+    for (const [endpointId, { secret, previous_secret }] of sealed) {
+      const context = webhookSecretContext(endpointId);
+      try {
+        secrets.set(
+          endpointId,
+          [secret, ...(previous_secret ? [previous_secret] : [])].map((s) => vault.open(s, context)),
+        );
+      } catch (error) {
+        if (!(error instanceof Error) || error.name !== 'SealedSecretError') throw error;
+        secrets.set(endpointId, error);
+      }
+    }
+    return { payloads, secrets };
+  }
+
+  private async send(
+    db: Db,
+    delivery: ClaimedDelivery,
+    prepared: PreparedBatch,
+    now: Date,
+    { retry, record }: { retry: boolean; record: (outcome: AttemptOutcome) => Promise<void> },
+  ): Promise<SendResult> {
+    const payload = prepared.payloads.get(delivery.event_id);
     if (payload === undefined) {
       await cancelDelivery(db, delivery.id, 'The lead was erased', now);
       return { delivered: false, httpStatus: null, durationMs: 0, responseBody: null, error: 'The lead was erased' };
     }
-    const result = await this.post(db, delivery, payload, now);
+    const result = await this.post(delivery, payload, prepared.secrets.get(delivery.endpoint_id), now);
     const outcome: AttemptOutcome = { deliveryId: delivery.id, endpointId: delivery.endpoint_id, at: now, ...result };
     if (result.delivered) {
-      await recordDelivered(db, outcome);
+      await record(outcome);
       return result;
     }
     const age = (now.getTime() - Date.parse(delivery.created_at)) / 1000;
@@ -181,16 +256,14 @@ export class WebhookWorker {
     return result;
   }
 
-  private async post(db: Db, delivery: ClaimedDelivery, payload: string, now: Date): Promise<SendResult> {
+  /** `secrets`: the endpoint's, opened; an Error when they do not open; undefined when the endpoint is gone or the vault is unset. */
+  private async post(delivery: ClaimedDelivery, payload: string, secrets: string[] | Error | undefined, now: Date): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
       if (!this.vault.available) throw new OutboundError('bad_url', this.vault.reason);
-      const sealed = await getSealedSecrets(db, delivery.endpoint_id, now);
-      if (!sealed) throw new OutboundError('bad_url', 'The endpoint was removed.');
-      const context = webhookSecretContext(delivery.endpoint_id);
-      const secrets = [this.vault.open(sealed.secret, context)];
-      if (sealed.previous_secret) secrets.push(this.vault.open(sealed.previous_secret, context));
+      if (secrets === undefined) throw new OutboundError('bad_url', 'The endpoint was removed.');
+      if (secrets instanceof Error) throw secrets;
       const answer = await guardedFetch(delivery.url, {
         method: 'POST',
         headers: {
@@ -223,6 +296,8 @@ export class WebhookWorker {
     }
   }
 }
+
+type PreparedBatch = { payloads: Map<string, string | undefined>; secrets: Map<string, string[] | Error> };
 
 const workers = new WeakMap<object, WebhookWorker>();
 /** One worker per app process (its config), shared by main.ts and the Send test route. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { webhookAttemptSchema, type WebhookAttempt } from '#shared/schemas/webhook';
 import type { Db } from '../client.ts';
-import { execute, isoTimestamp, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, pgArray, queryRows } from '../sql.ts';
 
 /**
  * The webhook outbox: deliveries (one event to one endpoint) claimed with a lease, attempts
@@ -58,14 +58,21 @@ export function claimDueDeliveries(db: Db, now: Date, limit: number, leaseSecond
   );
 }
 
-/** The event's payload: the first one frozen wins (two processes freezing at once send the same bytes). Undefined once erased. */
-export async function freezePayload(db: Db, eventId: string, payload: string): Promise<string | undefined> {
-  const [row] = await queryRows(
+/**
+ * Freezes each event's payload (event id → payload): the first one frozen wins, so two processes
+ * freezing at once send the same bytes. The answer holds each event's frozen payload; an erased
+ * event is absent.
+ */
+export async function freezePayloads(db: Db, payloads: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+  if (payloads.size === 0) return new Map();
+  const rows = await queryRows(
     db,
-    sql`update webhook_events set payload = coalesce(payload, ${payload}) where id = ${eventId} and not erased returning payload`,
-    z.object({ payload: z.string() }),
+    sql`update webhook_events e set payload = coalesce(e.payload, v.payload)
+        from unnest(${pgArray([...payloads.keys()])}::uuid[], ${pgArray([...payloads.values()])}::text[]) as v(id, payload)
+        where e.id = v.id and not e.erased returning e.id, e.payload`,
+    z.object({ id: z.uuid(), payload: z.string() }),
   );
-  return row?.payload;
+  return new Map(rows.map((r) => [r.id, r.payload]));
 }
 
 export type AttemptOutcome = {
@@ -78,16 +85,49 @@ export type AttemptOutcome = {
   error: string | null;
 };
 
-/** Logs an attempt and records a success: the delivery done, the endpoint no longer failing. */
-export async function recordDelivered(db: Db, outcome: AttemptOutcome): Promise<void> {
+/**
+ * Logs successful attempts and records them (one statement for all): each delivery done, its
+ * endpoint no longer failing.
+ */
+export async function recordDelivered(db: Db, outcomes: readonly AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const column = (values: (string | number | null)[], type: string) => sql`${pgArray(values)}::${sql.raw(type)}[]`;
   await execute(
     db,
     sql`
-    with attempt as (${attemptInsert(outcome)}),
-    endpoint as (update webhook_endpoints set failing_since = null where id = ${outcome.endpointId} and failing_since is not null)
-    update webhook_deliveries set status = 'delivered', attempts = attempts + 1, locked_until = null, finished_at = ${ts(outcome.at)},
-      last_status = ${outcome.httpStatus}, last_error = null
-    where id = ${outcome.deliveryId} and status = 'pending'`,
+    with v as (
+      select * from unnest(
+        ${column(
+          outcomes.map((o) => o.deliveryId),
+          'uuid',
+        )}, ${column(
+          outcomes.map((o) => o.endpointId),
+          'uuid',
+        )},
+        ${column(
+          outcomes.map((o) => o.at.toISOString()),
+          'timestamptz',
+        )}, ${column(
+          outcomes.map((o) => o.httpStatus),
+          'int',
+        )},
+        ${column(
+          outcomes.map((o) => Math.round(o.durationMs)),
+          'int',
+        )}, ${column(
+          outcomes.map((o) => o.responseBody),
+          'text',
+        )}
+      ) as v(delivery_id, endpoint_id, at, http_status, duration_ms, response_body)
+    ),
+    attempt as (
+      insert into webhook_attempts (delivery_id, endpoint_id, at, http_status, duration_ms, response_body)
+      select delivery_id, endpoint_id, at, http_status, duration_ms, response_body from v
+    ),
+    endpoint as (update webhook_endpoints set failing_since = null where id in (select endpoint_id from v) and failing_since is not null)
+    update webhook_deliveries d set status = 'delivered', attempts = d.attempts + 1, locked_until = null, finished_at = v.at,
+      last_status = v.http_status, last_error = null
+    from v where d.id = v.delivery_id and d.status = 'pending'`,
   );
 }
 

@@ -41,14 +41,20 @@ export type SealedSecrets = z.infer<typeof sealedRow>;
 
 /** The sealed secret, and the previous one while it still signs (`at`: now, or a test's time). */
 export async function getSealedSecrets(db: Db, id: string, at: Date = new Date()): Promise<SealedSecrets | undefined> {
-  const [row] = await queryRows(
+  return (await getSealedSecretsOf(db, [id], at)).get(id);
+}
+
+/** getSealedSecrets for several endpoints in one statement (a worker's batch), by endpoint id. */
+export async function getSealedSecretsOf(db: Db, ids: readonly string[], at: Date): Promise<Map<string, SealedSecrets>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows(
     db,
-    sql`select secret, case when previous_secret_until > ${at.toISOString()}::timestamptz then previous_secret end as previous_secret,
+    sql`select id, secret, case when previous_secret_until > ${at.toISOString()}::timestamptz then previous_secret end as previous_secret,
           case when previous_secret_until > ${at.toISOString()}::timestamptz then ${isoTimestamp(sql`previous_secret_until`)} end as previous_secret_until
-        from webhook_endpoints where id = ${id}`,
-    sealedRow,
+        from webhook_endpoints where id = any(${pgArray(ids)}::uuid[])`,
+    sealedRow.extend({ id: z.uuid() }),
   );
-  return row;
+  return new Map(rows.map(({ id, ...sealed }) => [id, sealed]));
 }
 
 export type EndpointChange = { url?: string; events?: string[]; paused?: boolean; rotatedSecret?: string };
