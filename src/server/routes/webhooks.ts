@@ -148,9 +148,11 @@ const audit = (c: Context<AppEnv>, id: string, url: string, change: string, extr
     details: { webhook: change, webhook_id: id, host: hostOf(url), ...extra },
   });
 
+const webhookNotFound = () => new AppError('not_found', 'Webhook not found.');
+
 async function existing(c: Context<AppEnv>, id: string) {
   const endpoint = await getWebhookEndpoint(c.get('db'), id);
-  if (!endpoint) throw new AppError('not_found', 'Webhook not found.');
+  if (!endpoint) throw webhookNotFound();
   return endpoint;
 }
 
@@ -180,7 +182,7 @@ export const webhookRoutes = createRouter()
     const { id } = c.req.valid('param');
     const vault = vaultOf(c);
     const sealed = await getSealedSecrets(c.get('db'), id);
-    if (!sealed) throw new AppError('not_found', 'Webhook not found.');
+    if (!sealed) throw webhookNotFound();
     return c.json(
       {
         secret: vault.open(sealed.secret, webhookSecretContext(id)),
@@ -202,7 +204,7 @@ export const webhookRoutes = createRouter()
       ...(body.paused !== undefined && { paused: body.paused }),
       ...(rotatedSecret !== undefined && { rotatedSecret }),
     });
-    if (!saved) throw new AppError('not_found', 'Webhook not found.');
+    if (!saved) throw webhookNotFound();
     const changed = Object.keys(body).filter((key) => key !== 'rotate_secret');
     if (changed.length > 0 || rotatedSecret) {
       await audit(c, id, saved.url, 'changed', {
@@ -216,7 +218,7 @@ export const webhookRoutes = createRouter()
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const url = await deleteWebhookEndpoint(c.get('db'), id);
-    if (url === undefined) throw new AppError('not_found', 'Webhook not found.');
+    if (url === undefined) throw webhookNotFound();
     await audit(c, id, url, 'removed');
     return c.json({ id }, 200);
   })
