@@ -33,6 +33,8 @@ for (const width of [1280, 390]) {
     await form.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByRole('status').filter({ hasText: `API key “${name}” created.` })).toBeVisible();
     const shown = page.getByRole('textbox', { name: 'New API key' });
+    // The key takes the keyboard focus, ready to copy.
+    await expect(shown).toBeFocused();
     const key = await shown.inputValue();
     expect(key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
     await expect(page.getByRole('button', { name: 'Copy key' })).toBeVisible();
@@ -43,6 +45,7 @@ for (const width of [1280, 390]) {
     await expect(row).toContainText('never used');
     await page.getByRole('button', { name: 'Done' }).click();
     await expect(shown).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'API keys' })).toBeFocused();
 
     // Another site's form, through its server: a lead made with the key, no cookie, no Origin.
     const email = `api-${width}@example.com`;

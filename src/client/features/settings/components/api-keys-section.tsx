@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/constants';
 import { checkNewApiKey, type NewApiKeyErrors } from '#shared/rules/api-keys';
 import type { ApiKey, CreatedApiKey } from '#shared/schemas/api-keys';
@@ -28,17 +28,29 @@ const failed = (fallback: string) => (err: unknown) => toast.error(err instanceo
 export function ApiKeysSection() {
   const keys = useApiKeys();
   const [made, setMade] = useState<CreatedApiKey>();
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <div className="border-b border-slate-200 px-5 py-4">
-        <h2 className="text-lg font-semibold text-slate-900">API keys</h2>
+        <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold text-slate-900">
+          API keys
+        </h2>
         <p className="mt-1 text-sm text-slate-600">
           Let another program (a form on a partner’s site, Zapier, your own scripts) call this CRM’s API as you, with only the scopes you
           choose. Send the key as <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
         </p>
       </div>
       <NewKeyForm onMade={setMade} />
-      {made ? <MadeKey created={made} onDone={() => setMade(undefined)} /> : null}
+      {made ? (
+        <MadeKey
+          created={made}
+          onDone={() => {
+            setMade(undefined);
+            // The box (and its Done button) goes: the keyboard focus stays in the section.
+            heading.current?.focus();
+          }}
+        />
+      ) : null}
       {keys.data ? (
         <KeyList keys={keys.data.api_keys} />
       ) : keys.isError ? (
@@ -123,6 +135,9 @@ function NewKeyForm({ onMade }: { onMade: (created: CreatedApiKey) => void }) {
 
 /** The key just made, this once: it is stored hashed and cannot be shown again. */
 function MadeKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  // The key takes the focus (selected, ready to copy), rather than leaving it on the form's button.
+  const keyField = useRef<HTMLInputElement>(null);
+  useEffect(() => keyField.current?.focus(), [created.key]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(created.key);
@@ -136,6 +151,7 @@ function MadeKey({ created, onDone }: { created: CreatedApiKey; onDone: () => vo
       <p className="font-medium">Copy the key “{created.name}” now. It will not be shown again.</p>
       <div className="mt-2 flex flex-col gap-2 sm:flex-row sm:items-center">
         <input
+          ref={keyField}
           readOnly
           aria-label="New API key"
           value={created.key}
