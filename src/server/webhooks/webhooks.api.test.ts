@@ -432,6 +432,38 @@ describe('delivery', () => {
   });
 });
 
+describe('the log’s 30 days', () => {
+  it('attempts and events older than 30 days go, with their deliveries; an old event still pending stays', async () => {
+    const { deleteOldWebhookLog } = await import('../db/queries/webhook-deliveries.ts');
+    await addEndpoint(['lead.created']);
+    const delivered = await submitLead();
+    const now = new Date();
+    await drain(workerOf(), now);
+    receiver.answer = (_r, res) => res.writeHead(503).end();
+    const waiting = await submitLead();
+    expect(await workerOf().runOnce(new Date())).toBe(1); // failed once: pending, to be tried again
+    const recent = await submitLead(); // not sent yet, and recent
+    const old = new Date(now.getTime() - 31 * 24 * HOUR).toISOString();
+    await execute(database.db, sql`update webhook_events set created_at = ${old}::timestamptz where object_id <> ${recent}`);
+    await execute(database.db, sql`update webhook_attempts set at = ${old}::timestamptz`);
+
+    const removed = await deleteOldWebhookLog(database.db, now);
+    expect(removed).toBe(3); // two attempts, one event
+    const events = await rowsOf<{ object_id: string }>(database.db, sql`select object_id from webhook_events order by seq`);
+    expect(events.map((e) => e.object_id)).toEqual([waiting, recent]);
+    const deliveries = await rowsOf<{ object_id: string; status: string }>(
+      database.db,
+      sql`select object_id, status from webhook_deliveries order by event_seq`,
+    );
+    expect(deliveries).toEqual([
+      { object_id: waiting, status: 'pending' },
+      { object_id: recent, status: 'pending' },
+    ]);
+    expect(await rowsOf(database.db, sql`select id from webhook_attempts`)).toEqual([]);
+    expect(delivered).not.toBe(waiting);
+  });
+});
+
 describe('hostile endpoints', () => {
   it('Send test answers the result: a redirect to another loopback port is an answer, not followed', async () => {
     const { id } = await addEndpoint(['lead.created']);
