@@ -84,3 +84,6 @@ export function makeAppointment(overrides: Partial<Appointment> = {}): Appointme
     ...overrides,
   };
 }
+
+/** An owner signed in, for pages only owners see. */
+export const FIXTURE_OWNER = { id: '11111111-1111-4111-8111-111111111111', email: 'olive@example.com', role: 'owner' as const };

@@ -4,6 +4,7 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getToasts, toast } from '#client/components/ui/toast-store.ts';
+import { FIXTURE_OWNER } from '#client/test/fixtures.ts';
 import { mockApi, renderWithProviders } from '#client/test/render-with-providers.tsx';
 import { SecuritySettingsPage } from './security-settings-page.tsx';
 
@@ -14,7 +15,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const OWNER = { id: '11111111-1111-4111-8111-111111111111', email: 'olive@example.com', role: 'owner' as const };
+const OWNER = FIXTURE_OWNER;
 
 describe('SecuritySettingsPage', () => {
   it('the switch follows the click at once, saves, and goes back when the server refuses', async () => {

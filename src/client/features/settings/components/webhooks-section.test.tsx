@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookAttempt, WebhookEndpoint } from '#shared/schemas/webhook';
 import { toast } from '#client/components/ui/toast-store.ts';
+import { FIXTURE_OWNER } from '#client/test/fixtures.ts';
 import { renderWithProviders } from '#client/test/render-with-providers.tsx';
 import { WebhooksSection } from './webhooks-section.tsx';
 
@@ -15,7 +16,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const OWNER = { id: '11111111-1111-4111-8111-111111111111', email: 'olive@example.com', role: 'owner' as const };
+const OWNER = FIXTURE_OWNER;
 const ENDPOINT: WebhookEndpoint = {
   id: '22222222-2222-4222-8222-222222222222',
   url: 'https://hooks.example.com/crm',
