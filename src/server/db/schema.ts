@@ -1266,7 +1266,8 @@ export const webhookEndpoints = pgTable(
 
 /**
  * What happened, recorded by triggers in the transaction of the change (hand-written SQL at the
- * end of migration 0054). `payload` (the JSON body sent, as text so its bytes never change) is
+ * end of migration 0054; since 0058 they record the event alone, and the worker routes it to
+ * the endpoints listening: `routed`). `payload` (the JSON body sent, as text so its bytes never change) is
  * frozen at the event's first delivery attempt and reused by every retry and replay; `lead_id`
  * names the person it is about, so an erasure finds and clears it. `tx` folds several changes
  * of one object in one transaction into one event.
@@ -1283,6 +1284,8 @@ export const webhookEvents = pgTable(
     payload: text('payload'),
     erased: boolean('erased').notNull().default(false),
     tx: bigint('tx', { mode: 'number' }).notNull().default(sql`txid_current()`),
+    /** Given its deliveries (one per endpoint listening) by the worker, after the change committed. */
+    routed: boolean('routed').notNull().default(false),
     created_at: createdAt(),
   },
   // Every index here is written in the transaction of the change a webhook reports (a lead
@@ -1293,6 +1296,7 @@ export const webhookEvents = pgTable(
     index('webhook_events_object_tx_idx').on(t.object_id, t.tx),
     index('webhook_events_lead_idx').on(t.lead_id).where(sql`${t.lead_id} is not null`),
     index('webhook_events_created_idx').using('brin', t.created_at),
+    index('webhook_events_unrouted_idx').on(t.seq).where(sql`not ${t.routed}`),
   ],
 );
 

@@ -160,8 +160,8 @@ async function seed(dataDir: string): Promise<string> {
     await execute(
       database.db,
       sql`with event as (
-        insert into webhook_events (type, object_id, lead_id, payload)
-        select 'lead.created', id, id, '{"type":"lead.created"}' from leads order by created_at limit 1
+        insert into webhook_events (type, object_id, lead_id, payload, routed)
+        select 'lead.created', id, id, '{"type":"lead.created"}', true from leads order by created_at limit 1
         returning id, seq, object_id
       ), delivery as (
         insert into webhook_deliveries (endpoint_id, event_id, object_id, event_seq, status, attempts, last_status, finished_at)

@@ -278,17 +278,38 @@ describe('delivery', () => {
     await submitLead();
     const idle = workerOf({ batchSize: 1, pollMs: 3_600_000, busy: () => false, pause });
     idle.start();
-    await untilTrue('the rest is delivered', async () => (await pending()) === 0, 10_000, 20);
+    const delivered = async () =>
+      (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from webhook_deliveries where status = 'delivered'`))[0]!.n;
+    await untilTrue('the rest is delivered', async () => (await delivered()) === 14, 10_000, 20);
     await idle.stop();
     expect(receiver.received).toHaveLength(14);
     expect(pauses).toHaveLength(2);
+  });
+
+  it('the change’s transaction records the event alone; the worker routes it to the endpoints listening since before it', async () => {
+    await addEndpoint(['lead.created']);
+    const first = await submitLead();
+    await addEndpoint(['lead.created'], `${receiver.url}?later`); // added after the first lead
+    const second = await submitLead();
+    const count = async (table: 'webhook_events' | 'webhook_deliveries') =>
+      (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.raw(table)}`))[0]!.n;
+    expect(await count('webhook_events')).toBe(2);
+    expect(await count('webhook_deliveries')).toBe(0);
+    await drain(workerOf(), new Date());
+    const got = receiver.received.map((r) => `${r.path} ${(JSON.parse(r.body) as { data: { id: string } }).data.id}`).sort();
+    expect(got).toEqual([`/hook ${first}`, `/hook ${second}`, `/hook?later ${second}`].sort());
+    expect(await count('webhook_deliveries')).toBe(3);
+    // Routed once: running again gives nothing more.
+    await drain(workerOf(), new Date());
+    expect(receiver.received).toHaveLength(3);
   });
 
   it('a lease that ran out (a process killed mid-delivery) is sent again, with the same id', async () => {
     await addEndpoint(['lead.created']);
     await submitLead();
     const now = new Date();
-    const { claimDueDeliveries } = await import('../db/queries/webhook-deliveries.ts');
+    const { claimDueDeliveries, routeWebhookEvents } = await import('../db/queries/webhook-deliveries.ts');
+    expect(await routeWebhookEvents(database.db, 10)).toBe(1);
     expect(await claimDueDeliveries(database.db, now, 10, 60)).toHaveLength(1); // claimed, then the process died
     expect(await workerOf().runOnce(new Date(now.getTime() + 30_000))).toBe(0);
     expect(await workerOf().runOnce(new Date(now.getTime() + 61_000))).toBe(1);
@@ -399,6 +420,16 @@ describe('delivery', () => {
     expect(replay.status).toBe(409);
   });
 
+  it('a lead erased before its events were routed: they get no delivery, lead.erased does', async () => {
+    await addEndpoint(['lead.created', 'lead.erased']);
+    const leadId = await submitLead();
+    expect((await t.json('POST', `/api/leads/${leadId}/erase`, { confirm: true }, { cookie: owner })).status).toBe(200);
+    await drain(workerOf(), new Date());
+    expect(bodies()).toEqual([{ type: 'lead.erased', timestamp: expect.any(String), data: { id: leadId } }]);
+    const deliveries = await rowsOf(database.db, sql`select e.type from webhook_deliveries d join webhook_events e on e.id = d.event_id`);
+    expect(deliveries).toEqual([{ type: 'lead.erased' }]);
+  });
+
   it('a bulk change of 500 leads records one event per lead in the same transaction', async () => {
     await addEndpoint(['lead.stage_changed']);
     const ids: string[] = [];
@@ -434,7 +465,7 @@ describe('delivery', () => {
 
 describe('the log’s 30 days', () => {
   it('attempts and events older than 30 days go, with their deliveries; an old event still pending stays', async () => {
-    const { deleteOldWebhookLog } = await import('../db/queries/webhook-deliveries.ts');
+    const { deleteOldWebhookLog, routeWebhookEvents } = await import('../db/queries/webhook-deliveries.ts');
     await addEndpoint(['lead.created']);
     const delivered = await submitLead();
     const now = new Date();
@@ -443,6 +474,7 @@ describe('the log’s 30 days', () => {
     const waiting = await submitLead();
     expect(await workerOf().runOnce(new Date())).toBe(1); // failed once: pending, to be tried again
     const recent = await submitLead(); // not sent yet, and recent
+    expect(await routeWebhookEvents(database.db, 10)).toBe(1);
     const old = new Date(now.getTime() - 31 * 24 * HOUR).toISOString();
     await execute(database.db, sql`update webhook_events set created_at = ${old}::timestamptz where object_id <> ${recent}`);
     await execute(database.db, sql`update webhook_attempts set at = ${old}::timestamptz`);

@@ -11,6 +11,7 @@ import {
   recordDelivered,
   recordFailed,
   releaseDeliveries,
+  routeWebhookEvents,
   type AttemptOutcome,
   type ClaimedDelivery,
 } from '../db/queries/webhook-deliveries.ts';
@@ -39,6 +40,8 @@ import { webhookHeaders } from './signature.ts';
  */
 
 export const GIVE_UP_SECONDS = 3 * 86_400;
+/** Events given their deliveries per batch (routeWebhookEvents). */
+const ROUTE_BATCH = 1000;
 export const TIMEOUT_MS = 5_000;
 /** The body excerpt the log keeps. */
 export const LOGGED_BODY_BYTES = 1024;
@@ -158,6 +161,7 @@ export class WebhookWorker {
     const database = this.options.database();
     if (!database) return 0;
     const db = database.db;
+    await routeWebhookEvents(db, ROUTE_BATCH);
     const batch = await claimDueDeliveries(db, now, this.batchSize, this.leaseSeconds);
     if (batch.length === 0) return 0;
     const prepared = await this.prepare(db, batch, now);
