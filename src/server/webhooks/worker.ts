@@ -40,8 +40,6 @@ import { webhookHeaders } from './signature.ts';
  */
 
 export const GIVE_UP_SECONDS = 3 * 86_400;
-/** Events given their deliveries per batch (routeWebhookEvents). */
-const ROUTE_BATCH = 1000;
 export const TIMEOUT_MS = 5_000;
 /** The body excerpt the log keeps. */
 export const LOGGED_BODY_BYTES = 1024;
@@ -57,7 +55,7 @@ export type WebhookWorkerOptions = {
   config: Pick<Config, 'outboundAllowHosts' | 'credentialsKey' | 'credentialsKeyPrevious' | 'dataDir' | 'databaseUrl'> &
     Partial<Pick<Config, 'webhookLeaseSeconds'>>;
   logger: Logger;
-  /** True while the server is busy serving requests: one batch, then a pause of `busyPauseMs` (250 ms). */
+  /** True while the server is busy serving requests: one batch, then a pause of `busyPauseMs` (1 s). */
   busy?: () => boolean;
   busyPauseMs?: number;
   /** Tests hold the pause themselves (default: a timer that stopping ends). */
@@ -146,7 +144,7 @@ export class WebhookWorker {
    */
   private async yieldToRequests(): Promise<void> {
     if (!(this.options.busy?.() ?? false)) return new Promise((r) => setImmediate(r));
-    const ms = this.options.busyPauseMs ?? 250;
+    const ms = this.options.busyPauseMs ?? 1000;
     if (this.options.pause) return this.options.pause(ms);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -161,7 +159,9 @@ export class WebhookWorker {
     const database = this.options.database();
     if (!database) return 0;
     const db = database.db;
-    await routeWebhookEvents(db, ROUTE_BATCH);
+    // Routed as fast as they are sent, no faster: while the server is busy, the events wait as
+    // recorded (one row each) rather than being given deliveries nobody sends yet.
+    await routeWebhookEvents(db, this.batchSize);
     const batch = await claimDueDeliveries(db, now, this.batchSize, this.leaseSeconds);
     if (batch.length === 0) return 0;
     const prepared = await this.prepare(db, batch, now);
