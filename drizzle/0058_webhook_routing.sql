@@ -4,8 +4,8 @@ ALTER TABLE "webhook_events" ALTER COLUMN "routed" SET DEFAULT false;--> stateme
 CREATE INDEX "webhook_events_unrouted_idx" ON "webhook_events" USING btree ("seq") WHERE not "webhook_events"."routed";--> statement-breakpoint
 -- The change's transaction records the event alone; the worker gives it one delivery per
 -- endpoint listening, after the commit (db/queries/webhook-deliveries.ts, routeWebhookEvents).
--- A delivery row and its five index entries in every lead submission's transaction cost about
--- 13% of the lead submissions a second on PostgreSQL; the event alone about 1%.
+-- A delivery row and its five index entries in every lead submission's transaction showed in
+-- the lead submissions a second on PostgreSQL (docs/performance.md has the runs).
 CREATE OR REPLACE FUNCTION crm_webhook_record(p_type text, p_objects uuid[], p_leads uuid[], p_data jsonb[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO webhook_events (type, object_id, lead_id, data)

@@ -35,7 +35,7 @@ const ROUTING_LOCK = 4_201_313;
  * Gives up to `limit` recorded events, oldest first, one delivery per endpoint listening to
  * their type (unpaused, and added before the event happened); an erased event gets none. The
  * change's transaction records the event alone (a delivery row in every lead submission's
- * transaction cost about 13% of their rate), so this runs after the commit, in the worker.
+ * transaction slowed them: docs/performance.md), so this runs after the commit, in the worker.
  * One process routes at a time (an advisory lock; the others skip), so an object's events get
  * their deliveries in order. Answers how many events it routed.
  */
