@@ -311,6 +311,22 @@ describe('delivery', () => {
     expect(receiver.received).toHaveLength(3);
   });
 
+  it('events left with no endpoint to go to (it was paused) do not hold up the ones behind them', async () => {
+    const paused = await addEndpoint(['lead.created']);
+    await addEndpoint(['lead.updated'], `${receiver.url}?updates`);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await submitLead());
+    expect((await t.json('PATCH', `/api/webhooks/${paused.id}`, { paused: true }, { cookie: owner })).status).toBe(200);
+    await t.json('PATCH', `/api/leads/${ids[0]}`, { property_address: '9 Elm St' }, { cookie: owner });
+    // Batches of 5: the first two route 10 events and send nothing; the worker goes on at once
+    // (no poll for an hour) to the third, which sends the update.
+    const worker = workerOf({ batchSize: 5, pollMs: 3_600_000 });
+    worker.start();
+    await untilTrue('the update is delivered', async () => receiver.received.length === 1, 10_000, 20);
+    await worker.stop();
+    expect(receiver.received[0]!.path).toBe('/hook?updates');
+  });
+
   it('a lease that ran out (a process killed mid-delivery) is sent again, with the same id', async () => {
     await addEndpoint(['lead.created']);
     await submitLead();

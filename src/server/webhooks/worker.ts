@@ -91,6 +91,8 @@ export class WebhookWorker {
   private again = false;
   private stopped = false;
   private endPause: (() => void) | undefined;
+  /** How many events the last batch routed. */
+  private routedLast = 0;
 
   constructor(private readonly options: WebhookWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
@@ -130,7 +132,9 @@ export class WebhookWorker {
         this.again = false;
         const database = this.options.database();
         if (!database) return;
-        if ((await this.runOnce(new Date())) === this.batchSize) this.again = true;
+        // More may be due: a full batch sent, or a full batch of events routed (some of which
+        // may have had no endpoint left to go to).
+        if ((await this.runOnce(new Date())) === this.batchSize || this.routedLast === this.batchSize) this.again = true;
         if (this.again) await this.yieldToRequests();
       } while (this.again && !this.stopped);
     } catch (err) {
@@ -161,7 +165,7 @@ export class WebhookWorker {
     const db = database.db;
     // Routed as fast as they are sent, no faster: while the server is busy, the events wait as
     // recorded (one row each) rather than being given deliveries nobody sends yet.
-    await routeWebhookEvents(db, this.batchSize);
+    this.routedLast = await routeWebhookEvents(db, this.batchSize);
     const batch = await claimDueDeliveries(db, now, this.batchSize, this.leaseSeconds);
     if (batch.length === 0) return 0;
     const prepared = await this.prepare(db, batch, now);
