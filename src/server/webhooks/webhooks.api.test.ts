@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LeadDetail } from '#shared/schemas/lead';
@@ -24,6 +24,8 @@ let owner: string;
 let staff: string;
 const logger = pino({ level: 'silent' });
 const HOUR = 3600_000;
+/** The `n` of a `select count(*)::int as n …`. */
+const countOf = async (query: SQL) => (await rowsOf<{ n: number }>(database.db, query))[0]!.n;
 
 /** A worker whose batches move the receiver's clock to the time they run at. */
 const workerOf = (options: Partial<ConstructorParameters<typeof WebhookWorker>[0]> = {}) => {
@@ -247,13 +249,8 @@ describe('delivery', () => {
     for (let i = 0; i < 12; i++) await submitLead();
     // Events not delivered yet: waiting to be routed, or routed and pending.
     const pending = async () =>
-      (
-        await rowsOf<{ n: number }>(
-          database.db,
-          sql`select count(*)::int as n from webhook_events e
-              where not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'delivered')`,
-        )
-      )[0]!.n;
+      countOf(sql`select count(*)::int as n from webhook_events e
+              where not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'delivered')`);
     // The test holds each pause: the worker asks for one and waits until the test lets it go.
     const pauses: { ms: number; resume: () => void }[] = [];
     let asked: (() => void) | undefined;
@@ -285,8 +282,7 @@ describe('delivery', () => {
     await submitLead();
     const idle = workerOf({ batchSize: 1, pollMs: 3_600_000, busy: () => false, pause });
     idle.start();
-    const delivered = async () =>
-      (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from webhook_deliveries where status = 'delivered'`))[0]!.n;
+    const delivered = async () => countOf(sql`select count(*)::int as n from webhook_deliveries where status = 'delivered'`);
     await untilTrue('the rest is delivered', async () => (await delivered()) === 14, 10_000, 20);
     await idle.stop();
     expect(receiver.received).toHaveLength(14);
@@ -298,8 +294,7 @@ describe('delivery', () => {
     const first = await submitLead();
     await addEndpoint(['lead.created'], `${receiver.url}?later`); // added after the first lead
     const second = await submitLead();
-    const count = async (table: 'webhook_events' | 'webhook_deliveries') =>
-      (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.raw(table)}`))[0]!.n;
+    const count = async (table: 'webhook_events' | 'webhook_deliveries') => countOf(sql`select count(*)::int as n from ${sql.raw(table)}`);
     expect(await count('webhook_events')).toBe(2);
     expect(await count('webhook_deliveries')).toBe(0);
     await drain(workerOf(), new Date());
