@@ -5,6 +5,7 @@ import type { Notification } from '#shared/schemas/notification';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
 import { addLiveNotification } from './api/notifications.ts';
+import { refetchLive } from './refetch-live.ts';
 
 const RETRY_AFTER_CLOSE_MS = 5000;
 const { analytics } = queryKeys;
@@ -33,14 +34,18 @@ const LIVE_CHANGE_QUERIES: Record<string, readonly (readonly string[])[]> = {
  * refetched (the active ones; the rest are marked stale), and the bell's list.
  */
 export function refreshOnReady(client: QueryClient, readyAt = Date.now()): void {
-  void client.invalidateQueries({ queryKey: queryKeys.notifications });
+  void refetchLive(client, queryKeys.notifications);
   const keys = new Map(
     Object.values(LIVE_CHANGE_QUERIES)
       .flat()
       .map((key) => [JSON.stringify(key), key] as const),
   );
-  for (const queryKey of keys.values())
-    void client.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt < readyAt });
+  for (const queryKey of keys.values()) void refetchLive(client, queryKey, (query) => query.state.dataUpdatedAt < readyAt);
+}
+
+/** What the stream's `change` event asks: the live queries showing `resource` refetch. */
+export function refetchChanged(client: QueryClient, resource: unknown): void {
+  for (const queryKey of LIVE_CHANGE_QUERIES[String(resource)] ?? []) void refetchLive(client, queryKey);
 }
 
 /** A notification as the stream sends it; anything else (say, a proxy's error text) is ignored. */
@@ -84,7 +89,7 @@ export function useNotificationStream(onClosed: () => void) {
         toast.info(notificationTitle(notification.type), notification.message);
         // A visitor booked, moved or cancelled a call: the calendar, the list and the Overview show it now.
         if (notification.type === 'booking') {
-          for (const queryKey of LIVE_BOOKING_QUERIES) void client.invalidateQueries({ queryKey });
+          for (const queryKey of LIVE_BOOKING_QUERIES) void refetchLive(client, queryKey);
         }
       });
       // Another admin (or a visitor) changed leads or appointments: open lists and pages refetch.
@@ -95,7 +100,7 @@ export function useNotificationStream(onClosed: () => void) {
         } catch {
           return;
         }
-        for (const queryKey of LIVE_CHANGE_QUERIES[String(resource)] ?? []) void client.invalidateQueries({ queryKey });
+        refetchChanged(client, resource);
       });
       source.addEventListener('error', () => {
         // CONNECTING: the browser retries by itself. CLOSED: the server said no; try later.

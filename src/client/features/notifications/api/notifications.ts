@@ -15,7 +15,7 @@ export const notificationsQueryOptions = () =>
 export const useNotifications = () => useQuery(notificationsQueryOptions());
 
 // Before the list has loaded a live notification makes a list of its own (no zone yet: its
-// time is shown in the viewer's zone, named); the fetch under way replaces it.
+// time is shown in the viewer's zone, named); the fetch under way is started again and replaces it.
 const setList = (client: QueryClient, update: (list: Notification[]) => Notification[]) =>
   client.setQueryData<NotificationsData>(queryKeys.notifications, (data) => ({
     ...data,
@@ -24,7 +24,12 @@ const setList = (client: QueryClient, update: (list: Notification[]) => Notifica
 
 /** Adds a notification that arrived live, unless the list already has it. */
 export function addLiveNotification(client: QueryClient, notification: Notification) {
+  const state = client.getQueryState(queryKeys.notifications);
+  const firstLoad = state?.data === undefined && state?.fetchStatus === 'fetching';
   setList(client, (list) => (list.some((n) => n.id === notification.id) ? list : [notification, ...list]));
+  // The list's first fetch is under way and may have read before this notification was made: its
+  // answer would replace the list without it. With data now in place, invalidating restarts it.
+  if (firstLoad) void client.invalidateQueries({ queryKey: queryKeys.notifications });
 }
 
 export function useMarkNotificationRead() {
