@@ -124,6 +124,13 @@ export async function execute(db: Db, query: SQL): Promise<number> {
 }
 
 /** A timestamptz column as ISO 8601 in UTC (what the API returns for every timestamp). */
+/**
+ * A select-list item that keeps the live announcements of the rest of its transaction (the
+ * triggers' NOTIFY) for after the commit: the caller then hands what it changed to
+ * `NotificationHub.announce` (realtime/after-commit.ts says why).
+ */
+export const LIVE_AFTER_COMMIT = sql`set_config('crm.live', 'after_commit', true)`;
+
 export const isoTimestamp = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import * as z from 'zod';
 import { notificationSchema, type Notification } from '#shared/schemas/notification';
 import type { Database } from '../db/client.ts';
+import { AfterCommit, type Announcement } from './after-commit.ts';
 
 export const NOTIFICATION_CHANNEL = 'crm_notifications';
 /**
@@ -191,8 +192,20 @@ export class NotificationHub {
     for (const listener of this.listeners.get(userId) ?? []) listener(notification);
   }
 
+  private afterCommit: AfterCommit | undefined;
+
+  /**
+   * What a committed transaction that chose LIVE_AFTER_COMMIT changed, told to every process's
+   * streams (realtime/after-commit.ts). Nothing before `connect`: nobody listens yet.
+   */
+  announce(announcement: Announcement): void {
+    this.afterCommit?.announce(announcement);
+  }
+
   /** Starts listening on the database; resolves to a stop function. */
   async connect(database: Database, logger: Logger): Promise<() => Promise<void>> {
+    const afterCommit = new AfterCommit(database, logger, { changes: CHANGE_CHANNEL, notifications: NOTIFICATION_CHANNEL });
+    this.afterCommit = afterCommit;
     const stopChanges = await database.listen(CHANGE_CHANNEL, (raw) => {
       if (isChangeResource(raw)) this.publishChange(raw);
     });
@@ -212,6 +225,8 @@ export class NotificationHub {
       },
     );
     return async () => {
+      if (this.afterCommit === afterCommit) this.afterCommit = undefined;
+      await afterCommit.drain();
       await stopNotifications();
       await stopChanges();
     };

@@ -124,6 +124,8 @@ export const publicLeadRoutes = createRouter()
       mail: { ...queueMailOf(c.get('deps').config.mail), acknowledge: true },
       bookingTokenHash: link.hash,
     });
+    // Committed: the lists and the bells of every process hear of it now (it chose to announce after the commit).
+    if (result.created) c.get('deps').hub.announce({ resources: ['leads'], notifications: result.notices });
     // A retried form stored nothing: its answer still gets a link to the lead it stored before.
     if (!result.created) await issueBookingToken(c.get('db'), lead.submission_id, link.hash);
     // Sent after the answer, never inside it: the visitor does not wait for the mail server.

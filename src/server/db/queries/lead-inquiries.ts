@@ -1,17 +1,19 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { pgArray, queryRows, transaction } from '../sql.ts';
+import { LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
 import { leadSnapshot } from './lead-snapshot.ts';
 
 const idRow = z.object({ id: z.uuid() });
 
-export type PublicSubmission = { id: string | null; created: boolean; repeated: boolean };
+/** `notices`: the notifications it made, to announce once committed (it chose LIVE_AFTER_COMMIT). */
+export type PublicSubmission = { id: string | null; created: boolean; repeated: boolean; notices: string[] };
 
 /** Two submissions of one email never pass this point at once: one lead per person. */
-export const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_advisory_xact_lock(hashtext(${`lead-email:${email}`}))`);
+export const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_advisory_xact_lock(${emailLockKey(email)})`);
+const emailLockKey = (email: string) => sql`hashtext(${`lead-email:${email}`})`;
 
 /**
  * A public form submission. A person we already know (a lead with the same email) is not a
@@ -28,7 +30,9 @@ export async function submitPublicLead(
   { mail, bookingTokenHash }: { mail: LeadMail; bookingTokenHash: string },
 ): Promise<PublicSubmission> {
   return transaction(db, async (t) => {
-    await lockEmail(t, lead.email);
+    // The lock, and the live announcements left to the caller after the commit: a burst of
+    // submissions then commits side by side rather than one by one (realtime/after-commit.ts).
+    await t.execute(sql`select pg_advisory_xact_lock(${emailLockKey(lead.email)}), ${LIVE_AFTER_COMMIT}`);
     // The common case, a new person, in one statement; anything else is looked at below.
     const fresh = await createLead(t, lead, { mail, bookingTokenHash, onlyNewPerson: true });
     if (fresh.created) return { ...fresh, repeated: false };
@@ -38,7 +42,7 @@ export async function submitPublicLead(
           union all select lead_id from lead_events where submission_id = ${lead.submission_id}::uuid limit 1`,
       idRow,
     );
-    if (seen) return { id: seen.id, created: false, repeated: false };
+    if (seen) return { id: seen.id, created: false, repeated: false, notices: [] };
     const [known] = await queryRows(
       t,
       sql`select id from leads where email = ${lead.email} order by created_at, id limit 1 for update`,
@@ -46,15 +50,23 @@ export async function submitPublicLead(
     );
     // Not stored, not seen, no lead of this email: cannot happen under the lock, but say so plainly.
     if (!known) throw new Error('a public submission was neither stored nor recognised');
-    await addInquiry(t, known.id, lead, mail, bookingTokenHash);
-    return { id: known.id, created: true, repeated: true };
+    const notices = await addInquiry(t, known.id, lead, mail, bookingTokenHash);
+    return { id: known.id, created: true, repeated: true, notices };
   });
 }
 
 /** The repeat's CTEs: the inquiry, the status back to New if Dropped, notifications, the acknowledgement, the booking link of that inquiry. */
-async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_id: string }, mail: LeadMail, bookingTokenHash: string) {
+async function addInquiry(
+  db: Db,
+  leadId: string,
+  lead: NewLead & { submission_id: string },
+  mail: LeadMail,
+  bookingTokenHash: string,
+): Promise<string[]> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
-  await db.execute(sql`
+  const [row] = await queryRows(
+    db,
+    sql`
     with visit as (
       select s.source, s.utm_source, s.utm_medium, s.utm_campaign, s.landing_page, s.page_views
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
@@ -79,6 +91,7 @@ async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_i
     ), notified as (
       insert into notifications (user_id, type, message, lead_id)
       select u.id, 'lead', n.full_name || ' wrote again', ${leadId}::uuid from users u cross join named n
+      returning id
     ), acknowledged as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id, visitor_budget)
       select ${newEmail(mail)}, 'lead-acknowledgement', ${lead.email},
@@ -97,9 +110,14 @@ async function addInquiry(db: Db, leadId: string, lead: NewLead & { submission_i
         })},
         ${leadId}::uuid, ${visitorBudget(mail)}
       from visit v where ${mail.acknowledge}
+    ), link as (
+      -- The link belongs to this form, not to the person: it shows what this form sent and books
+      -- for this inquiry (a stranger may have typed a known person's email).
+      insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
+      select ${bookingTokenHash}, ${leadId}::uuid, inquiry.id, now() + interval '24 hours' from inquiry
     )
-    -- The link belongs to this form, not to the person: it shows what this form sent and books
-    -- for this inquiry (a stranger may have typed a known person's email).
-    insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
-    select ${bookingTokenHash}, ${leadId}::uuid, inquiry.id, now() + interval '24 hours' from inquiry`);
+    select array(select id::text from notified) as notices`,
+    z.object({ notices: z.array(z.uuid()) }),
+  );
+  return row?.notices ?? [];
 }

@@ -37,8 +37,6 @@ export const leadColumns = sql`l.id, ${isoTimestamp(sql`l.created_at`)} as creat
     from inbound_emails i where i.lead_id = l.id and i.asks_to_stop order by i.received_at desc limit 1) end as stop_request,
   l.stage_id, (select s.name from pipeline_stages s where s.id = l.stage_id) as stage_name, l.lost_reason`;
 
-const idRow = z.object({ id: z.uuid() });
-
 export type NewLead = LeadFields & LeadDealFields & { submission_id?: string | null; analytics_session_id?: string | undefined };
 
 /**
@@ -48,6 +46,10 @@ export type NewLead = LeadFields & LeadDealFields & { submission_id?: string | n
  * budget, see visitorBudget). Without it, no email is queued (demo data).
  */
 export type LeadMail = QueueMail & { acknowledge: boolean };
+
+const createdRow = z.object({ id: z.uuid(), notices: z.array(z.uuid()) });
+/** The lead stored (null when a repeated submission stored nothing) and the notifications it made. */
+export type CreatedLead = { id: string | null; created: boolean; notices: string[] };
 
 /**
  * Stores a lead (status New), its first status-history entry, a `lead` notification for every
@@ -73,7 +75,7 @@ export async function createLead(
     /** Stores nothing when a lead has this email or a lead event has this submission (the public form's path). */
     onlyNewPerson?: boolean;
   } = {},
-): Promise<{ id: string | null; created: boolean }> {
+): Promise<CreatedLead> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
   // Prepared, one statement per shape (its text depends only on these three): planning its
@@ -107,6 +109,7 @@ export async function createLead(
     ), notified as (
       insert into notifications (user_id, type, message, lead_id)
       select u.id, 'lead', ${notice}, i.id from users u cross join inserted i
+      returning id
     )${mail ? queueLeadEmails(mail, createdBy) : sql``}${
       bookingTokenHash
         ? sql`, booking_link as (
@@ -114,11 +117,11 @@ export async function createLead(
       select ${bookingTokenHash}, id, now() + interval '24 hours' from inserted)`
         : sql``
     }
-    select id from inserted`,
-    idRow,
+    select id, array(select id::text from notified) as notices from inserted`,
+    createdRow,
   );
   const id = rows[0]?.id ?? null;
-  return { id, created: id !== null };
+  return { id, created: id !== null, notices: rows[0]?.notices ?? [] };
 }
 
 /**
