@@ -1295,7 +1295,9 @@ export const webhookEvents = pgTable(
   // event of an object: `tx` first, so that costs a probe of this transaction's few entries (by
   // object first, a cached plan came to scan the whole index at every lead submission).
   (t) => [
-    index('webhook_events_tx_idx').on(t.tx, t.object_id),
+    index('webhook_events_tx_idx')
+      .on(t.tx, t.object_id)
+      .where(sql`${t.type} not in ('lead.created', 'appointment.booked', 'email.replied')`),
     index('webhook_events_lead_idx').on(t.lead_id).where(sql`${t.lead_id} is not null`),
     index('webhook_events_created_idx').using('brin', t.created_at),
     index('webhook_events_unrouted_idx').on(t.seq).where(sql`not ${t.routed}`),

@@ -467,6 +467,41 @@ describe('delivery', () => {
     expect(new Set(bodies().map((b) => b.data.id)).size).toBe(500);
   });
 
+  it('several changes of one lead in one transaction are one event of each type, its creation included', async () => {
+    await addEndpoint(['lead.created', 'lead.updated']);
+    await execute(
+      database.db,
+      sql`insert into leads (full_name, email, phone, property_types) values ('Twice Changed', 'twice@example.com', '1', array['land'])`,
+    );
+    await execute(
+      database.db,
+      sql`do $$ begin
+        update leads set phone = '2' where email = 'twice@example.com';
+        update leads set phone = '3' where email = 'twice@example.com';
+        update leads set full_name = 'Twice Renamed' where email = 'twice@example.com';
+      end $$`,
+    );
+    // Created and changed in one transaction: one of each.
+    await execute(
+      database.db,
+      sql`do $$ begin
+        insert into leads (full_name, email, phone, property_types) values ('Born Busy', 'busy@example.com', '1', array['land']);
+        update leads set phone = '2' where email = 'busy@example.com';
+        update leads set phone = '3' where email = 'busy@example.com';
+      end $$`,
+    );
+    const events = await rowsOf<{ type: string; email: string }>(
+      database.db,
+      sql`select e.type, l.email from webhook_events e join leads l on l.id = e.object_id order by e.seq`,
+    );
+    expect(events).toEqual([
+      { type: 'lead.created', email: 'twice@example.com' },
+      { type: 'lead.updated', email: 'twice@example.com' },
+      { type: 'lead.created', email: 'busy@example.com' },
+      { type: 'lead.updated', email: 'busy@example.com' },
+    ]);
+  });
+
   it('a replay sends the same id and body again', async () => {
     const { id } = await addEndpoint(['lead.created']);
     await submitLead();
