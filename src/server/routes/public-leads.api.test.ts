@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { appSecret } from '../db/queries/app-secrets.ts';
+import { execute } from '../db/sql.ts';
 import { deleteExpiredFormTokenUses } from '../db/queries/form-token-uses.ts';
 import { FORM_TOKEN_MAX_AGE_SECONDS, readFormToken, signFormToken } from '../lib/form-token.ts';
 import { createTestApp, validLead } from '../test/app.ts';
@@ -372,6 +373,26 @@ describe('the time trap: a form token the server signed (LEAD_MIN_FILL_SECONDS o
     );
     expect(answers.filter((s) => s === 201)).toHaveLength(1);
     expect(answers.filter((s) => s === 400)).toHaveLength(7);
+    expect(await leadRows()).toHaveLength(1);
+  });
+
+  it('claims the token in the lead’s own transaction: a lead not stored keeps no claim, and its retry goes through', async () => {
+    const { json } = trapOn();
+    const form_token = await tokenAged(3_000);
+    const submission = await human({ form_token, full_name: 'Refused Once', email: 'refused-once@example.com' });
+    const uses = async () => (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from form_token_uses`))[0]?.n;
+    const before = await uses();
+    // The database refuses this lead (a constraint for the test's sake): the claim is rolled back with it.
+    await execute(database.db, sql`alter table leads add constraint test_refuse_once check (full_name <> 'Refused Once')`);
+    try {
+      expect((await json('POST', '/api/public/leads', submission)).status).toBe(500);
+      expect(await uses()).toBe(before);
+    } finally {
+      await execute(database.db, sql`alter table leads drop constraint test_refuse_once`);
+    }
+    // The visitor sends the same form again: the token is still theirs.
+    expect((await json('POST', '/api/public/leads', submission)).status).toBe(201);
+    expect(await uses()).toBe((before ?? 0) + 1);
     expect(await leadRows()).toHaveLength(1);
   });
 

@@ -9,7 +9,6 @@ import { appSecret } from '../db/queries/app-secrets.ts';
 import { queueMailOf } from '../db/queries/emails.ts';
 import { issueBookingToken } from '../db/queries/bookings.ts';
 import { hashToken, mintToken } from '../lib/secret-token.ts';
-import { claimFormToken } from '../db/queries/form-token-uses.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { FORM_TOKEN_MAX_AGE_SECONDS, checkFormToken, signFormToken } from '../lib/form-token.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
@@ -110,20 +109,16 @@ export const publicLeadRoutes = createRouter()
       return received;
     }
 
-    // One token, one submission (its retries included): a token sent again with another
-    // submission_id is refused like an expired one, so a bot cannot reuse one wait for many leads.
-    if (
-      tokenExpiresAt !== undefined &&
-      !(await claimFormToken(c.get('db'), hashToken(body.form_token ?? ''), body.submission_id, tokenExpiresAt))
-    ) {
-      throw refuseToken('reused');
-    }
-
     const { website: _website, form_token: _formToken, ...lead } = body;
     const result = await submitPublicLead(c.get('db'), lead, {
       mail: { ...queueMailOf(c.get('deps').config.mail), acknowledge: true },
       bookingTokenHash: link.hash,
+      // One token, one submission (its retries included), claimed in the lead's transaction: a
+      // token sent again with another submission_id is refused like an expired one, so a bot
+      // cannot reuse one wait for many leads.
+      formToken: tokenExpiresAt === undefined ? undefined : { hash: hashToken(body.form_token ?? ''), expiresAtMs: tokenExpiresAt },
     });
+    if (result === 'token_reused') throw refuseToken('reused');
     // Committed: the lists and the bells of every process hear of it now (it chose to announce after the commit).
     if (result.created) c.get('deps').hub.announce({ resources: ['leads'], notifications: result.notices });
     // A retried form stored nothing: its answer still gets a link to the lead it stored before.

@@ -1,27 +1,24 @@
 import { sql } from 'drizzle-orm';
-import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, queryRows } from '../sql.ts';
+import { execute } from '../sql.ts';
 
 /**
- * Claims a lead form token for one submission: true when the token is new, or was already
- * claimed by this very submission (a retry of it, which must keep working); false when another
- * submission used it. One statement: two processes claiming one token at once are ordered by
- * the primary key, and the second reads the first's submission (`do update` returns the row
- * that won; `do nothing` would return nothing).
+ * Claims a lead form token for one submission: `same` is true when the token is new, or was
+ * already claimed by this very submission (a retry of it, which must keep working); false when
+ * another submission used it. One statement: two claims of one token at once are ordered by the
+ * primary key, and the second reads the first's submission (`do update` returns the row that
+ * won; `do nothing` would return nothing). The public form runs it inside the lead's own
+ * transaction (lead-inquiries.ts), so a submission costs one commit, and a claim whose lead was
+ * not stored is not kept.
  */
-export async function claimFormToken(db: Db, tokenHash: string, submissionId: string, expiresAtMs: number): Promise<boolean> {
-  const [row] = await queryRows(
-    db,
-    sql`
+export const formTokenClaim = (use: FormTokenUse, submissionId: string) => sql`
     insert into form_token_uses (token_hash, submission_id, expires_at)
-    values (${tokenHash}, ${submissionId}::uuid, to_timestamp(${expiresAtMs / 1000}::float8))
+    values (${use.hash}, ${submissionId}::uuid, to_timestamp(${use.expiresAtMs / 1000}::float8))
     on conflict (token_hash) do update set submission_id = form_token_uses.submission_id
-    returning submission_id = ${submissionId}::uuid as same`,
-    z.object({ same: z.boolean() }),
-  );
-  return row?.same === true;
-}
+    returning submission_id = ${submissionId}::uuid as same`;
+
+/** A form token's hash and when its use may be forgotten (it is refused by its age by then). */
+export type FormTokenUse = { hash: string; expiresAtMs: number };
 
 /** Uses of tokens that have expired anyway (every process refuses them by their age). */
 export async function deleteExpiredFormTokenUses(db: Db): Promise<number> {

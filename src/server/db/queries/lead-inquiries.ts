@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { Db } from '../client.ts';
 import { LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails.ts';
+import { formTokenClaim, type FormTokenUse } from './form-token-uses.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
 import { leadSnapshot } from './lead-snapshot.ts';
 
@@ -27,12 +28,21 @@ const emailLockKey = (email: string) => sql`hashtext(${`lead-email:${email}`})`;
 export async function submitPublicLead(
   db: Db,
   lead: NewLead & { submission_id: string },
-  { mail, bookingTokenHash }: { mail: LeadMail; bookingTokenHash: string },
-): Promise<PublicSubmission> {
+  { mail, bookingTokenHash, formToken }: { mail: LeadMail; bookingTokenHash: string; formToken?: FormTokenUse },
+): Promise<PublicSubmission | 'token_reused'> {
   return transaction(db, async (t) => {
-    // The lock, and the live announcements left to the caller after the commit: a burst of
-    // submissions then commits side by side rather than one by one (realtime/after-commit.ts).
-    await t.execute(sql`select pg_advisory_xact_lock(${emailLockKey(lead.email)}), ${LIVE_AFTER_COMMIT}`);
+    // In one statement: the form token's claim (when the form's time trap is on), the lock, and
+    // the live announcements left to the caller after the commit, so a burst of submissions
+    // commits side by side rather than one by one (realtime/after-commit.ts).
+    const [start] = await queryRows(
+      t,
+      sql`${formToken ? sql`with claim as (${formTokenClaim(formToken, lead.submission_id)}) ` : sql``}select
+        pg_advisory_xact_lock(${emailLockKey(lead.email)}) is not null as locked, ${LIVE_AFTER_COMMIT} is not null as live,
+        ${formToken ? sql`coalesce((select same from claim), false)` : sql`true`} as claimed`,
+      startRow,
+    );
+    // Another submission used this token: nothing is kept, its claim included.
+    if (!start?.claimed) throw new TokenReused();
     // The common case, a new person, in one statement; anything else is looked at below.
     const fresh = await createLead(t, lead, { mail, bookingTokenHash, onlyNewPerson: true });
     if (fresh.created) return { ...fresh, repeated: false };
@@ -52,8 +62,14 @@ export async function submitPublicLead(
     if (!known) throw new Error('a public submission was neither stored nor recognised');
     const notices = await addInquiry(t, known.id, lead, mail, bookingTokenHash);
     return { id: known.id, created: true, repeated: true, notices };
+  }).catch((error: unknown) => {
+    if (error instanceof TokenReused) return 'token_reused' as const;
+    throw error;
   });
 }
+
+const startRow = z.object({ locked: z.boolean(), live: z.boolean(), claimed: z.boolean() });
+class TokenReused extends Error {}
 
 /** The repeat's CTEs: the inquiry, the status back to New if Dropped, notifications, the acknowledgement, the booking link of that inquiry. */
 async function addInquiry(
