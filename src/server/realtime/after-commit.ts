@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import { describeError } from '../db/database-faults.ts';
 import { execute, pgArray } from '../db/sql.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import type { ChangeResource } from './notification-hub.ts';
@@ -50,7 +51,8 @@ export class AfterCommit {
   announce(announcement: Announcement): void {
     if (announcement.resources.length === 0 && announcement.notifications.length === 0) return;
     this.batches.add(announcement).catch((err: unknown) => {
-      this.logger.warn({ err }, 'a live announcement was not sent; open pages catch up at their next refetch');
+      // Said as the outbox says it (a fault's name or a SQL state), never with a stack.
+      this.logger.warn(describeError(err), 'a live announcement was not sent; open pages catch up at their next refetch');
     });
   }
 
