@@ -1,4 +1,7 @@
-import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey, QueryState } from '@tanstack/react-query';
+
+/** A query's first fetch is under way: it has no data yet, and its answer may predate a change announced now. */
+export const firstFetchUnderWay = (state: QueryState | undefined) => state?.data === undefined && state?.fetchStatus === 'fetching';
 
 /**
  * Refetches the queries under `queryKey` (those `predicate` picks) because the server said
@@ -12,7 +15,7 @@ import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
  * its refetch restarted by the invalidation itself.
  */
 export async function refetchLive(client: QueryClient, queryKey: QueryKey, predicate: (query: Query) => boolean = () => true) {
-  const firstLoad = (query: Query) => predicate(query) && query.state.data === undefined && query.state.fetchStatus === 'fetching';
+  const firstLoad = (query: Query) => predicate(query) && firstFetchUnderWay(query.state);
   if (client.getQueryCache().findAll({ queryKey, predicate: firstLoad }).length > 0)
     await client.cancelQueries({ queryKey, predicate: firstLoad });
   await client.invalidateQueries({ queryKey, predicate });

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient }
 import type { Notification, NotificationList } from '#shared/schemas/notification';
 import { apiPath, apiRequest } from '#client/lib/api-client.ts';
 import { queryKeys } from '#client/lib/query-keys.ts';
+import { firstFetchUnderWay } from '../refetch-live.ts';
 
 /** The list and the business time zone its times are shown in. */
 export type NotificationsData = { notifications: Notification[]; time_zone?: string };
@@ -24,8 +25,7 @@ const setList = (client: QueryClient, update: (list: Notification[]) => Notifica
 
 /** Adds a notification that arrived live, unless the list already has it. */
 export function addLiveNotification(client: QueryClient, notification: Notification) {
-  const state = client.getQueryState(queryKeys.notifications);
-  const firstLoad = state?.data === undefined && state?.fetchStatus === 'fetching';
+  const firstLoad = firstFetchUnderWay(client.getQueryState(queryKeys.notifications));
   setList(client, (list) => (list.some((n) => n.id === notification.id) ? list : [notification, ...list]));
   // The list's first fetch is under way and may have read before this notification was made: its
   // answer would replace the list without it. With data now in place, invalidating restarts it.
