@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { appRoot } from '../app-root.ts';
 import { keepPgliteFilesPrivate } from './embedded/data-dir-modes.ts';
+import { attachNamedStatements } from './embedded/pglite-prepared.ts';
 import { snapshotPglite } from './embedded/pglite-snapshot.ts';
 import { StatementErrorTolerantPool } from './pool.ts';
 import * as schema from './schema.ts';
@@ -39,6 +40,7 @@ export const migrationsFolder = () => path.join(appRoot(), 'drizzle');
 
 /** Wraps an open PGlite (file-backed, in-memory or loaded from a template). */
 export function fromPglite(client: PGlite): Database {
+  attachNamedStatements(client);
   const db = drizzlePglite(client, { schema });
   return {
     db: db as unknown as Db,

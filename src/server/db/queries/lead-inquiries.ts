@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
+import { LIVE_AFTER_COMMIT, pgArray, queryRows, queryRowsPrepared, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails.ts';
 import { formTokenClaim, type FormTokenUse } from './form-token-uses.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
@@ -34,8 +34,9 @@ export async function submitPublicLead(
     // In one statement: the form token's claim (when the form's time trap is on), the lock, and
     // the live announcements left to the caller after the commit, so a burst of submissions
     // commits side by side rather than one by one (realtime/after-commit.ts).
-    const [start] = await queryRows(
+    const [start] = await queryRowsPrepared(
       t,
+      formToken ? 'public_lead_start+token' : 'public_lead_start',
       sql`${formToken ? sql`with claim as (${formTokenClaim(formToken, lead.submission_id)}) ` : sql``}select
         pg_advisory_xact_lock(${emailLockKey(lead.email)}) is not null as locked, ${LIVE_AFTER_COMMIT} is not null as live,
         ${formToken ? sql`coalesce((select same from claim), false)` : sql`true`} as claimed`,
