@@ -699,7 +699,7 @@ async function benchWritePaths() {
     seconds: load.durationMs / 1000,
     fresh: freshDatabases(async () => pgServer.url),
     serve: (env) => startBuiltServer(env),
-    smtpUrl: sink.smtpUrl,
+    sink,
     signal: load.signal,
     onReport: (r) => verdict(`${WRITE_PATHS[r.path].label}, ${r.engine}`, r.ratio >= r.goal && passes(r), describeReport(r)),
   });

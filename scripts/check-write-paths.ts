@@ -65,7 +65,7 @@ try {
     seconds,
     fresh,
     serve: (env) => startServer(env, { entry: [...nodeArgs, BUILT_SERVER], isolated: true, timeoutMs: 90_000 }),
-    smtpUrl: sink.smtpUrl,
+    sink,
     signal: interrupted.signal,
     onReport: (r) => console.log(`${passes(r) ? 'PASS' : 'FAIL'}  ${WRITE_PATHS[r.path].label}, ${r.engine}: ${describeReport(r)}`),
   });
