@@ -113,7 +113,7 @@ export const publicLeadRoutes = createRouter()
     const result = await submitPublicLead(c.get('db'), lead, {
       mail: { ...queueMailOf(c.get('deps').config.mail), acknowledge: true },
       bookingTokenHash: link.hash,
-      // One token, one submission (its retries included), claimed in the lead's transaction: a
+      // One token, one submission (its retries included), claimed with the lead itself: a
       // token sent again with another submission_id is refused like an expired one, so a bot
       // cannot reuse one wait for many leads.
       formToken: tokenExpiresAt === undefined ? undefined : { hash: hashToken(body.form_token ?? ''), expiresAtMs: tokenExpiresAt },

@@ -22,18 +22,25 @@ const emailLockKey = (email: string) => sql`hashtext(${`lead-email:${email}`})`;
  * details and the visit that brought it), a Dropped lead goes back to New, every admin is told
  * "Jane Doe wrote again", and the person gets a booking link again (and the acknowledgement,
  * unless one went to the address in the last 30 days: the trigger on emails records it not sent).
- * Anyone else becomes a new lead (createLead). One transaction; a repeated submission_id stores
- * nothing (`created: false`) either way.
+ * Anyone else becomes a new lead (createLead). A repeated submission_id stores nothing
+ * (`created: false`) either way.
+ *
+ * The common case, a new person, is one statement committed on its own (one round trip): the
+ * token's claim, the decision under the email's lock (crm_lead_person_is_new) and the lead with
+ * everything it causes. Anything else is decided again in one transaction under that lock.
  */
 export async function submitPublicLead(
   db: Db,
   lead: NewLead & { submission_id: string },
   { mail, bookingTokenHash, formToken }: { mail: LeadMail; bookingTokenHash: string; formToken?: FormTokenUse },
 ): Promise<PublicSubmission | 'token_reused'> {
+  const fresh = await createLead(db, lead, { mail, bookingTokenHash, publicSubmission: { formToken } });
+  // Another submission used this token: nothing is kept.
+  if (!fresh.claimed) return 'token_reused';
+  if (fresh.created) return { id: fresh.id, created: true, repeated: false, notices: fresh.notices };
   return transaction(db, async (t) => {
-    // In one statement: the form token's claim (when the form's time trap is on), the lock, and
-    // the live announcements left to the caller after the commit, so a burst of submissions
-    // commits side by side rather than one by one (realtime/after-commit.ts).
+    // In one statement: the token's claim again (this submission's: it holds), the lock, and the
+    // live announcements left to the caller after the commit (realtime/after-commit.ts).
     const [start] = await queryRowsPrepared(
       t,
       formToken ? 'public_lead_start+token' : 'public_lead_start',
@@ -42,11 +49,10 @@ export async function submitPublicLead(
         ${formToken ? sql`coalesce((select same from claim), false)` : sql`true`} as claimed`,
       startRow,
     );
-    // Another submission used this token: nothing is kept, its claim included.
     if (!start?.claimed) throw new TokenReused();
-    // The common case, a new person, in one statement; anything else is looked at below.
-    const fresh = await createLead(t, lead, { mail, bookingTokenHash, onlyNewPerson: true });
-    if (fresh.created) return { ...fresh, repeated: false };
+    // The person's lead may have gone since (deleted): then this is a new lead after all.
+    const again = await createLead(t, lead, { mail, bookingTokenHash, publicSubmission: {} });
+    if (again.created) return { id: again.id, created: true, repeated: false, notices: again.notices };
     const [seen] = await queryRows(
       t,
       sql`select id from leads where submission_id = ${lead.submission_id}::uuid

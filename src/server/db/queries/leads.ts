@@ -12,7 +12,8 @@ import {
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
-import { isoTimestamp, pgArray, queryRows, queryRowsPrepared, transaction } from '../sql.ts';
+import { isoTimestamp, LIVE_AFTER_COMMIT, pgArray, queryRows, queryRowsPrepared, transaction } from '../sql.ts';
+import { formTokenClaim, type FormTokenUse } from './form-token-uses.ts';
 import { nextStepSets, setNextStepTask } from './lead-tasks.ts';
 import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
 import { leadSnapshotOfRow } from './lead-snapshot.ts';
@@ -47,9 +48,20 @@ export type NewLead = LeadFields & LeadDealFields & { submission_id?: string | n
  */
 export type LeadMail = QueueMail & { acknowledge: boolean };
 
-const createdRow = z.object({ id: z.uuid(), notices: z.array(z.uuid()) });
-/** The lead stored (null when a repeated submission stored nothing) and the notifications it made. */
-export type CreatedLead = { id: string | null; created: boolean; notices: string[] };
+const createdRow = z.object({ id: z.uuid().nullable(), notices: z.array(z.uuid()), claimed: z.boolean() });
+/**
+ * The lead stored (null when a repeated submission stored nothing) and the notifications it
+ * made; `claimed` is false when another submission had used the public form's token (nothing stored).
+ */
+export type CreatedLead = { id: string | null; created: boolean; notices: string[]; claimed: boolean };
+
+/**
+ * A public form submission's part in createLead. It stores the lead only for a new person (no
+ * lead has the email, no inquiry is this submission: crm_lead_person_is_new decides it under
+ * the email's lock, so it may run as a statement of its own), claims the form's token when
+ * there is one, and leaves the live announcements to the caller once committed (LIVE_AFTER_COMMIT).
+ */
+export type PublicSubmission = { formToken?: FormTokenUse };
 
 /**
  * Stores a lead (status New), its first status-history entry, a `lead` notification for every
@@ -64,7 +76,7 @@ export async function createLead(
     createdBy = null,
     mail,
     bookingTokenHash,
-    onlyNewPerson = false,
+    publicSubmission,
     source = null,
   }: {
     createdBy?: string | null;
@@ -72,20 +84,21 @@ export async function createLead(
     source?: string | null;
     mail?: LeadMail;
     bookingTokenHash?: string;
-    /** Stores nothing when a lead has this email or a lead event has this submission (the public form's path). */
-    onlyNewPerson?: boolean;
+    publicSubmission?: PublicSubmission;
   } = {},
 ): Promise<CreatedLead> {
   const message = lead.message && lead.message.length > 0 ? lead.message : null;
   const notice = `New lead: ${lead.full_name} (${lead.email})`;
-  // Prepared, one statement per shape (its text depends only on these three): planning its
-  // CTEs cost PostgreSQL about as much as running them, at every submission.
-  const shape = `create_lead${mail ? '+mail' : ''}${bookingTokenHash ? '+link' : ''}${onlyNewPerson ? '+new' : ''}`;
+  const formToken = publicSubmission?.formToken;
+  // Prepared, one statement per shape (its text depends only on these): planning its CTEs cost
+  // PostgreSQL about as much as running them, at every submission.
+  const shape = `create_lead${mail ? '+mail' : ''}${bookingTokenHash ? '+link' : ''}${publicSubmission ? '+public' : ''}${formToken ? '+token' : ''}`;
+  const claimed = formToken ? sql`coalesce((select same from claim), false)` : sql`true`;
   const rows = await queryRowsPrepared(
     db,
     shape,
     sql`
-    with inserted as (
+    with ${formToken ? sql`claim as (${formTokenClaim(formToken, lead.submission_id ?? '')}), ` : sql``}inserted as (
       -- Attribution comes from the visitor's analytics session, if the form sent one we know.
       insert into leads (full_name, email, phone, property_types, message, submission_id,
                          analytics_session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed, visit_hour,
@@ -96,9 +109,9 @@ export async function createLead(
              ${lead.property_address ?? null}::text, ${lead.target_closing_date ?? null}::date, ${lead.estimated_fee_cents ?? null}::bigint
       from (select 1) one left join analytics_sessions s on s.session_id = ${lead.analytics_session_id ?? null}::text
       ${
-        onlyNewPerson
-          ? sql`where not exists (select 1 from leads where email = ${lead.email})
-          and not exists (select 1 from lead_events where submission_id = ${lead.submission_id ?? null}::uuid)`
+        publicSubmission
+          ? sql`where ${claimed} and ${LIVE_AFTER_COMMIT} is not null
+          and crm_lead_person_is_new(${lead.email}, ${lead.submission_id ?? null}::uuid)`
           : sql``
       }
       on conflict (submission_id) do nothing
@@ -117,11 +130,11 @@ export async function createLead(
       select ${bookingTokenHash}, id, now() + interval '24 hours' from inserted)`
         : sql``
     }
-    select id, array(select id::text from notified) as notices from inserted`,
+    select (select id from inserted) as id, array(select id::text from notified) as notices, ${claimed} as claimed`,
     createdRow,
   );
   const id = rows[0]?.id ?? null;
-  return { id, created: id !== null, notices: rows[0]?.notices ?? [] };
+  return { id, created: id !== null, notices: rows[0]?.notices ?? [], claimed: rows[0]?.claimed ?? false };
 }
 
 /**
