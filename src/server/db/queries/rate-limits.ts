@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, pgArray, queryRows } from '../sql.ts';
+import { execute, pgArray, queryRows, queryRowsPrepared } from '../sql.ts';
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
@@ -14,8 +14,10 @@ export const windowStart = (windowSeconds: number) =>
  * Counters live in Postgres so every app process shares them.
  */
 export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-  const rows = await queryRows(
+  // Prepared: every public form submission counts one hit here first.
+  const rows = await queryRowsPrepared(
     db,
+    'hit_rate_limit',
     sql`
     insert into rate_limits as r (key, window_start, count, expires_at)
     select ${key}, w.start, 1, w.start + make_interval(secs => ${windowSeconds}) from (select ${windowStart(windowSeconds)} as start) w
@@ -127,8 +129,10 @@ export async function addRateLimitHits(db: Db, hits: Map<string, number>, window
   if (hits.size === 0) return new Map();
   // Sorted, so two processes' batches lock shared keys in the same order and never deadlock.
   const keys = [...hits.keys()].sort();
-  const rows = await queryRows(
+  // Prepared (its text is the same for any batch): the analytics events' shared limit counts here.
+  const rows = await queryRowsPrepared(
     db,
+    'add_rate_limit_hits',
     sql`
     insert into rate_limits as r (key, window_start, count, expires_at)
     select t.key, w.start, t.n, w.start + make_interval(secs => ${windowSeconds})
