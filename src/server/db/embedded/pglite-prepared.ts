@@ -55,7 +55,11 @@ export function attachNamedStatements(client: PGlite): void {
     try {
       if (statement === undefined) {
         const described = await client.execProtocolStream(
-          join([protocol.serialize.parse({ name, text }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
+          Buffer.concat([
+            protocol.serialize.parse({ name, text }),
+            protocol.serialize.describe({ type: 'S', name }),
+            protocol.serialize.sync(),
+          ]),
           { syncToFs: false },
         );
         statement = { text, paramTypes: parse.parseDescribeStatementResults(described) };
@@ -68,7 +72,7 @@ export function attachNamedStatements(client: PGlite): void {
         return serialize ? serialize(value) : String(value);
       });
       const messages = await client.execProtocolStream(
-        join([
+        Buffer.concat([
           protocol.serialize.bind({ statement: name, values }),
           protocol.serialize.describe({ type: 'P' }),
           protocol.serialize.execute({}),
@@ -106,14 +110,4 @@ export function attachNamedStatements(client: PGlite): void {
 /** The runner drizzle's client carries, if it is a PGlite (or a transaction of one) with named statements. */
 export function namedRunnerOf(client: unknown): NamedRunner | undefined {
   return (client as { [RUN_NAMED]?: NamedRunner } | undefined)?.[RUN_NAMED];
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -7,9 +7,9 @@ import { execute } from '../sql.ts';
  * already claimed by this very submission (a retry of it, which must keep working); false when
  * another submission used it. One statement: two claims of one token at once are ordered by the
  * primary key, and the second reads the first's submission (`do update` returns the row that
- * won; `do nothing` would return nothing). The public form runs it inside the lead's own
- * transaction (lead-inquiries.ts), so a submission costs one commit, and a claim whose lead was
- * not stored is not kept.
+ * won; `do nothing` would return nothing). The public form runs it in the statement that stores
+ * a new person's lead (createLead), so a submission costs one commit and a lead the database
+ * refused keeps no claim; a known person's claim is kept, naming that submission.
  */
 export const formTokenClaim = (use: FormTokenUse, submissionId: string) => sql`
     insert into form_token_uses (token_hash, submission_id, expires_at)

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { LIVE_AFTER_COMMIT, pgArray, queryRows, queryRowsPrepared, transaction } from '../sql.ts';
+import { LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails.ts';
-import { formTokenClaim, type FormTokenUse } from './form-token-uses.ts';
+import type { FormTokenUse } from './form-token-uses.ts';
 import { createLead, type LeadMail, type NewLead } from './leads.ts';
 import { leadSnapshot } from './lead-snapshot.ts';
 
@@ -38,18 +38,10 @@ export async function submitPublicLead(
   // Another submission used this token: nothing is kept.
   if (!fresh.claimed) return 'token_reused';
   if (fresh.created) return { id: fresh.id, created: true, repeated: false, notices: fresh.notices };
+  // The token's claim stays as that statement committed it: it names this submission.
   return transaction(db, async (t) => {
-    // In one statement: the token's claim again (this submission's: it holds), the lock, and the
-    // live announcements left to the caller after the commit (realtime/after-commit.ts).
-    const [start] = await queryRowsPrepared(
-      t,
-      formToken ? 'public_lead_start+token' : 'public_lead_start',
-      sql`${formToken ? sql`with claim as (${formTokenClaim(formToken, lead.submission_id)}) ` : sql``}select
-        pg_advisory_xact_lock(${emailLockKey(lead.email)}) is not null as locked, ${LIVE_AFTER_COMMIT} is not null as live,
-        ${formToken ? sql`coalesce((select same from claim), false)` : sql`true`} as claimed`,
-      startRow,
-    );
-    if (!start?.claimed) throw new TokenReused();
+    // The lock, and the live announcements left to the caller after the commit (realtime/after-commit.ts).
+    await t.execute(sql`select pg_advisory_xact_lock(${emailLockKey(lead.email)}), ${LIVE_AFTER_COMMIT}`);
     // The person's lead may have gone since (deleted): then this is a new lead after all.
     const again = await createLead(t, lead, { mail, bookingTokenHash, publicSubmission: {} });
     if (again.created) return { id: again.id, created: true, repeated: false, notices: again.notices };
@@ -69,14 +61,8 @@ export async function submitPublicLead(
     if (!known) throw new Error('a public submission was neither stored nor recognised');
     const notices = await addInquiry(t, known.id, lead, mail, bookingTokenHash);
     return { id: known.id, created: true, repeated: true, notices };
-  }).catch((error: unknown) => {
-    if (error instanceof TokenReused) return 'token_reused' as const;
-    throw error;
   });
 }
-
-const startRow = z.object({ locked: z.boolean(), live: z.boolean(), claimed: z.boolean() });
-class TokenReused extends Error {}
 
 /** The repeat's CTEs: the inquiry, the status back to New if Dropped, notifications, the acknowledgement, the booking link of that inquiry. */
 async function addInquiry(
