@@ -4,7 +4,7 @@ export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
 /** The one label of each property type (read through property-type-label.ts). */
 export const PROPERTY_TYPE_LABELS: Record<PropertyType, string> = {
-  'single-family': 'Single-family',
+  'single-family': 'Single family',
   multifamily: 'Multifamily',
   commercial: 'Commercial',
   land: 'Land',

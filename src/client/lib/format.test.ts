@@ -31,7 +31,7 @@ describe('format', () => {
   });
 
   it('shows the first property type by its one label', () => {
-    expect(formatPropertyType(['single-family', 'land'])).toBe('Single-family');
+    expect(formatPropertyType(['single-family', 'land'])).toBe('Single family');
     expect(formatPropertyType(['multifamily'])).toBe('Multifamily');
     expect(formatPropertyType(['castle'])).toBe('castle');
     expect(formatPropertyType([])).toBe('—');

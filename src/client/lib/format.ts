@@ -39,7 +39,7 @@ export function formatAppointmentTime(date: string, time: string): string {
   return formatDate(`${date}T${time}`, DATE_TIME_FORMAT);
 }
 
-/** A lead's first property type by its label ("Single-family"); "—" without one. */
+/** A lead's first property type by its label ("Single family"); "—" without one. */
 export function formatPropertyType(types: readonly string[]): string {
   const first = types[0];
   return first ? propertyTypeLabel(first) : '—';

@@ -66,9 +66,12 @@ describe('checkImportRow', () => {
     });
   });
 
-  it.each(['Single Family', 'single-family', 'SINGLE_FAMILY', 'singlefamily'])('reads %j as single-family', (label) => {
-    expect(checkImportRow({ ...valid, property_type: label }, 1, options).lead?.property_type).toBe('single-family');
-  });
+  it.each(['Single family', 'Single-family', 'Single Family', 'single-family', 'SINGLE_FAMILY', 'singlefamily'])(
+    'reads %j as single-family',
+    (label) => {
+      expect(checkImportRow({ ...valid, property_type: label }, 1, options).lead?.property_type).toBe('single-family');
+    },
+  );
 
   it('gives no message that repeats what the cell said', () => {
     const { errors } = checkImportRow({ ...valid, property_type: 'node_modules/x.ts:1', status: 'at x (y)' }, 1, options);

@@ -290,9 +290,9 @@ describe('a message staff wrote to a lead', () => {
 });
 
 describe('the property type in lead mail', () => {
-  it('reads as its one label ("Single-family"), in the new-lead table and the acknowledgement', () => {
+  it('reads as its one label ("Single family"), in the new-lead table and the acknowledgement', () => {
     const single = { ...lead, property_types: ['single-family'] };
-    expect(composeEmail('new-lead', single, ctx).text).toMatch(/Property type:?\s+Single-family/);
-    expect(composeEmail('lead-acknowledgement', single, ctx).text).toContain('about your single-family deal');
+    expect(composeEmail('new-lead', single, ctx).text).toMatch(/Property type:?\s+Single family/);
+    expect(composeEmail('lead-acknowledgement', single, ctx).text).toContain('about your single family deal');
   });
 });

@@ -141,7 +141,7 @@ describe('POST /api/leads/import', () => {
     expect(res.body.error.import_report!.errors).toEqual([
       { row: 3, field: 'full_name', message: 'Name is required' },
       { row: 3, field: 'email', message: 'Invalid email address' },
-      { row: 3, field: 'property_type', message: 'Unknown property type: use Single-family, Multifamily, Commercial, Land or Other.' },
+      { row: 3, field: 'property_type', message: 'Unknown property type: use Single family, Multifamily, Commercial, Land or Other.' },
       { row: 4, field: 'phone', message: 'Phone number is required' },
       { row: 4, field: 'status', message: 'Unknown status: use New, Contacted, Converted or Dropped.' },
       { row: 4, field: 'target_closing_date', message: 'Use a date like 2026-12-31 or 12/31/2026.' },

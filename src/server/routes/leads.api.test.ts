@@ -243,7 +243,7 @@ describe('GET /api/leads/export', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil""\)","evil@example.com","'\(301\)|^"'=HYPERLINK/);
     // The property type by its label, as the list and the lead page show it.
-    expect(lines[1]).toContain('"Single-family","New","No"');
+    expect(lines[1]).toContain('"Single family","New","No"');
   });
 
   it('exports script and formula payloads as inert, quoted text cells', async () => {

@@ -163,7 +163,7 @@ test.describe('Leads Manager list', () => {
     expect(sideways).toEqual({ page: 0, table: 0 });
 
     const row = page.getByRole('row', { name: new RegExp(tag) });
-    await expect(row.getByRole('cell', { name: 'Single-family', exact: true })).toBeVisible();
+    await expect(row.getByRole('cell', { name: 'Single family', exact: true })).toBeVisible();
     // Too long for their columns: cut, with the whole value as a title.
     const link = row.getByRole('link', { name, exact: true });
     await expect(link).toHaveAttribute('title', name);

@@ -50,7 +50,7 @@ test.describe('Leads Manager', () => {
     await dialog.getByLabel('Full Name').fill(`Ada ${tag}`);
     await dialog.getByLabel('Email').fill('not-an-email');
     await dialog.getByLabel('Phone').fill('(301) 555-0142');
-    await dialog.getByLabel('Property Type').selectOption({ label: 'Single-family' });
+    await dialog.getByLabel('Property Type').selectOption({ label: 'Single family' });
     await dialog.getByLabel('Additional Information').fill('A duplex in Frederick');
     await dialog.getByRole('button', { name: 'Add Lead' }).click();
     await expect(dialog.getByText('Invalid email address')).toBeVisible();
@@ -65,7 +65,7 @@ test.describe('Leads Manager', () => {
     await expect(row).toBeVisible();
     await expect(row).toContainText(`ada.${tag}@example.com`);
     await expect(row).toContainText('(301) 555-0142');
-    await expect(row).toContainText('Single-family');
+    await expect(row).toContainText('Single family');
     await expect(row).toContainText('New');
 
     // The form starts empty again.
@@ -292,7 +292,7 @@ test.describe('Dashboard Overview', () => {
     await expect(first).toContainText('Other');
     const second = recent.getByRole('listitem').filter({ hasText: older.full_name });
     await expect(second.getByText('Contacted', { exact: true })).toBeVisible();
-    await expect(second).toContainText('Single-family');
+    await expect(second).toContainText('Single family');
     const names = await recent.getByRole('listitem').allTextContents();
     expect(names.findIndex((t) => t.includes(newest.full_name))).toBeLessThan(names.findIndex((t) => t.includes(older.full_name)));
     await expect(first).toContainText(new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }));

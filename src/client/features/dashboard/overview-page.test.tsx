@@ -84,7 +84,7 @@ describe('OverviewPage', () => {
     const [ada, bad] = within(recent).getAllByRole('listitem');
     expect(ada).toHaveTextContent('Ada Lovelace');
     expect(ada).toHaveTextContent('ada@example.com');
-    expect(ada).toHaveTextContent('Single-family');
+    expect(ada).toHaveTextContent('Single family');
     expect(ada).toHaveTextContent('Jan 5, 2025');
     expect(within(ada!).getByText('Converted')).toHaveClass('bg-green-100');
     expect(bad).toHaveTextContent('N/A');

@@ -260,7 +260,7 @@ describe('LeadPage', () => {
     expect(within(details).getByText('$12,500')).toBeInTheDocument();
     expect(within(details).getByText('12 Market St, Frederick, MD')).toBeInTheDocument();
     expect(within(details).getByText('Dec 15, 2026')).toBeInTheDocument();
-    expect(within(details).getByText('Single-family')).toBeInTheDocument(); // as the list shows it
+    expect(within(details).getByText('Single family')).toBeInTheDocument(); // as the list shows it
     const message = screen.getByRole('region', { name: 'Customer’s message' });
     expect(message.querySelector('blockquote')).toHaveTextContent('Duplex in Frederick.');
     expect(within(message).getByRole('link', { name: 'https://example.com/listing' })).toHaveAttribute(

@@ -47,7 +47,7 @@ describe('LeadsPage', () => {
     const row = (await screen.findByRole('row', { name: /Ada Lovelace/ })) as HTMLElement;
     expect(within(row).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(row).getByText('555-0101')).toBeInTheDocument();
-    expect(within(row).getByText('Single-family')).toBeInTheDocument();
+    expect(within(row).getByText('Single family')).toBeInTheDocument();
     expect(within(row).getByText('Contacted')).toHaveClass('bg-yellow-100');
     expect(within(row).getByText('Jan 5, 2025')).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Edit Ada Lovelace' })).toBeInTheDocument();
@@ -91,7 +91,7 @@ describe('LeadsPage', () => {
     expect(calls.filter((c) => c.path.includes('search=a&') || c.path.includes('search=ad&'))).toHaveLength(0);
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by status' }), 'Contacted');
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by property type' }), 'Single-family');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by property type' }), 'Single family');
     await waitFor(() => expect(currentUrl()).toBe('/dashboard/leads?search=ada&status=Contacted&property_type=single-family'));
     await waitFor(() =>
       expect(calls.at(-1)?.path).toBe('/api/leads?search=ada&status=Contacted&property_type=single-family&page=1&page_size=20'),

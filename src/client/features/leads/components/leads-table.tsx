@@ -22,7 +22,7 @@ type Props = LeadRowProps & { sort: LeadSort; dir: SortDirection; onSort: (sort:
  * at 1280 px (a box of about 950 px beside the sidebar) all of them, long text cut with an
  * ellipsis (TruncatedText). Narrower boxes drop columns, by the box's width (container
  * queries), not the window's: Owner and Next step below 56rem, Property Type below 42rem. Phones
- * (under 640 px) get LeadCards. The fixed widths hold their longest content ("Single-family", the
+ * (under 640 px) get LeadCards. The fixed widths hold their longest content ("Single family", the
  * Contacted badge, a date, the sort buttons); Name and Owner take a share, Contact the rest.
  */
 type Column = { label: string; sort?: LeadSort; className: string };

@@ -31,7 +31,7 @@ const report = (over: Partial<LeadImportResult> = {}): LeadImportResult => ({
   error_rows: 1,
   errors: [
     { row: 3, field: 'email', message: 'Invalid email address' },
-    { row: 3, field: 'property_type', message: 'Unknown property type: use Single-family, Multifamily, Commercial, Land or Other.' },
+    { row: 3, field: 'property_type', message: 'Unknown property type: use Single family, Multifamily, Commercial, Land or Other.' },
   ],
   duplicate_rows: [4],
   ...over,

@@ -71,7 +71,7 @@ describe('LeadForm', () => {
     const options = within(select).getAllByRole('option');
     expect(options.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
       ['', 'Select property type'],
-      ['single-family', 'Single-family'],
+      ['single-family', 'Single family'],
       ['multifamily', 'Multifamily'],
       ['commercial', 'Commercial'],
       ['land', 'Land'],
