@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
-import { publicAliases } from './vite.public.config.ts';
 
 /** In dev, page requests for the admin app's paths get its shell (the server does this in production). */
 function adminDevShell(): Plugin {
@@ -22,15 +21,13 @@ function adminDevShell(): Plugin {
 }
 
 /**
- * The admin app (/login, /dashboard/*): React components built with Preact (`preact/compat`,
- * the public pages' aliases; docs/decisions/010-preact-for-the-admin-app.md), a single-page
- * app served as app.html. Built after the public pages into the same dist/client (so
+ * The admin app (/login, /dashboard/*): a React single-page app served as app.html
+ * (docs/decisions/011-react-on-every-page.md). Built after the public pages into the same dist/client (so
  * emptyOutDir is off).
  */
 export default defineConfig({
   root: fileURLToPath(new URL('./src/client', import.meta.url)),
   publicDir: false,
-  resolve: { alias: publicAliases },
   plugins: [tailwindcss(), adminDevShell()],
   server: {
     port: 5174,

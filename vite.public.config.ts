@@ -1,22 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig, type Alias, type Plugin } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { HEAD_PLACEHOLDER } from './src/client/public/shell.ts';
 
 /**
- * The public pages (/, /careers, /privacy, /terms, /cookies, 404) are written as React
- * components but built against Preact's compat layer (and hydrated as islands), so `/` stays
- * within its 20 KB gzipped JS budget. Why: docs/decisions/001-preact-for-public-pages.md.
- * scripts/prerender.ts reuses `publicAliases` for the SSR build.
+ * The public pages (/, /careers, /privacy, /terms, /cookies, /booking, 404): React components,
+ * prerendered to HTML by scripts/prerender.ts (React's own server renderer) and hydrated island
+ * by island in the browser (src/client/public/main.tsx).
+ * Why: docs/decisions/011-react-on-every-page.md.
  */
-export const publicAliases: Alias[] = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-];
 
 const clientRoot = fileURLToPath(new URL('./src/client', import.meta.url));
 const outDir = fileURLToPath(new URL('./dist/client', import.meta.url));
@@ -54,7 +46,6 @@ function publicDevPages(): Plugin {
 export default defineConfig({
   root: clientRoot,
   publicDir: false,
-  resolve: { alias: publicAliases },
   plugins: [tailwindcss(), publicDevPages()],
   server: {
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },

@@ -12,8 +12,12 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/chromium.ts';
  */
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type LighthouseScores = Record<(typeof LIGHTHOUSE_CATEGORIES)[number], number>;
-/** The least each score may be: performance is the landing page's whole point, so 100. */
-export const LIGHTHOUSE_TARGETS: LighthouseScores = { performance: 100, accessibility: 95, 'best-practices': 95, seo: 95 };
+/**
+ * The least each score may be. Performance 98, not 100: React DOM's ~60 KB gzipped is parsed on
+ * a throttled phone (docs/decisions/011-react-on-every-page.md); nothing excuses less than 100 on
+ * the others.
+ */
+export const LIGHTHOUSE_TARGETS: LighthouseScores = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 };
 export const describeTargets = () => LIGHTHOUSE_CATEGORIES.map((c) => `${c} ≥ ${LIGHTHOUSE_TARGETS[c]}`).join(', ');
 
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];

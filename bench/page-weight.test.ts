@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { dynamicImports, fromBuild, measureChunkWeights, measurePageWeight } from './page-weight.ts';
+import { dynamicImports, fromBuild, measureChunkWeights, measurePageWeight, runtimesIn, scriptsOfPage } from './page-weight.ts';
 
 /** A build of three modules: the page's entry imports a shared chunk statically and a page lazily. */
 function fakeBuild(): string {
@@ -62,5 +62,32 @@ describe('measureChunkWeights', () => {
     expect(chunk!.files).toEqual(['http://build/assets/lazy.js', 'http://build/assets/lazy-only.js']);
     const [lazy, only] = ['assets/lazy.js', 'assets/lazy-only.js'].map((f) => gz(readFileSync(path.join(dir, f), 'utf8')));
     expect(chunk!.gzip).toBe(lazy! + only!);
+  });
+});
+
+describe('scriptsOfPage', () => {
+  it('follows static and on-demand imports, and theirs, from the first load', async () => {
+    const dir = fakeBuild();
+    const read = fromBuild(dir);
+    const scripts = await scriptsOfPage(await measurePageWeight('http://build/', read), read);
+    expect(scripts.sort()).toEqual(['entry.js', 'shared.js', 'lazy.js', 'lazy-only.js'].map((f) => `http://build/assets/${f}`).sort());
+  });
+});
+
+describe('runtimesIn', () => {
+  it('finds React DOM in the react-dom client build the admin and public bundles take', () => {
+    const code = readFileSync(path.resolve('node_modules/react-dom/cjs/react-dom-client.production.js'), 'utf8');
+    expect(runtimesIn(code)).toEqual({ reactDom: true, preact: false });
+  });
+
+  it('finds Preact by its virtual nodes, as Preact 10 and 11 build them minified', () => {
+    // Cut from preact@11.2.0 dist/preact.mjs and preact@10.29.8 dist/preact.module.js.
+    const preact11 =
+      'h=Symbol.for("pv");function m(r,u,i,f,o){var e={type:r,props:u,key:i,ref:f,__k:null,__:null,__b:0,__e:null,__c:null,constructor:h,__v:o||++t,__i:-1,__u:0};return e}';
+    const preact10 =
+      'var e={type:n,props:t,key:i,ref:r,__k:null,__:null,__b:0,__e:null,__c:null,constructor:void 0,__v:null==o?++u:o,__i:-1,__u:0}';
+    expect(runtimesIn(preact11)).toEqual({ reactDom: false, preact: true });
+    expect(runtimesIn(preact10)).toEqual({ reactDom: false, preact: true });
+    expect(runtimesIn('export const a = { __k: 1 };')).toEqual({ reactDom: false, preact: false });
   });
 });

@@ -17,7 +17,7 @@
  * queued messages drained by a freshly started server (target: under 30 s from its start).
  *
  * `lighthouse`: Lighthouse (mobile emulation) on `/` with CHROME_PATH (/usr/bin/chromium): the
- * performance (target 100), accessibility, best-practices and SEO (each at least 95) scores.
+ * performance (target ≥ 98), accessibility, best-practices and SEO (each 100) scores.
  *
  * `mixed`: BENCH_MIXED_SECONDS (60) of 95% public traffic (GET / and analytics events), 4% lead
  * submissions and 1% admin reads on PostgreSQL: throughput, p50/p99, errors (must be 0), the

@@ -1,7 +1,8 @@
 /**
  * `npm run check:weight` (after `npm run build`; CI runs it): the gzipped JavaScript a first
- * visit to `/` and the admin app's first load download, read from dist/client the way the
- * server serves it, against their budgets (bench/page-weight.ts). Exits 1 past a budget, so a
+ * visit to `/` downloads before any interaction, and the admin app's first load and each of its
+ * lazy chunks, read from dist/client the way the server serves it, against their budgets
+ * (bench/page-weight.ts); it also lists what `/` loads later. Exits 1 past a budget, so a
  * page cannot grow heavier by accident; `npm run bench` prints the same figures through HTTP.
  */
 import { existsSync } from 'node:fs';
@@ -31,6 +32,13 @@ for (const { name, path: pagePath, budgetBytes } of WEIGHT_BUDGETS) {
     `${pass ? 'PASS' : 'FAIL'}  ${name}: ${js.toLocaleString('en-US')} bytes gzipped (budget ${budgetBytes.toLocaleString('en-US')})`,
   );
   if (!pass) for (const line of describePageWeight(weight)) console.log(line);
+  if (pagePath === '/') {
+    // Not in the figure: what the public pages' code loads on demand, each with what it imports
+    // (the lead form's code as the form nears the viewport; a booking's page, on /booking only).
+    // The booking picker loads from the lead form's chunk, once the form is sent.
+    for (const c of await measureChunkWeights(weight, fromBuild(clientDir)))
+      console.log(`  on demand, not counted: ${path.basename(c.url)}, ${c.gzip.toLocaleString('en-US')} bytes (${c.files.length} files)`);
+  }
   if (pagePath !== '/login') continue;
   // Each lazy page or dialog of the admin app: what opening it adds to the first load.
   const chunks = await measureChunkWeights(weight, fromBuild(clientDir));

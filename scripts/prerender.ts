@@ -1,8 +1,7 @@
 /**
  * Prerenders the public pages into dist/client (run after `vite build --config
  * vite.public.config.ts`, see package.json `build:client`):
- *   1. builds an SSR bundle of src/client/public/prerender.tsx with the same
- *      react → preact/compat aliases as the browser bundle;
+ *   1. builds an SSR bundle of src/client/public/prerender.tsx (React's server renderer);
  *   2. renders each page with placeholder site values (%%SITE_NAME%% ...) that the
  *      server replaces when serving, since SITE_NAME etc. are known only at run time;
  *   3. writes index.html, careers/ privacy/ terms/ cookies/index.html, 404.html and
@@ -58,8 +57,8 @@ async function buildServerBundle(): Promise<typeof Prerender> {
   await build({
     configFile: path.join(root, 'vite.public.config.ts'),
     logLevel: 'warn',
-    // Bundle every dependency, so each goes through the preact aliases too.
-    ssr: { noExternal: true },
+    // React and react-dom stay packages Node loads (their server builds are CommonJS); our
+    // code, its CSS imports and `import.meta.env` go through Vite.
     build: {
       ssr: path.join(root, 'src/client/public/prerender.tsx'),
       outDir: ssrDir,
@@ -80,7 +79,7 @@ async function main() {
   const pages = Object.entries(server.PUBLIC_PAGES) as [Prerender.PublicPageKey, { file: string }][];
 
   for (const [page, { file }] of pages) {
-    const { html, meta } = server.renderPublicPage(page, PLACEHOLDER_SITE_CONFIG);
+    const { html, meta } = await server.renderPublicPage(page, PLACEHOLDER_SITE_CONFIG);
     const document = shell
       .replace(HEAD_PLACEHOLDER, () => headTags(meta, page === 'not-found' || page === 'booking'))
       .replace(

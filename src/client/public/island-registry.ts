@@ -5,9 +5,10 @@ import { LeadForm } from './landing/components/lead-form.tsx';
 import { SiteHeader } from './layout/site-header.tsx';
 
 /**
- * The interactive parts of the public pages, by name: the only components whose code the
- * browser downloads (public/main.tsx hydrates each where the page marks it). Everything else
- * is prerendered HTML and ships no JavaScript. docs/decisions/001-preact-for-public-pages.md.
+ * The interactive parts of the public pages, by name, as the prerender renders them (through
+ * `<Island>`). Everything else is prerendered HTML and ships no JavaScript. In the browser,
+ * public/island-code.ts says when each island's code loads.
+ * docs/decisions/011-react-on-every-page.md.
  */
 export const ISLANDS = {
   'site-header': SiteHeader,
@@ -18,5 +19,3 @@ export const ISLANDS = {
 };
 
 export type IslandName = keyof typeof ISLANDS;
-export const ISLAND_ATTRIBUTE = 'data-island';
-export const ISLAND_PROPS_ATTRIBUTE = 'data-island-props';

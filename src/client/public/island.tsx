@@ -1,5 +1,6 @@
 import type { ComponentProps, ComponentType } from 'react';
-import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE, ISLANDS, type IslandName } from './island-registry.ts';
+import { ISLANDS, type IslandName } from './island-registry.ts';
+import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from './shell.ts';
 
 type IslandProps<N extends IslandName> = { name: N } & ComponentProps<(typeof ISLANDS)[N]>;
 

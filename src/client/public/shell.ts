@@ -5,3 +5,8 @@ export const PUBLIC_PAGE_ATTRIBUTE = 'data-page';
 export const HEAD_PLACEHOLDER = '<!--public-head-->';
 /** Replaced by the prerender: the root element holding the rendered page. */
 export const ROOT_PLACEHOLDER = `<div id="${PUBLIC_ROOT_ID}"><!--public-body--></div>`;
+/** On an island's wrapper (public/island.tsx): its name, and its props as JSON. */
+export const ISLAND_ATTRIBUTE = 'data-island';
+export const ISLAND_PROPS_ATTRIBUTE = 'data-island-props';
+/** Set on an island's wrapper once React has hydrated it (browser tests wait for it). */
+export const ISLAND_LIVE_ATTRIBUTE = 'data-island-live';

@@ -165,3 +165,64 @@ test('a network failure shows the generic error and keeps the values', async ({ 
   await expect(page.getByRole('alert').filter({ hasText: 'Something went wrong. Please try again.' })).toBeVisible();
   await expect(page.getByLabel('Full name')).toHaveValue(VALID_LEAD.name);
 });
+
+// The form's code loads only when the form nears the viewport (src/client/public/island-code.ts).
+// A visitor who types and presses Submit before it has arrived loses nothing: the page holds the
+// submit (the bare HTML form would send itself as a GET, with what was typed in the address), and
+// the form, once live, takes the typed values and sends them, once.
+test('a form typed into and sent before its code arrived keeps every value and is stored once', async ({ page, request }) => {
+  const email = `early.${randomUUID().slice(0, 8)}@example.com`;
+  await openPage(page, '/');
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held: string[] = [];
+  await page.route('**/assets/*.js', async (route) => {
+    held.push(route.request().url());
+    await released;
+    await route.continue();
+  });
+  const island = page.locator('[data-island="lead-form"]');
+  await expect(island).not.toHaveAttribute('data-island-live');
+  await fillLeadForm(page, { ...VALID_LEAD, email });
+  await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
+  expect(held.length, 'the form asked for its code').toBeGreaterThan(0);
+  await expect(island).not.toHaveAttribute('data-island-live');
+  expect(new URL(page.url()).search).toBe('');
+
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/public/leads')) sent.push(r.postData() ?? '');
+  });
+  release();
+  await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
+  expect(sent).toHaveLength(1);
+  expect(JSON.parse(sent[0]!)).toMatchObject({
+    full_name: VALID_LEAD.name,
+    email,
+    phone: VALID_LEAD.phone,
+    property_types: ['multifamily'],
+    message: VALID_LEAD.message,
+  });
+  expect(new URL(page.url()).search).toBe('');
+  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+});
+
+test('a form whose code cannot load (offline) says so when sent, keeps what was typed, and sends once the code loads', async ({
+  page,
+  request,
+}) => {
+  const email = `offline.${randomUUID().slice(0, 8)}@example.com`;
+  await openPage(page, '/');
+  await page.route('**/assets/*.js', (route) => route.abort('internetdisconnected'));
+  await fillLeadForm(page, { ...VALID_LEAD, email });
+  const form = page.locator('#contact form');
+  await form.getByRole('button', { name: 'Submit Request' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Something went wrong. Please try again.' })).toBeVisible();
+  expect(new URL(page.url()).search).toBe('');
+  await expect(form.getByLabel('Email')).toHaveValue(email);
+
+  await page.unroute('**/assets/*.js');
+  await form.getByRole('button', { name: 'Submit Request' }).click();
+  await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
+  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+});

@@ -1,6 +1,6 @@
 /**
- * A tiny toast store for the public pages (sonner and Radix are too heavy for the
- * 20 KB budget of `/`). Components call `toast.success()` / `toast.error()`;
+ * A tiny toast store for the public pages (sonner and Radix would weigh on `/`, whose
+ * JavaScript is mostly React DOM already). Components call `toast.success()` / `toast.error()`;
  * <Toaster /> renders the list.
  *
  * Two kinds of toast (docs/product-rules.md, "Toasts"): a person's own confirmation or

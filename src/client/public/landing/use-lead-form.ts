@@ -14,11 +14,7 @@ import { storedSessionId } from '../analytics-tracker.ts';
 import { submitLead } from './api/submit-lead.ts';
 import { formTokenKeeper, isFormTokenRefused, type FormTokenKeeper } from './form-token.ts';
 import { buildLeadRequest, newSubmissionId } from './lead-request.ts';
-
-// The public form's messages, word for word (docs/product-rules.md, "Toasts"): the thanks is
-// shown in the form's own status line (above the time picker it turns into), the failures as toasts.
-export const LEAD_SUCCESS_MESSAGE = 'Thank you for your interest! We will contact you shortly.';
-export const LEAD_FAILURE_MESSAGE = 'Something went wrong. Please try again.';
+import { LEAD_FAILURE_MESSAGE } from './lead-messages.ts';
 
 /** The public form's inputs: a lead's, and the honeypot people never see (bots fill it in). */
 export type PublicLeadFormValues = LeadFormValues & { website: string };
@@ -141,5 +137,8 @@ export function useLeadForm(onInvalid: (field: LeadFormField) => void, onSent: (
   /** At first focus of the form: start fetching its token. */
   const prepare = () => keeper().prefetch();
 
-  return { values, errors, submitting, thanked, setField, submit, prepare };
+  /** Takes what was typed into the page's HTML before this code ran (see LeadForm). */
+  const adopt = (typed: Partial<PublicLeadFormValues>) => setValues((current) => ({ ...current, ...typed }));
+
+  return { values, errors, submitting, thanked, setField, submit, prepare, adopt };
 }

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '#client/components/ui/toaster.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { LEAD_FAILURE_MESSAGE, LEAD_SUCCESS_MESSAGE } from '../use-lead-form.ts';
+import { LEAD_FAILURE_MESSAGE, LEAD_SUCCESS_MESSAGE } from '../lead-messages.ts';
 import { LeadForm } from './lead-form.tsx';
 
 // The form's POSTs; the token GETs are answered by tokenMock, each with a new token.

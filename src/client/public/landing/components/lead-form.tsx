@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { Send } from '#client/components/icons.tsx';
 import { PROPERTY_TYPE_OPTIONS, type LeadFormField } from '#client/lib/lead-form.ts';
 import { useSiteConfig } from '#client/public/site-config-context.tsx';
-import { LEAD_SUCCESS_MESSAGE, useLeadForm } from '../use-lead-form.ts';
+import { LEAD_SUCCESS_MESSAGE } from '../lead-messages.ts';
+import { useLeadForm } from '../use-lead-form.ts';
 
 const controlClass = (invalid: boolean) =>
   `block w-full rounded-md border bg-white px-3 py-2.5 text-base text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-1 ${
@@ -31,7 +32,23 @@ export function LeadForm() {
       (error: unknown) => console.error('The booking picker could not be loaded', error),
     );
   };
-  const { values, errors, submitting, thanked, setField, submit, prepare } = useLeadForm(focusField, openPicker);
+  const { values, errors, submitting, thanked, setField, submit, prepare, adopt } = useLeadForm(focusField, openPicker);
+  // The form is in the page's HTML before its code arrives (public/island-code.ts): whatever a
+  // visitor typed or chose by then is taken into the form's state, and a focus inside it counts
+  // as the first focus. A layout effect, so the state holds it before any submit held meanwhile
+  // (public/main.tsx) is made again.
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typed: Partial<Record<keyof typeof values, string>> = {};
+    for (const name of Object.keys(values) as (keyof typeof values)[]) {
+      const control = form.elements.namedItem(name);
+      if (control && 'value' in control && control.value !== values[name]) typed[name] = control.value;
+    }
+    if (Object.keys(typed).length > 0) adopt(typed);
+    if (form.contains(document.activeElement)) prepare();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the form comes to life
+  }, []);
   const thanksRef = useRef<HTMLParagraphElement>(null);
   const pickerRef = useRef<HTMLDivElement>(null);
   // The picker focuses its heading, which scrolls it into view (centred, in Chromium): the thanks
