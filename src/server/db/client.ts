@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { appRoot } from '../app-root.ts';
+import { applyChangedDefinitions, type DefinitionsConnection } from './definitions.ts';
 import { keepPgliteFilesPrivate } from './embedded/data-dir-modes.ts';
 import { attachNamedStatements } from './embedded/pglite-prepared.ts';
 import { snapshotPglite } from './embedded/pglite-snapshot.ts';
@@ -22,7 +23,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Applies the committed migrations, in a transaction. */
+  /**
+   * Applies the committed migrations, in a transaction, then the functions and triggers of
+   * src/server/db/functions/ whose text changed (db/definitions.ts), in another.
+   */
   migrate: () => Promise<void>;
   /**
    * LISTENs on a channel (PostgreSQL NOTIFY); resolves to an unlisten function. `onReconnect`
@@ -45,10 +49,29 @@ export function fromPglite(client: PGlite): Database {
   return {
     db: db as unknown as Db,
     kind: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+    migrate: async () => {
+      await migratePglite(db, { migrationsFolder: migrationsFolder() });
+      await client.transaction((tx) => applyChangedDefinitions(pgliteConnection(tx)));
+    },
     listen: (channel, onPayload) => client.listen(channel, onPayload).then((stop) => () => stop()),
     close: () => client.close(),
     snapshot: () => snapshotPglite(client),
+  };
+}
+
+/** A PGlite (or one of its transactions) as db/definitions.ts uses a connection. */
+export function pgliteConnection(client: Pick<PGlite, 'query' | 'exec'>): DefinitionsConnection {
+  return {
+    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+    exec: async (script) => void (await client.exec(script)),
+  };
+}
+
+/** A node-postgres client as db/definitions.ts uses a connection (a script runs as one simple query). */
+export function pgConnection(client: pg.ClientBase): DefinitionsConnection {
+  return {
+    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+    exec: async (script) => void (await client.query(script)),
   };
 }
 
@@ -171,6 +194,14 @@ async function migratePostgres(pool: pg.Pool): Promise<void> {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+      await client.query('begin');
+      try {
+        await applyChangedDefinitions(pgConnection(client));
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      }
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }

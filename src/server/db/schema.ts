@@ -1210,6 +1210,17 @@ export const publicMailSpends = pgTable(
  * Secrets the server makes for itself on first use (e.g. the key that signs the lead form's
  * tokens): one row per name, the same in every process and across restarts.
  */
+/**
+ * The database functions and triggers of src/server/db/functions/, one row per file: the SHA-256
+ * of the text last applied (db/definitions.ts). A file whose text changed is applied again at the
+ * next start; the tables' triggers and what they set off are listed in docs/architecture.md.
+ */
+export const databaseDefinitions = pgTable('database_definitions', {
+  name: text('name').primaryKey(),
+  sha256: text('sha256').notNull(),
+  applied_at: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),
   // base64url of random bytes.
