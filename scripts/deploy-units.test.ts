@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 /**
  * The files in deploy/ as an operator installs them: systemd accepts the units without a
  * single warning and rates the service's exposure low, and Caddy accepts the Caddyfile with the
- * settings the README documents. CI installs systemd and caddy, so there these never skip.
+ * settings docs/operations.md documents. CI installs systemd and caddy, so there these never skip.
  */
 const DEPLOY = path.resolve('deploy');
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;

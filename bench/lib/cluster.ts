@@ -4,7 +4,7 @@ import { freePort, type ServerProcess } from '../../src/server/test/process.ts';
 /**
  * Several app processes on one PostgreSQL database behind Caddy's load balancer, started with
  * the shipped deploy/Caddyfile (round robin over the processes that answer /api/health),
- * as the README's *More than one process* describes. The site is served over plain http so
+ * as docs/operations.md's *More than one process* describes. The site is served over plain http so
  * the load generator (plain HTTP/1.1) can drive it; the proxying is the same as over HTTPS.
  */
 export type Cluster = { url: string; servers: ServerProcess[]; caddy: Caddy; stop: () => Promise<void> };

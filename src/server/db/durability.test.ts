@@ -12,7 +12,7 @@ import { createPglite } from './client.ts';
  * before the kill must reconnect and receive new notifications.
  *
  * PGlite hands every WAL write to the OS before a commit returns (it skips fsync, so a
- * power cut is another matter: see the README), which is what a killed process needs.
+ * power cut is another matter: see docs/operations.md), which is what a killed process needs.
  * With TEST_DATABASE_URL set the same runs against PostgreSQL (the app server is killed,
  * not PostgreSQL).
  */

@@ -13,7 +13,7 @@ export const DEPLOYMENT_WARNINGS: Record<DeploymentWarningCode, string> = {
   untrusted_proxy:
     'Requests reach this server through a proxy (they carry X-Forwarded-For), but TRUST_PROXY does not trust it: every visitor looks like the proxy, so the per-visitor limits (10 leads an hour, sign-in attempts) are shared by all of them. Set TRUST_PROXY to the proxy’s address (or to 1 when nothing but the proxy can reach this server) and restart.',
   plain_http:
-    'This server is reached over plain http at an address other than this machine’s: passwords and session cookies cross the network unencrypted. Put it behind HTTPS (for example Caddy, see the README’s production guide) and set PUBLIC_URL to the https address.',
+    'This server is reached over plain http at an address other than this machine’s: passwords and session cookies cross the network unencrypted. Put it behind HTTPS (for example Caddy: docs/operations.md, “Going live”) and set PUBLIC_URL to the https address.',
 };
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
