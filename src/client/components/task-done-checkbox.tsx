@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Task } from '#shared/schemas/lead-tasks';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { taskLabel } from '#client/lib/task-format.ts';
@@ -15,23 +16,31 @@ export function TaskDoneCheckbox({ task, refocus }: { task: Task; refocus: Retur
   const label = taskLabel(task);
   // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
   // to another list, its row unmounts, and mutate's callbacks would never run (no toast).
+  // The tick shows where it is going from the click itself: React puts a controlled checkbox back
+  // to its `checked` at the end of the click, and the mutation's own pending state arrives later.
+  const [going, setGoing] = useState<boolean | null>(null);
   const toggle = () => {
+    const done = !isDone;
+    setGoing(done);
     refocus.expect();
-    void update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done: !isDone } }).then(
-      () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
-      (error: unknown) => {
-        refocus.cancel();
-        console.error('Changing the task failed', error);
-        toast.error('Failed to change the task');
-      },
-    );
+    void update
+      .mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done } })
+      .then(
+        () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
+        (error: unknown) => {
+          refocus.cancel();
+          console.error('Changing the task failed', error);
+          toast.error('Failed to change the task');
+        },
+      )
+      .finally(() => setGoing(null));
   };
   return (
     <input
       type="checkbox"
       className="mt-1 size-4 shrink-0 rounded border-slate-300"
-      checked={update.isPending ? (update.variables?.patch.done ?? isDone) : isDone}
-      disabled={update.isPending}
+      checked={going ?? isDone}
+      disabled={going !== null}
       onChange={toggle}
       aria-label={isDone ? `Reopen ${label}` : `Mark ${label} done`}
     />
