@@ -39,12 +39,23 @@ const featureIsolation = features.map((feature) => ({
 
 /**
  * The server's layers, lowest first: lib (pure helpers) → config, logger, app-root → db →
- * analytics, realtime, mail, booking, jobs → http (plumbing) → audit, auth (session middleware) →
- * routes → app.ts, main.ts, cli/. Domain modules may throw AppError (http/errors.ts). An import may only point down, so a low layer never learns about a higher
+ * analytics, realtime, mail, booking, jobs → deps.ts (what the app hands the HTTP layer) → http
+ * (plumbing) → audit, auth (session middleware) → routes → app.ts, main.ts, cli/. Domain modules
+ * may throw AppError (lib/app-error.ts). An import may only point down, so a low layer never learns about a higher
  * one (docs/architecture.md draws the picture). Tests may import anything.
  */
 const S = './src/server';
 const TOP = [`${S}/app.ts`, `${S}/main.ts`, `${S}/cli`];
+const DOMAIN = [
+  `${S}/analytics`,
+  `${S}/realtime`,
+  `${S}/jobs`,
+  `${S}/mail`,
+  `${S}/booking`,
+  `${S}/outbound`,
+  `${S}/calendars`,
+  `${S}/webhooks`,
+];
 const serverLayers = {
   files: ['src/server/**/*.ts'],
   ignores: ['src/server/**/*.test.ts', 'src/server/test/**'],
@@ -68,34 +79,16 @@ const serverLayers = {
             message: 'db/ may use lib/, config and the logger only: it knows nothing of HTTP, auth or features.',
           },
           {
-            target: [
-              `${S}/analytics`,
-              `${S}/realtime`,
-              `${S}/jobs`,
-              `${S}/mail`,
-              `${S}/booking`,
-              `${S}/outbound`,
-              `${S}/calendars`,
-              `${S}/webhooks`,
-            ],
-            from: [`${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
-            message: 'Domain modules sit under the HTTP layer: pass them what they need instead.',
+            // A domain rule refuses with the API's error vocabulary from lib/app-error.ts, nothing of http/.
+            target: DOMAIN,
+            from: [`${S}/deps.ts`, `${S}/http`, `${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
+            message:
+              'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError, lib/app-error.ts).',
           },
           {
-            // A domain rule may refuse with the API's error vocabulary (AppError), nothing else of http/.
-            target: [
-              `${S}/analytics`,
-              `${S}/realtime`,
-              `${S}/jobs`,
-              `${S}/mail`,
-              `${S}/booking`,
-              `${S}/outbound`,
-              `${S}/calendars`,
-              `${S}/webhooks`,
-            ],
-            from: `${S}/http`,
-            except: ['./errors.ts'],
-            message: 'Domain modules sit under the HTTP layer: pass them what they need instead (they may throw AppError).',
+            target: `${S}/deps.ts`,
+            from: [`${S}/http`, `${S}/audit`, `${S}/auth`, `${S}/routes`, ...TOP],
+            message: 'deps.ts names the domain parts handed to the HTTP layer: it imports nothing above the domain.',
           },
           {
             target: `${S}/http`,

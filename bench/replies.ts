@@ -69,7 +69,6 @@ export async function benchReplies(engine: string, open: () => Promise<Database>
       replyTo: { name: '', address: 'replies@keystone.test' },
       database: () => database,
       logger: pino({ level: 'silent' }),
-      pollSeconds: 3600,
       leaseSeconds: 30,
       mail: { domain: 'keystone.test', sending: false },
       firstDays: 14,

@@ -3,7 +3,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { bodyLimit } from './http/body-limit.ts';
 import { mountClient } from './http/client-pages.ts';
-import type { AppDeps, AppEnv } from './http/context.ts';
+import type { AppDeps } from './deps.ts';
+import type { AppEnv, AppParts } from './http/context.ts';
 import { DeploymentWarnings } from './http/deployment-warnings.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { AppError, errorBody } from './http/errors.ts';
@@ -56,8 +57,10 @@ import { deploymentRoutes } from './routes/deployment.ts';
 const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Composes the API and the built client into one app. */
-export function createApp(deps: AppDeps) {
+export function createApp(given: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
+  // Handed to every request with the app's own parts (http/context.ts), which routes reach too.
+  const deps: AppDeps & AppParts = given;
   let warnedBadForwardedFor = false;
   const deploymentWarnings = (deps.deploymentWarnings ??= new DeploymentWarnings(deps.logger));
   const metrics = deps.config.metricsToken ? new Metrics(deps) : undefined;

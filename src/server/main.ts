@@ -12,8 +12,8 @@ import { openConfiguredDatabase } from './db/open.ts';
 import { setRowChecks } from './db/sql.ts';
 import { releaseAllEmailClaims } from './db/queries/emails.ts';
 import { sealedSecretsProblem } from './db/sealed-secrets.ts';
-import { loadCredentialsVault } from './lib/credentials.ts';
-import { webhookWorkerOf } from './webhooks/worker.ts';
+import { loadCredentialsVault, type CredentialsVault } from './lib/credentials.ts';
+import { WebhookSender } from './webhooks/sender.ts';
 import { describeImap, describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/context.ts';
@@ -23,7 +23,7 @@ import { recordAudit, systemActor } from './audit/audit-log.ts';
 import { adminCommandSchema, runAdminCommand } from './auth/admin-commands.ts';
 import { FirstRunLink, setupPath } from './lib/first-run-link.ts';
 import { hasAnyUser } from './db/queries/team.ts';
-import { startJobs } from './jobs/maintenance.ts';
+import { BackgroundWork } from './jobs/registry.ts';
 import { appRoot } from './app-root.ts';
 import { findClientDir } from './http/static-site.ts';
 import { CONNECTION_TIMEOUTS, limitConnectionsPerClient } from './http/connection-limits.ts';
@@ -53,18 +53,32 @@ async function main() {
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   const availability = new PublicAvailability(() => database, config.businessTimeZone, config.availabilityRateLimit);
   const requests = new RequestRate();
-  const outbox = createOutbox(config, () => database, logger, requests);
-  const reader = createReader(config, () => database, logger);
+  // Loaded once the data directory is ours (below): the key file lives there.
+  let vault: CredentialsVault = { available: false, reason: 'The server is starting.' };
+  const webhooks = new WebhookSender({ database: () => database, config, vault: () => vault, logger });
+  // Everything that runs in the background (jobs/registry.ts), started once the database is ready.
+  const background = new BackgroundWork({
+    config,
+    logger,
+    database: () => database,
+    vault: () => vault,
+    busy: () => requests.busy(),
+    outbox: createOutbox(config, () => database, logger),
+    webhooks,
+    reader: createReader(config, () => database, logger),
+  });
   const firstRun = new FirstRunLink();
   const app = createApp({
     config,
     logger,
     database: () => database,
+    vault: () => vault,
     clientDir: findClientDir(appRoot()),
     hub,
     events,
     availability,
-    outbox,
+    outbox: background.outbox,
+    webhooks,
     requests,
     firstRun,
   });
@@ -102,7 +116,7 @@ async function main() {
   }
   // Connected calendars whose passwords this process cannot open (a move to PostgreSQL without
   // CREDENTIALS_KEY, a key file left behind): said now, rather than as every sync failing.
-  const vault = loadCredentialsVault(config);
+  vault = loadCredentialsVault(config);
   const credentialsProblem = await sealedSecretsProblem(opened.db, vault, config);
   if (credentialsProblem) fail(credentialsProblem);
   // With PostgreSQL there is no key file: without CREDENTIALS_KEY nobody can connect a CalDAV
@@ -132,19 +146,15 @@ async function main() {
   );
   // One process per embedded database: a claim left on a message is a killed process's.
   if (database.kind === 'pglite') await releaseAllEmailClaims(database.db);
-  outbox.start();
-  // Webhooks out: every process sends, claiming deliveries as the outbox claims mail.
-  const webhooks = webhookWorkerOf({ database: () => database, config, logger, busy: () => requests.busy() });
-  webhooks.start();
+  // Email and webhooks out, replies in, the calendars and the maintenance jobs: every process runs them all.
+  background.start();
   logger.info(
     { email: config.mail.smtp ? describeSmtp(config.mail.smtp) : 'off', from: config.mail.from.address },
     config.mail.smtp
       ? `email: sending through ${describeSmtp(config.mail.smtp)}`
       : 'email is off (SMTP_URL is not set): messages are recorded, not sent',
   );
-  reader?.start();
   if (config.mail.imap) logger.info({ replies: describeImap(config.mail.imap) }, `replies: reading ${describeImap(config.mail.imap)}`);
-  const stopJobs = startJobs(database, config, logger, outbox);
   // `npm run backup` asks this process for a consistent copy of the embedded database.
   const takeSnapshot = database.snapshot;
   const snapshot = takeSnapshot
@@ -179,9 +189,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    stopJobs();
     hub.closeAllStreams();
-    const stoppingOutbox = Promise.all([outbox.stop(), reader?.stop(), webhooks.stop()]);
+    const stoppingWork = background.stop();
     const force = setTimeout(() => {
       logger.warn('requests still open after 10 s: closing them');
       server.closeAllConnections();
@@ -191,7 +200,7 @@ async function main() {
       const db = database;
       database = undefined;
       void stopListening()
-        .then(() => stoppingOutbox)
+        .then(() => stoppingWork)
         .then(() => backups)
         .then((stopBackups) => stopBackups?.())
         .then(() => db?.close())

@@ -7,7 +7,7 @@ import { GroupCommit } from '../lib/group-commit.ts';
 import { SharedRateLimit } from './shared-rate-limit.ts';
 import { sql } from 'drizzle-orm';
 import { execute } from '../db/sql.ts';
-import { CHANGE_CHANNEL } from '../realtime/notification-hub.ts';
+import { CHANGE_CHANNEL } from '../realtime/channels.ts';
 
 const ANNOUNCE_MS = 2_000;
 import { deviceOf, referrerHostOf } from './event-sources.ts';

@@ -4,8 +4,9 @@ export type Device = 'desktop' | 'mobile' | 'tablet';
 /**
  * How much of a user agent the device patterns read. Real agents are 100-300 characters and
  * name the platform near the start; `Android(?!.*Mobile)` scans the rest of the text from
- * every "Android", so a 16 KB agent made of them cost about 4.7 ms per event, all of it spent
- * on the process's one thread. docs/security.md, "Analytics: isolation, retention and caps".
+ * every "Android", so a long agent made of them costs time on the process's one thread for
+ * every event (docs/security.md, "Analytics: isolation, retention and caps"; the figure in
+ * docs/performance.md, "Measurements behind the code").
  */
 export const USER_AGENT_PARSE_LIMIT = 512;
 

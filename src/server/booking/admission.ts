@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { notifyBookingSpike } from '../db/queries/booking-holds.ts';
 import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
 import { getWebsiteContent } from '../db/queries/website.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../lib/app-error.ts';
 import { networkKey, rateLimitKey } from '../lib/client-address.ts';
 
 /**

@@ -104,8 +104,8 @@ function addStretch(times: DayTimes, settings: BookingSettings, timeZone: string
   const length = settings.slot_minutes * MINUTE;
   // Most days the clocks do not change between opening and closing: then every start is the
   // opening instant plus whole minutes, and its text the date, the clock and one offset,
-  // without asking Intl for each (formatting each start through Intl cost ~80 ms for 62 days
-  // of 10-minute slots).
+  // without asking Intl for each, which would dominate a month of short slots
+  // (docs/performance.md, "Measurements behind the code").
   const opening = zonedInstant(date, open, timeZone);
   const closing = zonedInstant(date, close, timeZone);
   const steady = opening !== undefined && closing !== undefined && closing - opening === (close - open) * MINUTE;

@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { AppointmentMail } from '../db/queries/appointments.ts';
 import { bookSlot, type Booked } from '../db/queries/bookings.ts';
 import type { StoredHostRow } from '../db/queries/hosts.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../lib/app-error.ts';
 import { jitsiRoom } from '../lib/video-room.ts';
 import { ALREADY_BOOKED } from './booking-link.ts';
 import { teamOpenSlots, type Host } from './hosts.ts';

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { readBookingContext, type BookingRow } from '../db/queries/bookings.ts';
 import { hitRateLimit } from '../db/queries/rate-limits.ts';
 import { hashToken } from '../lib/secret-token.ts';
-import { AppError, tooManyRequests } from '../http/errors.ts';
+import { AppError, tooManyRequests } from '../lib/app-error.ts';
 
 /**
  * What a private booking link may do (docs/product-rules.md, "Booking a call"): book one call

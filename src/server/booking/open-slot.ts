@@ -2,7 +2,7 @@ import type { BookingSettings } from '#shared/schemas/booking';
 import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
 import type { Db } from '../db/client.ts';
 import { readHosts, type StoredHostRow } from '../db/queries/hosts.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../lib/app-error.ts';
 import { blockedRanges } from './availability.ts';
 import { hostsFreeAt, teamOpenSlots, toHost, type Host } from './hosts.ts';
 

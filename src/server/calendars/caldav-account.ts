@@ -5,7 +5,7 @@ import { calendarSecretContext } from '../db/sealed-secrets.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
 import { type CalDavAccount, CalDavError, type CalDavFetchOptions, discoverCalendars, fetchEvents } from './caldav.ts';
 import { IcsError, readIcsBusy } from './read-ics.ts';
-import type { CalendarAccess } from './sync.ts';
+import type { CalendarAccess } from './calendar-access.ts';
 import { type CalendarRead, calendarServiceOf, CalendarReadError, digestOf, READ_TIMEOUT_MS } from './calendar-read.ts';
 
 /**

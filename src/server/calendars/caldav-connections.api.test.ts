@@ -16,7 +16,7 @@ import { icsOf, icsUtc } from '../test/calendar-server.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { hasRadicale, type Radicale, startRadicale } from '../test/radicale.ts';
 import { writeDueCopies } from './calendar-copies.ts';
-import { calendarAccess } from './sync.ts';
+import { calendarAccess } from './calendar-access.ts';
 
 /**
  * CalDAV accounts end to end against Radicale on this machine's loopback: connecting (and the
@@ -50,7 +50,7 @@ const connect = (fields: { url?: string; username?: string; password?: string } 
   });
 const slotsOf = async (date: string) =>
   (await call<Availability>('GET', `/api/public/availability?from=${date}&to=${date}`)).body.slots.map((s) => s.slice(11, 16));
-const access = () => calendarAccess(database.db, t.config);
+const access = () => calendarAccess(database.db, t.config, t.vault);
 /** Drains the copy queue as the job does, until nothing is due. */
 async function writeAll() {
   while ((await writeDueCopies(access())) > 0);

@@ -5,7 +5,7 @@ import { appointmentUid, toICalendar } from '../lib/icalendar.ts';
 import { asReadError, davOptions, openAccount } from './caldav-account.ts';
 import { deleteEvent, putEvent, withSlash } from './caldav.ts';
 import { CalendarReadError, waitAtMost } from './calendar-read.ts';
-import type { CalendarAccess } from './sync.ts';
+import type { CalendarAccess } from './calendar-access.ts';
 
 /**
  * Booked calls copied into their host's CalDAV calendar: written when booked, moved when

@@ -9,7 +9,7 @@ export class CalendarReadError extends Error {
 /** What one read of a calendar found. */
 export type CalendarRead = { busy: Busy[]; warnings: string[]; digest: string };
 
-/** Reading a calendar, in its worker: a 2,000-event feed takes well under a second; 10 MB of events, about ten. */
+/** Reading a calendar, in its worker: room for the largest calendar a fetch accepts (docs/performance.md, "Measurements behind the code"). */
 export const READ_TIMEOUT_MS = 30_000;
 
 /** A fingerprint of busy times: an unchanged calendar is not stored again. */

@@ -12,7 +12,8 @@ import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
 import { icsOf, icsUtc, startCalendarServer } from '../test/calendar-server.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
-import { calendarAccess, syncDueCalendars } from './sync.ts';
+import { calendarAccess } from './calendar-access.ts';
+import { syncDueCalendars } from './sync.ts';
 
 const TZ = 'America/New_York';
 const database = useTestDatabase();
@@ -175,11 +176,13 @@ describe('syncing', () => {
     await execute(database.db, sql`update calendar_connections set last_attempt_at = now() - interval '6 minutes'`);
     const second = createTestApp(database, { BUSINESS_TIME_ZONE: TZ, OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${calendars.port}` });
     const silent = pino({ level: 'silent' });
-    const runs = await Promise.all([t, second, t, second].map((app) => syncDueCalendars(calendarAccess(database.db, app.config, silent))));
+    const runs = await Promise.all(
+      [t, second, t, second].map((app) => syncDueCalendars(calendarAccess(database.db, app.config, app.vault, silent))),
+    );
     expect(runs.reduce((a, b) => a + b, 0)).toBe(3);
     for (const p of paths) expect(calendars.hitsOf(p)).toBe(2); // the connect, and one sync
     // Not due again until the interval has passed.
-    expect(await syncDueCalendars(calendarAccess(database.db, t.config, silent))).toBe(0);
+    expect(await syncDueCalendars(calendarAccess(database.db, t.config, t.vault, silent))).toBe(0);
   });
 
   it('reads a calendar last read over a minute ago before a visitor’s booking is confirmed', async () => {

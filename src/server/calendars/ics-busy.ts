@@ -124,8 +124,8 @@ export function busyFromIcs(text: string, window: Busy, options: IcsBusyOptions)
 
 /**
  * The events of every calendar in `text`, read (none when `read` is false: the warnings of the
- * text's lines only). ical.js's tree of the text is garbage once this returns: a 10 MB
- * calendar's is ~100 MB, its events ~35 MB.
+ * text's lines only). ical.js's tree of the text, many times the text's size, is garbage once
+ * this returns.
  */
 function readEvents(text: string, context: ZoneContext, read: boolean): CalendarEvent[] {
   const { calendars, skippedLines } = parseIcs(text);
@@ -135,7 +135,7 @@ function readEvents(text: string, context: ZoneContext, read: boolean): Calendar
   for (const calendar of read ? calendars : []) {
     const zoneOf = zoneBook(calendar, context);
     // Each event through a wrapper of its own, dropped once read: getAllSubcomponents keeps one
-    // per event (and per property read) on the calendar, ~30 MB more for a 10 MB calendar.
+    // per event (and per property read) on the calendar, which would keep them all alive.
     for (const jcal of calendar.jCal[2] as unknown[][]) {
       if (jcal[0] !== 'vevent') continue;
       const event = readEvent(new ICAL.Component(jcal), { firm: context.firm, zoneOf, warn: context.warn });

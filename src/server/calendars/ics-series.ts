@@ -14,8 +14,9 @@ import { walkRule } from './ics-rule.ts';
 import { DAY, HOUR } from './ics-zones.ts';
 
 /**
- * Candidates one rule, and the whole calendar (ics-busy.ts), may take ical.js through, at 5 to
- * 10 µs each: ~0.5 s and ~3 s (bench/ics-busy.ts, its "every second since 1900" cases). A rule
+ * Candidates one rule, and the whole calendar (ics-busy.ts), may take ical.js through, so that a
+ * hostile rule ends within a bounded time (bench/ics-busy.ts, its "every second since 1900"
+ * cases; docs/performance.md, "Measurements behind the code"). A rule
  * fast-forwarded to the window (ics-rule.ts) takes one a day of the window or fewer; one with a
  * COUNT from years back, a few thousand; every minute over the window, the instance cap first.
  */

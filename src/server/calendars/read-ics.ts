@@ -24,9 +24,8 @@ export { IcsError };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /**
- * Reading a 10 MB calendar (36,000 events from bench/ics-busy.ts's generator) fits in 192 MB of
- * old generation, not in 128; twice that leaves room: a calendar needing more is refused, rather
- * than the server's memory spent on it.
+ * Twice the old generation the largest accepted calendar needs (docs/performance.md, "Measurements behind the code"):
+ * a calendar needing more is refused, rather than the server's memory spent on it.
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 };
 /** The worker's place in a build, from the build's root (scripts/build-server.mjs); read-ics.test.ts holds the two together. */

@@ -1,9 +1,5 @@
-import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
 import type { Busy } from '../booking/availability.ts';
-import type { Db } from '../db/client.ts';
 import { getBookingSettings } from '../db/queries/bookings.ts';
-import { getWebsiteContent } from '../db/queries/website.ts';
 import {
   claimDueConnections,
   claimStaleConnectionsOf,
@@ -12,11 +8,11 @@ import {
   type ClaimedConnection,
 } from '../db/queries/calendar-connections.ts';
 import { calendarSecretContext } from '../db/sealed-secrets.ts';
-import { loadCredentialsVault, type CredentialsVault } from '../lib/credentials.ts';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
 import { IcsError, readIcsBusy } from './read-ics.ts';
 import { readCalDavBusy } from './caldav-account.ts';
+import type { CalendarAccess } from './calendar-access.ts';
 import { type CalendarRead, CalendarReadError, digestOf, READ_TIMEOUT_MS, waitAtMost } from './calendar-read.ts';
 
 /**
@@ -35,41 +31,6 @@ const FETCH_TIMEOUT_MS = 15_000;
 /** Busy times are kept from a week back (the calendar page's current week) to the booking window's end. */
 const KEEP_BEHIND_MS = 7 * 86_400_000;
 const KEEP_AHEAD_EXTRA_DAYS = 2;
-
-/** What reading calendars needs: the database, the credentials, the firm's clock and who may be reached. */
-export type CalendarAccess = {
-  db: Db;
-  vault: CredentialsVault;
-  timeZone: string;
-  allowHosts: Config['outboundAllowHosts'];
-  logger?: Logger;
-  /** Tests answer name lookups themselves, so nothing leaves the machine. */
-  lookupAddresses?: (name: string) => Promise<string[]>;
-  /** The host part of the UIDs of booked calls (the invitation emails' own), for their copies in hosts' calendars. */
-  uidDomain: string;
-  /** The firm's name as the website shows it now, for the copies' PRODID. */
-  siteName: () => Promise<string>;
-};
-
-const vaults = new WeakMap<Config, CredentialsVault>();
-
-/** The calendar access of a process with `config` (its credentials vault loaded once). */
-export function calendarAccess(db: Db, config: Config, logger?: Logger): CalendarAccess {
-  let vault = vaults.get(config);
-  if (!vault) {
-    vault = loadCredentialsVault(config);
-    vaults.set(config, vault);
-  }
-  return {
-    db,
-    vault,
-    timeZone: config.businessTimeZone,
-    allowHosts: config.outboundAllowHosts,
-    uidDomain: config.mail.domain,
-    siteName: async () => (await getWebsiteContent(db, config.site)).content.site_name,
-    ...(logger && { logger }),
-  };
-}
 
 export { CalendarReadError, type CalendarRead };
 

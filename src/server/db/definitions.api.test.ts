@@ -6,7 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl, createTestDatabase, testEngine } from '../test/database.ts';
-import { pgConnection, pgliteConnection } from './client.ts';
+import { openPostgres, pgConnection, pgliteConnection } from './client.ts';
 import { applyChangedDefinitions, checkDefinitions, functionsFolder, readDefinitions, type DefinitionsConnection } from './definitions.ts';
 
 /**
@@ -93,6 +93,21 @@ describe('database definitions', () => {
     const fewer = readDefinitions().filter((d) => d.name !== 'crm_webhook_lead_fields');
     await applyChangedDefinitions(conn, fewer);
     expect((await hashes(conn)).has('crm_webhook_lead_fields')).toBe(false);
+  });
+
+  it.runIf(testEngine === 'postgres')('two processes starting together on a new database migrate and apply every file once', async () => {
+    const { url, drop } = await createPostgresDatabaseUrl({ empty: true });
+    const [a, b] = [openPostgres(url, 2), openPostgres(url, 2)];
+    open.push({ close: async () => (await a.close(), await b.close(), await drop()) });
+    await Promise.all([a.migrate(), b.migrate()]);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect(await checkDefinitions(pgConnection(client))).toEqual([]);
+      expect((await hashes(pgConnection(client))).size).toBe(readDefinitions().length);
+    } finally {
+      await client.end();
+    }
   });
 
   it.runIf(testEngine === 'postgres')('npm run db:check -- --database-url fails on a body edited in that database', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
-import { executePrepared, queryRows, queryRowsPrepared, transaction } from './sql.ts';
+import { execute, queryRows, transaction } from './sql.ts';
 import { sqlState } from './database-faults.ts';
 
 // Named prepared statements (db/sql.ts) on either engine; on PGlite, embedded/pglite-prepared.ts
@@ -32,7 +32,7 @@ describe('named prepared statements', () => {
       [7, '2026-02-28T00:00:01Z'],
     ] as const) {
       const plain = await queryRows(database.db, everyType(n, when), anyRow);
-      const named = await queryRowsPrepared(database.db, 'test_every_type', everyType(n, when), anyRow);
+      const named = await queryRows(database.db, everyType(n, when), anyRow, { prepared: 'test_every_type' });
       expect(named).toEqual(plain);
       expect(named[0]).toMatchObject({ n, t: `text ${n}`, nothing: null });
     }
@@ -42,12 +42,9 @@ describe('named prepared statements', () => {
     await transaction(database.db, async (tx) => {
       // One transaction: one connection on PostgreSQL too, so its statements are the ones counted.
       for (let i = 0; i < 8; i++)
-        await queryRowsPrepared(
-          tx,
-          'test_plan_kept',
-          sql`select count(*)::int as n from users where email = ${`u${i}@example.com`}`,
-          anyRow,
-        );
+        await queryRows(tx, sql`select count(*)::int as n from users where email = ${`u${i}@example.com`}`, anyRow, {
+          prepared: 'test_plan_kept',
+        });
       const [kept] = await rowsOf<{ statement: string; generic: number; custom: number }>(
         tx,
         sql`select statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = 'test_plan_kept'`,
@@ -62,18 +59,15 @@ describe('named prepared statements', () => {
   it('run inside the transaction they are called in: rolled back with it, seen by it', async () => {
     const marker = `prepared-${crypto.randomUUID()}`;
     const insert = () =>
-      executePrepared(database.db, 'test_insert_marker', sql`insert into app_secrets (name, value) values (${marker}, 'x')`);
+      execute(database.db, sql`insert into app_secrets (name, value) values (${marker}, 'x')`, { prepared: 'test_insert_marker' });
     const count = async () =>
       (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from app_secrets where name = ${marker}`))[0]!.n;
     await expect(
       transaction(database.db, async (tx) => {
-        await executePrepared(tx, 'test_insert_marker', sql`insert into app_secrets (name, value) values (${marker}, 'x')`);
-        const seen = await queryRowsPrepared(
-          tx,
-          'test_count_marker',
-          sql`select count(*)::int as n from app_secrets where name = ${marker}`,
-          anyRow,
-        );
+        await execute(tx, sql`insert into app_secrets (name, value) values (${marker}, 'x')`, { prepared: 'test_insert_marker' });
+        const seen = await queryRows(tx, sql`select count(*)::int as n from app_secrets where name = ${marker}`, anyRow, {
+          prepared: 'test_count_marker',
+        });
         expect(seen).toEqual([{ n: 1 }]);
         throw new Error('roll back');
       }),
@@ -90,7 +84,7 @@ describe('named prepared statements', () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const open = transaction(database.db, async (tx) => {
-      await executePrepared(tx, 'test_insert_marker_2', sql`insert into app_secrets (name, value) values (${marker}, 'x')`);
+      await execute(tx, sql`insert into app_secrets (name, value) values (${marker}, 'x')`, { prepared: 'test_insert_marker_2' });
       inserted();
       await held;
       throw new Error('roll back');
@@ -99,12 +93,9 @@ describe('named prepared statements', () => {
     // Asked while the transaction holds its uncommitted row: on PGlite (one connection) it runs
     // once the transaction has ended, on PostgreSQL on another connection; either way it never
     // sees, nor joins, the insert that is rolled back.
-    const outside = queryRowsPrepared(
-      database.db,
-      'test_count_marker_2',
-      sql`select count(*)::int as n from app_secrets where name = ${marker}`,
-      anyRow,
-    );
+    const outside = queryRows(database.db, sql`select count(*)::int as n from app_secrets where name = ${marker}`, anyRow, {
+      prepared: 'test_count_marker_2',
+    });
     setTimeout(release, 50);
     expect(await open).toBe('roll back');
     expect(await outside).toEqual([{ n: 0 }]);
@@ -113,7 +104,7 @@ describe('named prepared statements', () => {
   it("report the database's error as a failed unnamed query does, and stay usable after it", async () => {
     const name = `dup-${crypto.randomUUID()}`;
     const insert = () =>
-      executePrepared(database.db, 'test_insert_secret', sql`insert into app_secrets (name, value) values (${name}, 'x')`);
+      execute(database.db, sql`insert into app_secrets (name, value) values (${name}, 'x')`, { prepared: 'test_insert_secret' });
     await insert();
     const error = await insert().catch((e: unknown) => e);
     expect(sqlState(error)).toBe('23505');
@@ -121,18 +112,15 @@ describe('named prepared statements', () => {
     expect(sqlState(plainError)).toBe('23505');
     // A failed call leaves nothing half done: the next runs.
     expect(
-      await queryRowsPrepared(
-        database.db,
-        'test_count_secret',
-        sql`select count(*)::int as n from app_secrets where name = ${name}`,
-        anyRow,
-      ),
+      await queryRows(database.db, sql`select count(*)::int as n from app_secrets where name = ${name}`, anyRow, {
+        prepared: 'test_count_secret',
+      }),
     ).toEqual([{ n: 1 }]);
   });
 
   it('refuse a name given to another text', async () => {
-    await queryRowsPrepared(database.db, 'test_one_text', sql`select 1 as n`, anyRow);
-    await expect(queryRowsPrepared(database.db, 'test_one_text', sql`select 2 as n`, anyRow)).rejects.toThrow(
+    await queryRows(database.db, sql`select 1 as n`, anyRow, { prepared: 'test_one_text' });
+    await expect(queryRows(database.db, sql`select 2 as n`, anyRow, { prepared: 'test_one_text' })).rejects.toThrow(
       /the prepared statement "test_one_text" changed its text/,
     );
   });

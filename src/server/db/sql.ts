@@ -3,6 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import * as z from 'zod';
 import type { Db } from './client.ts';
 import { namedRunnerOf } from './embedded/pglite-prepared.ts';
+import type { PreparedName } from './prepared-statements.ts';
 
 /**
  * Running our SQL. Queries are written as SQL through drizzle's `sql` tag (parameters are
@@ -37,16 +38,37 @@ function checkRow(schema: z.ZodType, row: unknown, query: SQL): void {
 }
 
 /**
+ * How a statement runs. `prepared`: as a named prepared statement, which PostgreSQL (and
+ * PGlite) parses and plans once per connection instead of at every call. For hot statements
+ * whose text never changes, only their parameters; the name comes from the one list of them
+ * (db/prepared-statements.ts) and stands for that text.
+ */
+export type RunOptions = { prepared?: PreparedName };
+
+/** What either driver answers a statement: its rows, and how many it touched (node-postgres and PGlite name it apart). */
+type Result = { rows: unknown[]; rowCount?: number | null; affectedRows?: number };
+
+function run(db: Db, query: SQL, prepared: PreparedName | undefined): Promise<Result> {
+  return prepared === undefined ? (db.execute(query) as unknown as Promise<Result>) : runPrepared(db, prepared, query);
+}
+
+/**
  * Runs a query on either driver and returns its rows, typed by `schema` (one of the shared
  * response schemas, or a small one for internal reads). In development and tests each row is
  * checked against it: a renamed, missing or mistyped column, or one the schema does not
  * name, throws RowShapeError naming the query, instead of reaching the browser as undefined.
  * The rows are returned as the database sent them either way.
  */
-export async function queryRows<S extends z.ZodType>(db: Db, query: SQL, schema: S): Promise<z.infer<S>[]> {
-  const { rows } = (await db.execute(query)) as unknown as { rows: unknown[] };
+export async function queryRows<S extends z.ZodType>(db: Db, query: SQL, schema: S, { prepared }: RunOptions = {}): Promise<z.infer<S>[]> {
+  const { rows } = await run(db, query, prepared);
   if (checkRows) for (const row of rows) checkRow(schema, row, query);
   return rows as z.infer<S>[];
+}
+
+/** Runs a statement and returns how many rows it touched. */
+export async function execute(db: Db, query: SQL, { prepared }: RunOptions = {}): Promise<number> {
+  const result = await run(db, query, prepared);
+  return result.rowCount ?? result.affectedRows ?? 0;
 }
 
 const dialect = new PgDialect();
@@ -55,7 +77,7 @@ const dialect = new PgDialect();
  * The text and parameters of a statement run prepared as `name`. Its text is the same at every
  * call (the name stands for it), so it is written once per process and kept; each call only
  * gathers the parameters, in drizzle's order: walking drizzle's own serializer each time (an
- * object per piece of text, class checks on each) cost ~0.2 ms for the booking statement.
+ * object per piece of text, class checks on each) showed in the booking statement's profile.
  * Statements holding more than text, nested `sql` and plain values (strings, numbers, booleans,
  * null), or inlining their values, are left to drizzle. Where rows are checked (development
  * and tests), every call is compared with drizzle's own.
@@ -93,29 +115,12 @@ function plainValues(query: SQL, params: unknown[]): boolean {
 }
 
 /** node-postgres names the statement itself; on PGlite, embedded/pglite-prepared.ts does. */
-async function runPrepared(db: Db, name: string, query: SQL): Promise<{ rows: unknown[] }> {
+async function runPrepared(db: Db, name: string, query: SQL): Promise<Result> {
   const { sql: text, params } = preparedQuery(name, query);
   const session = db._.session as unknown as { client: unknown };
   const runNamed = namedRunnerOf(session.client);
   if (runNamed) return runNamed(name, text, params);
-  return (await db._.session.prepareQuery({ sql: text, params }, undefined, name, false).execute()) as { rows: unknown[] };
-}
-
-/**
- * Runs a statement as a named prepared statement: PostgreSQL (and PGlite) parses and plans it
- * once per connection instead of at every call. For hot statements whose text never changes,
- * only their parameters: the analytics insert runs ~15% more batches per second this way on
- * PostgreSQL (`tsx bench/run.ts ingest`). `name` must be unique to that text.
- */
-export async function executePrepared(db: Db, name: string, query: SQL): Promise<void> {
-  await runPrepared(db, name, query);
-}
-
-/** queryRows as a named prepared statement (see executePrepared): for a hot statement of fixed text. */
-export async function queryRowsPrepared<S extends z.ZodType>(db: Db, name: string, query: SQL, schema: S): Promise<z.infer<S>[]> {
-  const result = await runPrepared(db, name, query);
-  if (checkRows) for (const row of result.rows) checkRow(schema, row, query);
-  return result.rows as z.infer<S>[];
+  return (await db._.session.prepareQuery({ sql: text, params }, undefined, name, false).execute()) as Result;
 }
 
 /**
@@ -125,12 +130,6 @@ export async function queryRowsPrepared<S extends z.ZodType>(db: Db, name: strin
  */
 export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction((tx) => fn(tx as unknown as Db));
-}
-
-/** Runs a statement and returns how many rows it touched. */
-export async function execute(db: Db, query: SQL): Promise<number> {
-  const result = (await db.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };
-  return result.rowCount ?? result.affectedRows ?? 0;
 }
 
 /** A timestamptz column as ISO 8601 in UTC (what the API returns for every timestamp). */

@@ -6,8 +6,8 @@ import { ClientAbortedError } from './errors.ts';
 /**
  * Reads a request body of at most `maxBytes` straight from Node's request stream into
  * Hono's body cache, so `c.req.json()` parses that text. Hono's own bodyLimit builds a
- * WHATWG Request and ReadableStream for every body first, which was ~20% of the server's
- * CPU per analytics event (`node --cpu-prof` under `tsx bench/run.ts ingest`).
+ * WHATWG Request and ReadableStream for every body first, a large share of the server's CPU
+ * per analytics event (docs/performance.md, "Measurements behind the code").
  * Without a Node request (`app.request()` in tests), Hono's bodyLimit does the same job.
  */
 export function bodyLimit(maxBytes: number, tooLarge: () => never): MiddlewareHandler {

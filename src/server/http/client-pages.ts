@@ -3,7 +3,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { preferredEncoding, type Compressed } from './content-encoding.ts';
-import type { AppDeps, AppEnv } from './context.ts';
+import type { AppDeps } from '../deps.ts';
+import type { AppEnv, AppParts } from './context.ts';
 import { publicOrigin } from './public-origin.ts';
 import { ADMIN_APP_CSP } from './security-headers.ts';
 import { laterOf, robotsTxt, sitemapXml } from './sitemap.ts';
@@ -14,7 +15,7 @@ import { WebsitePages } from './website-pages.ts';
  * Serves the built client after the API: the assets (precompressed, immutable), the sitemap
  * and robots.txt, every prerendered page with the site's words filled in, and the 404 page.
  */
-export function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps) {
+export function mountClient(app: OpenAPIHono<AppEnv>, deps: AppDeps & AppParts) {
   const clientDir = deps.clientDir;
   if (!clientDir) {
     app.get('*', (c) => c.text('The client is not built. Run `npm run build`, or `npm start`.', 404));

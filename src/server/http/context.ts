@@ -1,36 +1,11 @@
-import type { Logger } from 'pino';
 import type { CurrentUser } from '#shared/schemas/auth';
-import type { Config } from '../config.ts';
-import type { Database, Db } from '../db/client.ts';
-import type { FirstRunLink } from '../lib/first-run-link.ts';
+import type { Db } from '../db/client.ts';
+import type { AppDeps } from '../deps.ts';
 import type { DeploymentWarnings } from './deployment-warnings.ts';
 import type { WebsitePages } from './website-pages.ts';
-import type { EventRecorder } from '../analytics/event-recorder.ts';
-import type { PublicAvailability } from '../booking/public-availability.ts';
-import type { RequestRate } from '../lib/request-rate.ts';
-import type { MailOutbox } from '../mail/outbox.ts';
-import type { NotificationHub } from '../realtime/notification-hub.ts';
 
-/** What every request handler may use; tests build their own. */
-export type AppDeps = {
-  config: Config;
-  logger: Logger;
-  /** Undefined until the database has opened and migrated; /api/health says 503 meanwhile. */
-  database: () => Database | undefined;
-  /** Folder of the built client (index.html, assets/); undefined when not built. */
-  clientDir: string | undefined;
-  /** Live notifications for this process's open streams. */
-  hub: NotificationHub;
-  /** Public analytics events: bot filter, per-IP limit, group commit. */
-  events: EventRecorder;
-  /** The public open times: cached per availability version, limited per client address. */
-  availability: PublicAvailability;
-  /** Sends queued email; `nudge()` after a change that queued some. */
-  outbox: MailOutbox;
-  /** Counts every request, so the outbox can step aside while the server is busy. */
-  requests: RequestRate;
-  /** The set-up link printed at start-up while nobody has an account (auth/first-run.ts). */
-  firstRun?: FirstRunLink;
+/** What createApp adds to the deps it is handed: parts of the HTTP layer that routes reach too. */
+export type AppParts = {
   /** Set-up mistakes seen in requests (a proxy not trusted, plain http from afar), for owners. */
   deploymentWarnings?: DeploymentWarnings;
   /** The served public pages' words (Settings → Website); undefined when the client is not built. */
@@ -40,7 +15,7 @@ export type AppDeps = {
 export type AppEnv = {
   Variables: {
     requestId: string;
-    deps: AppDeps;
+    deps: AppDeps & AppParts;
     clientIp: string;
     /** The socket's peer is a trusted proxy (TRUST_PROXY): its X-Forwarded-* headers count. */
     viaTrustedProxy: boolean;

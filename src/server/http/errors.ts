@@ -1,22 +1,9 @@
 import type { Context } from 'hono';
-import { ERROR_CODES, type ErrorCode, type ErrorResponse } from '#shared/schemas/error';
+import type { ErrorCode, ErrorResponse } from '#shared/schemas/error';
+import type { AppError, ErrorExtra } from '../lib/app-error.ts';
 
-/** The only error a handler throws on purpose; anything else is answered as a generic 500. */
-export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly fields?: Record<string, string>,
-    readonly headers?: Record<string, string>,
-    readonly extra?: ErrorExtra,
-  ) {
-    super(message);
-  }
-
-  get status() {
-    return ERROR_CODES[this.code];
-  }
-}
+/** Handlers refuse with AppError (lib/app-error.ts, where domain modules reach it too); this module answers it. */
+export { AppError, tooManyRequests, type ErrorExtra } from '../lib/app-error.ts';
 
 /**
  * The client closed its connection (or was cut off by the server's request timeout) before
@@ -30,9 +17,6 @@ export class ClientAbortedError extends Error {
   }
 }
 
-/** What some errors carry besides the message: fresh times to pick, the appointments in the way, an import's report. */
-export type ErrorExtra = Pick<ErrorResponse['error'], 'slots' | 'conflicts' | 'import_report' | 'busy_outside'>;
-
 export function errorBody(c: Context, code: ErrorCode, message: string, fields?: Record<string, string>, extra?: ErrorExtra) {
   const body: ErrorResponse = { error: { code, message, requestId: c.get('requestId'), ...extra } };
   if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
@@ -42,20 +26,4 @@ export function errorBody(c: Context, code: ErrorCode, message: string, fields?:
 export function errorResponse(c: Context, err: AppError) {
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
   return c.json(errorBody(c, err.code, err.message, err.fields, err.extra), err.status);
-}
-
-/**
- * 429 Too Many Requests with Retry-After, saying in whole minutes when to try again:
- * "Too many sign-in attempts. Please try again in 12 minutes." (`what` names the requests).
- */
-export function tooManyRequests(seconds: number, what = 'requests'): AppError {
-  const minutes = Math.ceil(seconds / 60);
-  return new AppError(
-    'rate_limited',
-    `Too many ${what}. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    undefined,
-    {
-      'Retry-After': String(seconds),
-    },
-  );
 }

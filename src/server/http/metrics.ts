@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { countQueuedEmails } from '../db/queries/emails.ts';
-import type { AppDeps } from './context.ts';
+import type { AppDeps } from '../deps.ts';
 
 /**
  * GET /metrics in Prometheus' text format, for a scraper holding METRICS_TOKEN: requests by

@@ -8,13 +8,17 @@
  * arrives within `maxWaitMs` once a write slot is free. `maxWaitMs: 0` waits only for the
  * requests already read in the same turn of the event loop (setImmediate): under load the
  * batches fill up by themselves while a write is in flight, so a timer would only add its
- * delay to every request (with 5 ms, a closed-loop burst spent half its time waiting).
+ * delay to every request (docs/performance.md, "Measurements behind the code").
  *
  * A failed batch is split in two and each half written again, down to single items, so a
  * caller is rejected only for its own item: one bad event among a hundred costs a few more
  * writes (about 2·log2(batch) per bad item), not the other callers' answers. An error for
  * which `isolates` returns false (the database is down: every half would fail the same way)
  * rejects the whole batch at once. docs/security.md, "Analytics: isolation, retention and caps".
+ *
+ * A batcher is no background worker (jobs/worker.ts): it has no clock and nothing of its own
+ * to look for. It writes what requests hand it, while they wait, and answers each of them
+ * with its own write's outcome; a worker finds its work in the database and answers nobody.
  */
 type Waiter<T> = { item: T; resolve: () => void; reject: (err: unknown) => void };
 

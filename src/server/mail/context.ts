@@ -1,7 +1,6 @@
 import { DEFAULT_WEBSITE_CONTENT, type WebsiteContent } from '#shared/website-content';
 import type { Config } from '../config.ts';
 import { describeSmtp } from '../lib/mail-settings.ts';
-import type { RequestRate } from '../lib/request-rate.ts';
 import type { Logger } from 'pino';
 import type { MailContext } from './templates/render.ts';
 import { MailOutbox, type OutboxOptions } from './outbox.ts';
@@ -48,11 +47,9 @@ export function createOutbox(
   config: Config,
   database: OutboxOptions['database'],
   logger: Logger,
-  requests: RequestRate,
   options: Partial<OutboxOptions> = {},
 ): MailOutbox {
   return new MailOutbox({
-    busy: () => requests.busy(),
     database,
     transport: config.mail.smtp ? smtpTransport(config.mail.smtp) : undefined,
     // Read at send time: the brand may have been saved since, and PORT=0 learns its port on listening.

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
-import { describeError } from '../db/database-faults.ts';
 import {
   claimDueEmails,
   EMAIL_OFF_REASON,
@@ -17,9 +16,10 @@ import { EmailDataError, type MailContext } from './templates/render.ts';
 import type { MailTransport } from './transport.ts';
 
 /**
- * Sends the outbox. Each app process runs one: it wakes every `pollMs` and whenever a request
- * has queued mail (`nudge`), claims due messages (a lease, `for update skip locked`, so two
- * processes never take the same one), sends them one by one and records the outcome:
+ * Sends the outbox. Each app process runs one, as a worker (jobs/registry.ts) that a request
+ * nudges when it has queued mail: a batch claims due messages (a lease, `for update skip
+ * locked`, so two processes never take the same one), sends them one by one and records the
+ * outcome:
  * - sent;
  * - refused for good by the server (5xx): failed, with the server's reply;
  * - refused for now (4xx): tried again with exponential backoff, 1 minute doubling to an
@@ -29,8 +29,8 @@ import type { MailTransport } from './transport.ts';
  *   an outage gets the whole queue within seconds.
  * A message is marked sent only after the server accepted it; a process killed between the
  * two leaves it claimed, and it is sent again when the lease ends, with the same Message-ID.
- * While the server is busy with requests (`busy`), it pauses between batches: mail can wait
- * a moment, a visitor's form should not; the backlog goes out at full speed once it is quiet.
+ * While the server is busy with requests, its worker pauses between batches: mail can wait a
+ * moment, a visitor's form should not; the backlog goes out at full speed once it is quiet.
  */
 const GIVE_UP = 'Gave up after trying for 24 hours';
 
@@ -43,10 +43,6 @@ export type OutboxOptions = {
   from: Mailbox;
   replyTo: Mailbox | undefined;
   logger: Logger;
-  /** True while the server is busy serving requests: one batch, then a pause of `busyPauseMs`. */
-  busy?: () => boolean;
-  busyPauseMs?: number;
-  pollMs?: number;
   batchSize?: number;
   leaseSeconds?: number;
   unreachableRetryMs?: number;
@@ -71,18 +67,13 @@ export function classifySendError(err: SendError): 'refused' | 'deferred' | 'unr
 const describe = (err: SendError) => (err.response ?? err.message).replace(/\s+/g, ' ').trim();
 
 export class MailOutbox {
-  private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly leaseSeconds: number;
   private readonly unreachableRetryMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  /** Until when the mail server is left alone after it could not be reached. */
   private pausedUntil = 0;
 
   constructor(private readonly options: OutboxOptions) {
-    this.pollMs = options.pollMs ?? 2000;
     this.batchSize = options.batchSize ?? 10;
     this.leaseSeconds = options.leaseSeconds ?? 30;
     this.unreachableRetryMs = options.unreachableRetryMs ?? 10_000;
@@ -92,64 +83,23 @@ export class MailOutbox {
     return this.options.transport !== undefined;
   }
 
-  start(): void {
-    this.timer = setInterval(() => this.run(), this.pollMs);
-    this.timer.unref();
-    this.run();
+  /**
+   * One batch of what is due (the worker's `runOnce`); true when it was full, so more may be.
+   * Nothing while the mail server is left alone after it could not be reached. Stopping
+   * (`signal`) hands the batch's unsent messages back at once.
+   */
+  async sendDue(signal: AbortSignal): Promise<boolean> {
+    if (Date.now() < this.pausedUntil) return false;
+    return this.runBatch(signal);
   }
 
-  /** Something was queued: send now rather than at the next poll (with email off, nothing was). */
-  nudge(): void {
-    if (this.enabled) this.run();
-  }
-
-  private run(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  /** Sends what is due now, until nothing is (for tests and the benchmark). */
-  async flush(): Promise<void> {
-    this.run();
-    while (this.running) await this.running;
-  }
-
-  /** Stops polling, waits for the batch in flight, closes the connections. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+  /** Closes the connections to the mail server (once its worker has stopped). */
+  close(): void {
     this.options.transport?.close();
   }
 
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        if (Date.now() < this.pausedUntil) return;
-        const full = await this.runBatch();
-        if (full) this.again = true;
-        if (this.again && !this.stopped) await this.yieldToRequests();
-      } while (this.again && !this.stopped);
-    } catch (err) {
-      this.options.logger.warn(describeError(err), 'email outbox: a batch failed; it is tried again shortly');
-    }
-  }
-
-  /** Between batches: a pause while the server is busy with requests, else just a turn of the event loop. */
-  private async yieldToRequests(): Promise<void> {
-    const busy = this.options.busy?.() ?? false;
-    await new Promise((r) => (busy ? setTimeout(r, this.options.busyPauseMs ?? 250) : setImmediate(r)));
-  }
-
   /** One batch; true when it was full (more may be due). */
-  private async runBatch(): Promise<boolean> {
+  private async runBatch(signal: AbortSignal): Promise<boolean> {
     const database = this.options.database();
     if (!database) return false;
     const { transport } = this.options;
@@ -162,7 +112,7 @@ export class MailOutbox {
     const batchContext = await this.options.context(database);
     const deadline = Date.now() + (this.leaseSeconds * 1000) / 2;
     for (let i = 0; i < batch.length; i++) {
-      if (this.stopped || Date.now() > deadline) {
+      if (signal.aborted || Date.now() > deadline) {
         await releaseEmails(
           database.db,
           batch.slice(i).map((m) => m.id),

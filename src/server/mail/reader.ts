@@ -19,7 +19,6 @@ export type ReaderOptions = {
   /** Undefined while the server starts or stops: no look then. */
   database: () => Database | undefined;
   logger: Logger;
-  pollSeconds: number;
   /** Seconds the mailbox stays this process's to read after each message; another takes over once they pass. */
   leaseSeconds: number;
   /** How an owner's "Jane Doe replied" email is queued (email off: recorded not sent). */
@@ -36,56 +35,52 @@ export type ReaderOptions = {
 export const MESSAGE_MAX_BYTES = 40 * 1024 * 1024;
 
 /**
- * Reads the reply mailbox (IMAP_URL) every IMAP_POLL_SECONDS, in every process: the first to
- * claim the mailbox reads it (db/queries/inbound-emails.ts), fetching only UIDs past the last
- * stored, and stores each message with its UID in one transaction. The mailbox is opened
- * read-only: nothing in it is changed, moved or marked read, so a shared inbox stays as its
- * people left it.
+ * Reads the reply mailbox (IMAP_URL) every IMAP_POLL_SECONDS (a worker, jobs/registry.ts), in
+ * every process: the first to claim the mailbox reads it (db/queries/inbound-emails.ts),
+ * fetching only UIDs past the last stored, and stores each message with its UID in one
+ * transaction. The mailbox is opened read-only: nothing in it is changed, moved or marked
+ * read, so a shared inbox stays as its people left it.
  */
 export class MailReader {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-  private stopped = false;
   private readonly me = `${process.pid}-${randomUUID().slice(0, 8)}`;
   readonly key: string;
+  /** The looks of `flush` (tests and the benchmark), which `stop` ends. */
+  private readonly stopping = new AbortController();
+  private flushing: Promise<number> | undefined;
 
   constructor(private readonly options: ReaderOptions) {
     this.key = describeImap(options.imap);
   }
 
-  start(): void {
-    this.timer = setInterval(() => void this.look(), this.options.pollSeconds * 1000);
-    this.timer.unref();
-    void this.look();
+  /**
+   * One look (the worker's `runOnce`): how many messages it stored. A failure is logged and
+   * stores none; the next look tries again. Stopping (`signal`) ends it after the message in hand.
+   */
+  async look(signal: AbortSignal): Promise<number> {
+    try {
+      return await this.read(signal);
+    } catch (error) {
+      this.options.logger.warn({ err: describeError(error), mailbox: this.key }, 'reading replies failed; trying again at the next look');
+      return 0;
+    }
   }
 
-  /** One look now, after any look in flight; answers how many messages it stored (for tests and the benchmark). */
+  /** One look now, after any look of flush's in flight; answers how many messages it stored (for tests and the benchmark). */
   async flush(): Promise<number> {
-    while (this.running) await this.running;
-    return this.look();
+    while (this.flushing) await this.flushing;
+    if (this.stopping.signal.aborted) return 0;
+    this.flushing = this.look(this.stopping.signal).finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    this.stopping.abort();
+    await this.flushing;
   }
 
-  private look(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
-    if (this.running) return this.running;
-    this.running = this.read()
-      .catch((error: unknown) => {
-        this.options.logger.warn({ err: describeError(error), mailbox: this.key }, 'reading replies failed; trying again at the next look');
-        return 0;
-      })
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
-  }
-
-  private async read(): Promise<number> {
+  private async read(signal: AbortSignal): Promise<number> {
     const { imap, leaseSeconds } = this.options;
     const db = this.options.database()?.db;
     if (!db) return 0;
@@ -123,7 +118,7 @@ export class MailReader {
       const found = (await client.search(since ? { since } : { uid: `${from + 1}:*` }, { uid: true })) || [];
       const uids = found.filter((uid) => uid > from).sort((a, b) => a - b);
       for (const uid of uids.slice(0, this.options.batchSize ?? 200)) {
-        if (this.stopped) break;
+        if (signal.aborted) break;
         // Keep the mailbox ours for the next message, however long it takes to fetch and store.
         if (!(await claimMailbox(db, this.key, this.me, leaseSeconds))) break;
         const message = await this.fetch(client, uid);
@@ -220,7 +215,6 @@ export function createReader(config: Config, database: () => Database | undefine
     replyTo: config.mail.replyTo,
     database,
     logger,
-    pollSeconds: config.mail.imapPollSeconds,
     leaseSeconds: config.mail.claimSeconds,
     mail: queueMailOf(config.mail),
     authservId: config.mail.imapAuthservId,

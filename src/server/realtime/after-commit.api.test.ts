@@ -6,7 +6,7 @@ import { execute } from '../db/sql.ts';
 import { createTestApp, validLead } from '../test/app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { AfterCommit } from './after-commit.ts';
-import { CHANGE_CHANNEL, NOTIFICATION_CHANNEL } from './notification-hub.ts';
+import { CHANGE_CHANNEL, NOTIFICATION_CHANNEL } from './channels.ts';
 
 /**
  * A public form submission's transaction sends no NOTIFY of its own (NOTIFYing commits go one at

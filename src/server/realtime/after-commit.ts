@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import { describeError } from '../db/database-faults.ts';
 import { execute, pgArray } from '../db/sql.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
-import type { ChangeResource } from './notification-hub.ts';
+import type { ChangeResource } from './channels.ts';
 
 /**
  * Live announcements made after the commit, for the busiest writes (a burst of form

@@ -3,15 +3,8 @@ import * as z from 'zod';
 import { notificationSchema, type Notification } from '#shared/schemas/notification';
 import type { Database } from '../db/client.ts';
 import { AfterCommit, type Announcement } from './after-commit.ts';
+import { CHANGE_CHANNEL, CHANGE_RESOURCES, NOTIFICATION_CHANNEL, type ChangeResource } from './channels.ts';
 
-export const NOTIFICATION_CHANNEL = 'crm_notifications';
-/**
- * Announced by triggers when leads (or what a lead's page shows) or appointments change, and
- * by the analytics recorder when events arrive (at most every 2 s a process): open lists refetch.
- */
-export const CHANGE_CHANNEL = 'crm_changes';
-export const CHANGE_RESOURCES = ['leads', 'appointments', 'analytics'] as const;
-export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
 const isChangeResource = (s: string): s is ChangeResource => (CHANGE_RESOURCES as readonly string[]).includes(s);
 
 const payloadSchema = z.object({ user_id: z.string(), notification: notificationSchema });
@@ -83,6 +76,8 @@ export class NotificationHub {
       let entry = this.sessions.get(session.key);
       if (!entry) this.sessions.set(session.key, (entry = { holds: session.holds, streams: new Set() }));
       entry.streams.add(tracked);
+      // A timer of the open streams, not background work (jobs/registry.ts lists that): it runs
+      // only while a stream with a session is open, and the last one to close clears it.
       this.sessionTimer ??= setInterval(() => void this.checkSessions(), this.limits.sessionCheckMs).unref();
     }
     return () => {

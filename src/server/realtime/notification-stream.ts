@@ -1,6 +1,7 @@
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { Notification } from '#shared/schemas/notification';
-import type { ChangeResource, NotificationHub, StreamSession } from './notification-hub.ts';
+import type { ChangeResource } from './channels.ts';
+import type { NotificationHub, StreamSession } from './notification-hub.ts';
 
 export type { SessionCheck, StreamSession } from './notification-hub.ts';
 
@@ -90,6 +91,7 @@ export async function serveNotificationStream(
       }
       await new Promise<void>((resolve) => {
         wake = resolve;
+        // This stream's heartbeat: a timer of one connection, not background work (jobs/registry.ts).
         setTimeout(resolve, hub.heartbeatMs).unref();
       });
       wake = undefined;

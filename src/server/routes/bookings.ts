@@ -18,7 +18,8 @@ import { admitWebsiteBooking, callUs, sitePhone } from '../booking/admission.ts'
 import { bookOrUndo } from '../booking/book-slot.ts';
 import type { Host } from '../booking/hosts.ts';
 import { readWebsiteHostNames } from '../db/queries/hosts.ts';
-import { calendarAccess, syncBeforeBooking } from '../calendars/sync.ts';
+import { calendarAccess } from '../calendars/calendar-access.ts';
+import { syncBeforeBooking } from '../calendars/sync.ts';
 import {
   LINK_INVALID,
   limitChanges,
@@ -207,10 +208,10 @@ const CALENDAR_READ_WAIT_MS = 4_000;
  * minute ago are read first (at most CALENDAR_READ_WAIT_MS), so a meeting added since counts.
  */
 async function load(c: Context<AppEnv>, token: string, start?: string) {
-  const { config, logger } = c.get('deps');
+  const { config, vault, logger } = c.get('deps');
   const loaded = await loadBooking(c.get('db'), config.businessTimeZone, token, start);
   const due = loaded.hosts.filter((h) => h.sync_due).map((h) => h.id);
-  if (due.length === 0 || !(await syncBeforeBooking(calendarAccess(c.get('db'), config, logger), due, CALENDAR_READ_WAIT_MS)))
+  if (due.length === 0 || !(await syncBeforeBooking(calendarAccess(c.get('db'), config, vault(), logger), due, CALENDAR_READ_WAIT_MS)))
     return loaded;
   return loadBooking(c.get('db'), config.businessTimeZone, token, start);
 }

@@ -15,7 +15,8 @@ import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { addDays, clockText, zonedInstant, zonedParts } from '#shared/zoned-time';
 import { blockedRanges, type Busy } from '../booking/availability.ts';
-import { CalendarReadError, calendarAccess, keptWindow, readIcsLink, syncClaimed } from '../calendars/sync.ts';
+import { calendarAccess } from '../calendars/calendar-access.ts';
+import { CalendarReadError, keptWindow, readIcsLink, syncClaimed } from '../calendars/sync.ts';
 import { calendarSecretContext } from '../db/sealed-secrets.ts';
 import { isActiveMember } from '../db/queries/availability.ts';
 import { getBookingSettings } from '../db/queries/bookings.ts';
@@ -118,8 +119,8 @@ async function orUnprocessable<T>(what: string, read: () => Promise<T>): Promise
 }
 
 function accessOf(c: Context<AppEnv>) {
-  const { config, logger } = c.get('deps');
-  return calendarAccess(c.get('db'), config, logger);
+  const { config, vault, logger } = c.get('deps');
+  return calendarAccess(c.get('db'), config, vault(), logger);
 }
 
 export const calendarRoutes = createRouter()

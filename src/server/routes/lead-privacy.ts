@@ -9,7 +9,7 @@ import {
   mergeRequestSchema,
 } from '#shared/schemas/lead-privacy';
 import { writeCopiesNow } from '../calendars/calendar-copies.ts';
-import { calendarAccess } from '../calendars/sync.ts';
+import { calendarAccess } from '../calendars/calendar-access.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { exportLead } from '../db/queries/lead-export.ts';
 import { MergeRefused, listDuplicates, mergeLeads } from '../db/queries/lead-merge.ts';
@@ -113,8 +113,8 @@ export const leadPrivacyRoutes = createRouter()
     if (!erased) throw leadNotFound();
     const { appointment_ids, ...counts } = erased;
     // The copies of their calls in the team's calendars, removed now if they answer within 5 s.
-    const { config, logger } = c.get('deps');
-    const unreachable = await writeCopiesNow(calendarAccess(c.get('db'), config, logger), appointment_ids, 5_000);
+    const { config, vault, logger } = c.get('deps');
+    const unreachable = await writeCopiesNow(calendarAccess(c.get('db'), config, vault(), logger), appointment_ids, 5_000);
     const result = { ...counts, calendars_unreachable: unreachable };
     // The log keeps that someone was erased, by whom and when; their name and values went with
     // the erasure (the earlier entries about them now read "[erased]" too).

@@ -8,7 +8,7 @@ export const EMAIL_OFF = 'Email is off: set SMTP_URL and restart the server to s
 
 /** Refuses, with why, while no mail server is configured. */
 export function requireEmailOn(c: Context<AppEnv>): void {
-  if (!c.get('deps').outbox.enabled) throw new AppError('unprocessable', EMAIL_OFF);
+  if (c.get('deps').config.mail.smtp === undefined) throw new AppError('unprocessable', EMAIL_OFF);
 }
 
 /**

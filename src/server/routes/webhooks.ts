@@ -34,7 +34,6 @@ import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 import { endpointUrlProblem } from '../webhooks/endpoint-url.ts';
 import { newWebhookSecret } from '../webhooks/signature.ts';
-import { webhookWorkerOf } from '../webhooks/worker.ts';
 
 const tags = ['webhooks'];
 const notFound = { 400: 'Invalid id', 404: 'No such webhook' };
@@ -122,13 +121,8 @@ const replayRoute = createOwnerRoute({
   },
 });
 
-const workerOf = (c: Context<AppEnv>) => {
-  const { config, logger, database } = c.get('deps');
-  return webhookWorkerOf({ config, logger, database });
-};
-
 function vaultOf(c: Context<AppEnv>) {
-  const { vault } = workerOf(c);
+  const vault = c.get('deps').vault();
   if (!vault.available) throw new AppError('service_unavailable', vault.reason);
   return vault;
 }
@@ -226,11 +220,11 @@ export const webhookRoutes = createRouter()
     const { id } = c.req.valid('param');
     await existing(c, id);
     vaultOf(c);
-    const worker = workerOf(c);
+    const { webhooks } = c.get('deps');
     const db = c.get('db');
     const now = new Date();
-    const delivery = await createTestDelivery(db, id, now, worker.leaseSeconds);
-    const result = await worker.deliver(db, delivery, now, { retry: false });
+    const delivery = await createTestDelivery(db, id, now, webhooks.leaseSeconds);
+    const result = await webhooks.deliver(db, delivery, now, { retry: false });
     return c.json(
       {
         delivered: result.delivered,

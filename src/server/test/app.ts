@@ -6,9 +6,13 @@ import type { Database } from '../db/client.ts';
 import { EventRecorder } from '../analytics/event-recorder.ts';
 import { PublicAvailability } from '../booking/public-availability.ts';
 import { RequestRate } from '../lib/request-rate.ts';
+import { outboxWorker } from '../jobs/registry.ts';
+import { startWorker } from '../jobs/worker.ts';
+import { loadCredentialsVault } from '../lib/credentials.ts';
 import { createOutbox } from '../mail/context.ts';
 import { createReader } from '../mail/reader.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
+import { WebhookSender } from '../webhooks/sender.ts';
 
 /** The credentials key of test apps: 32 bytes, base64 (not secret; tests only). */
 export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -33,12 +37,35 @@ export function createTestApp(
   const events = new EventRecorder(() => database, config.analyticsRateLimit);
   // Its own cache, as another process would have: two test apps on one database are two processes.
   const availability = new PublicAvailability(() => database, config.businessTimeZone, config.availabilityRateLimit);
-  // Not started: a test sends what is queued with `outbox.flush()`, to the SMTP_URL it names.
   const requests = new RequestRate();
-  const outbox = createOutbox(config, () => database, logger, requests);
+  const vault = loadCredentialsVault(config);
+  // No worker runs these: a test sends webhooks with `runOnce` and reads the reply mailbox
+  // (IMAP_URL) with `reader.flush()` itself.
+  const webhooks = new WebhookSender({ database: () => database, config, vault: () => vault, logger });
+  const reader = createReader(config, () => database, logger);
+  // The server's outbox worker (jobs/registry.ts), off the clock: a test sends what is queued
+  // with `outbox.flush()`, to the SMTP_URL it names; routes nudge it as they do in the server.
+  const { everyMs: _clock, ...outboxWork } = outboxWorker(
+    createOutbox(config, () => database, logger),
+    () => requests.busy(),
+  );
+  const outbox = startWorker(outboxWork, logger);
   // Issued by a test that walks the first run (main.ts issues it when nobody has an account).
   const firstRun = new FirstRunLink();
-  const app = createApp({ config, logger, database: () => database, hub, events, availability, outbox, requests, clientDir, firstRun });
+  const app = createApp({
+    config,
+    logger,
+    database: () => database,
+    vault: () => vault,
+    hub,
+    events,
+    availability,
+    outbox,
+    webhooks,
+    requests,
+    clientDir,
+    firstRun,
+  });
 
   /**
    * A request as the site's own pages send it: to PUBLIC_URL when it is set (else a path is
@@ -61,9 +88,7 @@ export function createTestApp(
     });
   };
 
-  // Not started either: a test reads the reply mailbox (IMAP_URL) with `reader.flush()`.
-  const reader = createReader(config, () => database, logger);
-  return { app, config, json, hub, outbox, reader, firstRun, availability };
+  return { app, config, json, hub, outbox, reader, firstRun, availability, vault, webhooks };
 }
 
 export function validLead(overrides: Record<string, unknown> = {}) {

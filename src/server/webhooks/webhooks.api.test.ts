@@ -8,7 +8,8 @@ import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/app.ts';
 import { rowsOf, untilTrue, useTestDatabase } from '../test/database.ts';
 import { useWebhookReceiver, verifyStandardWebhook, verifyWithLibrary } from '../test/webhook-receiver.ts';
-import { WebhookWorker } from './worker.ts';
+import { startWorker, type Worker } from '../jobs/worker.ts';
+import { WebhookSender, type WebhookSenderOptions } from './sender.ts';
 
 /**
  * Webhooks out, end to end on a real database and a real receiver on loopback: events recorded
@@ -27,15 +28,26 @@ const HOUR = 3600_000;
 /** The `n` of a `select count(*)::int as n …`. */
 const countOf = async (query: SQL) => (await rowsOf<{ n: number }>(database.db, query))[0]!.n;
 
-/** A worker whose batches move the receiver's clock to the time they run at. */
-const workerOf = (options: Partial<ConstructorParameters<typeof WebhookWorker>[0]> = {}) => {
-  const worker = new WebhookWorker({ database: () => database, config: t.config, logger, ...options });
+/** How a test runs the sender on a clock, as the server's worker does (jobs/registry.ts). */
+type Clock = { pollMs?: number; busy?: () => boolean; busyPauseMs?: number; pause?: (ms: number) => Promise<void> };
+
+/** A sender whose batches move the receiver's clock to the time they run at; `start` runs it as a worker. */
+const workerOf = ({ pollMs, busy, busyPauseMs, pause, ...options }: Partial<WebhookSenderOptions> & Clock = {}) => {
+  const worker = new WebhookSender({ database: () => database, config: t.config, vault: () => t.vault, logger, ...options });
   const runOnce = worker.runOnce.bind(worker);
-  worker.runOnce = (at = new Date()) => {
+  worker.runOnce = (at = new Date(), signal) => {
     receiver.now = () => at.getTime();
-    return runOnce(at);
+    return runOnce(at, signal);
   };
-  return worker;
+  let running: Worker | undefined;
+  const start = () => {
+    const spec = { name: 'webhooks', everyMs: pollMs ?? 1000, runOnce: (signal: AbortSignal) => worker.sendDue(signal) };
+    running = startWorker(
+      { ...spec, ...(busy && { yieldWhenBusy: busy }), ...(busyPauseMs && { busyPauseMs }), ...(pause && { pause }) },
+      logger,
+    );
+  };
+  return Object.assign(worker, { start, stop: () => running?.stop() });
 };
 
 beforeEach(async () => {
@@ -71,7 +83,7 @@ async function submitLead(overrides: Record<string, unknown> = {}): Promise<stri
 const bodies = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; timestamp: string; data: { id: string } });
 
 /** Runs batches at `at` until nothing more is due then. */
-async function drain(worker: WebhookWorker, at: Date) {
+async function drain(worker: WebhookSender, at: Date) {
   while ((await worker.runOnce(at)) > 0);
 }
 

@@ -14,7 +14,7 @@ import { seriousViolations } from '../axe.ts';
  * that does not verify, as a real receiver would. The owner adds an endpoint by keyboard, sees
  * its secret, sends a test, gets a new lead, sees a failure (the receiver answers 500 once) in
  * the delivery log and replays it, pauses the endpoint, and deletes it after a confirmation.
- * The worker wakes every second (src/server/webhooks/worker.ts); every wait is on a condition.
+ * The worker wakes every second (src/server/jobs/registry.ts); every wait is on a condition.
  */
 const OWNER = { email: `webhooks.${Date.now()}@own.test`, password: 'webhooks-password-1' };
 

@@ -32,7 +32,8 @@ export function refuseSharedDataDir(dataDir: string): void {
 
 /**
  * Files 0600 and directories 0700 under DATA_DIR, recursively (symbolic links are left alone:
- * chmod would follow them out of the directory). A new database's 997 entries: about 45 ms.
+ * chmod would follow them out of the directory). Cheap enough for every start
+ * (docs/performance.md, "Measurements behind the code").
  */
 export function tightenDataDir(dataDir: string): number {
   let changed = 0;

@@ -41,7 +41,7 @@ export function attachNamedStatements(client: PGlite): void {
   // Per PGlite: its backend holds the statements for as long as it is open.
   const statements = new Map<string, Statement>();
   // PGlite's parsers with drizzle's on top, merged once: handed a query's own parsers, PGlite
-  // copies its ~320 into a new object at every query (65 µs here, about 6% of a lead's time).
+  // copies all of its own into a new object at every query (docs/performance.md, "Measurements behind the code").
   // (Made at the first statement, once PGlite has read its array types into its parsers.)
   let parsers: { of: PGlite['parsers']; merged: PGlite['parsers'] } | undefined;
   const parsersNow = () => {

@@ -26,9 +26,9 @@ export async function snapshotPglite(client: PGlite): Promise<Uint8Array> {
   });
   // The archive's entries say 0600 (0700 for directories), whatever the files' modes were.
   const archive = privateTarModes(withoutKeyFiles(new Uint8Array(await tar!.arrayBuffer())));
-  // Level 1: about five times quicker than level 6 on a data directory (0.5 s against 2.8 s for
-  // 70 MB) for a file about 15% larger, and a backup the running server takes competes with its
-  // requests for the CPU meanwhile.
+  // Level 1: much quicker than the default level for a file a little larger, and a backup the
+  // running server takes competes with its requests for the CPU meanwhile
+  // (docs/performance.md, "Measurements behind the code").
   return new Uint8Array(await gzipAsync(archive, { level: 1 }));
 }
 

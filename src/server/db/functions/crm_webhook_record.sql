@@ -1,6 +1,6 @@
 -- Records webhook events of one type for the objects a statement changed, once per object and
 -- transaction (several changes of one lead in one transaction are one lead.updated). The worker
--- routes them to endpoints after the commit (webhooks/worker.ts, docs/webhooks.md). The look at
+-- routes them to endpoints after the commit (webhooks/sender.ts, docs/webhooks.md). The look at
 -- webhook_events names the partial index's condition, so the planner can use it: it holds for every
 -- type recorded here (the insert triggers record theirs straight).
 

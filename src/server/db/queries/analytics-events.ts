@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { execute, executePrepared, pgArray } from '../sql.ts';
+import { execute, pgArray } from '../sql.ts';
+import { PREPARED } from '../prepared-statements.ts';
 import type { analyticsEvents } from '../schema.ts';
 
 export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;
@@ -120,9 +121,8 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
   const arr = <T>(rows: T[], pick: (row: T) => string | number | null | undefined) => pgArray(rows.map((r) => pick(r) ?? null));
   const e = (pick: (row: NewAnalyticsEvent) => string | number | null | undefined) => arr(events, pick);
   // One text for any batch (the rows travel as array parameters), so it is prepared once.
-  await executePrepared(
+  await execute(
     db,
-    'insert_analytics_events',
     sql`
     with inserted as (
       insert into analytics_events (session_id, page_path, event_type, time_spent, user_agent, referrer, utm_source, utm_medium, utm_campaign,
@@ -192,6 +192,7 @@ export async function insertAnalyticsEvents(db: Db, events: NewAnalyticsEvent[])
     order by 1, 2, 3, 4, 5, 6
     on conflict (hour, source, utm_source, utm_medium, utm_campaign, landing_page) do update set
       visitors = v.visitors + excluded.visitors, saw_form = v.saw_form + excluded.saw_form, started_form = v.started_form + excluded.started_form`,
+    { prepared: PREPARED.insertAnalyticsEvents },
   );
 }
 

@@ -81,8 +81,9 @@ async function conversionSteps(db: Db) {
  * lead's furthest step, by any stage it has entered since it was added (its history and the
  * stage it is in), so a lead that skipped stages reached the ones it skipped, and one that went
  * back keeps the furthest it reached. A lead that has only been Lost reached no step. One join
- * of the period's leads with the history: a subquery per lead was planned at 15 times the cost,
- * past PostgreSQL's JIT threshold, which alone added ~19 ms at the bench's 25,000 leads of 90 days.
+ * of the period's leads with the history: a subquery per lead was planned far costlier, past
+ * PostgreSQL's JIT threshold, whose compiling alone outweighed the query
+ * (docs/performance.md, "Measurements behind the code").
  */
 async function stageConversion(db: Db, window: AnalyticsWindow) {
   const { start, end } = bounds(window);

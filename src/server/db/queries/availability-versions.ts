@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../client.ts';
-import { queryRowsPrepared } from '../sql.ts';
+import { queryRows } from '../sql.ts';
+import { PREPARED } from '../prepared-statements.ts';
 import { parseSettings } from './bookings.ts';
 import { hostsJson, storedHostSchema, toStoredHosts, type StoredHostRow } from './hosts.ts';
 
@@ -15,12 +16,9 @@ const versionSum = sql`(select coalesce(sum(version), 0)::float8 from availabili
 
 /** The current availability version: one index-free read of at most 16 tiny rows. */
 export async function readAvailabilityVersion(db: Db): Promise<number> {
-  const [row] = await queryRowsPrepared(
-    db,
-    'availability_version',
-    sql`select ${versionSum} as version`,
-    z.object({ version: z.number() }),
-  );
+  const [row] = await queryRows(db, sql`select ${versionSum} as version`, z.object({ version: z.number() }), {
+    prepared: PREPARED.availabilityVersion,
+  });
   return row?.version ?? 0;
 }
 
@@ -42,14 +40,14 @@ export async function readAvailabilityInputs(
   from: string,
   to: string,
 ): Promise<{ version: number; settings: BookingSettings; hosts: StoredHostRow[] }> {
-  const [row] = await queryRowsPrepared(
+  const [row] = await queryRows(
     db,
-    'availability_inputs',
     sql`
     select ${versionSum} as version,
       (select settings from booking_settings where id = 1) as settings,
       ${hostsJson(timeZone, sql`${from}::date`, sql`${to}::date`, false)} as hosts`,
     inputsRow,
+    { prepared: PREPARED.availabilityInputs },
   );
   return { version: row?.version ?? 0, settings: parseSettings(row?.settings), hosts: toStoredHosts(row?.hosts ?? []) };
 }

@@ -111,7 +111,7 @@ function orderBy({ sort, dir }: LeadOrder): SQL {
     case 'status':
       // Within a status newest first; descending is the exact reverse (oldest first within a
       // status), which the index reads backwards: newest first there sorted a whole status's
-      // 40,000 leads, 52 ms at 100,000 leads on PostgreSQL against 0.2 ms.
+      // leads at every page (docs/performance.md, "Measurements behind the code").
       return asc
         ? sql`order by l.status asc, l.created_at desc nulls last, l.id desc`
         : sql`order by l.status desc, l.created_at asc nulls first, l.id asc`;
@@ -150,7 +150,7 @@ function nextStepPage(filters: LeadFilters, dir: 'asc' | 'desc', limit: number, 
  * The statement of the leads matching the filters, in the given order, `limit` of them from
  * `offset`. The page is cut first and only its rows get the list's columns: the planner may
  * otherwise compute a column's subqueries (unread replies, a stop request) for every matching
- * row before the sort, which for a search matching 1,100 of 100,000 leads cost 10–40 ms.
+ * row before the sort (docs/performance.md, "Measurements behind the code").
  */
 export function leadPageQuery(filters: LeadFilters, limit: number, offset = 0, order: LeadOrder = NEWEST_FIRST): SQL {
   if (order.sort === 'next_step') return nextStepPage(filters, order.dir, limit, offset);

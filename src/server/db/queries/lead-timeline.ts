@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import type { TimelineEntry, TimelineResponse } from '#shared/schemas/lead-workspace';
 import type { Db } from '../client.ts';
-import { isoTimestamp, queryRows, queryRowsPrepared } from '../sql.ts';
+import { isoTimestamp, queryRows } from '../sql.ts';
+import { PREPARED } from '../prepared-statements.ts';
 import { EMAIL_KINDS, EMAILS_TO_LEAD, type EmailKind } from './emails.ts';
 
 /**
@@ -153,9 +154,8 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
     sql`order by date_trunc('milliseconds', ${at}) desc, ${at} desc, ${rank} desc, ${id} desc limit ${limit}`;
   const branch = (select: SQL, at: SQL, rank: SQL, id: SQL) => sql`(${select} ${window(at)} ${order(at, rank, id)})`;
   // Prepared (one text per combination of bounds): planning five branches costs about as much as running them.
-  return queryRowsPrepared(
+  return queryRows(
     db,
-    `lead_timeline_${before ? 'b' : ''}${from ? 'f' : ''}`,
     sql`
     with ${conversationCtes(leadId)}, first_change as (
       select id, from_status, changed_by from lead_status_changes where lead_id = ${leadId} order by changed_at, id limit 1
@@ -223,6 +223,7 @@ function selectEntries(db: Db, leadId: string, { before, from, limit }: Window):
     order by date_trunc('milliseconds', x.at) desc, x.at desc, x.rank desc, x.id desc
     limit ${limit}`,
     rowSchema,
+    { prepared: `${PREPARED.leadTimeline}_${before ? 'b' : ''}${from ? 'f' : ''}` },
   );
 }
 
@@ -307,9 +308,8 @@ export async function getLeadThread(
   subjectOf: SubjectOf,
 ): Promise<TimelineResponse | undefined | 'no_such_message'> {
   const inThread = (thread: SQL) => sql`join threads t on t.thread = ${threadId}::uuid and t.thread = ${thread}`;
-  const rows = await queryRowsPrepared(
+  const rows = await queryRows(
     db,
-    `lead_thread_${before ? 'b' : ''}`,
     sql`
     with ${conversationCtes(leadId, threadId)}, entries as (
       ${emailOutSelect(leadId, inThread(sql`coalesce(m.thread_id, m.id)`))}
@@ -322,6 +322,7 @@ export async function getLeadThread(
     order by x.at desc, x.rank desc, x.id desc
     limit ${limit + 1}`,
     rowSchema,
+    { prepared: `${PREPARED.leadThread}_${before ? 'b' : ''}` },
   );
   if (rows.length === 0 && before === undefined) return undefined;
   if (rows.length === 0 && before !== undefined) {

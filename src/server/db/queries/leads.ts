@@ -12,7 +12,8 @@ import {
   type UpdateLeadRequest,
 } from '#shared/schemas/lead';
 import type { Db } from '../client.ts';
-import { isoTimestamp, LIVE_AFTER_COMMIT, pgArray, queryRows, queryRowsPrepared, transaction } from '../sql.ts';
+import { isoTimestamp, LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
+import { PREPARED } from '../prepared-statements.ts';
 import { formTokenClaim, type FormTokenUse } from './form-token-uses.ts';
 import { nextStepSets, setNextStepTask } from './lead-tasks.ts';
 import { newEmail, visitorBudget, type QueueMail } from './emails.ts';
@@ -92,11 +93,11 @@ export async function createLead(
   const formToken = publicSubmission?.formToken;
   // Prepared, one statement per shape (its text depends only on these): planning its CTEs cost
   // PostgreSQL about as much as running them, at every submission.
-  const shape = `create_lead${mail ? '+mail' : ''}${bookingTokenHash ? '+link' : ''}${publicSubmission ? '+public' : ''}${formToken ? '+token' : ''}`;
+  const shape =
+    `${PREPARED.createLead}${mail ? '+mail' : ''}${bookingTokenHash ? '+link' : ''}${publicSubmission ? '+public' : ''}${formToken ? '+token' : ''}` as const;
   const claimed = formToken ? sql`coalesce((select same from claim), false)` : sql`true`;
-  const rows = await queryRowsPrepared(
+  const rows = await queryRows(
     db,
-    shape,
     sql`
     with ${formToken ? sql`claim as (${formTokenClaim(formToken, lead.submission_id ?? '')}), ` : sql``}inserted as (
       -- Attribution comes from the visitor's analytics session, if the form sent one we know.
@@ -132,6 +133,7 @@ export async function createLead(
     }
     select (select id from inserted) as id, array(select id::text from notified) as notices, ${claimed} as claimed`,
     createdRow,
+    { prepared: shape },
   );
   const id = rows[0]?.id ?? null;
   return { id, created: id !== null, notices: rows[0]?.notices ?? [], claimed: rows[0]?.claimed ?? false };

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { execute, pgArray, queryRows, queryRowsPrepared } from '../sql.ts';
+import { execute, pgArray, queryRows } from '../sql.ts';
+import { PREPARED } from '../prepared-statements.ts';
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
@@ -15,9 +16,8 @@ export const windowStart = (windowSeconds: number) =>
  */
 export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
   // Prepared: every public form submission counts one hit here first.
-  const rows = await queryRowsPrepared(
+  const rows = await queryRows(
     db,
-    'hit_rate_limit',
     sql`
     insert into rate_limits as r (key, window_start, count, expires_at)
     select ${key}, w.start, 1, w.start + make_interval(secs => ${windowSeconds}) from (select ${windowStart(windowSeconds)} as start) w
@@ -25,6 +25,7 @@ export async function hitRateLimit(db: Db, key: string, limit: number, windowSec
     returning r.count,
       ceil(extract(epoch from r.expires_at) - extract(epoch from now()))::int as retry_after`,
     z.object({ count: z.number().int(), retry_after: z.number().int() }),
+    { prepared: PREPARED.hitRateLimit },
   );
   const row = rows[0]!;
   return { allowed: row.count <= limit, count: row.count, retryAfterSeconds: Math.max(1, row.retry_after) };
@@ -130,9 +131,8 @@ export async function addRateLimitHits(db: Db, hits: Map<string, number>, window
   // Sorted, so two processes' batches lock shared keys in the same order and never deadlock.
   const keys = [...hits.keys()].sort();
   // Prepared (its text is the same for any batch): the analytics events' shared limit counts here.
-  const rows = await queryRowsPrepared(
+  const rows = await queryRows(
     db,
-    'add_rate_limit_hits',
     sql`
     insert into rate_limits as r (key, window_start, count, expires_at)
     select t.key, w.start, t.n, w.start + make_interval(secs => ${windowSeconds})
@@ -142,6 +142,7 @@ export async function addRateLimitHits(db: Db, hits: Map<string, number>, window
     on conflict (key, window_start) do update set count = r.count + excluded.count
     returning r.key, r.count`,
     z.object({ key: z.string(), count: z.number().int() }),
+    { prepared: PREPARED.addRateLimitHits },
   );
   return new Map(rows.map((r) => [r.key, r.count]));
 }

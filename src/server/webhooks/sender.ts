@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Db } from '../db/client.ts';
-import { describeError } from '../db/database-faults.ts';
 import {
   cancelDelivery,
   claimDueDeliveries,
@@ -17,7 +16,7 @@ import {
 } from '../db/queries/webhook-deliveries.ts';
 import { getSealedSecretsOf } from '../db/queries/webhook-endpoints.ts';
 import { webhookSecretContext } from '../db/sealed-secrets.ts';
-import { loadCredentialsVault, type CredentialsVault } from '../lib/credentials.ts';
+import type { CredentialsVault } from '../lib/credentials.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
@@ -25,8 +24,8 @@ import { buildPayloads } from './payload.ts';
 import { webhookHeaders } from './signature.ts';
 
 /**
- * Sends the webhook outbox, as the email outbox sends mail: every app process runs one; it
- * wakes every `pollMs`, claims due deliveries (a lease, `for update skip locked`), posts each
+ * Sends the webhook outbox, as the email outbox sends mail: every app process runs one, as a
+ * worker (jobs/registry.ts); a batch claims due deliveries (a lease, `for update skip locked`), posts each
  * signed (Standard Webhooks) through the guarded fetcher and records the attempt. 2xx is
  * delivered; anything else is tried again with exponential backoff and jitter, for 3 days from
  * the delivery's creation, then failed. An endpoint failing for 3 days, or answering 410 Gone,
@@ -35,8 +34,8 @@ import { webhookHeaders } from './signature.ts';
  * An object's events reach an endpoint in order: the claim skips an event while an earlier one
  * of the same object to that endpoint is pending (db/queries/webhook-deliveries.ts).
  * A batch reads its payloads and secrets together and records its successes in group commits.
- * While the server is busy with requests (`busy`), it pauses between batches, as the email
- * outbox does: receivers can wait a moment, a visitor's form should not.
+ * While the server is busy with requests, its worker pauses between batches, as the email
+ * outbox's does: receivers can wait a moment, a visitor's form should not.
  */
 
 export const GIVE_UP_SECONDS = 3 * 86_400;
@@ -50,17 +49,12 @@ export function retryDelaySeconds(attempt: number, random = Math.random): number
   return Math.round(base * (0.5 + random() * 0.5));
 }
 
-export type WebhookWorkerOptions = {
+export type WebhookSenderOptions = {
   database: () => Database | undefined;
-  config: Pick<Config, 'outboundAllowHosts' | 'credentialsKey' | 'credentialsKeyPrevious' | 'dataDir' | 'databaseUrl'> &
-    Partial<Pick<Config, 'webhookLeaseSeconds'>>;
+  config: Pick<Config, 'outboundAllowHosts'> & Partial<Pick<Config, 'webhookLeaseSeconds'>>;
+  /** The process's credentials vault (loaded once, in main.ts), which opens the endpoints' signing secrets. */
+  vault: () => CredentialsVault;
   logger: Logger;
-  /** True while the server is busy serving requests: one batch, then a pause of `busyPauseMs` (1 s). */
-  busy?: () => boolean;
-  busyPauseMs?: number;
-  /** Tests hold the pause themselves (default: a timer that stopping ends). */
-  pause?: (ms: number) => Promise<void>;
-  pollMs?: number;
   batchSize?: number;
   /** Deliveries sent at once within a batch (to different objects or endpoints). */
   concurrency?: number;
@@ -80,86 +74,31 @@ export type SendResult = {
   error: string | null;
 };
 
-export class WebhookWorker {
-  private readonly pollMs: number;
+export class WebhookSender {
   private readonly batchSize: number;
   private readonly concurrency: number;
   readonly leaseSeconds: number;
-  readonly vault: CredentialsVault;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private endPause: (() => void) | undefined;
   /** How many events the last batch routed. */
   private routedLast = 0;
 
-  constructor(private readonly options: WebhookWorkerOptions) {
-    this.pollMs = options.pollMs ?? 1000;
+  constructor(private readonly options: WebhookSenderOptions) {
     this.batchSize = options.batchSize ?? 50;
     this.concurrency = options.concurrency ?? 8;
     this.leaseSeconds = options.leaseSeconds ?? options.config.webhookLeaseSeconds ?? 60;
-    this.vault = loadCredentialsVault(options.config);
-  }
-
-  start(): void {
-    this.timer = setInterval(() => this.run(), this.pollMs);
-    this.timer.unref();
-    this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.endPause?.();
-    await this.running;
-  }
-
-  private run(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        const database = this.options.database();
-        if (!database) return;
-        // More may be due: a full batch sent, or a full batch of events routed (some of which
-        // may have had no endpoint left to go to).
-        if ((await this.runOnce(new Date())) === this.batchSize || this.routedLast === this.batchSize) this.again = true;
-        if (this.again) await this.yieldToRequests();
-      } while (this.again && !this.stopped);
-    } catch (err) {
-      this.options.logger.warn(describeError(err), 'webhooks: a batch failed; it is tried again shortly');
-    }
   }
 
   /**
-   * Between full batches: a pause while the server is busy with requests, else a turn of the
-   * event loop. A visitor's form comes first; the backlog goes out at full speed once it is quiet.
+   * One batch due now (the worker's `runOnce`); true when more may be due: a full batch sent,
+   * or a full batch of events routed (some of which may have had no endpoint left to go to).
    */
-  private async yieldToRequests(): Promise<void> {
-    if (!(this.options.busy?.() ?? false)) return new Promise((r) => setImmediate(r));
-    const ms = this.options.busyPauseMs ?? 1000;
-    if (this.options.pause) return this.options.pause(ms);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      // Stopping ends the pause at once.
-      this.endPause = () => (clearTimeout(timer), resolve());
-    });
-    this.endPause = undefined;
+  async sendDue(signal?: AbortSignal): Promise<boolean> {
+    const sent = await this.runOnce(new Date(), signal);
+    return sent === this.batchSize || this.routedLast === this.batchSize;
   }
 
-  /** One batch due at `now` (tests pass their own time); how many deliveries it claimed. */
-  async runOnce(now: Date = new Date()): Promise<number> {
+  /** One batch due at `now` (tests pass their own time); how many deliveries it claimed. Stopping (`signal`) hands back what is not yet sent. */
+  async runOnce(now: Date = new Date(), signal?: AbortSignal): Promise<number> {
+    this.routedLast = 0;
     const database = this.options.database();
     if (!database) return 0;
     const db = database.db;
@@ -182,7 +121,7 @@ export class WebhookWorker {
     const workers = Array.from({ length: Math.min(this.concurrency, batch.length) }, async () => {
       while (next < batch.length) {
         const delivery = batch[next++]!;
-        if (this.stopped) {
+        if (signal?.aborted) {
           await releaseDeliveries(db, [delivery.id]);
           continue;
         }
@@ -208,7 +147,7 @@ export class WebhookWorker {
     const frozen = await freezePayloads(db, await buildPayloads(db, [...unfrozen.values()]));
     const payloads = new Map(batch.map((d) => [d.event_id, d.erased ? undefined : (d.payload ?? frozen.get(d.event_id))] as const));
     const secrets = new Map<string, string[] | Error>();
-    const vault = this.vault;
+    const vault = this.options.vault();
     if (!vault.available) return { payloads, secrets };
     const sealed = await getSealedSecretsOf(db, [...new Set(batch.map((d) => d.endpoint_id))], now);
     for (const [endpointId, { secret, previous_secret }] of sealed) {
@@ -269,7 +208,8 @@ export class WebhookWorker {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      if (!this.vault.available) throw new OutboundError('bad_url', this.vault.reason);
+      const vault = this.options.vault();
+      if (!vault.available) throw new OutboundError('bad_url', vault.reason);
       if (secrets === undefined) throw new OutboundError('bad_url', 'The endpoint was removed.');
       if (secrets instanceof Error) throw secrets;
       const answer = await guardedFetch(delivery.url, {
@@ -306,14 +246,3 @@ export class WebhookWorker {
 }
 
 type PreparedBatch = { payloads: Map<string, string | undefined>; secrets: Map<string, string[] | Error> };
-
-const workers = new WeakMap<object, WebhookWorker>();
-/** One worker per app process (its config), shared by main.ts and the Send test route. */
-export function webhookWorkerOf(options: WebhookWorkerOptions): WebhookWorker {
-  let worker = workers.get(options.config);
-  if (!worker) {
-    worker = new WebhookWorker(options);
-    workers.set(options.config, worker);
-  }
-  return worker;
-}
