@@ -2,16 +2,21 @@ import { useState } from 'react';
 import type { Task } from '#shared/schemas/lead-tasks';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { taskLabel } from '#client/lib/task-format.ts';
-import { useUpdateTask } from '#client/lib/tasks.ts';
 import type { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
+
+type Props = {
+  task: Task;
+  refocus: ReturnType<typeof useRefocusWhenGone>;
+  /** Marks the task done or open again (the tasks feature's useUpdateTask). */
+  setDone: (done: boolean) => Promise<unknown>;
+};
 
 /**
  * A task's tick: marks it done (or reopens it), shows the new state at once, toasts the result,
  * and lets the list move the focus on when the task's row leaves it (the lead page's Tasks card
  * and My tasks).
  */
-export function TaskDoneCheckbox({ task, refocus }: { task: Task; refocus: ReturnType<typeof useRefocusWhenGone> }) {
-  const update = useUpdateTask();
+export function TaskDoneCheckbox({ task, refocus, setDone }: Props) {
   const isDone = task.done_at !== null;
   const label = taskLabel(task);
   // Through the returned promise, not mutate's callbacks: once done (or reopened) the task moves
@@ -23,8 +28,7 @@ export function TaskDoneCheckbox({ task, refocus }: { task: Task; refocus: Retur
     const done = !isDone;
     setGoing(done);
     refocus.expect();
-    void update
-      .mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done } })
+    void setDone(done)
       .then(
         () => toast.success(isDone ? 'Task reopened.' : 'Task done.'),
         (error: unknown) => {

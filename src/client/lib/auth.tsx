@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { CurrentUser, LoginRequest, LoginResponse, SessionResponse, TwoFactorLogin } from '#shared/schemas/auth';
-import { apiRequest, onUnauthorized } from './api-client.ts';
+import type { CurrentUser, LoginRequest, SessionResponse, TwoFactorLogin } from '#shared/schemas/auth';
+import { onUnauthorized } from './api-client.ts';
+import { getSession, logIn, logInWithCode, logOut } from './api/session.ts';
 
 /**
  * The admin's session in the browser: loading until the first check completes, then
@@ -30,7 +31,7 @@ type AuthEvent = { type: 'signed-in' } | { type: 'signed-out' };
 /** The session as the server sees it, or undefined when the server could not say. */
 async function fetchSession(): Promise<SessionResponse | undefined> {
   try {
-    return await apiRequest<SessionResponse>('GET', '/api/auth/session');
+    return await getSession();
   } catch (err) {
     console.error('Session check failed', err);
     return undefined;
@@ -87,7 +88,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (credentials: LoginRequest) => {
-      const result = await apiRequest<LoginResponse>('POST', '/api/auth/login', credentials);
+      const result = await logIn(credentials);
       if ('two_factor_required' in result) return 'two-factor' as const;
       // The session check says more than sign-in does (a team rule to set up two-factor).
       await refresh();
@@ -99,7 +100,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const completeTwoFactor = useCallback(
     async (body: TwoFactorLogin) => {
-      const result = await apiRequest<{ user: CurrentUser }>('POST', '/api/auth/login/two-factor', body);
+      const result = await logInWithCode(body);
       await refresh();
       channel?.postMessage({ type: 'signed-in' } satisfies AuthEvent);
       return result.user;
@@ -109,7 +110,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      await apiRequest('POST', '/api/auth/logout');
+      await logOut();
     } catch (err) {
       console.error('Sign-out failed', err); // spec: logout errors are logged
     }

@@ -9,7 +9,7 @@ import { useUpdateAppointment } from './api/create-appointment.ts';
 import { useDeleteAppointment } from './api/delete-appointment.ts';
 import { useAppointments } from './api/get-appointments.ts';
 import { useOutsideBusy } from './api/outside-busy.ts';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { monthGrid } from './calendar-month.ts';
 import { STEP_LABELS, daysOf, viewRange, viewTitle } from './calendar-views.ts';
 import { AgendaList } from './components/agenda-list.tsx';

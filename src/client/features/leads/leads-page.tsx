@@ -8,7 +8,7 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { useCurrentUser } from '#client/lib/auth.tsx';
 import { useMediaQuery } from '#client/lib/use-media-query.ts';
 import { useBulkLeads } from './api/bulk-leads.ts';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { PAGE_SIZE, defaultDirection, exportSelectedHref, useLeads } from './api/get-leads.ts';
 import { BulkBar } from './components/bulk-bar.tsx';
 import { LeadCards } from './components/lead-cards.tsx';

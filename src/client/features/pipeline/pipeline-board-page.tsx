@@ -5,7 +5,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { formatCents } from '#client/lib/money.ts';
-import { usePipeline } from '#client/lib/pipeline.ts';
+import { usePipeline } from './api/get-pipeline.ts';
 import { useMediaQuery } from '#client/lib/use-media-query.ts';
 import { useBoard } from './api/get-board.ts';
 import { useMoveLead } from './api/move-lead.ts';

@@ -10,7 +10,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { usePipeline } from '#client/lib/pipeline.ts';
+import { usePipeline } from '#client/features/pipeline/api/get-pipeline.ts';
 import { wholeNumberIn } from '#client/lib/whole-number.ts';
 import {
   useCreateLostReason,

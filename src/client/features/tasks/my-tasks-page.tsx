@@ -4,10 +4,11 @@ import { TASK_BUCKETS, type TaskBucket } from '#shared/constants';
 import type { TaskListItem } from '#shared/schemas/lead-tasks';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
-import { useMyTasks } from '#client/lib/tasks.ts';
+import { useMyTasks } from './api/get-my-tasks.ts';
+import { useUpdateTask } from './api/update-task.ts';
 import { TaskDoneCheckbox } from '#client/components/task-done-checkbox.tsx';
 import { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
 
@@ -127,12 +128,17 @@ function TaskItem({
   showAssignee: boolean;
   refocus: ReturnType<typeof useRefocusWhenGone>;
 }) {
+  const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const label = taskLabel(task);
   const overdue = isTaskOverdue(task);
   return (
     <li className="flex items-start gap-3 p-4" data-testid="task">
-      <TaskDoneCheckbox task={task} refocus={refocus} />
+      <TaskDoneCheckbox
+        task={task}
+        refocus={refocus}
+        setDone={(done) => update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done } })}
+      />
       <div className="min-w-0 flex-1">
         <p className={`text-sm break-words ${isDone ? 'text-slate-500 line-through' : 'font-medium text-slate-900'}`}>{label}</p>
         <p className="text-sm break-words text-slate-600">

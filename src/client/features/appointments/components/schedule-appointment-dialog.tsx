@@ -14,7 +14,7 @@ import { formatClock } from '../calendar-month.ts';
 import { EMPTY_SCHEDULE_FORM, checkScheduleForm, formOf, serverFieldErrors } from '../schedule-form-model.ts';
 import type { LeadOption } from '../api/search-leads.ts';
 import { LeadCombobox } from './lead-combobox.tsx';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { useCurrentUser } from '#client/lib/auth.tsx';
 
 type Props = {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { TaskListItem } from '#shared/schemas/lead-tasks';
 import { taskDueText, taskLabel } from '#client/lib/task-format.ts';
-import { useTaskPreview } from '#client/lib/tasks.ts';
+import { useTaskPreview } from '#client/features/tasks/api/get-task-preview.ts';
 import { OverviewPanel } from './overview-panel.tsx';
 
 /** My overdue and today's tasks: how many, and the first few of each, each linking to its lead. */

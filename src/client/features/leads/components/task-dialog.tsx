@@ -7,9 +7,10 @@ import { Modal } from '#client/components/ui/modal.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useCreateTask, useUpdateTask } from '#client/lib/tasks.ts';
+import { useCreateTask } from '#client/features/tasks/api/create-task.ts';
+import { useUpdateTask } from '#client/features/tasks/api/update-task.ts';
 
 const NOBODY = '';
 const DEFAULT_TIME = '09:00';

@@ -4,7 +4,9 @@ import type { Task } from '#shared/schemas/lead-tasks';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { isTaskOverdue, taskDueText, taskLabel } from '#client/lib/task-format.ts';
-import { useDeleteTask, useLeadTasks } from '#client/lib/tasks.ts';
+import { useDeleteTask } from '#client/features/tasks/api/delete-task.ts';
+import { useLeadTasks } from '#client/features/tasks/api/get-lead-tasks.ts';
+import { useUpdateTask } from '#client/features/tasks/api/update-task.ts';
 import { TaskDoneCheckbox } from '#client/components/task-done-checkbox.tsx';
 import { useRefocusWhenGone } from '#client/lib/use-refocus-when-gone.ts';
 import { TaskDialog } from './task-dialog.tsx';
@@ -114,12 +116,17 @@ export function TasksCard({ lead }: { lead: LeadDetail }) {
 type Refocus = ReturnType<typeof useRefocusWhenGone>;
 
 function TaskRow({ task, refocus, onEdit, onRemove }: { task: Task; refocus: Refocus; onEdit: () => void; onRemove: () => void }) {
+  const update = useUpdateTask();
   const isDone = task.done_at !== null;
   const overdue = isTaskOverdue(task);
   const label = taskLabel(task);
   return (
     <li className="flex items-start gap-3 py-2" data-testid="task">
-      <TaskDoneCheckbox task={task} refocus={refocus} />
+      <TaskDoneCheckbox
+        task={task}
+        refocus={refocus}
+        setDone={(done) => update.mutateAsync({ leadId: task.lead_id, taskId: task.id, patch: { done } })}
+      />
       <div className="min-w-0 flex-1">
         <p className={`text-sm break-words ${isDone ? 'text-slate-500 line-through' : 'font-medium text-slate-900'}`}>{label}</p>
         <p className={`text-xs ${overdue ? 'font-semibold text-red-700' : 'text-slate-500'}`}>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { DATE_RANGE_MESSAGE } from '#shared/constants';
 import { OFFLINE_LABEL, UNRECORDED_LABEL, sourceLabel } from '#shared/source-label';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { validRange, type BoardFilters as Filters } from '../api/get-board.ts';
 
 type Props = {

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { BookingSettings } from '#shared/schemas/booking';
 import { FieldError } from '#client/components/ui/form-field.tsx';
-import { useAdmins } from '#client/lib/admins.ts';
+import { useAdmins } from '#client/lib/api/admins.ts';
 import { SwitchField } from './settings-form-parts.tsx';
 
 type Value = Pick<BookingSettings, 'website_hosts' | 'website_host_ids' | 'visitors_choose_host'>;
