@@ -42,7 +42,7 @@ const featureIsolation = features.map((feature) => ({
 }));
 
 /**
- * The server's layers, lowest first: lib (pure helpers) → config, logger, app-root → db →
+ * The server's layers, lowest first: lib (helpers) → config, logger, app-root → db →
  * analytics, realtime, mail, booking, jobs → deps.ts (what the app hands the HTTP layer) → http
  * (plumbing) → audit, auth (session middleware) → routes → app.ts, main.ts, cli/. Domain modules
  * may throw AppError (lib/app-error.ts). An import may only point down, so a low layer never learns about a higher
@@ -68,7 +68,7 @@ const serverLayers = {
       'error',
       {
         zones: [
-          { target: `${S}/lib`, from: S, except: ['./lib'], message: 'lib/ holds pure helpers: it imports nothing else of the server.' },
+          { target: `${S}/lib`, from: S, except: ['./lib'], message: 'lib/ holds helpers that import nothing else of the server.' },
           {
             target: [`${S}/config.ts`, `${S}/logger.ts`, `${S}/app-root.ts`],
             from: S,

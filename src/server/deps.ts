@@ -38,6 +38,6 @@ export type AppDeps = {
   webhooks: WebhookSender;
   /** Counts every request, so background work can step aside while the server is busy. */
   requests: RequestRate;
-  /** The set-up link printed at start-up while nobody has an account (auth/first-run.ts). */
+  /** The set-up link printed at start-up while nobody has an account (lib/first-run-link.ts). */
   firstRun?: FirstRunLink;
 };

@@ -132,7 +132,6 @@ export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction((tx) => fn(tx as unknown as Db));
 }
 
-/** A timestamptz column as ISO 8601 in UTC (what the API returns for every timestamp). */
 /**
  * A select-list item that keeps the live announcements of the rest of its transaction (the
  * triggers' NOTIFY) for after the commit: the caller then hands what it changed to
@@ -140,6 +139,7 @@ export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
  */
 export const LIVE_AFTER_COMMIT = sql`set_config('crm.live', 'after_commit', true)`;
 
+/** A timestamptz column as ISO 8601 in UTC (what the API returns for every timestamp). */
 export const isoTimestamp = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**

@@ -6,7 +6,7 @@ import { isoTimestamp, queryRows } from '../sql.ts';
 import { PREPARED } from '../prepared-statements.ts';
 import { EMAIL_KINDS, EMAILS_TO_LEAD, type EmailKind } from './emails.ts';
 
-/**
+/*
  * A lead's timeline: everything that happened to it, newest first, from five tables in one
  * statement (UNION ALL):
  * - the lead row itself (`created`: by the form, an import or staff; its first status
@@ -19,13 +19,13 @@ import { EMAIL_KINDS, EMAILS_TO_LEAD, type EmailKind } from './emails.ts';
  *   the caller composes as the outbox does (db/ knows nothing of mail).
  */
 
+/** The longest text of a reply the timeline carries (the rest: `truncated`). */
+const TIMELINE_BODY_MAX = 20_000;
+
 /**
  * Within one instant (one transaction writes a lead, its history and its mail at the same
  * now()), the order the entries happened in: the lead first, then what it caused.
  */
-/** The longest text of a reply the timeline carries (the rest: `truncated`). */
-const TIMELINE_BODY_MAX = 20_000;
-
 const RANK = {
   created: 0,
   imported: 1,
