@@ -43,7 +43,7 @@ const featureIsolation = features.map((feature) => ({
 
 /**
  * The server's layers, lowest first: lib (helpers) → config, logger, app-root → db →
- * analytics, realtime, mail, booking, jobs → deps.ts (what the app hands the HTTP layer) → http
+ * analytics, realtime, mail, booking, calendars, webhooks, leads, appointments, jobs → deps.ts (what the app hands the HTTP layer) → http
  * (plumbing) → audit, auth (session middleware) → routes → app.ts, main.ts, cli/. Domain modules
  * may throw AppError (lib/app-error.ts). An import may only point down, so a low layer never learns about a higher
  * one (docs/architecture.md draws the picture). Tests may import anything.
@@ -59,6 +59,10 @@ const DOMAIN = [
   `${S}/outbound`,
   `${S}/calendars`,
   `${S}/webhooks`,
+  `${S}/leads`,
+  `${S}/appointments`,
+  `${S}/pipeline`,
+  `${S}/conversations`,
 ];
 const serverLayers = {
   files: ['src/server/**/*.ts'],
@@ -104,6 +108,44 @@ const serverLayers = {
           { target: `${S}/routes`, from: TOP, message: 'Routes may not import the app, main or the CLI.' },
         ],
       },
+    ],
+  },
+};
+
+/** Hono's `c.var` copies every request variable into a new object on each read. */
+const cVar = {
+  selector: "MemberExpression[object.name='c'][property.name='var']",
+  message: "Read a request variable with c.get('name'), not c.var.",
+};
+
+/**
+ * A route file parses, calls and answers (docs/conventions.md, "Routes"): it exports its router
+ * (`export const leadRoutes = createRouter()…`, what app.ts mounts) and nothing else. A rule, a
+ * message or a helper another file needs lives in its domain folder, with its test. The rule
+ * replaces the server's no-restricted-syntax for these files, so it repeats the c.var check.
+ */
+const ONLY_THE_ROUTER =
+  'A route file exports only its router (`export const xRoutes = …`): move this to its domain folder (docs/conventions.md, "Routes").';
+const routesExportTheirRouter = {
+  files: ['src/server/routes/**/*.ts'],
+  ignores: ['src/server/routes/**/*.test.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      cVar,
+      ...[
+        // A second export of any kind, after the first.
+        'ExportNamedDeclaration ~ ExportNamedDeclaration',
+        // The one export: a const named …Routes, alone in its declaration.
+        'ExportNamedDeclaration > :not(VariableDeclaration)',
+        'ExportNamedDeclaration > VariableDeclaration[kind!="const"]',
+        'ExportNamedDeclaration > VariableDeclaration[declarations.length>1]',
+        'ExportNamedDeclaration > VariableDeclaration > VariableDeclarator[id.name!=/Routes$/]',
+        // `export { x }`, `export { x } from '…'`, `export * from '…'`, `export default …`.
+        'ExportNamedDeclaration[specifiers.length>0]',
+        'ExportAllDeclaration',
+        'ExportDefaultDeclaration',
+      ].map((selector) => ({ selector, message: ONLY_THE_ROUTER })),
     ],
   },
 };
@@ -309,16 +351,10 @@ export default tseslint.config(
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: zodImports }],
-      // Hono's `c.var` copies every request variable into a new object on each read.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.name='c'][property.name='var']",
-          message: "Read a request variable with c.get('name'), not c.var.",
-        },
-      ],
+      'no-restricted-syntax': ['error', cVar],
     },
   },
+  routesExportTheirRouter,
   serverLayers,
   publicPages,
   clientLayers,

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../src/shared/constants.ts';
 import type { Db } from '../src/server/db/client.ts';
 import { execute, pgArray } from '../src/server/db/sql.ts';
-import { rebuildAnalyticsRollups } from '../src/server/db/queries/analytics-events.ts';
+import { rebuildAnalyticsRollups } from '../src/server/db/queries/analytics-events-queries.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { AVAILABILITY_MAX_DAYS } from '#shared/constants';
 import type { BookingSettings } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
-import { OPEN_EVERY_DAY } from '../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY } from '../src/server/test/open-every-day.ts';
 import { signInOverHttp, type ServerProcess } from '../src/server/test/process.ts';
 
 /** What bench/run.ts lends this part (as for `booking`). */

@@ -21,7 +21,7 @@ import { addDays, zonedParts } from '#shared/zoned-time';
 import { openPglite, openPostgres, type Database, type Db } from '../src/server/db/client.ts';
 import { ensureAdmin } from '../src/server/auth/accounts.ts';
 import { execute } from '../src/server/db/sql.ts';
-import { OPEN_EVERY_DAY } from '../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY } from '../src/server/test/open-every-day.ts';
 import { signInOverHttp, type ServerProcess } from '../src/server/test/process.ts';
 import { leadBody } from './lead-throughput.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';

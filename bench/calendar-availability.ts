@@ -19,7 +19,7 @@ import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../src/server/auth/accounts.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import { execute } from '../src/server/db/sql.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../src/server/test/open-every-day.ts';
 import { startCalendarServer } from '../src/server/test/calendar-server.ts';
 import { signInOverHttp, type ServerProcess } from '../src/server/test/process.ts';
 import { spread, type AvailabilityBench, type Spread } from './availability.ts';

@@ -1,5 +1,5 @@
-import { createLead } from '../src/server/db/queries/leads.ts';
-import { insertUser } from '../src/server/db/queries/users.ts';
+import { createLead } from '../src/server/db/queries/leads-queries.ts';
+import { insertUser } from '../src/server/db/queries/users-queries.ts';
 import type { Db } from '../src/server/db/client.ts';
 import { freePort, startServer, type ServerProcess } from '../src/server/test/process.ts';
 

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../src/server/db/client.ts';
-import { leadCountQuery, leadPageQuery } from '../src/server/db/queries/lead-list.ts';
+import { leadCountQuery, leadPageQuery } from '../src/server/db/queries/lead-list-queries.ts';
 import { execute, queryRows } from '../src/server/db/sql.ts';
 
 export const SCALE_LEADS = 100_000;

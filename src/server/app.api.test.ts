@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_APP_CSP, SECURITY_HEADERS } from './http/security-headers.ts';
-import { createTestApp } from './test/app.ts';
+import { createTestApp } from './test/test-app.ts';
 import { useTestDatabase } from './test/database.ts';
 
 const database = useTestDatabase();

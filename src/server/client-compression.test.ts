@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from './test/app.ts';
+import { createTestApp } from './test/test-app.ts';
 import { tempDir } from './test/process.ts';
 
 /** A built client in miniature: two pages and assets with and without compressed copies. */

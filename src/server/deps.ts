@@ -11,7 +11,7 @@ import type { WebhookSender } from './webhooks/sender.ts';
 
 /**
  * What every request handler may use: the parts of the domain a process makes once (main.ts;
- * tests build their own, src/server/test/app.ts) and hands the HTTP layer, which names them
+ * tests build their own, src/server/test/test-app.ts) and hands the HTTP layer, which names them
  * only through this type. createApp adds its own parts (http/context.ts, AppParts).
  */
 export type AppDeps = {
@@ -34,7 +34,7 @@ export type AppDeps = {
   availability: PublicAvailability;
   /** The email outbox's worker: `nudge()` after a change that queued some mail. */
   outbox: { nudge(): void };
-  /** Sends webhook deliveries: its worker's, and the owners' Send test at once (routes/webhooks.ts). */
+  /** Sends webhook deliveries: its worker's, and the owners' Send test at once (webhooks/send-test.ts). */
   webhooks: WebhookSender;
   /** Counts every request, so background work can step aside while the server is busy. */
   requests: RequestRate;

@@ -177,7 +177,7 @@ export const ORIGIN_VALUE_MAX = 3 * 6 * ANALYTICS_TEXT_LIMITS.utm + 16;
 /**
  * The funnel's step between sending the form and becoming a client: the one every client the
  * funnel counts passed through. What counts is one rule in the server (HAD_CONVERSATION in
- * db/queries/analytics-report.ts: today a call booked and not cancelled); it and these words
+ * db/queries/analytics-report-queries.ts: today a call booked and not cancelled); it and these words
  * change together when more kinds of conversation count.
  */
 export const FUNNEL_CONVERSATION = {
@@ -270,6 +270,8 @@ export const LOST_REASONS_MAX = 30;
 export const LOST_REASON_NOT_GIVEN = 'Not given';
 /** A new open stage's win probability when none is given. */
 export const DEFAULT_STAGE_PROBABILITY = 50;
+/** The open statuses: their stages carry a win probability, their cards fill the board, their deals make the forecast. */
+export const OPEN_STATUSES = ['New', 'Contacted'] as const satisfies readonly LeadStatus[];
 
 /** A call logged on a lead's page: how it went, as the API names it and as people read it. */
 export const CALL_OUTCOMES = ['connected', 'left_voicemail', 'no_answer', 'wrong_number'] as const;

@@ -3,6 +3,8 @@
 export const LEAD_IMPORT_MAX_ROWS = 10_000;
 /** The import's own body limit (the API's other requests: 64 KB): 10,000 rows of JSON are a few MB. */
 export const LEAD_IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+/** The import's path: the one request app.ts leaves to its own body limit, read once the session is checked. */
+export const LEAD_IMPORT_PATH = '/api/leads/import';
 /** The report lists at most this many errors (it counts every row with one). */
 export const LEAD_IMPORT_MAX_ERRORS = 1000;
 

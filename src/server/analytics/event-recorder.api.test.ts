@@ -5,7 +5,7 @@ import { UNSTORABLE_MESSAGE } from '#shared/schemas/text';
 import type { Database } from '../db/client.ts';
 import { execute } from '../db/sql.ts';
 import { EventRecorder } from './event-recorder.ts';
-import { createTestApp } from '../test/app.ts';
+import { createTestApp } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**

@@ -2,7 +2,7 @@ import { ANALYTICS_TEXT_LIMITS } from '#shared/constants';
 import type { AnalyticsEventRequest } from '#shared/schemas/analytics';
 import type { Database } from '../db/client.ts';
 import { databaseFault } from '../db/database-faults.ts';
-import { insertAnalyticsEvents, type NewAnalyticsEvent } from '../db/queries/analytics-events.ts';
+import { insertAnalyticsEvents, type NewAnalyticsEvent } from '../db/queries/analytics-events-queries.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { SharedRateLimit } from './shared-rate-limit.ts';
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { addRateLimitHits } from '../db/queries/rate-limits.ts';
+import { addRateLimitHits } from '../db/queries/rate-limits-queries.ts';
 
 type Waiting = { key: string; resolve: (allowed: boolean) => void; reject: (err: unknown) => void };
 

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
-import type { AuditActor } from '../db/queries/audit-log.ts';
+import type { AuditActor } from '../db/queries/audit-log-queries.ts';
 import type { AppEnv } from '../http/context.ts';
 
-/** Who acts in a request, or outside one; writing entries is db/queries/audit-log.ts's. */
-export { auditInsert, changedFields, recordAudit, type AuditActor, type AuditEntry } from '../db/queries/audit-log.ts';
+/** Who acts in a request, or outside one; writing entries is db/queries/audit-log-queries.ts's. */
+export { auditInsert, changedFields, recordAudit, type AuditActor, type AuditEntry } from '../db/queries/audit-log-queries.ts';
 
 /** The request's actor: its signed-in admin, if any (and the API key they act through), its client IP and user agent. */
 export function actorOf(c: Context<AppEnv>, user: { id: string; email: string } | undefined = c.get('user')): AuditActor {

@@ -1,4 +1,4 @@
-import { changedFields } from '../db/queries/audit-log.ts';
+import { changedFields } from '../db/queries/audit-log-queries.ts';
 
 /** What of a lead the audit log records when it changes: the fields a person can edit. */
 export const LEAD_AUDIT_FIELDS = [
@@ -26,4 +26,4 @@ export const leadChanges = (before: Record<string, unknown>, after: Record<strin
 export const appointmentChanges = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   changedFields(before, after, APPOINTMENT_AUDIT_FIELDS);
 
-export { ERASED } from '../db/queries/audit-log.ts';
+export { ERASED } from '../db/queries/audit-log-queries.ts';

@@ -1,6 +1,6 @@
 import type { Role } from '#shared/schemas/auth';
 import type { Db } from '../db/client.ts';
-import { findUserByEmail, insertUser, setPasswordHash, type User } from '../db/queries/users.ts';
+import { findUserByEmail, insertUser, setPasswordHash, type User } from '../db/queries/users-queries.ts';
 import { hashPassword } from './password.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
-import { checkText } from '#shared/rules/text';
+import { checkText } from '#shared/rules/text-checks';
 import { defaultDisplayName, PROFILE_RULES } from '#shared/rules/profile';
 import { loginRequestSchema, roleSchema } from '#shared/schemas/auth';
 import type { Db } from '../db/client.ts';
-import { auditInsert, type AuditActor } from '../db/queries/audit-log.ts';
+import { auditInsert, type AuditActor } from '../db/queries/audit-log-queries.ts';
 import { sqlState } from '../db/database-faults.ts';
-import { lockTeamOwners, NEEDS_AN_OWNER } from '../db/queries/team.ts';
+import { lockTeamOwners, NEEDS_AN_OWNER } from '../db/queries/team-queries.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../db/sql.ts';
 import { hashPassword } from './password.ts';
 

@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { ApiKeyScope } from '#shared/schemas/api-keys';
-import { findApiKeyUse } from '../db/queries/api-keys.ts';
-import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { findApiKeyUse } from '../db/queries/api-keys-queries.ts';
+import { hitRateLimit } from '../db/queries/rate-limits-queries.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { bearerKeyOf } from './bearer.ts';

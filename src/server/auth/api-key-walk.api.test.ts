@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_SCOPES, type ApiKeyScope, type CreatedApiKey } from '#shared/schemas/api-keys';
 import { ensureAdmin } from './accounts.ts';
 import { KEY_NOT_ACCEPTED } from './require-user.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { createTestApp, signIn } from '../test/test-app.ts';
 import { useTestDatabase } from '../test/database.ts';
 
 /**

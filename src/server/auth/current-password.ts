@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { CURRENT_PASSWORD_WRONG } from '#shared/schemas/account';
-import { passwordHashOf } from '../db/queries/account.ts';
-import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
+import { passwordHashOf } from '../db/queries/account-queries.ts';
+import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits-queries.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, tooManyRequests } from '../http/errors.ts';
 import { verifyPassword } from './password.ts';

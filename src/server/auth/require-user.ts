@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { findSessionUser } from '../db/queries/sessions.ts';
+import { findSessionUser } from '../db/queries/sessions-queries.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { bearerKeyOf } from './bearer.ts';

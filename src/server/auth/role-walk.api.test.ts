@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from './accounts.ts';
 import { OWNERS_ONLY } from './admin-route.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { createTestApp, signIn } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**

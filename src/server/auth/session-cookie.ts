@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { SESSION_ABSOLUTE_DAYS } from '../db/queries/sessions.ts';
+import { SESSION_ABSOLUTE_DAYS } from '../db/queries/sessions-queries.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requestScheme } from '../http/public-origin.ts';
 import { bearerKeyOf } from './bearer.ts';

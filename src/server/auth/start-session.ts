@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { Db } from '../db/client.ts';
-import { createSession, deleteSession } from '../db/queries/sessions.ts';
+import { createSession, deleteSession } from '../db/queries/sessions-queries.ts';
 import { hashToken } from '../lib/secret-token.ts';
-import { touchLastSignIn } from '../db/queries/users.ts';
+import { touchLastSignIn } from '../db/queries/users-queries.ts';
 import type { AppEnv } from '../http/context.ts';
 import { readSessionToken, writeSessionCookie } from './session-cookie.ts';
 

@@ -1,13 +1,13 @@
 import { defaultWebsiteContent } from '#shared/website-content';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_EXPIRED } from '../routes/auth.ts';
+import { SIGN_IN_EXPIRED } from './two-factor-sign-in.ts';
 import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
 import { API_KEY_SCOPES } from '#shared/schemas/api-keys';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from './accounts.ts';
-import { deleteUser } from '../db/queries/users.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { deleteUser } from '../db/queries/users-queries.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { BookingSettings } from '#shared/schemas/booking';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { notifyBookingSpike } from '../db/queries/booking-holds.ts';
-import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits.ts';
-import { getWebsiteContent } from '../db/queries/website.ts';
+import { notifyBookingSpike } from '../db/queries/booking-holds-queries.ts';
+import { hitRateLimitsUnlessOver, undoRateLimitHits } from '../db/queries/rate-limits-queries.ts';
+import { getWebsiteContent } from '../db/queries/website-queries.ts';
 import { AppError } from '../lib/app-error.ts';
 import { networkKey, rateLimitKey } from '../lib/client-address.ts';
 

@@ -1,14 +1,23 @@
 import type { BookingSettings } from '#shared/schemas/booking';
 import type { Db } from '../db/client.ts';
-import type { AppointmentMail } from '../db/queries/appointments.ts';
-import { bookSlot, type Booked } from '../db/queries/bookings.ts';
-import type { StoredHostRow } from '../db/queries/hosts.ts';
+import type { AppointmentMail } from '../db/queries/appointments-queries.ts';
+import { bookSlot, type Booked } from '../db/queries/bookings-queries.ts';
+import type { StoredHostRow } from '../db/queries/hosts-queries.ts';
 import { AppError } from '../lib/app-error.ts';
 import { jitsiRoom } from '../lib/video-room.ts';
 import { ALREADY_BOOKED } from './booking-link.ts';
 import { teamOpenSlots, type Host } from './hosts.ts';
 import { openSlotsOf, openSlotsOn, slotTaken, withCall } from './open-slot.ts';
 import { isOverlapViolation } from '../db/database-faults.ts';
+
+/*
+ * A rule that stays in SQL, because only the database can settle a race between processes:
+ * bookSlot (db/queries/bookings-queries.ts) books in one statement, where the link is locked (so a link
+ * books one call, however many clicks), and a person's overlapping call, there before or booked
+ * meanwhile in any process, refuses the time (the appointments' no-overlap constraint). Node's
+ * own check (requireOpenSlot) only spares the database a doomed attempt. book-slot.api.test.ts
+ * hands this times checked before another booking went in, and holds both rules.
+ */
 
 /**
  * `hosts`: the people free at that time, in the order to try them (assignmentOrder);

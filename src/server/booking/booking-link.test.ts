@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
-import type { BookingRow } from '../db/queries/bookings.ts';
+import type { BookingRow } from '../db/queries/bookings-queries.ts';
 import { AppError } from '../http/errors.ts';
 import {
   ALREADY_BOOKED,

@@ -1,8 +1,8 @@
 import type { BookingSettings } from '#shared/schemas/booking';
 import { canonicalTimeZone, zonedParts } from '#shared/zoned-time';
 import type { Db } from '../db/client.ts';
-import { readBookingContext, type BookingRow } from '../db/queries/bookings.ts';
-import { hitRateLimit } from '../db/queries/rate-limits.ts';
+import { readBookingContext, type BookingRow } from '../db/queries/bookings-queries.ts';
+import { hitRateLimit } from '../db/queries/rate-limits-queries.ts';
 import { hashToken } from '../lib/secret-token.ts';
 import { AppError, tooManyRequests } from '../lib/app-error.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { createPostgresDatabaseUrl, testEngine } from '../test/database.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 
 // Two app processes on one PostgreSQL: 20 people confirm the same time, half through each

@@ -1,10 +1,10 @@
 import { firmStretches, memberAvailabilitySchema } from '#shared/schemas/availability';
 import type { BookingSettings, OpenHours } from '#shared/schemas/booking';
 import { addDays, isoWeekday, zonedParts } from '#shared/zoned-time';
-import { blockedRanges, openTimesInStretches, unionOfTimes, type Busy, type DayTimes } from './availability.ts';
+import { blockedRanges, openTimesInStretches, unionOfTimes, type Busy, type DayTimes } from './open-times.ts';
 import { isFederalHoliday } from './holidays.ts';
 
-/** A bookable team member as the database keeps them (db/queries/availability-versions.ts reads them). */
+/** A bookable team member as the database keeps them (db/queries/availability-versions-queries.ts reads them). */
 export type StoredHost = {
   id: string;
   hours: unknown;

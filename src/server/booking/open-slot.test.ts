@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
-import type { StoredHostRow } from '../db/queries/hosts.ts';
+import type { StoredHostRow } from '../db/queries/hosts-queries.ts';
 import { AppError } from '../http/errors.ts';
 import { assignmentOrder, hostsOf, requireOpenSlot, SLOT_TAKEN, slotTaken } from './open-slot.ts';
 

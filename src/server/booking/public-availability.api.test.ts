@@ -6,8 +6,8 @@ import type { ErrorResponse } from '#shared/schemas/error';
 import { addDays, zonedInstant, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*

@@ -2,8 +2,8 @@ import type { BookingSettings } from '#shared/schemas/booking';
 import { addDays } from '#shared/zoned-time';
 import { SharedRateLimit } from '../analytics/shared-rate-limit.ts';
 import type { Database, Db } from '../db/client.ts';
-import { readAvailabilityInputs, readAvailabilityVersion } from '../db/queries/availability-versions.ts';
-import { bookableDates, type DayTimes } from './availability.ts';
+import { readAvailabilityInputs, readAvailabilityVersion } from '../db/queries/availability-versions-queries.ts';
+import { bookableDates, type DayTimes } from './open-times.ts';
 import { teamTimesOfDay, toHost } from './hosts.ts';
 
 /** The open times of one availability version: its settings and each business date computed so far. */
@@ -25,7 +25,7 @@ const DAYS_PER_TURN = 7;
  * The public open times of this process, cached, and the per-address limit on asking for them.
  *
  * Open times are computed per business date and kept for the availability version they were
- * computed from (db/queries/availability-versions.ts). Each request first reads the version,
+ * computed from (db/queries/availability-versions-queries.ts). Each request first reads the version,
  * one tiny query: a booking, a staff change or a settings save committed by any process has
  * raised it by then, and the cache starts over. So a time booked anywhere is never offered
  * after its booking committed. Dates not computed yet are computed from one read of the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOOKING_SETTINGS } from '#shared/schemas/booking';
-import type { BookingRow } from '../db/queries/bookings.ts';
-import type { HoldRow } from '../db/queries/booking-holds.ts';
+import type { BookingRow } from '../db/queries/bookings-queries.ts';
+import type { HoldRow } from '../db/queries/booking-holds-queries.ts';
 import { publicView } from './public-view.ts';
 
 const NY = 'America/New_York';

@@ -1,7 +1,7 @@
 import type { BookingSettings, PublicBooking } from '#shared/schemas/booking';
 import { isoInZone } from '#shared/zoned-time';
-import type { BookingRow } from '../db/queries/bookings.ts';
-import type { HoldRow } from '../db/queries/booking-holds.ts';
+import type { BookingRow } from '../db/queries/bookings-queries.ts';
+import type { HoldRow } from '../db/queries/booking-holds-queries.ts';
 import { googleCalendarUrl, leadEventDetails, leadEventTitle, outlookCalendarUrl, type FirmContact } from '../lib/booked-call-calendar.ts';
 
 export type PublicViewOptions = {

@@ -1,6 +1,6 @@
-import type { Busy } from '../booking/availability.ts';
-import { writtenUids } from '../db/queries/calendar-writes.ts';
-import type { StoredCalendar } from '../db/queries/calendar-connections.ts';
+import type { Busy } from '../booking/open-times.ts';
+import { writtenUids } from '../db/queries/calendar-writes-queries.ts';
+import type { StoredCalendar } from '../db/queries/calendar-connections-queries.ts';
 import { calendarSecretContext } from '../db/sealed-secrets.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
 import { type CalDavAccount, CalDavError, type CalDavFetchOptions, discoverCalendars, fetchEvents } from './caldav.ts';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { getWebsiteContent } from '../db/queries/website.ts';
+import { getWebsiteContent } from '../db/queries/website-queries.ts';
 import type { CredentialsVault } from '../lib/credentials.ts';
 
 /** What reading calendars needs: the database, the credentials, the firm's clock and who may be reached. */

@@ -1,6 +1,6 @@
-import { listCalendarAppointments } from '../db/queries/appointments.ts';
-import { getWriteTarget } from '../db/queries/calendar-connections.ts';
-import { claimDueWrites, type ClaimedWrite, failWrite, finishWrite, keepUid } from '../db/queries/calendar-writes.ts';
+import { listCalendarAppointments } from '../db/queries/appointments-queries.ts';
+import { getWriteTarget } from '../db/queries/calendar-connections-queries.ts';
+import { claimDueWrites, type ClaimedWrite, failWrite, finishWrite, keepUid } from '../db/queries/calendar-writes-queries.ts';
 import { appointmentUid, toICalendar } from '../lib/icalendar.ts';
 import { asReadError, davOptions, openAccount } from './caldav-account.ts';
 import { deleteEvent, putEvent, withSlash } from './caldav.ts';

@@ -1,12 +1,12 @@
-import type { Busy } from '../booking/availability.ts';
-import { getBookingSettings } from '../db/queries/bookings.ts';
+import type { Busy } from '../booking/open-times.ts';
+import { getBookingSettings } from '../db/queries/bookings-queries.ts';
 import {
   claimDueConnections,
   claimStaleConnectionsOf,
   storeSyncFailure,
   storeSyncSuccess,
   type ClaimedConnection,
-} from '../db/queries/calendar-connections.ts';
+} from '../db/queries/calendar-connections-queries.ts';
 import { calendarSecretContext } from '../db/sealed-secrets.ts';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';

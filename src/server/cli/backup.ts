@@ -10,7 +10,7 @@ import {
   removeQuietly,
   writeFileAtomically,
   type BackupSummary,
-} from '../db/embedded/backup.ts';
+} from '../db/embedded/backup-archive.ts';
 import { createPglite } from '../db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
 import { keepPgliteFilesPrivate } from '../db/embedded/data-dir-modes.ts';

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { parseUtmValue } from '#shared/schemas/analytics-report';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
-import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report.ts';
-import { getAnalyticsSummary } from '../db/queries/analytics-summary.ts';
+import { getAnalyticsReport, getAnalyticsSources } from '../db/queries/analytics-report-queries.ts';
+import { getAnalyticsSummary } from '../db/queries/analytics-summary-queries.ts';
 import { DEMO_EMAIL, DEMO_NAME, seedDemo } from './demo-seed.ts';
 
 const database = useTestDatabase();

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { execute, pgArray, queryRows } from '../db/sql.ts';
-import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
-import { nextStepSets } from '../db/queries/lead-tasks.ts';
+import { rebuildAnalyticsRollups } from '../db/queries/analytics-events-queries.ts';
+import { nextStepSets } from '../db/queries/lead-tasks-queries.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';

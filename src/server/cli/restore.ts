@@ -8,7 +8,7 @@ import {
   openBackup,
   removeQuietly,
   type BackupSummary,
-} from '../db/embedded/backup.ts';
+} from '../db/embedded/backup-archive.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { acquireDataDirLock, DataDirLockedError, lockFilePath } from '../db/embedded/data-dir-lock.ts';
 import { isCredentialsKeyFile, KEY_FILE } from '../lib/credentials-key-file.ts';

@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { InvalidBackupError } from '../db/embedded/backup.ts';
+import { InvalidBackupError } from '../db/embedded/backup-archive.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { privateUmask } from '../db/embedded/data-dir-modes.ts';
 import { MoveError } from '../db/move.ts';

@@ -6,25 +6,25 @@
  * (`create_lead+mail+token`, `lead_timeline_bf`).
  */
 export const PREPARED = {
-  /** A lead stored with its notifications and emails (queries/leads.ts, createLead), one per shape. */
+  /** A lead stored with its notifications and emails (queries/leads-queries.ts, createLead), one per shape. */
   createLead: 'create_lead',
-  /** A page of a lead's timeline (queries/lead-timeline.ts), one per bound given: `_b` before, `f` from. */
+  /** A page of a lead's timeline (queries/lead-timeline-queries.ts), one per bound given: `_b` before, `f` from. */
   leadTimeline: 'lead_timeline',
-  /** A page of one email thread of a lead (queries/lead-timeline.ts), `_b` with a bound before. */
+  /** A page of one email thread of a lead (queries/lead-timeline-queries.ts), `_b` with a bound before. */
   leadThread: 'lead_thread',
-  /** The booking link's context: settings, the booking, the hosts (queries/bookings.ts, readBookingContext). */
+  /** The booking link's context: settings, the booking, the hosts (queries/bookings-queries.ts, readBookingContext). */
   bookingContext: 'booking_context',
-  /** A time booked through a booking link (queries/bookings.ts, bookSlot). */
+  /** A time booked through a booking link (queries/bookings-queries.ts, bookSlot). */
   bookSlot: 'book_slot',
-  /** The sum of the availability versions (queries/availability-versions.ts). */
+  /** The sum of the availability versions (queries/availability-versions-queries.ts). */
   availabilityVersion: 'availability_version',
-  /** What the public open times are computed from, with that sum (queries/availability-versions.ts). */
+  /** What the public open times are computed from, with that sum (queries/availability-versions-queries.ts). */
   availabilityInputs: 'availability_inputs',
-  /** One hit of a rate limit (queries/rate-limits.ts, hitRateLimit). */
+  /** One hit of a rate limit (queries/rate-limits-queries.ts, hitRateLimit). */
   hitRateLimit: 'hit_rate_limit',
-  /** A batch of hits of several rate limits (queries/rate-limits.ts, addRateLimitHits). */
+  /** A batch of hits of several rate limits (queries/rate-limits-queries.ts, addRateLimitHits). */
   addRateLimitHits: 'add_rate_limit_hits',
-  /** A batch of analytics events with their hourly rollups (queries/analytics-events.ts). */
+  /** A batch of analytics events with their hourly rollups (queries/analytics-events-queries.ts). */
   insertAnalyticsEvents: 'insert_analytics_events',
 } as const;
 

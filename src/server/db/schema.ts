@@ -329,7 +329,7 @@ export const leads = pgTable(
     // Whole cents, so sums are exact.
     estimated_fee_cents: bigint('estimated_fee_cents', { mode: 'number' }),
     // The next step: the lead's earliest open task, its day in the business time zone and its
-    // title, kept by the task writes (db/queries/lead-tasks.ts) so lists sort and filter by it.
+    // title, kept by the task writes (db/queries/lead-tasks-queries.ts) so lists sort and filter by it.
     follow_up_on: date('follow_up_on', { mode: 'string' }),
     follow_up_note: text('follow_up_note'),
     // When staff last cancelled its website bookings as suspected abuse (the lead's badge).
@@ -357,7 +357,7 @@ export const leads = pgTable(
     check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
     check('leads_lost_reason_check', sql`(${t.status} = 'Dropped') = (${t.lost_reason} is not null)`),
     index('leads_stage_idx').on(t.stage_id, t.created_at.desc()),
-    // The board's column pages: a stage's leads, the latest to enter it first (db/queries/pipeline-board.ts).
+    // The board's column pages: a stage's leads, the latest to enter it first (db/queries/pipeline-board-queries.ts).
     index('leads_stage_entered_idx').on(t.stage_id, t.stage_entered_at.desc(), t.id.desc()),
     // The forecast (the Overview's Expected fees, the board's): only leads with a fee count, read
     // from this index alone rather than every open lead's row.
@@ -971,7 +971,7 @@ export const analyticsSessions = pgTable(
   (t) => [
     index('analytics_sessions_last_hour_idx').on(t.last_hour),
     // The sessions that started, or saw, the lead form: the Analytics funnel checks the visitors
-    // who sent the form against these (db/queries/analytics-report.ts, sendersFormSteps). Small,
+    // who sent the form against these (db/queries/analytics-report-queries.ts, sendersFormSteps). Small,
     // and touched only when a session's form counts change.
     index('analytics_sessions_form_started_idx').on(t.session_id).where(sql`${t.form_starts} > 0`),
     index('analytics_sessions_form_seen_idx').on(t.session_id).where(sql`${t.form_starts} > 0 or ${t.form_views} > 0`),
@@ -1132,8 +1132,9 @@ export const inboundEmails = pgTable(
     // From a person whose data was erased (their address's keyed hash is in erased_senders): never
     // matched to a lead by its sender, and the Inbox says so.
     erased_sender: boolean('erased_sender').notNull().default(false),
-    // Its words ask us to stop writing (inbound.ts, asksToStop): the lead's page offers to mark
-    // them Do not email, which staff confirm; false again once staff say it is not such a request.
+    // Its words ask us to stop writing (conversations/stop-request.ts, asksToStop): the lead's
+    // page offers to mark them Do not email, which staff confirm; false again once staff say it
+    // is not such a request.
     asks_to_stop: boolean('asks_to_stop').notNull().default(false),
     read_at: timestamp('read_at', { withTimezone: true }),
     dismissed_at: timestamp('dismissed_at', { withTimezone: true }),

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { leadSchema } from '#shared/schemas/lead';
 import { useTestDatabase } from '../test/database.ts';
-import { createLead } from './queries/leads.ts';
-import { listNewestLeads } from './queries/lead-list.ts';
+import { createLead } from './queries/leads-queries.ts';
+import { listNewestLeads } from './queries/lead-list-queries.ts';
 import { queryRows, RowShapeError, setRowChecks } from './sql.ts';
 
 const database = useTestDatabase();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validLead } from '../test/app.ts';
+import { validLead } from '../test/test-app.ts';
 import { migratedDataDir, signInOverHttp, startServer, stopServer, type ServerProcess } from '../test/process.ts';
 import { sseReader } from '../test/sse.ts';
 import { CONNECTION_TIMEOUTS, MAX_CONNECTIONS_PER_CLIENT } from './connection-limits.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { useTestDatabase } from '../test/database.ts';
 
 const database = useTestDatabase();

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { countQueuedEmails } from '../db/queries/emails.ts';
+import { countQueuedEmails } from '../db/queries/emails-queries.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../test/app.ts';
+import { createTestApp } from '../test/test-app.ts';
 import { useTestDatabase } from '../test/database.ts';
 
 /**

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { useTestDatabase } from '../test/database.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { WebsiteContent } from '#shared/website-content';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { getWebsiteContent, websiteUpdatedAt } from '../db/queries/website.ts';
+import { getWebsiteContent, websiteUpdatedAt } from '../db/queries/website-queries.ts';
 import type { StaticSite } from './static-site.ts';
 
 /** How often a process looks whether another one saved new words (one tiny query at most this often, and only while pages are asked for). */

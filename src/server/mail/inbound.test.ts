@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksToStop, htmlAsText, readInbound, replyTokensIn, senderPassed, storableDate } from './inbound.ts';
+import { htmlAsText, readInbound, senderPassed, storableDate } from './inbound.ts';
 
 /** What a message read from the reply mailbox becomes, and whether its sender can be believed. */
 describe('senderPassed', () => {
@@ -52,27 +52,5 @@ describe('readInbound', () => {
   it('survives HTML nested far deeper than any mail app writes', () => {
     const deep = `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}`;
     expect(() => htmlAsText(deep)).not.toThrow();
-  });
-
-  it('finds the lead’s token in the reply address, whatever its case, and nowhere else', () => {
-    const replyTo = { name: '', address: 'replies@keystone.test' };
-    expect(
-      replyTokensIn(['replies+k3x9abcd12@keystone.test', 'other+zzzzzzzz@keystone.test', 'replies+ab@keystone.test'], replyTo),
-    ).toEqual(['k3x9abcd12']);
-    expect(replyTokensIn(['replies+k3x9abcd12@keystone.test'], undefined)).toEqual([]);
-  });
-});
-
-describe('asksToStop', () => {
-  it('hears a request to stop in the subject or the reply’s own first lines, not in the message it quotes', () => {
-    expect(asksToStop('Unsubscribe', '')).toBe(true);
-    expect(asksToStop('Re: Your review', 'Please stop emailing me.\n\nThanks')).toBe(true);
-    expect(asksToStop('Re: Your review', 'Remove me from your list')).toBe(true);
-    expect(asksToStop('Re: Your review', 'Don’t email me again.')).toBe(true);
-    expect(asksToStop('Re: Your review', 'Thursday works.\n\nOn Mon, Nov 23, Dana wrote:\n> reply "stop emailing me" to opt out')).toBe(
-      false,
-    );
-    expect(asksToStop('Re: Your review', 'Thursday works.\n> unsubscribe')).toBe(false);
-    expect(asksToStop('Re: Bus stop', 'The property is by the bus stop.')).toBe(false);
   });
 });

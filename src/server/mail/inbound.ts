@@ -1,7 +1,7 @@
 import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { asksToStop } from '../conversations/stop-request.ts';
 import type { InboundAttachment, InboundMessage } from '../lib/inbound-message.ts';
-import type { Mailbox } from '../lib/mail-settings.ts';
 
 /**
  * Mail read from the reply mailbox, as we keep it: addresses, subject, date and text only. HTML
@@ -191,34 +191,4 @@ export async function readInbound(raw: Buffer, authservId?: string): Promise<Inb
     asksToStop: asksToStop(parsed.subject ?? '', body),
     senderVerified: fromAddress !== '' && senderPassed(headerLines(parsed, 'authentication-results'), fromAddress, authservId),
   };
-}
-
-/**
- * Words that ask a firm to stop writing, in a subject or the first lines of a reply (before any
- * quoted earlier message). Only a suggestion: staff confirm it on the lead's page.
- */
-const STOP_WORDS =
-  /\b(unsubscribe|opt[- ]?out|stop (?:e-?mailing|emailing|sending|writing to|contacting)|remove me|take me off|do not (?:e-?mail|contact|write to) me|don[’']?t (?:e-?mail|contact|write to) me|no more e-?mails?)\b/i;
-
-export function asksToStop(subject: string, body: string): boolean {
-  const opening = body
-    .split('\n')
-    .filter((line) => !line.startsWith('>'))
-    .join('\n')
-    .split(/\n(?:On .{0,200} wrote:|-----Original Message-----|From: )/)[0]!
-    .slice(0, 600);
-  return STOP_WORDS.test(subject) || STOP_WORDS.test(opening);
-}
-
-/** The reply tokens in `recipients`: `local+token@domain` of the reply address (MAIL_REPLY_TO). */
-export function replyTokensIn(recipients: readonly string[], replyTo: Mailbox | undefined): string[] {
-  if (!replyTo) return [];
-  const at = replyTo.address.lastIndexOf('@');
-  const local = replyTo.address.slice(0, at).toLowerCase();
-  const domain = replyTo.address.slice(at + 1).toLowerCase();
-  const tokens = recipients.flatMap((address) => {
-    const match = /^([^@+]+)\+([a-z0-9]{6,40})@(.+)$/.exec(address);
-    return match && match[1] === local && match[3] === domain ? [match[2]!] : [];
-  });
-  return [...new Set(tokens)];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_KINDS, type EmailKind } from '../db/queries/emails.ts';
+import { EMAIL_KINDS, type EmailKind } from '../db/queries/emails-queries.ts';
 import type { WeeklyReportData } from '../lib/weekly-report-data.ts';
 import { composeEmail, emailSubject } from './messages.ts';
 import type { MailContext } from './templates/render.ts';

@@ -1,10 +1,10 @@
-import type { EmailKind } from '../db/queries/emails.ts';
+import type { EmailKind } from '../db/queries/emails-queries.ts';
 import { appointmentReminderTemplate } from './templates/appointment-reminder.ts';
-import { appointmentTemplate } from './templates/appointment.ts';
+import { appointmentTemplate } from './templates/appointment-mail.ts';
 import { bookingConfirmationTemplate } from './templates/booking-confirmation.ts';
 import { inviteTemplate } from './templates/invite.ts';
 import { leadMessageTemplate } from './templates/lead-message.ts';
-import { leadAcknowledgementTemplate, newLeadTemplate } from './templates/lead.ts';
+import { leadAcknowledgementTemplate, newLeadTemplate } from './templates/lead-mail.ts';
 import { passwordResetTemplate } from './templates/password-reset.ts';
 import type { ComposedEmail, MailContext, Template } from './templates/render.ts';
 import { testEmailTemplate } from './templates/test-email.ts';

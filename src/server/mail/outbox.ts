@@ -9,7 +9,7 @@ import {
   releaseEmails,
   retryEmailLater,
   type OutgoingEmail,
-} from '../db/queries/emails.ts';
+} from '../db/queries/emails-queries.ts';
 import type { Mailbox } from '../lib/mail-settings.ts';
 import { composeEmail } from './messages.ts';
 import { EmailDataError, type MailContext } from './templates/render.ts';

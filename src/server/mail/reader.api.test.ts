@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { LeadEmail, TimelineEntry } from '#shared/schemas/lead-workspace';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { type Dovecot, hasDovecot, startDovecot } from '../test/dovecot.ts';
 import { useMailSink } from '../test/use-mail-sink.ts';

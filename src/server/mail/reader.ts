@@ -4,11 +4,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { databaseFault, describeError } from '../db/database-faults.ts';
-import { appSecret } from '../db/queries/app-secrets.ts';
-import { queueMailOf, type QueueMail } from '../db/queries/emails.ts';
-import { advanceMailbox, claimMailbox, releaseMailbox, restartMailbox, storeInbound } from '../db/queries/inbound-emails.ts';
+import { appSecret } from '../db/queries/app-secrets-queries.ts';
+import { queueMailOf, type QueueMail } from '../db/queries/emails-queries.ts';
+import { advanceMailbox, claimMailbox, releaseMailbox, restartMailbox } from '../db/queries/inbound-emails-queries.ts';
+import type { MailboxPlace } from '../db/queries/inbound-replies-queries.ts';
 import { describeImap, type ImapSettings, type Mailbox } from '../lib/mail-settings.ts';
-import { oneLine, readInbound, replyTokensIn, storableDate, type InboundMessage } from './inbound.ts';
+import { replyTokensIn } from '../conversations/reply-token.ts';
+import { storeReply } from '../conversations/store-reply.ts';
+import { oneLine, readInbound, storableDate, type InboundMessage } from './inbound.ts';
 
 export type ReaderOptions = {
   imap: ImapSettings;
@@ -36,10 +39,10 @@ export const MESSAGE_MAX_BYTES = 40 * 1024 * 1024;
 
 /**
  * Reads the reply mailbox (IMAP_URL) every IMAP_POLL_SECONDS (a worker, jobs/registry.ts), in
- * every process: the first to claim the mailbox reads it (db/queries/inbound-emails.ts),
+ * every process: the first to claim the mailbox reads it (db/queries/inbound-emails-queries.ts),
  * fetching only UIDs past the last stored, and stores each message with its UID in one
- * transaction. The mailbox is opened read-only: nothing in it is changed, moved or marked
- * read, so a shared inbox stays as its people left it.
+ * transaction (conversations/store-reply.ts). The mailbox is opened read-only: nothing in it is
+ * changed, moved or marked read, so a shared inbox stays as its people left it.
  */
 export class MailReader {
   private readonly me = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -143,8 +146,8 @@ export class MailReader {
    * Stores one message; one the database refuses as it came (a value it cannot hold) is stored
    * as a note of who sent it instead, so one odd message never stops the ones after it.
    */
-  private async store(db: Database['db'], at: Parameters<typeof storeInbound>[1], message: InboundMessage, key: Buffer) {
-    const store = (m: InboundMessage) => storeInbound(db, at, m, replyTokensIn(m.recipients, this.options.replyTo), key, this.options.mail);
+  private async store(db: Database['db'], at: MailboxPlace, message: InboundMessage, key: Buffer) {
+    const store = (m: InboundMessage) => storeReply(db, at, m, replyTokensIn(m.recipients, this.options.replyTo), key, this.options.mail);
     try {
       return await store(message);
     } catch (error) {

@@ -3,12 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments.ts';
-import { saveBookingSettings } from '../db/queries/bookings.ts';
-import { newEmail, publicMailBudgetLeft, PUBLIC_MAIL_BUDGET_REASON, visitorBudget } from '../db/queries/emails.ts';
+import { appointmentMailOf, queueLeadReminders } from '../db/queries/appointments-queries.ts';
+import { saveBookingSettings } from '../db/queries/bookings-queries.ts';
+import { newEmail, publicMailBudgetLeft, PUBLIC_MAIL_BUDGET_REASON, visitorBudget } from '../db/queries/emails-queries.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY } from '../test/booking.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
+import { OPEN_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { mailTo, startMailSink, type MailSink } from '../test/mail-sink.ts';
 

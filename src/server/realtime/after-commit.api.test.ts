@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, validLead } from '../test/app.ts';
+import { createTestApp, validLead } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { AfterCommit } from './after-commit.ts';
 import { CHANGE_CHANNEL, NOTIFICATION_CHANNEL } from './channels.ts';
@@ -27,14 +27,15 @@ afterAll(async () => {
 });
 
 /**
- * What was heard up to now: a marker NOTIFYs after everything before it has committed, and
- * PostgreSQL delivers notifications in commit order, so once it is heard nothing earlier is
- * still on its way. Answers what came before the marker, and forgets it all.
+ * What was heard up to now: a marker NOTIFYs on each channel after everything before it has
+ * committed. PostgreSQL delivers notifications in commit order on each listening connection, and
+ * each channel listens on a connection of its own, so once both markers are heard nothing
+ * earlier is still on its way. Answers what came before the markers, and forgets it all.
  */
 async function heardSoFar(): Promise<{ channel: string; payload: string }[]> {
   const marker = `marker-${crypto.randomUUID()}`;
-  await execute(database.db, sql`select pg_notify(${CHANGE_CHANNEL}, ${marker})`);
-  await expect.poll(() => heard.some((h) => h.payload === marker), { timeout: 5_000 }).toBe(true);
+  await execute(database.db, sql`select pg_notify(${CHANGE_CHANNEL}, ${marker}), pg_notify(${NOTIFICATION_CHANNEL}, ${marker})`);
+  await expect.poll(() => heard.filter((h) => h.payload === marker).length, { timeout: 5_000 }).toBe(2);
   const before = heard.splice(0).filter((h) => h.payload !== marker);
   return before;
 }

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute } from '../db/sql.ts';
-import { sendDueReminders } from '../db/queries/reminders.ts';
+import { sendDueReminders } from '../db/queries/reminders-queries.ts';
 import { ensureAdmin, resetPassword } from '../auth/accounts.ts';
-import { deleteUser } from '../db/queries/users.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { deleteUser } from '../db/queries/users-queries.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 import { sseReader } from '../test/sse.ts';
 

@@ -5,7 +5,7 @@ import type { TwoFactorSetup, TwoFactorStatus } from '#shared/schemas/two-factor
 import { ensureAdmin } from '../auth/accounts.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
-import { cookieOf, createTestApp, signIn } from '../test/app.ts';
+import { cookieOf, createTestApp, signIn } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 // What a password opened ends with it, whichever way it is changed: the other sessions, the

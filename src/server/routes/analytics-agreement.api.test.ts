@@ -4,9 +4,9 @@ import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import type { AnalyticsReport, AnalyticsSources } from '#shared/schemas/analytics-report';
 import { seededRandom } from '../lib/seeded-random.ts';
 import { execute, pgArray } from '../db/sql.ts';
-import { rebuildAnalyticsRollups } from '../db/queries/analytics-events.ts';
+import { rebuildAnalyticsRollups } from '../db/queries/analytics-events-queries.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { createTestApp, signIn } from '../test/test-app.ts';
 import { useTestDatabase } from '../test/database.ts';
 
 /**

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsPipeline } from '#shared/schemas/analytics-pipeline';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute, pgArray } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**

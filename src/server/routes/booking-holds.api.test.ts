@@ -5,12 +5,12 @@ import type { Availability, BookingSettings, PendingBooking, PublicBooking } fro
 import type { ErrorResponse } from '#shared/schemas/error';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { deleteOldBookingHolds } from '../db/queries/booking-holds.ts';
-import { saveWebsiteContent } from '../db/queries/website.ts';
+import { deleteOldBookingHolds } from '../db/queries/booking-holds-queries.ts';
+import { saveWebsiteContent } from '../db/queries/website-queries.ts';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*

@@ -8,10 +8,10 @@ import type { Notification } from '#shared/schemas/notification';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { mintToken } from '../lib/secret-token.ts';
-import { sendDueReminders } from '../db/queries/reminders.ts';
+import { sendDueReminders } from '../db/queries/reminders-queries.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**

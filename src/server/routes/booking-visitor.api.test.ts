@@ -6,10 +6,10 @@ import type { ErrorResponse } from '#shared/schemas/error';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { mailContext } from '../mail/context.ts';
+import { mailContext } from '../mail/mail-context.ts';
 import { composeEmail } from '../mail/messages.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*

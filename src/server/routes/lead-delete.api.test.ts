@@ -6,7 +6,7 @@ import type { AppointmentCounts, DeleteLeadResponse } from '#shared/schemas/lead
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { createTestApp, signIn } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 const TZ = 'America/New_York';

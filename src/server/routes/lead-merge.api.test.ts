@@ -6,7 +6,7 @@ import type { DuplicatesResponse, LeadExport } from '#shared/schemas/lead-privac
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { BROWSER_AGENT } from '../test/person.ts';
 

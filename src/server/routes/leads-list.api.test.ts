@@ -4,7 +4,7 @@ import type { Lead, LeadListResponse } from '#shared/schemas/lead';
 import { DATE_RANGE_MESSAGE, MAX_EXPORT_IDS, MAX_SELECTED_LEADS } from '#shared/schemas/lead';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { createTestApp, signIn } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /** The Leads Manager's list beyond search and filters: sort, owner, created dates, bulk actions, export of a selection. */

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { INVITE_NOT_VALID } from '../db/queries/team.ts';
+import { INVITE_NOT_VALID } from '../db/queries/team-queries.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { hashPassword } from '../auth/password.ts';
 import type * as PasswordModule from '../auth/password.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn } from '../test/app.ts';
+import { createTestApp, signIn } from '../test/test-app.ts';
 import { useTestDatabase } from '../test/database.ts';
 
 /**

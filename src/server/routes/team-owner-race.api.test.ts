@@ -4,10 +4,10 @@ import { OWNERS_ONLY } from '../auth/admin-route.ts';
 import { runAdminCommand } from '../auth/admin-commands.ts';
 import { hashPassword } from '../auth/password.ts';
 import { sqlState } from '../db/database-faults.ts';
-import { createSession } from '../db/queries/sessions.ts';
-import { NEEDS_AN_OWNER } from '../db/queries/team.ts';
+import { createSession } from '../db/queries/sessions-queries.ts';
+import { NEEDS_AN_OWNER } from '../db/queries/team-queries.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp } from '../test/app.ts';
+import { createTestApp } from '../test/test-app.ts';
 import { rowsOf, testEngine, useTestDatabase } from '../test/database.ts';
 
 // Two owners who demote, deactivate or remove each other at the same moment: one change wins,

@@ -14,7 +14,7 @@ import {
 } from '../auth/sign-in-limits.ts';
 import { hashRecoveryCode, newTotpSecret, totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
-import { cookieOf, createTestApp } from '../test/app.ts';
+import { cookieOf, createTestApp } from '../test/test-app.ts';
 import { awaitRoomInWindow } from '../test/rate-limit-window.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 

@@ -6,9 +6,9 @@ import type { TimelineResponse } from '#shared/schemas/lead-workspace';
 import type { TwoFactorSetup } from '#shared/schemas/two-factor';
 import { defaultWebsiteContent } from '#shared/website-content';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { saveWebsiteContent } from '../db/queries/website.ts';
+import { saveWebsiteContent } from '../db/queries/website-queries.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /*

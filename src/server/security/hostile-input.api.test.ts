@@ -12,11 +12,11 @@ import { EMAIL_PATTERN } from '#shared/rules/lead-fields';
 import { leadFieldsSchema, leadStatusSchema } from '#shared/schemas/lead';
 import { emailTemplateRequestSchema } from '#shared/schemas/email-template';
 import { createApiKeyRequestSchema } from '#shared/schemas/api-keys';
-import { createSession } from '../db/queries/sessions.ts';
+import { createSession } from '../db/queries/sessions-queries.ts';
 import { execute } from '../db/sql.ts';
 import { ensureAdmin } from '../auth/accounts.ts';
-import { createTestApp, validLead } from '../test/app.ts';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/booking.ts';
+import { createTestApp, validLead } from '../test/test-app.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 import {
   applyMutation,

@@ -4,8 +4,8 @@ import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import type { Db } from '../db/client.ts';
 import { execute } from '../db/sql.ts';
-import type { createTestApp } from './app.ts';
-import { validLead } from './app.ts';
+import type { createTestApp } from './test-app.ts';
+import { validLead } from './test-app.ts';
 import { rowsOf } from './database.ts';
 
 /** A browser's user agent: the event route drops bots. */

@@ -5,7 +5,7 @@ import * as z from 'zod';
 
 /**
  * The rate limits count in fixed windows aligned to the epoch by the database's clock
- * (db/queries/rate-limits.ts), which a test cannot move. A test that counts hits up to a limit
+ * (db/queries/rate-limits-queries.ts), which a test cannot move. A test that counts hits up to a limit
  * must not straddle two windows, or the second starts from zero (a stranger's sixth try
  * answered 401 where the fifth was the last). So when less than `roomSeconds` are left in the
  * current window, this waits for the next one to begin: a real wait, on the database's clock,

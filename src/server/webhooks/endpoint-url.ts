@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { AppError } from '../lib/app-error.ts';
 import { isAllowedHost } from '../outbound/address-policy.ts';
 import { portOf } from '../outbound/request-url.ts';
 
@@ -22,4 +23,10 @@ export function endpointUrlProblem(value: string, allowHosts: Config['outboundAl
       ? undefined
       : 'Use an https:// URL (plain http:// only to a host listed in OUTBOUND_ALLOW_HOSTS).';
   return 'Use an https:// URL.';
+}
+
+/** endpointUrlProblem as the API refuses it: 400, on the `url` field. */
+export function requireEndpointUrl(value: string, allowHosts: Config['outboundAllowHosts']): void {
+  const problem = endpointUrlProblem(value, allowHosts);
+  if (problem) throw new AppError('validation_failed', problem, { url: problem });
 }

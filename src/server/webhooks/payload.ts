@@ -3,10 +3,10 @@ import * as z from 'zod';
 import { inboxMessageSchema } from '#shared/schemas/inbox';
 import { taskSchema } from '#shared/schemas/lead-tasks';
 import type { Db } from '../db/client.ts';
-import { getAppointment } from '../db/queries/appointments.ts';
-import { inboxColumns } from '../db/queries/inbound-emails.ts';
-import { taskColumns } from '../db/queries/lead-tasks.ts';
-import { getLead, getLeads } from '../db/queries/leads.ts';
+import { getAppointment } from '../db/queries/appointments-queries.ts';
+import { inboxColumns } from '../db/queries/inbound-emails-queries.ts';
+import { taskColumns } from '../db/queries/lead-tasks-queries.ts';
+import { getLead, getLeads } from '../db/queries/leads-queries.ts';
 import { queryRows } from '../db/sql.ts';
 
 /**

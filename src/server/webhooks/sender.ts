@@ -6,48 +6,42 @@ import {
   cancelDelivery,
   claimDueDeliveries,
   freezePayloads,
-  notifyEndpointPaused,
   recordDelivered,
-  recordFailed,
   releaseDeliveries,
   routeWebhookEvents,
   type AttemptOutcome,
   type ClaimedDelivery,
-} from '../db/queries/webhook-deliveries.ts';
-import { getSealedSecretsOf } from '../db/queries/webhook-endpoints.ts';
+} from '../db/queries/webhook-deliveries-queries.ts';
+import { getSealedSecretsOf } from '../db/queries/webhook-endpoints-queries.ts';
 import { webhookSecretContext } from '../db/sealed-secrets.ts';
 import type { CredentialsVault } from '../lib/credentials.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundError } from '../outbound/outbound-error.ts';
 import { buildPayloads } from './payload.ts';
-import { webhookHeaders } from './signature.ts';
+import { recordFailure } from './pausing.ts';
+import { nextAttemptAt } from './retry.ts';
+import { webhookHeaders } from './webhook-signature.ts';
 
 /**
  * Sends the webhook outbox, as the email outbox sends mail: every app process runs one, as a
  * worker (jobs/registry.ts); a batch claims due deliveries (a lease, `for update skip locked`), posts each
  * signed (Standard Webhooks) through the guarded fetcher and records the attempt. 2xx is
  * delivered; anything else is tried again with exponential backoff and jitter, for 3 days from
- * the delivery's creation, then failed. An endpoint failing for 3 days, or answering 410 Gone,
- * is paused and its creator (or the owners) notified. A process killed mid-delivery leaves its
+ * the delivery's creation, then failed (retry.ts). An endpoint failing for 3 days, or answering
+ * 410 Gone, is paused and its creator (or the owners) notified (pausing.ts). The payload is
+ * built at an event's first attempt and frozen (payload.ts). A process killed mid-delivery leaves its
  * lease to run out; the delivery is then sent again (at least once), with the same webhook-id.
  * An object's events reach an endpoint in order: the claim skips an event while an earlier one
- * of the same object to that endpoint is pending (db/queries/webhook-deliveries.ts).
+ * of the same object to that endpoint is pending (db/queries/webhook-deliveries-queries.ts).
  * A batch reads its payloads and secrets together and records its successes in group commits.
  * While the server is busy with requests, its worker pauses between batches, as the email
  * outbox's does: receivers can wait a moment, a visitor's form should not.
  */
 
-export const GIVE_UP_SECONDS = 3 * 86_400;
 export const TIMEOUT_MS = 5_000;
 /** The body excerpt the log keeps. */
 export const LOGGED_BODY_BYTES = 1024;
-
-/** Backoff after the nth failed attempt: 30 s doubling to 6 hours, with full jitter on its upper half. */
-export function retryDelaySeconds(attempt: number, random = Math.random): number {
-  const base = Math.min(30 * 2 ** Math.max(0, attempt - 1), 6 * 3600);
-  return Math.round(base * (0.5 + random() * 0.5));
-}
 
 export type WebhookSenderOptions = {
   database: () => Database | undefined;
@@ -183,23 +177,7 @@ export class WebhookSender {
       await record(outcome);
       return result;
     }
-    const age = (now.getTime() - Date.parse(delivery.created_at)) / 1000;
-    const retryAt = retry && age < GIVE_UP_SECONDS ? new Date(now.getTime() + retryDelaySeconds(delivery.attempts + 1) * 1000) : null;
-    const gone = result.httpStatus === 410;
-    const { paused } = await recordFailed(db, outcome, retryAt, {
-      afterSeconds: GIVE_UP_SECONDS,
-      now: gone,
-      reason: gone ? 'The endpoint answered 410 Gone' : 'Every delivery failed for 3 days',
-    });
-    if (paused) {
-      const host = new URL(paused.url).host;
-      await notifyEndpointPaused(
-        db,
-        paused.createdBy,
-        gone ? `Webhook to ${host} paused: it answered 410 Gone` : `Webhook to ${host} paused: it failed for 3 days`,
-      );
-      this.options.logger.warn({ event: 'webhook_paused', endpointId: delivery.endpoint_id, host }, 'a webhook endpoint was paused');
-    }
+    await recordFailure(db, outcome, nextAttemptAt(delivery, now, retry), this.options.logger);
     return result;
   }
 

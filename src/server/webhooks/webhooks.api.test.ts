@@ -5,7 +5,7 @@ import type { LeadDetail } from '#shared/schemas/lead';
 import type { WebhookAttemptList, WebhookEndpointCreated, WebhookSecret, WebhookTestResult } from '#shared/schemas/webhook';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
-import { createTestApp, signIn, validLead } from '../test/app.ts';
+import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { rowsOf, untilTrue, useTestDatabase } from '../test/database.ts';
 import { useWebhookReceiver, verifyStandardWebhook, verifyWithLibrary } from '../test/webhook-receiver.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
@@ -338,7 +338,7 @@ describe('delivery', () => {
     await addEndpoint(['lead.created']);
     await submitLead();
     const now = new Date();
-    const { claimDueDeliveries, routeWebhookEvents } = await import('../db/queries/webhook-deliveries.ts');
+    const { claimDueDeliveries, routeWebhookEvents } = await import('../db/queries/webhook-deliveries-queries.ts');
     expect(await routeWebhookEvents(database.db, 10)).toBe(1);
     expect(await claimDueDeliveries(database.db, now, 10, 60)).toHaveLength(1); // claimed, then the process died
     expect(await workerOf().runOnce(new Date(now.getTime() + 30_000))).toBe(0);
@@ -530,7 +530,7 @@ describe('delivery', () => {
 
 describe('the log’s 30 days', () => {
   it('attempts and events older than 30 days go, with their deliveries; an old event still pending stays', async () => {
-    const { deleteOldWebhookLog, routeWebhookEvents } = await import('../db/queries/webhook-deliveries.ts');
+    const { deleteOldWebhookLog, routeWebhookEvents } = await import('../db/queries/webhook-deliveries-queries.ts');
     await addEndpoint(['lead.created']);
     const delivered = await submitLead();
     const now = new Date();

@@ -1,5 +1,5 @@
 import { utcDay } from '../zoned-time.ts';
-import { storableTextError } from './text.ts';
+import { storableTextError } from './text-checks.ts';
 
 /** Dates and clock times as forms send them, checked without zod (the browser's forms use these too). */
 

@@ -1,5 +1,5 @@
 import { LIMITS, PROPERTY_TYPES, type PropertyType } from '../constants.ts';
-import { NUL_MESSAGE, checkText, type TextRule } from './text.ts';
+import { NUL_MESSAGE, checkText, type TextRule } from './text-checks.ts';
 
 /**
  * The rules of a lead's fields, as a person types them into the public form or the admin's

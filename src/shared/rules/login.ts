@@ -1,6 +1,6 @@
 import { PASSWORD_MIN_LENGTH } from '../constants.ts';
 import { EMAIL_PATTERN } from './lead-fields.ts';
-import { checkText, type TextRule } from './text.ts';
+import { checkText, type TextRule } from './text-checks.ts';
 
 /** The sign-in form's rules (docs/product-rules.md, "Validation"); schemas/auth.ts builds the server's from them. */
 export const LOGIN_RULES = {

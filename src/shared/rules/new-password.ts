@@ -1,5 +1,5 @@
 import { LOGIN_RULES } from './login.ts';
-import { checkText } from './text.ts';
+import { checkText } from './text-checks.ts';
 
 /**
  * A password someone chooses (first owner, an accepted invitation, a reset, a change): the

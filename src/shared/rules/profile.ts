@@ -1,5 +1,5 @@
 import { LIMITS } from '../constants.ts';
-import { NUL_MESSAGE, checkText, type TextRule } from './text.ts';
+import { NUL_MESSAGE, checkText, type TextRule } from './text-checks.ts';
 
 /**
  * A person on the team: the name the product shows for them (as a lead's owner, a note's

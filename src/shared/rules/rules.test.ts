@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_MAX_RANGE_DAYS, APPOINTMENT_TYPES, PROPERTY_TYPES } from '../constants.ts';
-import { checkAppointmentForm } from './appointment.ts';
+import { checkAppointmentForm } from './appointment-checks.ts';
 import { checkDateRange } from './calendar.ts';
 import { profileRequestSchema } from '../schemas/account.ts';
 import { analyticsRangeQuerySchema } from '../schemas/analytics-report.ts';
@@ -11,8 +11,8 @@ import { fieldErrors } from '../schemas/error.ts';
 import { leadFieldsSchema } from '../schemas/lead.ts';
 import { checkLeadFields } from './lead-fields.ts';
 import { checkLogin } from './login.ts';
-import { checkText } from './text.ts';
-import { WEBSITE_RULES } from './website.ts';
+import { checkText } from './text-checks.ts';
+import { WEBSITE_RULES } from './website-checks.ts';
 import { zodText } from '../schemas/text.ts';
 import { checkProfile, defaultDisplayName } from './profile.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../constants.ts';
-import { API_KEY_NAME_RULE, NO_SCOPE_MESSAGE } from '../rules/api-keys.ts';
+import { API_KEY_NAME_RULE, NO_SCOPE_MESSAGE } from '../rules/api-key-checks.ts';
 import { zodText } from './text.ts';
 
 /**

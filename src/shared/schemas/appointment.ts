@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from '../constants.ts';
-import { APPOINTMENT_MESSAGES as M } from '../rules/appointment.ts';
+import { APPOINTMENT_MESSAGES as M } from '../rules/appointment-checks.ts';
 import { isCalendarDate, isClockTime } from '../rules/calendar.ts';
 import { storableText } from './text.ts';
 
@@ -34,7 +34,7 @@ const hostIdSchema = storableText({ error: 'Choose who takes the call' }).pipe(z
 
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES, { error: 'Invalid status' }).meta({ id: 'AppointmentStatus' });
 
-/** The Schedule Appointment form and request: the rules of rules/appointment.ts (its messages: docs/product-rules.md, "Validation"). */
+/** The Schedule Appointment form and request: the rules of rules/appointment-checks.ts (its messages: docs/product-rules.md, "Validation"). */
 export const createAppointmentRequestSchema = z
   .object({
     lead_id: storableText({ error: M.lead }).min(1, { message: M.lead, abort: true }).pipe(z.uuid(M.lead)),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { NUL_MESSAGE, UNSTORABLE_MESSAGE, isWellFormed, type TextRule } from '../rules/text.ts';
+import { NUL_MESSAGE, UNSTORABLE_MESSAGE, isWellFormed, type TextRule } from '../rules/text-checks.ts';
 
 export { NUL_MESSAGE, UNSTORABLE_MESSAGE };
 
@@ -19,7 +19,7 @@ const withStorableChecks = <S extends z.ZodString>(schema: S, nulMessage = NUL_M
 export const storableText = (params?: { error?: string }) => withStorableChecks(z.string(params));
 
 /**
- * The zod schema of a text rule (rules/text.ts), with its checks in the order checkText
+ * The zod schema of a text rule (rules/text-checks.ts), with its checks in the order checkText
  * applies them, so the server answers with the message the browser showed.
  */
 export function zodText(rule: TextRule) {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { WEBSITE_RULES, WEBSITE_STATS_MESSAGES } from '../rules/website.ts';
-import type { TextRule } from '../rules/text.ts';
+import { WEBSITE_RULES, WEBSITE_STATS_MESSAGES } from '../rules/website-checks.ts';
+import type { TextRule } from '../rules/text-checks.ts';
 import { zodText } from './text.ts';
 import {
   WEBSITE_ABOUT_POINTS,

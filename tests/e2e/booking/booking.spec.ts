@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as apiRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/open-every-day.ts';
 import { SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { request as apiRequest, type APIRequestContext, type Page } from '@playwright/test';
-import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/booking.ts';
+import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/open-every-day.ts';
 import { icsOf, icsUtc, startCalendarServer } from '../../../src/server/test/calendar-server.ts';
 import { type Radicale, startRadicale } from '../../../src/server/test/radicale.ts';
 import { expect, postPublicLead, test } from '../fixtures.ts';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
 import { checkProfile } from '#shared/rules/profile';
-import { checkText } from '#shared/rules/text';
+import { checkText } from '#shared/rules/text-checks';
 import type { ChangeEmail, ChangePassword } from '#shared/schemas/account';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
@@ -13,7 +13,14 @@ import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { useCheckedForm, type FormCheck } from '#client/lib/use-checked-form.ts';
-import { useChangeEmail, useChangePassword, useChangeProfile, useEndOtherSessions, useEndSession, useSessions } from './api/account.ts';
+import {
+  useChangeEmail,
+  useChangePassword,
+  useChangeProfile,
+  useEndOtherSessions,
+  useEndSession,
+  useSessions,
+} from './api/profile-and-sessions.ts';
 import { Card } from './components/card.tsx';
 import { EmailPreferenceFields } from './components/email-preference-fields.tsx';
 import { TwoFactorSection } from './components/two-factor-section.tsx';

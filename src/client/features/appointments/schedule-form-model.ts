@@ -1,4 +1,4 @@
-import { checkAppointmentForm } from '#shared/rules/appointment';
+import { checkAppointmentForm } from '#shared/rules/appointment-checks';
 import type { Appointment, CreateAppointmentRequest } from '#shared/schemas/appointment';
 import { ApiError } from '#client/lib/api-client.ts';
 import type { FormCheck, FormErrors } from '#client/lib/use-checked-form.ts';

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LOGIN_RULES } from '#shared/rules/login';
-import { checkText } from '#shared/rules/text';
+import { checkText } from '#shared/rules/text-checks';
 import { ApiError } from '#client/lib/api-client.ts';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';

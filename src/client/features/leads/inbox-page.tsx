@@ -7,7 +7,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { type InboxView, useAttachInbound, useDismissInbound, useInbox, useLeadFromInbound, useLeadMatches } from './api/inbox.ts';
+import { type InboxView, useAttachInbound, useDismissInbound, useInbox, useLeadFromInbound, useLeadMatches } from './api/inbox-messages.ts';
 import { AddLeadDialog } from './components/add-lead-dialog.tsx';
 import { ReplyText } from './components/reply-entry.tsx';
 

@@ -16,7 +16,7 @@ import { LeadPrivacyActions } from './components/lead-privacy-actions.tsx';
 import { MergeLeadsButton } from './components/merge-leads-button.tsx';
 import { LeadDetailsCard } from './components/lead-details-card.tsx';
 import { LeadHeader } from './components/lead-header.tsx';
-import { LoseDealDialog } from './components/lose-deal-dialog.tsx';
+import { LoseDealDialog } from './components/lead-lost-dialog.tsx';
 import { LogCallDialog } from './components/log-call-dialog.tsx';
 import { usePipeline } from '#client/features/pipeline/api/get-pipeline.ts';
 import { SendEmailDialog, type ReplyTo } from './components/send-email-dialog.tsx';

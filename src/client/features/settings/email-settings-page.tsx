@@ -5,7 +5,7 @@ import type { EmailMessage, EmailMessageStatus, EmailOverview } from '#shared/sc
 import { formatDate, DATE_TIME_FORMAT } from '#client/lib/format.ts';
 import { useAuth } from '#client/lib/auth.tsx';
 import { Link } from 'react-router';
-import { useEmailOverview, useRetryEmail, useSendTestEmail, useSendWeeklyReport } from './api/email.ts';
+import { useEmailOverview, useRetryEmail, useSendTestEmail, useSendWeeklyReport } from './api/email-overview.ts';
 import { SettingsNav } from './settings-nav.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';

@@ -7,7 +7,7 @@ import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useDeleteEmailTemplate, useEmailTemplates } from './api/email-templates.ts';
+import { useDeleteEmailTemplate, useEmailTemplates } from './api/manage-email-templates.ts';
 import { RowButton } from './components/row-button.tsx';
 import { TemplateForm } from './components/template-form.tsx';
 import { SettingsNav } from './settings-nav.tsx';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { DEFAULT_STAGE_PROBABILITY, LEAD_STATUSES, type LeadStatus } from '#shared/constants';
+import { DEFAULT_STAGE_PROBABILITY, LEAD_STATUSES, OPEN_STATUSES, type LeadStatus } from '#shared/constants';
 import type { LostReason, PipelineStage } from '#shared/schemas/pipeline';
 import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
@@ -19,11 +19,11 @@ import {
   useDeleteStage,
   useRenameLostReason,
   useUpdateStage,
-} from './api/pipeline.ts';
+} from './api/manage-pipeline.ts';
 import { RowButton } from './components/row-button.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
-const OPEN: readonly LeadStatus[] = ['New', 'Contacted'];
+const OPEN: readonly LeadStatus[] = OPEN_STATUSES;
 const STATUS_HINT: Record<LeadStatus, string> = {
   New: 'Leads nobody has worked yet.',
   Contacted: 'Deals in progress.',

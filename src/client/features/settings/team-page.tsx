@@ -1,7 +1,7 @@
 import { ROLES, ROLE_LABEL, type Role } from '#shared/constants';
 import { useRef, useState, type FormEvent } from 'react';
 import { LOGIN_RULES } from '#shared/rules/login';
-import { checkText } from '#shared/rules/text';
+import { checkText } from '#shared/rules/text-checks';
 import type { Invite, InviteCreated } from '#shared/schemas/team';
 import { Copy } from '#client/components/icons.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
@@ -10,7 +10,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useInvite, useRevokeInvite, useTeam } from './api/team.ts';
+import { useInvite, useRevokeInvite, useTeam } from './api/manage-team.ts';
 import { PeopleList } from './components/people-list.tsx';
 import { RowButton } from './components/row-button.tsx';
 import { SettingsNav } from './settings-nav.tsx';

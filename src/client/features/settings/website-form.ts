@@ -1,5 +1,5 @@
-import { checkText, type TextRule } from '#shared/rules/text';
-import { WEBSITE_RULES as R, WEBSITE_STATS_MESSAGES } from '#shared/rules/website';
+import { checkText, type TextRule } from '#shared/rules/text-checks';
+import { WEBSITE_RULES as R, WEBSITE_STATS_MESSAGES } from '#shared/rules/website-checks';
 import { WEBSITE_STATS, WEBSITE_STATS_MIN, type WebsiteContent } from '#shared/website-content';
 
 /** Field keys of the form's messages: `headline`, `stats.2.label`, `highlights.0`, `reasons.1.text`... and `stats` for the count. */

@@ -6,7 +6,7 @@ import { SaveButton, SettingsFormPage, useFocusFirstInvalid } from './components
 import { WebsitePreview } from './components/website-preview.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useSaveWebsite, useWebsite } from './api/website.ts';
+import { useSaveWebsite, useWebsite } from './api/website-settings.ts';
 import { checkWebsiteForm, type WebsiteErrors } from './website-form.ts';
 
 /** /dashboard/settings/website: everything the public website says about the firm, with a preview. */

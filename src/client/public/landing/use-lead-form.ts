@@ -12,7 +12,7 @@ import {
 } from '#client/lib/lead-form.ts';
 import { storedSessionId } from '../analytics-tracker.ts';
 import { submitLead } from './api/submit-lead.ts';
-import { formTokenKeeper, isFormTokenRefused, type FormTokenKeeper } from './form-token.ts';
+import { formTokenKeeper, isFormTokenRefused, type FormTokenKeeper } from './form-token-keeper.ts';
 import { buildLeadRequest, newSubmissionId } from './lead-request.ts';
 import { LEAD_FAILURE_MESSAGE } from './lead-messages.ts';
 

@@ -1,7 +1,7 @@
 -- The audit log is append-only: no entry is changed or deleted, with two exceptions. Removing an
 -- account nulls its entries' actor_id and must leave everything else as it was (the name too); and
 -- the retention job deletes old entries with crm.audit_maintenance = 'on' set in its own transaction
--- (db/queries/audit-log.ts).
+-- (db/queries/audit-log-queries.ts).
 
 CREATE OR REPLACE FUNCTION audit_log_append_only()
  RETURNS trigger

@@ -1,5 +1,5 @@
 -- Whether a public form submission is a new person: no lead has its email, no inquiry is this
--- submission (db/queries/lead-inquiries.ts). It first takes the email's lock (the key the public
+-- submission (db/queries/lead-inquiries-queries.ts). It first takes the email's lock (the key the public
 -- form's own transaction takes), so two submissions of one email are decided one after the other.
 -- VOLATILE: each query in it takes a fresh snapshot, taken after the lock, so it sees the lead that
 -- the lock's previous holder committed, even when the statement that calls it started before. That

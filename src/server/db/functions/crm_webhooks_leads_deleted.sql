@@ -1,7 +1,7 @@
 -- A lead's row goes in three ways, told apart by a setting the deleting transaction makes: an
--- erasure (crm.lead_erasure = 'on', db/queries/lead-removal.ts): every payload about the person is
+-- erasure (crm.lead_erasure = 'on', db/queries/lead-removal-queries.ts): every payload about the person is
 -- cleared, their pending deliveries cancelled, and lead.erased sent with the id alone; a merge
--- (crm.lead_merged_into = the kept lead, db/queries/lead-merge.ts): lead.merged on the kept lead,
+-- (crm.lead_merged_into = the kept lead, db/queries/lead-merge-queries.ts): lead.merged on the kept lead,
 -- whose events the merged one's join; a plain delete: no event.
 
 CREATE OR REPLACE FUNCTION crm_webhooks_leads_deleted()

@@ -1,4 +1,4 @@
--- task.due once per due time: the task job (db/queries/follow-ups.ts) sets notified_at when it tells
+-- task.due once per due time: the task job (db/queries/follow-ups-queries.ts) sets notified_at when it tells
 -- the assignee.
 
 CREATE OR REPLACE FUNCTION crm_webhooks_tasks_updated()

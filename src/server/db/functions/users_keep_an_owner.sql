@@ -2,7 +2,7 @@
 -- away takes one transaction-scoped advisory lock first, so such changes run one after the other,
 -- and only then counts the owners: under READ COMMITTED that count is a new snapshot, which sees
 -- what the change before it committed. The app takes the same lock at the start of its transactions
--- (db/queries/team.ts, lockTeamOwners; auth/admin-commands.ts), before touching any row, so two of
+-- (db/queries/team-queries.ts, lockTeamOwners; auth/admin-commands.ts), before touching any row, so two of
 -- them queue rather than deadlock; taking it here too covers every other writer (a psql session, a
 -- future tool).
 

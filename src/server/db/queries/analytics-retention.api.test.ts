@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsSummary } from '#shared/schemas/analytics';
 import { ensureAdmin } from '../../auth/accounts.ts';
-import { createTestApp, signIn } from '../../test/app.ts';
+import { createTestApp, signIn } from '../../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../../test/database.ts';
 import { execute } from '../sql.ts';
-import { deleteExpiredAnalyticsEvents, insertAnalyticsEvents, RETENTION_BATCH } from './analytics-events.ts';
+import { deleteExpiredAnalyticsEvents, insertAnalyticsEvents, RETENTION_BATCH } from './analytics-events-queries.ts';
 
 const database = useTestDatabase();
 let t: ReturnType<typeof createTestApp>;

@@ -5,7 +5,7 @@ import { Modal } from '#client/components/ui/modal.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useChooseCalendars } from '../api/calendars.ts';
+import { useChooseCalendars } from '../api/calendar-connections.ts';
 
 type Props = { connection: CalendarConnection | null; onOpenChange: (open: boolean) => void };
 

@@ -9,7 +9,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useCalendars, useConnectCalendar, useRemoveCalendar, useSyncCalendar } from '../api/calendars.ts';
+import { useCalendars, useConnectCalendar, useRemoveCalendar, useSyncCalendar } from '../api/calendar-connections.ts';
 import { CalendarChoiceDialog } from './calendar-choice-dialog.tsx';
 import { Card } from './card.tsx';
 

@@ -5,7 +5,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useSaveSignature, useSignature } from '../api/signature.ts';
+import { useSaveSignature, useSignature } from '../api/email-signature.ts';
 import { Card } from './card.tsx';
 
 const TOO_LONG = `Signature must be at most ${EMAIL_SIGNATURE_MAX.toLocaleString('en-US')} characters`;

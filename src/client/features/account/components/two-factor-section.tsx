@@ -6,7 +6,13 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { useAuth } from '#client/lib/auth.tsx';
-import { useConfirmTwoFactor, useDisableTwoFactor, useNewRecoveryCodes, useStartTwoFactor, useTwoFactorStatus } from '../api/two-factor.ts';
+import {
+  useConfirmTwoFactor,
+  useDisableTwoFactor,
+  useNewRecoveryCodes,
+  useStartTwoFactor,
+  useTwoFactorStatus,
+} from '../api/two-factor-setup.ts';
 import { Card } from './card.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 

@@ -8,7 +8,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useAvailability, useSaveAvailability } from '../api/availability.ts';
+import { useAvailability, useSaveAvailability } from '../api/working-hours.ts';
 import { Card } from './card.tsx';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;

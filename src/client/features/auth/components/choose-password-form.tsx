@@ -1,4 +1,4 @@
-import { checkText } from '#shared/rules/text';
+import { checkText } from '#shared/rules/text-checks';
 import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
 import { PROFILE_RULES } from '#shared/rules/profile';

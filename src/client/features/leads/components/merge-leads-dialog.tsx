@@ -7,7 +7,7 @@ import { RadioGroup } from '#client/components/ui/radio-group.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { formatDate } from '#client/lib/format.ts';
 import { useMergeLeads } from '../api/merge-leads.ts';
-import { differingFields, mergeFieldText } from '../merge-fields.ts';
+import { differingFields, mergeFieldText } from '../lead-merge-fields.ts';
 
 type Side = 'this' | 'other';
 

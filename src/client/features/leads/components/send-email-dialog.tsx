@@ -10,7 +10,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useFillTemplate, useTemplateChoices } from '../api/email-templates.ts';
+import { useFillTemplate, useTemplateChoices } from '../api/fill-email-template.ts';
 import { useSendLeadEmail } from '../api/send-email.ts';
 
 /** A message of theirs this answers: written to its sender, "Re: " its subject, in its thread. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/constants';
-import { checkNewApiKey, type NewApiKeyErrors } from '#shared/rules/api-keys';
+import { checkNewApiKey, type NewApiKeyErrors } from '#shared/rules/api-key-checks';
 import type { ApiKey, CreatedApiKey } from '#shared/schemas/api-keys';
 import { Copy } from '#client/components/icons.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -10,7 +10,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { TextField } from '#client/components/ui/text-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys.ts';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/manage-api-keys.ts';
 import { RowButton } from './row-button.tsx';
 
 /** What each scope lets a key do, in the form's words. */

@@ -6,7 +6,7 @@ import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { SelectField } from '#client/components/ui/select-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { useAuth } from '#client/lib/auth.tsx';
-import { useChangeRole, useReassignLeads, useRemoveMember, useSetActive } from '../api/team.ts';
+import { useChangeRole, useReassignLeads, useRemoveMember, useSetActive } from '../api/manage-team.ts';
 import { failed } from '../team-errors.ts';
 import { RowButton } from './row-button.tsx';
 

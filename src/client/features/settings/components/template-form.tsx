@@ -9,7 +9,7 @@ import { TextField } from '#client/components/ui/text-field.tsx';
 import { TextareaField } from '#client/components/ui/textarea-field.tsx';
 import { toast } from '#client/components/ui/toast-store.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { usePreviewLeads, usePreviewTemplate, useSaveEmailTemplate } from '../api/email-templates.ts';
+import { usePreviewLeads, usePreviewTemplate, useSaveEmailTemplate } from '../api/manage-email-templates.ts';
 
 type Values = { name: string; subject: string; body: string };
 type Errors = Partial<Record<keyof Values, string>>;
