@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirst from './src/server/test/sequencer.ts';
 // The API suite runs on in-memory PGlite, and again on a real PostgreSQL server when
 // TEST_DATABASE_URL is set (CI sets it and must not skip that leg).
@@ -15,6 +15,22 @@ const shared = {
   hookTimeout: 60_000,
 } as const;
 
+/** Tests that need the migrated template database or the bundled server: global-setup.ts makes both. */
+const API_TESTS = ['src/server/**/*.api.test.ts'];
+const PROCESS_TESTS = ['src/**/*.process.test.ts', 'src/**/*.cross-process.test.ts', 'scripts/**/*.process.test.ts'];
+const ALL_TESTS = ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'];
+const GLOBAL_SETUP = ['./src/server/test/global-setup.ts'];
+
+/**
+ * Four projects:
+ * - `unit`: every test that needs no database and starts no process (`npm run test:unit`,
+ *   seconds). It has no global setup: nothing to bundle or migrate first.
+ * - `api (pglite)` and `api (postgresql)`: `*.api.test.ts`, each file on its own copy of a
+ *   migrated database, on both engines.
+ * - `process`: `*.process.test.ts` and `*.cross-process.test.ts`, which start servers,
+ *   command-line tools or other real programs.
+ * The global setup runs once per run however many of the last three are picked.
+ */
 export default defineConfig({
   test: {
     // PGlite instances are heavy (~300 MiB each): two workers on a 2-core machine.
@@ -23,13 +39,31 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // In CI a JSON report too: .ci/run prints its failures again at the very end (scripts/vitest-failures.mjs).
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'artifacts/vitest-report.json' }]] : ['default'],
-    globalSetup: ['./src/server/test/global-setup.ts'],
     projects: [
       {
         test: {
           ...shared,
-          name: 'unit+api (pglite)',
-          include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
+          name: 'unit',
+          isolate: false,
+          include: ALL_TESTS,
+          exclude: [...configDefaults.exclude, ...API_TESTS, ...PROCESS_TESTS],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'api (pglite)',
+          include: API_TESTS,
+          globalSetup: GLOBAL_SETUP,
+          env: { TEST_DB: 'pglite' },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'process',
+          include: PROCESS_TESTS,
+          globalSetup: GLOBAL_SETUP,
           env: { TEST_DB: 'pglite' },
         },
       },
@@ -39,7 +73,8 @@ export default defineConfig({
               test: {
                 ...shared,
                 name: 'api (postgresql)',
-                include: ['src/server/**/*.api.test.ts'],
+                include: API_TESTS,
+                globalSetup: GLOBAL_SETUP,
                 env: { TEST_DB: 'postgres' },
               },
             },

@@ -16,7 +16,7 @@ describe('the build stamp', () => {
     const first = (sourcesHash as (root: string) => string)(root);
     expect(sourcesHash(root)).toBe(first);
 
-    writeFileSync(path.join(root, 'src/server/main.test.ts'), 'test\n');
+    writeFileSync(path.join(root, 'src/server/main.process.test.ts'), 'test\n');
     expect(sourcesHash(root)).toBe(first);
 
     writeFileSync(path.join(root, 'src/server/main.ts'), 'export const x = 1;\n');

@@ -9,7 +9,8 @@ import { openPglite, openPostgres } from '../db/client.ts';
 import { PG_TEMPLATE_DB, TEMPLATE_FILE, TEST_SERVER_DIR } from './run-files.ts';
 
 /**
- * Prepares what every test file shares, once per run:
+ * Prepares what every API and process test file shares, once per run (the unit project needs
+ * neither and has no global setup):
  * - one migrated template database: creating PGlite costs 3-4 s and hundreds of MiB, copying
  *   a prepared one ~0.5 s. Test files then copy it (and `seededDataDir` unpacks it for a server);
  * - the server and its command-line tools bundled from the current source, as `npm run build`
@@ -17,7 +18,15 @@ import { PG_TEMPLATE_DB, TEMPLATE_FILE, TEST_SERVER_DIR } from './run-files.ts';
  *   tsx, which would compile the whole server again in every process.
  */
 
-export default async function setup() {
+export default function setup(): Promise<void> {
+  // Each project that needs it names this file; the projects share one Vitest process, so
+  // the first call does the work and the others wait for it.
+  const shared = globalThis as { crmTestSetup?: Promise<void> };
+  shared.crmTestSetup ??= prepare();
+  return shared.crmTestSetup;
+}
+
+async function prepare() {
   mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
   await build({ ...SERVER_BUILD, outdir: TEST_SERVER_DIR });
   const database = await openPglite(undefined);
