@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromium.ts';
 import { freePortBase } from './tests/free-ports.ts';
+import { e2eServerEnv } from './tests/e2e/server-env.ts';
 
 /**
  * Browser tests against the real, built server (`npm run build` first): the prerendered
@@ -44,8 +45,11 @@ export default defineConfig({
   reporter: process.env.CI
     ? [['list'], ['json', { outputFile: 'artifacts/playwright-report.json' }]]
     : [['list'], ['html', { open: 'never' }]],
+  // Above these, a spec says why with a name from tests/e2e/slow.ts.
   timeout: 30_000,
   expect: { timeout: 10_000 },
+  // Booking open every day on the shared servers, once they answer (tests/e2e/prepare-server.ts).
+  globalSetup: './tests/e2e/global-setup.ts',
   use: {
     baseURL,
     trace: 'retain-on-failure',
@@ -54,38 +58,46 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  // One folder per project under tests/e2e/: a new spec joins the project of the folder it is
-  // put in, and runs in the order below (`dependencies`). Specs share one server and its data,
-  // so a folder is chosen by what its specs change that others count:
-  //   public/          the public pages; they submit leads. First: every admin gets a
-  //                    notification for every lead, so the admin specs run after them.
-  //   admin/           the dashboard shell; its bell test counts unread notifications.
-  //   admin-data/      leads, appointments, analytics: they create leads (and notifications), after admin/.
-  //   admin-security/  puts a payload lead and appointment into the Overview's counts and
-  //                    7-day window: after the specs that check those.
-  //   email/           leads and appointments of its own, counted in the mail sink (also on PostgreSQL).
-  //   booking/         bookings notify every admin and change the booking settings: after the specs that count either.
-  //   lead-privacy/    deletes, erases and merges leads (and their notifications and appointments).
-  //   team/            invites, deactivates and removes accounts (a new admin gets the
-  //                    notifications of later leads): after the others.
-  //   account/         specs on a server of their own each (tests/e2e/own-server.ts): a first run, an
-  //                    admin's password and two-factor, the website editor, the weekly report. They
-  //                    share only the mail sink (each reads its own addresses), so they run from the
-  //                    start, beside public/ and https/, where a chained project's last file would
-  //                    otherwise leave a worker idle.
+  // One project per folder of tests/e2e/, in no order and with no `dependencies`: no spec
+  // counts, changes or needs another's data, so any spec may run before, after or beside any
+  // other (on 2 workers, file by file). How a spec makes its own data (tests/e2e/fixtures.ts,
+  // docs/testing.md):
+  //   - `login()` makes the test an account of its own (an owner with a unique email and name,
+  //     or staff) and signs the page in as it; it is removed when the test ends. No spec signs
+  //     in as the servers' owner (E2E_ADMIN), who only makes those accounts.
+  //   - `createLead()` / `createAppointment()` make the test's leads and appointments, with
+  //     unique names and emails; a list is read filtered to them (a search for the test's tag,
+  //     the calendar's Person filter set to the test's account, the audit log's person).
+  //   - a count every account sees (the bell's unread count, the Overview's totals, live toasts)
+  //     is read on the worker's quiet server (`onQuietServer()`), which only one test at a time
+  //     reaches; a spec that needs an empty database, or changes the team's settings, runs a
+  //     server of its own (tests/e2e/own-server.ts; account/ is made of those).
+  // The folders only group specs by subject:
+  //   public/          the public pages and the lead form; pages.spec.ts walks every page on
+  //                    seeded servers of its own (showcase.ts).
+  //   admin/           sign-in and the dashboard shell; the bell on the quiet server.
+  //   admin-data/      leads, appointments, analytics.
+  //   admin-security/  stored script payloads, shown inert everywhere.
+  //   email/           what reaches the mail sink (also on PostgreSQL: email-postgres).
+  //   booking/         the booking picker and private links.
+  //   lead-privacy/    deleting, exporting, erasing and merging a person's data.
+  //   team/            invitations, roles and the audit log.
+  //   account/         each on a server of its own: a first run, one's password and two-factor,
+  //                    the website editor, the weekly report, and the like.
   //   https/           what only HTTPS shows, through Caddy; the https project also runs the
   //                    landing, lead-form and sign-in specs that way (listed below).
-  // Helpers (fixtures.ts, own-server.ts, showcase.ts) stay in tests/e2e/ itself.
+  // Helpers (fixtures.ts, own-server.ts, server-env.ts, slow.ts, showcase.ts) stay in tests/e2e/ itself.
   projects: [
+    // The longest first, so no worker is left with one of them at the end.
     folder('public'),
-    folder('admin', ['public']),
-    folder('admin-data', ['admin']),
-    folder('admin-security', ['admin-data']),
-    folder('email', ['admin-security']),
-    folder('booking', ['admin-security']),
-    folder('lead-privacy', ['admin-security']),
-    folder('team', ['lead-privacy']),
+    folder('admin-data'),
+    folder('booking'),
     folder('account'),
+    folder('email'),
+    folder('lead-privacy'),
+    folder('team'),
+    folder('admin'),
+    folder('admin-security'),
     // The public pages, the lead form and signing in again, over HTTPS through Caddy; and what only HTTPS shows.
     // Caddy keeps the browser's X-Forwarded-For (it comes from this machine), so each test is still a visitor of its own.
     {
@@ -94,9 +106,7 @@ export default defineConfig({
       grepInvert: /dashboard shell|notifications/,
       use: { ...devices['Desktop Chrome'], baseURL: httpsBaseURL, ignoreHTTPSErrors: true },
     },
-    ...(postgresUrl
-      ? [{ ...folder('email', ['admin-security']), name: 'email-postgres', use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }]
-      : []),
+    ...(postgresUrl ? [{ ...folder('email'), name: 'email-postgres', use: { ...devices['Desktop Chrome'], baseURL: pgBaseURL } }] : []),
   ],
   webServer: [
     {
@@ -129,9 +139,9 @@ export default defineConfig({
   ],
 });
 
-/** The project that runs every spec in tests/e2e/<name>/, after the projects it depends on. */
-function folder(name: string, dependencies: string[] = []) {
-  return { name, testDir: `tests/e2e/${name}`, dependencies, use: { ...devices['Desktop Chrome'] } };
+/** The project that runs every spec in tests/e2e/<name>/. */
+function folder(name: string) {
+  return { name, testDir: `tests/e2e/${name}`, use: { ...devices['Desktop Chrome'] } };
 }
 
 /** The built server as the browser tests run it, on `port`; its database is the caller's to add. */
@@ -142,32 +152,7 @@ function appServer(port: number) {
     timeout: 60_000,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // Every query's rows are checked against their schema, as in development.
-      NODE_ENV: 'test',
-      // A real minimum fill time (bots are dropped silently) and a low limit the
-      // rate-limit spec can reach.
-      LEAD_MIN_FILL_SECONDS: '1',
-      LEAD_RATE_LIMIT: '5',
-      // The website's booking limits off: the specs book from few addresses, many times an hour.
-      // tests/e2e/booking/held-booking.spec.ts runs a server of its own with them on.
-      BOOKING_RATE_LIMIT: '0',
-      BOOKING_HOLD_ABOVE_PER_HOUR: '0',
-      // Each spec that submits the form sends its own X-Forwarded-For (tests/e2e/fixtures.ts),
-      // so the per-IP limit of one spec never leaks into another.
-      TRUST_PROXY: '1',
-      // The admin the sign-in and dashboard specs use (tests/e2e/fixtures.ts), and the name the product shows for them.
-      ADMIN_EMAIL: 'e2e-admin@example.com',
-      ADMIN_NAME: 'Erin Admin',
-      ADMIN_PASSWORD: 'e2e-admin-password',
-      // Every email goes to the suite's mail sink (tests/e2e/email/email.spec.ts reads it).
-      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_SMTP_PORT}`,
-      MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
-      MAIL_REPLY_TO: 'replies@keystone.test',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    },
+    // The settings every browser-test server shares (the worker's quiet servers too), and its address.
+    env: { ...e2eServerEnv(), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
   };
 }

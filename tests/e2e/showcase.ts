@@ -6,6 +6,8 @@ import { request, type APIRequestContext, type Page } from '@playwright/test';
 import { startDovecot } from '../../src/server/test/dovecot.ts';
 import { startServer } from '../../src/server/test/process.ts';
 import { expect, postPublicLead, test as base } from './fixtures.ts';
+import { copyMigrated } from './own-server.ts';
+import { SLOW } from './slow.ts';
 
 /**
  * A built server of its own (fresh PGlite data directory, one admin) seeded with realistic
@@ -241,6 +243,8 @@ export const test = base.extend<object, { showcase: Showcase }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-showcase-'));
+      // The run's migrated, empty database (own-server.ts): no migrating again.
+      await copyMigrated(dataDir);
       const admin = { email: 'showcase-admin@example.com', password: randomBytes(12).toString('hex') };
       // The reply mailbox: replies on a lead's page, unread ones on the lists and the Overview, the Inbox.
       const dovecot = await startDovecot(['replies']);
@@ -273,11 +277,12 @@ export const test = base.extend<object, { showcase: Showcase }>({
       try {
         // It seeds through the admin API as the dashboard would: with the site's Origin.
         const api = await request.newContext({ baseURL: origin, extraHTTPHeaders: { 'x-forwarded-for': '10.9.9.9', origin } });
-        // The ADMIN_EMAIL admin is created just after the database opens: retry sign-in briefly.
-        await expect.poll(async () => (await api.post('/api/auth/login', { data: admin })).status(), { timeout: 20_000 }).toBe(200);
         const seeded = await seed(api, admin);
         for (const raw of MAIL) dovecot.deliver('replies', raw);
-        await expect.poll(async () => ((await (await api.get('/api/inbox')).json()) as { open: number }).open, { timeout: 20_000 }).toBe(2);
+        // The reply reader's looks at Dovecot (SLOW.imap).
+        await expect
+          .poll(async () => ((await (await api.get('/api/inbox')).json()) as { open: number }).open, { timeout: SLOW.imap })
+          .toBe(2);
         await api.dispose();
         await use({ origin, admin, ...seeded });
       } finally {
@@ -286,7 +291,7 @@ export const test = base.extend<object, { showcase: Showcase }>({
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
-    { scope: 'worker', timeout: 90_000 },
+    { scope: 'worker', timeout: SLOW.serverStart },
   ],
 });
 

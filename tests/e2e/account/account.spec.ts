@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * One's own account, on a server of its own (the suite's shared admin keeps its password):
@@ -13,8 +14,7 @@ const OWNER = { email: `owner.${Date.now()}@own.test`, password: 'owner-password
 test.describe.configure({ mode: 'serial' });
 let server: OwnServer;
 test.beforeAll(async () => {
-  // A server of its own, migrated: past 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password });
 });
 test.afterAll(async () => {
@@ -136,7 +136,7 @@ async function resetLinkFor(request: APIRequestContext, email: string): Promise<
         link = mail ? /(http:\/\/\S+\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
         return link;
       },
-      { timeout: 20_000 },
+      { timeout: SLOW.mail },
     )
     .toBeTruthy();
   return link!;

@@ -1,5 +1,6 @@
 import { expect, test } from '../fixtures.ts';
 import { startOwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * A first run on a server of its own: the set-up link the log prints creates the first owner,
@@ -9,8 +10,8 @@ import { startOwnServer } from '../own-server.ts';
 test('first run: the log prints a set-up link, and it creates the first owner; a proxy it does not trust is flagged to owners', async ({
   page,
 }) => {
-  // A server of its own to start and migrate, then a whole first run: more than the default 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  // A server of its own to start, then a whole first run.
+  test.setTimeout(SLOW.serverStart);
   // TRUST_PROXY off, as a first install behind a proxy would be.
   const server = await startOwnServer({ TRUST_PROXY: '0' });
   try {

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 import { ownServerForFile, signInOn } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * React hydrates each island of the prerendered public pages (src/client/public/main.tsx). Where
@@ -49,7 +50,7 @@ async function everyPageHydratesCleanly(page: Page) {
 }
 
 test('every public page hydrates without a React recoverable error, with the defaults and with the firm’s own words', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(SLOW.walk);
   await everyPageHydratesCleanly(page);
 
   await signInOn(page, server(), OWNER);

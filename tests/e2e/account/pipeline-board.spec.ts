@@ -129,7 +129,7 @@ test('deals move across the board by mouse, keyboard and Move to; Lost asks why;
   cents -= 400_000;
   await expect(expected).toHaveText(`Expected fees: ${dollars(cents)}`);
 
-  // Another person's move shows within a second (the live stream), and the Overview has the same forecast.
+  // Another person's move shows within a second (the live stream: the 1 s below the default is the claim), and the Overview has the same forecast.
   const other = await deal(page.request, server, 'Ola Other', 100_000, stage['New']!);
   await expect(column(page, 'New').getByTestId('board-card').filter({ hasText: 'Ola Other' })).toBeVisible();
   await page.request.patch(`${server.baseURL}/api/leads/${other}`, {

@@ -2,6 +2,7 @@ import { generate } from 'otplib';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * Two-factor end to end, on a server of its own (the suite's shared admin keeps no second
@@ -16,8 +17,7 @@ let ownerCodes: string[] = [];
 test.describe.configure({ mode: 'serial' });
 let server: OwnServer;
 test.beforeAll(async () => {
-  // A server of its own, migrated: past 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password });
 });
 test.afterAll(async () => {

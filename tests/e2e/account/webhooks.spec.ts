@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 import { seriousViolations } from '../axe.ts';
 
 /*
@@ -77,7 +78,7 @@ function webhookReceiver() {
 const receiver = webhookReceiver();
 let server: OwnServer | undefined;
 test.beforeAll(async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   const port = await receiver.listen();
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${port}` });
 });
@@ -103,7 +104,7 @@ async function createLead(page: Page, name: string): Promise<string> {
 }
 
 test('the owner adds a webhook by keyboard, a receiver verifies test, lead, failure and replay; pause and delete', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.longerTest);
   const base = server!.baseURL;
   await signInOn(page, server!, OWNER);
   await page.goto(`${base}/dashboard/settings/integrations`);

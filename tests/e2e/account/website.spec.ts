@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 import { seriousViolations } from '../axe.ts';
 
 /*
@@ -18,8 +19,7 @@ const SCREENSHOTS = path.resolve('artifacts/screenshots');
 test.describe.configure({ mode: 'serial' });
 let server: OwnServer;
 test.beforeAll(async () => {
-  // A server of its own to start and migrate: more than the default 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   server = await startOwnServer({
     ADMIN_EMAIL: OWNER.email,
     ADMIN_PASSWORD: OWNER.password,
@@ -55,7 +55,7 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     test('an owner changes every kind of claim, the brand, the contact, the head and the figures; the public pages and the sitemap follow at once', async ({
       page,
     }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(SLOW.walk);
       const brand = `Chesapeake Underwriting ${viewport}`;
       await signIn(page);
       await page.goto(`${server.baseURL}/dashboard/settings/website`);

@@ -1,5 +1,6 @@
 import { expect, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * The weekly report on a server of its own, so last week holds only the leads this spec puts
@@ -14,8 +15,7 @@ const TZ = 'America/New_York';
 let server: OwnServer;
 
 test.beforeAll(async () => {
-  // A server of its own, migrated: past 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, BUSINESS_TIME_ZONE: TZ });
 });
 test.afterAll(async () => {
@@ -84,7 +84,7 @@ test('an owner opts in to the weekly report, clicks Send now and receives last w
     ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter(
       (m) => m.envelope.to.includes(OWNER.email) && m.subject.startsWith('Weekly report: '),
     );
-  await expect.poll(async () => (await reports()).length, { timeout: 20_000 }).toBe(1);
+  await expect.poll(async () => (await reports()).length, { timeout: SLOW.mail }).toBe(1);
   const [mail] = await reports();
   expect(mail!.text).toContain(
     [
@@ -103,5 +103,5 @@ test('an owner opts in to the weekly report, clicks Send now and receives last w
       .getByRole('listitem')
       .filter({ hasText: /^Weekly report: / })
       .getByText('Sent', { exact: true }),
-  ).toBeVisible({ timeout: 10_000 });
+  ).toBeVisible();
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from '../fixtures.ts';
+import { expect, fillLeadForm, fromTheSite, openPage, test } from '../fixtures.ts';
 
 type Funnel = { visitors: number; saw_form: number; started_form: number; sent: number; booked: number; converted: number };
 
@@ -10,12 +10,12 @@ type Funnel = { visitors: number; saw_form: number; started_form: number; sent: 
  * shows that one visitor all the way to the fee, its row opens exactly that lead, the CSV
  * says the same, and a custom range keeps it in the URL.
  */
-test('the funnel and the sources table follow one visitor from a campaign to a won client', async ({ page }) => {
+test('the funnel and the sources table follow one visitor from a campaign to a won client', async ({ page, login }) => {
   const campaign = `funnel-${randomBytes(4).toString('hex')}`;
   const label = `e2e / test / ${campaign}`;
   const name = `Funnel ${campaign}`;
 
-  await signInAsAdmin(page);
+  await login();
   const funnelNow = async () => (await (await page.request.get('/api/analytics/report?days=1')).json()) as { funnel: Funnel; to: string };
   const before = await funnelNow();
 
@@ -63,6 +63,7 @@ test('the funnel and the sources table follow one visitor from a campaign to a w
   });
   expect(won.status(), await won.text()).toBe(200);
 
+  // 8 s, below the default: live, well before the page's own 30 s refetch.
   await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '1', '100%', '$4,200'], { timeout: 8_000 });
   const funnel = page.getByTestId('funnel');
   await expect(funnel).toBeVisible();

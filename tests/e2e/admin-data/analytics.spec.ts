@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { seriousViolations } from '../axe.ts';
-import { expect, fillLeadForm, openPage, postPublicLead, signInAsAdmin, test } from '../fixtures.ts';
+import { expect, fillLeadForm, openPage, postPublicLead, test, uniqueTag } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -41,8 +42,8 @@ function collectErrors(page: Page): string[] {
 }
 
 test.describe('analytics dashboard', () => {
-  test('"Now" shows a visitor who just arrived, live, without reloading the page', async ({ page, clientIp }) => {
-    await signInAsAdmin(page);
+  test('"Now" shows a visitor who just arrived, live, without reloading the page', async ({ page, clientIp, login }) => {
+    await login();
     await page.goto('/dashboard/analytics');
     const card = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Now' }) });
     await expect(card.getByTestId('visitors-now')).toHaveText(/^\d[\d,]*$/);
@@ -69,9 +70,9 @@ test.describe('analytics dashboard', () => {
     await expect(card.getByRole('status', { name: /^[\d,]+ visitors? now, active in the last 5 minutes$/ })).toBeVisible();
   });
 
-  test('shows the cards, 24 hourly bars with a tooltip and the seeded page in Top Pages', async ({ page, clientIp }) => {
+  test('shows the cards, 24 hourly bars with a tooltip and the seeded page in Top Pages', async ({ page, clientIp, login }) => {
     const errors = collectErrors(page);
-    await signInAsAdmin(page);
+    await login();
     // More views than the busiest page so far (other specs visit pages too): first in Top Pages.
     const summary = (await (await page.request.get('/api/analytics/summary?period=24h')).json()) as { top_pages: { views: number }[] };
     const views = Math.max(2, (summary.top_pages[0]?.views ?? 0) + 1);
@@ -110,10 +111,10 @@ test.describe('analytics dashboard', () => {
     expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
   });
 
-  test('fits a 360 px wide screen without scrolling sideways', async ({ page, clientIp }) => {
+  test('fits a 360 px wide screen without scrolling sideways', async ({ page, clientIp, login }) => {
     await seedVisits(page, clientIp);
     await page.setViewportSize({ width: 360, height: 740 });
-    await signInAsAdmin(page);
+    await login();
     await page.goto('/dashboard/analytics?period=24h');
     await expect(page.getByTestId('activity-bar')).toHaveCount(24);
     await expect(page.getByRole('region', { name: 'Top Pages' }).getByRole('row').nth(1)).toBeVisible();
@@ -129,10 +130,11 @@ test.describe('analytics dashboard', () => {
   });
 });
 
-test("a lead sent from the landing page keeps its visit's source, campaign and landing page", async ({ page }) => {
-  const name = `Attributed ${Date.now()}`;
+test("a lead sent from the landing page keeps its visit's source, campaign and landing page", async ({ page, login }) => {
+  const tag = uniqueTag();
+  const name = `Attributed ${tag}`;
   await openPage(page, '/?utm_source=e2e&utm_medium=test&utm_campaign=attribution');
-  await fillLeadForm(page, { name, email: `attributed.${Date.now()}@example.com`, phone: '555-0142', propertyType: 'Land' });
+  await fillLeadForm(page, { name, email: `attributed.${tag}@example.com`, phone: '555-0142', propertyType: 'Land' });
   // No wait here: the form itself holds the submission until its token is LEAD_MIN_FILL_SECONDS old.
   await page
     .locator('#contact form')
@@ -140,7 +142,7 @@ test("a lead sent from the landing page keeps its visit's source, campaign and l
     .click();
   await expect(page.getByRole('status').filter({ hasText: 'Thank you for your interest! We will contact you shortly.' })).toBeVisible();
 
-  await signInAsAdmin(page);
+  await login();
   await page.goto(`/dashboard/leads?search=${encodeURIComponent(name)}`);
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Source: Direct');
@@ -161,8 +163,7 @@ test.describe('one period, one count', () => {
   let server: OwnServer;
 
   test.beforeAll(async ({ playwright }) => {
-    // A server of its own, migrated: past 30 s on a busy 2-core machine.
-    test.setTimeout(90_000);
+    test.setTimeout(SLOW.serverStart);
     server = await startOwnServer({
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,

@@ -1,4 +1,4 @@
-import { E2E_ADMIN, expect, test } from '../fixtures.ts';
+import { expect, test, uniqueTag } from '../fixtures.ts';
 import { seriousViolations } from '../axe.ts';
 
 /*
@@ -23,12 +23,13 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test.describe(`lead import at ${name} size`, () => {
     test.use({ viewport, ...(name === 'mobile' ? { isMobile: true, hasTouch: true } : {}) });
 
-    test('a file with a bad row is previewed with its error; the fixed file is imported and its leads are listed', async ({ page }) => {
-      const tag = `imp${name[0]}${Date.now().toString(36)}`;
+    test('a file with a bad row is previewed with its error; the fixed file is imported and its leads are listed', async ({
+      page,
+      login,
+    }) => {
+      const tag = `imp${name[0]}${uniqueTag()}`;
+      await login();
       await page.goto('/dashboard/leads');
-      await page.getByLabel('Email').fill(E2E_ADMIN.email);
-      await page.getByLabel('Password').fill(E2E_ADMIN.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('link', { name: 'Import' }).click();
       await expect(page).toHaveURL(/\/dashboard\/leads\/import$/);
       await expect(page.getByRole('heading', { level: 1, name: 'Import leads' })).toBeVisible();

@@ -1,36 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { E2E_ADMIN, expect, fromTheSite, test } from '../fixtures.ts';
+import { createLead, expect, fromTheSite, test, uniqueTag, type Admin, type Lead } from '../fixtures.ts';
 import { seriousViolations } from '../axe.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * The Leads Manager's list: owner and date filters, sorting, selection and bulk actions, export
  * of a selection, the view in the URL, every column at 1280 px, a search then a click, and cards
- * and folded filters on a phone. Tests share one server, so each makes leads with its own tag
- * and searches for it.
+ * and folded filters on a phone. Each test signs in as an account of its own, makes leads with
+ * its own tag and searches for it.
  */
 
-type Lead = { id: string; full_name: string; status: string };
-
-async function login(page: Page, path: string) {
+/** Signs the page in as a new account of the test's own and opens the Leads list at `path`. */
+async function openAs(page: Page, login: () => Promise<Admin>, path: string): Promise<Admin> {
+  const admin = await login();
   await page.goto(path);
-  await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Email').fill(E2E_ADMIN.email);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Leads' })).toBeVisible();
+  return admin;
 }
 
-const uniqueTag = () => `list${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function addLead(page: Page, full_name: string, fields: Record<string, unknown> = {}): Promise<Lead> {
-  const res = await page.request.post('/api/leads', {
-    data: { full_name, email: 'lead@example.com', phone: '(301) 555-0100', property_types: ['land'], ...fields },
-    headers: fromTheSite(),
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as Lead;
-}
+/** A lead of the test's own, named `full_name` (its tag in it), with a unique email unless `fields` gives one. */
+const addLead = (page: Page, full_name: string, fields: Record<string, unknown> = {}): Promise<Lead> =>
+  createLead(page.request, { full_name, ...fields });
 
 /** Today and yesterday on the business clock (the e2e server's BUSINESS_TIME_ZONE is the default, New York). */
 function businessDays() {
@@ -42,11 +33,13 @@ function businessDays() {
 const rowNames = (page: Page) => page.getByRole('table').locator('tbody th[scope="row"] a').allTextContents();
 
 test.describe('Leads Manager list', () => {
-  test('filters Mine and Unassigned, sorts by name, takes a date range, and keeps it all (and the page) on reload', async ({ page }) => {
-    test.setTimeout(60_000);
+  test('filters Mine and Unassigned, sorts by name, takes a date range, and keeps it all (and the page) on reload', async ({
+    page,
+    login,
+  }) => {
+    test.setTimeout(SLOW.longTest);
     const tag = uniqueTag();
-    await login(page, `/dashboard/leads?search=${tag}`);
-    const me = ((await (await page.request.get('/api/auth/session')).json()) as { user: { id: string } }).user;
+    const me = await openAs(page, login, `/dashboard/leads?search=${tag}`);
     const amy = await addLead(page, `Amy ${tag}`);
     await addLead(page, `Zed ${tag}`);
     await addLead(page, `Max ${tag}`);
@@ -58,7 +51,7 @@ test.describe('Leads Manager list', () => {
     await owner.selectOption({ label: 'Mine' });
     await expect.poll(() => rowNames(page)).toEqual([`Amy ${tag}`]);
     // The owner by name, not by email.
-    await expect(page.getByRole('row', { name: new RegExp(`Amy ${tag}`) })).toContainText(E2E_ADMIN.name);
+    await expect(page.getByRole('row', { name: new RegExp(`Amy ${tag}`) })).toContainText(me.name);
     await owner.selectOption({ label: 'Unassigned' });
     await expect.poll(() => rowNames(page)).toEqual([`Max ${tag}`, `Zed ${tag}`]);
     await owner.selectOption({ label: 'Anyone' });
@@ -99,9 +92,9 @@ test.describe('Leads Manager list', () => {
     await expect(page.getByLabel('From', { exact: true })).toHaveValue(yesterday);
   });
 
-  test('selects two rows, changes both statuses at once, and exports just those', async ({ page }) => {
+  test('selects two rows, changes both statuses at once, and exports just those', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page, `/dashboard/leads?search=${tag}&sort=name`);
+    await openAs(page, login, `/dashboard/leads?search=${tag}&sort=name`);
     for (const name of ['Ann', 'Ben', 'Cy'])
       await addLead(page, `${name} ${tag}`, { estimated_fee_cents: 250_000, property_address: `1 ${name} St` });
     await page.reload();
@@ -134,11 +127,13 @@ test.describe('Leads Manager list', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  test('at 1280 px every column shows without sideways scrolling; a cut value has its whole text on hover and on Tab', async ({ page }) => {
+  test('at 1280 px every column shows without sideways scrolling; a cut value has its whole text on hover and on Tab', async ({
+    page,
+    login,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const tag = uniqueTag();
-    await login(page, `/dashboard/leads?search=${tag}`);
-    const me = ((await (await page.request.get('/api/auth/session')).json()) as { user: { id: string } }).user;
+    const me = await openAs(page, login, `/dashboard/leads?search=${tag}`);
     const name = `Dana Longname-Worthington-Fitzgerald ${tag}`;
     const email = `dana.longname.worthington.${tag}@an-extremely-long-domain.example`;
     const note = 'Call back once the county sends the inspection report and the survey';
@@ -194,10 +189,11 @@ test.describe('Leads Manager list', () => {
   for (const width of [1280, 390]) {
     test(`a search typed just before clicking a lead leaves the person on the lead page after the search delay (${width} px)`, async ({
       page,
+      login,
     }) => {
       await page.setViewportSize({ width, height: 844 });
       const tag = uniqueTag();
-      await login(page, `/dashboard/leads?search=${tag}`);
+      await openAs(page, login, `/dashboard/leads?search=${tag}`);
       const ivy = await addLead(page, `Ivy ${tag}`);
       await page.reload();
       const link = page.getByRole('link', { name: `Ivy ${tag}`, exact: true });
@@ -233,10 +229,11 @@ test.describe('Leads Manager list', () => {
 
   test('on a 390 px phone the filters fold behind one Filters button with their count, and the first lead shows without scrolling', async ({
     page,
+    login,
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const tag = uniqueTag();
-    await login(page, `/dashboard/leads?search=${tag}&status=New`);
+    await openAs(page, login, `/dashboard/leads?search=${tag}&status=New`);
     await addLead(page, `Finn ${tag}`);
     await addLead(page, `Gus ${tag}`, { property_types: ['commercial'] });
     await page.reload();
@@ -271,10 +268,10 @@ test.describe('Leads Manager list', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  test('on a 360 px phone: cards, no horizontal scroll, the bulk bar fits, axe clean', async ({ page }) => {
+  test('on a 360 px phone: cards, no horizontal scroll, the bulk bar fits, axe clean', async ({ page, login }) => {
     const tag = uniqueTag();
     await page.setViewportSize({ width: 360, height: 740 });
-    await login(page, `/dashboard/leads?search=${tag}`);
+    await openAs(page, login, `/dashboard/leads?search=${tag}`);
     await addLead(page, `Dana Longname-Worthington ${tag}`, { email: 'dana.longname.worthington@an-extremely-long-domain.example' });
     await addLead(page, `Eve ${tag}`);
     await page.reload();

@@ -1,43 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { E2E_ADMIN, expect, fromTheSite, test } from '../fixtures.ts';
+import { createLead, expect, fromTheSite, onQuietServer, test, uniqueTag, type Lead } from '../fixtures.ts';
 import { seriousViolations } from '../axe.ts';
 
-// The e2e server is started with this admin (playwright.config.ts). Tests share one server,
-// so each one makes leads with its own tag and filters by it.
-const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
+// Each test signs in as an account of its own and makes leads with its own tag, and filters by it.
 
-type Lead = { id: string; full_name: string; email: string; phone: string; status: string; contacted: boolean; property_types: string[] };
 type Overview = { total_leads: number; total_appointments: number; new_leads: number; upcoming_appointments: number; upcoming: unknown[] };
 
-/** Opens `path` through the login page (the guard sends a signed-out visitor there and back). */
-async function login(page: Page, path = '/dashboard/leads') {
-  await page.goto(path);
-  await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
-}
-
-const uniqueTag = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function addLead(page: Page, fields: Partial<Lead> & { full_name: string }): Promise<Lead> {
-  const res = await page.request.post('/api/leads', {
-    data: { email: 'lead@example.com', phone: '(301) 555-0100', property_types: ['land'], message: '', ...fields },
-    headers: fromTheSite(),
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as Lead;
-}
+/** A lead of the test's own: `fields` over a unique name and email (defaults of its own). */
+const addLead = (page: Page, fields: Partial<Lead> & { full_name: string }) => createLead(page.request, { message: '', ...fields });
 
 const leadsTable = (page: Page) => page.getByRole('table');
 const rowOf = (page: Page, name: string) => leadsTable(page).getByRole('row', { name: new RegExp(name) });
 
 test.describe('Leads Manager', () => {
-  test('adds a lead: validation messages first, then the toast and the new row', async ({ page }) => {
+  test('adds a lead: validation messages first, then the toast and the new row', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page);
+    await login();
+    await page.goto('/dashboard/leads');
     await expect(page.getByRole('heading', { level: 1, name: 'Leads' })).toBeVisible();
     await page.getByRole('button', { name: 'Add Lead' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Lead' });
@@ -75,9 +55,9 @@ test.describe('Leads Manager', () => {
     await expect(page.getByRole('button', { name: 'Add Lead' })).toBeFocused();
   });
 
-  test('edits a lead: Contacted moves a New lead to Contacted, Status moves it on, history shows both', async ({ page }) => {
+  test('edits a lead: Contacted moves a New lead to Contacted, Status moves it on, history shows both', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page);
+    const admin = await login();
     const lead = await addLead(page, { full_name: `Grace ${tag}`, phone: '555-0001', property_types: ['commercial'] });
     await page.goto(`/dashboard/leads?search=${tag}`);
 
@@ -104,7 +84,7 @@ test.describe('Leads Manager', () => {
     await expect(history.getByRole('listitem').nth(0)).toContainText(`Created as New`);
     await expect(history.getByRole('listitem').nth(1)).toContainText('New → Contacted');
     // Who changed it, by name.
-    await expect(history.getByRole('listitem').nth(1)).toContainText(E2E_ADMIN.name);
+    await expect(history.getByRole('listitem').nth(1)).toContainText(admin.name);
 
     await dialog.getByLabel('Phone').fill('555-0002');
     await dialog.getByLabel('Status', { exact: true }).selectOption('Converted');
@@ -125,9 +105,9 @@ test.describe('Leads Manager', () => {
     expect(saved.status_history).toHaveLength(3);
   });
 
-  test('deletes a lead only after the confirmation', async ({ page }) => {
+  test('deletes a lead only after the confirmation', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page);
+    await login();
     const lead = await addLead(page, { full_name: `Delete ${tag}` });
     await page.goto(`/dashboard/leads?search=${tag}`);
     const remove = rowOf(page, lead.full_name).getByRole('button', { name: `Delete ${lead.full_name}` });
@@ -147,9 +127,10 @@ test.describe('Leads Manager', () => {
     expect((await page.request.get(`/api/leads/${lead.id}`)).status()).toBe(404);
   });
 
-  test('search and both filters combine, live in the URL and survive a reload', async ({ page }) => {
+  test('search and both filters combine, live in the URL and survive a reload', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page);
+    await login();
+    await page.goto('/dashboard/leads');
     const landNew = await addLead(page, {
       full_name: `Land New ${tag}`,
       email: `${tag}.one@example.com`,
@@ -186,16 +167,17 @@ test.describe('Leads Manager', () => {
     await expect(rowOf(page, landNew.full_name)).toBeVisible();
   });
 
-  test('shows No leads found when nothing matches', async ({ page }) => {
-    await login(page, `/dashboard/leads?search=nothing-matches-${uniqueTag()}`);
+  test('shows No leads found when nothing matches', async ({ page, login }) => {
+    await login();
+    await page.goto(`/dashboard/leads?search=nothing-matches-${uniqueTag()}`);
     await expect(page.getByText('No leads found')).toBeVisible();
     await expect(page.getByText('Page 1 of 1')).toBeVisible();
     await expect(page.getByText('0 leads')).toBeVisible();
   });
 
-  test('exports the leads of the current search and filters as CSV', async ({ page }) => {
+  test('exports the leads of the current search and filters as CSV', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page);
+    await login();
     await addLead(page, { full_name: `Csv ${tag}`, email: `csv.${tag}@example.com`, property_types: ['multifamily'] });
     await addLead(page, { full_name: `=HYPERLINK ${tag}`, property_types: ['multifamily'] });
     await addLead(page, { full_name: `Other type ${tag}`, property_types: ['land'] });
@@ -216,9 +198,9 @@ test.describe('Leads Manager', () => {
     expect(csv).not.toContain(`Other type ${tag}`);
   });
 
-  test('axe finds no serious or critical violations on the list and in the Add Lead form with errors', async ({ page }) => {
+  test('axe finds no serious or critical violations on the list and in the Add Lead form with errors', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page);
+    await login();
     await addLead(page, { full_name: `Axe ${tag}` });
     await page.goto(`/dashboard/leads?search=${tag}`);
     await expect(rowOf(page, `Axe ${tag}`)).toBeVisible();
@@ -229,10 +211,10 @@ test.describe('Leads Manager', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  test('on a phone the page does not scroll sideways', async ({ page }) => {
+  test('on a phone the page does not scroll sideways', async ({ page, login }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     const tag = uniqueTag();
-    await login(page);
+    await login();
     await addLead(page, { full_name: `A rather long lead name ${tag}`, email: `a.very.long.email.address.${tag}@example.com` });
     await page.goto(`/dashboard/leads?search=${tag}`);
     // Cards, not a table, under 640 px.
@@ -242,64 +224,47 @@ test.describe('Leads Manager', () => {
   });
 });
 
+// The Overview counts every lead and appointment: on the worker's quiet server, where nothing
+// else is added while the test counts, so its cards must show exactly the test's two leads more.
 test.describe('Dashboard Overview', () => {
-  test('shows the four cards, speed to lead, the newest leads and the upcoming appointments', async ({ page }) => {
+  onQuietServer();
+
+  test('shows the four cards, speed to lead, the newest leads and the upcoming appointments', async ({ page, login }) => {
     const tag = uniqueTag();
-    await login(page, '/dashboard');
+    await login();
+    const before = (await (await page.request.get('/api/overview')).json()) as Overview;
     const older = await addLead(page, { full_name: `Older ${tag}`, email: `older.${tag}@example.com`, property_types: ['single-family'] });
     const newest = await addLead(page, { full_name: `Newest ${tag}`, email: `newest.${tag}@example.com`, property_types: ['other'] });
     await page.request.patch(`/api/leads/${older.id}`, { data: { contacted: true }, headers: fromTheSite() });
 
-    // Other specs add leads on this server meanwhile: the cards must show what the page's own
-    // latest /api/overview answered (the page refreshes it as leads come in).
-    let expected: Overview | undefined;
-    page.on('response', (res) => {
-      if (new URL(res.url()).pathname !== '/api/overview' || !res.ok()) return;
-      // A page left by the reload takes its answers' bodies with it.
-      res.json().then(
-        (body: Overview) => (expected = body),
-        () => undefined,
-      );
-    });
-    await page.reload();
+    await page.goto('/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
     const count = (n: number) => n.toLocaleString('en-US');
     const card = (label: string, n: number) => page.getByRole('link', { name: new RegExp(`^${label}\\s*${count(n)}$`) });
-    await expect
-      .poll(async () => {
-        const now = expected;
-        if (!now) return false;
-        const cards = [
-          card('Total Leads', now.total_leads),
-          card('Total Appointments', now.total_appointments),
-          card('Upcoming Appointments', now.upcoming_appointments),
-        ];
-        for (const c of cards) if ((await c.count()) !== 1) return false;
-        return (await page.getByText('New Leads', { exact: true }).locator('..').textContent())?.includes(count(now.new_leads)) ?? false;
-      })
-      .toBe(true);
-    await expect(card('Total Leads', expected!.total_leads)).toHaveAttribute('href', '/dashboard/leads');
-    await expect(card('Total Appointments', expected!.total_appointments)).toHaveAttribute('href', '/dashboard/appointments');
-    await expect(card('Upcoming Appointments', expected!.upcoming_appointments)).toHaveAttribute('href', '/dashboard/appointments');
+    // Two leads more, one of them still New; no appointment of the test's.
+    await expect(card('Total Leads', before.total_leads + 2)).toHaveAttribute('href', '/dashboard/leads');
+    await expect(card('Total Appointments', before.total_appointments)).toHaveAttribute('href', '/dashboard/appointments');
+    await expect(card('Upcoming Appointments', before.upcoming_appointments)).toHaveAttribute('href', '/dashboard/appointments');
+    await expect(page.getByText('New Leads', { exact: true }).locator('..')).toContainText(count(before.new_leads + 1));
     // The lead marked contacted a moment after it was created: a median of seconds, not "—".
     await expect(page.getByTestId('median-time-to-contact')).toHaveText(/^\d+(s|m|h \d+m|d \d+h)$/);
 
-    // The newest leads, newest first (others' leads may come between ours).
+    // The newest leads, newest first: the test's two on top.
     const recent = page.getByRole('region', { name: 'Recent Leads' });
-    const first = recent.getByRole('listitem').filter({ hasText: newest.full_name });
+    const first = recent.getByRole('listitem').nth(0);
+    await expect(first).toContainText(newest.full_name);
     await expect(first).toContainText(newest.email);
     await expect(first.getByText('New', { exact: true })).toBeVisible();
     await expect(first).toContainText('Other');
-    const second = recent.getByRole('listitem').filter({ hasText: older.full_name });
+    const second = recent.getByRole('listitem').nth(1);
+    await expect(second).toContainText(older.full_name);
     await expect(second.getByText('Contacted', { exact: true })).toBeVisible();
     await expect(second).toContainText('Single family');
-    const names = await recent.getByRole('listitem').allTextContents();
-    expect(names.findIndex((t) => t.includes(newest.full_name))).toBeLessThan(names.findIndex((t) => t.includes(older.full_name)));
     await expect(first).toContainText(new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }));
 
     const upcoming = page.getByRole('region', { name: 'Upcoming Appointments' });
-    if (expected!.upcoming.length === 0) await expect(upcoming).toContainText('No upcoming appointments');
-    else await expect(upcoming.getByRole('listitem')).toHaveCount(expected!.upcoming.length);
+    if (before.upcoming.length === 0) await expect(upcoming).toContainText('No upcoming appointments');
+    else await expect(upcoming.getByRole('listitem')).toHaveCount(before.upcoming.length);
 
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('link', { name: /^Total Leads/ }).click();

@@ -1,27 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, fromTheSite, postPublicLead, signInAsAdmin, test } from '../fixtures.ts';
+import { createAppointment, createLead, expect, onQuietServer, postPublicLead, test, uniqueTag } from '../fixtures.ts';
 
 /*
  * Stored XSS: a lead and an appointment whose every free-text field is a script payload are
  * shown on each dashboard page, in the bell and in the live toast, as text that does nothing.
  * The CSP would block inline handlers anyway, so the test also checks the DOM: no element the
  * payload could have created, and no CSP violation report (a blocked injection is still a bug).
- * Runs in its own project after the other admin specs (playwright.config.ts): it creates a
- * lead and an appointment within the Overview's 7-day window, which the Overview test counts.
+ * Each test makes its own payload lead and appointment (tomorrow, in the Overview's 7-day
+ * window), on the worker's quiet server: the Overview's newest leads and the live toast are
+ * then the test's own, with no other test's lead coming in between.
  */
 const BUSINESS_TIME_ZONE = 'America/New_York'; // the e2e server's default
 
-const tag = randomUUID().slice(0, 8);
-const PAYLOAD = {
+/** A lead whose every free-text field is a script payload, named with the test's `tag`. */
+const payloadOf = (tag: string) => ({
   full_name: `<img src=x onerror=window.__xss=1><script>window.__xss=1</script> Mallory ${tag}`,
   email: `mallory.${tag}@example.com`,
   phone: '<svg/onload=window.__xss=1>',
   message: 'javascript:window.__xss=1 <iframe src="javascript:window.__xss=1"></iframe>',
-};
+});
 const NOTES = '<script>window.__xss=1</script><a href="javascript:window.__xss=1">click</a> <img src=x onerror=window.__xss=1>';
-
-type Lead = { id: string; full_name: string };
 
 /** What a payload would leave in the DOM had it been parsed as HTML. */
 const INJECTED =
@@ -55,76 +54,81 @@ function businessDate(daysFromNow: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE }).format(new Date(Date.now() + daysFromNow * 86_400_000));
 }
 
-test.describe.configure({ mode: 'serial' });
+/** The payload lead of the test's `tag` and its Zoom call tomorrow at 9:00 with payload notes, made as the signed-in page. */
+async function storePayloads(page: Page, tag: string) {
+  const payload = payloadOf(tag);
+  const lead = await createLead(page.request, { ...payload, property_types: ['land'] });
+  expect(lead.full_name).toBe(payload.full_name);
+  const date = businessDate(1);
+  await createAppointment(page.request, { lead_id: lead.id, date, time: '09:00', type: 'Zoom', notes: NOTES });
+  return { payload, date };
+}
 
 test.describe('stored script payloads', () => {
-  let lead: Lead;
-  const date = businessDate(1);
+  onQuietServer();
 
-  test('are shown as inert text on the Overview, in the leads table and in the Edit Lead form', async ({ page }) => {
+  test('are shown as inert text on the Overview, in the leads table and in the Edit Lead form', async ({ page, login }) => {
     const dialogs = await watch(page);
-    await signInAsAdmin(page);
-    const created = await page.request.post('/api/leads', { data: { ...PAYLOAD, property_types: ['land'] }, headers: fromTheSite() });
-    expect(created.status()).toBe(201);
-    lead = (await created.json()) as Lead;
-    expect(lead.full_name).toBe(PAYLOAD.full_name);
-    const scheduled = await page.request.post('/api/appointments', {
-      data: { lead_id: lead.id, date, time: '09:00', type: 'Zoom', notes: NOTES },
-      headers: fromTheSite(),
-    });
-    expect(scheduled.status()).toBe(201);
+    await login();
+    const tag = uniqueTag();
+    const { payload } = await storePayloads(page, tag);
 
-    await page.reload();
+    await page.goto('/dashboard');
     const recent = page.getByRole('region', { name: 'Recent Leads' });
-    await expect(recent.getByText(PAYLOAD.full_name)).toBeVisible();
+    await expect(recent.getByText(payload.full_name)).toBeVisible();
     const upcoming = page.getByRole('region', { name: 'Upcoming Appointments' });
-    await expect(upcoming.getByText(PAYLOAD.full_name)).toBeVisible();
+    await expect(upcoming.getByText(payload.full_name)).toBeVisible();
     await expect(upcoming.getByText(NOTES)).toBeVisible();
     await expectInert(page, dialogs);
 
     await page.goto(`/dashboard/leads?search=${tag}`);
     const row = page.getByRole('table').getByRole('row', { name: new RegExp(`Mallory ${tag}`) });
-    await expect(row.getByText(PAYLOAD.full_name)).toBeVisible();
-    await expect(row.getByText(PAYLOAD.phone)).toBeVisible();
+    await expect(row.getByText(payload.full_name)).toBeVisible();
+    await expect(row.getByText(payload.phone)).toBeVisible();
     await expectInert(page, dialogs);
 
-    await row.getByRole('button', { name: `Edit ${PAYLOAD.full_name}` }).click();
+    await row.getByRole('button', { name: `Edit ${payload.full_name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Lead' });
-    await expect(dialog.getByLabel('Full Name')).toHaveValue(PAYLOAD.full_name);
-    await expect(dialog.getByLabel('Phone')).toHaveValue(PAYLOAD.phone);
-    await expect(dialog.getByLabel('Additional Information')).toHaveValue(PAYLOAD.message);
+    await expect(dialog.getByLabel('Full Name')).toHaveValue(payload.full_name);
+    await expect(dialog.getByLabel('Phone')).toHaveValue(payload.phone);
+    await expect(dialog.getByLabel('Additional Information')).toHaveValue(payload.message);
     await expectInert(page, dialogs);
   });
 
-  test('are shown as inert text in the calendar, the list and the appointment details', async ({ page }) => {
+  test('are shown as inert text in the calendar, the list and the appointment details', async ({ page, login }) => {
     const dialogs = await watch(page);
-    await signInAsAdmin(page);
+    await login();
+    const tag = uniqueTag();
+    const { payload, date } = await storePayloads(page, tag);
     await page.goto(`/dashboard/appointments?month=${date.slice(0, 7)}`);
-    const entry = page.locator(`td[data-date="${date}"]`).getByRole('button', { name: `9:00 AM - ${PAYLOAD.full_name}` });
+    const entry = page.locator(`td[data-date="${date}"]`).getByRole('button', { name: `9:00 AM - ${payload.full_name}` });
     await expect(entry).toBeVisible();
     await expectInert(page, dialogs);
 
     await entry.click();
     const details = page.getByRole('dialog', { name: 'Appointment Details' });
-    for (const text of [PAYLOAD.full_name, PAYLOAD.phone, NOTES]) await expect(details.getByText(text, { exact: true })).toBeVisible();
+    for (const text of [payload.full_name, payload.phone, NOTES]) await expect(details.getByText(text, { exact: true })).toBeVisible();
     await expectInert(page, dialogs);
     await page.keyboard.press('Escape');
     await expect(details).toBeHidden();
 
     await page.getByRole('button', { name: 'List', exact: true }).click();
     const row = page.locator('tbody tr').filter({ hasText: `Mallory ${tag}` });
-    await expect(row.getByText(PAYLOAD.full_name, { exact: true })).toBeVisible();
+    await expect(row.getByText(payload.full_name, { exact: true })).toBeVisible();
     await expect(row.getByText(NOTES, { exact: true })).toBeVisible();
     await expectInert(page, dialogs);
   });
 
-  test('are shown as inert text in the notification bell and the live toast', async ({ page }) => {
+  test('are shown as inert text in the notification bell and the live toast', async ({ page, login }) => {
     const dialogs = await watch(page);
-    await signInAsAdmin(page);
+    await login();
+    const tag = uniqueTag();
+    const { payload } = await storePayloads(page, tag);
+    await page.goto('/dashboard');
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await bell.click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
-    await expect(panel.getByText(`New lead: ${PAYLOAD.full_name} (${PAYLOAD.email})`)).toBeVisible();
+    await expect(panel.getByText(`New lead: ${payload.full_name} (${payload.email})`)).toBeVisible();
     await expectInert(page, dialogs);
 
     // A new payload lead from the public form arrives live: in the open bell and as a toast.

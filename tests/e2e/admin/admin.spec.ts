@@ -1,15 +1,6 @@
-import { test, expect, fromTheSite, postPublicLead } from '../fixtures.ts';
 import type { Page } from '@playwright/test';
-
-// The e2e server is started with these (playwright.config.ts).
-const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
-
-async function login(page: Page, path = '/login') {
-  await page.goto(path);
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { test, expect, onQuietServer, postPublicLead, signInThroughTheForm } from '../fixtures.ts';
+import { SLOW } from '../slow.ts';
 
 /** A new lead from the form, with an email of its own (a known email joins its lead as an inquiry); returns the email. */
 async function submitLead(page: Page, name: string) {
@@ -44,10 +35,11 @@ test.describe('admin sign-in', () => {
     await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
   });
 
-  test('toasts Invalid credentials for a wrong password and stays on /login', async ({ page }) => {
+  test('toasts Invalid credentials for a wrong password and stays on /login', async ({ page, newAdmin }) => {
+    const admin = await newAdmin();
     await page.goto('/login');
-    // The real admin with a wrong password (a later successful sign-in resets its count).
-    await page.getByLabel('Email').fill(ADMIN.email);
+    // A real account with a wrong password.
+    await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Invalid credentials' })).toBeVisible();
@@ -70,11 +62,12 @@ test.describe('admin sign-in', () => {
     ).toBeVisible();
   });
 
-  test('redirects a signed-out visitor from /dashboard to /login, and back after sign-in', async ({ page }) => {
+  test('redirects a signed-out visitor from /dashboard to /login, and back after sign-in', async ({ page, newAdmin }) => {
+    const admin = await newAdmin();
     await page.goto('/dashboard/appointments');
     await expect(page).toHaveURL(/\/login$/);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/dashboard\/appointments$/);
     // A signed-in admin who opens /login goes to the dashboard.
@@ -82,8 +75,8 @@ test.describe('admin sign-in', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test('signs out, and signing out in one tab signs out the others', async ({ page, context }) => {
-    await login(page);
+  test('signs out, and signing out in one tab signs out the others', async ({ page, context, newAdmin }) => {
+    await signInThroughTheForm(page, await newAdmin());
     await expect(page).toHaveURL(/\/dashboard$/);
     const other = await context.newPage();
     await other.goto('/dashboard/leads');
@@ -98,22 +91,24 @@ test.describe('admin sign-in', () => {
 });
 
 test.describe('dashboard shell', () => {
-  test('marks the active link, shows the admin, and sends unknown paths to /dashboard', async ({ page }) => {
-    await login(page);
+  test('marks the active link, shows the admin, and sends unknown paths to /dashboard', async ({ page, login }) => {
+    const admin = await login();
+    await page.goto('/dashboard');
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await nav.getByRole('link', { name: 'Analytics' }).click();
     await expect(page).toHaveURL(/\/dashboard\/analytics$/);
     await expect(nav.getByRole('link', { name: 'Analytics' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current', 'page');
-    await expect(page.getByText(ADMIN.email)).toBeVisible();
+    await expect(page.getByText(admin.email)).toBeVisible();
     await page.goto('/dashboard/no/such/page');
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Overview' })).toBeVisible();
   });
 
-  test('on a phone, the sidebar slides in with an overlay and closes on navigation and Escape', async ({ page }) => {
+  test('on a phone, the sidebar slides in with an overlay and closes on navigation and Escape', async ({ page, login }) => {
     await page.setViewportSize({ width: 360, height: 740 });
-    await login(page);
+    await login();
+    await page.goto('/dashboard');
     const toggle = page.getByRole('button', { name: 'Toggle menu' });
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await expect(nav.getByRole('link', { name: 'Leads' })).not.toBeInViewport();
@@ -133,13 +128,14 @@ test.describe('dashboard shell', () => {
   });
 });
 
+// The bell counts every lead that comes in, whoever made it: on the worker's quiet server, where
+// nothing else happens meanwhile, and as an account made for the test (its bell starts empty).
 test.describe('notifications', () => {
-  test('a new lead arrives live in the open bell with a New Lead toast; read, mark all, clear', async ({ page }) => {
-    await login(page);
-    await expect(page).toHaveURL(/\/dashboard$/);
-    // Start from an empty bell.
-    await page.request.delete('/api/notifications', { headers: fromTheSite() });
-    await page.reload();
+  onQuietServer();
+
+  test('a new lead arrives live in the open bell with a New Lead toast; read, mark all, clear', async ({ page, login }) => {
+    await login();
+    await page.goto('/dashboard');
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await bell.click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
@@ -173,11 +169,9 @@ test.describe('notifications', () => {
     await expect(panel.getByRole('button', { name: 'Clear all notifications' })).toHaveCount(0);
   });
 
-  test('after losing its connection the bell reconnects by itself and shows what it missed', async ({ page, context }) => {
-    await login(page);
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.request.delete('/api/notifications', { headers: fromTheSite() });
-    await page.reload();
+  test('after losing its connection the bell reconnects by itself and shows what it missed', async ({ page, context, login }) => {
+    await login();
+    await page.goto('/dashboard');
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await expect(bell).toHaveAccessibleName('Notifications');
 
@@ -188,7 +182,7 @@ test.describe('notifications', () => {
     await context.setOffline(false);
 
     // EventSource reconnects on its own; the server's `ready` makes the bell refetch.
-    await expect(bell).toHaveAccessibleName('Notifications, 1 unread', { timeout: 15_000 });
+    await expect(bell).toHaveAccessibleName('Notifications, 1 unread', { timeout: SLOW.reconnect });
     await bell.click();
     await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText(`New lead: ${name} (${email})`)).toBeVisible();
   });

@@ -2,13 +2,15 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as apiRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/open-every-day.ts';
-import { SITE_NAME, expect, fillLeadForm, fromTheSite, openPage, signInAsAdmin, test } from '../fixtures.ts';
+import { SITE_NAME, expect, fillLeadForm, onQuietServer, openPage, test, type Admin, type LoginOptions } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * Booking end to end: a visitor sends the form, picks a time and confirms; an admin, signed
  * in elsewhere, sees it arrive live; the visitor moves and cancels it through the private
- * link; each step's email reaches the mail sink the suite runs.
+ * link; each step's email reaches the mail sink the suite runs. The servers take bookings
+ * every day (tests/e2e/prepare-server.ts); each visitor has an email of their own.
  */
 type Caught = { envelope: { to: string[] }; subject: string; text: string };
 const MAIL_SINK = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
@@ -19,16 +21,6 @@ const subjectsTo = async (request: APIRequestContext, address: string) =>
     .map((m) => m.subject);
 const mailsTo = async (request: APIRequestContext, address: string) =>
   ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address));
-
-// Open every day 9 to 5 with no notice, so the test does not depend on the day or hour it runs.
-test.beforeAll(async ({ browser }) => {
-  const page = await browser.newPage();
-  await signInAsAdmin(page);
-  const res = await page.request.put('/api/booking-settings', { data: OPEN_EVERY_DAY, headers: fromTheSite() });
-  expect(res.status()).toBe(200);
-  expect((await page.request.put('/api/account/availability', { data: WORKS_EVERY_DAY, headers: fromTheSite() })).status()).toBe(200);
-  await page.close();
-});
 
 /** Sends the lead form as a person would (on `base`, the suite's server by default) and waits for the picker. */
 async function sendForm(page: Page, name: string, email: string, base = '') {
@@ -76,75 +68,84 @@ async function settledScroll(page: Page) {
   );
 }
 
-async function adminWatching(browser: Browser) {
+/** A window of its own, signed in as an account of the test's own, on the Appointments page. */
+async function adminWatching(browser: Browser, login: (options: LoginOptions) => Promise<Admin>) {
   const admin = await browser.newPage();
-  await signInAsAdmin(admin);
+  await login({ page: admin });
   await admin.goto('/dashboard/appointments');
   await expect(admin.getByRole('heading', { name: 'Appointments' })).toBeVisible();
   return admin;
 }
 
-test('a visitor books a time after the form, an admin sees it live, and the visitor moves and cancels it by the private link', async ({
-  page,
-  browser,
-  request,
-}) => {
-  const name = `Bea Booker ${tag()}`;
-  const email = `booker.${tag()}@example.com`;
-  const admin = await adminWatching(browser);
-  await sendForm(page, name, email);
-  // The picker takes the form's place without moving what is below it.
-  await pickTime(page, 2, 'Zoom');
-  const chosen = (await page
-    .getByRole('group', { name: /^Time on / })
-    .getByRole('radio', { checked: true })
-    .getAttribute('value'))!;
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
-  await expect(page.getByText(/Zoom call on .+ at .+ E[SD]T/)).toBeVisible();
-  const manage = await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href');
-  expect(manage).toMatch(/^\/booking\/[A-Za-z0-9_-]{43}$/);
+// The admin's live toasts: on the worker's quiet server, where no other test's lead or booking
+// comes in meanwhile with toasts of its own (four at most show at once).
+test.describe('watched live', () => {
+  onQuietServer();
 
-  // The admin's bell and calendar show it without a reload.
-  await expect(admin.getByRole('button', { name: /^Notifications, \d+ unread/ })).toBeVisible({ timeout: 15_000 });
-  await expect(admin.getByRole('status').filter({ hasText: `New booking: ${name}` })).toBeVisible();
-  const month = chosen.slice(0, 7);
-  if (!admin.url().includes(month)) await admin.goto(`/dashboard/appointments?month=${month}`);
-  await expect(admin.getByRole('button', { name: new RegExp(`- ${name}$`) })).toBeVisible();
+  test('a visitor books a time after the form, an admin sees it live, and the visitor moves and cancels it by the private link', async ({
+    page,
+    browser,
+    request,
+    login,
+  }) => {
+    const name = `Bea Booker ${tag()}`;
+    const email = `booker.${tag()}@example.com`;
+    const admin = await adminWatching(browser, login);
+    await sendForm(page, name, email);
+    // The picker takes the form's place without moving what is below it.
+    await pickTime(page, 2, 'Zoom');
+    const chosen = (await page
+      .getByRole('group', { name: /^Time on / })
+      .getByRole('radio', { checked: true })
+      .getAttribute('value'))!;
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('heading', { name: 'Your free call is booked' })).toBeFocused();
+    await expect(page.getByText(/Zoom call on .+ at .+ E[SD]T/)).toBeVisible();
+    const manage = await page.getByRole('link', { name: 'Move or cancel your call' }).getAttribute('href');
+    expect(manage).toMatch(/^\/booking\/[A-Za-z0-9_-]{43}$/);
 
-  await expect.poll(() => subjectsTo(request, email), { timeout: 20_000 }).toHaveLength(2);
-  const confirmation = (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your Zoom call'))!;
-  expect(confirmation.text).toContain(manage!);
+    // The admin's bell and calendar show it without a reload.
+    await expect(admin.getByRole('button', { name: /^Notifications, \d+ unread/ })).toBeVisible({ timeout: SLOW.reconnect });
+    await expect(admin.getByRole('status').filter({ hasText: `New booking: ${name}` })).toBeVisible();
+    const month = chosen.slice(0, 7);
+    if (!admin.url().includes(month)) await admin.goto(`/dashboard/appointments?month=${month}`);
+    await expect(admin.getByRole('button', { name: new RegExp(`- ${name}$`) })).toBeVisible();
 
-  // The private link: move it, then cancel it.
-  await openPage(page, manage!);
-  await expect(page.getByRole('heading', { level: 1, name: 'Your free call' })).toBeVisible();
-  await expect(page.getByText(/Your Zoom call is on/)).toBeVisible();
-  await page.getByRole('button', { name: 'Move my call' }).click();
-  await expect(page.getByRole('heading', { name: 'Pick a new time' })).toBeFocused();
-  await pickTime(page, 5, 'Phone call');
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your call has been moved.' })).toBeVisible();
-  await expect(page.getByText(/Your phone call is on/)).toBeVisible();
-  await expect(admin.getByRole('status').filter({ hasText: `Booking moved: ${name}` })).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => subjectsTo(request, email), { timeout: SLOW.mail }).toHaveLength(2);
+    const confirmation = (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your Zoom call'))!;
+    expect(confirmation.text).toContain(manage!);
 
-  await page.getByRole('button', { name: 'Cancel my call' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, cancel it' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your call has been cancelled.' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Book a time' })).toBeVisible();
-  await expect(admin.getByRole('status').filter({ hasText: `Booking cancelled: ${name}` })).toBeVisible({ timeout: 15_000 });
-  await expect(admin.getByRole('button', { name: new RegExp(`- ${name} \\(cancelled\\)$`) })).toBeVisible();
+    // The private link: move it, then cancel it.
+    await openPage(page, manage!);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your free call' })).toBeVisible();
+    await expect(page.getByText(/Your Zoom call is on/)).toBeVisible();
+    await page.getByRole('button', { name: 'Move my call' }).click();
+    await expect(page.getByRole('heading', { name: 'Pick a new time' })).toBeFocused();
+    await pickTime(page, 5, 'Phone call');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your call has been moved.' })).toBeVisible();
+    await expect(page.getByText(/Your phone call is on/)).toBeVisible();
+    await expect(admin.getByRole('status').filter({ hasText: `Booking moved: ${name}` })).toBeVisible({ timeout: SLOW.reconnect });
 
-  await expect
-    .poll(async () => (await subjectsTo(request, email)).map((s) => s.split(':')[0]).sort(), { timeout: 20_000 })
-    .toEqual(['Cancelled', 'Confirmed', 'Updated', `We received your request`].sort());
-  expect((await subjectsTo(request, email)).find((s) => s.startsWith('We received'))).toBe(`We received your request: ${SITE_NAME}`);
-  await admin.close();
+    await page.getByRole('button', { name: 'Cancel my call' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your call has been cancelled.' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Book a time' })).toBeVisible();
+    await expect(admin.getByRole('status').filter({ hasText: `Booking cancelled: ${name}` })).toBeVisible({ timeout: SLOW.reconnect });
+    await expect(admin.getByRole('button', { name: new RegExp(`- ${name} \\(cancelled\\)$`) })).toBeVisible();
+
+    await expect
+      .poll(async () => (await subjectsTo(request, email)).map((s) => s.split(':')[0]).sort(), { timeout: SLOW.mail })
+      .toEqual(['Cancelled', 'Confirmed', 'Updated', `We received your request`].sort());
+    expect((await subjectsTo(request, email)).find((s) => s.startsWith('We received'))).toBe(`We received your request: ${SITE_NAME}`);
+    await admin.close();
+  });
 });
 
 test('a stranger who types a known person’s email is greeted and booked as they typed; the person’s own link stays theirs', async ({
   page,
   browser,
+  login,
 }) => {
   const known = `Kay Known ${tag()}`;
   const stranger = `Sam Stranger ${tag()}`;
@@ -182,7 +183,7 @@ test('a stranger who types a known person’s email is greeted and booked as the
 
   // Staff: both calls on the known person's lead; the stranger's says who booked it.
   const admin = await browser.newPage();
-  await signInAsAdmin(admin);
+  await login({ page: admin });
   await admin.goto(`/dashboard/appointments?month=${month}`);
   await admin.getByRole('button', { name: 'List', exact: true }).click();
   const details = admin.getByRole('button', { name: new RegExp(`^View Details for ${known}, `) });
@@ -359,7 +360,7 @@ for (const [width, height] of [
       // The confirmation email says it the same way.
       await expect
         .poll(async () => (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirmed: your call'))?.text ?? '', {
-          timeout: 20_000,
+          timeout: SLOW.mail,
         })
         .toContain(` at ${both}.`);
 
@@ -375,10 +376,8 @@ for (const [width, height] of [
 test.describe('with email off (no SMTP_URL)', () => {
   const ADMIN = { email: `email-off.${Date.now()}@own.test`, password: 'email-off-password-1' };
   let server: OwnServer;
-  test.describe.configure({ mode: 'serial' });
   test.beforeAll(async () => {
-    // Its own server, migrated and signed in to: past 30 s on a busy 2-core machine.
-    test.setTimeout(90_000);
+    test.setTimeout(SLOW.serverStart);
     server = await startOwnServer({
       SMTP_URL: '',
       ADMIN_EMAIL: ADMIN.email,
@@ -388,8 +387,7 @@ test.describe('with email off (no SMTP_URL)', () => {
       BOOKING_HOLD_ABOVE_PER_HOUR: '0',
     });
     const api = await apiRequest.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
-    // The ADMIN_EMAIL admin is made just after the database opens.
-    await expect.poll(async () => (await api.post('/api/auth/login', { data: ADMIN })).status(), { timeout: 20_000 }).toBe(200);
+    expect((await api.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
     expect((await api.put('/api/booking-settings', { data: OPEN_EVERY_DAY })).status()).toBe(200);
     expect((await api.put('/api/account/availability', { data: WORKS_EVERY_DAY })).status()).toBe(200);
     await api.dispose();

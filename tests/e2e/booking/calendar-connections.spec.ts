@@ -6,6 +6,7 @@ import { icsOf, icsUtc, startCalendarServer } from '../../../src/server/test/cal
 import { type Radicale, startRadicale } from '../../../src/server/test/radicale.ts';
 import { expect, postPublicLead, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * Outside calendars, on a server of its own (embedded database, so its credentials key file
@@ -37,7 +38,7 @@ function instant(date: string, time: string): number {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   calendars = await startCalendarServer();
   radicale = await startRadicale(['dana']);
   await radicale.makeCalendar('dana', 'work', { displayName: 'Work' });
@@ -51,7 +52,7 @@ test.beforeAll(async () => {
     BOOKING_RATE_LIMIT: '10',
   });
   owner = await apiRequest.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
-  await expect.poll(async () => (await owner.post('/api/auth/login', { data: OWNER })).status(), { timeout: 20_000 }).toBe(200);
+  expect((await owner.post('/api/auth/login', { data: OWNER })).status()).toBe(200);
   expect((await owner.put('/api/booking-settings', { data: OPEN_EVERY_DAY })).status()).toBe(200);
   expect((await owner.put('/api/account/profile', { data: { display_name: OWNER.name } })).status()).toBe(200);
   expect((await owner.put('/api/account/availability', { data: WORKS_EVERY_DAY })).status()).toBe(200);
@@ -78,7 +79,7 @@ for (const [width, days] of [
   [390, 4],
 ] as const) {
   test(`at ${width} px: connect an iCal link, see its busy time in grey, and a visitor is booked around it`, async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(SLOW.longerTest);
     await page.setViewportSize({ width, height: 900 });
     const date = dateIn(days);
     const path = `/ical/${width}/private-token/basic.ics`;
@@ -148,7 +149,7 @@ for (const [width, days] of [
 }
 
 test('a CalDAV account: connect, choose calendars, and a booked call is written there and removed when cancelled', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.longerTest);
   const date = dateIn(5);
   await radicale.putRawEvent(
     'dana',
@@ -217,11 +218,11 @@ test('a CalDAV account: connect, choose calendars, and a booked call is written 
   };
   const appointment = listed.appointments.find((a) => a.lead?.full_name === 'Cora CalDAV')!;
   const work = () => radicale.readCalendar('dana', 'work');
-  await expect.poll(work, { timeout: 20_000 }).toContain('Cora CalDAV');
+  await expect.poll(work, { timeout: SLOW.calendarWrite }).toContain('Cora CalDAV');
   expect((await work()).replace(/\r\n /g, '')).toContain(`DTSTART:${icsUtc(instant(date, '15:00'))}`);
 
   // Cancelled by staff: gone from Work.
   expect((await owner.patch(`/api/appointments/${appointment.id}`, { data: { status: 'cancelled' } })).status()).toBe(200);
-  await expect.poll(work, { timeout: 20_000 }).not.toContain('Cora CalDAV');
+  await expect.poll(work, { timeout: SLOW.calendarWrite }).not.toContain('Cora CalDAV');
   expect(await work()).toContain('Roof inspection');
 });

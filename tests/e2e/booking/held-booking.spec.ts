@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
+import { request as apiRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/open-every-day.ts';
 import { expect, fillLeadForm, test } from '../fixtures.ts';
 import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * A booking held for the visitor's emailed confirmation (docs/security.md, "Calendar
  * exhaustion"), on a server of its own: the owner turns "Always require email confirmation" on
  * in Settings → Booking (the suite's shared server keeps it off for the other booking specs);
  * a visitor picks a time and is told to check their email; the link from the mail sink opens
- * a page that books only when Confirm is clicked; at 1280 and 390 px.
+ * a page that books only when Confirm is clicked; at 1280 and 390 px. Each test sets what it
+ * starts from itself (the switch off for the owner to turn on; on, through the API, for the
+ * visitors), so any may run first.
  */
 type Caught = { envelope: { to: string[] }; subject: string; text: string };
 const MAIL_SINK = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
@@ -19,12 +22,10 @@ const mailsTo = async (request: APIRequestContext, address: string) =>
   ((await (await request.get(`${MAIL_SINK}/messages`)).json()) as Caught[]).filter((m) => m.envelope.to.includes(address));
 
 let server: OwnServer;
-test.describe.configure({ mode: 'serial' });
 // The visitor in the firm's own zone: each time reads once (booking.spec.ts has one elsewhere, who reads both clocks).
 test.use({ timezoneId: 'America/New_York' });
 test.beforeAll(async () => {
-  // A server of its own, migrated: past 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, LEAD_MIN_FILL_SECONDS: '1' });
 });
 test.afterAll(async () => {
@@ -33,19 +34,23 @@ test.afterAll(async () => {
 
 const signInAsOwner = (page: Page) => signInOn(page, server, OWNER);
 
+/** Booking open every day, the owner taking the calls every day, and (`held`) every booking waiting for the visitor's emailed confirmation. */
+async function bookingSettings(held: boolean) {
+  const owner = await apiRequest.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+  try {
+    expect((await owner.post('/api/auth/login', { data: OWNER })).status()).toBe(200);
+    const saved = await owner.put('/api/booking-settings', { data: { ...OPEN_EVERY_DAY, require_email_confirmation: held } });
+    expect(saved.status(), await saved.text()).toBe(200);
+    expect((await owner.put('/api/account/availability', { data: WORKS_EVERY_DAY })).status()).toBe(200);
+  } finally {
+    await owner.dispose();
+  }
+}
+
 test('the owner turns on "Always require email confirmation" in Settings → Booking', async ({ page }) => {
+  // Open every day with no notice, and the switch off.
+  await bookingSettings(false);
   await signInAsOwner(page);
-  // Open every day with no notice, so the visitors below find times whatever the day and hour.
-  const saved = await page.request.put(`${server.baseURL}/api/booking-settings`, {
-    data: OPEN_EVERY_DAY,
-    headers: { origin: server.baseURL },
-  });
-  expect(saved.status()).toBe(200);
-  const works = await page.request.put(`${server.baseURL}/api/account/availability`, {
-    data: WORKS_EVERY_DAY,
-    headers: { origin: server.baseURL },
-  });
-  expect(works.status()).toBe(200);
   await page.goto(`${server.baseURL}/dashboard/settings/booking`);
   const confirmSwitch = page.getByRole('switch', { name: 'Always require email confirmation' });
   await expect(confirmSwitch).not.toBeChecked();
@@ -62,6 +67,8 @@ for (const width of [1280, 390]) {
     test.use({ viewport: { width, height: width > 1000 ? 800 : 844 } });
 
     test('a booking waits for the emailed link, whose page books it with one click', async ({ page, request }) => {
+      // Every booking held, open every day with no notice: the visitor finds times whatever the day and hour.
+      await bookingSettings(true);
       const email = `held.${tag()}@example.com`;
       await page.goto(`${server.baseURL}/`);
       await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
@@ -84,7 +91,7 @@ for (const width of [1280, 390]) {
 
       // The email: its link, and nothing booked yet (no invitation).
       await expect
-        .poll(async () => (await mailsTo(request, email)).map((m) => m.subject), { timeout: 20_000 })
+        .poll(async () => (await mailsTo(request, email)).map((m) => m.subject), { timeout: SLOW.mail })
         .toContain('Confirm your call with Keystone Due Diligence');
       const mail = (await mailsTo(request, email)).find((m) => m.subject.startsWith('Confirm your call'))!;
       const link = /Confirm my call: (\S+)/.exec(mail.text)![1]!;
@@ -106,7 +113,7 @@ for (const width of [1280, 390]) {
       expect(new URL(page.url()).pathname).toBe(new URL(link).pathname.replace(/\/confirm\/.*$/, ''));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await expect
-        .poll(async () => (await mailsTo(request, email)).some((m) => m.subject.startsWith('Confirmed: your call')), { timeout: 20_000 })
+        .poll(async () => (await mailsTo(request, email)).some((m) => m.subject.startsWith('Confirmed: your call')), { timeout: SLOW.mail })
         .toBe(true);
     });
   });

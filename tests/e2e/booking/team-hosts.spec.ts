@@ -4,6 +4,7 @@ import { request as apiRequest, type APIRequestContext, type Page } from '@playw
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../../../src/server/test/open-every-day.ts';
 import { expect, postPublicLead, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * Team scheduling, on a server of its own (it adds a team member and changes who takes calls):
@@ -21,12 +22,11 @@ test.describe.configure({ mode: 'serial' });
 test.use({ timezoneId: 'America/New_York' });
 
 test.beforeAll(async () => {
-  // A server of its own, migrated: past 30 s on a busy 2-core machine.
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   // Email off: the invitation's link is answered, to copy.
   server = await startOwnServer({ ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, SMTP_URL: '', LEAD_MIN_FILL_SECONDS: '1' });
   owner = await apiRequest.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
-  await expect.poll(async () => (await owner.post('/api/auth/login', { data: OWNER })).status(), { timeout: 20_000 }).toBe(200);
+  expect((await owner.post('/api/auth/login', { data: OWNER })).status()).toBe(200);
   expect((await owner.put('/api/booking-settings', { data: OPEN_EVERY_DAY })).status()).toBe(200);
   expect((await owner.put('/api/account/profile', { data: { display_name: OWNER.name } })).status()).toBe(200);
   const invite = await owner.post('/api/team/invites', { data: { email: STAFF.email, role: 'staff' } });
@@ -77,7 +77,7 @@ for (const width of [1280, 390]) {
   test(`at ${width} px: a staff member takes calls from their account page, a visitor's call goes to them, and the calendar shows it per person`, async ({
     page,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(SLOW.longerTest);
     await page.setViewportSize({ width, height: 900 });
     // The owner does not take calls this time: Sam alone is free.
     expect((await owner.put('/api/account/availability', { data: { ...WORKS_EVERY_DAY, bookable: false } })).status()).toBe(200);

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { type Dovecot, startDovecot } from '../../../src/server/test/dovecot.ts';
 import { expect, test } from '../fixtures.ts';
 import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
+import { SLOW } from '../slow.ts';
 
 /**
  * Replies read from a real IMAP server (Dovecot, from Debian's package) on a server of this
@@ -13,10 +14,10 @@ import { signInOn, startOwnServer, type OwnServer } from '../own-server.ts';
 const OWNER = { email: 'reply-owner@example.com', password: 'reply-owner-password' };
 let dovecot: Dovecot;
 let server: OwnServer;
-// Each test waits on the reader's looks (every second) over real IMAP: up to 90 s on a busy 2-core machine.
-test.describe.configure({ mode: 'serial', timeout: 90_000 });
+// Each test waits on the reader's looks over real IMAP, several times (SLOW).
+test.describe.configure({ timeout: SLOW.longerTest });
 test.beforeAll(async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(SLOW.serverStart);
   dovecot = await startDovecot(['replies']);
   server = await startOwnServer({
     ADMIN_EMAIL: OWNER.email,
@@ -74,7 +75,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
         sent = all.find((m) => m.to.includes(rhea) && m.subject === 'Your inspection');
         return sent !== undefined;
       },
-      { timeout: 20_000 },
+      { timeout: SLOW.mail },
     )
     .toBe(true);
   const replyAddress = /<([^>]+)>/.exec(sent!.replyTo)![1]!;
@@ -109,7 +110,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
     .getByRole('list', { name: 'Timeline, newest first' })
     .getByRole('listitem')
     .filter({ hasText: 'Rhea Replier replied: Re: Your inspection' });
-  await expect(reply).toBeVisible({ timeout: 30_000 });
+  await expect(reply).toBeVisible({ timeout: SLOW.imap });
   await expect(reply).toContainText('Thursday works.');
   await expect(reply.getByRole('link', { name: /survey\.pdf/ })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
@@ -136,7 +137,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
         }[];
         return all.find((m) => m.to.includes(rhea) && m.subject === 'Re: Your inspection')?.inReplyTo;
       },
-      { timeout: 20_000 },
+      { timeout: SLOW.mail },
     )
     .toBe(`<reply-${rhea}>`);
 
@@ -184,7 +185,7 @@ test('a reply to a message written on the lead’s page shows on that page withi
     ),
   );
   const asked = page.getByRole('note', { name: 'Asked not to be emailed' });
-  await expect(asked).toContainText('seems to ask us to stop writing', { timeout: 30_000 });
+  await expect(asked).toContainText('seems to ask us to stop writing', { timeout: SLOW.imap });
   await asked.getByRole('button', { name: 'Mark Do not email' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Marked Do not email' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'Do not email' })).toBeChecked();
@@ -193,14 +194,17 @@ test('a reply to a message written on the lead’s page shows on that page withi
 
 test('mail that matches no lead waits in the Inbox: made into a lead, added to a lead’s page, or dismissed', async ({ page }) => {
   await signIn(page);
+  // Addresses and Message-IDs of the test's own (the reader takes a Message-ID once).
+  const tag = randomUUID().slice(0, 8);
+  const address = (n: number) => `sol${n}.${tag}@example.org`;
   const stranger = (n: number, subject: string) =>
     dovecot.deliver(
       'replies',
       [
-        `From: Sol Stranger${n} <sol${n}@example.org>`,
+        `From: Sol Stranger${n} <${address(n)}>`,
         'To: hello@keystone.test',
         `Subject: ${subject}`,
-        `Message-ID: <inbox-${n}@example.org>`,
+        `Message-ID: <inbox-${n}.${tag}@example.org>`,
         'Content-Type: text/plain; charset=utf-8',
         '',
         'We are buying a fourplex in Richmond and need a review.',
@@ -213,14 +217,14 @@ test('mail that matches no lead waits in the Inbox: made into a lead, added to a
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Inbox' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
   const waiting = page.getByRole('list', { name: 'Waiting mail' });
-  await expect(waiting.getByRole('article')).toHaveCount(3, { timeout: 30_000 });
+  await expect(waiting.getByRole('article')).toHaveCount(3, { timeout: SLOW.imap });
 
   // A new inquiry becomes a lead: name and address filled from the mail; the message goes on its page.
   const fourplex = waiting.getByRole('article', { name: 'Fourplex review' });
   await fourplex.getByRole('button', { name: 'Create lead' }).click();
   const add = page.getByRole('dialog', { name: 'Add Lead' });
   await expect(add.getByLabel('Full Name')).toHaveValue('Sol Stranger1');
-  await expect(add.getByLabel('Email')).toHaveValue('sol1@example.org');
+  await expect(add.getByLabel('Email')).toHaveValue(address(1));
   await add.getByLabel('Phone').fill('(804) 555-0101');
   await add.getByLabel('Property Type').selectOption({ index: 1 });
   await add.getByRole('button', { name: 'Add Lead' }).click();
@@ -230,7 +234,7 @@ test('mail that matches no lead waits in the Inbox: made into a lead, added to a
   // Another is added to that lead's page.
   await waiting.getByRole('article', { name: 'About my duplex' }).getByRole('button', { name: 'Add to a lead' }).click();
   const attach = page.getByRole('dialog', { name: 'Add to a lead' });
-  await attach.getByLabel('Find a lead').fill('sol1@example.org');
+  await attach.getByLabel('Find a lead').fill(address(1));
   await attach.getByRole('button', { name: 'Add to Sol Stranger1' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Added to Sol Stranger1’s page' })).toBeVisible();
 
@@ -241,7 +245,7 @@ test('mail that matches no lead waits in the Inbox: made into a lead, added to a
   await expect(page.getByRole('list', { name: 'Dismissed mail' }).getByRole('article', { name: 'Buy cheap watches' })).toBeVisible();
 
   // The lead's page has both messages.
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Leads' }).click();
+  await page.goto(`${server.baseURL}/dashboard/leads?search=${encodeURIComponent(address(1))}`);
   await page.getByRole('link', { name: 'Sol Stranger1' }).first().click();
   const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
   await expect(timeline.getByRole('listitem').filter({ hasText: 'Sol Stranger1 wrote: Fourplex review' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, fromTheSite, postPublicLead, signInAsAdmin, test } from '../fixtures.ts';
+import { createLead, expect, fromTheSite, postPublicLead, test } from '../fixtures.ts';
 import { seriousViolations } from '../axe.ts';
 
 /*
@@ -9,7 +9,8 @@ import { seriousViolations } from '../axe.ts';
  * lead, the second form on its timeline), staff type them in again by hand (a duplicate), the
  * duplicate is merged on the lead page keeping its phone, the person asks for their data
  * (Export everything) and then to be forgotten (Erase). At a desktop and a 360 px phone.
- * Runs in the lead-privacy project: it merges and erases leads and their notifications.
+ * Each test is staff of its own (made before the person writes, so the bell has them) and
+ * follows only its own person, by their unique email.
  */
 
 async function leadsFound(page: Page, email: string): Promise<{ id: string; phone: string; full_name: string }[]> {
@@ -21,8 +22,9 @@ for (const [label, viewport] of [
   ['desktop', { width: 1280, height: 900 }],
   ['phone', { width: 360, height: 740 }],
 ] as const) {
-  test(`a person writes twice, is merged with a hand-typed duplicate, exported and erased (${label})`, async ({ page }) => {
+  test(`a person writes twice, is merged with a hand-typed duplicate, exported and erased (${label})`, async ({ page, login }) => {
     await page.setViewportSize(viewport);
+    await login();
     const tag = randomUUID().slice(0, 8);
     const person = {
       full_name: `Rosa Journey ${tag}`,
@@ -40,7 +42,6 @@ for (const [label, viewport] of [
         await postPublicLead(page.request, { ...person, message: 'Second: we are under contract now.', submission_id: randomUUID() })
       ).status(),
     ).toBe(201);
-    await signInAsAdmin(page);
     const [lead] = await leadsFound(page, person.email);
     expect(await leadsFound(page, person.email)).toHaveLength(1);
 
@@ -102,26 +103,31 @@ for (const [label, viewport] of [
     await expect(page.getByRole('status').filter({ hasText: 'Lead erased successfully' })).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/leads$/);
     expect(await leadsFound(page, person.email)).toEqual([]);
+    // The bell had the person (their first form notified this account); it has them no more.
     const notifications = (await (await page.request.get('/api/notifications')).json()) as { notifications: { message: string }[] };
     expect(notifications.notifications.filter((n) => n.message.includes(person.full_name))).toEqual([]);
   });
 }
 
-test('the open list and lead page follow another admin’s changes within a second or two, without a reload', async ({ page, browser }) => {
+test('the open list and lead page follow another admin’s changes within a second or two, without a reload', async ({
+  page,
+  browser,
+  baseURL,
+  login,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const tag = randomUUID().slice(0, 8);
-  await signInAsAdmin(page);
-  const lead = (await (
-    await page.request.post('/api/leads', {
-      data: { full_name: `Live Watch ${tag}`, email: `live.watch.${tag}@example.com`, phone: '(410) 555-0142', property_types: ['land'] },
-      headers: fromTheSite(),
-    })
-  ).json()) as { id: string };
+  await login();
+  const lead = await createLead(page.request, {
+    full_name: `Live Watch ${tag}`,
+    email: `live.watch.${tag}@example.com`,
+    phone: '(410) 555-0142',
+  });
 
   // Another admin, in another browser, changes things while this one looks.
-  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const other = await browser.newContext({ baseURL });
   const otherPage = await other.newPage();
-  await signInAsAdmin(otherPage);
+  await login({ page: otherPage });
 
   await page.goto(`/dashboard/leads?search=${encodeURIComponent(tag)}`);
   await expect(page.getByRole('link', { name: `Live Watch ${tag}` })).toBeVisible();
@@ -130,6 +136,7 @@ test('the open list and lead page follow another admin’s changes within a seco
     headers: fromTheSite(),
   });
   expect(arrived.status()).toBe(201);
+  // 3 s, below the default: the claim of the test (live, within a second or two), not a wait.
   await expect(page.getByRole('link', { name: `Live Arrival ${tag}` })).toBeVisible({ timeout: 3_000 });
 
   await page.goto(`/dashboard/leads/${lead.id}`);

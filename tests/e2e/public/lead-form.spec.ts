@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_ADMIN, VALID_LEAD, expect, fillLeadForm, fromTheSite, openPage, test } from '../fixtures.ts';
+import { VALID_LEAD, expect, fillLeadForm, openPage, test, type Admin, type LoginOptions } from '../fixtures.ts';
 
 const SUCCESS = 'Thank you for your interest! We will contact you shortly.';
 
@@ -93,16 +93,19 @@ for (const [width, height] of [
   });
 }
 
-/** The leads stored under `email`, as an admin sees them (the public answer is the same for a bot's). */
-async function storedLeads(request: APIRequestContext, email: string) {
-  expect((await request.post('/api/auth/login', { data: E2E_ADMIN, headers: fromTheSite() })).status()).toBe(200);
+/**
+ * The leads stored under `email`, as an admin of the test's own sees them (`request` signed in
+ * as them; the visitor's page stays a visitor's). The public answer is the same for a bot's.
+ */
+async function storedLeads(request: APIRequestContext, login: (options: LoginOptions) => Promise<Admin>, email: string) {
+  await login({ api: request });
   const res = await request.get(`/api/leads?search=${encodeURIComponent(email)}`);
   return ((await res.json()) as { leads: { full_name: string; email: string }[] }).leads.map((l) => [l.full_name, l.email]);
 }
 
 // The server runs with LEAD_MIN_FILL_SECONDS=1 (playwright.config.ts): the time trap is on,
 // and a form sent as quickly as a test types is not dropped because the form waits for it.
-test('a visitor’s submission is stored: the form fetches its token at first focus and sends it back', async ({ page, request }) => {
+test('a visitor’s submission is stored: the form fetches its token at first focus and sends it back', async ({ page, request, login }) => {
   const email = `stored.${randomUUID().slice(0, 8)}@example.com`;
   await openPage(page, '/');
   const tokenAnswer = page.waitForResponse('**/api/public/form-token');
@@ -112,12 +115,13 @@ test('a visitor’s submission is stored: the form fetches its token at first fo
   await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
   expect(((await sent).postDataJSON() as Record<string, unknown>).form_token).toBe(form_token);
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
-  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+  expect(await storedLeads(request, login, email)).toEqual([[VALID_LEAD.name, email]]);
 });
 
 test('a page whose token the server refuses (left open too long) sends again with a fresh token, and the lead is stored', async ({
   page,
   request,
+  login,
 }) => {
   const email = `refused.${randomUUID().slice(0, 8)}@example.com`;
   // The first token the page gets is not the server's: as if it had expired.
@@ -135,7 +139,7 @@ test('a page whose token the server refuses (left open too long) sends again wit
   await page.locator('#contact form').getByRole('button', { name: 'Submit Request' }).click();
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
   expect(answers).toEqual([400, 201]);
-  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+  expect(await storedLeads(request, login, email)).toEqual([[VALID_LEAD.name, email]]);
 });
 
 test('the sixth submission within the hour shows the rate-limit message', async ({ page }) => {
@@ -170,7 +174,7 @@ test('a network failure shows the generic error and keeps the values', async ({ 
 // A visitor who types and presses Submit before it has arrived loses nothing: the page holds the
 // submit (the bare HTML form would send itself as a GET, with what was typed in the address), and
 // the form, once live, takes the typed values and sends them, once.
-test('a form typed into and sent before its code arrived keeps every value and is stored once', async ({ page, request }) => {
+test('a form typed into and sent before its code arrived keeps every value and is stored once', async ({ page, request, login }) => {
   const email = `early.${randomUUID().slice(0, 8)}@example.com`;
   await openPage(page, '/');
   let release!: () => void;
@@ -204,12 +208,13 @@ test('a form typed into and sent before its code arrived keeps every value and i
     message: VALID_LEAD.message,
   });
   expect(new URL(page.url()).search).toBe('');
-  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+  expect(await storedLeads(request, login, email)).toEqual([[VALID_LEAD.name, email]]);
 });
 
 test('a form whose code cannot load (offline) says so when sent, keeps what was typed, and sends once the code loads', async ({
   page,
   request,
+  login,
 }) => {
   const email = `offline.${randomUUID().slice(0, 8)}@example.com`;
   await openPage(page, '/');
@@ -224,5 +229,5 @@ test('a form whose code cannot load (offline) says so when sent, keeps what was 
   await page.unroute('**/assets/*.js');
   await form.getByRole('button', { name: 'Submit Request' }).click();
   await expect(page.getByRole('status').filter({ hasText: SUCCESS })).toBeVisible();
-  expect(await storedLeads(request, email)).toEqual([[VALID_LEAD.name, email]]);
+  expect(await storedLeads(request, login, email)).toEqual([[VALID_LEAD.name, email]]);
 });

@@ -14,6 +14,7 @@ import {
   type PageState,
   type Showcase,
 } from '../showcase.ts';
+import { SLOW } from '../slow.ts';
 
 /*
  * Every page and open modal, dropdown and menu, with seeded data, at 1280x800 and on a 360x740
@@ -59,8 +60,8 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     test.use({ viewport: size, ...(viewport === 'mobile' ? { isMobile: true, hasTouch: true } : {}) });
 
     test('public pages and login: screenshots, no sideways scroll, no serious or critical axe finding', async ({ page, showcase }) => {
-      // Every public page, a form sent and a call booked, each checked by axe: more than the default 30 s on a busy 2-core machine.
-      test.setTimeout(90_000);
+      // Every public page, a form sent and a call booked, each checked by axe.
+      test.setTimeout(SLOW.walk);
       await checkEach(page, showcase, viewport, PUBLIC_STATES);
     });
 
@@ -70,8 +71,8 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
         page,
         showcase,
       }) => {
-        // About ten states, modals among them, each checked by axe: more than the default 30 s on a busy 2-core machine.
-        test.setTimeout(120_000);
+        // About ten states, modals among them, each checked by axe.
+        test.setTimeout(SLOW.walk);
         await signIn(page, showcase);
         await checkEach(page, showcase, viewport, part);
       });
