@@ -328,7 +328,10 @@ describe('sign-in limits', () => {
     const { login } = setup();
     expect((await login(ADMIN, '198.51.100.7')).status).toBe(200);
     expect((await login(ADMIN, '198.51.100.8')).status).toBe(200);
-    await execute(database.db, sql`update sign_in_ips set last_success_at = crm_now() - interval '30 days 1 minute' where ip = '198.51.100.7'`);
+    await execute(
+      database.db,
+      sql`update sign_in_ips set last_success_at = crm_now() - interval '30 days 1 minute' where ip = '198.51.100.7'`,
+    );
     expect(await deleteStaleSignInIps(database.db)).toBe(1);
     expect(await rowsOf(database.db, sql`select ip from sign_in_ips`)).toEqual([{ ip: '198.51.100.8' }]);
   });
