@@ -280,6 +280,8 @@ export type Config = {
   debug: boolean;
   /** Check every query's rows against their schema (NODE_ENV development or test): see db/sql.ts. */
   rowChecks: boolean;
+  /** A database whose clock a test set (crm.test_now) may be opened: NODE_ENV test only (db/test-clock-guard.ts). */
+  testClockAllowed: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -347,6 +349,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logFormat: e.LOG_FORMAT,
     debug: e.DEBUG,
     rowChecks: e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
+    testClockAllowed: e.NODE_ENV === 'test',
   };
 }
 

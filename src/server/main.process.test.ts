@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFilePath } from './db/embedded/data-dir-lock.ts';
+import { withPgliteDir } from './test/database.ts';
 import { runNode, migratedDataDir, signInOverHttp, startServer, stopServer, tempDir, type NodeProcess } from './test/process.ts';
 
 // Process-level behaviour of `node dist/server/main.js` (run here from the current source), on
@@ -42,6 +43,24 @@ describe('server start-up and shutdown', () => {
     const lines = seed.output().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^seed:demo: DATA_DIR .* is in use by another process \(server, pid \d+/);
+  });
+
+  it('refuses a database whose clock a test set, outside tests, with one line saying how to remove it', async () => {
+    const dataDir = migratedDataDir('test-clock');
+    // A setting the database reads as it opens (PGlite reads postgresql.auto.conf; it ignores ALTER DATABASE's).
+    await withPgliteDir(dataDir, (client) => client.exec(`ALTER SYSTEM SET crm.test_now = '2031-03-04T05:06:07Z'`));
+    const refused = runNode('src/server/main.ts', { DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'production' });
+    expect(await refused.exited).toBe(1);
+    const lines = refused.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `Could not open the database (DATA_DIR ${dataDir}): the database sets a test clock (crm.test_now = '2031-03-04`,
+    );
+    expect(lines[0]).toContain('RESET crm.test_now');
+    // Under NODE_ENV=test the same database serves (and the refusal left DATA_DIR unlocked).
+    const server = await startServer({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+    running.push(server);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 
   it('with PORT=0 the set-up link carries the port it was given, and opens the set-up page', async () => {

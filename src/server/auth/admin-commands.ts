@@ -137,7 +137,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         const [row] = await queryRows(
           t,
           sql`insert into users (email, display_name, password_hash, role, password_changed_at)
-              values (${email}, ${name}, ${hash}, case when exists (select 1 from users where role = 'owner' and deactivated_at is null) then ${request.role} else 'owner' end, now())
+              values (${email}, ${name}, ${hash}, case when exists (select 1 from users where role = 'owner' and deactivated_at is null) then ${request.role} else 'owner' end, crm_now())
               on conflict (email) do nothing returning id, role`,
           z.object({ id: z.uuid(), role: roleSchema }),
         );
@@ -159,7 +159,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       const { email, password } = credentials(request.email, request.password);
       const hash = await hashPassword(password);
       const ended = await onAccount(db, email, async (t, user, sessions) => {
-        await execute(t, sql`update users set password_hash = ${hash}, password_changed_at = now() where id = ${user.id}`);
+        await execute(t, sql`update users set password_hash = ${hash}, password_changed_at = crm_now() where id = ${user.id}`);
         // A reset is what an admin does when a credential may have leaked: everything it opened ends.
         await execute(t, sql`delete from sessions where user_id = ${user.id}`);
         await execute(t, sql`delete from calendar_feeds where user_id = ${user.id}`);
@@ -230,7 +230,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       const ended = await onAccount(db, email, async (t, user, sessions) => {
         await execute(
           t,
-          sql`update users set deactivated_at = ${deactivate ? sql`coalesce(deactivated_at, now())` : sql`null`} where id = ${user.id}`,
+          sql`update users set deactivated_at = ${deactivate ? sql`coalesce(deactivated_at, crm_now())` : sql`null`} where id = ${user.id}`,
         );
         if (!deactivate) {
           await execute(

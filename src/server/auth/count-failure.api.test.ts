@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { execute } from '../db/sql.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
-import { awaitRoomInWindow } from '../test/rate-limit-window.ts';
+import { middleOfWindow, setDatabaseClock } from '../test/database-clock.ts';
 import { refusalOf } from '../test/refusal.ts';
 import { countFailure } from './count-failure.ts';
 import { MAX_FAILURES_PER_ACCOUNT_AND_IP, MAX_FAILURES_PER_IP, SIGN_IN_WINDOW_SECONDS, signInKeys } from './sign-in-limits.ts';
@@ -13,9 +13,9 @@ const count = (email: string, ip: string) => countFailure(database.db, signInKey
 const rateLimitRows = async () => (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from rate_limits`))[0]!.n;
 
 beforeEach(async () => {
+  // The counts must fall in one 15-minute window: the database's clock stands still in the middle of one.
+  await setDatabaseClock(database, middleOfWindow(SIGN_IN_WINDOW_SECONDS));
   await execute(database.db, sql`truncate rate_limits`);
-  // The counts must fall in one 15-minute window.
-  await awaitRoomInWindow(database.db, SIGN_IN_WINDOW_SECONDS);
 });
 
 describe('countFailure', () => {

@@ -9,6 +9,7 @@ import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { OPEN_EVERY_DAY, WORKS_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
+import { clearDatabaseClock, middleOfWindow, setDatabaseClock } from '../test/database-clock.ts';
 
 /*
  * GET /api/public/availability: open times cached per availability version (two test apps on
@@ -169,19 +170,16 @@ describe('the range one request may ask for', () => {
   });
 });
 
-/** Waits out the end of the database's current minute when it is near, so a burst stays in one limit window. */
-async function awayFromMinuteEnd() {
-  const { s } = (await rowsOf<{ s: number }>(database.db, sql`select extract(second from clock_timestamp())::float8 as s`))[0]!;
-  // A real wait, seldom taken: the window is the database's clock, which a test cannot move.
-  if (s > 50) await new Promise((resolve) => setTimeout(resolve, (61 - s) * 1000));
-}
-
 describe('the per-address limit', () => {
+  // A burst must stay in one minute's window of the limit: the database's clock stands still in the
+  // middle of one (the real clock is at most 30 s away, so the dates asked for are the same days).
+  beforeEach(() => setDatabaseClock(database, middleOfWindow(60)));
+  afterEach(() => clearDatabaseClock(database));
+
   it('answers 429 with Retry-After past AVAILABILITY_RATE_LIMIT a minute, per address (an IPv6 /64 as one), across processes', async () => {
     const env = { BUSINESS_TIME_ZONE: TZ, AVAILABILITY_RATE_LIMIT: '3', TRUST_PROXY: 'on' };
     const [a, b] = [createTestApp(database, env), createTestApp(database, env)];
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
-    await awayFromMinuteEnd();
     const statuses = [];
     for (const app of [a, b, a, b]) statuses.push((await availability(app, day(0), day(6), from('203.0.113.9'))).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -203,7 +201,6 @@ describe('the per-address limit', () => {
   it('lets a visitor page through a year of dates, and turns off with 0', async () => {
     const a = createTestApp(database, { BUSINESS_TIME_ZONE: TZ, TRUST_PROXY: 'on' });
     await saveSettings(a, WIDEST);
-    await awayFromMinuteEnd();
     // The picker's pages for a year (from yesterday on this device), twice over.
     const statuses = [];
     for (let round = 0; round < 2; round++) {

@@ -61,7 +61,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
             owner_id, property_address, target_closing_date, estimated_fee_cents, follow_up_on, follow_up_note)
           select id, created_at, greatest(created_at, changed_at), status, full_name, email, phone, string_to_array(types, ','), message, submission_id,
             session_id, source, utm_source, utm_medium, utm_campaign, landing_page, pages_viewed,
-            case when owned then ${adminId}::uuid end, property_address, current_date + closing_in, fee, current_date + follow_up_in, follow_up_note
+            case when owned then ${adminId}::uuid end, property_address, crm_now()::date + closing_in, fee, crm_now()::date + follow_up_in, follow_up_note
           from unnest(${arr(l, (r) => r.id)}::uuid[], ${arr(l, (r) => iso(r.created_at))}::timestamptz[], ${arr(l, (r) => iso(r.history.at(-1)!.at))}::timestamptz[],
             ${arr(l, (r) => r.status)}::text[], ${arr(l, (r) => r.full_name)}::text[], ${arr(l, (r) => r.email)}::text[], ${arr(l, (r) => r.phone)}::text[],
             ${arr(l, (r) => r.property_types.join(','))}::text[], ${arr(l, (r) => r.message)}::text[], ${arr(l, (r) => r.submission_id)}::uuid[],
@@ -97,7 +97,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         db,
         sql`
         insert into notifications (user_id, type, message, lead_id, read, created_at)
-        select u.id, 'lead', 'New lead: ' || l.full_name || ' (' || l.email || ')', l.id, l.created_at < now() - interval '2 days', l.created_at
+        select u.id, 'lead', 'New lead: ' || l.full_name || ' (' || l.email || ')', l.id, l.created_at < crm_now() - interval '2 days', l.created_at
         from leads l cross join users u where l.id = any(${arr(leads, (r) => r.id)}::uuid[])`,
       );
       // Their places in the pipeline: deals in progress spread over the Contacted stages, and
@@ -116,7 +116,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
             then coalesce((select r.name from reasons r where r.n = (hashtext(l.id::text)::bigint & 2147483647) % r.k), l.lost_reason) else l.lost_reason end
         where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.status in ('Contacted', 'Dropped')`,
       );
-      // Stages were entered when the lead reached its status (the triggers said now()).
+      // Stages were entered when the lead reached its status (the triggers said crm_now()).
       await execute(
         db,
         sql`
@@ -136,7 +136,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         insert into lead_tasks (lead_id, type, title, due_at, assignee_id, created_by, created_at, notified_at)
         select l.id, case when hashtext(l.id::text) % 2 = 0 then 'call' else 'todo' end, l.follow_up_note,
           (l.follow_up_on + time '10:00') at time zone ${config.businessTimeZone}, l.owner_id, ${adminId}::uuid, l.updated_at,
-          case when l.follow_up_on < current_date then now() end
+          case when l.follow_up_on < crm_now()::date then crm_now() end
         from leads l where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.follow_up_on is not null`,
       );
       await execute(
@@ -146,7 +146,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         select l.id, 'email', 'Send the engagement letter', l.created_at + interval '2 days', l.owner_id, l.created_at + interval '2 days',
           ${adminId}::uuid, ${adminId}::uuid, l.created_at, l.created_at + interval '2 days'
         from leads l where l.id = any(${arr(leads, (r) => r.id)}::uuid[]) and l.status in ('Contacted', 'Converted')
-          and l.created_at < now() - interval '3 days' and hashtext(l.id::text) % 3 = 0`,
+          and l.created_at < crm_now() - interval '3 days' and hashtext(l.id::text) % 3 = 0`,
       );
       await execute(
         db,
@@ -173,7 +173,7 @@ export async function seedDemo(db: Db, config: Pick<Config, 'businessTimeZone'>)
         insert into appointments (id, lead_id, date, time, type, notes, status, source, location, created_at, changed_by,
           lead_reminder_sent_at, reminder_sent_at, overlap_allowed, host_id)
         select id, lead_id, date, time, type, notes, status, source, location, created_at, case when by_staff then ${adminId}::uuid end,
-          now(), case when status = 'completed' then (date + time) at time zone ${config.businessTimeZone} end, true,
+          crm_now(), case when status = 'completed' then (date + time) at time zone ${config.businessTimeZone} end, true,
           coalesce((select l.owner_id from leads l where l.id = t.lead_id), ${adminId}::uuid)
         from unnest(${arr(a, (r) => r.id)}::uuid[], ${arr(a, (r) => r.lead_id)}::uuid[], ${arr(a, (r) => r.date)}::date[], ${arr(a, (r) => r.time)}::time[],
           ${arr(a, (r) => r.type)}::text[], ${arr(a, (r) => r.notes)}::text[], ${arr(a, (r) => r.status)}::text[], ${arr(a, (r) => r.source)}::text[],

@@ -3,9 +3,11 @@ import { openPglite, openPostgres, type Database } from './client.ts';
 import { dataDirError } from './embedded/data-dir-errors.ts';
 import { acquireDataDirLock } from './embedded/data-dir-lock.ts';
 import { tightenDataDir } from './embedded/data-dir-modes.ts';
+import { refuseTestClock } from './test-clock-guard.ts';
 
 /**
- * Opens the database the configuration names and brings its schema up to date.
+ * Opens the database the configuration names and brings its schema up to date; outside tests it
+ * refuses a database whose clock a test set (db/test-clock-guard.ts).
  * For the embedded database this process first takes DATA_DIR's lock, held until close().
  */
 export async function openConfiguredDatabase(config: Config, purpose: string): Promise<Database> {
@@ -13,6 +15,7 @@ export async function openConfiguredDatabase(config: Config, purpose: string): P
     const database = openPostgres(config.databaseUrl);
     try {
       await database.migrate();
+      await refuseTestClock(database.db, config.testClockAllowed);
     } catch (err) {
       await database.close();
       throw err;
@@ -25,6 +28,12 @@ export async function openConfiguredDatabase(config: Config, purpose: string): P
     // What PGlite wrote while starting (a new database's files from initdb) is the owner's only too.
     tightenDataDir(config.dataDir);
     await database.migrate();
+    try {
+      await refuseTestClock(database.db, config.testClockAllowed);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
     return {
       ...database,
       close: async () => {

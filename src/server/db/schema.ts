@@ -27,7 +27,12 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
  * docs/product-rules.md live in the database too, as CHECK constraints, NOT NULLs and
  * foreign keys.
  */
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/**
+ * The product's clock (db/functions/crm_now.sql): now(), unless a test set the database's clock.
+ * Every default a query compares with is on it, so a row a test writes is dated on the test's clock.
+ */
+const crmNow = sql`crm_now()`;
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().default(crmNow);
 
 export const users = pgTable(
   'users',
@@ -57,7 +62,7 @@ export const users = pgTable(
     // A deactivated account cannot sign in; its sessions and calendar feed are gone.
     deactivated_at: timestamp('deactivated_at', { withTimezone: true }),
     last_sign_in_at: timestamp('last_sign_in_at', { withTimezone: true }),
-    password_changed_at: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    password_changed_at: timestamp('password_changed_at', { withTimezone: true }).notNull().default(crmNow),
     // Two-factor (TOTP, RFC 6238): the base32 secret once confirmed (a pending one while
     // setting up), and the last time step accepted, so a code cannot be used twice.
     totp_secret: text('totp_secret'),
@@ -86,7 +91,7 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     created_at: createdAt(),
-    last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().default(crmNow),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     // A name for the session that is not its secret (the account page lists and ends sessions by it).
     id: uuid('id').notNull().defaultRandom(),
@@ -213,7 +218,7 @@ export const teamSettings = pgTable(
     id: integer('id').primaryKey().default(1),
     // Staff without two-factor are sent to set it up at their next sign-in.
     require_two_factor: boolean('require_two_factor').notNull().default(false),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
     updated_by: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [check('team_settings_one_row', sql`${t.id} = 1`)],
@@ -228,7 +233,7 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    at: timestamp('at', { withTimezone: true }).notNull().default(crmNow),
     actor_id: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     // The actor's email and name then: kept when the account is removed (the log shows the
     // account's current name while it exists).
@@ -350,8 +355,8 @@ export const leads = pgTable(
     // set); null for every other status.
     lost_reason: text('lost_reason'),
     // When the lead entered its stage (the board's age in stage), set by leads_stage_sync.
-    stage_entered_at: timestamp('stage_entered_at', { withTimezone: true }).notNull().defaultNow(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    stage_entered_at: timestamp('stage_entered_at', { withTimezone: true }).notNull().default(crmNow),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [
     check('leads_status_check', sql`${t.status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
@@ -409,7 +414,7 @@ export const leadStatusChanges = pgTable(
     to_status: text('to_status').notNull(),
     // Null when the change came from outside the dashboard (the public form), or the admin was deleted.
     changed_by: uuid('changed_by').references(() => users.id, { onDelete: 'set null' }),
-    changed_at: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    changed_at: timestamp('changed_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [
     check('lead_status_changes_to_check', sql`${t.to_status} in ('New', 'Contacted', 'Converted', 'Dropped')`),
@@ -462,7 +467,7 @@ export const leadStageChanges = pgTable(
       .references(() => leads.id, { onDelete: 'cascade' }),
     from_stage_id: uuid('from_stage_id').references(() => pipelineStages.id, { onDelete: 'set null' }),
     to_stage_id: uuid('to_stage_id').references(() => pipelineStages.id, { onDelete: 'set null' }),
-    changed_at: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    changed_at: timestamp('changed_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [index('lead_stage_changes_lead_idx').on(t.lead_id, t.changed_at)],
 );
@@ -489,7 +494,7 @@ export const leadTasks = pgTable(
     notified_at: timestamp('notified_at', { withTimezone: true }),
     created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     created_at: createdAt(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [
     check('lead_tasks_type_check', sql`${t.type} in ('call', 'email', 'meeting', 'todo')`),
@@ -515,7 +520,7 @@ export const leadNotes = pgTable(
     author_id: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
     body: text('body').notNull(),
     created_at: createdAt(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [
     check('lead_notes_body_check', sql`length(${t.body}) between 1 and 20000`),
@@ -536,7 +541,7 @@ export const emailTemplates = pgTable(
     subject: text('subject').notNull(),
     body: text('body').notNull(),
     created_at: createdAt(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
     updated_by: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
@@ -635,7 +640,7 @@ export const userAvailability = pgTable('user_availability', {
   holidays_off: boolean('holidays_off').notNull().default(true),
   // A personal video room (a Zoom personal meeting link, or any https link): a Zoom call booked with them takes it as its location.
   meeting_link: text('meeting_link'),
-  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
 });
 
 /**
@@ -724,7 +729,7 @@ export const calendarWrites = pgTable(
     version: integer('version').notNull().default(1),
     written_version: integer('written_version').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
-    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().default(crmNow),
     last_error: text('last_error'),
     claimed_until: timestamp('claimed_until', { withTimezone: true }),
   },
@@ -741,7 +746,7 @@ export const websiteSettings = pgTable(
   {
     id: integer('id').primaryKey().default(1),
     content: jsonb('content').notNull(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [check('website_settings_one_row', sql`${t.id} = 1`)],
 );
@@ -752,7 +757,7 @@ export const bookingSettings = pgTable(
   {
     id: integer('id').primaryKey().default(1),
     settings: jsonb('settings').notNull(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [check('booking_settings_one_row', sql`${t.id} = 1`)],
 );
@@ -912,7 +917,7 @@ export const signInIps = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     ip: text('ip').notNull(),
-    last_success_at: timestamp('last_success_at', { withTimezone: true }).notNull().defaultNow(),
+    last_success_at: timestamp('last_success_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [primaryKey({ columns: [t.user_id, t.ip] }), index('sign_in_ips_last_success_at_idx').on(t.last_success_at)],
 );
@@ -1037,9 +1042,9 @@ export const emails = pgTable(
     lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
     status: text('status').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
-    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().default(crmNow),
     // Retried with backoff until then, then marked failed; a manual retry gives it another day.
-    retry_until: timestamp('retry_until', { withTimezone: true }).notNull().default(sql`now() + interval '24 hours'`),
+    retry_until: timestamp('retry_until', { withTimezone: true }).notNull().default(sql`crm_now() + interval '24 hours'`),
     // A worker that claimed the message holds it until then; past it, another may take it (the first died).
     locked_until: timestamp('locked_until', { withTimezone: true }),
     last_error: text('last_error'),
@@ -1115,7 +1120,7 @@ export const inboundEmails = pgTable(
     subject: text('subject').notNull().default(''),
     // The Date header (null when missing or unreadable), and when we read it.
     sent_at: timestamp('sent_at', { withTimezone: true }),
-    received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    received_at: timestamp('received_at', { withTimezone: true }).notNull().default(crmNow),
     body: text('body').notNull().default(''),
     lead_id: uuid('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
     // How it joined the lead: 'thread' (answers a message we sent), 'token' (the lead's reply
@@ -1158,7 +1163,7 @@ export const inboundEmails = pgTable(
  */
 export const erasedSenders = pgTable('erased_senders', {
   address_hash: text('address_hash').primaryKey(),
-  erased_at: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+  erased_at: timestamp('erased_at', { withTimezone: true }).notNull().default(crmNow),
 });
 
 /**
@@ -1168,7 +1173,7 @@ export const erasedSenders = pgTable('erased_senders', {
  */
 export const erasedMessages = pgTable('erased_messages', {
   message_hash: text('message_hash').primaryKey(),
-  erased_at: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+  erased_at: timestamp('erased_at', { withTimezone: true }).notNull().default(crmNow),
 });
 
 /** A file that came with inbound mail (at most 10 MB each): downloaded by staff, never shown inline. */
@@ -1202,7 +1207,7 @@ export const publicMailSpends = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     address_key: text('address_key').notNull(),
     kind: text('kind').notNull(),
-    spent_at: timestamp('spent_at', { withTimezone: true }).notNull().defaultNow(),
+    spent_at: timestamp('spent_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [index('public_mail_spends_address_idx').on(t.address_key, t.spent_at), index('public_mail_spends_spent_at_idx').on(t.spent_at)],
 );
@@ -1219,6 +1224,7 @@ export const publicMailSpends = pgTable(
 export const databaseDefinitions = pgTable('database_definitions', {
   name: text('name').primaryKey(),
   sha256: text('sha256').notNull(),
+  // The real time of a change to the schema, as drizzle's own journal keeps it: never a test's clock.
   applied_at: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -1266,7 +1272,7 @@ export const webhookEndpoints = pgTable(
     failing_since: timestamp('failing_since', { withTimezone: true }),
     created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     created_at: createdAt(),
-    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().default(crmNow),
   },
   (t) => [
     check('webhook_endpoints_url_check', sql`length(${t.url}) between 8 and 2000`),
@@ -1335,7 +1341,7 @@ export const webhookDeliveries = pgTable(
     event_seq: bigint('event_seq', { mode: 'number' }).notNull(),
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().default(crmNow),
     locked_until: timestamp('locked_until', { withTimezone: true }),
     last_status: integer('last_status'),
     last_error: text('last_error'),
@@ -1363,7 +1369,7 @@ export const webhookAttempts = pgTable(
     endpoint_id: uuid('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    at: timestamp('at', { withTimezone: true }).notNull().default(crmNow),
     http_status: integer('http_status'),
     duration_ms: integer('duration_ms').notNull(),
     // The answer's first 1 KB (as text), or null.

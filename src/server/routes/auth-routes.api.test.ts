@@ -14,15 +14,15 @@ import {
 } from '../auth/sign-in-limits.ts';
 import { deleteStaleSignInIps } from '../db/queries/sign-in-ips-queries.ts';
 import { createTestApp, signIn } from '../test/test-app.ts';
-import { awaitRoomInWindow } from '../test/rate-limit-window.ts';
+import { middleOfWindow, setDatabaseClock } from '../test/database-clock.ts';
 import { useTestDatabase, rowsOf } from '../test/database.ts';
 
 const database = useTestDatabase();
 beforeEach(async () => {
+  // The limits' counts must fall in one 15-minute window: the database's clock stands still in the middle of one.
+  await setDatabaseClock(database, middleOfWindow(SIGN_IN_WINDOW_SECONDS));
   await database.db.execute(sql`truncate users, sessions, rate_limits, sign_in_ips cascade`);
   await ensureAdmin(database.db, 'admin@example.com', 'correct-password');
-  // The limits' counts must fall in one 15-minute window.
-  await awaitRoomInWindow(database.db, SIGN_IN_WINDOW_SECONDS);
 });
 
 const session = async (app: ReturnType<typeof createTestApp>['app'], cookie?: string) =>
@@ -139,14 +139,14 @@ describe('sessions', () => {
   it('expires a session idle for 7 days', async () => {
     const { json, app } = createTestApp(database);
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
-    await execute(database.db, sql`update sessions set last_seen_at = now() - interval '7 days 1 minute'`);
+    await execute(database.db, sql`update sessions set last_seen_at = crm_now() - interval '7 days 1 minute'`);
     expect(await session(app, cookie)).toEqual({ user: null, setup_needed: false });
   });
 
   it('expires a session 30 days after sign-in however active', async () => {
     const { json, app } = createTestApp(database);
     const cookie = await signIn(json, 'admin@example.com', 'correct-password');
-    await execute(database.db, sql`update sessions set expires_at = now() - interval '1 second'`);
+    await execute(database.db, sql`update sessions set expires_at = crm_now() - interval '1 second'`);
     expect(await session(app, cookie)).toEqual({ user: null, setup_needed: false });
   });
 
@@ -328,7 +328,10 @@ describe('sign-in limits', () => {
     const { login } = setup();
     expect((await login(ADMIN, '198.51.100.7')).status).toBe(200);
     expect((await login(ADMIN, '198.51.100.8')).status).toBe(200);
-    await execute(database.db, sql`update sign_in_ips set last_success_at = now() - interval '30 days 1 minute' where ip = '198.51.100.7'`);
+    await execute(
+      database.db,
+      sql`update sign_in_ips set last_success_at = crm_now() - interval '30 days 1 minute' where ip = '198.51.100.7'`,
+    );
     expect(await deleteStaleSignInIps(database.db)).toBe(1);
     expect(await rowsOf(database.db, sql`select ip from sign_in_ips`)).toEqual([{ ip: '198.51.100.8' }]);
   });

@@ -15,7 +15,7 @@ import {
 import { hashRecoveryCode, newTotpSecret, totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
 import { execute } from '../db/sql.ts';
 import { cookieOf, createTestApp } from '../test/test-app.ts';
-import { awaitRoomInWindow } from '../test/rate-limit-window.ts';
+import { middleOfWindow, setDatabaseClock } from '../test/database-clock.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 
 /**
@@ -36,6 +36,8 @@ beforeAll(() => {
 const RECOVERY_CODE = 'abcd-efgh-jkmn';
 let secret: string;
 beforeEach(async () => {
+  // The limits' counts must fall in one 15-minute window: the database's clock stands still in the middle of one.
+  await setDatabaseClock(database, middleOfWindow(SIGN_IN_WINDOW_SECONDS));
   await execute(
     database.db,
     sql`truncate users, sessions, rate_limits, sign_in_ips, sign_in_challenges, trusted_devices, recovery_codes cascade`,
@@ -45,13 +47,11 @@ beforeEach(async () => {
   const { user } = await ensureAdmin(database.db, 'ann@example.com', 'ann-password');
   await turnOnTwoFactor(user.id, secret);
   await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, ${hashRecoveryCode(RECOVERY_CODE)})`);
-  // The limits' counts must fall in one 15-minute window.
-  await awaitRoomInWindow(database.db, SIGN_IN_WINDOW_SECONDS);
 });
 
 /** Two-factor on, as the set-up leaves it (no step used yet). */
 const turnOnTwoFactor = (userId: string, totpSecret: string) =>
-  execute(database.db, sql`update users set totp_secret = ${totpSecret}, totp_enabled_at = now() where id = ${userId}`);
+  execute(database.db, sql`update users set totp_secret = ${totpSecret}, totp_enabled_at = crm_now() where id = ${userId}`);
 
 async function call(method: string, path: string, body: unknown, ip: string, cookies: (string | undefined)[] = []) {
   const before = logged.length;
@@ -199,7 +199,7 @@ describe('two-factor codes: no lockout of the owner', () => {
       database.db,
       sql`
       insert into trusted_devices (token_hash, user_id, expires_at)
-      select ${createHash('sha256').update(device).digest('hex')}, id, now() + interval '30 days' from users where email = 'ann@example.com'`,
+      select ${createHash('sha256').update(device).digest('hex')}, id, crm_now() + interval '30 days' from users where email = 'ann@example.com'`,
     );
     // 105 password failures on ann in this window (from 21 addresses, as far as the counters know).
     await execute(
@@ -207,7 +207,7 @@ describe('two-factor codes: no lockout of the owner', () => {
       sql`
       insert into rate_limits (key, window_start, count, expires_at)
       select 'login:account:ann@example.com', w.start, 105, w.start + interval '15 minutes'
-      from (select to_timestamp(floor(extract(epoch from now()) / 900) * 900) as start) w`,
+      from (select to_timestamp(floor(extract(epoch from crm_now()) / 900) * 900) as start) w`,
     );
     const fromNewIp = await call('POST', '/api/auth/login', { email: 'ann@example.com', password: 'ann-password' }, '192.0.2.77', [
       `trusted_device=${device}`,

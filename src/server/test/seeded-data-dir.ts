@@ -61,7 +61,7 @@ async function seed(dataDir: string): Promise<string> {
     // hour, and a server started on a copy just after it deletes it (the maintenance job).
     await execute(
       database.db,
-      sql`insert into rate_limits (key, window_start, count, expires_at) values ('lead:203.0.113.9', now(), 1, now() + interval '1 day')`,
+      sql`insert into rate_limits (key, window_start, count, expires_at) values ('lead:203.0.113.9', crm_now(), 1, crm_now() + interval '1 day')`,
     );
     await rememberSignInIp(database.db, user.id, '203.0.113.9');
     await appSecret(database.db, 'lead_form_token');
@@ -70,37 +70,37 @@ async function seed(dataDir: string): Promise<string> {
     const link = mintToken().hash;
     await execute(
       database.db,
-      sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${link}, id, now() + interval '1 day' from leads limit 1`,
+      sql`insert into booking_tokens (token_hash, lead_id, expires_at) select ${link}, id, crm_now() + interval '1 day' from leads limit 1`,
     );
     // The website's abuse controls: a booking held for its emailed confirmation, a used form token, a visitor mail spent.
     await execute(
       database.db,
       sql`insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, expires_at)
-      values (${link}, 'confirm-hash', '2030-12-02', '10:00', 'Call', '203.0.113.0/24', now() + interval '30 minutes')`,
+      values (${link}, 'confirm-hash', '2030-12-02', '10:00', 'Call', '203.0.113.0/24', crm_now() + interval '30 minutes')`,
     );
     await execute(
       database.db,
-      sql`insert into form_token_uses (token_hash, submission_id, expires_at) values ('form-token-hash', ${crypto.randomUUID()}, now() + interval '1 day')`,
+      sql`insert into form_token_uses (token_hash, submission_id, expires_at) values ('form-token-hash', ${crypto.randomUUID()}, crm_now() + interval '1 day')`,
     );
     await execute(database.db, sql`insert into public_mail_spends (address_key, kind) values ('address-hash', 'lead-acknowledgement')`);
     // The team's tables: an invitation, a recovery code, a remembered device, a two-factor challenge, an audit entry.
     await execute(
       database.db,
-      sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', now() + interval '3 days')`,
+      sql`insert into account_tokens (token_hash, kind, email, role, expires_at) values ('invite-hash', 'invite', 'new@example.com', 'staff', crm_now() + interval '3 days')`,
     );
     await execute(database.db, sql`insert into recovery_codes (user_id, code_hash) values (${user.id}, 'code-hash')`);
     await execute(
       database.db,
-      sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device-hash', ${user.id}, now() + interval '30 days')`,
+      sql`insert into trusted_devices (token_hash, user_id, expires_at) values ('device-hash', ${user.id}, crm_now() + interval '30 days')`,
     );
     await execute(
       database.db,
-      sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values ('challenge-hash', ${user.id}, now() + interval '1 day')`,
+      sql`insert into sign_in_challenges (token_hash, user_id, expires_at) values ('challenge-hash', ${user.id}, crm_now() + interval '1 day')`,
     );
     // A message the outbox sent already (so a server started on the data sends nothing).
     await execute(
       database.db,
-      sql`insert into emails (message_id, kind, to_address, data, status, sent_at) values ('<seeded@example.com>', 'test', 'owner@example.com', '{}', 'sent', now())`,
+      sql`insert into emails (message_id, kind, to_address, data, status, sent_at) values ('<seeded@example.com>', 'test', 'owner@example.com', '{}', 'sent', crm_now())`,
     );
     await execute(
       database.db,
@@ -133,7 +133,7 @@ async function seed(dataDir: string): Promise<string> {
     await execute(
       database.db,
       sql`insert into calendar_connections (id, user_id, kind, label, secret, last_synced_at, last_attempt_at)
-      values (${connection}, ${user.id}, 'ics', 'calendar.example.com', ${secret}, now(), now())`,
+      values (${connection}, ${user.id}, 'ics', 'calendar.example.com', ${secret}, crm_now(), crm_now())`,
     );
     await execute(
       database.db,
@@ -152,14 +152,14 @@ async function seed(dataDir: string): Promise<string> {
     await execute(
       database.db,
       sql`insert into api_keys (name, key_hash, prefix, scopes, user_id, last_used_at, last_used_ip)
-      values ('Partner form', repeat('c', 64), 'crm_seeded00', '{leads:write}', ${user.id}, now(), '203.0.113.9')`,
+      values ('Partner form', repeat('c', 64), 'crm_seeded00', '{leads:write}', ${user.id}, crm_now(), '203.0.113.9')`,
     );
     const endpoint = crypto.randomUUID();
     const endpointSecret = vault.seal('whsec_c2VlZGVkLXNlY3JldC1mb3ItdGVzdHM=', webhookSecretContext(endpoint));
     await execute(
       database.db,
       sql`insert into webhook_endpoints (id, url, events, secret, paused_at, paused_reason, created_by)
-      values (${endpoint}, 'https://hooks.example.com/crm', '{lead.created}', ${endpointSecret}, now(), 'Paused by an owner', ${user.id})`,
+      values (${endpoint}, 'https://hooks.example.com/crm', '{lead.created}', ${endpointSecret}, crm_now(), 'Paused by an owner', ${user.id})`,
     );
     await execute(
       database.db,
@@ -169,7 +169,7 @@ async function seed(dataDir: string): Promise<string> {
         returning id, seq, object_id
       ), delivery as (
         insert into webhook_deliveries (endpoint_id, event_id, object_id, event_seq, status, attempts, last_status, finished_at)
-        select ${endpoint}, id, object_id, seq, 'delivered', 1, 200, now() from event
+        select ${endpoint}, id, object_id, seq, 'delivered', 1, 200, crm_now() from event
         returning id
       )
       insert into webhook_attempts (delivery_id, endpoint_id, http_status, duration_ms, response_body)

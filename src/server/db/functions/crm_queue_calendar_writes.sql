@@ -10,7 +10,7 @@ CREATE OR REPLACE FUNCTION crm_queue_calendar_writes()
 AS $function$
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    UPDATE calendar_writes SET version = version + 1, attempts = 0, next_attempt_at = now()
+    UPDATE calendar_writes SET version = version + 1, attempts = 0, next_attempt_at = crm_now()
       WHERE appointment_id = OLD.id;
   END IF;
   IF TG_OP <> 'DELETE' AND NEW.host_id IS NOT NULL AND NEW.status = 'scheduled' THEN

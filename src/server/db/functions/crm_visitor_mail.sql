@@ -19,7 +19,7 @@ BEGIN
   END IF;
   PERFORM pg_advisory_xact_lock(4201312, hashtext(k));
   IF NEW.kind = 'lead-acknowledgement' AND EXISTS (
-    SELECT 1 FROM public_mail_spends WHERE address_key = k AND kind = 'lead-acknowledgement' AND spent_at > now() - interval '30 days'
+    SELECT 1 FROM public_mail_spends WHERE address_key = k AND kind = 'lead-acknowledgement' AND spent_at > crm_now() - interval '30 days'
   ) THEN
     NEW.status := 'not_sent';
     NEW.last_error := 'Not sent: this address was sent an acknowledgement in the last 30 days (one per address per 30 days).';
@@ -28,7 +28,7 @@ BEGIN
   IF NEW.visitor_budget > 0 AND NOT EXISTS (
     SELECT 1 FROM users WHERE email = lower(btrim(NEW.to_address)) AND deactivated_at IS NULL
   ) THEN
-    SELECT count(*) INTO spent FROM public_mail_spends WHERE address_key = k AND spent_at > now() - interval '24 hours';
+    SELECT count(*) INTO spent FROM public_mail_spends WHERE address_key = k AND spent_at > crm_now() - interval '24 hours';
     IF spent >= NEW.visitor_budget THEN
       NEW.status := 'not_sent';
       NEW.last_error := 'Not sent: this address already had ' || NEW.visitor_budget

@@ -15,7 +15,7 @@ BEGIN
   SELECT array_agg(o.id ORDER BY o.id) INTO ids FROM old_rows o;
   IF ids IS NULL THEN RETURN NULL; END IF;
   IF current_setting('crm.lead_erasure', true) = 'on' THEN
-    UPDATE webhook_deliveries d SET status = 'cancelled', locked_until = NULL, finished_at = now(), last_error = 'The lead was erased'
+    UPDATE webhook_deliveries d SET status = 'cancelled', locked_until = NULL, finished_at = crm_now(), last_error = 'The lead was erased'
       FROM webhook_events e WHERE e.id = d.event_id AND e.lead_id = ANY (ids) AND d.status = 'pending';
     UPDATE webhook_attempts a SET response_body = NULL
       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id

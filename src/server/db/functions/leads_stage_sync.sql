@@ -23,7 +23,7 @@ BEGIN
     NEW.lost_reason := NULL;
   END IF;
   IF TG_OP = 'INSERT' OR NEW.stage_id IS DISTINCT FROM OLD.stage_id THEN
-    NEW.stage_entered_at := now();
+    NEW.stage_entered_at := crm_now();
   END IF;
   RETURN NEW;
 END;

@@ -22,7 +22,7 @@ export function listSessions(db: Db, userId: string, currentHash: string | undef
     db,
     sql`select id, ip, user_agent, ${isoTimestamp(sql`created_at`)} as created_at, ${isoTimestamp(sql`last_seen_at`)} as last_seen_at,
           token_hash = ${currentHash ?? ''} as current
-        from sessions where user_id = ${userId} and expires_at > now()
+        from sessions where user_id = ${userId} and expires_at > crm_now()
         order by token_hash = ${currentHash ?? ''} desc, last_seen_at desc`,
     accountSessionSchema,
   );
@@ -108,7 +108,7 @@ export async function changePassword(
   keepTokenHash: string | undefined,
 ): Promise<string[]> {
   return transaction(db, async (t) => {
-    await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${userId}`);
+    await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = crm_now() where id = ${userId}`);
     const ended = await endWhatThePasswordOpened(t, userId, keepTokenHash);
     await execute(t, auditInsert(actor, { action: 'password_changed', targetType: 'account', targetId: userId }));
     return ended;
@@ -141,7 +141,7 @@ export async function requestPasswordReset(
     const [{ recent }] = (await queryRows(
       t,
       sql`select count(*)::int as recent from account_tokens
-          where kind = 'password_reset' and user_id = ${user.id} and created_at > now() - interval '1 hour'`,
+          where kind = 'password_reset' and user_id = ${user.id} and created_at > crm_now() - interval '1 hour'`,
       z.object({ recent: z.number().int() }),
     )) as [{ recent: number }];
     // The last link sent stays valid: the person can still use it.
@@ -149,13 +149,13 @@ export async function requestPasswordReset(
     // One link at a time: an older one stops working.
     await execute(
       t,
-      sql`update account_tokens set revoked_at = now() where kind = 'password_reset' and user_id = ${user.id} and used_at is null and revoked_at is null`,
+      sql`update account_tokens set revoked_at = crm_now() where kind = 'password_reset' and user_id = ${user.id} and used_at is null and revoked_at is null`,
     );
     await execute(
       t,
       sql`
       insert into account_tokens (token_hash, kind, email, user_id, expires_at)
-      values (${token.hash}, 'password_reset', ${email}, ${user.id}, now() + make_interval(mins => ${RESET_MINUTES}))`,
+      values (${token.hash}, 'password_reset', ${email}, ${user.id}, crm_now() + make_interval(mins => ${RESET_MINUTES}))`,
     );
     await execute(
       t,
@@ -173,7 +173,7 @@ export async function requestPasswordReset(
   });
 }
 
-const validReset = sql`t.kind = 'password_reset' and t.used_at is null and t.revoked_at is null and t.expires_at > now()`;
+const validReset = sql`t.kind = 'password_reset' and t.used_at is null and t.revoked_at is null and t.expires_at > crm_now()`;
 
 export async function findPasswordReset(db: Db, tokenHash: string): Promise<{ email: string } | undefined> {
   const [row] = await queryRows(
@@ -198,13 +198,13 @@ export async function completePasswordReset(
   return transaction(db, async (t) => {
     const [used] = await queryRows(
       t,
-      sql`update account_tokens t set used_at = now() from users u
+      sql`update account_tokens t set used_at = crm_now() from users u
           where t.token_hash = ${tokenHash} and ${validReset} and u.id = t.user_id and u.deactivated_at is null
           returning u.id, u.email`,
       z.object({ id: z.uuid(), email: z.string() }),
     );
     if (!used) return undefined;
-    await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = now() where id = ${used.id}`);
+    await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = crm_now() where id = ${used.id}`);
     const ended = await endWhatThePasswordOpened(t, used.id);
     await execute(
       t,

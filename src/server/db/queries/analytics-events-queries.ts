@@ -105,7 +105,7 @@ export function rollupsOf(events: NewAnalyticsEvent[]): BatchRollups {
 }
 
 // The hour of the statement's transaction, which is every inserted event's created_at.
-const NOW_HOUR = sql`date_trunc('hour', now() at time zone 'UTC') at time zone 'UTC'`;
+const NOW_HOUR = sql`date_trunc('hour', crm_now() at time zone 'UTC') at time zone 'UTC'`;
 
 /**
  * One statement (one transaction) for a batch: the events, and the hourly rollups they

@@ -15,7 +15,7 @@ export async function getAnalyticsNow(db: Db): Promise<AnalyticsNow> {
       with recent as (
         select distinct on (session_id) session_id, page_path
         from analytics_events
-        where created_at > now() - make_interval(mins => ${NOW_MINUTES})
+        where created_at > crm_now() - make_interval(mins => ${NOW_MINUTES})
         order by session_id, created_at desc, id desc
       )
       select page_path as path, count(*)::int as visitors, sum(count(*)) over ()::int as total

@@ -80,7 +80,7 @@ export async function findApiKeyUse(db: Db, token: string, ip: string | null): P
     select u.id, u.email, u.display_name, u.phone, u.role,
       ${lacksRequiredTwoFactor(sql`u`)} as must_set_up_two_factor,
       k.id as key_id, k.name as key_name, k.scopes,
-      (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale
+      (k.last_used_at is null or k.last_used_at < crm_now() - interval '1 minute') as stale
     from api_keys k join users u on u.id = k.user_id
     where k.key_hash = ${hashToken(token)} and u.deactivated_at is null`,
     currentUserSchema.extend({
@@ -95,8 +95,8 @@ export async function findApiKeyUse(db: Db, token: string, ip: string | null): P
   if (row.stale)
     await execute(
       db,
-      sql`update api_keys set last_used_at = now(), last_used_ip = ${ip}
-        where id = ${row.key_id} and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+      sql`update api_keys set last_used_at = crm_now(), last_used_ip = ${ip}
+        where id = ${row.key_id} and (last_used_at is null or last_used_at < crm_now() - interval '1 minute')`,
     );
   return {
     user: {

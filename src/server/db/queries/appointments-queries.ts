@@ -65,9 +65,9 @@ export async function getAppointment(db: Db, id: string): Promise<Appointment | 
  */
 export function upcomingWithin(timeZone: string, days: number): SQL {
   const startsAt = sql`((a.date + a.time) at time zone ${timeZone})`;
-  const today = sql`(now() at time zone ${timeZone})::date`;
+  const today = sql`(crm_now() at time zone ${timeZone})::date`;
   return sql`a.date between ${today} - 1 and ${today} + ${days + 1}::int and a.status = 'scheduled'
-    and ${startsAt} >= now() and ${startsAt} < now() + make_interval(days => ${days})`;
+    and ${startsAt} >= crm_now() and ${startsAt} < crm_now() + make_interval(days => ${days})`;
 }
 
 /** The next appointments within `days` days, soonest first. */
@@ -105,8 +105,8 @@ export const startsAt = (a: SQL, timeZone: string) => sql`((${a}.date + ${a}.tim
  */
 export const reminderDone = (a: SQL, mail: AppointmentMail | undefined) =>
   mail
-    ? sql`case when ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours}) then now() end`
-    : sql`now()`;
+    ? sql`case when ${startsAt(a, mail.timeZone)} <= crm_now() + make_interval(hours => ${mail.leadReminderHours}) then crm_now() end`
+    : sql`crm_now()`;
 
 export type QueueOptions = {
   /** The change to tell of, or a column of `source` naming it per row (null: nothing to tell). */
@@ -142,7 +142,7 @@ export function queueAppointmentEmails(
           'duration_minutes', a.duration_minutes, 'location', a.location, 'visitor_time_zone', a.visitor_time_zone,
           'lead_id', l.id, 'lead_name', ${bookedName(a, sql.raw('l'))}, 'lead_email', l.email, 'lead_phone', ${bookedPhone(a, sql.raw('l'))}) as data
       from ${sql.raw(source)} a join leads l on l.id = a.lead_id
-      where ${startsAt(a, mail.timeZone)} > now() and ${changeOf} is not null
+      where ${startsAt(a, mail.timeZone)} > crm_now() and ${changeOf} is not null
     ), mail_to_lead as (
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, visitor_budget)
       select ${newEmail(mail)}, 'appointment', s.email, s.full_name, s.data || '{"audience":"lead"}'::jsonb${leadExtra ? sql` || ${leadExtra}` : sql``}, s.lead_id,
@@ -329,16 +329,16 @@ export async function deleteAppointment(db: Db, id: string, mail?: AppointmentMa
  */
 export async function queueLeadReminders(db: Db, mail: AppointmentMail): Promise<number> {
   const a = sql.raw('a');
-  const today = sql`(now() at time zone ${mail.timeZone})::date`;
+  const today = sql`(crm_now() at time zone ${mail.timeZone})::date`;
   const [row] = await queryRows(
     db,
     sql`
     with due as (
-      update appointments a set lead_reminder_sent_at = now()
+      update appointments a set lead_reminder_sent_at = crm_now()
       where a.lead_reminder_sent_at is null and a.lead_id is not null and a.status = 'scheduled'
         and a.date between ${today} - 1 and ${today} + ${Math.ceil(mail.leadReminderHours / 24) + 1}::int
-        and ${startsAt(a, mail.timeZone)} > now()
-        and ${startsAt(a, mail.timeZone)} <= now() + make_interval(hours => ${mail.leadReminderHours})
+        and ${startsAt(a, mail.timeZone)} > crm_now()
+        and ${startsAt(a, mail.timeZone)} <= crm_now() + make_interval(hours => ${mail.leadReminderHours})
       returning a.*
     ), snapshot as (
       select a.id, l.id as lead_id, l.email, ${bookedName(a, sql.raw('l'))} as full_name, a.sequence, a.source,
@@ -369,7 +369,7 @@ export type CalendarAppointment = z.infer<typeof calendarAppointmentSchema>;
  * wall-clock in the business time zone, is converted to UTC here, in the database.
  */
 export async function listCalendarAppointments(db: Db, timeZone: string, id?: string): Promise<CalendarAppointment[]> {
-  const which = id ? sql`a.id = ${id}` : sql`a.date >= (now() at time zone ${timeZone})::date - 90 and a.status <> 'cancelled'`;
+  const which = id ? sql`a.id = ${id}` : sql`a.date >= (crm_now() at time zone ${timeZone})::date - 90 and a.status <> 'cancelled'`;
   return queryRows(
     db,
     sql`

@@ -75,7 +75,7 @@ export function changedFields<T extends Record<string, unknown>>(
 export async function deleteExpiredAuditEntries(db: Db, days: number): Promise<number> {
   return transaction(db, async (t) => {
     await execute(t, sql`select set_config('crm.audit_maintenance', 'on', true)`);
-    return execute(t, sql`delete from audit_log where at < now() - make_interval(days => ${days})`);
+    return execute(t, sql`delete from audit_log where at < crm_now() - make_interval(days => ${days})`);
   });
 }
 

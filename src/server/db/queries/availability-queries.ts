@@ -56,12 +56,12 @@ export async function saveMemberAvailability(db: Db, userId: string, value: Memb
     sql`
     insert into user_availability (user_id, bookable, hours, days_off, holidays_off, meeting_link, updated_at)
     select u.id, ${value.bookable}, ${value.hours === null ? null : JSON.stringify(value.hours)}::jsonb, ${JSON.stringify(days_off)}::jsonb,
-      ${value.holidays_off}, ${value.meeting_link ?? null}::text, now()
+      ${value.holidays_off}, ${value.meeting_link ?? null}::text, crm_now()
     from users u where u.id = ${userId}::uuid
     on conflict (user_id) do update set bookable = excluded.bookable, hours = excluded.hours, days_off = excluded.days_off,
       holidays_off = excluded.holidays_off,
       meeting_link = case when ${value.meeting_link === undefined} then user_availability.meeting_link else excluded.meeting_link end,
-      updated_at = now()`,
+      updated_at = crm_now()`,
   );
   return n > 0;
 }

@@ -56,11 +56,11 @@ export async function holdBooking(db: Db, hold: NewHold, mail: HoldMail): Promis
         with held as (
           insert into booking_holds (token_hash, confirm_hash, date, time, type, client_network, visitor_time_zone, host_id, expires_at)
           values (${hold.hash}, ${hold.confirmHash}, ${hold.date}::date, ${hold.time}::time, ${hold.type}, ${hold.network},
-            ${hold.visitorTimeZone ?? null}::text, ${hold.hostId ?? null}::uuid, now() + make_interval(mins => ${HOLD_MINUTES}))
+            ${hold.visitorTimeZone ?? null}::text, ${hold.hostId ?? null}::uuid, crm_now() + make_interval(mins => ${HOLD_MINUTES}))
           on conflict (token_hash) do update set confirm_hash = excluded.confirm_hash, date = excluded.date, time = excluded.time,
             type = excluded.type, client_network = excluded.client_network, visitor_time_zone = excluded.visitor_time_zone,
             host_id = excluded.host_id,
-            created_at = now(), expires_at = excluded.expires_at,
+            created_at = crm_now(), expires_at = excluded.expires_at,
             confirmed_at = null, appointment_id = null
           returning expires_at, (date + time) at time zone ${mail.timeZone} as starts_at
         ), kept as (
@@ -143,7 +143,7 @@ export type HoldRow = z.infer<typeof holdRow>;
 
 const holdColumns = (timeZone: string) => sql`to_char(h.date, 'YYYY-MM-DD') as date, to_char(h.time, 'HH24:MI') as time, h.type,
   (extract(epoch from ((h.date + h.time) at time zone ${timeZone})) * 1000)::float8 as start,
-  ${isoTimestamp(sql`h.expires_at`)} as expires_at, h.expires_at <= now() as expired,
+  ${isoTimestamp(sql`h.expires_at`)} as expires_at, h.expires_at <= crm_now() as expired,
   h.confirmed_at is not null as confirmed, h.appointment_id, h.client_network, h.visitor_time_zone, h.host_id`;
 
 /** The link's hold whose confirmation code hashes to `confirmHash`; undefined for none. */
@@ -160,7 +160,7 @@ export async function readHold(db: Db, hash: string, confirmHash: string, timeZo
 export async function readPendingHold(db: Db, hash: string, timeZone: string): Promise<HoldRow | undefined> {
   const [row] = await queryRows(
     db,
-    sql`select ${holdColumns(timeZone)} from booking_holds h where h.token_hash = ${hash} and h.confirmed_at is null and h.expires_at > now()`,
+    sql`select ${holdColumns(timeZone)} from booking_holds h where h.token_hash = ${hash} and h.confirmed_at is null and h.expires_at > crm_now()`,
     holdRow,
   );
   return row;
@@ -168,12 +168,12 @@ export async function readPendingHold(db: Db, hash: string, timeZone: string): P
 
 /** Marks the hold confirmed with the appointment it became. */
 export async function markHoldConfirmed(db: Db, hash: string, appointmentId: string): Promise<void> {
-  await execute(db, sql`update booking_holds set confirmed_at = now(), appointment_id = ${appointmentId} where token_hash = ${hash}`);
+  await execute(db, sql`update booking_holds set confirmed_at = crm_now(), appointment_id = ${appointmentId} where token_hash = ${hash}`);
 }
 
 /** Holds a day past their expiry (confirmed or not): the maintenance job, hourly. */
 export async function deleteOldBookingHolds(db: Db): Promise<number> {
-  return execute(db, sql`delete from booking_holds where expires_at < now() - make_interval(days => ${HOLD_KEPT_DAYS})`);
+  return execute(db, sql`delete from booking_holds where expires_at < crm_now() - make_interval(days => ${HOLD_KEPT_DAYS})`);
 }
 
 /**

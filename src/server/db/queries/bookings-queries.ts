@@ -56,8 +56,8 @@ export async function saveBookingSettings(db: Db, settings: BookingSettings): Pr
   await execute(
     db,
     sql`
-    insert into booking_settings (id, settings, updated_at) values (1, ${JSON.stringify({ ...settings, days_off })}::jsonb, now())
-    on conflict (id) do update set settings = excluded.settings, updated_at = now()`,
+    insert into booking_settings (id, settings, updated_at) values (1, ${JSON.stringify({ ...settings, days_off })}::jsonb, crm_now())
+    on conflict (id) do update set settings = excluded.settings, updated_at = crm_now()`,
   );
 }
 
@@ -71,7 +71,7 @@ export async function issueBookingToken(db: Db, submissionId: string, hash: stri
     db,
     sql`
     insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
-    select ${hash}, lead_id, inquiry_id, now() + make_interval(hours => ${BOOKING_TOKEN_HOURS})
+    select ${hash}, lead_id, inquiry_id, crm_now() + make_interval(hours => ${BOOKING_TOKEN_HOURS})
     from (select id as lead_id, null::uuid as inquiry_id from leads where submission_id = ${submissionId}::uuid
           union all select lead_id, id from lead_events where submission_id = ${submissionId}::uuid limit 1) submitted`,
   );
@@ -129,7 +129,7 @@ export async function readBookingContext(
     db,
     sql`
     select (select settings from booking_settings where id = 1) as settings,
-      (select json_build_object('lead_id', t.lead_id, 'full_name', coalesce(e.data->>'full_name', l.full_name), 'expired', t.expires_at <= now(),
+      (select json_build_object('lead_id', t.lead_id, 'full_name', coalesce(e.data->>'full_name', l.full_name), 'expired', t.expires_at <= crm_now(),
          'owner_id', l.owner_id,
          'appointment', case when a.id is null then null else json_build_object('id', a.id,
            'start', ${startMs(timeZone)}, 'duration_minutes', a.duration_minutes, 'type', a.type, 'status', a.status, 'sequence', a.sequence,
@@ -225,7 +225,7 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
     db,
     sql`
     with slot_lock as (select pg_try_advisory_xact_lock(${BOOKING_LOCK_SPACE}::int, hashtext(${`${b.hostId} ${b.date} ${b.time}`}::text)) as got),
-    t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > now() and (select got from slot_lock) for update),
+    t as (select * from booking_tokens where token_hash = ${b.hash} and expires_at > crm_now() and (select got from slot_lock) for update),
     usable as (
       select t.* from t
       where t.appointment_id is null or exists (select 1 from appointments x where x.id = t.appointment_id and x.status = 'cancelled')
@@ -250,7 +250,7 @@ export async function bookSlot(db: Db, b: NewBooking, mail: AppointmentMail): Pr
       -- A lead with no owner gets the person who takes its call (the timeline says so).
       -- By id (a scalar from created), not a join: joined, the planner walks every unowned
       -- lead through the owner index, a cost that grows with the leads nobody has taken yet.
-      update leads l set owner_id = (select host_id from created), updated_at = now()
+      update leads l set owner_id = (select host_id from created), updated_at = crm_now()
       where l.id = (select lead_id from created) and l.owner_id is null
       returning l.id, l.owner_id as host_id
     ), owner_event as (
@@ -293,7 +293,7 @@ export async function deleteExpiredBookingTokens(db: Db): Promise<number> {
   return execute(
     db,
     sql`
-    delete from booking_tokens t where t.expires_at < now() - interval '1 day'
-      and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= current_date - 1)`,
+    delete from booking_tokens t where t.expires_at < crm_now() - interval '1 day'
+      and not exists (select 1 from appointments a where a.id = t.appointment_id and a.status = 'scheduled' and a.date >= crm_now()::date - 1)`,
   );
 }

@@ -25,7 +25,7 @@ const publicColumns = sql`c.id, c.kind, c.label, ${isoTimestamp(sql`c.created_at
   case when c.last_synced_at is null then null else ${isoTimestamp(sql`c.last_synced_at`)} end as last_synced_at,
   case when c.last_attempt_at is null then null else ${isoTimestamp(sql`c.last_attempt_at`)} end as last_attempt_at,
   c.last_error, c.warnings,
-  (select count(*)::int from calendar_busy b where b.connection_id = c.id and b.ends_at > now()) as busy_count,
+  (select count(*)::int from calendar_busy b where b.connection_id = c.id and b.ends_at > crm_now()) as busy_count,
   c.calendars, c.busy_calendars, c.write_calendar,
   (select count(*)::int from calendar_writes w where w.connection_id = c.id and w.version <> w.written_version and w.attempts > 0) as unwritten,
   (select w.last_error from calendar_writes w where w.connection_id = c.id and w.version <> w.written_version and w.last_error is not null
@@ -80,7 +80,7 @@ export async function insertConnection(db: Db, c: NewConnection, max: number): P
       tx,
       sql`insert into calendar_connections (id, user_id, kind, label, secret, calendars, busy_calendars, claimed_until, last_attempt_at)
         values (${c.id}, ${c.userId}, ${c.kind}, ${c.label}, ${c.secret}, ${JSON.stringify(c.calendars ?? [])}::jsonb,
-          ${JSON.stringify((c.calendars ?? []).map((cal) => cal.url))}::jsonb, now() + ${CLAIM}, now())`,
+          ${JSON.stringify((c.calendars ?? []).map((cal) => cal.url))}::jsonb, crm_now() + ${CLAIM}, crm_now())`,
     );
     return true;
   });
@@ -120,10 +120,10 @@ function claim(db: Db, which: SQL, tail: SQL = sql``): Promise<ClaimedConnection
   return queryRows(
     db,
     sql`
-    update calendar_connections c set claimed_until = now() + ${CLAIM}, last_attempt_at = now()
+    update calendar_connections c set claimed_until = crm_now() + ${CLAIM}, last_attempt_at = crm_now()
     where c.id in (
       select id from calendar_connections
-      where (${which}) and (claimed_until is null or claimed_until < now())
+      where (${which}) and (claimed_until is null or claimed_until < crm_now())
       ${tail}
       for update skip locked)
     returning c.id, c.user_id, c.kind, c.label, c.secret, c.busy_digest, c.busy_calendars`,
@@ -138,7 +138,7 @@ function claim(db: Db, which: SQL, tail: SQL = sql``): Promise<ClaimedConnection
 export function claimDueConnections(db: Db, everySeconds: number, limit: number): Promise<ClaimedConnection[]> {
   return claim(
     db,
-    sql`last_attempt_at is null or last_attempt_at <= now() - make_interval(secs => ${everySeconds})`,
+    sql`last_attempt_at is null or last_attempt_at <= crm_now() - make_interval(secs => ${everySeconds})`,
     sql`order by last_attempt_at nulls first limit ${limit}`,
   );
 }
@@ -167,7 +167,7 @@ export async function claimStaleConnectionsOf(db: Db, userIds: readonly string[]
   return claim(
     db,
     sql`user_id = any(${pgArray(userIds)}::uuid[])
-      and (last_synced_at is null or last_synced_at <= now() - make_interval(secs => ${olderThanSeconds}))`,
+      and (last_synced_at is null or last_synced_at <= crm_now() - make_interval(secs => ${olderThanSeconds}))`,
   );
 }
 
@@ -196,7 +196,7 @@ export async function storeSyncSuccess(
     await execute(
       tx,
       sql`
-      update calendar_connections set last_synced_at = now(), last_error = null, failure_notified_at = null,
+      update calendar_connections set last_synced_at = crm_now(), last_error = null, failure_notified_at = null,
         warnings = ${JSON.stringify(read.warnings)}::jsonb, busy_digest = ${read.digest}, claimed_until = null
       where id = ${c.id}`,
     );
@@ -213,9 +213,9 @@ export async function storeSyncFailure(db: Db, c: Pick<ClaimedConnection, 'id' |
     sql`
     with failed as (
       update calendar_connections set last_error = ${error}, claimed_until = null,
-        failure_notified_at = coalesce(failure_notified_at, now())
+        failure_notified_at = coalesce(failure_notified_at, crm_now())
       where id = ${c.id}
-      returning user_id, (failure_notified_at = now()) as first)
+      returning user_id, (failure_notified_at = crm_now()) as first)
     insert into notifications (user_id, type, message)
     select user_id, 'calendar', ${`Your calendar ${c.label} could not be synced: ${error} Its last known busy times still count.`}
     from failed where first

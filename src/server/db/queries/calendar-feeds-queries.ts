@@ -14,7 +14,7 @@ export async function createCalendarFeed(db: Db, userId: string): Promise<{ toke
     db,
     sql`
     insert into calendar_feeds (user_id, token_hash) values (${userId}, ${hashToken(token)})
-    on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = now()
+    on conflict (user_id) do update set token_hash = excluded.token_hash, created_at = crm_now()
     returning ${isoTimestamp(sql`created_at`)} as created_at`,
     createdRow,
   );

@@ -38,14 +38,14 @@ const claimedWrite = z.object({
  * claimed; or, with `appointmentIds`, those appointments' copies whatever their retry time.
  */
 export function claimDueWrites(db: Db, limit: number, appointmentIds?: readonly string[]): Promise<ClaimedWrite[]> {
-  const which = appointmentIds ? sql`appointment_id = any(${pgArray(appointmentIds)}::uuid[])` : sql`next_attempt_at <= now()`;
+  const which = appointmentIds ? sql`appointment_id = any(${pgArray(appointmentIds)}::uuid[])` : sql`next_attempt_at <= crm_now()`;
   return queryRows(
     db,
     sql`
-    update calendar_writes w set claimed_until = now() + ${LEASE}
+    update calendar_writes w set claimed_until = crm_now() + ${LEASE}
     where (w.appointment_id, w.connection_id) in (
       select appointment_id, connection_id from calendar_writes
-      where version <> written_version and ${which} and (claimed_until is null or claimed_until < now())
+      where version <> written_version and ${which} and (claimed_until is null or claimed_until < crm_now())
       order by next_attempt_at
       limit ${limit}
       for update skip locked)
@@ -59,7 +59,7 @@ export async function removeCopiesOf(db: Db, appointmentIds: readonly string[]):
   if (appointmentIds.length === 0) return;
   await execute(
     db,
-    sql`update calendar_writes set removed = true, version = version + 1, attempts = 0, next_attempt_at = now()
+    sql`update calendar_writes set removed = true, version = version + 1, attempts = 0, next_attempt_at = crm_now()
     where appointment_id = any(${pgArray(appointmentIds)}::uuid[])`,
   );
 }
@@ -94,7 +94,7 @@ export async function failWrite(db: Db, w: ClaimedWrite, error: string): Promise
   await execute(
     db,
     sql`update calendar_writes set attempts = attempts + 1, last_error = ${error}, claimed_until = null,
-      next_attempt_at = now() + make_interval(secs => least(60 * power(2, attempts), 3600))
+      next_attempt_at = crm_now() + make_interval(secs => least(60 * power(2, attempts), 3600))
     where ${key(w)}`,
   );
 }
@@ -122,7 +122,7 @@ export async function writtenUids(db: Db, connectionId: string): Promise<string[
 export async function requeueConnection(db: Db, connectionId: string, fromDate: string): Promise<void> {
   await execute(
     db,
-    sql`update calendar_writes set version = version + 1, attempts = 0, next_attempt_at = now() where connection_id = ${connectionId}`,
+    sql`update calendar_writes set version = version + 1, attempts = 0, next_attempt_at = crm_now() where connection_id = ${connectionId}`,
   );
   await execute(
     db,

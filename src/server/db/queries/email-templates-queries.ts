@@ -58,7 +58,7 @@ export async function updateEmailTemplate(
       db,
       sql`
       with changed as (
-        update email_templates set name = ${t.name}, subject = ${t.subject}, body = ${t.body}, updated_by = ${by}::uuid, updated_at = now()
+        update email_templates set name = ${t.name}, subject = ${t.subject}, body = ${t.body}, updated_by = ${by}::uuid, updated_at = crm_now()
         where id = ${id}
         returning *)
       select ${columns} from changed t`,

@@ -87,7 +87,7 @@ export async function publicMailBudgetLeft(db: Db, address: string, perDay = PUB
   const [row] = await queryRows(
     db,
     sql`select exists (select 1 from users where email = lower(btrim(${address}::text)) and deactivated_at is null) as team,
-      (select count(*)::int from public_mail_spends where address_key = crm_public_mail_key(${address}::text) and spent_at > now() - interval '24 hours') as spent`,
+      (select count(*)::int from public_mail_spends where address_key = crm_public_mail_key(${address}::text) and spent_at > crm_now() - interval '24 hours') as spent`,
     z.object({ team: z.boolean(), spent: z.number().int() }),
   );
   if (!row || row.team) return Infinity;
@@ -104,7 +104,7 @@ export async function lockPublicMailAddress(db: Db, address: string): Promise<vo
 
 /** The budget's records older than the longest rule (one acknowledgement per 30 days) serve nothing. */
 export async function deleteOldPublicMailSpends(db: Db): Promise<number> {
-  return execute(db, sql`delete from public_mail_spends where spent_at < now() - interval '30 days'`);
+  return execute(db, sql`delete from public_mail_spends where spent_at < crm_now() - interval '30 days'`);
 }
 
 /**
@@ -136,10 +136,10 @@ export function claimDueEmails(db: Db, limit: number, leaseSeconds: number): Pro
   return queryRows(
     db,
     sql`
-    update emails set locked_until = now() + make_interval(secs => ${leaseSeconds})
+    update emails set locked_until = crm_now() + make_interval(secs => ${leaseSeconds})
     where id in (
       select id from emails
-      where status = 'queued' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+      where status = 'queued' and next_attempt_at <= crm_now() and (locked_until is null or locked_until < crm_now())
       order by next_attempt_at, created_at
       limit ${limit}
       for update skip locked)
@@ -157,7 +157,7 @@ export async function markEmailSent(db: Db, id: string): Promise<void> {
   await execute(
     db,
     sql`
-    update emails set status = 'sent', sent_at = now(), attempts = attempts + 1, locked_until = null, last_error = null
+    update emails set status = 'sent', sent_at = crm_now(), attempts = attempts + 1, locked_until = null, last_error = null
     where id = ${id}`,
   );
 }
@@ -178,7 +178,7 @@ export async function retryEmailLater(db: Db, id: string, delaySeconds: number, 
     db,
     sql`
     update emails set attempts = attempts + ${attempted ? 1 : 0}, locked_until = null, last_error = ${reason.slice(0, 1000)},
-      next_attempt_at = now() + make_interval(secs => ${delaySeconds})
+      next_attempt_at = crm_now() + make_interval(secs => ${delaySeconds})
     where id = ${id}`,
   );
 }
@@ -206,7 +206,7 @@ export async function markDueEmailsNotSent(db: Db, reason: string): Promise<numb
     db,
     sql`
     update emails set status = 'not_sent', last_error = ${reason}
-    where status = 'queued' and next_attempt_at <= now()`,
+    where status = 'queued' and next_attempt_at <= crm_now()`,
   );
 }
 
@@ -244,14 +244,14 @@ export async function retryEmail(
     sql`
     with target as (select id, status from emails where id = ${id}${scope}),
     queued as (
-      update emails e set status = 'queued', next_attempt_at = now(), retry_until = now() + interval '24 hours',
+      update emails e set status = 'queued', next_attempt_at = crm_now(), retry_until = crm_now() + interval '24 hours',
         attempts = 0, last_error = null, locked_until = null,
         data = case when ${needsLink} then e.data || jsonb_build_object('link', ${relink?.path ?? null}::text) else e.data end
       from target t where e.id = t.id and t.status in ('failed', 'not_sent')
       returning e.id, e.lead_id, ${needsLink} as linked),
     link as (
       insert into booking_tokens (token_hash, lead_id, expires_at)
-      select ${relink?.hash ?? null}::text, q.lead_id, now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS})
+      select ${relink?.hash ?? null}::text, q.lead_id, crm_now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS})
       from queued q where q.linked and q.lead_id is not null)
     select t.status, exists (select 1 from queued) as queued from target t`,
     z.object({ status: z.enum(EMAIL_STATUSES), queued: z.boolean() }),

@@ -19,8 +19,8 @@ export async function notifyDueFollowUps(db: Db): Promise<number> {
     db,
     sql`
     with told as (
-      update lead_tasks t set notified_at = now()
-      where t.done_at is null and t.notified_at is null and t.due_at <= now()
+      update lead_tasks t set notified_at = crm_now()
+      where t.done_at is null and t.notified_at is null and t.due_at <= crm_now()
       returning t.id, t.lead_id, t.assignee_id, t.title
     )
     insert into notifications (user_id, type, message, lead_id)

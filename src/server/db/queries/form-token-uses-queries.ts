@@ -22,5 +22,5 @@ export type FormTokenUse = { hash: string; expiresAtMs: number };
 
 /** Uses of tokens that have expired anyway (every process refuses them by their age). */
 export async function deleteExpiredFormTokenUses(db: Db): Promise<number> {
-  return execute(db, sql`delete from form_token_uses where expires_at < now()`);
+  return execute(db, sql`delete from form_token_uses where expires_at < crm_now()`);
 }

@@ -21,7 +21,7 @@ const TAKES_CALLS = sql`ua.bookable and u.deactivated_at is null`;
  * not counted through all their calls at every booking.
  */
 export function hostsJson(timeZone: string, from: SQL, to: SQL, stats: boolean): SQL {
-  const today = sql`(now() at time zone ${timeZone})::date`;
+  const today = sql`(crm_now() at time zone ${timeZone})::date`;
   const several = sql`(select count(*) from user_availability ua join users u on u.id = ua.user_id where ${TAKES_CALLS} and ${websiteHost}) > 1`;
   return sql`coalesce((select json_agg(json_build_object('id', u.id, 'hours', ua.hours, 'days_off', ua.days_off, 'holidays_off', ua.holidays_off,
       'busy', coalesce((select json_agg(json_build_object('start', ${startMsOf(timeZone)}, 'duration_minutes', a.duration_minutes))
@@ -34,7 +34,7 @@ export function hostsJson(timeZone: string, from: SQL, to: SQL, stats: boolean):
       'last_booked_at', case when ${several} then (select max(a.created_at) from appointments a where a.host_id = u.id and a.source = 'booking') end,
       'upcoming', case when ${several} then (select count(*) from appointments a where a.host_id = u.id and a.status = 'scheduled' and a.date >= ${today}) else 0 end,
       'sync_due', exists (select 1 from calendar_connections c where c.user_id = u.id
-        and (c.last_synced_at is null or c.last_synced_at <= now() - interval '1 minute'))`
+        and (c.last_synced_at is null or c.last_synced_at <= crm_now() - interval '1 minute'))`
               : sql``
           }) order by u.created_at, u.id)
     from user_availability ua join users u on u.id = ua.user_id

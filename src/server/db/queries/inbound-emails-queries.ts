@@ -34,9 +34,9 @@ export async function claimMailbox(db: Db, mailbox: string, me: string, leaseSec
   const [row] = await queryRows(
     db,
     sql`
-    insert into mail_readers (mailbox, locked_until, locked_by) values (${mailbox}, now() + make_interval(secs => ${leaseSeconds}), ${me})
+    insert into mail_readers (mailbox, locked_until, locked_by) values (${mailbox}, crm_now() + make_interval(secs => ${leaseSeconds}), ${me})
     on conflict (mailbox) do update set locked_until = excluded.locked_until, locked_by = excluded.locked_by
-      where mail_readers.locked_until is null or mail_readers.locked_until < now() or mail_readers.locked_by = ${me}
+      where mail_readers.locked_until is null or mail_readers.locked_until < crm_now() or mail_readers.locked_by = ${me}
     returning uidvalidity::float8 as uidvalidity, last_uid::float8 as last_uid`,
     position,
   );
@@ -48,7 +48,7 @@ export async function releaseMailbox(db: Db, mailbox: string, me: string, error:
   await execute(
     db,
     sql`
-    update mail_readers set locked_until = null, locked_by = null, checked_at = now(), last_error = ${error === null ? null : error.slice(0, 500)}
+    update mail_readers set locked_until = null, locked_by = null, checked_at = crm_now(), last_error = ${error === null ? null : error.slice(0, 500)}
     where mailbox = ${mailbox} and locked_by = ${me}`,
   );
 }
@@ -95,7 +95,7 @@ export async function markRepliesRead(db: Db, leadId: string, upTo?: string): Pr
     with lead as (select id from leads where id = ${leadId}),
     -- Only what the page showed: a reply that came after it was drawn stays unread.
     marked as (
-      update inbound_emails set read_at = now()
+      update inbound_emails set read_at = crm_now()
       where lead_id = ${leadId} and read_at is null ${upTo ? sql`and date_trunc('milliseconds', received_at) <= ${upTo}::timestamptz` : sql``}
       returning 1)
     select (select count(*) from marked)::int as marked, exists (select 1 from lead) as found`,
@@ -147,7 +147,7 @@ export async function attachInbound(db: Db, id: string, leadId: string): Promise
     sql`
     with lead as (select id from leads where id = ${leadId}),
     moved as (
-      update inbound_emails set lead_id = (select id from lead), matched_by = 'staff', sender_verified = true, read_at = now(), dismissed_at = null
+      update inbound_emails set lead_id = (select id from lead), matched_by = 'staff', sender_verified = true, read_at = crm_now(), dismissed_at = null
       where id = ${id} and lead_id is null and exists (select 1 from lead)
       returning id)
     select exists (select 1 from moved) as moved, exists (select 1 from lead) as lead,
@@ -166,7 +166,7 @@ export async function dismissInbound(db: Db, id: string, dismissed: boolean): Pr
     db,
     sql`
     with changed as (
-      update inbound_emails set dismissed_at = ${dismissed ? sql`coalesce(dismissed_at, now())` : sql`null`}
+      update inbound_emails set dismissed_at = ${dismissed ? sql`coalesce(dismissed_at, crm_now())` : sql`null`}
       where id = ${id} and lead_id is null returning id)
     select exists (select 1 from changed) as changed, (select lead_id is not null from inbound_emails where id = ${id}) as attached`,
     z.object({ changed: z.boolean(), attached: z.boolean().nullable() }),
@@ -187,7 +187,7 @@ export async function lockInboxMessage(tx: Db, id: string): Promise<boolean> {
 
 /** Dismissed Inbox mail older than 30 days, with its attachments: deleted (the clean-up job). */
 export async function deleteDismissedInbox(db: Db): Promise<number> {
-  return execute(db, sql`delete from inbound_emails where lead_id is null and dismissed_at < now() - interval '30 days'`);
+  return execute(db, sql`delete from inbound_emails where lead_id is null and dismissed_at < crm_now() - interval '30 days'`);
 }
 
 /** Whether a message read from the mailbox is on a lead's page (undefined: no such message). */

@@ -150,7 +150,7 @@ export async function insertReply(
       values (${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
         ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
         -- Never before the message it answers (conversations/reply-thread.ts).
-        greatest(coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, now()),
+        greatest(coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, crm_now()),
           ${match.answeredAt}::timestamptz + interval '1 millisecond'), ${message.body}, ${match.leadId}::uuid, ${match.matchedBy}::text,
         ${match.senderVerified}::boolean, ${match.answersEmailId}::uuid, ${match.erasedSender}::boolean, ${message.asksToStop}::boolean,
         ${match.threadId}::uuid)

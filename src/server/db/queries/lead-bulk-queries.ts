@@ -23,7 +23,7 @@ export async function bulkUpdateLeads(db: Db, request: BulkLeadRequest, adminId:
   switch (request.action) {
     case 'status':
       query = sql`with ${chosen}, updated as (
-          update leads l set status = ${request.status}, updated_at = now()
+          update leads l set status = ${request.status}, updated_at = crm_now()
           from chosen c where l.id = c.id
           returning l.id, c.status as old_status, l.status
         ), history as (
@@ -44,7 +44,7 @@ export async function bulkUpdateLeads(db: Db, request: BulkLeadRequest, adminId:
       }
       // Only leads whose owner changes are written (and get an event); all found are counted.
       query = sql`with ${chosen}, updated as (
-          update leads l set owner_id = ${owner}::uuid, updated_at = now()
+          update leads l set owner_id = ${owner}::uuid, updated_at = crm_now()
           from chosen c where l.id = c.id and c.owner_id is distinct from ${owner}::uuid
           returning l.id, c.owner_id as old_owner_id, l.owner_id
         ), ${ownerEventCte(adminId)}

@@ -88,7 +88,7 @@ async function insertLeads(db: Db, leads: ImportedLead[], adminId: string, file:
       insert into leads (full_name, email, phone, property_types, message, status, property_address, target_closing_date,
                          estimated_fee_cents, created_at)
       select full_name, email, phone, array[property_type], message, coalesce(status, 'New'), property_address, target_closing_date,
-             estimated_fee_cents, coalesce(created_at, now())
+             estimated_fee_cents, coalesce(created_at, crm_now())
       from rows order by n
       returning id, status
     ), history as (
@@ -123,7 +123,7 @@ async function updateLeads(db: Db, leads: (ImportedLead & { id: string })[], adm
         message = coalesce(r.message, l.message), status = coalesce(r.status, l.status),
         property_address = coalesce(r.property_address, l.property_address),
         target_closing_date = coalesce(r.target_closing_date, l.target_closing_date),
-        estimated_fee_cents = coalesce(r.estimated_fee_cents, l.estimated_fee_cents), updated_at = now()
+        estimated_fee_cents = coalesce(r.estimated_fee_cents, l.estimated_fee_cents), updated_at = crm_now()
       from rows r join prev p on p.id = r.id
       where l.id = r.id
       returning l.id, l.status, p.status as old_status

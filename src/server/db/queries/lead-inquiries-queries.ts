@@ -89,12 +89,12 @@ async function addInquiry(
       from visit v
       returning id
     ), reopened as (
-      update leads set status = 'New', updated_at = now() where id = ${leadId}::uuid and status = 'Dropped'
+      update leads set status = 'New', updated_at = crm_now() where id = ${leadId}::uuid and status = 'Dropped'
       returning id, full_name
     ), history as (
       insert into lead_status_changes (lead_id, from_status, to_status) select id, 'Dropped', 'New' from reopened
     ), touched as (
-      update leads set updated_at = now() where id = ${leadId}::uuid and not exists (select 1 from reopened) returning id
+      update leads set updated_at = crm_now() where id = ${leadId}::uuid and not exists (select 1 from reopened) returning id
     ), named as (
       select full_name from leads where id = ${leadId}::uuid
     ), notified as (
@@ -123,7 +123,7 @@ async function addInquiry(
       -- The link belongs to this form, not to the person: it shows what this form sent and books
       -- for this inquiry (a stranger may have typed a known person's email).
       insert into booking_tokens (token_hash, lead_id, inquiry_id, expires_at)
-      select ${bookingTokenHash}, ${leadId}::uuid, inquiry.id, now() + interval '24 hours' from inquiry
+      select ${bookingTokenHash}, ${leadId}::uuid, inquiry.id, crm_now() + interval '24 hours' from inquiry
     )
     select array(select id::text from notified) as notices`,
     z.object({ notices: z.array(z.uuid()) }),

@@ -159,7 +159,7 @@ export async function mergeLeads(
     // The other's status kept means its stage and lost reason too (the status alone would be its first stage).
     if (keep.status === 'other' && (self.stage_id !== other.stage_id || self.lost_reason !== other.lost_reason))
       await execute(t, sql`update leads set stage_id = ${other.stage_id}, lost_reason = ${other.lost_reason} where id = ${id}`);
-    else await execute(t, sql`update leads set updated_at = now() where id = ${id}`);
+    else await execute(t, sql`update leads set updated_at = crm_now() where id = ${id}`);
     return getLead(t, id);
   });
 }

@@ -77,7 +77,7 @@ export async function queueLeadMessage(
       limit 1
     ), link as (
       insert into booking_tokens (token_hash, lead_id, expires_at)
-      select ${link?.hash ?? null}::text, l.id, now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS}) from l
+      select ${link?.hash ?? null}::text, l.id, crm_now() + make_interval(days => ${MESSAGE_BOOKING_LINK_DAYS}) from l
       where ${link !== undefined} and (${message.in_reply_to === undefined} or exists (select 1 from parent))
     ), m as (
       insert into emails (message_id, status, last_error, kind, to_address, to_name, data, lead_id, sent_by, thread_id)

@@ -44,7 +44,7 @@ export async function updateNote(db: Db, leadId: string, noteId: string, authorI
     db,
     sql`
     with n as (
-      update lead_notes set body = ${body}, updated_at = now()
+      update lead_notes set body = ${body}, updated_at = crm_now()
       where id = ${noteId} and lead_id = ${leadId} and author_id = ${authorId}::uuid
       returning *
     )

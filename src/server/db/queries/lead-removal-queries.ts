@@ -27,7 +27,7 @@ export async function countLeadAppointments(db: Db, id: string, timeZone: string
   const [row] = await queryRows(
     db,
     sql`select (select count(*)::int from appointments a where a.lead_id = l.id) as total,
-      (select count(*)::int from appointments a where a.lead_id = l.id and a.status = 'scheduled' and ${startsAt(sql.raw('a'), timeZone)} > now()) as upcoming
+      (select count(*)::int from appointments a where a.lead_id = l.id and a.status = 'scheduled' and ${startsAt(sql.raw('a'), timeZone)} > crm_now()) as upcoming
     from leads l where l.id = ${id}`,
     z.object({ total: z.number().int(), upcoming: z.number().int() }),
   );
@@ -58,7 +58,7 @@ export async function deleteLeadWithAppointments(
       const upcoming = await queryRows(
         t,
         sql`update appointments a set changed_by = ${adminId}
-          where a.lead_id = ${id} and a.status = 'scheduled' and ${startsAt(sql.raw('a'), mail.timeZone)} > now() returning a.id`,
+          where a.lead_id = ${id} and a.status = 'scheduled' and ${startsAt(sql.raw('a'), mail.timeZone)} > crm_now() returning a.id`,
         idRow,
       );
       for (const { id: appointmentId } of upcoming) {
@@ -69,8 +69,8 @@ export async function deleteLeadWithAppointments(
       const all = await queryRows(t, sql`select id from appointments where lead_id = ${id} order by date, time, id`, idRow);
       for (const { id: appointmentId } of all) if (await deleteAppointment(t, appointmentId, mail)) deleted += 1;
     }
-    // The cancellations just queued (in this transaction, so at now()) must not go with the lead.
-    await execute(t, sql`update emails set lead_id = null where lead_id = ${id} and kind = 'appointment' and created_at = now()`);
+    // The cancellations just queued (in this transaction, so at crm_now()) must not go with the lead.
+    await execute(t, sql`update emails set lead_id = null where lead_id = ${id} and kind = 'appointment' and created_at = crm_now()`);
     await forgetInWeeklyReports(t, [id]);
     await execute(t, sql`delete from leads where id = ${id}`);
     return { full_name: lead.full_name, appointments_cancelled: cancelled, appointments_deleted: deleted };
@@ -185,7 +185,7 @@ export async function eraseLead(db: Db, id: string): Promise<Erased | undefined>
       await execute(
         t,
         sql`insert into erased_senders (address_hash) values (${senderHash(hashKey, address)})
-            on conflict (address_hash) do update set erased_at = now()`,
+            on conflict (address_hash) do update set erased_at = crm_now()`,
       );
     }
     // Trigger leads_webhooks_deleted (migration 0054) reads this: it clears every webhook payload

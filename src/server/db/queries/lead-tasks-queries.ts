@@ -58,7 +58,7 @@ export async function setNextStepTask(db: Db, leadId: string, on: string | null,
   await db.execute(sql`
     with earliest as ${earliest},
     changed as (
-      update lead_tasks t set due_at = ${dueAt}, title = ${note}::text, updated_at = now(),
+      update lead_tasks t set due_at = ${dueAt}, title = ${note}::text, updated_at = crm_now(),
         notified_at = case when t.due_at = ${dueAt} then t.notified_at end
       from earliest e where t.id = e.id
       returning t.id
@@ -121,7 +121,7 @@ export async function updateTaskRow(
   patch: UpdateTaskRequest,
   adminId: string,
 ): Promise<Task | undefined> {
-  const sets: SQL[] = [sql`updated_at = now()`];
+  const sets: SQL[] = [sql`updated_at = crm_now()`];
   if (patch.type !== undefined) sets.push(sql`type = ${patch.type}`);
   if (patch.title !== undefined) sets.push(sql`title = ${patch.title}`);
   if (patch.due_at !== undefined)
@@ -132,7 +132,7 @@ export async function updateTaskRow(
   if (patch.assignee_id !== undefined) sets.push(sql`assignee_id = ${patch.assignee_id}::uuid`);
   if (patch.done === true)
     sets.push(
-      sql`done_at = coalesce(t.done_at, now())`,
+      sql`done_at = coalesce(t.done_at, crm_now())`,
       sql`done_by = case when t.done_at is null then ${adminId}::uuid else t.done_by end`,
     );
   if (patch.done === false) sets.push(sql`done_at = null`, sql`done_by = null`);
@@ -167,7 +167,7 @@ export type TaskCursor = { at: string; id: string };
 
 /** Today's bounds in the business time zone, as SQL instants. */
 const dayStart = (timeZone: string, days = 0) =>
-  sql`((now() at time zone ${timeZone})::date + ${days}::int)::timestamp at time zone ${timeZone}`;
+  sql`((crm_now() at time zone ${timeZone})::date + ${days}::int)::timestamp at time zone ${timeZone}`;
 
 const bucketWhere = (bucket: TaskBucket, timeZone: string): SQL => {
   switch (bucket) {

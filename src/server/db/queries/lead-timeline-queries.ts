@@ -24,7 +24,7 @@ const TIMELINE_BODY_MAX = 20_000;
 
 /**
  * Within one instant (one transaction writes a lead, its history and its mail at the same
- * now()), the order the entries happened in: the lead first, then what it caused.
+ * crm_now()), the order the entries happened in: the lead first, then what it caused.
  */
 const RANK = {
   created: 0,

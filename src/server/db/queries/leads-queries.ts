@@ -129,7 +129,7 @@ export async function createLead(
       bookingTokenHash
         ? sql`, booking_link as (
       insert into booking_tokens (token_hash, lead_id, expires_at)
-      select ${bookingTokenHash}, id, now() + interval '24 hours' from inserted)`
+      select ${bookingTokenHash}, id, crm_now() + interval '24 hours' from inserted)`
         : sql``
     }
     select (select id from inserted) as id, array(select id::text from notified) as notices, ${claimed} as claimed`,
@@ -224,7 +224,7 @@ export async function updateLead(
   timeZone: string,
 ): Promise<Lead | undefined> {
   const has = (key: keyof UpdateLeadRequest) => Object.prototype.hasOwnProperty.call(patch, key) && patch[key] !== undefined;
-  const sets: SQL[] = [sql`updated_at = now()`];
+  const sets: SQL[] = [sql`updated_at = crm_now()`];
   if (patch.full_name !== undefined) sets.push(sql`full_name = ${patch.full_name}`);
   if (patch.email !== undefined) sets.push(sql`email = ${patch.email}`);
   if (patch.phone !== undefined) sets.push(sql`phone = ${patch.phone}`);
@@ -327,7 +327,7 @@ export async function updateLead(
          or (u.lost_reason is distinct from u.old_lost_reason and u.lost_reason is not null and u.lost_reason <> ${LOST_REASON_NOT_GIVEN})
     ), ${ownerEventCte(adminId)}, tasks_follow_owner as (
       -- The open tasks of the owner before (or nobody's) go to the new owner.
-      update lead_tasks t set assignee_id = u.owner_id, updated_at = now()
+      update lead_tasks t set assignee_id = u.owner_id, updated_at = crm_now()
       from updated u where t.lead_id = u.id and u.owner_id is distinct from u.old_owner_id
         and t.done_at is null and t.assignee_id is not distinct from u.old_owner_id
     ), follow_up_event as (

@@ -20,7 +20,7 @@ function listDueFollowUps(db: Db, timeZone: string): Promise<DueFollowUp[]> {
   return queryRows(
     db,
     sql`
-    with today as (select (now() at time zone ${timeZone})::date as d)
+    with today as (select (crm_now() at time zone ${timeZone})::date as d)
     select l.id as lead_id, l.full_name, to_char(l.follow_up_on, 'YYYY-MM-DD') as follow_up_on, l.follow_up_note,
       (select u.email from users u where u.id = l.owner_id) as owner_email,
       (select u.display_name from users u where u.id = l.owner_id) as owner_name, l.follow_up_on < today.d as overdue
@@ -73,13 +73,13 @@ export async function getOverview(db: Db, timeZone: string): Promise<Overview> {
         -- the (to_status, changed_at) index finds those changes without visiting every lead.
         (select percentile_cont(0.5) within group (order by extract(epoch from c.first_at - l.created_at))::float8
            from (select lead_id, min(changed_at) as first_at from lead_status_changes
-                 where to_status = 'Contacted' and changed_at >= now() - interval '30 days'
+                 where to_status = 'Contacted' and changed_at >= crm_now() - interval '30 days'
                  group by lead_id) c
            join leads l on l.id = c.lead_id
-           where l.created_at >= now() - interval '30 days') as median_seconds_to_contacted,
+           where l.created_at >= crm_now() - interval '30 days') as median_seconds_to_contacted,
         -- Calls of the last 30 days (business time zone) the lead did not come to.
         (select count(*)::int from appointments a where a.status = 'no_show'
-           and a.date >= (now() at time zone ${timeZone})::date - 30) as no_shows_30_days`,
+           and a.date >= (crm_now() at time zone ${timeZone})::date - 30) as no_shows_30_days`,
       countsSchema,
     ),
     listNewestLeads(db, LIST_SIZE),

@@ -8,7 +8,7 @@ export type RateLimitResult = { allowed: boolean; count: number; retryAfterSecon
 
 /** The start of the current fixed window of `windowSeconds`, aligned to the epoch. */
 export const windowStart = (windowSeconds: number) =>
-  sql`to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds})`;
+  sql`to_timestamp(floor(extract(epoch from crm_now()) / ${windowSeconds}) * ${windowSeconds})`;
 
 /**
  * Counts one hit against `key` in a fixed window and says whether it is within `limit`.
@@ -23,7 +23,7 @@ export async function hitRateLimit(db: Db, key: string, limit: number, windowSec
     select ${key}, w.start, 1, w.start + make_interval(secs => ${windowSeconds}) from (select ${windowStart(windowSeconds)} as start) w
     on conflict (key, window_start) do update set count = r.count + 1
     returning r.count,
-      ceil(extract(epoch from r.expires_at) - extract(epoch from now()))::int as retry_after`,
+      ceil(extract(epoch from r.expires_at) - extract(epoch from crm_now()))::int as retry_after`,
     z.object({ count: z.number().int(), retry_after: z.number().int() }),
     { prepared: PREPARED.hitRateLimit },
   );
@@ -76,7 +76,7 @@ export async function hitRateLimitsUnlessOver(db: Db, keys: RateLimitKey[], wind
     )
     select c.key, c.lim, coalesce(hit.count, c.count)::int as count, hit.key is not null as counted,
       (select start from w)::text as window_start,
-      ceil(extract(epoch from (select start from w)) + ${windowSeconds} - extract(epoch from now()))::int as retry_after
+      ceil(extract(epoch from (select start from w)) + ${windowSeconds} - extract(epoch from crm_now()))::int as retry_after
     from current_counts c left join hit on hit.key = c.key`,
     z.object({
       key: z.string(),
@@ -118,7 +118,7 @@ export async function undoRateLimitHits(db: Db, keys: string[], reset: string[],
 
 /** Drops every counter whose window has ended (the maintenance job, every 10 minutes). */
 export async function deleteExpiredRateLimits(db: Db): Promise<number> {
-  return execute(db, sql`delete from rate_limits where expires_at <= now()`);
+  return execute(db, sql`delete from rate_limits where expires_at <= crm_now()`);
 }
 
 /**

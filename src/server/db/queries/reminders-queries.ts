@@ -15,12 +15,12 @@ export async function sendDueReminders(db: Db, timeZone: string, minutesBefore: 
     db,
     sql`
     with due as (
-      update appointments a set reminder_sent_at = now()
+      update appointments a set reminder_sent_at = crm_now()
       where a.reminder_sent_at is null and a.status = 'scheduled'
-        and a.date between (now() at time zone ${timeZone})::date - 1
-                       and (now() at time zone ${timeZone})::date + ${Math.ceil(minutesBefore / 1440) + 1}::int
-        and (a.date + a.time) at time zone ${timeZone} <= now() + make_interval(mins => ${minutesBefore})
-        and (a.date + a.time) at time zone ${timeZone} > now() - interval '1 hour'
+        and a.date between (crm_now() at time zone ${timeZone})::date - 1
+                       and (crm_now() at time zone ${timeZone})::date + ${Math.ceil(minutesBefore / 1440) + 1}::int
+        and (a.date + a.time) at time zone ${timeZone} <= crm_now() + make_interval(mins => ${minutesBefore})
+        and (a.date + a.time) at time zone ${timeZone} > crm_now() - interval '1 hour'
       returning a.lead_id, a.inquiry_id, a.time, a.type
     )
     insert into notifications (user_id, type, message, lead_id)

@@ -19,7 +19,7 @@ export async function createSession(db: Db, userId: string, origin: SessionOrigi
     db,
     sql`
     insert into sessions (token_hash, user_id, expires_at, ip, user_agent)
-    values (${hashToken(token)}, ${userId}, now() + make_interval(days => ${SESSION_ABSOLUTE_DAYS}),
+    values (${hashToken(token)}, ${userId}, crm_now() + make_interval(days => ${SESSION_ABSOLUTE_DAYS}),
       ${origin.ip ?? null}, ${origin.userAgent?.slice(0, 512) ?? null})`,
   );
   return token;
@@ -33,18 +33,18 @@ export async function findSessionUser(db: Db, token: string): Promise<CurrentUse
   const rows = await queryRows(
     db,
     sql`
-    select u.id, u.email, u.display_name, u.phone, u.role, s.last_seen_at < now() - interval '1 minute' as stale,
+    select u.id, u.email, u.display_name, u.phone, u.role, s.last_seen_at < crm_now() - interval '1 minute' as stale,
       ${lacksRequiredTwoFactor(sql`u`)} as must_set_up_two_factor
     from sessions s join users u on u.id = s.user_id
     where s.token_hash = ${hashToken(token)}
       and u.deactivated_at is null
-      and s.expires_at > now()
-      and s.last_seen_at > now() - make_interval(days => ${SESSION_IDLE_DAYS})`,
+      and s.expires_at > crm_now()
+      and s.last_seen_at > crm_now() - make_interval(days => ${SESSION_IDLE_DAYS})`,
     currentUserSchema.extend({ stale: z.boolean() }),
   );
   const row = rows[0];
   if (!row) return undefined;
-  if (row.stale) await execute(db, sql`update sessions set last_seen_at = now() where token_hash = ${hashToken(token)}`);
+  if (row.stale) await execute(db, sql`update sessions set last_seen_at = crm_now() where token_hash = ${hashToken(token)}`);
   return {
     id: row.id,
     email: row.email,
@@ -64,7 +64,7 @@ export async function deleteExpiredSessions(db: Db): Promise<number> {
     db,
     sql`
     delete from sessions
-    where expires_at <= now() or last_seen_at <= now() - make_interval(days => ${SESSION_IDLE_DAYS})`,
+    where expires_at <= crm_now() or last_seen_at <= crm_now() - make_interval(days => ${SESSION_IDLE_DAYS})`,
   );
 }
 

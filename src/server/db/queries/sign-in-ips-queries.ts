@@ -12,7 +12,7 @@ export async function rememberSignInIp(db: Db, userId: string, ip: string): Prom
     db,
     sql`
     insert into sign_in_ips (user_id, ip) values (${userId}, ${ip})
-    on conflict (user_id, ip) do update set last_success_at = now()`,
+    on conflict (user_id, ip) do update set last_success_at = crm_now()`,
   );
 }
 
@@ -22,7 +22,7 @@ export async function isUsualSignInIp(db: Db, userId: string, ip: string): Promi
     db,
     sql`
     select 1 as usual from sign_in_ips
-    where user_id = ${userId} and ip = ${ip} and last_success_at > now() - make_interval(days => ${USUAL_IP_DAYS})`,
+    where user_id = ${userId} and ip = ${ip} and last_success_at > crm_now() - make_interval(days => ${USUAL_IP_DAYS})`,
     z.object({ usual: z.number() }),
   );
   return rows.length > 0;
@@ -30,5 +30,5 @@ export async function isUsualSignInIp(db: Db, userId: string, ip: string): Promi
 
 /** Forgets IPs not signed in from for USUAL_IP_DAYS days (the maintenance job). */
 export async function deleteStaleSignInIps(db: Db): Promise<number> {
-  return execute(db, sql`delete from sign_in_ips where last_success_at <= now() - make_interval(days => ${USUAL_IP_DAYS})`);
+  return execute(db, sql`delete from sign_in_ips where last_success_at <= crm_now() - make_interval(days => ${USUAL_IP_DAYS})`);
 }

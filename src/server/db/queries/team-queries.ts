@@ -37,7 +37,7 @@ const memberColumns = sql`u.id, u.email, u.display_name, u.phone, u.role, ${isoT
   (select count(*)::int from leads l where l.owner_id = u.id) as owned_leads,
   (select count(*)::int from calendar_connections c where c.user_id = u.id and c.last_error is not null) as failing_calendars`;
 
-const pendingInvite = sql`t.kind = 'invite' and t.used_at is null and t.revoked_at is null and t.expires_at > now()`;
+const pendingInvite = sql`t.kind = 'invite' and t.used_at is null and t.revoked_at is null and t.expires_at > crm_now()`;
 const inviteColumns = sql`left(t.token_hash, 16) as id, t.email, t.role, ${isoTimestamp(sql`t.created_at`)} as created_at,
   ${isoTimestamp(sql`t.expires_at`)} as expires_at, (select display_name from users where id = t.created_by) as invited_by`;
 
@@ -97,12 +97,12 @@ export async function createInvite(
   return transaction(db, async (t) => {
     const [taken] = await queryRows(t, sql`select count(*)::int as n from users where email = ${input.email}`, z.object({ n: z.number() }));
     if (taken!.n > 0) throw new TeamChangeRefused('conflict', ALREADY_ON_TEAM);
-    await execute(t, sql`update account_tokens t set revoked_at = now() where t.email = ${input.email} and ${pendingInvite}`);
+    await execute(t, sql`update account_tokens t set revoked_at = crm_now() where t.email = ${input.email} and ${pendingInvite}`);
     await execute(
       t,
       sql`
       insert into account_tokens (token_hash, kind, email, role, created_by, expires_at)
-      values (${input.tokenHash}, 'invite', ${input.email}, ${input.role}, ${actor.id}, now() + make_interval(hours => ${INVITE_HOURS}))`,
+      values (${input.tokenHash}, 'invite', ${input.email}, ${input.role}, ${actor.id}, crm_now() + make_interval(hours => ${INVITE_HOURS}))`,
     );
     await execute(
       t,
@@ -134,7 +134,7 @@ export async function revokeInvite(db: Db, id: string, actor: AuditActor): Promi
   return transaction(db, async (t) => {
     const rows = await queryRows(
       t,
-      sql`update account_tokens t set revoked_at = now() where left(t.token_hash, 16) = ${id} and ${pendingInvite} returning t.email`,
+      sql`update account_tokens t set revoked_at = crm_now() where left(t.token_hash, 16) = ${id} and ${pendingInvite} returning t.email`,
       z.object({ email: z.string() }),
     );
     if (rows.length === 0) return false;
@@ -170,14 +170,14 @@ export async function acceptInvite(
   return transaction(db, async (t) => {
     const [invite] = await queryRows(
       t,
-      sql`update account_tokens t set used_at = now() where t.token_hash = ${tokenHash} and ${pendingInvite} returning t.email, t.role`,
+      sql`update account_tokens t set used_at = crm_now() where t.token_hash = ${tokenHash} and ${pendingInvite} returning t.email, t.role`,
       z.object({ email: z.string(), role: z.enum(['owner', 'staff']) }),
     );
     if (!invite) throw new TeamChangeRefused('not_found', INVITE_NOT_VALID);
     const [user] = await queryRows(
       t,
       sql`insert into users (email, display_name, password_hash, role, password_changed_at)
-          values (${invite.email}, ${account.displayName}, ${account.passwordHash}, ${invite.role}, now())
+          values (${invite.email}, ${account.displayName}, ${account.passwordHash}, ${invite.role}, crm_now())
           on conflict (email) do nothing returning id`,
       z.object({ id: z.uuid() }),
     );
@@ -230,7 +230,7 @@ export function deactivateMember(db: Db, id: string, actor: AuditActor): Promise
   if (id === actor.id) return Promise.reject(new TeamChangeRefused('conflict', NOT_YOURSELF));
   return changeMember(db, id, actor, async (t, before) => {
     if (before.deactivated_at) return undefined;
-    await execute(t, sql`update users set deactivated_at = now() where id = ${id}`);
+    await execute(t, sql`update users set deactivated_at = crm_now() where id = ${id}`);
     return {
       action: 'account_deactivated',
       targetType: 'account',
@@ -294,7 +294,7 @@ export async function reassignLeads(db: Db, fromId: string, toId: string | null,
     const [row] = await queryRows(
       t,
       sql`with updated as (
-          update leads l set owner_id = ${toId}::uuid, updated_at = now()
+          update leads l set owner_id = ${toId}::uuid, updated_at = crm_now()
           where l.owner_id = ${fromId}
           returning l.id, ${fromId}::uuid as old_owner_id, l.owner_id
         ), owner_event as (
@@ -343,7 +343,7 @@ export async function createFirstOwner(
     if (await hasAnyUser(t)) return undefined;
     const [user] = await queryRows(
       t,
-      sql`insert into users (email, display_name, password_hash, role, password_changed_at) values (${email}, ${displayName}, ${account.passwordHash}, 'owner', now()) returning id`,
+      sql`insert into users (email, display_name, password_hash, role, password_changed_at) values (${email}, ${displayName}, ${account.passwordHash}, 'owner', crm_now()) returning id`,
       z.object({ id: z.uuid() }),
     );
     await execute(

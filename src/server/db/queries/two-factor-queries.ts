@@ -53,7 +53,7 @@ export async function enableTwoFactor(
   return transaction(db, async (t) => {
     const rows = await queryRows(
       t,
-      sql`update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled_at = now(), totp_last_step = ${step}
+      sql`update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled_at = crm_now(), totp_last_step = ${step}
           where id = ${userId} and totp_pending_secret = ${secret} returning id`,
       z.object({ id: z.uuid() }),
     );
@@ -97,7 +97,7 @@ export async function claimTotpStep(db: Db, userId: string, step: number): Promi
 export async function useRecoveryCode(db: Db, userId: string, codeHash: string): Promise<boolean> {
   const rows = await queryRows(
     db,
-    sql`update recovery_codes set used_at = now() where user_id = ${userId} and code_hash = ${codeHash} and used_at is null returning id`,
+    sql`update recovery_codes set used_at = crm_now() where user_id = ${userId} and code_hash = ${codeHash} and used_at is null returning id`,
     z.object({ id: z.uuid() }),
   );
   return rows.length > 0;
@@ -112,12 +112,12 @@ export async function useRecoveryCode(db: Db, userId: string, codeHash: string):
  */
 export async function createChallenge(db: Db, userId: string, source: string): Promise<string> {
   const token = newSecretToken();
-  await execute(db, sql`delete from sign_in_challenges where (user_id = ${userId} and source = ${source}) or expires_at <= now()`);
+  await execute(db, sql`delete from sign_in_challenges where (user_id = ${userId} and source = ${source}) or expires_at <= crm_now()`);
   await execute(
     db,
     sql`
     insert into sign_in_challenges (token_hash, user_id, source, expires_at)
-    values (${hashToken(token)}, ${userId}, ${source}, now() + make_interval(mins => ${CHALLENGE_MINUTES}))`,
+    values (${hashToken(token)}, ${userId}, ${source}, crm_now() + make_interval(mins => ${CHALLENGE_MINUTES}))`,
   );
   return token;
 }
@@ -137,7 +137,7 @@ export async function findChallenge(db: Db, token: string): Promise<z.infer<type
     db,
     sql`select u.id as user_id, u.email, u.display_name, u.phone, u.role, u.totp_secret as secret, u.totp_last_step::float8 as last_step
         from sign_in_challenges c join users u on u.id = c.user_id
-        where c.token_hash = ${hashToken(token)} and c.expires_at > now() and u.deactivated_at is null`,
+        where c.token_hash = ${hashToken(token)} and c.expires_at > crm_now() and u.deactivated_at is null`,
     challengeRow,
   );
   return row;
@@ -153,7 +153,7 @@ export async function rememberDevice(db: Db, userId: string, userAgent: string |
     db,
     sql`
     insert into trusted_devices (token_hash, user_id, user_agent, expires_at)
-    values (${hashToken(token)}, ${userId}, ${userAgent?.slice(0, 512) ?? null}, now() + make_interval(days => ${TRUSTED_DEVICE_DAYS}))`,
+    values (${hashToken(token)}, ${userId}, ${userAgent?.slice(0, 512) ?? null}, crm_now() + make_interval(days => ${TRUSTED_DEVICE_DAYS}))`,
   );
   return token;
 }
@@ -161,7 +161,7 @@ export async function rememberDevice(db: Db, userId: string, userAgent: string |
 export async function isTrustedDevice(db: Db, userId: string, token: string): Promise<boolean> {
   const rows = await queryRows(
     db,
-    sql`select 1 as ok from trusted_devices where token_hash = ${hashToken(token)} and user_id = ${userId} and expires_at > now()`,
+    sql`select 1 as ok from trusted_devices where token_hash = ${hashToken(token)} and user_id = ${userId} and expires_at > crm_now()`,
     z.object({ ok: z.number() }),
   );
   return rows.length > 0;
@@ -194,8 +194,8 @@ export async function setRequireTwoFactor(db: Db, required: boolean, actor: Audi
     await execute(
       t,
       sql`
-      insert into team_settings (id, require_two_factor, updated_at, updated_by) values (1, ${required}, now(), ${actor.id})
-      on conflict (id) do update set require_two_factor = excluded.require_two_factor, updated_at = now(), updated_by = excluded.updated_by`,
+      insert into team_settings (id, require_two_factor, updated_at, updated_by) values (1, ${required}, crm_now(), ${actor.id})
+      on conflict (id) do update set require_two_factor = excluded.require_two_factor, updated_at = crm_now(), updated_by = excluded.updated_by`,
     );
     if ((before?.require_two_factor ?? false) !== required) {
       await execute(

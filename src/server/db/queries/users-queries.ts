@@ -69,7 +69,7 @@ export async function findPasswordHash(db: Db, email: string): Promise<SignInAcc
 
 /** Records a successful sign-in (the team page shows it). */
 export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
-  await execute(db, sql`update users set last_sign_in_at = now() where id = ${userId}`);
+  await execute(db, sql`update users set last_sign_in_at = crm_now() where id = ${userId}`);
 }
 
 /** Every active admin's id, email and name, by name: whom a lead can be given to. */

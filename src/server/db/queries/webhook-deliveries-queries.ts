@@ -7,7 +7,7 @@ import { execute, isoTimestamp, pgArray, queryRows } from '../sql.ts';
 /**
  * The webhook outbox: deliveries (one event to one endpoint) claimed with a lease, attempts
  * logged, endpoints paused after 3 days of failures. Every function takes the time it acts at
- * (`now`), so the worker's tests drive the clock (the database's own now() is not used here).
+ * (`now`), so the worker's tests drive the clock (the database's own crm_now() is not used here).
  */
 
 const ts = (at: Date) => sql`${at.toISOString()}::timestamptz`;

@@ -8,7 +8,7 @@ import { execute, isoTimestamp, pgArray, queryRows } from '../sql.ts';
 
 const endpointColumns = sql`w.id, w.url, w.events, w.paused_at is not null as paused, ${isoTimestamp(sql`w.paused_at`)} as paused_at,
   w.paused_reason, ${isoTimestamp(sql`w.failing_since`)} as failing_since,
-  case when w.previous_secret_until > now() then ${isoTimestamp(sql`w.previous_secret_until`)} end as previous_secret_until,
+  case when w.previous_secret_until > crm_now() then ${isoTimestamp(sql`w.previous_secret_until`)} end as previous_secret_until,
   ${isoTimestamp(sql`w.created_at`)} as created_at, (select u.display_name from users u where u.id = w.created_by) as created_by_name`;
 
 export async function listWebhookEndpoints(db: Db): Promise<WebhookEndpoint[]> {
@@ -61,15 +61,15 @@ export type EndpointChange = { url?: string; events?: string[]; paused?: boolean
 
 /** Changes what is given; a rotation keeps the old secret signing for 24 hours. Undefined: no such endpoint. */
 export async function updateWebhookEndpoint(db: Db, id: string, change: EndpointChange): Promise<WebhookEndpoint | undefined> {
-  const sets = [sql`updated_at = now()`];
+  const sets = [sql`updated_at = crm_now()`];
   if (change.url !== undefined) sets.push(sql`url = ${change.url}`);
   if (change.events !== undefined) sets.push(sql`events = ${pgArray(change.events)}::text[]`);
   if (change.paused === true)
-    sets.push(sql`paused_at = coalesce(paused_at, now()), paused_reason = coalesce(paused_reason, 'Paused by an owner')`);
+    sets.push(sql`paused_at = coalesce(paused_at, crm_now()), paused_reason = coalesce(paused_reason, 'Paused by an owner')`);
   // Resumed: its failures start counting afresh.
   if (change.paused === false) sets.push(sql`paused_at = null, paused_reason = null, failing_since = null`);
   if (change.rotatedSecret !== undefined)
-    sets.push(sql`previous_secret = secret, previous_secret_until = now() + interval '24 hours', secret = ${change.rotatedSecret}`);
+    sets.push(sql`previous_secret = secret, previous_secret_until = crm_now() + interval '24 hours', secret = ${change.rotatedSecret}`);
   const changed = await execute(db, sql`update webhook_endpoints set ${sql.join(sets, sql`, `)} where id = ${id}`);
   return changed === 0 ? undefined : getWebhookEndpoint(db, id);
 }

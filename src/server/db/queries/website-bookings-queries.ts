@@ -21,7 +21,7 @@ export const SUSPECTED_ABUSE = 'suspected_abuse';
 function upcomingBookings(c: BookingCriteria, timeZone: string): SQL {
   const a = sql.raw('a');
   return sql`a.status = 'scheduled' and a.source = 'booking'
-    and a.date >= (now() at time zone ${timeZone})::date - 1 and ${startsAt(a, timeZone)} > now()
+    and a.date >= (crm_now() at time zone ${timeZone})::date - 1 and ${startsAt(a, timeZone)} > crm_now()
     ${c.network !== undefined ? sql`and a.booked_network = ${c.network}` : sql``}
     ${c.bookedFrom !== undefined ? sql`and a.created_at >= ${c.bookedFrom}::timestamptz` : sql``}
     ${c.bookedTo !== undefined ? sql`and a.created_at <= ${c.bookedTo}::timestamptz` : sql``}`;
@@ -64,9 +64,9 @@ export async function cancelWebsiteBookings(db: Db, c: BookingCriteria, { actor,
         returning a.*
       ), links as (
         -- A booking link books one call; a cancelled one may book again, unless it is ended here.
-        update booking_tokens k set expires_at = least(k.expires_at, now()) from cancelled where k.appointment_id = cancelled.id
+        update booking_tokens k set expires_at = least(k.expires_at, crm_now()) from cancelled where k.appointment_id = cancelled.id
       ), marked as (
-        update leads l set suspected_abuse_at = now() where l.id in (select lead_id from cancelled)
+        update leads l set suspected_abuse_at = crm_now() where l.id in (select lead_id from cancelled)
       )${mail ? queueAppointmentEmails('cancelled', mail, { change: 'cancelled', staffCopies: false }) : sql``}
       select id from cancelled`,
       z.object({ id: z.uuid() }),
@@ -74,12 +74,12 @@ export async function cancelWebsiteBookings(db: Db, c: BookingCriteria, { actor,
     const ids = rows.map((r) => r.id);
     if (ids.length > 0) {
       // The appointments trigger wrote each lead's "cancelled" entry at the end of the statement
-      // above (same transaction, same now()): they say why.
+      // above (same transaction, same crm_now()): they say why.
       await execute(
         t,
         sql`
         update lead_events set data = data || ${JSON.stringify({ reason: SUSPECTED_ABUSE })}::jsonb
-        where kind = 'appointment' and created_at = now() and data->>'action' = 'cancelled'
+        where kind = 'appointment' and created_at = crm_now() and data->>'action' = 'cancelled'
           and data->>'appointment_id' = any(${pgArray(ids)}::text[])`,
       );
     }
@@ -116,7 +116,7 @@ export const BOOKED_NETWORK_DAYS = 30;
  * update, even of no row, tells every open appointments page to refetch.
  */
 export async function forgetOldBookingNetworks(db: Db): Promise<number> {
-  const old = sql`booked_network is not null and date < current_date - ${BOOKED_NETWORK_DAYS}::int`;
+  const old = sql`booked_network is not null and date < crm_now()::date - ${BOOKED_NETWORK_DAYS}::int`;
   const [row] = await queryRows(db, sql`select exists (select 1 from appointments where ${old}) as any`, z.object({ any: z.boolean() }));
   if (!row?.any) return 0;
   return execute(db, sql`update appointments set booked_network = null where ${old}`);
