@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Availability } from '#shared/schemas/booking';
 import { addDays, zonedParts } from '#shared/zoned-time';
 import { ensureAdmin } from '../auth/accounts.ts';
@@ -10,7 +10,8 @@ import { execute } from '../db/sql.ts';
 import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { OPEN_EVERY_DAY } from '../test/open-every-day.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
-import { mailTo, startMailSink, type MailSink } from '../test/mail-sink.ts';
+import { mailTo } from '../test/mail-sink.ts';
+import { useMailSink } from '../test/use-mail-sink.ts';
 
 /**
  * Mail that website visitors cause (docs/security.md, "Mail that visitors cause"): at most
@@ -24,16 +25,10 @@ const TZ = 'America/New_York';
 const VICTIM = 'victim@example.net';
 const TYPED_NAME = 'Visit http://evil.example/prize';
 const database = useTestDatabase();
-let sink: MailSink;
+const mailSink = useMailSink();
 let t: ReturnType<typeof createTestApp>;
 let cookie: string;
 
-beforeAll(async () => {
-  sink = await startMailSink();
-});
-afterAll(async () => {
-  await sink.close();
-});
 afterEach(async () => {
   await t.outbox.stop();
 });
@@ -42,9 +37,9 @@ beforeEach(async () => {
     database.db,
     sql`truncate users, sessions, leads, appointments, booking_settings, booking_tokens, notifications, emails, rate_limits, public_mail_spends cascade`,
   );
-  sink.messages.length = 0;
+  mailSink.sink.messages.length = 0;
   t = createTestApp(database, {
-    SMTP_URL: sink.url,
+    SMTP_URL: mailSink.sink.url,
     MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
     PUBLIC_URL: 'https://crm.keystone.test',
     BUSINESS_TIME_ZONE: TZ,
@@ -101,7 +96,7 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
     expect(statuses).toEqual([...Array<number>(10).fill(201), ...Array<number>(10).fill(201), ...Array<number>(100).fill(200)]);
 
     await t.outbox.flush();
-    const delivered = mailTo(sink.messages, VICTIM);
+    const delivered = mailTo(mailSink.sink.messages, VICTIM);
     expect(delivered).toHaveLength(5);
     expect(delivered.map((m) => m.parsed.subject!.split(':')[0])).toEqual([
       'We received your request',
@@ -138,13 +133,13 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
     const made = await t.json('POST', '/api/appointments', { lead_id: lead!.id, date: day(20), time: '11:00', type: 'Call' }, { cookie });
     expect(made.status).toBe(201);
     await t.outbox.flush();
-    expect(mailTo(sink.messages, VICTIM)).toHaveLength(6);
-    expect(mailTo(sink.messages, VICTIM)[5]!.parsed.subject).toMatch(/^Confirmed: /);
+    expect(mailTo(mailSink.sink.messages, VICTIM)).toHaveLength(6);
+    expect(mailTo(mailSink.sink.messages, VICTIM)[5]!.parsed.subject).toMatch(/^Confirmed: /);
   });
 
   it('PUBLIC_MAIL_PER_ADDRESS_PER_DAY=0 turns the budget off (the acknowledgement rule stays)', async () => {
     t = createTestApp(database, {
-      SMTP_URL: sink.url,
+      SMTP_URL: mailSink.sink.url,
       PUBLIC_URL: 'https://crm.keystone.test',
       BUSINESS_TIME_ZONE: TZ,
       PUBLIC_MAIL_PER_ADDRESS_PER_DAY: '0',
@@ -155,7 +150,7 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
       expect((await t.json('POST', '/api/public/bookings', { booking_token: token, start: slots[i], type: 'Call' })).status).toBe(201);
     }
     await t.outbox.flush();
-    expect(mailTo(sink.messages, VICTIM)).toHaveLength(8); // 1 acknowledgement, 7 confirmations
+    expect(mailTo(mailSink.sink.messages, VICTIM)).toHaveLength(8); // 1 acknowledgement, 7 confirmations
     expect(await publicMailBudgetLeft(database.db, VICTIM, 0)).toBe(Infinity);
   });
 
@@ -166,7 +161,7 @@ describe('one outside address, 120 public actions from one IP in a minute', () =
       expect((await t.json('POST', '/api/public/bookings', { booking_token: token, start: slots[i], type: 'Call' })).status).toBe(201);
     }
     await t.outbox.flush();
-    expect(mailTo(sink.messages, 'ann@keystone.test')).toHaveLength(8);
+    expect(mailTo(mailSink.sink.messages, 'ann@keystone.test')).toHaveLength(8);
     expect(await publicMailBudgetLeft(database.db, 'ann@keystone.test', 5)).toBe(Infinity);
   });
 });
@@ -231,7 +226,9 @@ describe('the acknowledgement', () => {
     await form(VICTIM, { message: 'Again' });
     await form(VICTIM, { message: 'And again' });
     await t.outbox.flush();
-    expect(mailTo(sink.messages, VICTIM).map((m) => m.parsed.subject)).toEqual(['We received your request: Keystone Due Diligence']);
+    expect(mailTo(mailSink.sink.messages, VICTIM).map((m) => m.parsed.subject)).toEqual([
+      'We received your request: Keystone Due Diligence',
+    ]);
     const acks = await victimRows();
     expect(acks.map((r) => r.status)).toEqual(['sent', 'not_sent', 'not_sent']);
 
@@ -239,11 +236,11 @@ describe('the acknowledgement', () => {
     await execute(database.db, sql`update public_mail_spends set spent_at = spent_at - interval '29 days'`);
     await form(VICTIM, { message: 'A month on' });
     await t.outbox.flush();
-    expect(mailTo(sink.messages, VICTIM)).toHaveLength(1);
+    expect(mailTo(mailSink.sink.messages, VICTIM)).toHaveLength(1);
     await execute(database.db, sql`update public_mail_spends set spent_at = spent_at - interval '1 day 1 minute'`);
     await form(VICTIM, { message: 'Later still' });
     await t.outbox.flush();
-    expect(mailTo(sink.messages, VICTIM)).toHaveLength(2);
+    expect(mailTo(mailSink.sink.messages, VICTIM)).toHaveLength(2);
   });
 });
 
@@ -269,7 +266,7 @@ describe('the private booking link at rest', () => {
 
     await t.outbox.flush();
     // The person got it...
-    expect(mailTo(sink.messages, VICTIM).find((m) => m.parsed.subject!.startsWith('Confirmed'))!.parsed.text).toContain(
+    expect(mailTo(mailSink.sink.messages, VICTIM).find((m) => m.parsed.subject!.startsWith('Confirmed'))!.parsed.text).toContain(
       `https://crm.keystone.test/booking/${token}`,
     );
     // ...and no stored message, nor the export, holds it any more.

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../../auth/accounts.ts';
 import { createTestApp, signIn } from '../../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../../test/database.ts';
-import { mailTo, startMailSink, type MailSink } from '../../test/mail-sink.ts';
+import { mailTo } from '../../test/mail-sink.ts';
+import { useMailSink } from '../../test/use-mail-sink.ts';
 import { execute } from '../sql.ts';
 import { queueMailOf } from './emails-queries.ts';
 import { digestDayAt, queueTaskDigests } from './task-digest-queries.ts';
@@ -15,7 +16,7 @@ import { digestDayAt, queueTaskDigests } from './task-digest-queries.ts';
  */
 const TZ = 'America/New_York';
 const database = useTestDatabase();
-let sink: MailSink;
+const mailSink = useMailSink();
 let t: ReturnType<typeof createTestApp>;
 const ids: Record<string, string> = {};
 
@@ -32,21 +33,15 @@ const queued = () =>
     sql`select to_address, dedupe_key from emails where kind = 'task-digest' order by to_address, dedupe_key`,
   );
 
-beforeAll(async () => {
-  sink = await startMailSink();
-});
-afterAll(async () => {
-  await sink.close();
-});
 afterEach(async () => {
   await t.outbox.stop();
 });
 
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, notifications, emails cascade`);
-  sink.messages.length = 0;
+  mailSink.sink.messages.length = 0;
   t = createTestApp(database, {
-    SMTP_URL: sink.url,
+    SMTP_URL: mailSink.sink.url,
     MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
     SITE_NAME: 'Keystone Due Diligence',
     PUBLIC_URL: 'https://crm.keystone.test',
@@ -104,7 +99,7 @@ describe('the morning task list', () => {
   it('lists the day’s open tasks at their times, with their leads, and how many are overdue', async () => {
     await run(AT_0700);
     await t.outbox.flush();
-    const [mail] = mailTo(sink.messages, 'ann@keystone.test');
+    const [mail] = mailTo(mailSink.sink.messages, 'ann@keystone.test');
     expect(mail!.parsed.subject).toBe('Your tasks for Monday, December 2: 2 tasks due');
     const text = mail!.parsed.text!;
     expect(text).toContain('2 tasks due today:\n');
@@ -124,7 +119,7 @@ describe('the morning task list', () => {
       sql`select data::text as data from emails where kind = 'task-digest'`,
     ))
       expect(data).not.toContain('Jane Doe');
-    const [bobs] = mailTo(sink.messages, 'bob@keystone.test');
+    const [bobs] = mailTo(mailSink.sink.messages, 'bob@keystone.test');
     expect(bobs!.parsed.subject).toBe('Your tasks for Monday, December 2: 0 tasks due');
     expect(bobs!.parsed.text).toContain('Nothing due today.');
     expect(bobs!.parsed.text).toContain('Overdue: 1 task from before today.');

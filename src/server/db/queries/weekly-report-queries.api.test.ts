@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../../auth/accounts.ts';
 import { createTestApp, signIn } from '../../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../../test/database.ts';
-import { mailTo, startMailSink, type MailSink } from '../../test/mail-sink.ts';
+import { mailTo } from '../../test/mail-sink.ts';
+import { useMailSink } from '../../test/use-mail-sink.ts';
 import { execute } from '../sql.ts';
 import { queueMailOf } from './emails-queries.ts';
 import { lastCompleteWeek, queueWeeklyReports, sourceLabel, weekDueAt } from './weekly-report-queries.ts';
@@ -16,7 +17,7 @@ import { lastCompleteWeek, queueWeeklyReports, sourceLabel, weekDueAt } from './
  */
 const TZ = 'America/New_York';
 const database = useTestDatabase();
-let sink: MailSink;
+const mailSink = useMailSink();
 let t: ReturnType<typeof createTestApp>;
 let ann: string;
 
@@ -34,12 +35,6 @@ const queued = () =>
     sql`select to_address, dedupe_key, data->>'from' as from from emails where kind = 'weekly-report' order by to_address, created_at`,
   );
 
-beforeAll(async () => {
-  sink = await startMailSink();
-});
-afterAll(async () => {
-  await sink.close();
-});
 afterEach(async () => {
   await t.outbox.stop();
 });
@@ -48,9 +43,9 @@ const HOSTILE = 'x"><script>alert(1)</script>.example';
 
 beforeEach(async () => {
   await execute(database.db, sql`truncate users, sessions, leads, appointments, notifications, emails, analytics_hourly_visits cascade`);
-  sink.messages.length = 0;
+  mailSink.sink.messages.length = 0;
   t = createTestApp(database, {
-    SMTP_URL: sink.url,
+    SMTP_URL: mailSink.sink.url,
     MAIL_FROM: '"Keystone Due Diligence" <hello@keystone.test>',
     SITE_NAME: 'Keystone Due Diligence',
     PUBLIC_URL: 'https://crm.keystone.test',
@@ -213,7 +208,7 @@ describe('the weekly report job', () => {
   it('sends the exact figures of the week and the change from the week before, sources and follow-ups, escaped in HTML', async () => {
     await run(MONDAY_0800);
     await t.outbox.flush();
-    const [mail] = mailTo(sink.messages, 'ann@keystone.test');
+    const [mail] = mailTo(mailSink.sink.messages, 'ann@keystone.test');
     expect(mail!.parsed.subject).toBe('Weekly report: Nov 18 – Nov 24, 2030');
     const text = mail!.parsed.text!;
     expect(text).toContain(
@@ -236,9 +231,9 @@ describe('the weekly report job', () => {
     const html = String(mail!.parsed.html);
     expect(html).not.toContain('<script>');
     expect(html).toContain('x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;.example');
-    expect(mailTo(sink.messages, 'bob@keystone.test')).toHaveLength(1);
-    expect(mailTo(sink.messages, 'carl@keystone.test')).toHaveLength(0);
-    expect(mailTo(sink.messages, 'dora@keystone.test')).toHaveLength(0);
+    expect(mailTo(mailSink.sink.messages, 'bob@keystone.test')).toHaveLength(1);
+    expect(mailTo(mailSink.sink.messages, 'carl@keystone.test')).toHaveLength(0);
+    expect(mailTo(mailSink.sink.messages, 'dora@keystone.test')).toHaveLength(0);
   });
 
   it('forgets a lead deleted after the report was queued: its name leaves the stored report', async () => {
@@ -299,8 +294,8 @@ describe('POST /api/email/weekly-report (Send now)', () => {
     );
     expect(rows).toEqual([{ id, to_address: 'carl@keystone.test', dedupe_key: null }]);
     await t.outbox.flush();
-    expect(sink.messages.map((m) => m.envelope.to)).toEqual([['carl@keystone.test']]);
-    expect(sink.messages[0]!.parsed.subject).toMatch(/^Weekly report: /);
+    expect(mailSink.sink.messages.map((m) => m.envelope.to)).toEqual([['carl@keystone.test']]);
+    expect(mailSink.sink.messages[0]!.parsed.subject).toMatch(/^Weekly report: /);
     // Twice is twice: it is a person asking, not the job.
     expect((await t.json('POST', '/api/email/weekly-report', undefined, { cookie })).status).toBe(202);
     expect(await rowsOf(database.db, sql`select 1 from emails where kind = 'weekly-report'`)).toHaveLength(2);
