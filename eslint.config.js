@@ -362,4 +362,19 @@ export default tseslint.config(
   sharedWithoutZod,
   ...adminFetching,
   ...featureIsolation,
+  {
+    // The unit and API projects share a module cache per worker (vitest.config.ts): a module
+    // mock would reach only the files that import after it, and leak into them.
+    files: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'unmock'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'No module mocks (docs/testing.md): watch the code through a seam it offers, or pass it what it needs.',
+        })),
+      ],
+    },
+  },
 );

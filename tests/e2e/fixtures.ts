@@ -62,25 +62,33 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  newAdmin: async ({ baseURL, accounts }, use) => {
-    const made: Admin[] = [];
-    await use(async (options = {}) => {
-      const admin = await accounts.make(baseURL!, options);
-      made.push(admin);
-      return admin;
-    });
-    for (const admin of made) await accounts.remove(baseURL!, admin);
-  },
+  // Both have a time limit of their own (SLOW.accountCleanup): the removal after the test is not
+  // charged to the test's. Making the account happens in the test's body, within the test's.
+  newAdmin: [
+    async ({ baseURL, accounts }, use) => {
+      const made: Admin[] = [];
+      await use(async (options = {}) => {
+        const admin = await accounts.make(baseURL!, options);
+        made.push(admin);
+        return admin;
+      });
+      for (const admin of made) await accounts.remove(baseURL!, admin);
+    },
+    { timeout: SLOW.accountCleanup },
+  ],
 
-  login: async ({ baseURL, accounts, page }, use) => {
-    const made: Admin[] = [];
-    await use(async ({ page: other, api, ...options } = {}) => {
-      const admin = await accounts.make(baseURL!, options, api ?? (other ?? page).request);
-      made.push(admin);
-      return admin;
-    });
-    for (const admin of made) await accounts.remove(baseURL!, admin);
-  },
+  login: [
+    async ({ baseURL, accounts, page }, use) => {
+      const made: Admin[] = [];
+      await use(async ({ page: other, api, ...options } = {}) => {
+        const admin = await accounts.make(baseURL!, options, api ?? (other ?? page).request);
+        made.push(admin);
+        return admin;
+      });
+      for (const admin of made) await accounts.remove(baseURL!, admin);
+    },
+    { timeout: SLOW.accountCleanup },
+  ],
 
   accounts: [
     // eslint-disable-next-line no-empty-pattern

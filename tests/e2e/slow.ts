@@ -52,6 +52,13 @@ export const SLOW = {
    */
   longerTest: 90_000,
 
+  /**
+   * Removing the accounts a test made (`login()`, `newAdmin()` in tests/e2e/fixtures.ts), after
+   * the test: its own limit, so a test that used most of its 30 s does not fail in the clean-up.
+   * Each removal is one request the owner makes; under the suite's load one took over 10 s.
+   */
+  accountCleanup: 30_000,
+
   /** The screenshot and axe walks (tests/e2e/public/pages.spec.ts): about ten states, modals among them, each scanned by axe. */
   walk: 120_000,
 } as const;
