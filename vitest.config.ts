@@ -10,7 +10,8 @@ if (process.env.CI === 'true' && !postgresUrl) {
 const shared = {
   environment: 'node',
   // Removes the temporary directories each test file made (src/server/test/process.ts, tempDir).
-  setupFiles: ['./src/server/test/remove-temp-dirs.ts'] as string[],
+  // And fails a file that leaves the clock faked or a timer replaced (src/server/test/real-timers.ts).
+  setupFiles: ['./src/server/test/remove-temp-dirs.ts', './src/server/test/real-timers.ts'] as string[],
   testTimeout: 30_000,
   hookTimeout: 60_000,
 } as const;

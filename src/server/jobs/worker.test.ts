@@ -18,6 +18,8 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
+  // The spy on the fake setInterval first: restored later, it would put the fake one back.
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
