@@ -4,9 +4,9 @@ import { afterAll, vi } from 'vitest';
  * Vitest setup file: a test file that ends with the clock still faked, or with a timer function
  * still replaced, fails here, and the real ones come back. A spy left on a faked timer is
  * restored by Vitest only after its file's hooks, so the file after it is the one that fails,
- * and the message says so. The unit and API projects share one module cache and one global scope across the
- * files a worker runs (vitest.config.ts), so without this such a file makes a later one fail
- * in a way that depends on the order: a `setInterval` that never fires.
+ * and the message says so. The unit and API projects share one module cache and one global
+ * scope across the files a worker runs (vitest.config.ts), so without this such a file makes a
+ * later one fail in a way that depends on the order: a `setInterval` that never fires.
  */
 const TIMERS = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'] as const;
 type Timers = Pick<typeof globalThis, (typeof TIMERS)[number]>;
