@@ -57,7 +57,8 @@ export const median = (values: number[]) => {
 export const passes = (r: Pick<PathReport, 'ratio' | 'floor' | 'stored' | 'failures'>) =>
   r.ratio >= r.floor && r.stored.ok && r.failures === 0;
 
-const fmtRatio = (r: number) => `${r.toFixed(3)}×`;
+/** Three decimals, four under 0.01: a floor of 0.0075× must not read as 0.007×. */
+const fmtRatio = (r: number) => `${r.toFixed(r < 0.01 ? 4 : 3)}×`;
 
 export function describeReport(r: PathReport): string {
   const rounds = r.rounds.map(
@@ -108,69 +109,51 @@ function loadFor(path: WritePath, origin: string, connections: number, durationM
   });
 }
 
-export type MeasureOptions = {
+/** One path's server on its fresh database, between its warm-up and its check of what it stored. */
+type PathUnderTest = {
   path: WritePath;
   engine: Engine;
-  /** The app server on a fresh database, started by the caller (email on for `leads`). */
   server: ServerProcess;
-  hello: ServerProcess;
-  /** Counts rows after `stop`: the server must have stopped (PGlite is one process's). */
-  stop: () => Promise<unknown>;
-  count: Counter;
-  rounds: number;
-  seconds: number;
-  connections: number;
-  /**
-   * Waits until the server has finished the work the requests acknowledged so far left behind
-   * (the leads' mail), so the next hello-world runs on a quiet machine: measured while the
-   * server still sent the last round's mail, it ran at about 55% of its speed, which made the
-   * path's ratio look almost twice as good as it was.
-   */
-  settle?: (acknowledged: number) => Promise<void>;
-  signal?: AbortSignal;
+  database: FreshDatabase;
+  acknowledged: number;
+  failures: number;
+  rounds: Round[];
 };
 
-/**
- * A short warm-up, then `rounds` rounds of hello-world and the path for `seconds` each (the
- * hello-world just before the path, once the server has settled, so both see the same quiet
- * machine), then stops the server and checks what it stored.
- */
-export async function measureWritePath(o: MeasureOptions): Promise<PathReport> {
-  const ms = o.seconds * 1000;
-  let acknowledged = 0;
-  let failures = 0;
-  const warm = await loadFor(o.path, o.server.url, o.connections, Math.min(ms, 1000), o.signal);
-  acknowledged += warm.ok2xx;
-  failures += warm.non2xx + warm.errors;
-  const rounds: Round[] = [];
-  for (let i = 0; i < o.rounds && !o.signal?.aborted; i++) {
-    await o.settle?.(acknowledged);
-    const hello = await runLoad({
-      url: `${o.hello.url}/`,
-      method: 'GET',
-      headers: {},
-      body: () => '',
-      connections: o.connections,
-      durationMs: ms,
-      maxRequests: 20_000_000,
-      signal: o.signal,
-    });
-    const run = await loadFor(o.path, o.server.url, o.connections, ms, o.signal);
-    acknowledged += run.ok2xx;
-    failures += run.non2xx + run.errors;
-    rounds.push({ helloRps: hello.requestsPerSecond, rps: run.requestsPerSecond, ratio: run.requestsPerSecond / hello.requestsPerSecond });
-  }
-  await o.stop();
-  const goal = WRITE_PATHS[o.path].goals[o.engine];
+/** Each path's load for `ms`, counted into its totals. */
+async function loadInto(p: PathUnderTest, ms: number, signal?: AbortSignal): Promise<LoadResult> {
+  const run = await loadFor(p.path, p.server.url, WRITE_PATHS[p.path].connections, ms, signal);
+  p.acknowledged += run.ok2xx;
+  p.failures += run.non2xx + run.errors;
+  return run;
+}
+
+function helloLoad(hello: ServerProcess, connections: number, ms: number, signal?: AbortSignal): Promise<LoadResult> {
+  return runLoad({
+    url: `${hello.url}/`,
+    method: 'GET',
+    headers: {},
+    body: () => '',
+    connections,
+    durationMs: ms,
+    maxRequests: 20_000_000,
+    signal,
+  });
+}
+
+/** Stops the path's server (PGlite is one process's), then checks what it stored against what it acknowledged. */
+async function reportOf(p: PathUnderTest): Promise<PathReport> {
+  await p.server.stop();
+  const goal = WRITE_PATHS[p.path].goals[p.engine];
   return {
-    path: o.path,
-    engine: o.engine,
-    rounds,
-    ratio: median(rounds.map((r) => r.ratio)),
+    path: p.path,
+    engine: p.engine,
+    rounds: p.rounds,
+    ratio: median(p.rounds.map((r) => r.ratio)),
     goal,
     floor: floorOf(goal),
-    stored: await checkStored(o.path, acknowledged, o.count),
-    failures,
+    stored: await checkStored(p.path, p.acknowledged, p.database.count),
+    failures: p.failures,
   };
 }
 
@@ -233,43 +216,65 @@ async function mailSent(sink: Pick<SmtpSink, 'waitFor'>, count: number): Promise
     throw new Error(`the server had sent ${stats.messages} of ${count} messages ${SETTLE_TIMEOUT_MS / 1000} s after the load stopped`);
 }
 
-/** Every path on every engine, each on a fresh database, against one hello-world. */
+/**
+ * Every path on every engine, each on a fresh database, against one hello-world.
+ *
+ * Every server starts and warms up first; then each round measures every path in turn (a
+ * hello-world, then the path), so one path's rounds lie a minute or more apart. The machine's
+ * speed drifts over tens of seconds (a path's three rounds in a row once read 253, 260 and
+ * 261/s, and 525, 453 and 403/s in the next run): rounds taken back to back share one slow
+ * minute, and their median cannot outvote it. Before every hello-world the servers finish the
+ * mail their leads queued, so the hello-world runs on a quiet machine: measured while a server
+ * still sent the last round's mail, it ran at about 55% of its speed, which made the path's
+ * ratio look almost twice as good as it was.
+ */
 export async function runWritePaths(o: RunOptions): Promise<PathReport[]> {
   const hello = await startHelloWorld();
+  const started: PathUnderTest[] = [];
   const reports: PathReport[] = [];
+  const sentBefore = (await o.sink.stats()).messages;
+  const mailQueued = () => sentBefore + MAILS_PER_LEAD * started.filter((p) => p.path === 'leads').reduce((n, p) => n + p.acknowledged, 0);
+  const ms = o.seconds * 1000;
   try {
     for (const engine of o.engines) {
       for (const path of o.paths) {
         if (o.signal?.aborted) return reports;
         const database = await o.fresh(engine);
+        let server: ServerProcess;
         try {
-          const server = await o.serve({ ...WRITE_PATH_SERVER_ENV, ...database.env, SMTP_URL: o.sink.smtpUrl });
-          const sentBefore = (await o.sink.stats()).messages;
-          try {
-            const report = await measureWritePath({
-              path,
-              engine,
-              server,
-              hello,
-              stop: () => server.stop(),
-              count: database.count,
-              rounds: o.rounds,
-              seconds: o.seconds,
-              connections: WRITE_PATHS[path].connections,
-              settle: path === 'leads' ? (acknowledged) => mailSent(o.sink, sentBefore + MAILS_PER_LEAD * acknowledged) : undefined,
-              signal: o.signal,
-            });
-            reports.push(report);
-            o.onReport?.(report);
-          } finally {
-            await server.stop();
-          }
-        } finally {
+          server = await o.serve({ ...WRITE_PATH_SERVER_ENV, ...database.env, SMTP_URL: o.sink.smtpUrl });
+        } catch (err) {
           await database.drop();
+          throw err;
         }
+        const p: PathUnderTest = { path, engine, server, database, acknowledged: 0, failures: 0, rounds: [] };
+        started.push(p);
+        await loadInto(p, Math.min(ms, 1000), o.signal);
       }
     }
+    for (let i = 0; i < o.rounds; i++) {
+      for (const p of started) {
+        if (o.signal?.aborted) return reports;
+        await mailSent(o.sink, mailQueued());
+        const helloRun = await helloLoad(hello, WRITE_PATHS[p.path].connections, ms, o.signal);
+        const run = await loadInto(p, ms, o.signal);
+        p.rounds.push({
+          helloRps: helloRun.requestsPerSecond,
+          rps: run.requestsPerSecond,
+          ratio: run.requestsPerSecond / helloRun.requestsPerSecond,
+        });
+      }
+    }
+    for (const p of started) {
+      const report = await reportOf(p);
+      reports.push(report);
+      o.onReport?.(report);
+    }
   } finally {
+    for (const p of started) {
+      await p.server.stop();
+      await p.database.drop();
+    }
     await hello.stop();
   }
   return reports;

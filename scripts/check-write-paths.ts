@@ -1,8 +1,8 @@
 /**
  * `npm run check:write-paths` (after `npm run build`; CI runs it): the public write paths —
  * analytics events, lead submissions with email on — on PGlite and PostgreSQL, each the median
- * of WRITE_PATHS_ROUNDS (3) rounds of WRITE_PATHS_SECONDS (3) against a hello-world measured
- * just before. Exits 1 when a path falls below half its goal (bench/write-paths.ts), fails a
+ * of WRITE_PATHS_ROUNDS (5) rounds of WRITE_PATHS_SECONDS (2) against a hello-world measured
+ * just before, the paths taking turns round by round (bench/write-paths.ts). Exits 1 when a path falls below half its goal (bench/write-paths.ts), fails a
  * request, or stores anything other than what it acknowledged.
  *
  * PostgreSQL: BENCH_DATABASE_URL (a server it may create databases on), else a throwaway
@@ -41,8 +41,8 @@ if (!existsSync(BUILT_SERVER)) {
 
 const engines = listOf<Engine>('WRITE_PATHS_ENGINES', ['PGlite', 'PostgreSQL']);
 const paths = listOf<WritePath>('WRITE_PATHS_PATHS', Object.keys(WRITE_PATHS) as WritePath[]);
-const rounds = envInt('WRITE_PATHS_ROUNDS', 3, 1, 9);
-const seconds = envInt('WRITE_PATHS_SECONDS', 3, 1, 60);
+const rounds = envInt('WRITE_PATHS_ROUNDS', 5, 1, 9);
+const seconds = envInt('WRITE_PATHS_SECONDS', 2, 1, 60);
 const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
 
 const interrupted = new AbortController();
