@@ -30,7 +30,7 @@ afterEach(cleanup);
 
 describe('Dropdown', () => {
   it('opens on click with focus on the panel, and the button says it is expanded', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<Bell />);
     expect(bell()).toHaveAttribute('aria-expanded', 'false');
     expect(bell()).toHaveAttribute('aria-haspopup', 'dialog');
@@ -44,7 +44,7 @@ describe('Dropdown', () => {
   });
 
   it('moves between the controls with the arrow keys, Home and End', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<Bell />);
     await user.click(bell());
     await waitFor(() => expect(screen.getByRole('dialog')).toHaveFocus());
@@ -63,7 +63,7 @@ describe('Dropdown', () => {
   });
 
   it('closes on Escape and puts focus back on the button', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<Bell />);
     await user.click(bell());
     await waitFor(() => expect(screen.getByRole('dialog')).toHaveFocus());
@@ -74,7 +74,7 @@ describe('Dropdown', () => {
   });
 
   it('closes on a click outside, on focus moving outside, on the button again, and from inside (focus stays put)', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<Bell />);
     await user.click(bell());
     await screen.findByRole('dialog');

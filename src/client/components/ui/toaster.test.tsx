@@ -15,7 +15,7 @@ afterEach(() => {
 
 describe('Toaster', () => {
   it('announces success as status and errors as alert, and closes on click', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<Toaster />);
     expect(screen.getByRole('region', { name: 'Notifications' })).toBeEmptyDOMElement();
     act(() => {
@@ -83,7 +83,7 @@ describe('Toaster', () => {
   });
 
   it('shows the waiting live toasts as soon as the person closes their own', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<Toaster />);
     act(() => {
       toast.success('Appointment cancelled');

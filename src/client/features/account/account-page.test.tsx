@@ -56,7 +56,7 @@ describe('AccountPage: name and phone', () => {
     expect(name).toHaveValue('Olive Owner');
     expect(phone).toHaveValue('');
 
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.clear(name);
     await user.type(phone, 'x'.repeat(41));
     await user.click(within(card).getByRole('button', { name: 'Save name and phone' }));
@@ -93,7 +93,7 @@ describe('AccountPage: name and phone', () => {
     }));
     renderWithProviders(<AccountPage />, { url: '/dashboard/account', user: OLIVE });
     const card = screen.getByRole('region', { name: 'Name and phone' });
-    await userEvent.setup().click(within(card).getByRole('button', { name: 'Save name and phone' }));
+    await userEvent.setup({ delay: null }).click(within(card).getByRole('button', { name: 'Save name and phone' }));
     await waitFor(() =>
       expect(within(card).getByLabelText('Name')).toHaveAccessibleDescription('Contains a character that is not allowed'),
     );
@@ -107,7 +107,7 @@ describe('AccountPage: email signature', () => {
     const card = screen.getByRole('region', { name: 'Email signature' });
     const field = await within(card).findByLabelText('Signature');
     expect(field).toHaveValue('Olive');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.clear(field);
     await user.click(field);
     await user.paste('x'.repeat(1001));

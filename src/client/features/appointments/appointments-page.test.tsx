@@ -46,7 +46,7 @@ const currentUrl = () => screen.getByTestId('current-url').textContent;
 
 describe('AppointmentsPage', () => {
   it('shows the Month by default on a wide screen, fetches only its grid, and moves by month in the URL', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockAppointments([makeAppointment({ date: '2026-04-02', time: '13:00', lead: null })]);
     // An older link's ?month= still opens that month.
     renderPage('/dashboard/appointments?month=2026-04');
@@ -120,7 +120,7 @@ describe('AppointmentsPage', () => {
   });
 
   it('shows the Week of ?view=week&date=…, opens an appointment from the keyboard, and keeps the day when the view changes', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const appointment = makeAppointment({
       date: '2026-11-24',
       time: '10:00',
@@ -162,7 +162,7 @@ describe('AppointmentsPage', () => {
   });
 
   it('lists the month ascending with lead, type badge and notes, and keeps the list view in the URL', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockAppointments([
       makeAppointment({
         date: '2026-04-03',
@@ -225,7 +225,7 @@ describe('AppointmentsPage', () => {
   });
 
   it('opens the details with lead, date, time, type, notes and the .ics link, and deletes from there', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const appointment = makeAppointment({
       date: '2026-04-15',
       time: '16:45',
@@ -256,7 +256,7 @@ describe('AppointmentsPage', () => {
   });
 
   it('deletes from the list, and toasts "Failed to delete appointment" when that fails', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const appointment = makeAppointment({ lead: { full_name: 'Grace Hopper', email: 'g@example.com', phone: '1' } });
     mockAppointments([appointment], (call) =>

@@ -53,7 +53,7 @@ describe('the first-run set-up page', () => {
       return undefined;
     });
     renderAt(`/setup/${TOKEN}`);
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText('Email'), 'First@Example.com');
     await user.type(screen.getByLabelText('Password'), 'first-password');
     await user.type(screen.getByLabelText('Confirm password'), 'first-passwort');
@@ -116,7 +116,7 @@ describe('the invitation page', () => {
       await screen.findByText('You are invited as Staff. Give your name and choose a password to create your account.'),
     ).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('sam@example.com');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText('Your name'), 'Sam Staff');
     await user.type(screen.getByLabelText('Password'), 'sam-password');
     await user.type(screen.getByLabelText('Confirm password'), 'sam-password');

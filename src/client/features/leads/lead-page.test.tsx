@@ -342,7 +342,7 @@ describe('LeadPage', () => {
 
   it('shows older entries on "Show older", asking for those before the last one shown', async () => {
     const { calls } = serve({ hasMore: true });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Show older' }));
     expect(await within(timeline()).findByText('Imported from older.csv')).toBeInTheDocument();
@@ -368,7 +368,7 @@ describe('LeadPage', () => {
 
   it('changes the status in place: PATCH of the status alone, a toast, the badge follows', async () => {
     const { calls } = serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const select = await screen.findByRole('combobox', { name: 'Status' });
     expect(select).toHaveValue('New');
@@ -380,7 +380,7 @@ describe('LeadPage', () => {
 
   it('offers the admins and Nobody as owners, and "Assign to me" while the owner is someone else', async () => {
     const { calls } = serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const owner = await screen.findByRole('combobox', { name: 'Owner' });
     // Owners by name, never by email.
@@ -416,7 +416,7 @@ describe('LeadPage', () => {
         return { status: 201, body: note({ body: (body as { body: string }).body }) };
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const field = await screen.findByRole('textbox', { name: 'New note' });
     expect(Number(field.getAttribute('maxLength'))).toBeGreaterThanOrEqual(10_000);
@@ -441,7 +441,7 @@ describe('LeadPage', () => {
         return undefined;
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const mine = await screen.findByRole('article', { name: `Note by ${ME.display_name}` });
     const theirs = screen.getByRole('article', { name: `Note by ${OTHER.display_name}` });
@@ -474,7 +474,7 @@ describe('LeadPage', () => {
           ? { status: 403, body: { error: { code: 'forbidden', message: 'You can only change your own notes.' } } }
           : undefined,
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const mine = await screen.findByRole('article', { name: `Note by ${ME.display_name}` });
     await user.click(within(mine).getByRole('button', { name: 'Delete note' }));
@@ -484,7 +484,7 @@ describe('LeadPage', () => {
 
   it('sets, shows (overdue highlighted) and clears the next step', async () => {
     const { calls } = serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const card = await screen.findByRole('region', { name: 'Next step' });
     expect(within(card).getByText('No next step set.')).toBeInTheDocument();
@@ -520,7 +520,7 @@ describe('LeadPage', () => {
 
   it('edits the deal in dollars and sends only what changed, in cents', async () => {
     const { calls } = serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Edit deal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit deal' });
@@ -555,7 +555,7 @@ describe('LeadPage', () => {
             }
           : undefined,
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Edit deal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit deal' });
@@ -573,7 +573,7 @@ describe('LeadPage', () => {
       handle: ({ path }) =>
         path === `/api/leads/${missing}` ? { status: 404, body: { error: { code: 'not_found', message: 'Lead not found.' } } } : undefined,
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage(missing);
     expect(await screen.findByRole('heading', { level: 1, name: 'Lead not found.' })).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Back to Leads' }));
@@ -584,7 +584,7 @@ describe('LeadPage', () => {
     const { calls } = serve({
       handle: ({ method, path }) => (method === 'DELETE' && path === `/api/leads/${lead.id}` ? { body: { id: lead.id } } : undefined),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const confirm = await screen.findByRole('alertdialog');
@@ -597,7 +597,7 @@ describe('LeadPage', () => {
 
   it('shows the customer’s message read-only in Edit Lead for a lead from the form', async () => {
     serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Lead' });
@@ -608,7 +608,7 @@ describe('LeadPage', () => {
 
   it('opens the schedule dialog it is given with this lead', async () => {
     serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const Schedule = vi.fn(({ open, lead: chosen }: { open: boolean; lead: { id: string; full_name: string } }) =>
       open ? <p>Scheduling {chosen.full_name}</p> : null,
     );
@@ -647,7 +647,7 @@ describe('LeadPage', () => {
         };
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Send email' }));
     const dialog = await screen.findByRole('dialog', { name: 'Email Jane Doe' });
@@ -672,7 +672,7 @@ describe('LeadPage', () => {
 
   it('Do not email: ticking it saves the mark and turns Send email off, saying why', async () => {
     const api = serve();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const box = await screen.findByRole('checkbox', { name: 'Do not email' });
     expect(box).not.toBeChecked();
@@ -696,7 +696,7 @@ describe('LeadPage', () => {
         };
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const menu = await screen.findByRole('combobox', { name: 'Stage' });
     await waitFor(() => expect(menu).toBeEnabled());
@@ -770,7 +770,7 @@ describe('LeadPage', () => {
             ? { body: { marked: 1 } }
             : undefined,
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const items = within(await waitFor(timeline)).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent(`${ME.display_name} emailed: Re: Your report`);
@@ -825,7 +825,7 @@ describe('LeadPage', () => {
           ? { body: { id: written.email_id } }
           : undefined,
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const items = within(await waitFor(timeline)).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent(`${ME.display_name} emailed: Your report`);

@@ -32,7 +32,7 @@ const header = (name: string) => screen.getByRole('columnheader', { name: new Re
 
 describe('Leads Manager: sort', () => {
   it('sorts by a column header (its first click ascending, the next descending), with aria-sort and the URL', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockApi(({ path }) =>
       path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })], 60) } : undefined,
     );
@@ -134,7 +134,7 @@ describe('Leads Manager: owner and dates in the URL', () => {
   });
 
   it('writes the owner filter and the dates to the URL, back to the first page', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead()], 60, 2) } : undefined));
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads?page=2' });
     await screen.findByText('Page 2 of 3');
@@ -164,7 +164,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   const leads = () => [makeLead({ full_name: 'Ann' }), makeLead({ full_name: 'Ben' }), makeLead({ full_name: 'Cy' })];
 
   it('changes the status of the ticked leads, toasts and clears the selection', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const rows = leads();
     const { calls } = mockApi(({ method, path }) => {
       if (method === 'GET' && path.startsWith('/api/leads?')) return { body: listBody(rows) };
@@ -194,7 +194,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   });
 
   it('selects the whole page, assigns it to me or nobody', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const rows = leads();
     const { calls } = mockApi(({ method, path }) => {
       if (method === 'GET' && path.startsWith('/api/leads?')) return { body: listBody(rows) };
@@ -219,7 +219,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   });
 
   it('offers the admins to assign to when the list is available', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const rows = leads();
     const other = { id: '00000000-0000-4000-8000-0000000000bb', email: 'other@example.com', display_name: 'Otto Other', role: 'owner' };
     const { calls } = mockApi(({ method, path }) => {
@@ -236,7 +236,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   });
 
   it('deletes the ticked leads only after the confirmation', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const rows = leads();
     let deleted = false;
     const { calls } = mockApi(({ method, path }) => {
@@ -266,7 +266,7 @@ describe('Leads Manager: selection and bulk actions', () => {
 
   it('toasts when a bulk action fails and keeps the selection', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const rows = leads();
     mockApi(({ method, path }) => (method === 'GET' && path.startsWith('/api/leads?') ? { body: listBody(rows) } : undefined));
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads', user: ME });
@@ -277,7 +277,7 @@ describe('Leads Manager: selection and bulk actions', () => {
   });
 
   it('starts a new view (another page) with nothing selected', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     mockApi(({ method, path }) => (method === 'GET' && path.startsWith('/api/leads?') ? { body: listBody(leads(), 60) } : undefined));
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
     await user.click(await screen.findByRole('checkbox', { name: 'Select Ann' }));
@@ -294,7 +294,7 @@ describe('Leads Manager on a phone', () => {
       addEventListener: () => {},
       removeEventListener: () => {},
     }));
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const lead = makeLead({ full_name: 'Ada Lovelace', email: 'ada@example.com', phone: '555-0101', status: 'Converted' });
     mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([lead]) } : undefined));
     renderWithProviders(<LeadsPage />, { url: '/dashboard/leads' });
@@ -315,7 +315,7 @@ describe('Leads Manager on a phone', () => {
 
 describe('Leads Manager filters on a phone', () => {
   it('fold behind one Filters button that says how many are on and opens and closes them', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     mockApi(({ path }) => (path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined));
     renderWithProviders(<LeadsPage />, {
       url: '/dashboard/leads?status=New&owner=me&created_from=2026-01-01&created_to=2026-01-31&search=ada',
@@ -354,7 +354,7 @@ describe('Leads Manager filters on a phone', () => {
 
 describe('Leads Manager: the leads of one Analytics sources row', () => {
   it('asks for exactly that row, says so, exports the same, and shows every lead again on request', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockApi(({ path }) =>
       path.startsWith('/api/leads?') ? { body: listBody([makeLead({ full_name: 'Ada' })]) } : undefined,
     );

@@ -63,7 +63,7 @@ describe('AuditLogPage', () => {
     expect(screen.getByLabelText('Action')).toHaveValue('lead_updated');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/audit/export?action=lead_updated');
 
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Load more' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(screen.getAllByTestId('audit-entry')).toHaveLength(2));
     expect(screen.getAllByTestId('audit-entry')[1]).toHaveTextContent('Signed in');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();

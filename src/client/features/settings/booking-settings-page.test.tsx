@@ -92,7 +92,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it('turns "Always require email confirmation" on and saves it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = serve();
     await renderPage();
     const confirmSwitch = screen.getByRole('switch', { name: 'Always require email confirmation' });
@@ -108,7 +108,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it('disables the switch while email is off and says why (a switch left on is saved off)', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = serve(stored({ email_on: false, require_email_confirmation: true }));
     await renderPage();
     const confirmSwitch = screen.getByRole('switch', { name: 'Always require email confirmation' });
@@ -130,7 +130,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it('saves every change in one PUT, toasts, and keeps the values', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = serve();
     await renderPage();
 
@@ -183,7 +183,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it("checks in the browser with the schema's messages, focuses the first, and sends nothing", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = serve();
     await renderPage();
 
@@ -223,7 +223,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it("shows the server's field messages and an error toast when the save is refused", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { calls } = serve(undefined, () => ({
       status: 400,
@@ -251,7 +251,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it('adds days off in date order with Enter, refuses one twice, and removes them keeping focus in the list', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     serve();
     await renderPage();
     const input = screen.getByLabelText('Day off');
@@ -284,7 +284,7 @@ describe('BookingSettingsPage', () => {
   });
 
   it("disables a weekday's times when it is closed and brings them back when it opens", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     serve();
     await renderPage();
     const open = screen.getByRole('checkbox', { name: 'Open on Thursday' });

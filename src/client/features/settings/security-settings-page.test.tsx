@@ -33,7 +33,7 @@ describe('SecuritySettingsPage', () => {
     renderWithProviders(<SecuritySettingsPage />, { url: '/dashboard/settings/security', user: OWNER });
     const toggle = await screen.findByRole('switch', { name: /Require two-factor authentication for everyone/ });
     expect(toggle).not.toBeChecked();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(toggle);
     expect(toggle).toBeChecked();
     await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Two-factor is now required for everyone.'));

@@ -109,7 +109,7 @@ describe('TeamPage', () => {
     const { calls } = serve();
     render();
     await screen.findAllByTestId('team-member');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('button', { name: 'Send invitation' }));
     expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email is required');
     expect(screen.getByLabelText('Email')).toHaveFocus();
@@ -130,7 +130,7 @@ describe('TeamPage', () => {
     const { calls } = serve();
     render();
     await screen.findAllByTestId('team-member');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('button', { name: 'Deactivate sam@example.com' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Deactivate this account?' });
     expect(dialog).toHaveTextContent('Sam Staff is signed out everywhere at once');
@@ -152,7 +152,7 @@ describe('TeamPage', () => {
     serve();
     render();
     await screen.findAllByTestId('team-member');
-    await userEvent.setup().selectOptions(screen.getByRole('combobox', { name: 'Role of olive@example.com' }), 'staff');
+    await userEvent.setup({ delay: null }).selectOptions(screen.getByRole('combobox', { name: 'Role of olive@example.com' }), 'staff');
     await waitFor(() =>
       expect(getToasts().map((t) => t.message)).toContain('The team needs at least one active owner: make someone else an owner first.'),
     );

@@ -68,7 +68,7 @@ describe('WebsiteSettingsPage', () => {
   it('removes figures down to one and adds them up to four, moving focus to what comes next, and saves what is shown', async () => {
     const { calls } = serve();
     await renderPage();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const figures = screen.getByRole('group', { name: /Figures under the headline/ });
     expect(within(figures).getByRole('button', { name: 'Add a figure' })).toBeDisabled();
 
@@ -103,7 +103,7 @@ describe('WebsiteSettingsPage', () => {
   it('refuses a bad email and phone under their fields, keeping everything typed', async () => {
     const { calls } = serve();
     await renderPage();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.clear(screen.getByLabelText('Email'));
     await user.type(screen.getByLabelText('Email'), 'desk@harbor');
     await user.clear(screen.getByLabelText('Phone'));
@@ -131,7 +131,7 @@ describe('WebsiteSettingsPage', () => {
       },
     }));
     await renderPage();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.clear(screen.getByLabelText('Footer tagline'));
     await user.type(screen.getByLabelText('Footer tagline'), 'Diligence for the Mid-Atlantic');
     await user.click(screen.getByRole('button', { name: 'Save' }));

@@ -83,7 +83,7 @@ function renderPicker() {
 
 describe('SlotPicker paging', () => {
   it('asks page after page, each at most the longest range, while the days shown run out, and stops at the last date', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPicker();
     // Two open days in the first page, so it asks on until it has more than six to show.
     await waitFor(() => expect(dayRadios()).toHaveLength(6));
@@ -120,7 +120,7 @@ describe('SlotPicker paging', () => {
   });
 
   it('offers to try again when a later page fails, keeping the days it has', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPicker();
     await waitFor(() => expect(dayRadios()).toHaveLength(6));
     failNext = true;
@@ -135,7 +135,7 @@ describe('SlotPicker paging', () => {
 describe('SlotPicker with a choice of person', () => {
   const SAM = '00000000-0000-4000-8000-00000000000b';
   it('offers no choice by default; when the firm lets visitors choose, asks that person’s times and books with them', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPicker();
     await waitFor(() => expect(dayRadios()).toHaveLength(6));
     expect(screen.queryByRole('combobox', { name: 'With' })).toBeNull();

@@ -52,7 +52,7 @@ describe('SiteHeader', () => {
   });
 
   it('opens and closes the mobile menu, reflecting it in aria-expanded', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderHeader();
     const toggle = screen.getByRole('button', { name: 'Open menu' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');

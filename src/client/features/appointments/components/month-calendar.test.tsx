@@ -63,7 +63,7 @@ describe('MonthCalendar', () => {
   });
 
   it('shows three appointments then "+2 more" with five on a day, and the popover lists all five', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const times = ['08:00', '09:30', '11:00', '13:15', '16:45'];
     const day = times.map((time, i) =>
       makeAppointment({ time, lead: i === 1 ? null : { full_name: `Client ${i}`, email: 'c@example.com', phone: '1' } }),
@@ -100,7 +100,7 @@ describe('MonthCalendar', () => {
   });
 
   it('opens the details of a clicked appointment', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const appointment = makeAppointment({ date: '2026-04-02', time: '14:05' });
     const { onOpen } = renderMonth(new Date(2026, 3, 1), [appointment]);
     await user.click(screen.getByRole('button', { name: `2:05 PM - ${appointment.lead!.full_name}` }));
@@ -108,7 +108,7 @@ describe('MonthCalendar', () => {
   });
 
   it('opens the details from the keyboard, each appointment a control in reading order', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const early = makeAppointment({
       date: '2026-04-02',
       time: '08:00',

@@ -29,7 +29,7 @@ function Harness() {
 }
 
 async function openForm() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   renderWithProviders(<Harness />);
   await user.click(screen.getByRole('button', { name: 'Open' }));
   return { user, dialog: screen.getByRole('dialog', { name: 'Add Lead' }) };

@@ -37,7 +37,7 @@ function open() {
   const onClose = vi.fn();
   const onDeleted = vi.fn();
   renderWithProviders(<DeleteLeadDialog lead={lead} onClose={onClose} onDeleted={onDeleted} />);
-  return { user: userEvent.setup(), onClose, onDeleted };
+  return { user: userEvent.setup({ delay: null }), onClose, onDeleted };
 }
 
 describe('DeleteLeadDialog', () => {

@@ -44,7 +44,7 @@ function serve(patchStatus = 200) {
 }
 
 async function openForm() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const onClose = vi.fn();
   renderWithProviders(<EditLeadDialog leadId={lead.id} onClose={onClose} />);
   const dialog = screen.getByRole('dialog', { name: 'Edit Lead' });

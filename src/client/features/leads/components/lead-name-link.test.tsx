@@ -29,7 +29,7 @@ afterEach(cleanup);
 
 describe('LeadsTable', () => {
   it('links each lead’s name to its page and keeps Edit and Delete as buttons', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const lead = makeLead({ full_name: 'Ada Lovelace' });
     const onEdit = vi.fn();
     const onDelete = vi.fn();

@@ -34,7 +34,7 @@ describe('LeadPrivacyActions', () => {
   });
 
   it('erases only after the confirmation that says what goes and what stays, then opens the Leads Manager', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockApi(({ method, path }) =>
       method === 'POST' && path === `/api/leads/${lead.id}/erase` ? { body: ERASED } : undefined,
     );
@@ -58,7 +58,7 @@ describe('LeadPrivacyActions', () => {
 
   it('hands the aftermath to onErased when given, and toasts a failure', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     let fail = true;
     mockApi(({ method }) =>
       method === 'POST'

@@ -74,7 +74,7 @@ describe('MergeLeadsButton', () => {
   });
 
   it('asks only about the fields that differ, confirms once, merges the choices and opens the kept lead', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = serve([older]);
     render();
     await user.click(await screen.findByRole('button', { name: 'Merge' }));
@@ -114,7 +114,7 @@ describe('MergeLeadsButton', () => {
 
   it('lets you pick which duplicate when there are several, and toasts a refusal', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = serve([older, third], 400);
     render();
     await user.click(await screen.findByRole('button', { name: 'Merge' }));

@@ -42,7 +42,7 @@ const choose = async (user: ReturnType<typeof userEvent.setup>, text: string, na
 
 describe('LeadImportPage', () => {
   it('guesses the columns it can, asks for the missing required one, previews the errors and keeps Import off until the file is fixed', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     let answer = report();
     const { calls } = mockApi(({ method, path }) => (method === 'POST' && path === '/api/leads/import' ? { body: answer } : undefined));
     renderWithProviders(<LeadImportPage />, { url: '/dashboard/leads/import' });
@@ -109,7 +109,7 @@ describe('LeadImportPage', () => {
   });
 
   it('says why a file cannot be used', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     mockApi(() => undefined);
     renderWithProviders(<LeadImportPage />, { url: '/dashboard/leads/import' });
     await choose(user, 'Name,Email\n');
@@ -119,7 +119,7 @@ describe('LeadImportPage', () => {
   });
 
   it('shows the report when the import itself finds errors (the leads changed since the preview)', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     mockApi(({ body }) =>
       (body as { dry_run: boolean }).dry_run
         ? { body: report({ error_rows: 0, errors: [], created: 3, skipped: 0, duplicate_rows: [] }) }

@@ -34,7 +34,7 @@ const notifications: Notification[] = [
 
 describe('NotificationBell', () => {
   it('opens the lead page from a notification about a lead, marking it read and closing the list', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = mockApi(({ method, path }) => {
       if (path === '/api/notifications') return { body: { notifications, time_zone: 'America/New_York' } };
       if (method === 'POST' && path.endsWith('/read')) return { body: { ok: true } };
@@ -57,7 +57,7 @@ describe('NotificationBell', () => {
   });
 
   it("shows each time on the business time zone's clock, naming the zone", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     // 15:05 and 14:00 UTC are 8:05 and 7:00 AM in Denver, whatever this machine's zone.
     mockApi(({ path }) => (path === '/api/notifications' ? { body: { notifications, time_zone: 'America/Denver' } } : undefined));
     renderWithProviders(<NotificationBell />, { url: '/dashboard' });

@@ -72,7 +72,7 @@ describe('WebhooksSection', () => {
   it('the delivery log shows a failed attempt’s error and what the receiver answered', async () => {
     serve();
     renderWithProviders(<WebhooksSection />, { user: OWNER });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Delivery log' }));
     const log = await screen.findByRole('list', { name: 'Delivery log' });
     expect(within(log).getByText(/HTTP 500/)).toHaveTextContent('HTTP 500 database is down');
@@ -82,7 +82,7 @@ describe('WebhooksSection', () => {
     let release = () => {};
     serve([], new Promise<void>((resolve) => (release = resolve)));
     renderWithProviders(<WebhooksSection />, { user: OWNER });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText('Endpoint URL'), 'https://hooks.example.com/crm');
     const add = screen.getByRole('button', { name: 'Add webhook' });
     add.focus();
@@ -98,7 +98,7 @@ describe('WebhooksSection', () => {
   it('Delete: cancelled, focus goes back to Delete; deleted, to the section’s heading', async () => {
     serve();
     renderWithProviders(<WebhooksSection />, { user: OWNER });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const remove = await screen.findByRole('button', { name: 'Delete' });
     await user.click(remove);
     expect(await screen.findByRole('alertdialog', { name: 'Delete this webhook?' })).toBeInTheDocument();

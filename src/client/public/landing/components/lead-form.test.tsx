@@ -19,7 +19,7 @@ function json(status: number, body: unknown) {
 }
 
 function setup() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   render(
     <>
       <LeadForm />
