@@ -6,16 +6,13 @@ import { AppError } from '../lib/app-error.ts';
 /**
  * My tasks (docs/product-rules.md, "Tasks"): four lists, overdue, today, upcoming (soonest
  * first) and done (newest first), in the business time zone's days, a page at a time with how
- * many each holds. Staff see their own; owners choose whose (anyone's, nobody's, a person's).
+ * many each holds, of whoever the person chooses (theirs, anyone's, nobody's, a person's). Staff
+ * work every lead and may read, edit and delete any task on it, so the list refuses them no one's.
  */
 
-export const OTHERS_TASKS_OWNERS_ONLY = 'Only an owner of the team can see other people’s tasks.';
-
-/** Whose tasks `asked` means for `user` (me, anyone, unassigned, or a person), refused with 403 for staff asking for anyone but themselves. */
-export function whoseTasks(asked: TaskListQuery['assignee'], user: { id: string; role: string }): TaskAssignee {
-  const assignee: TaskAssignee = asked === 'me' ? user.id : asked === 'anyone' ? undefined : asked === 'unassigned' ? null : asked;
-  if (assignee !== user.id && user.role !== 'owner') throw new AppError('forbidden', OTHERS_TASKS_OWNERS_ONLY);
-  return assignee;
+/** Whose tasks `asked` means for `user`: theirs, anyone's (undefined), nobody's (null), or a person's. */
+export function whoseTasks(asked: TaskListQuery['assignee'], user: { id: string }): TaskAssignee {
+  return asked === 'me' ? user.id : asked === 'anyone' ? undefined : asked === 'unassigned' ? null : asked;
 }
 
 /** The cursor of My tasks: the last row's sort time and id. */
@@ -31,7 +28,7 @@ export function decodeTaskCursor(cursor: string | undefined): TaskCursor | undef
 }
 
 /** One page of one list of `user`'s tasks, or of whose they ask for (whoseTasks). */
-export async function myTasks(db: Db, query: TaskListQuery, user: { id: string; role: string }, timeZone: string): Promise<TaskList> {
+export async function myTasks(db: Db, query: TaskListQuery, user: { id: string }, timeZone: string): Promise<TaskList> {
   const assignee = whoseTasks(query.assignee, user);
   const after = decodeTaskCursor(query.cursor);
   const { rows, counts } = await listTasks(db, { bucket: query.bucket, assignee, limit: query.limit, timeZone, ...(after && { after }) });

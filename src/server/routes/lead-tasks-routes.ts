@@ -56,11 +56,11 @@ const myTasksRoute = createAdminRoute({
   method: 'get',
   path: '/api/tasks',
   tags: ['leads'],
-  summary: "My tasks: overdue, today's, upcoming or done, a page at a time; owners may see anyone's",
+  summary: "My tasks: overdue, today's, upcoming or done, a page at a time; anyone's, nobody's or a person's on request",
   request: { query: taskListQuerySchema },
   responses: {
     200: jsonContent(taskListSchema, 'One list of tasks and how many each list holds'),
-    ...errorResponses({ 400: 'Invalid query', 403: "Staff asking for someone else's tasks" }),
+    ...errorResponses({ 400: 'Invalid query' }),
   },
 });
 

@@ -8,7 +8,7 @@ import { seriousViolations } from '../axe.ts';
  * is added through the dialog, shows in the Tasks card and as the Next step, is edited,
  * completed (the timeline says so), reopened and deleted. My tasks lists overdue, today's,
  * upcoming and done ones with their counts; a tick moves one to Done; the owner looks at
- * another person's and at anyone's; the URL keeps the list. The Overview's My tasks counts
+ * another person's and at anyone's, and so does a staff member; the URL keeps the list. The Overview's My tasks counts
  * them. At 1280 px and on a 390 px phone; axe on the dialog and on My tasks. (Logging a call is
  * pipeline.spec.ts's.)
  *
@@ -287,5 +287,32 @@ for (const width of [1280, 390]) {
     await page.goto(`${server.baseURL}/dashboard`);
     await expect(panel.getByTestId('my-task-counts')).toHaveText(`${mine.overdue + 1} overdue · ${mine.today} due today`);
     await expect(panel.getByText(`Call: ${today}`)).toHaveCount(0);
+  });
+
+  test(`staff look at the owner's tasks and at anyone's on My tasks, as they may on any lead (${width} px)`, async ({ page }) => {
+    const server = ownServer();
+    await page.setViewportSize({ width, height: 900 });
+    const lead = await createLead(`Stella Staffview ${width}`);
+    const olives = `Order the flood certificate ${width}`;
+    await createTask(lead, { title: olives, due_at: dueAt(0, '18:00'), assignee_id: ids.owner });
+
+    await signInOn(page, server, STAFF);
+    await page.goto(`${server.baseURL}/dashboard/tasks`);
+    await expect(page.getByRole('heading', { level: 1, name: 'My tasks' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Today/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText(`Call: ${olives}`)).toHaveCount(0);
+
+    const whose = page.getByLabel('Whose tasks');
+    await whose.selectOption({ label: OWNER.name });
+    await expect(page).toHaveURL(new RegExp(`[?&]assignee=${ids.owner}`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Tasks' })).toBeVisible();
+    const todays = page.getByRole('list', { name: 'Today tasks' }).getByTestId('task').filter({ hasText: olives });
+    await expect(todays).toContainText(OWNER.name);
+    await expect(todays).toContainText(`Stella Staffview ${width}`);
+    await whose.selectOption({ label: 'Anyone’s' });
+    await expect(page).toHaveURL(/[?&]assignee=anyone/);
+    await expect(todays).toContainText(OWNER.name);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
   });
 }

@@ -21,11 +21,11 @@ const EMPTY: Record<TaskBucket, string> = {
 };
 const linkButton = 'rounded text-sm font-medium text-blue-700 underline-offset-2 hover:underline';
 
-/** The list and person in the URL (`?bucket=overdue&assignee=anyone`); staff always see their own. */
-function useTasksView(isOwner: boolean) {
+/** The list and person in the URL (`?bucket=overdue&assignee=anyone`). */
+function useTasksView() {
   const [params, setParams] = useSearchParams();
   const bucket = (TASK_BUCKETS as readonly string[]).includes(params.get('bucket') ?? '') ? (params.get('bucket') as TaskBucket) : 'today';
-  const assignee = isOwner ? (params.get('assignee') ?? 'me') : 'me';
+  const assignee = params.get('assignee') ?? 'me';
   const set = (next: { bucket?: TaskBucket; assignee?: string }) => {
     const merged = new URLSearchParams(params);
     for (const [key, value] of Object.entries(next)) merged.set(key, value);
@@ -37,16 +37,16 @@ function useTasksView(isOwner: boolean) {
 
 /**
  * /dashboard/tasks: my tasks, overdue, today's, upcoming and done, each a list of its own with
- * how many it holds; a tick marks one done. Owners may look at anyone's.
+ * how many it holds; a tick marks one done. Anyone may look at anyone's: staff work every lead,
+ * and its tasks with it.
  */
 export function MyTasksPage() {
   const { user } = useAuth();
-  const isOwner = user?.role === 'owner';
-  const { bucket, assignee, set } = useTasksView(isOwner);
+  const { bucket, assignee, set } = useTasksView();
   const tasks = useMyTasks({ bucket, assignee });
   const headingRef = useRef<HTMLHeadingElement>(null);
   const refocus = useRefocusWhenGone(headingRef, tasks.data);
-  const admins = useAdmins(isOwner);
+  const admins = useAdmins();
   const pages = tasks.data?.pages ?? [];
   const items = pages.flatMap((page) => page.tasks);
   const counts = pages[0]?.counts;
@@ -64,20 +64,18 @@ export function MyTasksPage() {
           </h1>
           <p className="mt-1 text-slate-600">Calls, emails, meetings and to-dos on your leads.</p>
         </div>
-        {isOwner ? (
-          <SelectField label="Whose tasks" value={assignee} onChange={(e) => set({ assignee: e.target.value })} className="w-full sm:w-64">
-            <option value="me">Mine</option>
-            <option value="anyone">Anyone’s</option>
-            <option value="unassigned">Nobody’s</option>
-            {(admins.data?.admins ?? [])
-              .filter((person) => person.id !== user?.id)
-              .map((person) => (
-                <option key={person.id} value={person.id}>
-                  {person.display_name}
-                </option>
-              ))}
-          </SelectField>
-        ) : null}
+        <SelectField label="Whose tasks" value={assignee} onChange={(e) => set({ assignee: e.target.value })} className="w-full sm:w-64">
+          <option value="me">Mine</option>
+          <option value="anyone">Anyone’s</option>
+          <option value="unassigned">Nobody’s</option>
+          {(admins.data?.admins ?? [])
+            .filter((person) => person.id !== user?.id)
+            .map((person) => (
+              <option key={person.id} value={person.id}>
+                {person.display_name}
+              </option>
+            ))}
+        </SelectField>
       </div>
       <nav aria-label="Task lists" className="flex flex-wrap gap-2">
         {TASK_BUCKETS.map((b) => (
