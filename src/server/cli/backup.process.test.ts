@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupSocketPath } from '../db/embedded/backup-control.ts';
+import { tarEntries } from '../db/embedded/backup-tar.ts';
+import { privateTarModes } from '../db/embedded/data-dir-modes.ts';
+import { withoutKeyFiles } from '../db/embedded/pglite-snapshot.ts';
 import { createPglite } from '../db/client.ts';
 import { KEY_FILE, readKeyFiles } from '../lib/credentials-key-file.ts';
 import { migratedDataDir, runNode, signInOverHttp, startServer, stopServer, tempDir, type ServerProcess } from '../test/process.ts';
@@ -11,6 +15,7 @@ import { allTableRows } from '../test/table-rows.ts';
 import { withPgliteDir } from '../test/database.ts';
 import { seededDataDir } from '../test/seeded-data-dir.ts';
 import { TEMPLATE_FILE } from '../test/run-files.ts';
+import { tarHeader, withTarEntry } from '../test/tar-entries.ts';
 
 // `npm run backup` / `npm run restore` as the operator runs them, against real data directories.
 const NO_POSTGRES = { DATABASE_URL: '' };
@@ -167,6 +172,11 @@ describe('npm run backup and npm run restore', () => {
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(backupFile))).toEqual(['offline.tar.gz']); // no partial file left
     expect(existsSync(path.join(dataDir, 'crm.lock'))).toBe(false);
+    // Its members are relative to the data directory: GNU tar (which checks every header's
+    // checksum) lists them so, and `tar -x` as root cannot be led to write from the root.
+    const listed = execFileSync('tar', ['-tzf', backupFile], { encoding: 'utf8' }).trim().split('\n');
+    expect(listed).toContain('PG_VERSION');
+    expect(listed.filter((name) => name.startsWith('/') || name.split('/').includes('..'))).toEqual([]);
 
     const before = readFileSync(backupFile);
     const again = await run('backup', { DATA_DIR: dataDir }, ['--out', backupFile]);
@@ -201,6 +211,22 @@ describe('npm run backup and npm run restore', () => {
     running.push(server);
     await signInOverHttp(server.url, { email: 'demo@example.com', password: 'demo-password' });
   }, 240_000);
+
+  it('restores a backup in the form every backup made before 2026-12 has: absolute member names', async () => {
+    const before = privateTarModes(withoutKeyFiles(new Uint8Array(readFileSync(TEMPLATE_FILE))));
+    const names = [...tarEntries(before)].map((entry) => entry.name);
+    expect(names).toContain('/PG_VERSION');
+    expect(names.filter((name) => !name.startsWith('/'))).toEqual([]);
+    const backupFile = path.join(tempDir('backup-out'), 'before-relative-names.tar.gz');
+    writeFileSync(backupFile, gzipSync(before));
+    const dataDir = tempDir('backup-old-form');
+    const restore = await run('restore', { DATA_DIR: dataDir }, [backupFile]);
+    expect(restore.code, restore.output).toBe(0);
+    const template = createPglite({ loadDataDir: new Blob([readFileSync(TEMPLATE_FILE)]) });
+    const source = await allTableRows(template);
+    await template.close();
+    expect(await withPgliteDir(dataDir, allTableRows)).toEqual(source);
+  }, 120_000);
 
   it('restore refuses while a server runs on DATA_DIR, and changes nothing', async () => {
     const dataDir = migratedDataDir('backup-busy');
@@ -241,6 +267,14 @@ describe('npm run backup and npm run restore', () => {
       ['cut-short.tar.gz', real.subarray(0, Math.floor(real.length / 2)), /damaged or cut short/],
       ['not-a-database.tar.gz', gzipSync(Buffer.alloc(2048)), /no PG_VERSION/],
       ['another-database.tar.gz', foreign, /not this app's/],
+      // A real backup's data with one hostile entry more: refused before anything is unpacked.
+      ...(
+        [
+          ['symlink.tar.gz', tarHeader('base/evil', '2', { linkTo: '/etc/passwd' }), /a link or a device\): "base\/evil"/],
+          ['device.tar.gz', tarHeader('dev/sda', '4'), /a link or a device/],
+          ['climbs-out.tar.gz', tarHeader('../../cron.d/job', '0'), /outside the data directory: "..\/..\/cron.d\/job"/],
+        ] as const
+      ).map(([name, header, reason]): [string, Uint8Array, RegExp] => [name, gzipSync(withTarEntry(gunzipSync(real), header)), reason]),
     ];
     for (const [name, bytes, reason] of cases) {
       const file = path.join(files, name);

@@ -6,10 +6,12 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { createPglite, migrationsFolder } from '../client.ts';
 import { lockFilePath } from './data-dir-lock.ts';
 import { tightenDataDir } from './data-dir-modes.ts';
+import { tarEntries, unsafeTarEntry } from './backup-tar.ts';
 
 /**
- * Backup files of the embedded database: a gzipped tarball of the data directory, exactly
- * what PGlite's `dumpDataDir()` writes and `loadDataDir` reads (docs/decisions/005-backups.md).
+ * Backup files of the embedded database: a gzipped tarball of the data directory, as PGlite's
+ * `dumpDataDir()` writes it and `loadDataDir` reads it (docs/decisions/005-backups.md), with
+ * relative names since 2026-12 (backup-tar.ts); both forms restore.
  */
 const gunzipAsync = promisify(gunzip);
 
@@ -17,22 +19,6 @@ const gunzipAsync = promisify(gunzip);
 export class InvalidBackupError extends Error {}
 
 export type BackupSummary = { tables: { name: string; rows: number }[]; rows: number };
-
-/** Names of the entries in a tar archive (ustar headers: name at 0, size at 124, octal). */
-function tarEntryNames(tar: Uint8Array): string[] {
-  const names: string[] = [];
-  const text = new TextDecoder('latin1');
-  for (let offset = 0; offset + 512 <= tar.length; ) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break; // end of archive
-    const field = (start: number, length: number) => text.decode(header.subarray(start, start + length)).replace(/\0.*$/s, '');
-    const size = parseInt(field(124, 12).trim() || '0', 8);
-    if (!Number.isFinite(size) || size < 0) throw new InvalidBackupError('not a backup: its archive is damaged');
-    names.push(field(0, 100).replace(/^\/+/, ''));
-    offset += 512 + Math.ceil(size / 512) * 512;
-  }
-  return names;
-}
 
 async function unpack(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new InvalidBackupError('not a backup made by npm run backup (not a gzip file)');
@@ -42,8 +28,16 @@ async function unpack(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   } catch {
     throw new InvalidBackupError('the backup is damaged or cut short (its gzip data does not check out)');
   }
-  if (!tarEntryNames(tar).includes('PG_VERSION'))
-    throw new InvalidBackupError('not a backup of an embedded database (no PG_VERSION in the archive)');
+  let names: string[];
+  try {
+    names = [...tarEntries(tar)].map((entry) => entry.name.replace(/^\/+/, ''));
+  } catch {
+    throw new InvalidBackupError('not a backup: its archive is damaged');
+  }
+  if (!names.includes('PG_VERSION')) throw new InvalidBackupError('not a backup of an embedded database (no PG_VERSION in the archive)');
+  // Refused before anything is unpacked: whatever PGlite would make of it.
+  const unsafe = unsafeTarEntry(tar);
+  if (unsafe) throw new InvalidBackupError(`not a backup made by npm run backup: it holds ${unsafe}`);
   return tar;
 }
 

@@ -2,6 +2,7 @@ import { chmodSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { DataDirError } from './data-dir-errors.ts';
+import { sealTarHeader, tarEntries } from './backup-tar.ts';
 
 /**
  * DATA_DIR holds people's personal data and the admins' password hashes, in the tables and
@@ -54,18 +55,9 @@ export function tightenDataDir(dataDir: string): number {
  * Changes `tar` in place and returns it.
  */
 export function privateTarModes<T extends Uint8Array>(tar: T): T {
-  const text = new TextDecoder('latin1');
-  for (let offset = 0; offset + 512 <= tar.length; ) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break; // end of archive
-    const size = parseInt(text.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
-    if (!Number.isFinite(size) || size < 0) throw new Error('the archive is damaged');
-    const isDirectory = header[156] === 0x35; // typeflag '5'
-    header.set(new TextEncoder().encode(`${isDirectory ? '0000700' : '0000600'}\0`), 100);
-    header.fill(0x20, 148, 156); // the checksum counts its own field as spaces
-    const sum = header.reduce((total, b) => total + b, 0);
-    header.set(new TextEncoder().encode(`${sum.toString(8).padStart(6, '0')}\0 `), 148);
-    offset += 512 + Math.ceil(size / 512) * 512;
+  for (const { header, type } of tarEntries(tar)) {
+    header.set(new TextEncoder().encode(`${type === '5' ? '0000700' : '0000600'}\0`), 100);
+    sealTarHeader(header);
   }
   return tar;
 }

@@ -3,6 +3,7 @@ import { gzip } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { isCredentialsKeyFile } from '../../lib/credentials-key-file.ts';
 import { privateTarModes } from './data-dir-modes.ts';
+import { relativeTarNames, tarContentEnd, tarEntries } from './backup-tar.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -24,8 +25,9 @@ export async function snapshotPglite(client: PGlite): Promise<Uint8Array> {
     await tx.exec('checkpoint');
     tar = await client.dumpDataDir('none');
   });
-  // The archive's entries say 0600 (0700 for directories), whatever the files' modes were.
-  const archive = privateTarModes(withoutKeyFiles(new Uint8Array(await tar!.arrayBuffer())));
+  // The archive's entries say 0600 (0700 for directories), whatever the files' modes were, and
+  // name their paths relative to the data directory, not from the root.
+  const archive = relativeTarNames(privateTarModes(withoutKeyFiles(new Uint8Array(await tar!.arrayBuffer()))));
   // Level 1: much quicker than the default level for a file a little larger, and a backup the
   // running server takes competes with its requests for the CPU meanwhile
   // (docs/performance.md, "Measurements behind the code").
@@ -39,21 +41,11 @@ export async function snapshotPglite(client: PGlite): Promise<Uint8Array> {
  */
 export function withoutKeyFiles(tar: Uint8Array): Uint8Array {
   const kept: Uint8Array[] = [];
-  const text = new TextDecoder('latin1');
-  let offset = 0;
-  while (offset + 512 <= tar.length) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break; // end of archive
-    const field = (start: number, length: number) => text.decode(header.subarray(start, start + length)).replace(/\0.*$/s, '');
-    const size = parseInt(field(124, 12).trim() || '0', 8);
-    if (!Number.isFinite(size) || size < 0) throw new Error('the archive is damaged');
-    const end = offset + 512 + Math.ceil(size / 512) * 512;
-    const name = field(0, 100).replace(/^\/+/, '');
+  for (const { header, name, start, end } of tarEntries(tar)) {
     // Only DATA_DIR's own: at the top (no ustar prefix, no directory in the name).
-    const keyFile = field(345, 155) === '' && !name.includes('/') && isCredentialsKeyFile(name);
-    if (!keyFile) kept.push(tar.subarray(offset, end));
-    offset = end;
+    const bare = name.replace(/^\/+/, '');
+    if (!(header[345] === 0 && !bare.includes('/') && isCredentialsKeyFile(bare))) kept.push(tar.subarray(start, end));
   }
-  kept.push(tar.subarray(offset)); // the end-of-archive blocks
+  kept.push(tar.subarray(tarContentEnd(tar))); // the end-of-archive blocks
   return Buffer.concat(kept);
 }
