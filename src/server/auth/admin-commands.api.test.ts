@@ -34,3 +34,37 @@ describe('npm run admin -- create --name', () => {
     expect(entry!.details).toEqual({ email: 'ann@example.com', name: 'Ann Archer', role: 'owner' });
   });
 });
+
+describe('npm run admin -- deactivate, role and delete', () => {
+  it('revoke the account’s API keys for good, each with an audit entry saying why', async () => {
+    await create('first@example.com'); // the first account is the owner the team must keep
+    const keysOf = async (email: string) => {
+      await create(email);
+      await runAdminCommand(database.db, { command: 'role', email, role: 'owner' });
+      await execute(
+        database.db,
+        sql`insert into api_keys (name, key_hash, prefix, scopes, user_id)
+            select 'Key of ' || email, md5(email), 'crm_abcdefgh', array['leads:read'], id from users where email = ${email}`,
+      );
+    };
+    const keys = () => rowsOf<{ name: string }>(database.db, sql`select name from api_keys order by name`);
+    await keysOf('dee@example.com');
+    await keysOf('dem@example.com');
+    await keysOf('del@example.com');
+    expect(await keys()).toHaveLength(3);
+
+    await runAdminCommand(database.db, { command: 'deactivate', email: 'dee@example.com' });
+    await runAdminCommand(database.db, { command: 'reactivate', email: 'dee@example.com' });
+    await runAdminCommand(database.db, { command: 'role', email: 'dem@example.com', role: 'staff' });
+    await runAdminCommand(database.db, { command: 'role', email: 'dem@example.com', role: 'owner' });
+    await runAdminCommand(database.db, { command: 'delete', email: 'del@example.com' });
+    expect(await keys()).toEqual([]);
+    expect(
+      await rowsOf(database.db, sql`select details from audit_log where action = 'api_key_revoked' order by details->>'name'`),
+    ).toEqual([
+      { details: { name: 'Key of dee@example.com', reason: 'deactivated' } },
+      { details: { name: 'Key of del@example.com', reason: 'removed' } },
+      { details: { name: 'Key of dem@example.com', reason: 'demoted' } },
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import { auditInsert, type AuditActor } from '../db/queries/audit-log-queries.ts';
 import { sqlState } from '../db/database-faults.ts';
 import { lockTeamOwners, NEEDS_AN_OWNER } from '../db/queries/team-queries.ts';
+import { revokeKeysOf } from '../db/queries/api-keys-queries.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../db/sql.ts';
 import { hashPassword } from './password.ts';
 
@@ -164,6 +165,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         await execute(t, sql`delete from sessions where user_id = ${user.id}`);
         await execute(t, sql`delete from calendar_feeds where user_id = ${user.id}`);
         await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
+        await revokeKeysOf(t, CLI_ACTOR, user.id, 'deactivated');
         await execute(
           t,
           auditInsert(CLI_ACTOR, { action: 'password_reset', targetType: 'account', targetId: user.id, details: { email } }),
@@ -175,6 +177,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
     case 'delete': {
       const { email } = credentials(request.email);
       const ended = await onAccount(db, email, async (t, user, sessions) => {
+        await revokeKeysOf(t, CLI_ACTOR, user.id, 'removed');
         await execute(t, sql`delete from users where id = ${user.id}`);
         await execute(
           t,
@@ -194,6 +197,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
       await onAccount(db, email, async (t, user) => {
         if (user.role === request.role) return;
         await execute(t, sql`update users set role = ${request.role} where id = ${user.id}`);
+        if (request.role !== 'owner') await revokeKeysOf(t, CLI_ACTOR, user.id, 'demoted');
         await execute(
           t,
           auditInsert(CLI_ACTOR, {
@@ -242,6 +246,7 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         await execute(t, sql`delete from sessions where user_id = ${user.id}`);
         await execute(t, sql`delete from calendar_feeds where user_id = ${user.id}`);
         await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
+        await revokeKeysOf(t, CLI_ACTOR, user.id, 'deactivated');
         await execute(
           t,
           auditInsert(CLI_ACTOR, { action: 'account_deactivated', targetType: 'account', targetId: user.id, details: { email } }),

@@ -109,8 +109,8 @@ export const sessions = pgTable(
 /**
  * API keys (Settings → Integrations): a program calls the API as the person who made the key,
  * within its scopes. Only the SHA-256 of the key is kept (as for sessions); `prefix` is its
- * first characters, to recognise it in the list. Removing the person removes their keys; a
- * deactivated person's keys are refused at look-up. Revoking deletes the row.
+ * first characters, to recognise it in the list. Revoking deletes the row; so do the maker's
+ * deactivation, removal and demotion (`revokeKeysOf`), and a deleted account's keys cascade.
  */
 export const apiKeys = pgTable(
   'api_keys',

@@ -194,19 +194,51 @@ describe('a request with an API key', () => {
     await call('DELETE', `/api/api-keys/${revoked.id}`);
     await check(revoked.key);
 
-    // A second owner makes a key; deactivated, the key stops; removed, the key is gone.
+    // A maker removed outside the app (psql): the key goes with the account.
     const other = (await ensureAdmin(database.db, 'otto@keystone.test', 'otto-password', 'owner', 'Otto Owner')).user.id;
     const ottoCookie = await signIn(t.json, 'otto@keystone.test', 'otto-password');
     const otto = (await call<CreatedApiKey>('POST', '/api/api-keys', { name: 'Otto', scopes: ['leads:read'] }, { cookie: ottoCookie }))
       .body;
     expect((await call('GET', '/api/leads', undefined, withKey(otto.key))).status).toBe(200);
-    expect((await call('POST', `/api/team/members/${other}/deactivate`, {})).status).toBe(200);
-    await check(otto.key);
-    expect((await call('POST', `/api/team/members/${other}/reactivate`, {})).status).toBe(200);
-    expect((await call('GET', '/api/leads', undefined, withKey(otto.key))).status).toBe(200);
     await execute(database.db, sql`delete from users where id = ${other}`);
     await check(otto.key);
     expect(await rowsOf(database.db, sql`select 1 from api_keys where id = ${otto.id}`)).toEqual([]);
+  });
+
+  it('ends for good when its maker is deactivated, removed or demoted: no reactivation or promotion brings it back', async () => {
+    const keyOfNewOwner = async (email: string) => {
+      const id = (await ensureAdmin(database.db, email, 'otto-password', 'owner', 'Otto Owner')).user.id;
+      const cookie = await signIn(t.json, email, 'otto-password');
+      const made = await call<CreatedApiKey>('POST', '/api/api-keys', { name: `Key of ${email}`, scopes: ['leads:read'] }, { cookie });
+      expect((await call('GET', '/api/leads', undefined, withKey(made.body.key))).status).toBe(200);
+      return { id, key: made.body };
+    };
+    const refused = async (key: string) => (await call('GET', '/api/leads', undefined, withKey(key))).status;
+    const revocations = async (keyId: string) =>
+      (await call<AuditPage>('GET', '/api/audit?action=api_key_revoked')).body.entries
+        .filter((e) => e.target_id === keyId)
+        .map((e) => ({ actor: e.actor_name, reason: (e.details as { reason?: string }).reason }));
+
+    const deactivated = await keyOfNewOwner('dee@keystone.test');
+    expect((await call('POST', `/api/team/members/${deactivated.id}/deactivate`, {})).status).toBe(200);
+    expect(await refused(deactivated.key.key)).toBe(401);
+    expect((await call('POST', `/api/team/members/${deactivated.id}/reactivate`, {})).status).toBe(200);
+    expect(await refused(deactivated.key.key)).toBe(401);
+    expect(await revocations(deactivated.key.id)).toEqual([{ actor: 'Olive Owner', reason: 'deactivated' }]);
+
+    // Staff make no keys, so a demoted maker keeps none; made an owner again, still none.
+    const demoted = await keyOfNewOwner('dem@keystone.test');
+    expect((await call('PATCH', `/api/team/members/${demoted.id}`, { role: 'staff' })).status).toBe(200);
+    expect(await refused(demoted.key.key)).toBe(401);
+    expect((await call('PATCH', `/api/team/members/${demoted.id}`, { role: 'owner' })).status).toBe(200);
+    expect(await refused(demoted.key.key)).toBe(401);
+    expect(await revocations(demoted.key.id)).toEqual([{ actor: 'Olive Owner', reason: 'demoted' }]);
+
+    const removed = await keyOfNewOwner('rem@keystone.test');
+    expect((await call('DELETE', `/api/team/members/${removed.id}`)).status).toBe(200);
+    expect(await refused(removed.key.key)).toBe(401);
+    expect(await revocations(removed.key.id)).toEqual([{ actor: 'Olive Owner', reason: 'removed' }]);
+    expect((await call<ApiKeyList>('GET', '/api/api-keys')).body.api_keys.map((k) => k.name)).toEqual([]);
   });
 
   it('is rate limited per key (API_KEY_RATE_LIMIT a minute), with Retry-After', async () => {

@@ -67,6 +67,31 @@ export async function deleteApiKey(db: Db, actor: AuditActor, id: string): Promi
   });
 }
 
+/**
+ * Revokes every key `userId` made, inside the caller's transaction, with an audit entry each
+ * saying why. A maker's deactivation, removal or demotion ends their keys for good: a
+ * reactivation or a promotion brings none back. Staff make no keys (the keys are owners'), so a
+ * demotion ends them all. How many were revoked.
+ */
+export async function revokeKeysOf(
+  db: Db,
+  actor: AuditActor,
+  userId: string,
+  reason: 'deactivated' | 'removed' | 'demoted',
+): Promise<number> {
+  const revoked = await queryRows(
+    db,
+    sql`delete from api_keys where user_id = ${userId} returning id, name`,
+    z.object({ id: z.uuid(), name: z.string() }),
+  );
+  for (const key of revoked)
+    await execute(
+      db,
+      auditInsert(actor, { action: 'api_key_revoked', targetType: 'api_key', targetId: key.id, details: { name: key.name, reason } }),
+    );
+  return revoked.length;
+}
+
 export type ApiKeyUse = { user: CurrentUser; key: { id: string; name: string; scopes: ApiKeyScope[] } };
 
 /**

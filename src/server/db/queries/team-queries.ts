@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { CurrentUser, Role } from '#shared/schemas/auth';
 import { inviteLookupSchema, inviteSchema, teamMemberSchema, type Invite, type Team, type TeamMember } from '#shared/schemas/team';
 import { auditInsert, type AuditActor } from './audit-log-queries.ts';
+import { revokeKeysOf } from './api-keys-queries.ts';
 import type { Db } from '../client.ts';
 import { sqlState } from '../database-faults.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
@@ -216,6 +217,7 @@ export function changeRole(db: Db, id: string, role: Role, actor: AuditActor): P
   return changeMember(db, id, actor, async (t, before) => {
     if (before.role === role) return undefined;
     await execute(t, sql`update users set role = ${role} where id = ${id}`);
+    if (role !== 'owner') await revokeKeysOf(t, actor, id, 'demoted');
     return {
       action: 'role_changed',
       targetType: 'account',
@@ -231,6 +233,7 @@ export function deactivateMember(db: Db, id: string, actor: AuditActor): Promise
   return changeMember(db, id, actor, async (t, before) => {
     if (before.deactivated_at) return undefined;
     await execute(t, sql`update users set deactivated_at = crm_now() where id = ${id}`);
+    await revokeKeysOf(t, actor, id, 'deactivated');
     return {
       action: 'account_deactivated',
       targetType: 'account',
@@ -266,6 +269,7 @@ export async function removeMember(db: Db, id: string, actor: AuditActor): Promi
       const before = await getMember(t, id);
       if (!before) throw new TeamChangeRefused('not_found', NO_SUCH_MEMBER);
       const sessions = await queryRows(t, sql`select token_hash from sessions where user_id = ${id}`, z.object({ token_hash: z.string() }));
+      await revokeKeysOf(t, actor, id, 'removed');
       await execute(t, sql`delete from users where id = ${id}`);
       await execute(
         t,
