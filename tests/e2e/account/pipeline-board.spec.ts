@@ -92,6 +92,10 @@ test('deals move across the board by mouse, keyboard and Move to; Lost asks why;
   await column(page, 'New').getByRole('button', { name: 'Drag Kit Keys' }).focus();
   await page.keyboard.press('Space');
   await expect(page.getByText('Picked up Kit Keys.')).toBeAttached();
+  // dnd-kit's keyboard sensor starts listening for the arrow keys in a setTimeout(0) queued as
+  // the drag starts, and the announcement can show before that timer runs (seen in CI on a
+  // busy machine: the arrow key was lost). A timer of our own queued now runs after it.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
   await page.keyboard.press('ArrowRight');
   await expect(page.getByText('Kit Keys is over Call booked.')).toBeAttached();
   await page.keyboard.press('Space');
