@@ -3,7 +3,7 @@ import { gzip } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { isCredentialsKeyFile } from '../../lib/credentials-key-file.ts';
 import { privateTarModes } from './data-dir-modes.ts';
-import { relativeTarNames, tarContentEnd, tarEntries } from './backup-tar.ts';
+import { relativeTarNames, tarEntries } from './backup-tar.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -41,11 +41,13 @@ export async function snapshotPglite(client: PGlite): Promise<Uint8Array> {
  */
 export function withoutKeyFiles(tar: Uint8Array): Uint8Array {
   const kept: Uint8Array[] = [];
+  let contentEnd = 0;
   for (const { header, name, start, end } of tarEntries(tar)) {
+    contentEnd = end;
     // Only DATA_DIR's own: at the top (no ustar prefix, no directory in the name).
     const bare = name.replace(/^\/+/, '');
     if (!(header[345] === 0 && !bare.includes('/') && isCredentialsKeyFile(bare))) kept.push(tar.subarray(start, end));
   }
-  kept.push(tar.subarray(tarContentEnd(tar))); // the end-of-archive blocks
+  kept.push(tar.subarray(contentEnd)); // the end-of-archive blocks
   return Buffer.concat(kept);
 }
