@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
@@ -97,6 +97,8 @@ describe('the calendar reader in a build', () => {
 
   it('is found from main.js and from a tool in cli/, as esbuild bundles them', async () => {
     // Inside the repository, so the built worker finds ical.js in node_modules as dist/ does.
+    // .test-data/ is made here too: on a fresh clone the unit project runs before anything made it.
+    mkdirSync(path.join(ROOT, '.test-data'), { recursive: true });
     const outdir = mkdtempSync(path.join(ROOT, '.test-data', 'read-ics-build-'));
     try {
       const readIcs = 'src/server/calendars/read-ics.ts';
