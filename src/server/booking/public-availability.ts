@@ -78,8 +78,9 @@ export class PublicAvailability {
       let sinceYield = 0;
       for (let date = first; date <= last; date = addDays(date, 1)) {
         if (computed.days.has(dayKey(who, date))) continue;
-        // A week at a time, letting other requests in between: a month of the widest
-        // settings (~4,500 times) is a few milliseconds of work, in one piece ~3 times that.
+        // A week at a time, letting other requests in between: a month of the widest settings,
+        // in one piece, would hold up every other request meanwhile (docs/performance.md,
+        // "Measurements behind the code").
         if (++sinceYield > DAYS_PER_TURN) {
           sinceYield = 1;
           await new Promise((resolve) => setImmediate(resolve));

@@ -143,9 +143,9 @@ const VALUE_TYPES = ICAL.design.icalendar.value as Record<string, { decorate?: (
  * A property's values, decoded by ical.js as `getValues()` does but without the property: with
  * it, ical.js looks each time's TZID up among the calendar's VTIMEZONEs, going through every
  * component of the calendar each time for a zone the file does not define (Europe/London in
- * Google's files), which grows with the square of the calendar: bench/ics-busy.ts's calendar of
- * 10,000 events (BENCH_ICS_EVENTS=10000) took 9 s with it, 3 s without. The zone is ours to
- * decide anyway (stampOf).
+ * Google's files), which grows with the square of the calendar and dominated reading a large
+ * one (docs/performance.md, "Measurements behind the code"). The zone is ours to decide anyway
+ * (stampOf).
  */
 function valuesOf(property: ICAL.Property): unknown[] {
   const decorate = VALUE_TYPES[property.type]?.decorate;

@@ -56,9 +56,9 @@ export function wallText(wall: number, isDate: boolean): string {
 
 /**
  * An IANA zone's clock. Most days the offset does not change, and each day's is asked of Intl
- * once (two lookups, a few microseconds each), so an instance costs a subtraction; on a day it
- * changes, `zonedInstant` reads the time: of a time that happens twice (fall back), the first;
- * a time the clocks skip (spring forward) with the offset before the change, an hour later.
+ * once (two lookups), so an instance costs a subtraction; on a day it changes, `zonedInstant`
+ * reads the time: of a time that happens twice (fall back), the first; a time the clocks skip
+ * (spring forward) with the offset before the change, an hour later.
  */
 export function ianaClock(timeZone: string): Clock {
   const offsetAt = (instant: number) => zonedParts(instant, timeZone).offsetMinutes * MINUTE;

@@ -51,8 +51,8 @@ export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
  * Gives the response a header unless the handler sets its own: on Node's response when the
  * request came through Node (its writeHead merges them, the handler's headers first), else
  * (`app.request()` in tests) on Hono's. Hono's way builds a WHATWG Headers object for every
- * response, and the security headers through it cost an analytics event about a sixth of its
- * throughput (`tsx bench/run.ts write-paths`, with and without them).
+ * response, and the security headers through it were a large part of an analytics event's
+ * cost (docs/performance.md, "Measurements behind the code").
  */
 export function defaultHeader(c: Context, name: string, value: string): void {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

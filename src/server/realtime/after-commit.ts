@@ -38,7 +38,7 @@ export class AfterCommit {
     private readonly channels: { changes: string; notifications: string },
   ) {
     // At most one statement in flight per process, gathering for ANNOUNCE_WAIT_MS: under load
-    // about 20 short NOTIFYing transactions a second, however many leads commit.
+    // one short NOTIFYing transaction per wait at most, however many leads commit.
     this.batches = new GroupCommit((items) => this.send(items), {
       maxBatch: 1000,
       maxWaitMs: ANNOUNCE_WAIT_MS,

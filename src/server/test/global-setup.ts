@@ -11,11 +11,13 @@ import { PG_TEMPLATE_DB, TEMPLATE_FILE, TEST_SERVER_DIR } from './run-files.ts';
 /**
  * Prepares what every API and process test file shares, once per run (the unit project needs
  * neither and has no global setup):
- * - one migrated template database: creating PGlite costs 3-4 s and hundreds of MiB, copying
- *   a prepared one ~0.5 s. Test files then copy it (and `seededDataDir` unpacks it for a server);
+ * - one migrated template database: creating and migrating a PGlite is slow and takes much
+ *   memory, copying a prepared one a fraction of that. Test files then copy it (and
+ *   `seededDataDir` unpacks it for a server);
  * - the server and its command-line tools bundled from the current source, as `npm run build`
- *   bundles them: the tests' server processes start from it in ~1 s less each than through
- *   tsx, which would compile the whole server again in every process.
+ *   bundles them: the tests' server processes start from it sooner than through tsx, which
+ *   would compile the whole server again in every process.
+ * The figures: docs/performance.md, "Measurements behind the code".
  */
 
 export default function setup(): Promise<void> {

@@ -16,9 +16,10 @@ export const BUILT_SERVER = path.join(ROOT, 'dist/server/main.js');
 
 /**
  * `node` arguments that run `script` (a path from the repository's root) from the current
- * source: inside Vitest, the server and its tools as the run's set-up bundled them (~1.3 s
- * quicker to start than through tsx, which compiles the whole server again in each process);
- * elsewhere (a script run by hand), through tsx.
+ * source: inside Vitest, the server and its tools as the run's set-up bundled them (quicker to
+ * start than through tsx, which compiles the whole server again in each process;
+ * docs/performance.md, "Measurements behind the code"); elsewhere (a script run by hand),
+ * through tsx.
  */
 export function sourceArgs(script: string): string[] {
   const bundled = script.match(/^src\/server\/(main|cli\/[a-z-]+)\.ts$/);
@@ -98,8 +99,8 @@ export function removeTempDirs() {
 
 /**
  * A DATA_DIR holding an already migrated database (the run's template, unpacked), for a test
- * whose subject is not a server's first start: it starts in ~2 s instead of ~6 s. Only
- * inside Vitest, whose set-up writes the template.
+ * whose subject is not a server's first start: the server then starts without migrating, much
+ * sooner. Only inside Vitest, whose set-up writes the template.
  */
 export function migratedDataDir(prefix: string): string {
   const dir = tempDir(prefix);

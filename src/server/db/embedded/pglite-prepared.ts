@@ -5,7 +5,8 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
  * Named prepared statements on PGlite, which drizzle's PGlite driver does not have: it sends
  * every statement unnamed, so PGlite parses, analyses and plans it again at each call, one
  * message per call into its WebAssembly (Parse, Describe, Bind, Describe, Execute, Sync). For
- * the public form's lead statement that was about half its time.
+ * the public form's lead statement that was much of its time (docs/performance.md, "Measurements
+ * behind the code").
  *
  * Here a statement is parsed once per PGlite under its name (PostgreSQL then keeps its plan,
  * as it does for a named statement on a server), and each call sends Bind, Describe, Execute

@@ -171,9 +171,9 @@ async function sendersCount(db: Db, window: AnalyticsWindow): Promise<number> {
  * Of the period's visitors who sent the form, those with no recorded form_start, and with no
  * recorded form event at all (lost requests: they saw and started it all the same). Anti-joins
  * against the sessions that saw or started the form, which the partial indexes
- * analytics_sessions_form_started_idx and _form_seen_idx hold (a fifth and a twentieth of the
- * bench's sessions): reading every session to join 20,000 senders made the 90-day report at
- * 10M events twice as slow. A query of its own, so PostgreSQL runs it beside the others.
+ * analytics_sessions_form_started_idx and _form_seen_idx hold (a small share of all sessions):
+ * reading every session to join the senders slowed the whole report at scale (docs/performance.md,
+ * "Measurements behind the code"). A query of its own, so PostgreSQL runs it beside the others.
  */
 async function sendersFormSteps(db: Db, window: AnalyticsWindow) {
   const { start, end } = bounds(window);
