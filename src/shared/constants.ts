@@ -25,10 +25,10 @@ export type BookableType = (typeof BOOKABLE_TYPES)[number];
 export const APPOINTMENT_STATUSES = ['scheduled', 'cancelled', 'completed', 'no_show'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 
-/** Bounds of the booking settings and of an appointment's length, in minutes unless named. */
 /** At most this many stretches of working time in a person's day (a lunch break makes two). */
 export const STRETCHES_PER_DAY = 4;
 
+/** Bounds of the booking settings and of an appointment's length, in minutes unless named. */
 export const BOOKING_LIMITS = {
   slot: { min: 10, max: 240 },
   buffer: { max: 240 },

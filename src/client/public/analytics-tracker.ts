@@ -92,7 +92,6 @@ function newSessionId(): string {
     .replace(/=+$/, '');
 }
 
-/** The stored session id, or a new one (`isNew` true) when none is stored or it is malformed. */
 /** The visitor's stored analytics session id, if any (the lead form sends it for attribution). */
 export function storedSessionId(): string | undefined {
   try {
@@ -103,6 +102,7 @@ export function storedSessionId(): string | undefined {
   }
 }
 
+/** The stored session id, or a new one (`isNew` true) when none is stored or it is malformed. */
 export function readSessionId(storage: TrackerOptions['storage']): { id: string; isNew: boolean } {
   try {
     const stored = storage?.getItem(ANALYTICS_SESSION_KEY);

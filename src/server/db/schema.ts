@@ -21,12 +21,11 @@ import {
 /** Bytes as PostgreSQL keeps them (an attachment's content). */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
-/**
- * One schema for PGlite and PostgreSQL (nothing newer than PostgreSQL 15).
- * Field names are the product's data model (docs/architecture.md); the rules of
- * docs/product-rules.md live in the database too, as CHECK constraints, NOT NULLs and
- * foreign keys.
- */
+// One schema for PGlite and PostgreSQL (nothing newer than PostgreSQL 15).
+// Field names are the product's data model (docs/architecture.md); the rules of
+// docs/product-rules.md live in the database too, as CHECK constraints, NOT NULLs and
+// foreign keys.
+
 /**
  * The product's clock (db/functions/crm_now.sql): now(), unless a test set the database's clock.
  * Every default a query compares with is on it, so a row a test writes is dated on the test's clock.
@@ -1213,10 +1212,6 @@ export const publicMailSpends = pgTable(
 );
 
 /**
- * Secrets the server makes for itself on first use (e.g. the key that signs the lead form's
- * tokens): one row per name, the same in every process and across restarts.
- */
-/**
  * The database functions and triggers of src/server/db/functions/, one row per file: the SHA-256
  * of the text last applied (db/definitions.ts). A file whose text changed is applied again at the
  * next start; the tables' triggers and what they set off are listed in docs/architecture.md.
@@ -1228,6 +1223,10 @@ export const databaseDefinitions = pgTable('database_definitions', {
   applied_at: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Secrets the server makes for itself on first use (e.g. the key that signs the lead form's
+ * tokens): one row per name, the same in every process and across restarts.
+ */
 export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),
   // base64url of random bytes.

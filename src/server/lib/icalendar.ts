@@ -1,8 +1,7 @@
-/**
- * iCalendar (RFC 5545) for appointments. Times are written in UTC (DTSTART:...Z), computed
- * from the wall-clock date and time in BUSINESS_TIME_ZONE, so every calendar app shows the
- * right moment in its own zone without needing our VTIMEZONE rules.
- */
+// iCalendar (RFC 5545) for appointments. Times are written in UTC (DTSTART:...Z), computed
+// from the wall-clock date and time in BUSINESS_TIME_ZONE, so every calendar app shows the
+// right moment in its own zone without needing our VTIMEZONE rules.
+
 /** How long an appointment lasts until appointments have a duration of their own. */
 export const APPOINTMENT_MINUTES = 30;
 

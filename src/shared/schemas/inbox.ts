@@ -1,9 +1,8 @@
 import * as z from 'zod';
 
-/**
- * The Inbox: mail read from the reply mailbox that joined no lead. Staff put a message on a
- * lead's page, make a lead of it (source "Email"), or dismiss it (deleted after 30 days).
- */
+// The Inbox: mail read from the reply mailbox that joined no lead. Staff put a message on a
+// lead's page, make a lead of it (source "Email"), or dismiss it (deleted after 30 days).
+
 /** What is kept of a message read from the reply mailbox, as the timeline and the Inbox show it. */
 export const receivedMailFields = {
   from: z.string(),

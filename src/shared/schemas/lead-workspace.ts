@@ -26,7 +26,6 @@ export const noteBodySchema = storableText({ error: 'Note is required' })
   .min(1, { message: 'Note is required', abort: true })
   .max(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH.toLocaleString('en-US')} characters`);
 
-/** A message to the lead, written on their page; sent from MAIL_FROM under the writer's name. */
 /** Refuses a text with a `{{field}}` we cannot fill, saying which fields there are. */
 const knownMergeFields = <S extends z.ZodType<string>>(schema: S) =>
   schema.superRefine((text, ctx) => {
@@ -49,6 +48,7 @@ export const messageBodySchema = knownMergeFields(
     .max(LEAD_EMAIL_BODY_MAX, `Message must be at most ${LEAD_EMAIL_BODY_MAX.toLocaleString('en-US')} characters`),
 );
 
+/** A message to the lead, written on their page; sent from MAIL_FROM under the writer's name. */
 export const leadEmailRequestSchema = z
   .object({
     /** The lead's address unless another is given (another of theirs). */
@@ -204,10 +204,6 @@ export const timelineEntrySchema = z
     /** The owners before and after, by their names then (an account removed before names existed: its email). */
     z.object({ ...entryBase, kind: z.literal('owner'), from: z.string().nullable(), to: z.string().nullable() }),
     z.object({ ...entryBase, kind: z.literal('follow_up'), on: z.string().nullable(), note: z.string().nullable() }),
-    /**
-     * A move between pipeline stages of one status (a status change is a \`status\` entry), or a
-     * deal lost for a reason someone gave: the stages by their names then, the reason.
-     */
     /** A call someone logged: how it went, how long (minutes), what was said. */
     z.object({
       ...entryBase,
@@ -218,6 +214,10 @@ export const timelineEntrySchema = z
     }),
     /** A task someone marked done: its kind and title then. */
     z.object({ ...entryBase, kind: z.literal('task'), task_type: z.enum(TASK_TYPES), title: z.string().nullable() }),
+    /**
+     * A move between pipeline stages of one status (a status change is a \`status\` entry), or a
+     * deal lost for a reason someone gave: the stages by their names then, the reason.
+     */
     z.object({
       ...entryBase,
       kind: z.literal('stage'),

@@ -5,8 +5,8 @@ import { getServerToasts, getToasts, subscribeToasts, toast, type ToastMessage }
 /** How long each kind stays on screen, counted only while it can be read (docs/product-rules.md, "Toasts"). */
 export const DURATION_MS: Record<ToastMessage['kind'], number> = { success: 5000, error: 10000, info: 8000 };
 
-/** Top-right, closable toasts. Errors use role=alert (assertive), others role=status. */
 /**
+ * Top-right, closable toasts. Errors use role=alert (assertive), others role=status.
  * `belowHeader`: in the dashboard, toasts start under the 4rem header so they never hide
  * the bell, the admin's name or the menu toggle.
  */

@@ -116,6 +116,9 @@ function namingPrefixes(fullName: string): string[] {
   ];
 }
 
+/** An erasure's answer, with the appointments kept (whose copies in outside calendars are to go). */
+export type Erased = Omit<EraseResponse, 'calendars_unreachable'> & { appointment_ids: string[] };
+
 /**
  * Erases the person behind a lead, in one transaction: the lead and any legacy duplicate (a
  * lead of the same email: the same person), with what they own by cascade (notes, timeline,
@@ -124,9 +127,6 @@ function namingPrefixes(fullName: string): string[] {
  * true, but without the lead, notes, place or the network a website booking came from. The analytics rollups keep counting the visits:
  * they hold no one's identity. Undefined when there is no such lead.
  */
-/** An erasure's answer, with the appointments kept (whose copies in outside calendars are to go). */
-export type Erased = Omit<EraseResponse, 'calendars_unreachable'> & { appointment_ids: string[] };
-
 export async function eraseLead(db: Db, id: string): Promise<Erased | undefined> {
   // Read before the transaction: made on first use in a statement of its own.
   const hashKey = await appSecret(db, 'erased_senders');
