@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { DATABASE_FAULT_MESSAGES } from '../db/database-faults.ts';
+import { execute } from '../db/sql.ts';
 import { errorBody } from '../http/errors.ts';
 import { createPublicRoute, errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -31,7 +32,7 @@ function databaseAnswers(database: Database): Promise<boolean> {
   const last = probes.get(database);
   if (last && performance.now() - last.at < PROBE_EVERY_MS) return last.result;
   const result = Promise.race([
-    database.db.execute(sql`select 1`).then(() => true),
+    execute(database.db, sql`select 1`).then(() => true),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), PROBE_TIMEOUT_MS).unref()),
   ]).catch(() => false);
   probes.set(database, { at: performance.now(), result });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { EXPORT_VISIT_EVENTS_LIMIT, leadExportSchema, type LeadExport } from '#shared/schemas/lead-privacy';
 import type { Db } from '../client.ts';
-import { isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
+import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
 
 /**
  * "Export everything": what we hold about the person behind one lead, read in one
@@ -31,7 +31,7 @@ export const leadSessionIds = async (db: Db, leadId: string): Promise<string[]> 
 
 export async function exportLead(db: Db, id: string): Promise<LeadExport | undefined> {
   return transaction(db, async (t) => {
-    await t.execute(sql`set transaction isolation level repeatable read`);
+    await execute(t, sql`set transaction isolation level repeatable read`);
     // Every column, whatever is added later; timestamps in UTC as the API writes them.
     const [row] = await queryRows(
       t,

@@ -8,7 +8,7 @@ import {
 } from '#shared/schemas/lead-import';
 import { IMPORT_MESSAGES, type CheckedRow, type ImportedLead } from '../../lib/lead-import-rows.ts';
 import type { Db } from '../client.ts';
-import { pgArray, queryRows, transaction } from '../sql.ts';
+import { execute, pgArray, queryRows, transaction } from '../sql.ts';
 import { MESSAGE_LOCKED } from './leads-queries.ts';
 
 /**
@@ -138,7 +138,7 @@ async function updateLeads(db: Db, leads: (ImportedLead & { id: string })[], adm
 }
 
 /** Two imports run one after the other, so the second sees the first's leads as duplicates. */
-const lockImports = (db: Db) => db.execute(sql`select pg_advisory_xact_lock(hashtext('lead-import'))`);
+const lockImports = (db: Db) => execute(db, sql`select pg_advisory_xact_lock(hashtext('lead-import'))`);
 
 /**
  * A dry run checks the rows against the leads there are and stores nothing; an import does the

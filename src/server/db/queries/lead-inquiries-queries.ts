@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Db } from '../client.ts';
-import { LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
+import { execute, LIVE_AFTER_COMMIT, pgArray, queryRows, transaction } from '../sql.ts';
 import { newEmail, visitorBudget } from './emails-queries.ts';
 import type { FormTokenUse } from './form-token-uses-queries.ts';
 import { createLead, type LeadMail, type NewLead } from './leads-queries.ts';
@@ -13,7 +13,7 @@ const idRow = z.object({ id: z.uuid() });
 export type PublicSubmission = { id: string | null; created: boolean; repeated: boolean; notices: string[] };
 
 /** Two submissions of one email never pass this point at once: one lead per person. */
-export const lockEmail = (db: Db, email: string) => db.execute(sql`select pg_advisory_xact_lock(${emailLockKey(email)})`);
+export const lockEmail = (db: Db, email: string) => execute(db, sql`select pg_advisory_xact_lock(${emailLockKey(email)})`);
 const emailLockKey = (email: string) => sql`hashtext(${`lead-email:${email}`})`;
 
 /**
@@ -41,7 +41,7 @@ export async function submitPublicLead(
   // The token's claim stays as that statement committed it: it names this submission.
   return transaction(db, async (t) => {
     // The lock, and the live announcements left to the caller after the commit (realtime/after-commit.ts).
-    await t.execute(sql`select pg_advisory_xact_lock(${emailLockKey(lead.email)}), ${LIVE_AFTER_COMMIT}`);
+    await execute(t, sql`select pg_advisory_xact_lock(${emailLockKey(lead.email)}), ${LIVE_AFTER_COMMIT}`);
     // The person's lead may have gone since (deleted): then this is a new lead after all.
     const again = await createLead(t, lead, { mail, bookingTokenHash, publicSubmission: {} });
     if (again.created) return { id: again.id, created: true, repeated: false, notices: again.notices };

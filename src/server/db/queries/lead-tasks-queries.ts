@@ -4,7 +4,7 @@ import type { TaskBucket } from '#shared/constants';
 import type { CreateTaskRequest, Task, TaskList, TaskListItem, UpdateTaskRequest } from '#shared/schemas/lead-tasks';
 import { taskListItemSchema, taskSchema } from '#shared/schemas/lead-tasks';
 import type { Db } from '../client.ts';
-import { isoTimestamp, queryRows } from '../sql.ts';
+import { execute, isoTimestamp, queryRows } from '../sql.ts';
 
 /**
  * A lead's tasks, as SQL: pipeline/tasks.ts and pipeline/my-tasks.ts hold their rules and run
@@ -32,14 +32,17 @@ export const nextStepSets = (timeZone: string): SQL => sql`
 
 /** Brings the lead's next step in line with its tasks (a no-op when it already is). */
 export async function syncNextStep(db: Db, leadId: string, timeZone: string): Promise<void> {
-  await db.execute(sql`
+  await execute(
+    db,
+    sql`
     with wanted as (
       select (t.due_at at time zone ${timeZone})::date as day, t.title from lead_tasks t
       where t.lead_id = ${leadId} and t.done_at is null order by t.due_at, t.id limit 1
     )
     update leads l set follow_up_on = (select day from wanted), follow_up_note = (select title from wanted)
     where l.id = ${leadId}
-      and (l.follow_up_on, l.follow_up_note) is distinct from ((select day from wanted), (select title from wanted))`);
+      and (l.follow_up_on, l.follow_up_note) is distinct from ((select day from wanted), (select title from wanted))`,
+  );
 }
 
 /**
@@ -52,10 +55,12 @@ export async function setNextStepTask(db: Db, leadId: string, on: string | null,
   const dueAt = sql`(${on}::date)::timestamp at time zone ${timeZone}`;
   const earliest = sql`(select id from lead_tasks where lead_id = ${leadId} and done_at is null order by due_at, id limit 1 for update)`;
   if (on === null) {
-    await db.execute(sql`delete from lead_tasks where id = ${earliest}`);
+    await execute(db, sql`delete from lead_tasks where id = ${earliest}`);
     return;
   }
-  await db.execute(sql`
+  await execute(
+    db,
+    sql`
     with earliest as ${earliest},
     changed as (
       update lead_tasks t set due_at = ${dueAt}, title = ${note}::text, updated_at = crm_now(),
@@ -65,7 +70,8 @@ export async function setNextStepTask(db: Db, leadId: string, on: string | null,
     )
     insert into lead_tasks (lead_id, type, title, due_at, assignee_id, created_by)
     select l.id, 'todo', ${note}::text, ${dueAt}, l.owner_id, ${adminId}::uuid from leads l
-    where l.id = ${leadId} and not exists (select 1 from earliest)`);
+    where l.id = ${leadId} and not exists (select 1 from earliest)`,
+  );
 }
 
 /** A lead's tasks: open ones soonest first, then the last 50 done, newest first. Undefined for no such lead. */
