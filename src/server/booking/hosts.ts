@@ -1,7 +1,8 @@
 import { firmStretches, memberAvailabilitySchema } from '#shared/schemas/availability';
 import type { BookingSettings, OpenHours } from '#shared/schemas/booking';
 import { addDays, isoWeekday, zonedParts } from '#shared/zoned-time';
-import { blockedRanges, openTimesInStretches, unionOfTimes, type Busy, type DayTimes } from './open-times.ts';
+import { blockedRanges, type Busy } from '../lib/busy-times.ts';
+import { openTimesInStretches, unionOfTimes, type DayTimes } from './open-times.ts';
 import { isFederalHoliday } from './holidays.ts';
 
 /** A bookable team member as the database keeps them (db/queries/availability-versions-queries.ts reads them). */

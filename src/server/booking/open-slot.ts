@@ -3,7 +3,7 @@ import { clockText, isoInZone, zonedParts } from '#shared/zoned-time';
 import type { Db } from '../db/client.ts';
 import { readHosts, type StoredHostRow } from '../db/queries/hosts-queries.ts';
 import { AppError } from '../lib/app-error.ts';
-import { blockedRanges } from './open-times.ts';
+import { blockedRanges } from '../lib/busy-times.ts';
 import { hostsFreeAt, teamOpenSlots, toHost, type Host } from './hosts.ts';
 
 export const SLOT_TAKEN = 'Sorry, that time was just taken. Please pick another time.';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOOKING_SETTINGS, type BookingSettings } from '#shared/schemas/booking';
 import { addDays, clockText, isoInZone, zonedInstant, zonedParts } from '#shared/zoned-time';
-import { blockedRanges, openSlots, openTimesOfDay, type Busy } from './open-times.ts';
+import { blockedRanges, type Busy } from '../lib/busy-times.ts';
+import { openSlots, openTimesOfDay } from './open-times.ts';
 
 const NY = 'America/New_York';
 const MINUTE = 60_000;

@@ -1,8 +1,6 @@
 import type { BookingSettings, OpenHours } from '#shared/schemas/booking';
+import { blockedRanges, type Busy } from '../lib/busy-times.ts';
 import { addDays, clockMinutes, clockText, isoInZone, isoWeekday, utcDay, zonedInstant, zonedParts } from '#shared/zoned-time';
-
-/** Time already taken: an appointment from `start` to `end` (instants, ms). */
-export type Busy = { start: number; end: number };
 
 export type SlotQuery = {
   settings: BookingSettings;
@@ -23,22 +21,6 @@ const MINUTE = 60_000;
 export function bookableDates(settings: BookingSettings, timeZone: string, now: number): { first: string; last: string } {
   const today = zonedParts(now, timeZone).date;
   return { first: today, last: addDays(today, settings.horizon_days) };
-}
-
-/**
- * Busy times widened by the buffer on both sides, merged, sorted: a slot is free when it
- * overlaps none of them.
- */
-export function blockedRanges(busy: Busy[], bufferMinutes: number): Busy[] {
-  const pad = bufferMinutes * MINUTE;
-  const sorted = busy.map((b) => ({ start: b.start - pad, end: b.end + pad })).sort((a, b) => a.start - b.start);
-  const merged: Busy[] = [];
-  for (const b of sorted) {
-    const last = merged.at(-1);
-    if (last && b.start <= last.end) last.end = Math.max(last.end, b.end);
-    else merged.push({ ...b });
-  }
-  return merged;
 }
 
 /** One business date's open times before the minimum notice: each start (an instant) and the same as ISO 8601 with the zone's offset. */

@@ -1,6 +1,6 @@
 import type { OutsideBlock } from '#shared/schemas/calendars';
 import { addDays, clockText, zonedInstant, zonedParts } from '#shared/zoned-time';
-import { blockedRanges, type Busy } from '../booking/open-times.ts';
+import { blockedRanges, type Busy } from '../lib/busy-times.ts';
 import type { Db } from '../db/client.ts';
 import { isActiveMember } from '../db/queries/availability-queries.ts';
 import { readOutsideBusy } from '../db/queries/calendar-connections-queries.ts';

@@ -1,4 +1,4 @@
-import type { Busy } from '../booking/open-times.ts';
+import type { Busy } from '../lib/busy-times.ts';
 import { writtenUids } from '../db/queries/calendar-writes-queries.ts';
 import type { StoredCalendar } from '../db/queries/calendar-connections-queries.ts';
 import { calendarSecretContext } from '../db/sealed-secrets.ts';

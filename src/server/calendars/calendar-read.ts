@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Busy } from '../booking/open-times.ts';
+import type { Busy } from '../lib/busy-times.ts';
 
 /** Why a calendar could not be read, in words for its owner. */
 export class CalendarReadError extends Error {

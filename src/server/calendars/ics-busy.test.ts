@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { zonedInstant } from '#shared/zoned-time';
-import type { Busy } from '../booking/open-times.ts';
+import type { Busy } from '../lib/busy-times.ts';
 import { busyFromIcs, IcsError } from './ics-busy.ts';
 
 const CHICAGO = 'America/Chicago';

@@ -19,7 +19,7 @@
  */
 import ICAL from 'ical.js';
 import { canonicalTimeZone, isTimeZone, utcDay, zonedParts } from '#shared/zoned-time';
-import type { Busy } from '../booking/open-times.ts';
+import type { Busy } from '../lib/busy-times.ts';
 import { type CalendarEvent, readEvent, type Stamp } from './ics-event.ts';
 import { parseIcs } from './ics-parse.ts';
 import { expandSeries, placeChange, type Run } from './ics-series.ts';

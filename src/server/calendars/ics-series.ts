@@ -8,7 +8,7 @@
  * near the window are read on their clocks; the rest cannot name an instance there.
  */
 import ICAL from 'ical.js';
-import type { Busy } from '../booking/open-times.ts';
+import type { Busy } from '../lib/busy-times.ts';
 import { type CalendarEvent, type Stamp, wallOfTime } from './ics-event.ts';
 import { walkRule } from './ics-rule.ts';
 import { DAY, HOUR } from './ics-zones.ts';

@@ -1,4 +1,4 @@
-import type { Busy } from '../booking/open-times.ts';
+import type { Busy } from '../lib/busy-times.ts';
 import { getBookingSettings } from '../db/queries/bookings-queries.ts';
 import {
   claimDueConnections,

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { calendarConnectionSchema, type CalendarConnection } from '#shared/schemas/calendars';
-/** An interval of instants (ms), as the booking's slot arithmetic takes it. */
-type Busy = { start: number; end: number };
+import type { Busy } from '../../lib/busy-times.ts';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
 
