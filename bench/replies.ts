@@ -1,6 +1,6 @@
 /**
  * `replies`: 1,000 replies waiting in a real IMAP mailbox (Dovecot, from Debian's package) read
- * and matched by the reply reader (src/server/mail/reader.ts, as a server process runs it):
+ * and matched by the reply reader (src/server/conversations/reply-reader.ts, as a server process runs it):
  * a quarter answering a message we sent (In-Reply-To), a quarter to a lead's reply address,
  * a quarter from a lead's address, a quarter from strangers (the Inbox). Target: all stored,
  * each once and matched as it should be, in under 30 s, on PGlite and PostgreSQL.
@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { Database } from '../src/server/db/client.ts';
 import { execute, queryRows } from '../src/server/db/sql.ts';
-import { MailReader } from '../src/server/mail/reader.ts';
+import { MailReader } from '../src/server/conversations/reply-reader.ts';
 import { parseImapUrl, type ImapSettings } from '../src/server/lib/mail-settings.ts';
 import { startDovecot } from '../src/server/test/dovecot.ts';
 

@@ -17,7 +17,7 @@ import { WebhookSender } from './webhooks/sender.ts';
 import { describeImap, describeSmtp } from './lib/mail-settings.ts';
 import { RequestRate } from './lib/request-rate.ts';
 import { createOutbox } from './mail/mail-context.ts';
-import { createReader } from './mail/reader.ts';
+import { createReader } from './conversations/reply-reader.ts';
 import { ensureAdmin } from './auth/accounts.ts';
 import { recordAudit, systemActor } from './audit/audit-log.ts';
 import { adminCommandSchema, runAdminCommand } from './auth/admin-commands.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlAsText, readInbound, senderPassed, storableDate } from './inbound.ts';
+import { htmlAsText, readInbound, senderPassed, storableDate } from './inbound-mail.ts';
 
 /** What a message read from the reply mailbox becomes, and whether its sender can be believed. */
 describe('senderPassed', () => {

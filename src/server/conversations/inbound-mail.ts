@@ -1,6 +1,6 @@
 import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { asksToStop } from '../conversations/stop-request.ts';
+import { asksToStop } from './stop-request.ts';
 import type { InboundAttachment, InboundMessage } from '../lib/inbound-message.ts';
 
 /**

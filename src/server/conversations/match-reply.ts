@@ -11,7 +11,7 @@ import { answeredMessage } from './reply-thread.ts';
  * 2. else the reply token: it was sent to a lead's reply address (`replies+token@…`); verified;
  * 3. else the sender: a lead has its From address (the newest such lead), unless that person's
  *    data was erased; verified only when the receiving server saw the domain pass (DMARC, or SPF
- *    and DKIM: mail/inbound.ts, senderPassed);
+ *    and DKIM: inbound-mail.ts, senderPassed);
  * 4. else no lead: it waits in the Inbox.
  * Mail from an erased person is marked so (the Inbox says it is theirs) however it matched. A
  * copy of mail erased with its sender's data, read again when the mailbox is read from its start,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { type Dovecot, hasDovecot, startDovecot } from '../test/dovecot.ts';
-import { createReader } from './reader.ts';
+import { createReader } from './reply-reader.ts';
 
 /**
  * The reply mailbox over TLS (imaps://): a Dovecot with its own self-signed certificate is

@@ -9,9 +9,9 @@ import { queueMailOf, type QueueMail } from '../db/queries/emails-queries.ts';
 import { advanceMailbox, claimMailbox, releaseMailbox, restartMailbox } from '../db/queries/inbound-emails-queries.ts';
 import type { MailboxPlace } from '../db/queries/inbound-replies-queries.ts';
 import { describeImap, type ImapSettings, type Mailbox } from '../lib/mail-settings.ts';
-import { replyTokensIn } from '../conversations/reply-token.ts';
-import { storeReply } from '../conversations/store-reply.ts';
-import { oneLine, readInbound, storableDate, type InboundMessage } from './inbound.ts';
+import { replyTokensIn } from './reply-token.ts';
+import { storeReply } from './store-reply.ts';
+import { oneLine, readInbound, storableDate, type InboundMessage } from './inbound-mail.ts';
 
 export type ReaderOptions = {
   imap: ImapSettings;

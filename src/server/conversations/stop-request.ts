@@ -5,7 +5,7 @@ import { AppError } from '../lib/app-error.ts';
 /**
  * A reply that seems to ask us to stop writing (docs/product-rules.md, "The lead page", Do not
  * email): only a suggestion, kept with the reply (`asks_to_stop`, set as it is read:
- * mail/inbound.ts). The lead's page offers to mark the lead Do not email, which staff confirm, or
+ * inbound-mail.ts). The lead's page offers to mark the lead Do not email, which staff confirm, or
  * to say it is not such a request.
  */
 

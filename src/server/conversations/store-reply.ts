@@ -10,7 +10,7 @@ import { replyExcerpt } from './reply-excerpt.ts';
 export type StoredReply = { id: string; lead_id: string | null } | 'duplicate' | 'not_ours';
 
 /**
- * Stores one message read from the reply mailbox (mail/reader.ts) with its match to a lead
+ * Stores one message read from the reply mailbox (reply-reader.ts) with its match to a lead
  * (match-reply.ts: by its thread, else the reply address's token in `tokens`, else its sender),
  * tells the lead's owner, and moves the reader past its UID: one transaction, so a process killed
  * at any point leaves all of it or none. Three guards hold across processes, each in the
@@ -24,7 +24,7 @@ export type StoredReply = { id: string; lead_id: string | null } | 'duplicate' |
  *   message (the owner; everyone when the lead has none or its owner can no longer sign in).
  * The candidates are read one statement before the insert: a lead erased in between fails the
  * insert on its foreign key, as it did when the two were one statement, and the reader keeps a
- * note of the message instead (mail/reader.ts, store). A copy of erased mail is stored as
+ * note of the message instead (reply-reader.ts, store). A copy of erased mail is stored as
  * nothing ('duplicate').
  */
 export async function storeReply(

@@ -13,7 +13,7 @@ import { deleteOldWebhookLog } from '../db/queries/webhook-deliveries-queries.ts
 import { forgetOldBookingNetworks } from '../db/queries/website-bookings-queries.ts';
 import type { CredentialsVault } from '../lib/credentials.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
-import type { MailReader } from '../mail/reader.ts';
+import type { MailReader } from '../conversations/reply-reader.ts';
 import type { WebhookSender } from '../webhooks/sender.ts';
 import * as job from './maintenance.ts';
 import { startWorker, type Worker, type WorkerSpec } from './worker.ts';

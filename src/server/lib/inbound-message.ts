@@ -1,6 +1,6 @@
 import type { Mailbox } from './mail-settings.ts';
 
-/** A message read from the reply mailbox, as we keep it (mail/inbound.ts makes it; conversations/store-reply.ts stores it). */
+/** A message read from the reply mailbox, as we keep it (conversations/inbound-mail.ts makes it; conversations/store-reply.ts stores it). */
 export type InboundMessage = {
   messageId: string | null;
   inReplyTo: string | null;

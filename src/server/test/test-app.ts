@@ -10,7 +10,7 @@ import { outboxWorker } from '../jobs/registry.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { loadCredentialsVault } from '../lib/credentials.ts';
 import { createOutbox } from '../mail/mail-context.ts';
-import { createReader } from '../mail/reader.ts';
+import { createReader } from '../conversations/reply-reader.ts';
 import { NotificationHub } from '../realtime/notification-hub.ts';
 import { WebhookSender } from '../webhooks/sender.ts';
 

@@ -6,7 +6,7 @@ import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows } from '../sql.ts';
 
 /**
- * The reply mailbox's reader (mail/reader.ts) and what it stores. One process at a time reads
+ * The reply mailbox's reader (conversations/reply-reader.ts) and what it stores. One process at a time reads
  * a mailbox (a lease in mail_readers); each message is stored in one transaction with the UID
  * it came with, its match to a lead, the owner's notification and the reader's progress
  * (conversations/store-reply.ts, with inbound-replies.ts's statements), and the unique UID (and Message-ID) of inbound_emails keeps
