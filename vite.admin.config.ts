@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { failOnViteWarnings, failOnWarning } from './scripts/build-warnings.ts';
 
 /** In dev, page requests for the admin app's paths get its shell (the server does this in production). */
 function adminDevShell(): Plugin {
@@ -28,7 +29,7 @@ function adminDevShell(): Plugin {
 export default defineConfig({
   root: fileURLToPath(new URL('./src/client', import.meta.url)),
   publicDir: false,
-  plugins: [tailwindcss(), adminDevShell()],
+  plugins: [tailwindcss(), adminDevShell(), failOnViteWarnings()],
   server: {
     port: 5174,
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
@@ -39,10 +40,7 @@ export default defineConfig({
     assetsDir: 'assets',
     rolldownOptions: {
       input: { app: fileURLToPath(new URL('./src/client/app.html', import.meta.url)) },
-      onwarn(warning, warn) {
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return; // "use client" in libraries
-        warn(warning);
-      },
+      onwarn: failOnWarning,
     },
   },
 });

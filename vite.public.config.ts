@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { failOnViteWarnings, failOnWarning } from './scripts/build-warnings.ts';
 import { HEAD_PLACEHOLDER } from './src/client/public/shell.ts';
 
 /**
@@ -46,7 +47,7 @@ function publicDevPages(): Plugin {
 export default defineConfig({
   root: clientRoot,
   publicDir: false,
-  plugins: [tailwindcss(), publicDevPages()],
+  plugins: [tailwindcss(), publicDevPages(), failOnViteWarnings()],
   server: {
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
   },
@@ -56,6 +57,7 @@ export default defineConfig({
     assetsDir: 'assets',
     rolldownOptions: {
       input: { public: fileURLToPath(new URL(`./src/client/${PUBLIC_TEMPLATE}`, import.meta.url)) },
+      onwarn: failOnWarning,
     },
   },
 });
