@@ -86,3 +86,25 @@ test('every public page hydrates without a React recoverable error, with the def
   await expect(page.locator('[data-island="lead-form"][data-island-live]')).toHaveCount(1);
   await expect(page.getByText('We answer within one business day & never share your details.')).toBeVisible();
 });
+
+test('every public page hydrates cleanly in another year than the build’s', async ({ page }) => {
+  test.setTimeout(SLOW.walk);
+  // The server fills the year into each page and into the JSON the islands hydrate from
+  // (http/static-site.ts, fillSiteTokens; again at a new year). Each page is served here as the
+  // server would fill it in 2031: the year replaced in both places, never in one alone.
+  const thisYear = String(new Date().getFullYear());
+  let replaced = 0;
+  await page.route(`${server().baseURL}/**`, async (route) => {
+    if (route.request().resourceType() !== 'document') return route.continue();
+    const response = await route.fetch();
+    const html = await response.text();
+    const filled = html.replaceAll(`© ${thisYear} `, '© 2031 ').replaceAll(`"year":"${thisYear}"`, '"year":"2031"');
+    if (filled.includes('"year":"2031"')) replaced++;
+    await route.fulfill({ response, body: filled });
+  });
+  await everyPageHydratesCleanly(page);
+  expect(replaced, 'pages served with the year 2031').toBeGreaterThanOrEqual(PAGES.length);
+  await page.goto(`${server().baseURL}/`);
+  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+  await expect(page.getByRole('contentinfo')).toContainText('© 2031 ');
+});
