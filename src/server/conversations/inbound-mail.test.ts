@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlAsText, readInbound, senderPassed, storableDate } from './inbound-mail.ts';
+import { flattenedPast, htmlAsText, readInbound, senderPassed, storableDate } from './inbound-mail.ts';
 
 /** What a message read from the reply mailbox becomes, and whether its sender can be believed. */
 describe('senderPassed', () => {
@@ -49,8 +49,17 @@ describe('readInbound', () => {
     expect(storableDate('2026-11-27T10:00:00Z')?.toISOString()).toBe('2026-11-27T10:00:00.000Z');
   });
 
-  it('survives HTML nested far deeper than any mail app writes', () => {
-    const deep = `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}`;
-    expect(() => htmlAsText(deep)).not.toThrow();
+  it('reads HTML nested far deeper than any mail app writes, its words kept', () => {
+    const deep = `<p>Hello</p>${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}<p>Bye</p>`;
+    expect(htmlAsText(deep)).toBe('Hello\n\ndeep\n\nBye');
+  });
+
+  it('drops the tags past a depth, and only those', () => {
+    expect(flattenedPast('<div><span><b>x</b></span></div>', 2)).toBe('<div><span>x</span></div>');
+    expect(flattenedPast('<div><p>a<p>b<br><img src="i.png"/><span>c</span></div>', 1)).toBe('<div><p>a<p>b<br><img src="i.png"/>c</div>');
+    // A closing tag with nothing open never takes the depth below zero.
+    expect(flattenedPast('</div></div><div><b>x</b></div>', 1)).toBe('</div></div><div>x</div>');
+    const shallow = '<table><tr><td><a href="https://example.com">link</a></td></tr></table>';
+    expect(flattenedPast(shallow, 200)).toBe(shallow);
   });
 });

@@ -123,7 +123,7 @@ function withoutComments(value: string): string {
  */
 export function htmlAsText(html: string | false | undefined): string {
   if (!html) return '';
-  return convert(html.slice(0, 2_000_000), {
+  return convert(flattenedPast(html.slice(0, 2_000_000), MAX_HTML_DEPTH), {
     wordwrap: false,
     selectors: [
       { selector: 'img', format: 'skip' },
@@ -132,8 +132,34 @@ export function htmlAsText(html: string | false | undefined): string {
         options: { pathRewrite: (href: string) => (/^https?:\/\//i.test(href) ? href : ''), hideLinkHrefIfSameAsText: true },
       },
     ],
-    // Deep nesting (100,000 <div>s) would overflow the stack: past 200 levels, inner markup is dropped.
-    limits: { maxInputLength: 2_000_000, maxDepth: 200 },
+    limits: { maxInputLength: 2_000_000, maxDepth: MAX_HTML_DEPTH },
+  });
+}
+
+/** Deeper than any mail app writes: past it, tags are dropped and their words kept (flattenedPast). */
+const MAX_HTML_DEPTH = 200;
+
+/** Elements that never hold others, and those a parser closes when the next one opens: neither nests. */
+const FLAT_ELEMENTS = new Set('area base br col embed hr img input link meta source track wbr p li dt dd option tr td th'.split(' '));
+
+/**
+ * `html` with every tag deeper than `maxDepth` removed, their text kept, in one pass. HTML
+ * nested 100,000 deep (which a stranger may mail us) costs the parser time growing with the
+ * square of the depth, and would overflow the stack; cut here, the parser sees at most
+ * `maxDepth` levels. The depth is counted from the tags alone, as a guess a browser would not
+ * make, so a sloppy message may lose some formatting past that depth, never its words.
+ */
+export function flattenedPast(html: string, maxDepth: number): string {
+  let depth = 0;
+  return html.replace(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*>/g, (tag, closing: string, name: string) => {
+    if (FLAT_ELEMENTS.has(name.toLowerCase()) || tag.endsWith('/>')) return tag;
+    if (closing) {
+      const inside = depth > maxDepth;
+      depth = Math.max(0, depth - 1);
+      return inside ? '' : tag;
+    }
+    depth++;
+    return depth > maxDepth ? '' : tag;
   });
 }
 
