@@ -64,6 +64,7 @@ export function createApp(given: AppDeps) {
   const deps: AppDeps & AppParts = given;
   let warnedBadForwardedFor = false;
   const deploymentWarnings = (deps.deploymentWarnings ??= new DeploymentWarnings(deps.logger));
+  deploymentWarnings.settingsWarnings({ readsReplies: deps.config.mail.imap !== undefined, authservId: deps.config.mail.imapAuthservId });
   const metrics = deps.config.metricsToken ? new Metrics(deps) : undefined;
 
   app.use(async (c, next) => {

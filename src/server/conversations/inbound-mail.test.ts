@@ -7,17 +7,24 @@ describe('senderPassed', () => {
     'mx.google.com; dkim=pass header.i=@example.com header.s=x header.b=abc; spf=pass (google.com: domain of a@example.com designates 1.2.3.4 as permitted sender) smtp.mailfrom=a@example.com; dmarc=pass (p=NONE sp=NONE dis=NONE) header.from=example.com';
 
   it('believes the mail host’s DMARC pass for exactly the From domain, or SPF and DKIM for it', () => {
-    expect(senderPassed([gmail], 'a@example.com')).toBe(true);
     expect(senderPassed([gmail], 'a@example.com', 'mx.google.com')).toBe(true);
-    expect(senderPassed(['mx; spf=pass smtp.mailfrom=bounce.example.com; dkim=pass header.d=example.com'], 'a@example.com')).toBe(true);
-    expect(senderPassed(['mx; spf=pass smtp.mailfrom=example.com'], 'a@example.com')).toBe(false);
+    expect(senderPassed([gmail], 'a@example.com', 'MX.Google.com')).toBe(true);
+    expect(senderPassed(['mx; spf=pass smtp.mailfrom=bounce.example.com; dkim=pass header.d=example.com'], 'a@example.com', 'mx')).toBe(
+      true,
+    );
+    expect(senderPassed(['mx; spf=pass smtp.mailfrom=example.com'], 'a@example.com', 'mx')).toBe(false);
+  });
+
+  it('believes no header at all without IMAP_AUTHSERV_ID: the topmost may be the one the sender wrote', () => {
+    expect(senderPassed([gmail], 'a@example.com', undefined)).toBe(false);
+    expect(senderPassed(['mx; dmarc=pass header.from=example.com'], 'a@example.com', undefined)).toBe(false);
   });
 
   it('believes no header another server wrote, and nothing hidden in comments or quoted strings', () => {
-    // Only the topmost (or the named mail host's) header counts.
-    expect(senderPassed(['mx; dmarc=fail header.from=example.com', 'evil; dmarc=pass header.from=example.com'], 'a@example.com')).toBe(
-      false,
-    );
+    // Only the named mail host's header counts, wherever it stands.
+    expect(
+      senderPassed(['mx; dmarc=fail header.from=example.com', 'evil; dmarc=pass header.from=example.com'], 'a@example.com', 'mx'),
+    ).toBe(false);
     expect(senderPassed([gmail], 'a@example.com', 'mx.keystone.test')).toBe(false);
     expect(
       senderPassed(
@@ -26,17 +33,29 @@ describe('senderPassed', () => {
         'mx.keystone.test',
       ),
     ).toBe(false);
-    expect(senderPassed(['mx; spf=pass smtp.mailfrom="x;dmarc=pass"@evil.com'], 'ceo@victim.com')).toBe(false);
-    expect(senderPassed(['mx; spf=pass (a; dmarc=pass header.from=victim.com) smtp.mailfrom=evil.com'], 'ceo@victim.com')).toBe(false);
+    expect(senderPassed(['mx; spf=pass smtp.mailfrom="x;dmarc=pass"@evil.com'], 'ceo@victim.com', 'mx')).toBe(false);
+    expect(senderPassed(['mx; spf=pass (a; dmarc=pass header.from=victim.com) smtp.mailfrom=evil.com'], 'ceo@victim.com', 'mx')).toBe(
+      false,
+    );
     // A pass for another domain, or for none named, is no pass for this one.
-    expect(senderPassed(['mx; dmarc=pass'], 'ceo@victim.com')).toBe(false);
-    expect(senderPassed(['mx; dmarc=pass header.from=com'], 'ceo@victim.com')).toBe(false);
-    expect(senderPassed(['mx; dmarc=pass header.from=evilvictim.com'], 'ceo@victim.com')).toBe(false);
-    expect(senderPassed([], 'ceo@victim.com')).toBe(false);
+    expect(senderPassed(['mx; dmarc=pass'], 'ceo@victim.com', 'mx')).toBe(false);
+    expect(senderPassed(['mx; dmarc=pass header.from=com'], 'ceo@victim.com', 'mx')).toBe(false);
+    expect(senderPassed(['mx; dmarc=pass header.from=evilvictim.com'], 'ceo@victim.com', 'mx')).toBe(false);
+    expect(senderPassed([], 'ceo@victim.com', 'mx')).toBe(false);
   });
 });
 
 describe('readInbound', () => {
+  it('finds reply tokens in To and Cc only: Delivered-To and X-Original-To may be the sender’s own', async () => {
+    const message = await readInbound(
+      Buffer.from(
+        'From: a@example.com\r\nTo: Desk <Replies+tokTo@Firm.test>\r\nCc: replies+tokCc@firm.test\r\nDelivered-To: replies+tokDelivered@firm.test\r\nX-Original-To: replies+tokOriginal@firm.test\r\nSubject: hi\r\n\r\nHello\r\n',
+      ),
+      undefined,
+    );
+    expect(message.recipients).toEqual(['replies+tokto@firm.test', 'replies+tokcc@firm.test']);
+  });
+
   it('reads an HTML-only message as text, and a date no database can hold as none', async () => {
     const message = await readInbound(
       Buffer.from(

@@ -64,18 +64,19 @@ function headerLines(parsed: ParsedMail, key: string): string[] {
 }
 
 /**
- * Did the receiving server see this From domain pass? Only an Authentication-Results header our
- * own mail host wrote counts: the one whose authserv-id is `authservId` (IMAP_AUTHSERV_ID) when
- * it is set, else the topmost (the one added last); any other came with the message and may be
- * forged. Comments and quoted strings are removed before the results are read, so nothing in
- * them can pose as a result. Passing: DMARC for exactly the From domain, or SPF and DKIM both
- * for that domain or a subdomain of it.
+ * Did the firm's own mail host see this From domain pass? Only an Authentication-Results header
+ * it wrote counts: the one whose authserv-id is `authservId` (IMAP_AUTHSERV_ID). Without that
+ * setting none is believed, not even the topmost: a mail host that adds none (a forwarder,
+ * Dovecot delivering without a DMARC filter) leaves on top the one the sender wrote. Comments and
+ * quoted strings are removed before the results are read, so nothing in them can pose as a
+ * result. Passing: DMARC for exactly the From domain, or SPF and DKIM both for that domain or a
+ * subdomain of it.
  */
-export function senderPassed(headers: readonly string[], fromAddress: string, authservId?: string): boolean {
+export function senderPassed(headers: readonly string[], fromAddress: string, authservId: string | undefined): boolean {
   const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
-  if (!domain) return false;
+  if (!domain || !authservId) return false;
   const cleaned = headers.map((h) => withoutComments(h).toLowerCase());
-  const ours = authservId ? cleaned.find((h) => h.split(';')[0]!.trim().split(/\s+/)[0] === authservId.toLowerCase()) : cleaned[0];
+  const ours = cleaned.find((h) => h.split(';')[0]!.trim().split(/\s+/)[0] === authservId.toLowerCase());
   if (!ours) return false;
   const results = ours
     .split(';')
@@ -175,7 +176,6 @@ export async function readInbound(raw: Buffer, authservId?: string): Promise<Inb
   const fromAddress = (from?.address ?? '').toLowerCase().slice(0, 254);
   const to = addressesOf(parsed.to);
   const cc = addressesOf(parsed.cc);
-  const delivered = [...headerLines(parsed, 'delivered-to'), ...headerLines(parsed, 'x-original-to')];
   const references = typeof parsed.references === 'string' ? parsed.references.split(/\s+/) : (parsed.references ?? []);
   const inReplyTo = messageIdOf(parsed.inReplyTo?.split(/\s+/)[0]);
   const answers = [
@@ -194,14 +194,9 @@ export async function readInbound(raw: Buffer, authservId?: string): Promise<Inb
     from: { name: oneLine(from?.name ?? '', NAME_MAX), address: fromAddress },
     to: spell(to),
     cc: spell(cc),
-    recipients: [
-      ...new Set(
-        [...to, ...cc]
-          .map((a) => a.address)
-          .concat(delivered)
-          .map((a) => a.toLowerCase().trim()),
-      ),
-    ].slice(0, 100),
+    // Where a reply token may be found: To and Cc only. Delivered-To and X-Original-To may be
+    // written by the sender too, where the mail host adds none.
+    recipients: [...new Set([...to, ...cc].map((a) => a.address.toLowerCase().trim()))].slice(0, 100),
     subject: oneLine(parsed.subject ?? '', SUBJECT_MAX),
     date,
     body,

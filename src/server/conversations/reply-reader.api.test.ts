@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { LeadEmail, TimelineEntry } from '#shared/schemas/lead-workspace';
 import { ensureAdmin } from '../auth/accounts.ts';
 import { execute } from '../db/sql.ts';
+import { buildPayload } from '../webhooks/payload.ts';
 import { createTestApp, signIn, validLead } from '../test/test-app.ts';
 import { rowsOf, useTestDatabase } from '../test/database.ts';
 import { type Dovecot, hasDovecot, startDovecot } from '../test/dovecot.ts';
@@ -98,11 +99,15 @@ describe.runIf(runIt)('reading replies', () => {
     ).json()) as LeadEmail;
     await t.outbox.flush();
     const [ours] = await rowsOf<{ message_id: string }>(database.db, sql`select message_id from emails where id = ${sent.id}`);
+    const [{ reply_token }] = (await rowsOf<{ reply_token: string }>(
+      database.db,
+      sql`select reply_token from leads where id = ${leadId}`,
+    )) as [{ reply_token: string }];
     dovecot.deliver(
       'replies',
       mail({
-        From: 'Jane D <someone-else@example.org>',
-        To: 'Keystone <hello@keystone.test>',
+        From: 'Jane D <jane@example.com>',
+        To: `Keystone <replies+${reply_token}@keystone.test>`,
         Subject: 'Re: Your report',
         'Message-ID': '<reply-thread@example.org>',
         'In-Reply-To': ours!.message_id,
@@ -120,7 +125,7 @@ describe.runIf(runIt)('reading replies', () => {
         sender_verified: true,
         subject: 'Re: Your report',
         body: 'Thursday works for me.\n',
-        from_address: 'someone-else@example.org',
+        from_address: 'jane@example.com',
         from_name: 'Jane D',
       },
     ]);
@@ -157,11 +162,13 @@ describe.runIf(runIt)('reading replies', () => {
     expect(await overview()).toEqual([]);
   });
 
-  it('joins by the lead’s reply address, then by the sender’s address: unverified unless the receiving server saw the domain pass', async () => {
+  it('joins by the lead’s reply address, then by the sender’s address: unverified unless the firm’s mail host saw the domain pass', async () => {
+    await t.reader?.stop();
+    t = app({ IMAP_AUTHSERV_ID: 'mx.keystone.test' });
     const [token] = await rowsOf<{ reply_token: string | null }>(database.db, sql`select reply_token from leads where id = ${leadId}`);
     await execute(database.db, sql`update leads set reply_token = 'k3x9abcd12' where id = ${leadId}`);
     expect(token).toBeDefined();
-    dovecot.deliver('replies', mail({ From: 'Jane <jane.work@example.net>', To: 'replies+K3X9ABCD12@Keystone.test', Subject: 'By token' }));
+    dovecot.deliver('replies', mail({ From: 'Jane <Jane@Example.com>', To: 'replies+K3X9ABCD12@Keystone.test', Subject: 'By token' }));
     // From the lead's address, with a DMARC pass added by our mail host (the topmost header).
     dovecot.deliver(
       'replies',
@@ -196,6 +203,105 @@ describe.runIf(runIt)('reading replies', () => {
       { subject: 'Forged sender', lead: true, matched_by: 'sender', sender_verified: false },
       { subject: 'A new inquiry', lead: false, matched_by: null, sender_verified: true },
     ]);
+  });
+
+  it('a stranger cannot pass for the lead: a forged pass, their thread or a forged Delivered-To leaves the reply marked, and the owner told so', async () => {
+    expect((await t.json('PATCH', '/api/account/preferences', { email_replies: true }, { cookie })).status).toBe(200);
+    await execute(database.db, sql`update leads set reply_token = 'tok4forged' where id = ${leadId}`);
+    const sent = (await (
+      await t.json('POST', `/api/leads/${leadId}/emails`, { subject: 'Your report', body: 'Attached.' }, { cookie })
+    ).json()) as LeadEmail;
+    await t.outbox.flush();
+    const [ours] = await rowsOf<{ message_id: string }>(database.db, sql`select message_id from emails where id = ${sent.id}`);
+    smtp.sink.messages.length = 0;
+    // No IMAP_AUTHSERV_ID (this app's default): the topmost header, the sender's own, is not believed.
+    dovecot.deliver(
+      'replies',
+      mail({
+        'Authentication-Results': 'mx.keystone.test; dmarc=pass header.from=example.com; spf=pass smtp.mailfrom=example.com',
+        From: 'Jane Doe <jane@example.com>',
+        To: 'hello@keystone.test',
+        Subject: 'Pay first',
+        'Message-ID': '<forged-pass@evil.example>',
+      }),
+    );
+    // A stranger answers our message to the lead: its Message-ID is known to whoever the lead forwarded it to.
+    dovecot.deliver(
+      'replies',
+      mail({
+        From: 'Mallory <mallory@evil.example>',
+        To: 'hello@keystone.test',
+        Subject: 'Re: Your report',
+        'Message-ID': '<thread-stranger@evil.example>',
+        'In-Reply-To': ours!.message_id,
+      }),
+    );
+    // The lead's address, with the reply token only in headers the sender may write.
+    dovecot.deliver(
+      'replies',
+      mail({
+        'Delivered-To': 'replies+tok4forged@keystone.test',
+        'X-Original-To': 'replies+tok4forged@keystone.test',
+        From: 'jane@example.com',
+        To: 'hello@keystone.test',
+        Subject: 'Delivered to',
+        'Message-ID': '<delivered-to@evil.example>',
+      }),
+    );
+    expect(await t.reader!.flush()).toBe(3);
+    const rows = await rowsOf<{
+      id: string;
+      subject: string;
+      lead_id: string;
+      matched_by: string;
+      sender_verified: boolean;
+      from_someone_else: boolean;
+    }>(database.db, sql`select id, subject, lead_id, matched_by, sender_verified, from_someone_else from inbound_emails order by uid`);
+    expect(rows.map(({ id: _, ...row }) => row)).toEqual([
+      { subject: 'Pay first', lead_id: leadId, matched_by: 'sender', sender_verified: false, from_someone_else: false },
+      { subject: 'Re: Your report', lead_id: leadId, matched_by: 'thread', sender_verified: false, from_someone_else: true },
+      { subject: 'Delivered to', lead_id: leadId, matched_by: 'sender', sender_verified: false, from_someone_else: false },
+    ]);
+
+    // The owner's notifications say so.
+    const notes = await rowsOf<{ message: string }>(database.db, sql`select message from notifications order by created_at, message`);
+    expect(notes.map((n) => n.message).sort()).toEqual([
+      'Jane Doe replied (sender not verified)',
+      'Jane Doe replied (sender not verified)',
+      'Jane Doe replied: from someone else, mallory@evil.example',
+    ]);
+    // So do the emails the owner asked for.
+    await t.outbox.flush();
+    const told = (subject: string) =>
+      smtp.sink.messages.find((m) => m.parsed.subject === `Jane Doe replied: ${subject}`)?.parsed.text ?? '';
+    expect(told('Pay first')).toContain('Sender not verified');
+    expect(told('Re: Your report')).toContain('From someone else: mallory@evil.example');
+    // The lead's page marks them.
+    const timeline = (await (await t.json('GET', `/api/leads/${leadId}/timeline`, undefined, { cookie })).json()) as {
+      entries: TimelineEntry[];
+    };
+    const replies = timeline.entries.filter((e): e is Extract<TimelineEntry, { kind: 'email_in' }> => e.kind === 'email_in');
+    expect(replies.find((e) => e.subject === 'Re: Your report')).toMatchObject({ sender_verified: false, from_someone_else: true });
+    expect(replies.find((e) => e.subject === 'Pay first')).toMatchObject({ sender_verified: false, from_someone_else: false });
+    // And email.replied carries it.
+    const payload = JSON.parse(
+      await buildPayload(database.db, {
+        event_type: 'email.replied',
+        event_created_at: new Date().toISOString(),
+        object_id: rows[0]!.id,
+        data: null,
+      }),
+    ) as { data: { sender_verified: boolean; from_someone_else: boolean; lead_id: string } };
+    expect(payload.data).toMatchObject({ sender_verified: false, from_someone_else: false, lead_id: leadId });
+    const stranger = JSON.parse(
+      await buildPayload(database.db, {
+        event_type: 'email.replied',
+        event_created_at: new Date().toISOString(),
+        object_id: rows[1]!.id,
+        data: null,
+      }),
+    ) as { data: { sender_verified: boolean; from_someone_else: boolean } };
+    expect(stranger.data).toMatchObject({ sender_verified: false, from_someone_else: true });
   });
 
   it('exports the conversation with its files; erasing removes it and keeps only a keyed hash, so later mail is not matched back', async () => {

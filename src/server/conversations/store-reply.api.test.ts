@@ -70,7 +70,8 @@ describe('storeReply', () => {
     );
     const at = place();
     const reply = message({ answers: ['<ours@keystone.test>'] });
-    const first = await storeReply(database.db, at, reply, [], key, mail);
+    // From the lead's address, sent to their reply address: verified.
+    const first = await storeReply(database.db, at, reply, ['k3x9abcd12'], key, mail);
     if (typeof first === 'string') throw new Error(`not stored: ${first}`);
     expect(await stored(first.id)).toEqual([
       { lead_id: leadId, matched_by: 'thread', sender_verified: true, thread_id: ours!.id, erased_sender: false },

@@ -1125,9 +1125,13 @@ export const inboundEmails = pgTable(
     // How it joined the lead: 'thread' (answers a message we sent), 'token' (the lead's reply
     // address), 'sender' (their address), 'staff' (attached from the Inbox).
     matched_by: text('matched_by'),
-    // False for a message matched only by its From address whose receiving server did not see
-    // DMARC (or SPF and DKIM) pass for that domain: shown "sender not verified".
+    // True when the lead sent it and that is shown (sent to their own reply address, or the firm's
+    // mail host saw DMARC, or SPF and DKIM, pass for the domain); false shows "Sender not verified"
+    // (conversations/match-reply.ts decides).
     sender_verified: boolean('sender_verified').notNull().default(true),
+    // Sent by another address than the lead's (into the lead's thread, or to their reply
+    // address): shown "From someone else: <address>", never verified.
+    from_someone_else: boolean('from_someone_else').notNull().default(false),
     // The message of ours it answers, when it names one.
     answers_email_id: uuid('answers_email_id').references(() => emails.id, { onDelete: 'set null' }),
     // The conversation it belongs to (as emails.thread_id): the thread of the message it answers,

@@ -45,4 +45,17 @@ describe('deployment warnings', () => {
     expect(https.lines).toHaveLength(0);
     expect(t.lines.map((l) => l.code)).toEqual(['plain_http']);
   });
+
+  it('replies read without IMAP_AUTHSERV_ID: warned in the log at start, and owners see it; with it set, nothing', async () => {
+    const imap = { IMAP_URL: 'imap://replies:secret@127.0.0.1:1/INBOX' };
+    const t = appWithLog(imap);
+    expect(t.lines.map((l) => l.code)).toEqual(['replies_unverified']);
+    const owner = await signIn(t.json, 'olive@example.com', 'olive-password');
+    const body = (await (await t.json('GET', '/api/settings/deployment', undefined, { cookie: owner })).json()) as {
+      warnings: { code: string; message: string }[];
+    };
+    expect(body.warnings).toEqual([{ code: 'replies_unverified', message: DEPLOYMENT_WARNINGS.replies_unverified }]);
+    expect(appWithLog({ ...imap, IMAP_AUTHSERV_ID: 'mx.keystone.test' }).lines).toEqual([]);
+    expect(appWithLog().lines).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
 const warningsSchema = z.object({
-  warnings: z.array(z.object({ code: z.enum(['untrusted_proxy', 'plain_http']), message: z.string() })),
+  warnings: z.array(z.object({ code: z.enum(['untrusted_proxy', 'plain_http', 'replies_unverified']), message: z.string() })),
 });
 
 const warningsRoute = createOwnerRoute({

@@ -54,8 +54,8 @@ async function objectOf(db: Db, type: string, id: string): Promise<unknown> {
   if (type === 'email.replied') {
     const [row] = await queryRows(
       db,
-      sql`select ${inboxColumns}, i.lead_id from inbound_emails i where i.id = ${id}`,
-      inboxMessageSchema.extend({ lead_id: z.uuid().nullable() }),
+      sql`select ${inboxColumns}, i.lead_id, i.sender_verified, i.from_someone_else from inbound_emails i where i.id = ${id}`,
+      inboxMessageSchema.extend({ lead_id: z.uuid().nullable(), sender_verified: z.boolean(), from_someone_else: z.boolean() }),
     );
     return row;
   }

@@ -195,8 +195,13 @@ export const timelineEntrySchema = z
       email_in_id: z.uuid(),
       ...threadFields,
       ...receivedMailFields,
-      /** False: it joined the lead by its From address alone, which the receiving server did not see pass. */
+      /**
+       * False: not shown to be the lead's ("Sender not verified"): from their address, but neither
+       * sent to their own reply address nor seen to pass by the firm's mail host.
+       */
       sender_verified: z.boolean(),
+      /** Sent by another address than the lead's ("From someone else: <address>"). */
+      from_someone_else: z.boolean(),
       unread: z.boolean(),
       /** The message of ours it answers, when it names one. */
       answers_email_id: z.uuid().nullable(),

@@ -754,6 +754,7 @@ describe('LeadPage', () => {
       sent_at: null,
       attachments: [],
       sender_verified: true,
+      from_someone_else: false,
       unread: true,
       answers_email_id: '00000000-0000-4000-8000-000000000001',
     };

@@ -34,10 +34,10 @@ export type AnsweredMessage = {
 export type ReplyCandidates = {
   /** The messages it names that we know on a lead, by rank, verified first. */
   answered: readonly AnsweredMessage[];
-  /** The newest lead with one of the reply tokens it was addressed to. */
+  /** The newest lead with one of the reply tokens it was addressed to (To or Cc). */
   tokenLead: string | null;
-  /** The newest lead whose address is its From address. */
-  senderLead: string | null;
+  /** The leads whose address is its From address, newest first. */
+  senderLeads: readonly string[];
   /** Its From address is in erased_senders: a person whose data was erased. */
   senderErased: boolean;
   /** …and was erased after the message reached the mailbox (false when we do not know when it did). */
@@ -50,7 +50,10 @@ export type ReplyCandidates = {
 export type ReplyMatch = {
   leadId: string | null;
   matchedBy: 'thread' | 'token' | 'sender' | null;
+  /** Sent by the lead, and shown to be (conversations/match-reply.ts). */
   senderVerified: boolean;
+  /** Sent by another address than the lead's. */
+  fromSomeoneElse: boolean;
   /** The message of ours it answers. */
   answersEmailId: string | null;
   /** The thread it joins; null: it starts its own. */
@@ -71,7 +74,7 @@ const answeredRow = z.object({
 const candidatesRow = z.object({
   answered: z.array(answeredRow),
   token_lead: z.string().nullable(),
-  sender_lead: z.string().nullable(),
+  sender_leads: z.array(z.string()),
   sender_erased: z.boolean(),
   sender_erased_since_arrival: z.boolean(),
   copy_erased: z.boolean(),
@@ -81,7 +84,7 @@ const candidatesRow = z.object({
  * What the database knows of a message read from `mailbox`, for matching it to a lead
  * (conversations/match-reply.ts decides): the messages of ours, and of theirs stored from this
  * mailbox, that it answers, on a lead (their time to the microsecond); the newest lead with one
- * of `tokens`, and the newest with its From address; and whether its sender, or this very
+ * of `tokens`, and the leads with its From address (newest first); and whether its sender, or this very
  * message, was erased (`erasedKey`: erased_senders' and erased_messages' keyed hashes).
  */
 export async function readReplyCandidates(
@@ -109,7 +112,8 @@ export async function readReplyCandidates(
         from inbound_emails i where i.message_id = any(${answers}::text[]) and i.lead_id is not null and i.mailbox = ${mailbox}
       ) t), '[]'::json) as answered,
       (select id from leads where reply_token = any(${pgArray(tokens)}::text[]) order by created_at desc limit 1) as token_lead,
-      (select id from leads where email = ${message.from.address} order by created_at desc limit 1) as sender_lead,
+      (select coalesce(array_agg(s.id order by s.created_at desc), '{}') from (
+        select id, created_at from leads where email = ${message.from.address} order by created_at desc limit 50) s) as sender_leads,
       exists (select 1 from erased_senders where address_hash = ${fromHash}) as sender_erased,
       exists (select 1 from erased_senders where address_hash = ${fromHash}
               and erased_at > ${message.receivedAt?.toISOString() ?? null}::timestamptz) as sender_erased_since_arrival,
@@ -119,7 +123,7 @@ export async function readReplyCandidates(
   return {
     answered: row!.answered,
     tokenLead: row!.token_lead,
-    senderLead: row!.sender_lead,
+    senderLeads: row!.sender_leads,
     senderErased: row!.sender_erased,
     senderErasedSinceArrival: row!.sender_erased_since_arrival,
     copyErased: row!.copy_erased,
@@ -145,14 +149,15 @@ export async function insertReply(
     sql`
     with added as (
       insert into inbound_emails (mailbox, uidvalidity, uid, message_id, in_reply_to, from_address, from_name, to_addresses,
-        cc_addresses, subject, sent_at, received_at, body, lead_id, matched_by, sender_verified, answers_email_id, erased_sender,
-        asks_to_stop, thread_id)
+        cc_addresses, subject, sent_at, received_at, body, lead_id, matched_by, sender_verified, from_someone_else, answers_email_id,
+        erased_sender, asks_to_stop, thread_id)
       values (${at.mailbox}, ${at.uidvalidity}, ${at.uid}, ${message.messageId}, ${message.inReplyTo}, ${message.from.address},
         ${message.from.name}, ${message.to}, ${message.cc}, ${message.subject}, ${message.date?.toISOString() ?? null}::timestamptz,
         -- Never before the message it answers (conversations/reply-thread.ts).
         greatest(coalesce(${message.receivedAt?.toISOString() ?? null}::timestamptz, crm_now()),
           ${match.answeredAt}::timestamptz + interval '1 millisecond'), ${message.body}, ${match.leadId}::uuid, ${match.matchedBy}::text,
-        ${match.senderVerified}::boolean, ${match.answersEmailId}::uuid, ${match.erasedSender}::boolean, ${message.asksToStop}::boolean,
+        ${match.senderVerified}::boolean, ${match.fromSomeoneElse}::boolean, ${match.answersEmailId}::uuid, ${match.erasedSender}::boolean,
+        ${message.asksToStop}::boolean,
         ${match.threadId}::uuid)
       on conflict do nothing
       returning id, lead_id
@@ -164,12 +169,13 @@ export async function insertReply(
         select 1 from users o where o.id = l.owner_id and o.deactivated_at is null))
     ), noticed as (
       insert into notifications (user_id, type, message, lead_id)
-      select user_id, 'reply', full_name || ' replied', lead_id from told
+      select user_id, 'reply', ${replyNotice(match, message.from.address)}, lead_id from told
     ), emailed as (
       insert into emails (message_id, status, last_error, kind, to_address, data, lead_id)
       select ${newEmail(mail)}, 'lead-reply', t.email,
         jsonb_build_object('lead_id', t.lead_id, 'lead_name', t.full_name, 'from', ${message.from.address}::text,
-          'subject', ${message.subject}::text, 'excerpt', ${excerpt}::text),
+          'subject', ${message.subject}::text, 'excerpt', ${excerpt}::text, 'sender_verified', ${match.senderVerified}::boolean,
+          'from_someone_else', ${match.fromSomeoneElse}::boolean),
         t.lead_id
       from told t where t.email_replies
     )
@@ -177,6 +183,16 @@ export async function insertReply(
     z.object({ id: z.uuid(), lead_id: z.uuid().nullable() }),
   );
   return row;
+}
+
+/**
+ * The owner's notification of a reply, as SQL over `full_name`: "Jane Doe replied", saying when
+ * the sender was not shown to be Jane, or was someone else.
+ */
+function replyNotice(match: ReplyMatch, from: string): SQL {
+  if (match.fromSomeoneElse) return sql`full_name || ' replied: from someone else, ' || ${from.slice(0, 254)}::text`;
+  if (!match.senderVerified) return sql`full_name || ' replied (sender not verified)'`;
+  return sql`full_name || ' replied'`;
 }
 
 /** The files that came with a stored message. */

@@ -132,7 +132,8 @@ const emailInSelect = (leadId: string, joinThread: SQL) =>
   sql`select 'email_in:' || i.id::text as id, 'email_in' as kind, i.received_at as at, ${RANK.email_in}::int as rank, null::uuid as actor_id,
       jsonb_build_object('email_in_id', i.id, 'from', i.from_address, 'from_name', i.from_name, 'to', i.to_addresses,
         'cc', i.cc_addresses, 'subject', i.subject, 'body', left(i.body, ${TIMELINE_BODY_MAX}), 'truncated', length(i.body) > ${TIMELINE_BODY_MAX},
-        'sent_at', ${isoTimestamp(sql`i.sent_at`)}, 'sender_verified', i.sender_verified, 'unread', i.read_at is null,
+        'sent_at', ${isoTimestamp(sql`i.sent_at`)}, 'sender_verified', i.sender_verified, 'from_someone_else', i.from_someone_else,
+        'unread', i.read_at is null,
         'answers_email_id', i.answers_email_id, ${threadData},
         'attachments', (select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'filename', a.filename, 'size', a.size) order by a.filename, a.id), '[]'::jsonb)
           from inbound_attachments a where a.email_id = i.id)) as data

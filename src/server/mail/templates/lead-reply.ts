@@ -12,12 +12,25 @@ const replyData = z.object({
   from: z.string(),
   subject: z.string(),
   excerpt: z.string(),
+  // Written since replies carry who they are shown to be from; a mail queued before reads as the lead's.
+  sender_verified: z.boolean().default(true),
+  from_someone_else: z.boolean().default(false),
 });
+
+/** Said above the reply when it is not shown to be the lead's (conversations/match-reply.ts). */
+function senderWarning(reply: z.infer<typeof replyData>): string[] {
+  if (reply.from_someone_else)
+    return [`From someone else: ${reply.from}. It answers your conversation with ${reply.lead_name}, but not from their address.`];
+  if (!reply.sender_verified)
+    return [`Sender not verified: it comes from ${reply.lead_name}’s address, but nothing showed that they sent it. It may be forged.`];
+  return [];
+}
 
 const replySubject = (r: z.infer<typeof replyData>) => oneLine(`${r.lead_name} replied: ${r.subject || '(no subject)'}`);
 
 function leadReply(data: unknown, ctx: MailContext): ComposedEmail {
   const reply = parse(replyData, data);
+  const warning = senderWarning(reply);
   return {
     subject: replySubject(reply),
     ...render(ctx, `${reply.lead_name} replied.`, [
@@ -27,6 +40,7 @@ function leadReply(data: unknown, ctx: MailContext): ComposedEmail {
           ['Subject', reply.subject || '(no subject)'],
         ],
       },
+      ...(warning.length > 0 ? [{ lines: warning }] : []),
       { lines: [reply.excerpt] },
       { link: { label: 'Read it on the lead’s page', href: `${ctx.publicUrl}/dashboard/leads/${encodeURIComponent(reply.lead_id)}` } },
     ]),

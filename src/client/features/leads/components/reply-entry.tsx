@@ -13,18 +13,25 @@ const sizeText = (bytes: number) =>
 
 /**
  * What a reply says, as text: who it is from and to, the message (links made links, nothing
- * read as HTML), and its files as downloads. One that joined the lead by its From address
- * alone, which the receiving server did not see pass, says so.
+ * read as HTML), and its files as downloads. One not shown to be the lead's says so: from
+ * another address ("From someone else"), or from theirs unconfirmed ("Sender not verified").
  */
 export function ReplyDetails({ entry }: { entry: Reply }) {
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-center gap-2">
         {entry.unread ? <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-medium text-blue-800">Unread</span> : null}
-        {entry.sender_verified ? null : (
+        {entry.from_someone_else ? (
+          <span
+            className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium break-all text-amber-900"
+            title="It joined this lead's conversation, but it was sent from another address than the lead's."
+          >
+            From someone else: {entry.from}
+          </span>
+        ) : entry.sender_verified ? null : (
           <span
             className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
-            title="It joined this lead by its From address alone, and the receiving mail server did not confirm that address: it may be forged."
+            title="It comes from the lead's address, but nothing showed that the lead sent it (it was not sent to their reply address, and the firm's mail server did not confirm the address): it may be forged."
           >
             Sender not verified
           </span>

@@ -1,0 +1,1 @@
+ALTER TABLE "inbound_emails" ADD COLUMN "from_someone_else" boolean DEFAULT false NOT NULL;
