@@ -1,19 +1,10 @@
-import {
-  firmStretches,
-  memberAvailabilityResponseSchema,
-  memberAvailabilitySchema,
-  type MemberAvailability,
-} from '#shared/schemas/availability';
+import { memberAvailabilityResponseSchema, memberAvailabilitySchema, type MemberAvailability } from '#shared/schemas/availability';
 import { memberParamsSchema } from '#shared/schemas/team';
-import { addDays, zonedParts } from '#shared/zoned-time';
 import type { Context } from 'hono';
 import { actorOf, recordAudit } from '../audit/audit-log.ts';
 import { createAdminRoute, createOwnerRoute } from '../auth/admin-route.ts';
-import { federalHolidaysBetween } from '../booking/holidays.ts';
-import { getMemberAvailability, saveMemberAvailability } from '../db/queries/availability-queries.ts';
-import { getBookingSettings } from '../db/queries/bookings-queries.ts';
+import { saveWorkingHours, workingHoursOf } from '../booking/member-working-hours.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError } from '../http/errors.ts';
 import { errorResponses, jsonContent } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
@@ -55,31 +46,13 @@ const putMemberRoute = createOwnerRoute({
   responses: { 200: answer, ...errorResponses({ 400: 'Invalid input', 404: 'No such account' }) },
 });
 
-const noSuchAccount = () => new AppError('not_found', 'Account not found.');
+/** The answer: the person's working hours, on the business clock of now. */
+const respond = (c: Context<AppEnv>, userId: string) =>
+  workingHoursOf(c.get('db'), userId, c.get('deps').config.businessTimeZone, Date.now());
 
-/** The answer: the person's hours, what "the firm's hours" are now, and the holidays of the next twelve months. */
-async function respond(c: Context<AppEnv>, userId: string) {
-  const db = c.get('db');
-  const value = await getMemberAvailability(db, userId);
-  if (!value) throw noSuchAccount();
-  const timeZone = c.get('deps').config.businessTimeZone;
-  const today = zonedParts(Date.now(), timeZone).date;
-  return {
-    ...value,
-    meeting_link: value.meeting_link ?? null,
-    user_id: userId,
-    firm_hours: firmStretches(await getBookingSettings(db)),
-    holidays: federalHolidaysBetween(today, addDays(today, 365)),
-    time_zone: timeZone,
-  };
-}
-
+/** Saves them, and records which fields changed. */
 async function save(c: Context<AppEnv>, userId: string, value: MemberAvailability) {
-  const before = await getMemberAvailability(c.get('db'), userId);
-  if (!before || !(await saveMemberAvailability(c.get('db'), userId, value))) throw noSuchAccount();
-  const changes = (Object.keys(value) as (keyof MemberAvailability)[]).filter(
-    (k) => JSON.stringify(before[k]) !== JSON.stringify(value[k]),
-  );
+  const changes = await saveWorkingHours(c.get('db'), userId, value);
   if (changes.length > 0)
     await recordAudit(c.get('db'), actorOf(c), {
       action: 'working_hours_changed',
