@@ -300,5 +300,13 @@ export type TaskBucket = (typeof TASK_BUCKETS)[number];
  * What an API key may do (Settings → Integrations): `:read` is GET, `:write` is POST, PATCH,
  * PUT and DELETE; a key needs both for both. docs/api.md lists the operations of each.
  */
-export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'appointments:read', 'appointments:write', 'analytics:read'] as const;
+export const API_KEY_SCOPES = [
+  'leads:read',
+  'leads:write',
+  'appointments:read',
+  'appointments:write',
+  'analytics:read',
+  // Not an operation's: lets the key's appointment changes email the lead (auth/api-key-mail.ts).
+  'email:send',
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

@@ -8,7 +8,7 @@ import { requireFuture } from './future-time.ts';
 import { overlapRace, requireNoOverlap } from './overlap.ts';
 
 /** Who schedules or changes an appointment: the admin (its host unless they name another), the business clock, the mail settings. */
-export type Staff = { userId: string; timeZone: string; mail: AppointmentMail };
+export type Staff = { userId: string; timeZone: string; mail: AppointmentMail | undefined };
 
 /**
  * Staff schedule an appointment with a lead (POST /api/appointments): in the future, with an

@@ -30,7 +30,7 @@ export function requireUserOrApiKey(scope: ApiKeyScope) {
     }
     if (!use.key.scopes.includes(scope)) throw new AppError('forbidden', keyLacksScope(scope));
     c.set('user', use.user);
-    c.set('apiKey', { id: use.key.id, name: use.key.name });
+    c.set('apiKey', { id: use.key.id, name: use.key.name, scopes: use.key.scopes });
     await next();
   });
 }

@@ -85,7 +85,31 @@ describe('API keys across the OpenAPI document', () => {
     ])
       expect({ sessionOnly, scope: scopeOf(sessionOnly) }).toEqual({ sessionOnly, scope: undefined });
     for (const op of ops.filter((o) => o.security.some((s) => s.sessionCookie?.includes('owner')))) expect(op.scopes).toEqual([]);
-    for (const scope of API_KEY_SCOPES) expect(keyed.some((op) => op.scope === scope)).toBe(true);
+    // Every scope but email:send opens operations; email:send opens none: it lets the key's
+    // appointment changes email the lead (auth/api-key-mail.ts), whose answers say whether they did.
+    for (const scope of API_KEY_SCOPES)
+      expect({ scope, opens: keyed.some((op) => op.scope === scope) }).toEqual({ scope, opens: scope !== 'email:send' });
+    const doc = (await (await t.app.request('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+    };
+    const answers = (method: string, path: string) => JSON.stringify(doc.paths[path]![method]!.responses);
+    for (const [method, path] of [
+      ['post', '/api/appointments'],
+      ['patch', '/api/appointments/{id}'],
+      ['delete', '/api/appointments/{id}'],
+      ['delete', '/api/leads/{id}'],
+    ] as const)
+      expect({ op: `${method} ${path}`, notified: answers(method, path).includes('notified') }).toEqual({
+        op: `${method} ${path}`,
+        notified: true,
+      });
+  });
+
+  it('a key holding only email:send reaches no operation (403 on every keyed one)', async () => {
+    for (const op of (await operations()).filter((o) => o.scope)) {
+      const res = await request(op.method, op.path, { authorization: `Bearer ${keys.get('email:send')}` });
+      expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 403 });
+    }
   });
 
   it('refuses a key without the operation’s scope (403) and lets one with only that scope through', async () => {

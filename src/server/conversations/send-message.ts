@@ -26,9 +26,14 @@ export const DO_NOT_EMAIL_REFUSAL = 'This lead is marked Do not email. Clear it 
  * bound; 429 past it.
  */
 export async function countLeadMessage(db: Db, userId: string, perHour: number): Promise<void> {
-  if (perHour === 0) return;
-  const hit = await hitRateLimit(db, `lead-email:${userId}`, perHour, 3600);
+  const hit = await hitLeadMessageLimit(db, userId, perHour);
   if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, 'emails');
+}
+
+/** The same count, answered rather than refused: for mail an API key causes (auth/api-key-mail.ts). */
+export async function hitLeadMessageLimit(db: Db, userId: string, perHour: number): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  if (perHour === 0) return { allowed: true, retryAfterSeconds: 0 };
+  return hitRateLimit(db, `lead-email:${userId}`, perHour, 3600);
 }
 
 /** Queues `message` from `writer` to the lead, or refuses: 404 no such lead, 409 Do not email, 400 answering a message not theirs. */

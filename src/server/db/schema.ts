@@ -130,7 +130,7 @@ export const apiKeys = pgTable(
     uniqueIndex('api_keys_key_hash_key').on(t.key_hash),
     index('api_keys_user_id_idx').on(t.user_id),
     check('api_keys_name_check', sql`length(${t.name}) between 1 and 60`),
-    check('api_keys_scopes_check', sql`cardinality(${t.scopes}) between 1 and 5`),
+    check('api_keys_scopes_check', sql`cardinality(${t.scopes}) between 1 and 6`),
   ],
 );
 

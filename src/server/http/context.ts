@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '#shared/schemas/api-keys';
 import type { CurrentUser } from '#shared/schemas/auth';
 import type { Db } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
@@ -24,6 +25,6 @@ export type AppEnv = {
     /** Set by requireUser on admin routes (the key's maker when an API key is used). */
     user: CurrentUser;
     /** Set when the request is authorised by an API key (auth/api-key-auth.ts), never with a session. */
-    apiKey: { id: string; name: string } | undefined;
+    apiKey: { id: string; name: string; scopes: readonly ApiKeyScope[] } | undefined;
   };
 };

@@ -83,7 +83,7 @@ describe('managing API keys', () => {
     expect(await fields({ name: 'x'.repeat(61), scopes: ['leads:read'] })).toEqual({ name: 'Name must be at most 60 characters' });
     expect(await fields({ name: 'A', scopes: [] })).toEqual({ scopes: 'Choose at least one scope' });
     expect(await fields({ name: 'A', scopes: ['settings:write'] })).toEqual({
-      scopes: 'Scopes must be among leads:read, leads:write, appointments:read, appointments:write, analytics:read',
+      scopes: 'Scopes must be among leads:read, leads:write, appointments:read, appointments:write, analytics:read, email:send',
     });
     expect(await fields({ name: 'A', scopes: ['leads:read', 'leads:read'] })).toEqual({ scopes: 'Each scope at most once' });
     expect(await rowsOf(database.db, sql`select 1 from api_keys`)).toEqual([]);

@@ -10,6 +10,7 @@ import {
   updateAppointmentRequestSchema,
 } from '#shared/schemas/appointment';
 import { createAdminRoute } from '../auth/admin-route.ts';
+import { keyedMail, notifiedFields, type KeyedMail } from '../auth/api-key-mail.ts';
 import type { Context } from 'hono';
 import {
   deleteAppointment,
@@ -41,7 +42,7 @@ const createRoute = createAdminRoute({
   summary: 'Schedule an appointment with a lead',
   request: { body: { required: true, ...jsonContent(createAppointmentRequestSchema, 'The appointment') } },
   responses: {
-    201: jsonContent(appointmentSchema, 'The appointment'),
+    201: jsonContent(appointmentSchema.extend(notifiedFields), 'The appointment'),
     ...errorResponses({
       400: 'Invalid input',
       409: 'It overlaps other appointments (listed) or a busy time in the host’s calendar (busy_outside); send allow_overlap to schedule anyway',
@@ -84,7 +85,7 @@ const updateRoute = createAdminRoute({
     body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') },
   },
   responses: {
-    200: jsonContent(appointmentSchema, 'The appointment'),
+    200: jsonContent(appointmentSchema.extend(notifiedFields), 'The appointment'),
     ...errorResponses({
       400: 'Invalid input',
       404: 'No such appointment',
@@ -100,15 +101,15 @@ const deleteRoute = createAdminRoute({
   summary: 'Delete an appointment',
   request: { params: appointmentIdParamSchema },
   responses: {
-    200: jsonContent(z.object({ id: z.uuid() }), 'Deleted'),
+    200: jsonContent(z.object({ id: z.uuid(), ...notifiedFields }), 'Deleted'),
     ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }),
   },
 });
 
-/** Who acts, as appointments/ takes it. */
-const staffOf = (c: Context<AppEnv>): Staff => {
+/** Who acts, as appointments/ takes it: with no mail when an API key may not send it (auth/api-key-mail.ts). */
+const staffOf = (c: Context<AppEnv>, keyed: KeyedMail): Staff => {
   const { config } = c.get('deps');
-  return { userId: c.get('user').id, timeZone: config.businessTimeZone, mail: appointmentMailOf(config) };
+  return { userId: c.get('user').id, timeZone: config.businessTimeZone, mail: keyed.send ? appointmentMailOf(config) : undefined };
 };
 
 export const appointmentRoutes = createRouter()
@@ -117,7 +118,8 @@ export const appointmentRoutes = createRouter()
     return c.json({ ...result, time_zone: c.get('deps').config.businessTimeZone }, 200);
   })
   .openapi(createRoute, async (c) => {
-    const appointment = await scheduleAppointment(c.get('db'), staffOf(c), c.req.valid('json'));
+    const keyed = await keyedMail(c);
+    const appointment = await scheduleAppointment(c.get('db'), staffOf(c, keyed), c.req.valid('json'));
     await recordAudit(c.get('db'), actorOf(c), {
       action: 'appointment_created',
       targetType: 'appointment',
@@ -125,7 +127,7 @@ export const appointmentRoutes = createRouter()
       details: { lead_id: appointment.lead_id, date: appointment.date, time: appointment.time, type: appointment.type },
     });
     c.get('deps').outbox.nudge();
-    return c.json(appointment, 201);
+    return c.json({ ...appointment, ...keyed.answer }, 201);
   })
   .openapi(icsRoute, async (c) => {
     const [appointment] = await listCalendarAppointments(c.get('db'), c.get('deps').config.businessTimeZone, c.req.valid('param').id);
@@ -139,7 +141,8 @@ export const appointmentRoutes = createRouter()
   })
   .openapi(updateRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { current, appointment } = await editAppointment(c.get('db'), staffOf(c), id, c.req.valid('json'));
+    const keyed = await keyedMail(c);
+    const { current, appointment } = await editAppointment(c.get('db'), staffOf(c, keyed), id, c.req.valid('json'));
     const changes = appointmentChanges(current, appointment);
     if (Object.keys(changes).length > 0) {
       await recordAudit(c.get('db'), actorOf(c), {
@@ -150,12 +153,14 @@ export const appointmentRoutes = createRouter()
       });
     }
     c.get('deps').outbox.nudge();
-    return c.json(appointment, 200);
+    return c.json({ ...appointment, ...keyed.answer }, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const current = await getAppointment(c.get('db'), id);
-    if (!(await deleteAppointment(c.get('db'), id, appointmentMailOf(c.get('deps').config)))) throw appointmentNotFound();
+    const keyed = await keyedMail(c);
+    const mail = keyed.send ? appointmentMailOf(c.get('deps').config) : undefined;
+    if (!(await deleteAppointment(c.get('db'), id, mail))) throw appointmentNotFound();
     await recordAudit(c.get('db'), actorOf(c), {
       action: 'appointment_deleted',
       targetType: 'appointment',
@@ -163,5 +168,5 @@ export const appointmentRoutes = createRouter()
       details: current ? { lead_id: current.lead_id, date: current.date, time: current.time, type: current.type } : {},
     });
     c.get('deps').outbox.nudge();
-    return c.json({ id }, 200);
+    return c.json({ id, ...keyed.answer }, 200);
   });

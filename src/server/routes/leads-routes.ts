@@ -15,6 +15,7 @@ import {
   updateLeadRequestSchema,
 } from '#shared/schemas/lead';
 import type { Context } from 'hono';
+import { keyedMail, notifiedFields } from '../auth/api-key-mail.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
 import { bulkUpdateLeads } from '../db/queries/lead-bulk-queries.ts';
@@ -85,7 +86,10 @@ const deleteRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Delete a lead; its appointments stay as "Unknown Lead" (keep, the default), are cancelled (those to come) or deleted',
   request: { params: leadIdParamSchema, query: deleteLeadQuerySchema },
-  responses: { 200: jsonContent(deleteLeadResponseSchema, 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
+  responses: {
+    200: jsonContent(deleteLeadResponseSchema.extend(notifiedFields), 'Deleted'),
+    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }),
+  },
 });
 
 const bulkRoute = createAdminRoute({
@@ -181,10 +185,14 @@ export const leadRoutes = createRouter()
   .openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { appointments } = c.req.valid('query');
+    // Cancelling or deleting their appointments tells the lead: through an API key, only as auth/api-key-mail.ts allows.
+    const keyed = appointments === 'keep' ? { send: true, answer: undefined } : await keyedMail(c);
+    const { config } = c.get('deps');
     const deleted = await deleteLeadWithAppointments(c.get('db'), id, {
       appointments,
       adminId: c.get('user').id,
-      mail: appointmentMailOf(c.get('deps').config),
+      timeZone: config.businessTimeZone,
+      mail: keyed.send ? appointmentMailOf(config) : undefined,
     });
     if (!deleted) throw leadNotFound();
     const { full_name: name, ...done } = deleted;
@@ -195,5 +203,5 @@ export const leadRoutes = createRouter()
       details: { name, appointments, ...done },
     });
     c.get('deps').outbox.nudge();
-    return c.json({ id, ...done }, 200);
+    return c.json({ id, ...done, ...keyed.answer }, 200);
   });

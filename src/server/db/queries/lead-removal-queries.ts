@@ -34,7 +34,13 @@ export async function countLeadAppointments(db: Db, id: string, timeZone: string
   return row;
 }
 
-export type DeleteLeadOptions = { appointments: AppointmentsOnDelete; adminId: string; mail: AppointmentMail };
+/** `mail`: how the lead is told of cancelled or deleted appointments; undefined tells nobody (an API key without email:send). */
+export type DeleteLeadOptions = {
+  appointments: AppointmentsOnDelete;
+  adminId: string;
+  timeZone: string;
+  mail: AppointmentMail | undefined;
+};
 
 /**
  * Deletes a lead in one transaction. Its appointments are kept (they show "Unknown Lead"),
@@ -47,7 +53,7 @@ export type DeleteLeadOptions = { appointments: AppointmentsOnDelete; adminId: s
 export async function deleteLeadWithAppointments(
   db: Db,
   id: string,
-  { appointments, adminId, mail }: DeleteLeadOptions,
+  { appointments, adminId, timeZone, mail }: DeleteLeadOptions,
 ): Promise<{ full_name: string; appointments_cancelled: number; appointments_deleted: number } | undefined> {
   return transaction(db, async (t) => {
     const lead = await lockLead(t, id);
@@ -58,11 +64,18 @@ export async function deleteLeadWithAppointments(
       const upcoming = await queryRows(
         t,
         sql`update appointments a set changed_by = ${adminId}
-          where a.lead_id = ${id} and a.status = 'scheduled' and ${startsAt(sql.raw('a'), mail.timeZone)} > crm_now() returning a.id`,
+          where a.lead_id = ${id} and a.status = 'scheduled' and ${startsAt(sql.raw('a'), timeZone)} > crm_now() returning a.id`,
         idRow,
       );
       for (const { id: appointmentId } of upcoming) {
-        if (await updateAppointment(t, appointmentId, { status: 'cancelled' }, { mail, cancelledBy: 'staff', changedBy: adminId }))
+        if (
+          await updateAppointment(
+            t,
+            appointmentId,
+            { status: 'cancelled' },
+            { ...(mail && { mail }), cancelledBy: 'staff', changedBy: adminId },
+          )
+        )
           cancelled += 1;
       }
     } else if (appointments === 'delete') {

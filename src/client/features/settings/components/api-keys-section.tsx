@@ -18,8 +18,9 @@ const SCOPE_TEXT: Record<ApiKeyScope, string> = {
   'leads:read': 'Read leads, their notes, tasks and calls, the board and My tasks',
   'leads:write': 'Create and change leads, notes, tasks and calls (not send email)',
   'appointments:read': 'Read appointments',
-  'appointments:write': 'Schedule, change and cancel appointments',
+  'appointments:write': 'Schedule, change and cancel appointments (the lead is emailed only with email:send)',
   'analytics:read': 'Read analytics',
+  'email:send': 'Email the lead when the key schedules, moves or cancels their appointment; each counts toward your hourly email limit',
 };
 
 const failed = (fallback: string) => (err: unknown) => toast.error(err instanceof ApiError ? err.message : fallback);
