@@ -29,6 +29,9 @@ for (const width of [1280, 390]) {
     await expect(form.getByText('Name is required')).toBeVisible();
     await expect(form.getByText('Choose at least one scope')).toBeVisible();
     await form.getByLabel('Key name').fill(name);
+    // Mailing leads is a scope of its own, never ticked for the owner.
+    await expect(form.getByRole('checkbox', { name: /^email:send/ })).not.toBeChecked();
+    await expect(form.getByText('Email the lead when the key schedules, moves or cancels their appointment')).toBeVisible();
     await form.getByRole('checkbox', { name: /leads:write/ }).check();
     await form.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByRole('status').filter({ hasText: `API key “${name}” created.` })).toBeVisible();

@@ -251,3 +251,79 @@ test('mail that matches no lead waits in the Inbox: made into a lead, added to a
   await expect(timeline.getByRole('listitem').filter({ hasText: 'Sol Stranger1 wrote: Fourplex review' })).toBeVisible();
   await expect(timeline.getByRole('listitem').filter({ hasText: 'Sol Stranger2 wrote: About my duplex' })).toBeVisible();
 });
+
+test('a stranger in the lead’s conversation, or a forged sender, is marked on the page and in the bell', async ({ page }) => {
+  const lead = `vera.${randomUUID().slice(0, 8)}@example.com`;
+  const tag = randomUUID().slice(0, 8);
+  await signIn(page);
+  const created = await page.request.post(`${server.baseURL}/api/leads`, {
+    data: { full_name: 'Vera Vouched', email: lead, phone: '(410) 555-0145', property_types: ['land'] },
+    headers: { origin: server.baseURL },
+  });
+  const { id } = (await created.json()) as { id: string };
+  const wrote = await page.request.post(`${server.baseURL}/api/leads/${id}/emails`, {
+    data: { subject: 'Your survey', body: 'Here it is.' },
+    headers: { origin: server.baseURL },
+  });
+  expect(wrote.status()).toBe(201);
+  const sink = `http://127.0.0.1:${process.env.E2E_MAIL_HTTP_PORT}`;
+  let messageId: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const all = (await (await page.request.get(`${sink}/messages`)).json()) as { to: string[]; subject: string; messageId: string }[];
+        messageId = all.find((m) => m.to.includes(lead) && m.subject === 'Your survey')?.messageId;
+        return messageId !== undefined;
+      },
+      { timeout: SLOW.mail },
+    )
+    .toBe(true);
+
+  // Someone the lead forwarded our message to (or who learned its Message-ID) answers it.
+  dovecot.deliver(
+    'replies',
+    [
+      `From: Mallory <mallory.${tag}@evil.example>`,
+      'To: hello@keystone.test',
+      'Subject: Re: Your survey',
+      `In-Reply-To: ${messageId}`,
+      `Message-ID: <stranger-${tag}@evil.example>`,
+      '',
+      'Pay the invoice at https://evil.example/pay first.',
+      '',
+    ].join('\r\n'),
+  );
+  // The lead's address, with a pass the sender wrote itself (this server has no IMAP_AUTHSERV_ID).
+  dovecot.deliver(
+    'replies',
+    [
+      'Authentication-Results: mx.keystone.test; dmarc=pass header.from=example.com',
+      `From: Vera Vouched <${lead}>`,
+      'To: hello@keystone.test',
+      'Subject: New bank details',
+      `Message-ID: <forged-${tag}@evil.example>`,
+      '',
+      'Please wire the fee to a new account.',
+      '',
+    ].join('\r\n'),
+  );
+  await page.goto(`${server.baseURL}/dashboard/leads/${id}`);
+  const timeline = page.getByRole('list', { name: 'Timeline, newest first' });
+  const forged = timeline.getByRole('listitem').filter({ hasText: 'Vera Vouched wrote: New bank details' });
+  await expect(forged).toBeVisible({ timeout: SLOW.imap });
+  await expect(forged).toContainText('Sender not verified');
+  // The stranger's answer is in our conversation, newest first: marked with their address.
+  const conversation = timeline.getByRole('listitem').filter({ hasText: 'Re: Your survey' }).first();
+  await expect(conversation).toContainText(`From someone else: mallory.${tag}@evil.example`, { timeout: SLOW.imap });
+  const axe = await new AxeBuilder({ page })
+    .include('#timeline-heading + ol')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  const bell = page.getByRole('dialog', { name: 'Notifications' });
+  await expect(bell.getByRole('link', { name: `Vera Vouched replied: from someone else, mallory.${tag}@evil.example` })).toBeVisible();
+  await expect(bell.getByRole('link', { name: 'Vera Vouched replied (sender not verified)' })).toBeVisible();
+  await page.keyboard.press('Escape');
+});
