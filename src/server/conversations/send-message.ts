@@ -31,7 +31,11 @@ export async function countLeadMessage(db: Db, userId: string, perHour: number):
 }
 
 /** The same count, answered rather than refused: for mail an API key causes (auth/api-key-mail.ts). */
-export async function hitLeadMessageLimit(db: Db, userId: string, perHour: number): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+export async function hitLeadMessageLimit(
+  db: Db,
+  userId: string,
+  perHour: number,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   if (perHour === 0) return { allowed: true, retryAfterSeconds: 0 };
   return hitRateLimit(db, `lead-email:${userId}`, perHour, 3600);
 }
