@@ -10,7 +10,7 @@ import { DataDirError } from './db/embedded/data-dir-errors.ts';
 import { privateUmask } from './db/embedded/data-dir-modes.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { setRowChecks } from './db/sql.ts';
-import { releaseAllEmailClaims } from './db/queries/emails-queries.ts';
+import { queueMailOf, releaseAllEmailClaims } from './db/queries/emails-queries.ts';
 import { sealedSecretsProblem } from './db/sealed-secrets.ts';
 import { loadCredentialsVault, type CredentialsVault } from './lib/credentials.ts';
 import { WebhookSender } from './webhooks/sender.ts';
@@ -174,7 +174,7 @@ async function main() {
     ? serveBackups(backupSocketPath(config.dataDir), snapshot, logger, async (request) => {
         const opened = database;
         if (!opened) throw new Error('the server is stopping');
-        const result = await runAdminCommand(opened.db, adminCommandSchema.parse(request));
+        const result = await runAdminCommand(opened.db, adminCommandSchema.parse(request), queueMailOf(config.mail));
         for (const key of result.endedSessions) hub.endSession(key);
         logger.info({ event: 'admin_command', command: (request as { command?: string }).command }, 'ran an npm run admin command');
         return result.output;

@@ -68,3 +68,36 @@ describe('npm run admin -- deactivate, role and delete', () => {
     ]);
   });
 });
+
+describe('npm run admin -- reset-password', () => {
+  it('ends the sessions, names the API keys that still work, and emails the person saying so', async () => {
+    await create('first@example.com');
+    await execute(
+      database.db,
+      sql`insert into api_keys (name, key_hash, prefix, scopes, user_id)
+          select 'Partner form', md5('k1'), 'crm_abcdefgh', array['leads:read'], id from users where email = 'first@example.com'`,
+    );
+    const mail = { domain: 'keystone.test', sending: true };
+    const result = await runAdminCommand(
+      database.db,
+      { command: 'reset-password', email: 'first@example.com', password: 'a-new-long-password' },
+      mail,
+    );
+    expect(result.output).toBe(
+      'New password set for first@example.com; their sessions have ended.\n' +
+        'Their API keys still work (a password change does not end them):\n' +
+        '  Partner form (crm_abcdefgh…)\n' +
+        'To end them: Settings → Integrations (any owner may revoke each; they may revoke all theirs at once).\n',
+    );
+    expect(await rowsOf(database.db, sql`select name from api_keys`)).toEqual([{ name: 'Partner form' }]);
+    expect(await rowsOf(database.db, sql`select to_address, data from emails where kind = 'password-changed'`)).toEqual([
+      { to_address: 'first@example.com', data: { how: 'admin_command', keys: [{ name: 'Partner form', prefix: 'crm_abcdefgh' }] } },
+    ]);
+    // No keys: nothing said of them.
+    await execute(database.db, sql`delete from api_keys`);
+    expect(
+      (await runAdminCommand(database.db, { command: 'reset-password', email: 'first@example.com', password: 'another-long-one' }, mail))
+        .output,
+    ).toBe('New password set for first@example.com; their sessions have ended.\n');
+  });
+});

@@ -7,7 +7,8 @@ import type { Db } from '../db/client.ts';
 import { auditInsert, type AuditActor } from '../db/queries/audit-log-queries.ts';
 import { sqlState } from '../db/database-faults.ts';
 import { lockTeamOwners, NEEDS_AN_OWNER } from '../db/queries/team-queries.ts';
-import { revokeKeysOf } from '../db/queries/api-keys-queries.ts';
+import { activeKeysOf, revokeKeysOf, tellOfPasswordChange, type ActiveKey } from '../db/queries/api-keys-queries.ts';
+import type { QueueMail } from '../db/queries/emails-queries.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../db/sql.ts';
 import { hashPassword } from './password.ts';
 
@@ -112,7 +113,18 @@ async function onAccount<T>(
   }
 }
 
-export async function runAdminCommand(db: Db, request: AdminCommand): Promise<AdminCommandResult> {
+/**
+ * Carries out `npm run admin` commands. `mail`: how the server queues email (the security mail
+ * after reset-password); a test may leave it out, and then none is queued.
+ */
+/** The API keys a password change left working, as the command says them. */
+function keysStillWorking(keys: readonly ActiveKey[]): string {
+  if (keys.length === 0) return '';
+  const named = keys.map((k) => `  ${k.name} (${k.prefix}…)\n`).join('');
+  return `Their API keys still work (a password change does not end them):\n${named}To end them: Settings → Integrations (any owner may revoke each; they may revoke all theirs at once).\n`;
+}
+
+export async function runAdminCommand(db: Db, request: AdminCommand, mail?: QueueMail): Promise<AdminCommandResult> {
   const none: string[] = [];
   switch (request.command) {
     case 'list': {
@@ -165,14 +177,18 @@ export async function runAdminCommand(db: Db, request: AdminCommand): Promise<Ad
         await execute(t, sql`delete from sessions where user_id = ${user.id}`);
         await execute(t, sql`delete from calendar_feeds where user_id = ${user.id}`);
         await execute(t, sql`delete from trusted_devices where user_id = ${user.id}`);
-        await revokeKeysOf(t, CLI_ACTOR, user.id, 'deactivated');
         await execute(
           t,
           auditInsert(CLI_ACTOR, { action: 'password_reset', targetType: 'account', targetId: user.id, details: { email } }),
         );
-        return sessions;
+        // Their API keys go on working: named here and in the security mail, for them to revoke.
+        const keys = mail ? await tellOfPasswordChange(t, user.id, 'admin_command', mail) : await activeKeysOf(t, user.id);
+        return { sessions, keys };
       });
-      return { output: `New password set for ${email}; their sessions have ended.\n`, endedSessions: ended };
+      return {
+        output: `New password set for ${email}; their sessions have ended.\n${keysStillWorking(ended.keys)}`,
+        endedSessions: ended.sessions,
+      };
     }
     case 'delete': {
       const { email } = credentials(request.email);

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { backupSocketPath, NoBackupServerError, requestAdminCommand } from '../db/embedded/backup-control.ts';
 import { DataDirError } from '../db/embedded/data-dir-errors.ts';
 import { DataDirLockedError } from '../db/embedded/data-dir-lock.ts';
+import { queueMailOf } from '../db/queries/emails-queries.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
 import { rotateCredentialsKey } from '../db/sealed-secrets.ts';
 import { readPassword } from './read-password.ts';
@@ -111,7 +112,7 @@ if (typeof parsed === 'string') {
       }
     }
     try {
-      process.stdout.write((await runAdminCommand(database.db, request)).output);
+      process.stdout.write((await runAdminCommand(database.db, request, queueMailOf(config.mail))).output);
     } finally {
       await database.close();
     }

@@ -74,6 +74,7 @@ const SNAPSHOTS: [EmailKind, unknown][] = [
   ['test', {}],
   ['invite', { link: 'https://crm.example.com/invite/abc', role: 'staff', invited_by: 'olive@example.com', expires_hours: 72 }],
   ['password-reset', { link: 'https://crm.example.com/reset-password/abc', expires_minutes: 30 }],
+  ['password-changed', { how: 'reset_link', keys: [{ name: 'Partner <form>', prefix: 'crm_abcd1234' }] }],
   ['weekly-report', weeklyReport()],
   [
     'booking-confirmation',
@@ -294,5 +295,29 @@ describe('the property type in lead mail', () => {
     const single = { ...lead, property_types: ['single-family'] };
     expect(composeEmail('new-lead', single, ctx).text).toMatch(/Property type:?\s+Single family/);
     expect(composeEmail('lead-acknowledgement', single, ctx).text).toContain('about your single family deal');
+  });
+});
+
+describe('the security mail after a password change', () => {
+  it('says how it changed, and names the API keys that still work with the page that revokes them', () => {
+    const mail = composeEmail(
+      'password-changed',
+      { how: 'admin_command', keys: [{ name: 'Partner <form>', prefix: 'crm_abcd1234' }, { name: 'Zap', prefix: 'crm_zzzz9999' }] },
+      ctx,
+    );
+    expect(mail.subject).toBe("Your password for Keystone Due Diligence's CRM was changed");
+    expect(mail.text).toContain('was changed by an administrator on the server (npm run admin -- reset-password)');
+    expect(mail.text).toContain('Your 2 API keys still work');
+    expect(mail.text).toContain('Partner <form> (crm_abcd1234…)');
+    expect(mail.text).toContain('https://crm.keystone.example/dashboard/settings/integrations');
+    // A name is text in the HTML part, never markup.
+    expect(mail.html).toContain('Partner &lt;form&gt;');
+    expect(mail.html).not.toContain('<form>');
+  });
+
+  it('says nothing of keys when there are none', () => {
+    const mail = composeEmail('password-changed', { how: 'account', keys: [] }, ctx);
+    expect(mail.text).toContain('was changed on your account page');
+    expect(mail.text).not.toContain('API key');
   });
 });

@@ -5,6 +5,7 @@ import { bookingConfirmationTemplate } from './templates/booking-confirmation.ts
 import { inviteTemplate } from './templates/invite.ts';
 import { leadMessageTemplate } from './templates/lead-message.ts';
 import { leadAcknowledgementTemplate, newLeadTemplate } from './templates/lead-mail.ts';
+import { passwordChangedTemplate } from './templates/password-changed.ts';
 import { passwordResetTemplate } from './templates/password-reset.ts';
 import type { ComposedEmail, MailContext, Template } from './templates/render.ts';
 import { testEmailTemplate } from './templates/test-email.ts';
@@ -24,6 +25,7 @@ const TEMPLATES: Record<EmailKind, Template> = {
   'appointment-reminder': appointmentReminderTemplate,
   test: testEmailTemplate,
   invite: inviteTemplate,
+  'password-changed': passwordChangedTemplate,
   'password-reset': passwordResetTemplate,
   'weekly-report': weeklyReportTemplate,
   'lead-reply': leadReplyTemplate,

@@ -17,7 +17,10 @@ beforeAll(() => {
   t = createTestApp(database, { PUBLIC_URL: 'https://crm.example.com', SMTP_URL: 'smtp://127.0.0.1:2525', TRUST_PROXY: 'on' });
 });
 beforeEach(async () => {
-  await execute(database.db, sql`truncate users, sessions, emails, account_tokens, rate_limits, calendar_feeds cascade`);
+  await execute(
+    database.db,
+    sql`truncate users, sessions, emails, account_tokens, rate_limits, calendar_feeds, api_keys, audit_log cascade`,
+  );
   userId = (await ensureAdmin(database.db, 'ann@example.com', 'ann-password')).user.id;
 });
 
@@ -160,6 +163,76 @@ describe('own account', () => {
   });
 });
 
+describe('a password change and the API keys it leaves working', () => {
+  const makeKey = async (cookie: string, name: string) =>
+    (await as<{ id: string; key: string }>(cookie, 'POST', '/api/api-keys', { name, scopes: ['leads:read'] })).body;
+  const keyWorks = async (key: string) =>
+    (await t.json('GET', '/api/leads', undefined, { authorization: `Bearer ${key}`, origin: undefined })).status;
+  const securityMails = () =>
+    rowsOf<{ to_address: string; how: string; keys: { name: string; prefix: string }[] }>(
+      database.db,
+      sql`select to_address, data->>'how' as how, data->'keys' as keys from emails where kind = 'password-changed' order by created_at`,
+    );
+
+  it('on the account page: the answer and the security mail name each key, which still works, and one click revokes them all', async () => {
+    const here = await signIn(t.json, 'ann@example.com', 'ann-password');
+    const first = await makeKey(here, 'Partner form');
+    const second = await makeKey(here, 'Zap');
+    // Another owner's key is theirs to keep.
+    await ensureAdmin(database.db, 'bo@example.com', 'bo-password', 'owner');
+    const theirs = await makeKey(await signIn(t.json, 'bo@example.com', 'bo-password'), 'Bo’s script');
+
+    const changed = await as<{ api_keys: { id: string; name: string; prefix: string }[] }>(here, 'POST', '/api/account/password', {
+      current_password: 'ann-password',
+      password: 'ann-new-password',
+      confirm: 'ann-new-password',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.api_keys).toEqual([
+      { id: first.id, name: 'Partner form', prefix: first.key.slice(0, 12) },
+      { id: second.id, name: 'Zap', prefix: second.key.slice(0, 12) },
+    ]);
+    expect(await keyWorks(first.key)).toBe(200);
+    expect(await securityMails()).toEqual([
+      {
+        to_address: 'ann@example.com',
+        how: 'account',
+        keys: [
+          { name: 'Partner form', prefix: first.key.slice(0, 12) },
+          { name: 'Zap', prefix: second.key.slice(0, 12) },
+        ],
+      },
+    ]);
+
+    expect(await as(here, 'POST', '/api/api-keys/revoke-mine')).toEqual({ status: 200, body: { revoked: 2 } });
+    expect([await keyWorks(first.key), await keyWorks(second.key), await keyWorks(theirs.key)]).toEqual([401, 401, 200]);
+    const audit = await rowsOf<{ reason: string }>(
+      database.db,
+      sql`select details->>'reason' as reason from audit_log where action = 'api_key_revoked' order by target_id`,
+    );
+    expect(audit).toEqual([{ reason: 'revoked_by_maker' }, { reason: 'revoked_by_maker' }]);
+    expect(await as(here, 'POST', '/api/api-keys/revoke-mine')).toEqual({ status: 200, body: { revoked: 0 } });
+  });
+
+  it('with a reset link: the answer counts the keys, and the mail names them', async () => {
+    const here = await signIn(t.json, 'ann@example.com', 'ann-password');
+    const key = await makeKey(here, 'Partner form');
+    await as(undefined, 'POST', '/api/auth/password-reset', { email: 'ann@example.com' }, { 'x-forwarded-for': '198.51.100.9' });
+    const [mail] = await rowsOf<{ link: string }>(database.db, sql`select data->>'link' as link from emails where kind = 'password-reset'`);
+    const token = mail!.link.split('/').pop()!;
+    const done = await as(undefined, 'POST', '/api/auth/password-reset/confirm', {
+      token,
+      password: 'ann-reset-password',
+      confirm: 'ann-reset-password',
+    });
+    expect(done).toEqual({ status: 200, body: { email: 'ann@example.com', active_api_keys: 1 } });
+    expect(await securityMails()).toEqual([
+      { to_address: 'ann@example.com', how: 'reset_link', keys: [{ name: 'Partner form', prefix: key.key.slice(0, 12) }] },
+    ]);
+    expect(await keyWorks(key.key)).toBe(200);
+  });
+});
+
 describe('forgot password', () => {
   const ask = (email: string, ip = '198.51.100.1') =>
     as<{ message: string }>(undefined, 'POST', '/api/auth/password-reset', { email }, { 'x-forwarded-for': ip });
@@ -209,7 +282,7 @@ describe('forgot password', () => {
       password: 'ann-reset-password',
       confirm: 'ann-reset-password',
     });
-    expect(done).toEqual({ status: 200, body: { email: 'ann@example.com' } });
+    expect(done).toEqual({ status: 200, body: { email: 'ann@example.com', active_api_keys: 0 } });
     expect(await stillSignedIn(session)).toBe(false);
     expect(await rowsOf(database.db, sql`select 1 from calendar_feeds union all select 1 from trusted_devices`)).toHaveLength(0);
     await signIn(t.json, 'ann@example.com', 'ann-reset-password');

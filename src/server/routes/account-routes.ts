@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   accountChangeSchema,
+  passwordChangeSchema,
   accountSessionsSchema,
   changeEmailSchema,
   changePasswordSchema,
@@ -15,6 +16,7 @@ import { createAdminRoute } from '../auth/admin-route.ts';
 import { checkCurrentPassword } from '../auth/current-password.ts';
 import { endAccountAccess } from '../auth/end-access.ts';
 import { hashPassword } from '../auth/password.ts';
+import { queueMailOf } from '../db/queries/emails-queries.ts';
 import { readSessionToken } from '../auth/session-cookie.ts';
 import { changeEmail, changePassword, endSession, listSessions } from '../db/queries/account-queries.ts';
 import { hashToken } from '../lib/secret-token.ts';
@@ -89,7 +91,7 @@ const passwordRoute = createAdminRoute({
   summary: 'Change your password (current password required); your other sessions, your calendar feed URL and your remembered devices end',
   request: { body: { required: true, ...jsonContent(changePasswordSchema, 'The current password and the new one, twice') } },
   responses: {
-    200: jsonContent(accountChangeSchema, 'Changed'),
+    200: jsonContent(passwordChangeSchema, 'Changed'),
     ...errorResponses({ 400: 'Invalid input or wrong current password', 429: 'Too many wrong passwords' }),
   },
 });
@@ -173,15 +175,18 @@ export const accountRoutes = createRouter()
     await checkCurrentPassword(c, current_password);
     // Like a reset by email: the other sessions, the calendar feed URL and the remembered devices end with the old password.
     const current = readSessionToken(c);
-    const ended = await changePassword(
+    const { config, hub, outbox } = c.get('deps');
+    const { ended, keys } = await changePassword(
       c.get('db'),
       c.get('user').id,
       await hashPassword(password),
       actorOf(c),
       current ? hashToken(current) : undefined,
+      queueMailOf(config.mail),
     );
-    for (const key of ended) c.get('deps').hub.endSession(key);
-    return c.json({ email: c.get('user').email, other_sessions_ended: ended.length }, 200);
+    for (const key of ended) hub.endSession(key);
+    outbox.nudge();
+    return c.json({ email: c.get('user').email, other_sessions_ended: ended.length, api_keys: keys }, 200);
   })
   .openapi(sessionsRoute, async (c) => {
     const token = readSessionToken(c);

@@ -51,7 +51,13 @@ const confirmRoute = createPublicRoute({
   summary: 'Choose the new password: every session, calendar feed and remembered device of the account ends',
   request: { body: { required: true, ...jsonContent(passwordResetConfirmSchema, 'The token and the new password, twice') } },
   responses: {
-    200: jsonContent(z.object({ email: z.string() }), 'Changed'),
+    200: jsonContent(
+      z.object({
+        email: z.string(),
+        active_api_keys: z.number().int().meta({ description: 'API keys the person made: a password change does not end them' }),
+      }),
+      'Changed',
+    ),
     ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }),
   },
 });
@@ -88,8 +94,16 @@ export const passwordResetRoutes = createRouter()
     const tokenHash = hashToken(token);
     const found = await findPasswordReset(c.get('db'), tokenHash);
     if (!found) throw new AppError('not_found', RESET_LINK_NOT_VALID);
-    const ended = await completePasswordReset(c.get('db'), tokenHash, await hashPassword(password), actorOf(c, undefined));
-    if (!ended) throw new AppError('not_found', RESET_LINK_NOT_VALID);
-    for (const key of ended) c.get('deps').hub.endSession(key);
-    return c.json({ email: found.email }, 200);
+    const { config, hub, outbox } = c.get('deps');
+    const changed = await completePasswordReset(
+      c.get('db'),
+      tokenHash,
+      await hashPassword(password),
+      actorOf(c, undefined),
+      queueMailOf(config.mail),
+    );
+    if (!changed) throw new AppError('not_found', RESET_LINK_NOT_VALID);
+    for (const key of changed.ended) hub.endSession(key);
+    outbox.nudge();
+    return c.json({ email: found.email, active_api_keys: changed.keys.length }, 200);
   });

@@ -49,6 +49,16 @@ export type Signature = z.infer<typeof signatureSchema>;
 /** What a change to the account ended: the other sessions signed out. */
 export const accountChangeSchema = z.object({ email: z.string(), other_sessions_ended: z.number().int() }).meta({ id: 'AccountChange' });
 
+/** A password change's answer: also the API keys the person made, which it does not end (revoke them all: DELETE /api/api-keys/mine). */
+export const passwordChangeSchema = z
+  .object({
+    email: z.string(),
+    other_sessions_ended: z.number().int(),
+    api_keys: z.array(z.object({ id: z.uuid(), name: z.string(), prefix: z.string() })),
+  })
+  .meta({ id: 'PasswordChange' });
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
 export const accountSessionSchema = z
   .object({
     id: z.uuid(),

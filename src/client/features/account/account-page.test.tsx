@@ -122,3 +122,59 @@ describe('AccountPage: email signature', () => {
     expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ signature: 'Olive Owner\nKeystone' }]);
   });
 });
+
+describe('AccountPage: the API keys a password change leaves working', () => {
+  it('lists them after the change, and Revoke all of them revokes them at once', async () => {
+    const keys = [
+      { id: '22222222-2222-4222-8222-222222222222', name: 'Partner form', prefix: 'crm_abcd1234' },
+      { id: '33333333-3333-4333-8333-333333333333', name: 'Zap', prefix: 'crm_zzzz9999' },
+    ];
+    const { calls } = mockApi((call) => {
+      if (call.path === '/api/account/password') return { body: { email: OLIVE.email, other_sessions_ended: 0, api_keys: keys } };
+      if (call.path === '/api/api-keys/revoke-mine') return { body: { revoked: 2 } };
+      if (call.path === '/api/account/sessions') return { body: { sessions: [] } };
+      return undefined;
+    });
+    renderWithProviders(<AccountPage />, { url: '/dashboard/account', user: OLIVE });
+    const user = userEvent.setup({ delay: null });
+    const card = screen.getByRole('region', { name: 'Password' });
+    await user.type(within(card).getByLabelText('Current password'), 'olive-password');
+    await user.type(within(card).getByLabelText('New password'), 'olive-new-password');
+    await user.type(within(card).getByLabelText('Confirm new password'), 'olive-new-password');
+    await user.click(within(card).getByRole('button', { name: 'Change password' }));
+    const note = await within(card).findByRole('note', { name: 'Your 2 API keys still work' });
+    expect(note).toHaveTextContent('Partner form (crm_abcd1234…)');
+    expect(note).toHaveTextContent('Zap (crm_zzzz9999…)');
+    await user.click(within(note).getByRole('button', { name: 'Revoke all of them' }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Your 2 API keys are revoked.'));
+    expect(calls.filter((c) => c.path === '/api/api-keys/revoke-mine')).toHaveLength(1);
+    expect(within(card).queryByRole('note')).toBeNull();
+  });
+
+  it('says nothing when there are none, and Keep them puts the notice away', async () => {
+    let keys = [{ id: '22222222-2222-4222-8222-222222222222', name: 'Partner form', prefix: 'crm_abcd1234' }];
+    const { calls } = mockApi((call) => {
+      if (call.path === '/api/account/password') return { body: { email: OLIVE.email, other_sessions_ended: 0, api_keys: keys } };
+      if (call.path === '/api/account/sessions') return { body: { sessions: [] } };
+      return undefined;
+    });
+    renderWithProviders(<AccountPage />, { url: '/dashboard/account', user: OLIVE });
+    const user = userEvent.setup({ delay: null });
+    const card = screen.getByRole('region', { name: 'Password' });
+    const change = async () => {
+      await user.type(within(card).getByLabelText('Current password'), 'olive-password');
+      await user.type(within(card).getByLabelText('New password'), 'olive-new-password');
+      await user.type(within(card).getByLabelText('Confirm new password'), 'olive-new-password');
+      await user.click(within(card).getByRole('button', { name: 'Change password' }));
+    };
+    await change();
+    const note = await within(card).findByRole('note', { name: 'Your API key still works' });
+    await user.click(within(note).getByRole('button', { name: 'Keep them' }));
+    expect(within(card).queryByRole('note')).toBeNull();
+    keys = [];
+    await change();
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/account/password')).toHaveLength(2));
+    expect(within(card).queryByRole('note')).toBeNull();
+    expect(calls.some((c) => c.path === '/api/api-keys/revoke-mine')).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@ import { LOGIN_RULES } from '#shared/rules/login';
 import { checkNewPassword } from '#shared/rules/new-password';
 import { checkProfile } from '#shared/rules/profile';
 import { checkText } from '#shared/rules/text-checks';
-import type { ChangeEmail, ChangePassword } from '#shared/schemas/account';
+import type { ChangeEmail, ChangePassword, PasswordChange } from '#shared/schemas/account';
 import { ConfirmDialog } from '#client/components/ui/confirm-dialog.tsx';
 import { RelativeTime } from '#client/components/ui/relative-time.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -17,6 +17,7 @@ import {
   useChangeEmail,
   useChangePassword,
   useChangeProfile,
+  useRevokeMyApiKeys,
   useEndOtherSessions,
   useEndSession,
   useSessions,
@@ -155,11 +156,14 @@ function EmailForm() {
 function PasswordForm() {
   const change = useChangePassword();
   const form = useCheckedForm({ current_password: '', password: '', confirm: '' }, checkPasswordChange);
+  // The API keys the change left working, until they are revoked or the notice is dismissed.
+  const [keysLeft, setKeysLeft] = useState<PasswordChange['api_keys']>([]);
 
   const submit = form.handleSubmit(async (body) => {
     try {
       const result = await change.mutateAsync(body);
       toast.success(`Your password is changed.${endedOthers(result.other_sessions_ended)}`);
+      setKeysLeft(result.api_keys);
     } catch (err) {
       return form.setErrors(fieldErrorsOf(err, 'Failed to change your password'));
     }
@@ -189,7 +193,45 @@ function PasswordForm() {
         />
         <SubmitButton busy={form.submitting} label="Change password" busyLabel="Saving..." />
       </form>
+      {keysLeft.length > 0 ? <KeysStillWorking keys={keysLeft} onDone={() => setKeysLeft([])} /> : null}
     </Card>
+  );
+}
+
+/** After a password change: the API keys it did not end, with one click to revoke them all. */
+function KeysStillWorking({ keys, onDone }: { keys: PasswordChange['api_keys']; onDone: () => void }) {
+  const revoke = useRevokeMyApiKeys();
+  const revokeAll = async () => {
+    try {
+      const { revoked } = await revoke.mutateAsync();
+      toast.success(revoked === 1 ? 'Your API key is revoked.' : `Your ${revoked} API keys are revoked.`);
+      onDone();
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to revoke your API keys');
+    }
+  };
+  return (
+    <section role="note" aria-labelledby="keys-still-working" className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm">
+      <h3 id="keys-still-working" className="font-medium text-amber-900">
+        {keys.length === 1 ? 'Your API key still works' : `Your ${keys.length} API keys still work`}
+      </h3>
+      <p className="mt-1 text-amber-900">A password change does not end them. If they should stop, revoke them all.</p>
+      <ul className="mt-2 list-disc pl-5 text-slate-800">
+        {keys.map((k) => (
+          <li key={k.id} className="break-all">
+            {k.name} <span className="font-mono text-xs text-slate-600">({k.prefix}…)</span>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button type="button" variant="danger" disabled={revoke.isPending} onClick={() => void revokeAll()}>
+          {revoke.isPending ? 'Revoking...' : keys.length === 1 ? 'Revoke it' : 'Revoke all of them'}
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
+          Keep them
+        </Button>
+      </div>
+    </section>
   );
 }
 

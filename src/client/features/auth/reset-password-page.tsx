@@ -29,8 +29,13 @@ export function ResetPasswordPage() {
         submitLabel="Save new password"
         busyLabel="Saving..."
         onSubmit={async ({ password, confirm }) => {
-          await confirmReset.mutateAsync({ token, password, confirm });
-          toast.success('Your password is changed. Sign in with it.');
+          const { active_api_keys: keys } = await confirmReset.mutateAsync({ token, password, confirm });
+          // A reset does not end the API keys the person made: said here and in the email that follows.
+          const stillWorking =
+            keys === 0
+              ? ''
+              : ` ${keys === 1 ? 'Your API key still works' : `Your ${keys} API keys still work`}: revoke them in Settings → Integrations if they should stop.`;
+          toast.success(`Your password is changed. Sign in with it.${stillWorking}`);
           void navigate('/login', { replace: true });
         }}
       />

@@ -4,6 +4,7 @@ import { accountSessionSchema, type AccountSession } from '#shared/schemas/accou
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log-queries.ts';
+import { tellOfPasswordChange, type ActiveKey } from './api-keys-queries.ts';
 import { newEmail, type QueueMail } from './emails-queries.ts';
 
 /** One's own account: email, password, sessions, and the password reset by email. */
@@ -96,9 +97,13 @@ async function endWhatThePasswordOpened(t: Db, userId: string, keepTokenHash?: s
   return ended.map((r) => r.token_hash);
 }
 
+/** What a password change ended (the sessions' keys), and the API keys it did not (tellOfPasswordChange). */
+export type PasswordChanged = { ended: string[]; keys: ActiveKey[] };
+
 /**
  * Sets a new password from the account page and, in the same transaction, ends what the old one
- * opened (as a reset does), but the session making the change. The ended sessions' keys.
+ * opened (as a reset does), but the session making the change, and emails the person that it
+ * changed, naming the API keys that still work.
  */
 export async function changePassword(
   db: Db,
@@ -106,12 +111,13 @@ export async function changePassword(
   passwordHash: string,
   actor: AuditActor,
   keepTokenHash: string | undefined,
-): Promise<string[]> {
+  mail: QueueMail,
+): Promise<PasswordChanged> {
   return transaction(db, async (t) => {
     await execute(t, sql`update users set password_hash = ${passwordHash}, password_changed_at = crm_now() where id = ${userId}`);
     const ended = await endWhatThePasswordOpened(t, userId, keepTokenHash);
     await execute(t, auditInsert(actor, { action: 'password_changed', targetType: 'account', targetId: userId }));
-    return ended;
+    return { ended, keys: await tellOfPasswordChange(t, userId, 'account', mail) };
   });
 }
 
@@ -185,16 +191,17 @@ export async function findPasswordReset(db: Db, tokenHash: string): Promise<{ em
 }
 
 /**
- * Uses a reset token: sets the password and ends everything the account had open (sessions,
- * calendar feed, remembered devices). The ended sessions' keys, or undefined for a token that
- * is used, expired or unknown.
+ * Uses a reset token: sets the password, ends everything the account had open (sessions,
+ * calendar feed, remembered devices) and emails the person that it changed, naming the API keys
+ * that still work. Undefined for a token that is used, expired or unknown.
  */
 export async function completePasswordReset(
   db: Db,
   tokenHash: string,
   passwordHash: string,
   actor: Omit<AuditActor, 'id' | 'email'>,
-): Promise<string[] | undefined> {
+  mail: QueueMail,
+): Promise<PasswordChanged | undefined> {
   return transaction(db, async (t) => {
     const [used] = await queryRows(
       t,
@@ -210,6 +217,6 @@ export async function completePasswordReset(
       t,
       auditInsert({ ...actor, id: used.id, email: used.email }, { action: 'password_reset', targetType: 'account', targetId: used.id }),
     );
-    return ended;
+    return { ended, keys: await tellOfPasswordChange(t, used.id, 'reset_link', mail) };
   });
 }

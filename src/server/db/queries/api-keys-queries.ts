@@ -5,6 +5,7 @@ import { currentUserSchema, type CurrentUser } from '#shared/schemas/auth';
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, pgArray, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log-queries.ts';
+import { newEmail, type QueueMail } from './emails-queries.ts';
 import { lacksRequiredTwoFactor } from './two-factor-queries.ts';
 import { hashToken, newSecretToken } from '../../lib/secret-token.ts';
 
@@ -77,7 +78,7 @@ export async function revokeKeysOf(
   db: Db,
   actor: AuditActor,
   userId: string,
-  reason: 'deactivated' | 'removed' | 'demoted',
+  reason: 'deactivated' | 'removed' | 'demoted' | 'revoked_by_maker',
 ): Promise<number> {
   const revoked = await queryRows(
     db,
@@ -90,6 +91,41 @@ export async function revokeKeysOf(
       auditInsert(actor, { action: 'api_key_revoked', targetType: 'api_key', targetId: key.id, details: { name: key.name, reason } }),
     );
   return revoked.length;
+}
+
+/** A key its maker still has: named in the security mail and on the page after a password change. */
+export type ActiveKey = { id: string; name: string; prefix: string };
+
+/** The keys `userId` made that still work, oldest first. */
+export function activeKeysOf(db: Db, userId: string): Promise<ActiveKey[]> {
+  return queryRows(
+    db,
+    sql`select id, name, prefix from api_keys where user_id = ${userId} order by created_at, id`,
+    z.object({ id: z.uuid(), name: z.string(), prefix: z.string() }),
+  );
+}
+
+/**
+ * Tells `userId` their password was changed (`how`), by email, in the change's transaction: a
+ * change they did not make is a stolen account, and the API keys they made still work after it,
+ * so the mail names each with the way to revoke them all (Settings → Integrations). The keys, as
+ * the page shows them.
+ */
+export async function tellOfPasswordChange(
+  db: Db,
+  userId: string,
+  how: 'account' | 'reset_link' | 'admin_command',
+  mail: QueueMail,
+): Promise<ActiveKey[]> {
+  const keys = await activeKeysOf(db, userId);
+  await execute(
+    db,
+    sql`insert into emails (message_id, status, last_error, kind, to_address, data)
+        select ${newEmail(mail)}, 'password-changed', u.email,
+          jsonb_build_object('how', ${how}::text, 'keys', ${JSON.stringify(keys.map(({ name, prefix }) => ({ name, prefix })))}::jsonb)
+        from users u where u.id = ${userId}`,
+  );
+  return keys;
 }
 
 export type ApiKeyUse = { user: CurrentUser; key: { id: string; name: string; scopes: ApiKeyScope[] } };

@@ -20,6 +20,7 @@ export const EMAIL_KINDS = [
   'appointment-reminder',
   'test',
   'invite',
+  'password-changed',
   'password-reset',
   'weekly-report',
   'booking-confirmation',

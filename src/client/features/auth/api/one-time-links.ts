@@ -49,5 +49,5 @@ export const usePasswordResetLink = (token: string) =>
 export const useConfirmPasswordReset = () =>
   useMutation({
     mutationFn: (body: { token: string; password: string; confirm: string }) =>
-      apiRequest('POST', '/api/auth/password-reset/confirm', body),
+      apiRequest<{ email: string; active_api_keys: number }>('POST', '/api/auth/password-reset/confirm', body),
   });

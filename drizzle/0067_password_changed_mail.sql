@@ -1,0 +1,2 @@
+ALTER TABLE "emails" DROP CONSTRAINT "emails_kind_check";--> statement-breakpoint
+ALTER TABLE "emails" ADD CONSTRAINT "emails_kind_check" CHECK ("emails"."kind" in ('new-lead', 'lead-acknowledgement', 'appointment', 'appointment-reminder', 'test', 'invite', 'password-changed', 'password-reset', 'weekly-report', 'booking-confirmation', 'lead-message', 'lead-reply', 'task-digest'));
