@@ -7,7 +7,10 @@ export type EmailMessageStatus = (typeof EMAIL_MESSAGE_STATUSES)[number];
 export const emailMessageSchema = z
   .object({
     id: z.uuid(),
-    /** new-lead, lead-acknowledgement, appointment, appointment-reminder, test, invite, password-reset, weekly-report or booking-confirmation. */
+    /**
+     * new-lead, lead-acknowledgement, appointment, appointment-reminder, test, invite, password-changed, password-reset,
+     * weekly-report, booking-confirmation, lead-message, lead-reply or task-digest.
+     */
     kind: z.string(),
     /** The recipient, as "Name <address>" or the address. */
     to: z.string(),
