@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import * as z from 'zod';
 import { hitLeadMessageLimit } from '../conversations/send-message.ts';
 import type { AppEnv } from '../http/context.ts';
 
@@ -16,15 +15,6 @@ export type KeyedMail = { send: boolean; answer: { notified: boolean; notified_r
 export const NO_EMAIL_SCOPE = 'This API key does not have the email:send scope, so no email was sent.';
 export const EMAIL_LIMIT_REACHED = (retryAfterSeconds: number) =>
   `Your email limit (LEAD_EMAIL_PER_HOUR) is reached, so no email was sent. Try again in ${Math.ceil(retryAfterSeconds / 60)} min.`;
-
-/** What a keyed answer adds: whether the lead was emailed, and why not. */
-export const notifiedFields = {
-  notified: z
-    .boolean()
-    .optional()
-    .meta({ description: 'With an API key only: whether the lead was emailed (false without the email:send scope, or past the limit)' }),
-  notified_reason: z.string().optional().meta({ description: 'Why the lead was not emailed' }),
-};
 
 /** Whether this request may mail the lead, counting the message when it may. */
 export async function keyedMail(c: Context<AppEnv>): Promise<KeyedMail> {

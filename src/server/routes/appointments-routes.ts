@@ -5,12 +5,14 @@ import {
   appointmentIdParamSchema,
   appointmentListQuerySchema,
   appointmentListResponseSchema,
+  appointmentDeletedSchema,
   appointmentSchema,
+  appointmentWrittenSchema,
   createAppointmentRequestSchema,
   updateAppointmentRequestSchema,
 } from '#shared/schemas/appointment';
 import { createAdminRoute } from '../auth/admin-route.ts';
-import { keyedMail, notifiedFields, type KeyedMail } from '../auth/api-key-mail.ts';
+import { keyedMail, type KeyedMail } from '../auth/api-key-mail.ts';
 import type { Context } from 'hono';
 import {
   deleteAppointment,
@@ -42,7 +44,7 @@ const createRoute = createAdminRoute({
   summary: 'Schedule an appointment with a lead',
   request: { body: { required: true, ...jsonContent(createAppointmentRequestSchema, 'The appointment') } },
   responses: {
-    201: jsonContent(appointmentSchema.extend(notifiedFields), 'The appointment'),
+    201: jsonContent(appointmentWrittenSchema, 'The appointment'),
     ...errorResponses({
       400: 'Invalid input',
       409: 'It overlaps other appointments (listed) or a busy time in the host’s calendar (busy_outside); send allow_overlap to schedule anyway',
@@ -85,7 +87,7 @@ const updateRoute = createAdminRoute({
     body: { required: true, ...jsonContent(updateAppointmentRequestSchema, 'The fields to change') },
   },
   responses: {
-    200: jsonContent(appointmentSchema.extend(notifiedFields), 'The appointment'),
+    200: jsonContent(appointmentWrittenSchema, 'The appointment'),
     ...errorResponses({
       400: 'Invalid input',
       404: 'No such appointment',
@@ -101,7 +103,7 @@ const deleteRoute = createAdminRoute({
   summary: 'Delete an appointment',
   request: { params: appointmentIdParamSchema },
   responses: {
-    200: jsonContent(z.object({ id: z.uuid(), ...notifiedFields }), 'Deleted'),
+    200: jsonContent(appointmentDeletedSchema, 'Deleted'),
     ...errorResponses({ 400: 'Invalid input', 404: 'No such appointment' }),
   },
 });

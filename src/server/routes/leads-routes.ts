@@ -15,7 +15,7 @@ import {
   updateLeadRequestSchema,
 } from '#shared/schemas/lead';
 import type { Context } from 'hono';
-import { keyedMail, notifiedFields } from '../auth/api-key-mail.ts';
+import { keyedMail } from '../auth/api-key-mail.ts';
 import { createAdminRoute } from '../auth/admin-route.ts';
 import { deleteLeadQuerySchema, deleteLeadResponseSchema } from '#shared/schemas/lead-privacy';
 import { bulkUpdateLeads } from '../db/queries/lead-bulk-queries.ts';
@@ -86,10 +86,7 @@ const deleteRoute = createAdminRoute({
   tags: ['leads'],
   summary: 'Delete a lead; its appointments stay as "Unknown Lead" (keep, the default), are cancelled (those to come) or deleted',
   request: { params: leadIdParamSchema, query: deleteLeadQuerySchema },
-  responses: {
-    200: jsonContent(deleteLeadResponseSchema.extend(notifiedFields), 'Deleted'),
-    ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }),
-  },
+  responses: { 200: jsonContent(deleteLeadResponseSchema, 'Deleted'), ...errorResponses({ 400: 'Invalid input', 404: 'No such lead' }) },
 });
 
 const bulkRoute = createAdminRoute({

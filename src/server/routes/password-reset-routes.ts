@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   PASSWORD_RESET_SENT,
   passwordResetConfirmSchema,
+  passwordResetDoneSchema,
   passwordResetLookupSchema,
   passwordResetRequestSchema,
   RESET_LINK_NOT_VALID,
@@ -51,13 +52,7 @@ const confirmRoute = createPublicRoute({
   summary: 'Choose the new password: every session, calendar feed and remembered device of the account ends',
   request: { body: { required: true, ...jsonContent(passwordResetConfirmSchema, 'The token and the new password, twice') } },
   responses: {
-    200: jsonContent(
-      z.object({
-        email: z.string(),
-        active_api_keys: z.number().int().meta({ description: 'API keys the person made: a password change does not end them' }),
-      }),
-      'Changed',
-    ),
+    200: jsonContent(passwordResetDoneSchema, 'Changed'),
     ...errorResponses({ 400: 'Invalid input', 404: 'Used, expired or unknown' }),
   },
 });

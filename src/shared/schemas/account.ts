@@ -87,3 +87,6 @@ export const passwordResetConfirmSchema = z
   })
   .refine(samePassword, { path: ['confirm'], message: PASSWORDS_DIFFER })
   .meta({ id: 'PasswordResetConfirm' });
+
+/** A reset link's new password, saved: the account, and how many API keys it made (a password change does not end them). */
+export const passwordResetDoneSchema = z.object({ email: z.string(), active_api_keys: z.number().int() }).meta({ id: 'PasswordResetDone' });

@@ -48,3 +48,14 @@ export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() }).meta
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const apiKeyIdParamSchema = z.object({ id: z.uuid('Invalid API key id') });
+
+/**
+ * What an answer adds when an API key's change could email a lead (an appointment scheduled,
+ * moved or cancelled; a lead deleted with its appointments): whether it did, and why not.
+ * Without the email:send scope, or past its maker's LEAD_EMAIL_PER_HOUR, nothing is sent.
+ * A person signed in gets neither field.
+ */
+export const notifiedFields = {
+  notified: z.boolean().optional(),
+  notified_reason: z.string().optional(),
+};

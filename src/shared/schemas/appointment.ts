@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES, BOOKING_LIMITS, LIMITS } from '../constants.ts';
+import { notifiedFields } from './api-keys.ts';
 import { APPOINTMENT_MESSAGES as M } from '../rules/appointment-checks.ts';
 import { isCalendarDate, isClockTime } from '../rules/calendar.ts';
 import { storableText } from './text.ts';
@@ -188,3 +189,9 @@ export const websiteNetworksResponseSchema = z
   })
   .meta({ id: 'WebsiteNetworksResponse' });
 export type WebsiteNetworksResponse = z.infer<typeof websiteNetworksResponseSchema>;
+
+/** An appointment scheduled or changed, as its answer carries it: with `notified` when an API key made the change. */
+export const appointmentWrittenSchema = appointmentSchema.extend(notifiedFields).meta({ id: 'AppointmentWritten' });
+
+/** A deleted appointment's answer. */
+export const appointmentDeletedSchema = z.object({ id: z.uuid(), ...notifiedFields }).meta({ id: 'AppointmentDeleted' });

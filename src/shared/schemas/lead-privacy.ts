@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { leadSchema } from './lead.ts';
 import { MERGE_FIELDS, type MergeField } from '../constants.ts';
+import { notifiedFields } from './api-keys.ts';
 
 export { MERGE_FIELDS };
 export type { MergeField };
@@ -219,6 +220,7 @@ export const deleteLeadResponseSchema = z
     /** How many appointments were cancelled or deleted with it (both 0 when kept). */
     appointments_cancelled: z.number().int(),
     appointments_deleted: z.number().int(),
+    ...notifiedFields,
   })
   .meta({ id: 'DeleteLeadResponse' });
 export type DeleteLeadResponse = z.infer<typeof deleteLeadResponseSchema>;

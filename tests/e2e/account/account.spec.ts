@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
 import { startOwnServer, type OwnServer } from '../own-server.ts';
+import { seriousViolations } from '../axe.ts';
 import { SLOW } from '../slow.ts';
 
 /*
@@ -122,17 +123,22 @@ test('sessions are listed and signed out one by one; a new password signs out ev
   OWNER.password = 'owner-password-2';
 });
 
+/** The mail sink's messages to `email`. */
+async function mailTo(request: APIRequestContext, email: string) {
+  const all = (await (await request.get(`${MAIL_SINK}/messages`)).json()) as {
+    envelope: { to: string[] };
+    subject: string;
+    text: string;
+  }[];
+  return all.filter((m) => m.envelope.to.includes(email));
+}
+
 async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(
       async () => {
-        const all = (await (await request.get(`${MAIL_SINK}/messages`)).json()) as {
-          envelope: { to: string[] };
-          subject: string;
-          text: string;
-        }[];
-        const mail = all.filter((m) => m.envelope.to.includes(email) && m.subject.startsWith('Choose a new password')).at(-1);
+        const mail = (await mailTo(request, email)).filter((m) => m.subject.startsWith('Choose a new password')).at(-1);
         link = mail ? /(http:\/\/\S+\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
         return link;
       },
@@ -166,9 +172,54 @@ test('forgot password: the emailed link sets a new one, which signs in; the old 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Invalid credentials')).toBeVisible();
   await signIn(page, 'owner-password-3');
+  OWNER.password = 'owner-password-3';
   const used = await page.context().browser()!.newContext();
   const other = await used.newPage();
   await other.goto(link);
   await expect(other.getByRole('alert')).toContainText('This reset link is not valid any more');
   await used.close();
+});
+
+test('a password change names the API keys it leaves working, in the page and the email; one click revokes them', async ({
+  page,
+  request,
+}) => {
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await signIn(page);
+    const name = `Partner form ${width}`;
+    const made = await page.request.post(`${server.baseURL}/api/api-keys`, {
+      data: { name, scopes: ['leads:read'] },
+      headers: { origin: server.baseURL },
+    });
+    const { key } = (await made.json()) as { key: string };
+    await page.goto(`${server.baseURL}/dashboard/account`);
+    const password = page.getByRole('region', { name: 'Password' });
+    const next = `owner-password-${width}`;
+    await password.getByLabel('Current password').fill(OWNER.password);
+    await password.getByLabel('New password', { exact: true }).fill(next);
+    await password.getByLabel('Confirm new password').fill(next);
+    await password.getByRole('button', { name: 'Change password' }).click();
+    OWNER.password = next;
+    const note = password.getByRole('note', { name: 'Your API key still works' });
+    await expect(note).toContainText(name);
+    await expect(note).toContainText(key.slice(0, 12));
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    const works = async () => (await request.get(`${server.baseURL}/api/leads`, { headers: { authorization: `Bearer ${key}` } })).status();
+    expect(await works()).toBe(200);
+
+    // The security mail names it too, with the page that revokes it.
+    await expect
+      .poll(async () => (await mailTo(request, OWNER.email)).some((m) => m.subject.endsWith('CRM was changed') && m.text.includes(name)), {
+        timeout: SLOW.mail,
+      })
+      .toBe(true);
+
+    await note.getByRole('button', { name: 'Revoke it' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your API key is revoked.' })).toBeVisible();
+    await expect(note).toBeHidden();
+    expect(await works()).toBe(401);
+    await page.context().clearCookies();
+  }
 });
