@@ -302,7 +302,13 @@ describe('the security mail after a password change', () => {
   it('says how it changed, and names the API keys that still work with the page that revokes them', () => {
     const mail = composeEmail(
       'password-changed',
-      { how: 'admin_command', keys: [{ name: 'Partner <form>', prefix: 'crm_abcd1234' }, { name: 'Zap', prefix: 'crm_zzzz9999' }] },
+      {
+        how: 'admin_command',
+        keys: [
+          { name: 'Partner <form>', prefix: 'crm_abcd1234' },
+          { name: 'Zap', prefix: 'crm_zzzz9999' },
+        ],
+      },
       ctx,
     );
     expect(mail.subject).toBe("Your password for Keystone Due Diligence's CRM was changed");
