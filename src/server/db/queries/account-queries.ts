@@ -4,7 +4,7 @@ import { accountSessionSchema, type AccountSession } from '#shared/schemas/accou
 import type { Db } from '../client.ts';
 import { execute, isoTimestamp, queryRows, transaction } from '../sql.ts';
 import { auditInsert, type AuditActor } from './audit-log-queries.ts';
-import { tellOfPasswordChange, type ActiveKey } from './api-keys-queries.ts';
+import { activeKeysOf, type ActiveKey } from './api-keys-queries.ts';
 import { newEmail, type QueueMail } from './emails-queries.ts';
 
 /** One's own account: email, password, sessions, and the password reset by email. */
@@ -95,6 +95,29 @@ async function endWhatThePasswordOpened(t: Db, userId: string, keepTokenHash?: s
   await execute(t, sql`delete from calendar_feeds where user_id = ${userId}`);
   await execute(t, sql`delete from trusted_devices where user_id = ${userId}`);
   return ended.map((r) => r.token_hash);
+}
+
+/**
+ * Tells `userId` their password was changed (`how`), by email, in the change's transaction: a
+ * change they did not make is a stolen account, and the API keys they made still work after it,
+ * so the mail names each with the way to revoke them all (Settings → Integrations). The keys, as
+ * the page shows them.
+ */
+export async function tellOfPasswordChange(
+  db: Db,
+  userId: string,
+  how: 'account' | 'reset_link' | 'admin_command',
+  mail: QueueMail,
+): Promise<ActiveKey[]> {
+  const keys = await activeKeysOf(db, userId);
+  await execute(
+    db,
+    sql`insert into emails (message_id, status, last_error, kind, to_address, data)
+        select ${newEmail(mail)}, 'password-changed', u.email,
+          jsonb_build_object('how', ${how}::text, 'keys', ${JSON.stringify(keys.map(({ name, prefix }) => ({ name, prefix })))}::jsonb)
+        from users u where u.id = ${userId}`,
+  );
+  return keys;
 }
 
 /** What a password change ended (the sessions' keys), and the API keys it did not (tellOfPasswordChange). */
